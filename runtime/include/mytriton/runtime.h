@@ -1,0 +1,161 @@
+/* mytriton runtime: what generated launchers and applications share.
+ *
+ * C11, no global constructors, no CUDA dependency in this header: CUDA
+ * launchers return cudaError_t, host launchers return mytriton_status, and
+ * both use the same numbers for the codes they share (0 success, 1 invalid
+ * value).
+ */
+#ifndef MYTRITON_RUNTIME_H
+#define MYTRITON_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MYTRITON_VERSION_STRING "0.1.0"
+
+/* A launch grid: programs along x, y, z. 64-bit so that launchers can check
+ * negative and oversized values before narrowing them for CUDA. */
+typedef struct mytriton_grid {
+    int64_t x, y, z;
+} mytriton_grid;
+
+/* CUDA's grid limits; launchers check them before launching anything. */
+#define MYTRITON_GRID_X_MAX INT64_C(2147483647)
+#define MYTRITON_GRID_YZ_MAX INT64_C(65535)
+
+/* Status of host launchers and of the registry's generic calls. The values
+ * shared with cudaError_t are equal to CUDA's. */
+typedef enum mytriton_status {
+    MYTRITON_SUCCESS = 0,         /* == cudaSuccess */
+    MYTRITON_INVALID_VALUE = 1,   /* == cudaErrorInvalidValue */
+    MYTRITON_OUT_OF_MEMORY = 2,   /* == cudaErrorMemoryAllocation */
+    MYTRITON_NOT_FOUND = 500,     /* == cudaErrorNotFound: no such kernel */
+    MYTRITON_NO_DEVICE = 100,     /* == cudaErrorNoDevice */
+    MYTRITON_LAUNCH_FAILED = 719  /* == cudaErrorLaunchFailure */
+} mytriton_status;
+
+/* A fixed English description of a status (never NULL). */
+const char *mytriton_status_string(int status);
+
+/* The message of the last failed launch on this thread ("" if none). */
+const char *mytriton_last_error(void);
+/* Set by launchers when they fail; printf-style, truncated to 1023 bytes. */
+void mytriton_set_last_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void mytriton_clear_last_error(void);
+
+/* ---- Checked 64-bit arithmetic for grid expressions ----------------------
+ * Each helper returns the result and sets *ok = 0 on overflow or on a
+ * division by a non-positive divisor; Python semantics (floor division,
+ * floor modulo, cdiv(a, b) = (a + b - 1) // b). */
+static inline int64_t mytriton_i64_add(int64_t a, int64_t b, int *ok) {
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) { *ok = 0; return 0; }
+    return a + b;
+}
+static inline int64_t mytriton_i64_sub(int64_t a, int64_t b, int *ok) {
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) { *ok = 0; return 0; }
+    return a - b;
+}
+static inline int64_t mytriton_i64_mul(int64_t a, int64_t b, int *ok) {
+    if (a == 0 || b == 0) return 0;
+    if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) { *ok = 0; return 0; }
+    if ((a > 0 && b > 0 && a > INT64_MAX / b) || (a < 0 && b < 0 && a < INT64_MAX / b) ||
+        (a > 0 && b < 0 && b < INT64_MIN / a) || (a < 0 && b > 0 && a < INT64_MIN / b)) {
+        *ok = 0; return 0;
+    }
+    return a * b;
+}
+static inline int64_t mytriton_i64_floordiv(int64_t a, int64_t b, int *ok) {
+    int64_t q;
+    if (b <= 0) { *ok = 0; return 0; }
+    q = a / b;
+    if ((a % b != 0) && (a < 0)) q -= 1;
+    return q;
+}
+static inline int64_t mytriton_i64_mod(int64_t a, int64_t b, int *ok) {
+    int64_t r;
+    if (b <= 0) { *ok = 0; return 0; }
+    r = a % b;
+    if (r < 0) r += b;
+    return r;
+}
+static inline int64_t mytriton_i64_cdiv(int64_t a, int64_t b, int *ok) {
+    return mytriton_i64_floordiv(mytriton_i64_add(a, b - 1, ok), b, ok);
+}
+
+/* Checks a grid against CUDA's limits. Returns MYTRITON_SUCCESS (launch),
+ * MYTRITON_INVALID_VALUE (after setting the last error, naming `launcher`),
+ * or sets *empty = 1 when a dimension is 0 (launch nothing, succeed). */
+int mytriton_check_grid(const char *launcher, const mytriton_grid *grid, int *empty);
+
+/* ---- Registry of generated kernels ----------------------------------------
+ * Every generated translation unit defines one `const mytriton_kernel_info`
+ * named mytriton_kernel_info_<NAME> (and mytriton_kernel_info_<NAME>_host
+ * for the host backend). Nothing registers itself at start-up: the library
+ * target made by mytriton_add_kernels() has a function
+ * <target>_register_kernels() that registers all of its kernels; call it
+ * once, then look kernels up by name. */
+typedef enum mytriton_arg_kind {
+    MYTRITON_ARG_PTR_FP32 = 0, /* float*   */
+    MYTRITON_ARG_PTR_I32 = 1,  /* int32_t* */
+    MYTRITON_ARG_I32 = 2,      /* int32_t  */
+    MYTRITON_ARG_FP32 = 3      /* float    */
+} mytriton_arg_kind;
+
+typedef struct mytriton_kernel_info {
+    const char *name;        /* launcher name without "launch_", e.g. "vector_add" */
+    const char *backend;     /* "cuda", "host" or "mlir" */
+    const char *kernel;      /* the Python function */
+    const char *source;      /* the kernel file's name (no directories) */
+    const char *signature;   /* normalized, e.g. "*fp32, *fp32, *fp32, i32" */
+    const char *constexprs;  /* e.g. "BLOCK=256" ("" when none) */
+    const char *grid;        /* the grid expression, or NULL: explicit grid */
+    int threads_per_block;
+    int num_args;
+    const char *const *arg_names;
+    const mytriton_arg_kind *arg_kinds;
+    /* Generic launch: args[i] points at the i-th runtime argument (a float*
+     * variable for *fp32, an int32_t for i32, ...). `grid` is used only when
+     * the kernel has no grid expression (pass NULL otherwise). `stream` is a
+     * cudaStream_t for CUDA kernels and ignored by host kernels. Returns a
+     * cudaError_t / mytriton_status code. */
+    int (*launch)(void *stream, void *const *args, const mytriton_grid *grid);
+} mytriton_kernel_info;
+
+/* Adds a kernel; MYTRITON_INVALID_VALUE if another kernel of the same name
+ * and backend is registered already (registering the same info twice is a
+ * no-op). Thread-safe. */
+int mytriton_register_kernel(const mytriton_kernel_info *info);
+/* Looks a kernel up by name and backend (backend NULL: the first found, in
+ * registration order). NULL if none. */
+const mytriton_kernel_info *mytriton_find_kernel(const char *name, const char *backend);
+/* Registered kernels in registration order. */
+int mytriton_kernel_count(void);
+const mytriton_kernel_info *mytriton_kernel_at(int index);
+/* Generic launch by name: MYTRITON_NOT_FOUND (and a last error) if absent. */
+int mytriton_launch(const char *name, const char *backend, void *stream,
+                    void *const *args, const mytriton_grid *grid);
+
+/* ---- Host executor ----------------------------------------------------------
+ * Host-backend launchers run `program(ctx, pid_x, pid_y, pid_z)` for every
+ * program of the grid, on several threads. Each program writes disjoint
+ * data in correct kernels, so results do not depend on the schedule. */
+typedef void (*mytriton_host_program)(const void *ctx, int32_t pid_x, int32_t pid_y,
+                                      int32_t pid_z);
+int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
+                      const void *ctx);
+/* Threads the host executor uses (MYTRITON_HOST_THREADS, else the number of
+ * processors). */
+int mytriton_host_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MYTRITON_RUNTIME_H */
