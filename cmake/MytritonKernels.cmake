@@ -1,0 +1,359 @@
+# mytriton_add_kernels(): compile Triton-like kernels ahead of time into a
+# library target (Halide's add_halide_library is the model).
+#
+#   mytriton_add_kernels(<target>
+#     KERNEL <python function>
+#       SOURCE <file.py>                 (relative to the current source dir)
+#       SIGNATURE "<sig>"                e.g. "*fp32, *fp32, *fp32, i32"
+#       [NAME <launcher name>]           default: the function without "_kernel"
+#       [CONSTEXPR NAME=VALUE ...]
+#       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
+#       [OPT_LEVEL 0|1|2]                default: 2
+#     [KERNEL ...]...
+#     [HEADER <name.h>]                  default: <target>.h
+#     [BACKENDS cuda host]               default: cuda
+#   )
+#
+# <target> is a STATIC library of the generated sources. Linking it gives the
+# folder of the generated headers, mytriton::runtime and, with the cuda
+# backend, CUDA::cudart. Its header <target>.h includes every launcher's
+# header and declares `void <target>_register_kernels(void);`, which
+# registers the library's kernels with the runtime's registry.
+#
+# One custom command per specialization: editing one kernel source (or
+# changing its options) regenerates that kernel's files only; a new compiler
+# or shim regenerates all. No GPU is needed at build time and
+# CMAKE_CUDA_ARCHITECTURES is respected (never set here).
+#
+# Works in mytriton's own build tree (mytriton::compiler is an ALIAS of
+# mytritonc, MYTRITON_SHIM is set by the top-level CMakeLists.txt) and from an
+# installed package (find_package(mytriton): mytriton::compiler is imported
+# and mytritonConfig.cmake sets MYTRITON_SHIM beside it).
+
+include_guard(GLOBAL)
+
+# Build tree: one spelling for the compiler everywhere.
+if(TARGET mytritonc AND NOT TARGET mytriton::compiler)
+  add_executable(mytriton::compiler ALIAS mytritonc)
+endif()
+# Remember the shim for calls from directories that do not see the variable.
+if(DEFINED MYTRITON_SHIM)
+  set_property(GLOBAL PROPERTY MYTRITON_SHIM "${MYTRITON_SHIM}")
+endif()
+
+function(_mytriton_write_if_different path content)
+  if(EXISTS "${path}")
+    file(READ "${path}" _old)
+    if(_old STREQUAL content)
+      return()
+    endif()
+  endif()
+  file(WRITE "${path}" "${content}")
+endfunction()
+
+function(mytriton_add_kernels target)
+  set(_where "mytriton_add_kernels(${target})")
+  set(_single_group SOURCE NAME SIGNATURE GRID OPT_LEVEL)
+  set(_known KERNEL SOURCE NAME SIGNATURE CONSTEXPR GRID OPT_LEVEL HEADER BACKENDS)
+  string(REPLACE ";" " " _known_text "${_known}")
+
+  # ---- Parse the arguments by hand: KERNEL starts a group of options.
+  # ARGV<i> keeps every argument whole (a signature or grid may be anything
+  # but must not contain ';').
+  set(_n 0)              # number of KERNEL groups
+  set(_expect "")        # a keyword waiting for its single value
+  set(_multi "")         # CONSTEXPR or BACKENDS while reading their values
+  set(_skipping FALSE)   # values of an unknown keyword
+  set(_header "")
+  set(_header_given FALSE)
+  set(_backends "")
+  math(EXPR _last "${ARGC} - 1")
+  if(_last GREATER_EQUAL 1)
+    foreach(_i RANGE 1 ${_last})
+      set(_arg "${ARGV${_i}}")
+      if(NOT _expect STREQUAL "")
+        if(_arg IN_LIST _known)
+          message(FATAL_ERROR "${_where}: ${_expect} needs a value before ${_arg}")
+        endif()
+        if(_expect STREQUAL "HEADER")
+          set(_header "${_arg}")
+        elseif(_expect STREQUAL "KERNEL")
+          set(_g${_n}_KERNEL "${_arg}")
+        else()
+          set(_g${_n}_${_expect} "${_arg}")
+          set(_g${_n}_has_${_expect} TRUE)
+        endif()
+        set(_expect "")
+        continue()
+      endif()
+
+      if(_arg IN_LIST _known)
+        set(_multi "")
+        set(_skipping FALSE)
+        if(_arg STREQUAL "KERNEL")
+          math(EXPR _n "${_n} + 1")
+          set(_g${_n}_CONSTEXPR "")
+          set(_expect KERNEL)
+        elseif(_arg STREQUAL "HEADER")
+          if(_header_given)
+            message(FATAL_ERROR "${_where}: HEADER given twice")
+          endif()
+          set(_header_given TRUE)
+          set(_expect HEADER)
+        elseif(_arg STREQUAL "BACKENDS")
+          set(_multi BACKENDS)
+        else()
+          if(_n EQUAL 0)
+            message(FATAL_ERROR "${_where}: ${_arg} before the first KERNEL "
+              "(each kernel's options follow its KERNEL <function>)")
+          endif()
+          if(_arg STREQUAL "CONSTEXPR")
+            set(_multi CONSTEXPR)
+          else()
+            if(_g${_n}_has_${_arg})
+              message(FATAL_ERROR "${_where}: ${_arg} given twice for KERNEL ${_g${_n}_KERNEL}")
+            endif()
+            set(_expect ${_arg})
+          endif()
+        endif()
+      elseif(_skipping)
+        # a value of an unknown keyword: ignored with it
+      elseif(_multi STREQUAL "CONSTEXPR" AND _arg MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.")
+        list(APPEND _g${_n}_CONSTEXPR "${_arg}")
+      elseif(_multi STREQUAL "BACKENDS" AND _arg MATCHES "^(cuda|host)$")
+        if(NOT _arg IN_LIST _backends)
+          list(APPEND _backends "${_arg}")
+        endif()
+      elseif(_arg MATCHES "^[A-Z][A-Z0-9_]*$")
+        message(WARNING "${_where}: unknown keyword ${_arg} (ignored, with its values); "
+          "known keywords: ${_known_text}")
+        set(_multi "")
+        set(_skipping TRUE)
+      elseif(_multi STREQUAL "CONSTEXPR")
+        message(FATAL_ERROR "${_where}: CONSTEXPR values are NAME=VALUE, got '${_arg}'")
+      elseif(_multi STREQUAL "BACKENDS")
+        message(FATAL_ERROR "${_where}: unknown backend '${_arg}' (backends: cuda host)")
+      else()
+        message(WARNING "${_where}: unexpected argument '${_arg}' ignored; "
+          "known keywords: ${_known_text}")
+      endif()
+    endforeach()
+  endif()
+  if(NOT _expect STREQUAL "")
+    message(FATAL_ERROR "${_where}: ${_expect} needs a value")
+  endif()
+  if(_n EQUAL 0)
+    message(FATAL_ERROR "${_where}: no KERNEL given "
+      "(usage: KERNEL <function> SOURCE <file.py> SIGNATURE \"<sig>\" ...)")
+  endif()
+  if(_backends STREQUAL "")
+    set(_backends cuda)
+  endif()
+  if(_header STREQUAL "")
+    set(_header "${target}.h")
+  endif()
+  if(NOT _header MATCHES "^[A-Za-z0-9_.+-]+$")
+    message(FATAL_ERROR "${_where}: HEADER must be a plain file name, got '${_header}'")
+  endif()
+
+  # ---- Validate each specialization.
+  get_property(_project_launchers GLOBAL PROPERTY MYTRITON_LAUNCHERS)
+  set(_names "")
+  foreach(_g RANGE 1 ${_n})
+    set(_fn "${_g${_g}_KERNEL}")
+    if(NOT _fn MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${_where}: KERNEL must name a Python function, got '${_fn}'")
+    endif()
+    foreach(_kw SOURCE SIGNATURE)
+      if(NOT _g${_g}_has_${_kw})
+        message(FATAL_ERROR "${_where}: KERNEL ${_fn} has no ${_kw} (required)")
+      endif()
+    endforeach()
+    if(NOT _g${_g}_has_NAME)
+      string(REGEX REPLACE "_kernel$" "" _g${_g}_NAME "${_fn}")
+      if(_g${_g}_NAME STREQUAL "")
+        set(_g${_g}_NAME "${_fn}")
+      endif()
+    endif()
+    set(_name "${_g${_g}_NAME}")
+    if(NOT _name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${_where}: NAME must be a C identifier, got '${_name}'")
+    endif()
+    if(_name IN_LIST _names)
+      message(FATAL_ERROR "${_where}: duplicate launcher name '${_name}' "
+        "(launch_${_name}); give one of the kernels a different NAME")
+    endif()
+    foreach(_entry IN LISTS _project_launchers)
+      if(_entry MATCHES "^${_name}=(.*)$")
+        message(FATAL_ERROR "${_where}: duplicate launcher name '${_name}' "
+          "(launch_${_name}), already made by mytriton_add_kernels(${CMAKE_MATCH_1}); "
+          "launchers are C symbols and registry names, so they must be unique")
+      endif()
+    endforeach()
+    list(APPEND _names "${_name}")
+    if(NOT _g${_g}_has_OPT_LEVEL)
+      set(_g${_g}_OPT_LEVEL 2)
+    elseif(NOT _g${_g}_OPT_LEVEL MATCHES "^[012]$")
+      message(FATAL_ERROR "${_where}: OPT_LEVEL of KERNEL ${_fn} must be 0, 1 or 2, "
+        "got '${_g${_g}_OPT_LEVEL}'")
+    endif()
+    get_filename_component(_src "${_g${_g}_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${_src}")
+      message(FATAL_ERROR "${_where}: SOURCE of KERNEL ${_fn} not found: ${_src}")
+    endif()
+    set(_g${_g}_abs "${_src}")
+  endforeach()
+
+  # ---- What the build needs: compiler, shim, Python, languages, CUDA.
+  if(NOT TARGET mytriton::compiler)
+    message(FATAL_ERROR "${_where}: no mytriton::compiler target; "
+      "call find_package(mytriton REQUIRED) first")
+  endif()
+  get_target_property(_aliased mytriton::compiler ALIASED_TARGET)
+  if(_aliased)
+    set(_compiler_dep "${_aliased}")               # target- and file-level dependency
+  else()
+    set(_compiler_dep "$<TARGET_FILE:mytriton::compiler>")  # imported: the file
+  endif()
+  if(DEFINED MYTRITON_SHIM)
+    set(_shim "${MYTRITON_SHIM}")
+  else()
+    get_property(_shim GLOBAL PROPERTY MYTRITON_SHIM)
+    if(NOT _shim)
+      set(_shim "$<TARGET_FILE_DIR:mytriton::compiler>/mytriton_parse.py")
+    endif()
+  endif()
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(NOT Python3_Interpreter_FOUND)
+    message(FATAL_ERROR "${_where}: the kernel compiler needs a Python 3 interpreter "
+      "(for its parser shim); none found (set Python3_EXECUTABLE)")
+  endif()
+  get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "C" IN_LIST _languages)
+    message(FATAL_ERROR "${_where}: the C language must be enabled (project(... LANGUAGES C ...))")
+  endif()
+  if("cuda" IN_LIST _backends)
+    if(NOT "CUDA" IN_LIST _languages)
+      message(FATAL_ERROR "${_where}: the cuda backend needs the CUDA language: "
+        "enable_language(CUDA) before mytriton_add_kernels(), or use BACKENDS host")
+    endif()
+    if(NOT TARGET CUDA::cudart)
+      find_package(CUDAToolkit REQUIRED)
+    endif()
+  endif()
+  string(REPLACE ";" "," _backends_arg "${_backends}")
+  string(REPLACE ";" ", " _backends_text "${_backends}")
+
+  # ---- One custom command per specialization.
+  set(_outdir "${CMAKE_CURRENT_BINARY_DIR}/${target}")
+  set(_stampdir "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.mytriton")
+  file(MAKE_DIRECTORY "${_outdir}" "${_stampdir}")
+  set(_sources "")
+  set(_includes "")
+  set(_registers "")
+  set(_summary "")
+  foreach(_g RANGE 1 ${_n})
+    set(_fn "${_g${_g}_KERNEL}")
+    set(_name "${_g${_g}_NAME}")
+    set(_src "${_g${_g}_abs}")
+    file(RELATIVE_PATH _src_rel "${CMAKE_SOURCE_DIR}" "${_src}")
+    set(_args "${_src}" --kernel "${_fn}" --signature "${_g${_g}_SIGNATURE}")
+    foreach(_def IN LISTS _g${_g}_CONSTEXPR)
+      list(APPEND _args -D "${_def}")
+    endforeach()
+    if(_g${_g}_has_GRID)
+      list(APPEND _args --grid "${_g${_g}_GRID}")
+    endif()
+    list(APPEND _args --name "${_name}" "-O${_g${_g}_OPT_LEVEL}" --backends "${_backends_arg}")
+
+    set(_outputs "${_outdir}/${_name}.h")
+    if("cuda" IN_LIST _backends)
+      list(APPEND _outputs "${_outdir}/${_name}.cu")
+      list(APPEND _registers "mytriton_kernel_info_${_name}")
+    endif()
+    if("host" IN_LIST _backends)
+      list(APPEND _outputs "${_outdir}/${_name}_host.c")
+      list(APPEND _registers "mytriton_kernel_info_${_name}_host")
+    endif()
+
+    # The options as a file: changing them reruns this command with any
+    # generator (Ninja also notices a changed command line by itself).
+    set(_stamp "${_stampdir}/${_name}.options")
+    string(REPLACE ";" "\n" _options_text "${_args}")
+    _mytriton_write_if_different("${_stamp}" "${_options_text}\n")
+
+    add_custom_command(
+      OUTPUT ${_outputs}
+      COMMAND "$<TARGET_FILE:mytriton::compiler>" ${_args}
+              --python "${Python3_EXECUTABLE}" --shim "${_shim}" -o "${_outdir}"
+      DEPENDS "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}"
+      WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
+      COMMENT "mytriton: compiling kernel ${_fn} (${_src_rel}) into launch_${_name} [${_backends_text}]"
+      VERBATIM)
+    list(APPEND _sources ${_outputs})
+    string(APPEND _includes "#include \"${_name}.h\" /* ${_fn} from ${_src_rel}: launch_${_name} */\n")
+    list(APPEND _summary "${_name}")
+  endforeach()
+
+  # ---- The library's header and its registration function (configure
+  # time, rewritten only when the content changes).
+  string(MAKE_C_IDENTIFIER "${target}" _cid)
+  string(MAKE_C_IDENTIFIER "MYTRITON_GENERATED_${target}_${_header}" _guard)
+  string(TOUPPER "${_guard}" _guard)
+  string(REPLACE ";" ", " _summary_text "${_summary}")
+  set(_header_text
+"/* Generated by mytriton_add_kernels(${target}). Do not edit. */
+/* Kernels: ${_summary_text}; backends: ${_backends_text}. */
+#ifndef ${_guard}
+#define ${_guard}
+
+${_includes}
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+
+/* Registers this library's kernels with the mytriton registry (see
+ * mytriton_find_kernel() and mytriton_launch()). Call it once before looking
+ * them up; calling it again does nothing. */
+void ${_cid}_register_kernels(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ${_guard} */
+")
+  set(_register_calls "")
+  foreach(_sym IN LISTS _registers)
+    string(APPEND _register_calls "    (void)mytriton_register_kernel(&${_sym});\n")
+  endforeach()
+  set(_registry_text
+"/* Generated by mytriton_add_kernels(${target}). Do not edit. */
+#include \"${_header}\"
+
+void ${_cid}_register_kernels(void) {
+${_register_calls}}
+")
+  _mytriton_write_if_different("${_outdir}/${_header}" "${_header_text}")
+  _mytriton_write_if_different("${_outdir}/${_cid}_registry.c" "${_registry_text}")
+
+  # ---- The library.
+  add_library(${target} STATIC
+    ${_sources} "${_outdir}/${_header}" "${_outdir}/${_cid}_registry.c")
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${_outdir}>")
+  target_link_libraries(${target} PUBLIC mytriton::runtime)
+  target_compile_features(${target} PRIVATE c_std_11)
+  if("cuda" IN_LIST _backends)
+    target_link_libraries(${target} PUBLIC CUDA::cudart)
+  endif()
+  if("host" IN_LIST _backends AND UNIX AND NOT APPLE)
+    target_link_libraries(${target} PUBLIC m)   # host kernels call expf & co.
+  endif()
+  set_target_properties(${target} PROPERTIES
+    MYTRITON_LAUNCHERS "${_names}"
+    MYTRITON_BACKENDS "${_backends}"
+    MYTRITON_HEADER "${_outdir}/${_header}")
+
+  foreach(_name IN LISTS _names)
+    set_property(GLOBAL APPEND PROPERTY MYTRITON_LAUNCHERS "${_name}=${target}")
+  endforeach()
+endfunction()

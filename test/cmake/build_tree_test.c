@@ -1,0 +1,97 @@
+/* cmake.build_tree: mytriton_add_kernels() used inside mytriton's own build
+ * tree (mytriton::compiler is the ALIAS of mytritonc). Checks the registry's
+ * record of the generated host kernel, launches it by name and through its
+ * launcher, and checks empty and negative sizes. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mytriton_build_tree_kernels.h"
+
+#define N 300
+
+static int failures;
+
+static void expect_str(const char *what, const char *got, const char *want) {
+    if (got == NULL || strcmp(got, want) != 0) {
+        printf("FAIL: %s is \"%s\", expected \"%s\"\n", what, got ? got : "(null)", want);
+        failures++;
+    }
+}
+
+static void expect_int(const char *what, long got, long want) {
+    if (got != want) {
+        printf("FAIL: %s is %ld, expected %ld\n", what, got, want);
+        failures++;
+    }
+}
+
+int main(void) {
+    static float x[N], y[N], out[N];
+    const float *px = x, *py = y;
+    float *pout = out;
+    int32_t n = N;
+    void *args[4];
+    const mytriton_kernel_info *info;
+    int i;
+
+    mytriton_build_tree_kernels_register_kernels();
+    mytriton_build_tree_kernels_register_kernels(); /* again: a no-op */
+    expect_int("registered kernels", mytriton_kernel_count(), 1);
+    info = mytriton_find_kernel("build_tree_add", "host");
+    if (info == NULL || mytriton_find_kernel("build_tree_add", NULL) != info) {
+        printf("FAIL: build_tree_add (host) is not registered\n");
+        return 1;
+    }
+    expect_str("name", info->name, "build_tree_add");
+    expect_str("backend", info->backend, "host");
+    expect_str("kernel", info->kernel, "add_kernel");
+    expect_str("source", info->source, "add.py");
+    expect_str("signature", info->signature, "*fp32, *fp32, *fp32, i32");
+    expect_str("constexprs", info->constexprs, "BLOCK=64");
+    expect_str("grid", info->grid, "cdiv(n, BLOCK)");
+    expect_int("threads per block", info->threads_per_block, 64);
+    expect_int("arguments", info->num_args, 4);
+    if (info->num_args == 4) {
+        expect_str("argument 0", info->arg_names[0], "x");
+        expect_str("argument 3", info->arg_names[3], "n");
+        expect_int("kind of argument 0", info->arg_kinds[0], MYTRITON_ARG_PTR_FP32);
+        expect_int("kind of argument 3", info->arg_kinds[3], MYTRITON_ARG_I32);
+    }
+
+    for (i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = 0.25f * (float)i;
+        out[i] = NAN;
+    }
+    args[0] = (void *)&px;
+    args[1] = (void *)&py;
+    args[2] = (void *)&pout;
+    args[3] = (void *)&n;
+    expect_int("mytriton_launch", mytriton_launch("build_tree_add", "host", NULL, args, NULL),
+               MYTRITON_SUCCESS);
+    for (i = 0; i < N; i++)
+        if (out[i] != x[i] + y[i]) {
+            printf("FAIL: out[%d] = %g, expected %g\n", i, out[i], x[i] + y[i]);
+            failures++;
+            break;
+        }
+
+    /* An empty grid (n = 0, and cdiv(-5, 64) = 0) launches nothing. */
+    for (i = 0; i < N; i++)
+        out[i] = -1.0f;
+    expect_int("launch with n = 0", launch_build_tree_add_host(x, y, out, 0), MYTRITON_SUCCESS);
+    expect_int("launch with n = -5", launch_build_tree_add_host(x, y, out, -5), MYTRITON_SUCCESS);
+    for (i = 0; i < N; i++)
+        if (out[i] != -1.0f) {
+            printf("FAIL: an empty launch wrote out[%d]\n", i);
+            failures++;
+            break;
+        }
+
+    expect_int("launch of an unknown kernel", mytriton_launch("nope", "host", NULL, args, NULL),
+               MYTRITON_NOT_FOUND);
+    if (failures == 0)
+        printf("build-tree kernel library: registry and launches OK\n");
+    return failures != 0;
+}

@@ -1,0 +1,83 @@
+# cmake.incremental: a project with two kernels. Editing one kernel's source
+# regenerates only that kernel's outputs; a no-op build regenerates nothing;
+# a newer compiler regenerates both; a changed CONSTEXPR regenerates only its
+# kernel. Evidence: Ninja's own explanation (-d explain), the custom
+# commands' descriptions in the build log, and the outputs' timestamps.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+
+mytriton_fresh_copy(incremental _dir)
+set(_src "${_dir}/src")
+set(_bin "${_dir}/build")
+set(_gen "${_bin}/two_kernels")
+set(_add_outputs "${_gen}/add.h" "${_gen}/add_host.c")
+set(_scale_outputs "${_gen}/scale.h" "${_gen}/scale_host.c")
+
+function(_stamps out_var)
+  set(_result "")
+  foreach(_file IN LISTS ARGN)
+    if(NOT EXISTS "${_file}")
+      message(FATAL_ERROR "missing output ${_file}")
+    endif()
+    file(TIMESTAMP "${_file}" _t "%Y-%m-%d %H:%M:%S" UTC)
+    file(SHA256 "${_file}" _h)
+    list(APPEND _result "${_t}/${_h}")
+  endforeach()
+  set(${out_var} "${_result}" PARENT_SCOPE)
+endfunction()
+
+function(_build title out_var)
+  mytriton_step("${title}" OUTPUT _log
+    COMMAND "${CMAKE_COMMAND}" --build "${_bin}" -- -d explain)
+  # the explanations and the commands Ninja ran, without the noise
+  string(REGEX MATCHALL "[^\n]*(ninja explain: [^\n]*(two_kernels|kernels/|mytritonc)|mytriton: compiling|no work to do)[^\n]*" _lines "${_log}")
+  foreach(_line IN LISTS _lines)
+    message(STATUS "    | ${_line}")
+  endforeach()
+  set(${out_var} "${_log}" PARENT_SCOPE)
+endfunction()
+
+mytriton_configure("configure the two-kernel project" "${_src}" "${_bin}")
+_build("first build" _log)
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel add_kernel" "add_kernel compiled")
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel compiled")
+mytriton_step("run the program (host launchers, registry)" ECHO COMMAND "${_bin}/check")
+
+_build("no-op build" _log)
+mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling" "no kernel recompiled")
+
+# 1. Edit add.py (timestamps have a one-second resolution here).
+_stamps(_add_before ${_add_outputs})
+_stamps(_scale_before ${_scale_outputs})
+execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+file(APPEND "${_src}/kernels/add.py" "\n# edited by cmake.incremental\n")
+message(STATUS "==> edited ${_src}/kernels/add.py")
+_build("build after editing add.py" _log)
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel add_kernel" "add_kernel recompiled")
+mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel not recompiled")
+mytriton_expect("${_log}" MATCHES "ninja explain: [^\n]*(older than most recent input [^\n]*kernels/add\\.py|kernels/add\\.py is dirty)" "Ninja explains: add.py changed")
+_stamps(_scale_after ${_scale_outputs})
+if(NOT _scale_after STREQUAL _scale_before)
+  message(FATAL_ERROR "scale's outputs changed: ${_scale_before} -> ${_scale_after}")
+endif()
+message(STATUS "    ok: scale.h and scale_host.c untouched (same time and content)")
+_stamps(_add_after ${_add_outputs})
+if(_add_after STREQUAL _add_before)
+  message(STATUS "    note: add's outputs kept their time and content (the compiler rewrites only changed files)")
+else()
+  message(STATUS "    ok: add.h / add_host.c rewritten")
+endif()
+
+# 2. A newer compiler regenerates everything.
+file(GLOB _compiler "${MYTRITON_PREFIX}/bin/mytritonc*")
+file(TOUCH_NOCREATE ${_compiler})
+message(STATUS "==> touched ${_compiler}")
+_build("build after touching the compiler" _log)
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel add_kernel" "add_kernel recompiled")
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel recompiled")
+
+# 3. A changed CONSTEXPR regenerates only its kernel.
+mytriton_configure("reconfigure with scale's BLOCK=128" "${_src}" "${_bin}" ARGS -DSCALE_BLOCK=128)
+_build("build after changing scale's CONSTEXPR" _log)
+mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel recompiled")
+mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling kernel add_kernel" "add_kernel not recompiled")
+mytriton_step("run the program again" ECHO COMMAND "${_bin}/check")
