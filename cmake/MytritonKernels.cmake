@@ -125,7 +125,11 @@ function(mytriton_add_kernels target)
           list(APPEND _backends "${_arg}")
         endif()
       elseif(_arg MATCHES "^[A-Z][A-Z0-9_]*$")
-        message(WARNING "${_where}: unknown keyword ${_arg} (ignored, with its values); "
+        set(_hint "")
+        if(_multi STREQUAL "CONSTEXPR")
+          set(_hint "; CONSTEXPR values are written NAME=VALUE")
+        endif()
+        message(WARNING "${_where}: unknown keyword ${_arg} (ignored, with its values${_hint}); "
           "known keywords: ${_known_text}")
         set(_multi "")
         set(_skipping TRUE)
