@@ -1,0 +1,71 @@
+/* libmytriton_compiler: the mytriton compiler as a C library.
+ *
+ *   mt_options o = {0};
+ *   o.path = "kernels/add.py"; o.kernel = "add_kernel";
+ *   o.signature = "*fp32, *fp32, *fp32, i32"; ...
+ *   mt_compilation *c = mt_compile(&o);
+ *   const char *cuda = mt_emit(c, MT_EMIT_CUDA);   // NULL on error
+ *   fputs(mt_diagnostics(c), stderr);
+ *   mt_free(c);
+ *
+ * Each compilation owns all of its memory (one arena); there is no global
+ * state, so compilations may run concurrently in one process. The library
+ * never exits the process: errors are diagnostics. */
+#ifndef MYTRITON_COMPILER_H
+#define MYTRITON_COMPILER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mt_define {
+    const char *name;
+    const char *value; /* an int, a float, True or False, as text */
+} mt_define;
+
+enum { MT_BACKEND_CUDA = 1, MT_BACKEND_HOST = 2, MT_BACKEND_MLIR = 4 };
+
+typedef struct mt_options {
+    const char *path;       /* the kernel file */
+    const char *kernel;     /* the @triton.jit function */
+    const char *signature;  /* "*fp32, *fp32, i32" */
+    const mt_define *defines;
+    int ndefines;
+    const char *grid;       /* NULL: launchers take a mytriton_grid */
+    const char *name;       /* NULL: the kernel name without "_kernel" */
+    int opt_level;          /* 0, 1, 2 */
+    int backends;           /* MT_BACKEND_*; 0 means CUDA */
+    const char *python;     /* NULL: "python3" */
+    const char *shim;       /* the parser shim script (required) */
+} mt_options;
+
+typedef enum mt_stage {
+    MT_EMIT_AST,      /* the kernel's Python AST */
+    MT_EMIT_EXPR,     /* the expression tree */
+    MT_EMIT_SSA,      /* optimized SSA */
+    MT_EMIT_CUDA,     /* the __global__ function */
+    MT_EMIT_HEADER,   /* NAME.h */
+    MT_EMIT_CUDA_TU,  /* NAME.cu */
+    MT_EMIT_HOST,     /* NAME_host.c */
+    MT_EMIT_MLIR      /* the MLIR module */
+} mt_stage;
+
+typedef struct mt_compilation mt_compilation;
+
+mt_compilation *mt_compile(const mt_options *options);
+/* 1 while no error has been reported. */
+int mt_ok(const mt_compilation *c);
+/* The text of a stage, computed on first request; NULL after an error
+ * (see mt_diagnostics). */
+const char *mt_emit(mt_compilation *c, mt_stage stage);
+/* All diagnostics so far, formatted ("" if none). */
+const char *mt_diagnostics(const mt_compilation *c);
+/* The output name (NAME). */
+const char *mt_output_name(const mt_compilation *c);
+void mt_free(mt_compilation *c);
+const char *mt_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

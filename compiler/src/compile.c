@@ -1,0 +1,182 @@
+/* The driver: runs the pipeline stages in order on one compilation
+ * context and produces each output on request. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgen.h"
+#include "emit.h"
+#include "frontend.h"
+#include "lower.h"
+#include "mytriton/mytriton.h"
+#include "passes.h"
+#include "pyast.h"
+
+enum { STAGE_COUNT = 8, MAX_THREADS = 1024 };
+
+struct mt_compilation {
+    MtContext *ctx;
+    mt_options opts;
+    const char *name;
+    PyNode *module;
+    Kernel *kernel;
+    Function *f;
+    Grid *grid;
+    int have_tile, tile_failed;
+    TileInfo tile;
+    Spec spec;
+    const char *text[STAGE_COUNT];
+    int tried[STAGE_COUNT];
+};
+
+const char *mt_version(void) { return MT_VERSION; }
+
+static const char *basename_of(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int valid_name(const char *s) {
+    if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_') || (unsigned char)*s >= 0x80) return 0;
+    return 1;
+}
+
+static const PyNode *kernel_def(const PyNode *module, const char *name) {
+    const PyVal *body = pyast_list(module, "body");
+    for (int i = 0; body && i < body->len; i++) {
+        const PyNode *s = body->items[i]->kind == PYV_NODE ? body->items[i]->node : NULL;
+        if (s && pyast_is(s, "FunctionDef") && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
+    }
+    return module;
+}
+
+mt_compilation *mt_compile(const mt_options *o) {
+    MtContext *ctx = mt_context_new(o->path);
+    mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
+    Arena *a = ctx->arena;
+    c->ctx = ctx;
+    c->opts = *o;
+    if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
+    if (!o->path || !o->kernel || !o->shim) {
+        mt_error(ctx, srcpos(0, 0), "a kernel file, a kernel name and the parser shim are required");
+        return c;
+    }
+    /* NAME: --name, or the kernel name without a `_kernel` suffix */
+    const char *name = o->name;
+    if (!name) {
+        size_t n = strlen(o->kernel);
+        name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0) ? arena_strndup(a, o->kernel, n - 7) : o->kernel;
+    }
+    if (!valid_name(name)) {
+        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass --name with an ASCII identifier)",
+                 name);
+        return c;
+    }
+    c->name = arena_strdup(a, name);
+    Signature *sig = signature_parse(ctx, o->signature ? o->signature : "");
+    if (!sig) return c;
+    c->module = pyast_parse_file(ctx, o->python, o->shim);
+    if (!c->module) return c;
+    Define *defs = ARENA_ARRAY(a, Define, o->ndefines + 1);
+    for (int i = 0; i < o->ndefines; i++) defs[i].name = o->defines[i].name, defs[i].value = o->defines[i].value;
+    c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, o->ndefines);
+    if (!c->kernel) return c;
+    if (o->grid) {
+        c->grid = grid_parse(ctx, o->grid, c->kernel);
+        if (!c->grid) return c;
+    }
+    const char *symbol = arena_printf(a, "%s_kernel", c->name);
+    c->f = lower_kernel(ctx, c->kernel, symbol);
+    if (!passes_run(ctx, c->f, o->opt_level, NULL)) {
+        c->f = NULL;
+        return c;
+    }
+    Spec *s = &c->spec;
+    s->name = c->name;
+    s->symbol = symbol;
+    s->kernel = o->kernel;
+    s->source = basename_of(o->path);
+    s->signature = sig->normalized;
+    StrBuf cx;
+    sb_init(&cx, a);
+    for (int i = 0; i < c->kernel->nparams; i++) {
+        const KernelParam *p = &c->kernel->params[i];
+        if (p->is_constexpr) sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
+    }
+    s->constexprs = sb_str(&cx);
+    s->grid = c->grid;
+    s->f = c->f;
+    s->pnames = c_param_names(a, c->f);
+    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + 1);
+    for (int i = 0; i < c->f->nparams; i++) s->pyname[i] = c->f->params[i].name;
+    s->written = ssa_written_params(a, c->f);
+    s->backends = c->opts.backends;
+    s->tile = &c->tile;
+    return c;
+}
+
+int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }
+const char *mt_diagnostics(const mt_compilation *c) { return sb_str(&c->ctx->diagnostics); }
+const char *mt_output_name(const mt_compilation *c) { return c->name; }
+
+void mt_free(mt_compilation *c) {
+    if (c) mt_context_free(c->ctx);
+}
+
+static int need_tile(mt_compilation *c) {
+    if (c->have_tile) return 1;
+    if (c->tile_failed || !c->f) return 0;
+    if (!shape_analyze(c->ctx, c->f, MAX_THREADS, &c->tile)) {
+        c->tile_failed = 1;
+        return 0;
+    }
+    c->have_tile = 1;
+    return 1;
+}
+
+static const char *produce(mt_compilation *c, mt_stage stage) {
+    Arena *a = c->ctx->arena;
+    StrBuf sb;
+    sb_init(&sb, a);
+    switch (stage) {
+    case MT_EMIT_AST:
+        if (!c->module) return NULL;
+        pyast_print(&sb, kernel_def(c->module, c->opts.kernel));
+        return sb_str(&sb);
+    case MT_EMIT_EXPR:
+        if (!c->kernel) return NULL;
+        expr_print_kernel(&sb, a, c->kernel);
+        return sb_str(&sb);
+    case MT_EMIT_SSA:
+        if (!c->f) return NULL;
+        ssa_print(&sb, a, c->f);
+        return sb_str(&sb);
+    case MT_EMIT_CUDA:
+        if (!need_tile(c)) return NULL;
+        return emit_cuda_kernel(a, c->f, &c->tile, c->spec.symbol);
+    case MT_EMIT_HEADER:
+        if (!need_tile(c)) return NULL;
+        return emit_header(a, &c->spec);
+    case MT_EMIT_CUDA_TU: {
+        const char *k = mt_emit(c, MT_EMIT_CUDA);
+        return k ? emit_cuda_unit(a, &c->spec, k) : NULL;
+    }
+    case MT_EMIT_HOST:
+    case MT_EMIT_MLIR:
+        if (!c->f) return NULL;
+        mt_error(c->ctx, srcpos(0, 0), "the %s backend is not implemented yet", stage == MT_EMIT_HOST ? "host" : "MLIR");
+        return NULL;
+    }
+    return NULL;
+}
+
+const char *mt_emit(mt_compilation *c, mt_stage stage) {
+    if ((unsigned)stage >= STAGE_COUNT) return NULL;
+    if (!c->tried[stage]) {
+        c->tried[stage] = 1;
+        c->text[stage] = produce(c, stage);
+    }
+    return c->text[stage];
+}

@@ -1,0 +1,40 @@
+/* The compilation context: one per compilation, owning its arena, the
+ * kernel source (for diagnostics) and the diagnostics collected so far.
+ * There is no global state: two contexts can live in one process. */
+#ifndef MT_CONTEXT_H
+#define MT_CONTEXT_H
+
+#include "arena.h"
+
+/* A source position: 1-based line and column (column in bytes). Line 0
+ * means "no position" (the diagnostic names the file only). */
+typedef struct SrcPos {
+    int line, col;
+} SrcPos;
+
+typedef struct MtContext {
+    Arena *arena;
+    const char *filename; /* as the user named it: diagnostics print it */
+    const char *source;   /* the file's bytes, NUL-terminated; NULL if unread */
+    size_t source_len;
+    StrBuf diagnostics;   /* formatted diagnostics, in order */
+    int errors;
+} MtContext;
+
+MtContext *mt_context_new(const char *filename);
+void mt_context_free(MtContext *ctx);
+
+/* Records `file:line:col: error: message`, the source line and a caret. */
+void mt_error(MtContext *ctx, SrcPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void mt_verror(MtContext *ctx, SrcPos pos, const char *fmt, va_list ap);
+/* A note attached to the previous error, same format with "note". */
+void mt_note(MtContext *ctx, SrcPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static inline SrcPos srcpos(int line, int col) {
+    SrcPos p = {line, col};
+    return p;
+}
+
+#endif

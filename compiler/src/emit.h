@@ -1,0 +1,42 @@
+/* The backends (DESIGN 8, 9, 13): verified SSA into CUDA, launchers and
+ * headers (and, in their own files, host C and MLIR). */
+#ifndef MT_EMIT_H
+#define MT_EMIT_H
+
+#include "grid.h"
+#include "shape.h"
+#include "ssa.h"
+
+enum { BACKEND_CUDA = 1, BACKEND_HOST = 2, BACKEND_MLIR = 4 };
+
+/* One specialization: what the launcher, header and registry entry say. */
+typedef struct Spec {
+    const char *name;        /* NAME: launch_NAME, NAME.cu, NAME.h */
+    const char *symbol;      /* the __global__ function */
+    const char *kernel;      /* the Python function */
+    const char *source;      /* the kernel file's name, no directories */
+    const char *signature;   /* normalized */
+    const char *constexprs;  /* "BM=16, BN=16" ("" if none) */
+    const Grid *grid;        /* NULL: the launcher takes a mytriton_grid */
+    const Function *f;
+    const TileInfo *tile;
+    const char **pnames;     /* C names of the runtime parameters */
+    const char **pyname;     /* their Python names */
+    const int *written;      /* per runtime parameter: stored through */
+    int backends;
+} Spec;
+
+/* The __global__ function alone (--emit=cuda; the golden files). */
+const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, const char *symbol);
+/* NAME.cu: includes, kernel, launcher, registry entry. */
+const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel);
+/* NAME.h: the launchers of the requested backends. */
+const char *emit_header(Arena *a, const Spec *s);
+/* The grid evaluation and checks of a launcher (CUDA and host): leaves
+ * `mytriton_grid grid` ready, or returns `fail_value` / `empty_value`. */
+void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
+                        const char *empty_value);
+/* Per runtime parameter: 1 if a store writes through it. */
+int *ssa_written_params(Arena *a, const Function *f);
+
+#endif

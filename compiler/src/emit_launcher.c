@@ -1,0 +1,225 @@
+/* Launchers, headers and registry entries (DESIGN 9, 12). A launcher is
+ * a C-ABI function with typed arguments; it evaluates the grid in checked
+ * 64-bit arithmetic, rejects negative sizes and grids beyond CUDA's limits
+ * with cudaErrorInvalidValue and a message for mytriton_last_error(),
+ * launches nothing for an empty grid, and reports launch errors. */
+#include "emit.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "cgen.h"
+
+#define VERSION_LINE "mytritonc " MT_VERSION
+
+static void ptr_bases(const Function *f, const Block *b, int *base) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            const Loop *l = in->loop;
+            for (int k = 0; k < l->ncarried; k++) {
+                const Operand o = l->inits[k];
+                int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
+                base[l->args[k]] = base[l->results[k]] = bs;
+            }
+            ptr_bases(f, &l->body, base);
+            continue;
+        }
+        if (in->op == OP_ADDPTR) {
+            const Operand o = in->args[0];
+            base[in->result] = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
+        }
+    }
+}
+
+static void mark_written(const Block *b, const int *base, int *written) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            mark_written(&in->loop->body, base, written);
+            continue;
+        }
+        if (in->op != OP_STORE) continue;
+        const Operand o = in->args[0];
+        int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
+        if (bs >= 0) written[bs] = 1;
+    }
+}
+
+int *ssa_written_params(Arena *a, const Function *f) {
+    int *base = ARENA_ARRAY(a, int, f->nvalues + 1);
+    for (int i = 0; i < f->nvalues; i++) base[i] = -1;
+    ptr_bases(f, &f->body, base);
+    int *written = ARENA_ARRAY(a, int, f->nparams + 1);
+    mark_written(&f->body, base, written);
+    return written;
+}
+
+static const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    int first = 1;
+    if (with_stream) sb_puts(&sb, "cudaStream_t stream"), first = 0;
+    if (!s->grid) sb_printf(&sb, "%smytriton_grid grid", first ? "" : ", "), first = 0;
+    for (int i = 0; i < s->f->nparams; i++) {
+        Type t = s->f->params[i].type;
+        sb_printf(&sb, "%s%s %s", first ? "" : ", ", c_launcher_type(t, t.ptr && !s->written[i]), s->pnames[i]);
+        first = 0;
+    }
+    if (first) sb_puts(&sb, "void");
+    return sb_str(&sb);
+}
+
+static const char *upper_ident(Arena *a, const char *s) {
+    char *u = arena_strdup(a, s);
+    for (char *p = u; *p; p++) *p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+    return u;
+}
+
+static const char *arg_kind(Type t) {
+    if (t.ptr) return t.dtype == DT_F32 ? "MYTRITON_ARG_PTR_FP32" : "MYTRITON_ARG_PTR_I32";
+    return t.dtype == DT_F32 ? "MYTRITON_ARG_FP32" : "MYTRITON_ARG_I32";
+}
+
+static const char *c_string(Arena *a, const char *s) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_putc(&sb, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') sb_printf(&sb, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f) sb_printf(&sb, "\\%03o", c);
+        else sb_putc(&sb, (char)c);
+    }
+    sb_putc(&sb, '"');
+    return sb_str(&sb);
+}
+
+/* The grid evaluation and checks shared by the CUDA and host launchers:
+ * leaves `mytriton_grid grid` ready or returns `fail_value`. */
+void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
+                        const char *empty_value) {
+    const Function *f = s->f;
+    if (s->grid) {
+        for (int i = 0; i < f->nparams && i < 64; i++) {
+            if (!s->grid->uses_param[i]) continue;
+            sb_printf(sb, "    if (%s < 0) {\n", s->pnames[i]);
+            sb_printf(sb, "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", (int)%s);\n",
+                      launcher, s->pyname[i], s->pnames[i]);
+            sb_printf(sb, "        return %s;\n    }\n", fail_value);
+        }
+        sb_puts(sb, "    int ok = 1;\n    mytriton_grid grid;\n");
+        for (int d = 0; d < 3; d++) {
+            const char *v = d < s->grid->ndims ? grid_c_expr(a, s->grid->dims[d], s->pnames) : "1";
+            sb_printf(sb, "    grid.%c = %s;\n", "xyz"[d], v);
+        }
+        sb_puts(sb, "    if (!ok) {\n");
+        sb_printf(sb, "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a non-positive value\");\n",
+                  launcher, s->grid->resolved);
+        sb_printf(sb, "        return %s;\n    }\n", fail_value);
+    }
+    sb_puts(sb, "    int empty = 0;\n");
+    sb_printf(sb, "    if (mytriton_check_grid(\"%s\", &grid, &empty) != 0) return %s;\n", launcher, fail_value);
+    sb_printf(sb, "    if (empty) return %s;\n", empty_value);
+}
+
+static void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic) {
+    const Function *f = s->f;
+    const char *id = arena_printf(a, "%s%s", s->name, suffix);
+    if (f->nparams) {
+        sb_printf(sb, "static const char *const mytriton_arg_names_%s[] = {", id);
+        for (int i = 0; i < f->nparams; i++) sb_printf(sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
+        sb_puts(sb, "};\n");
+        sb_printf(sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
+        for (int i = 0; i < f->nparams; i++) sb_printf(sb, "%s%s", i ? ", " : "", arg_kind(f->params[i].type));
+        sb_puts(sb, "};\n");
+    }
+    sb_printf(sb, "%sconst mytriton_kernel_info mytriton_kernel_info_%s = {\n", strcmp(backend, "host") ? "extern \"C\" " : "", id);
+    sb_printf(sb, "    %s, \"%s\", %s, %s,\n", c_string(a, s->name), backend, c_string(a, s->kernel), c_string(a, s->source));
+    sb_printf(sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
+              s->grid ? c_string(a, s->grid->text) : "NULL");
+    sb_printf(sb, "    %d, %d,\n", s->tile->threads, f->nparams);
+    if (f->nparams) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
+    else sb_puts(sb, "    NULL, NULL,\n");
+    sb_printf(sb, "    %s\n};\n", generic);
+}
+
+/* The generic launch: unpacks args[] for the typed launcher. */
+static void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda) {
+    const Function *f = s->f;
+    sb_printf(sb, "static int %s(void *stream, void *const *args, const mytriton_grid *grid) {\n", fname);
+    if (!cuda) sb_puts(sb, "    (void)stream;\n");
+    if (s->grid) sb_puts(sb, "    (void)grid;\n");
+    else {
+        sb_printf(sb, "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n", launcher);
+        sb_puts(sb, "        return 1;\n    }\n");
+    }
+    if (!f->nparams) sb_puts(sb, "    (void)args;\n");
+    sb_printf(sb, "    return (int)%s(", launcher);
+    int first = 1;
+    if (cuda) sb_puts(sb, "(cudaStream_t)stream"), first = 0;
+    if (!s->grid) sb_printf(sb, "%s*grid", first ? "" : ", "), first = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        const char *ct = c_launcher_type(t, t.ptr && !s->written[i]);
+        sb_printf(sb, "%s*(%s const *)args[%d]", first ? "" : ", ", ct, i);
+        first = 0;
+    }
+    sb_puts(sb, ");\n}\n\n");
+    (void)a;
+}
+
+const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    const Function *f = s->f;
+    const char *launcher = arena_printf(a, "launch_%s", s->name);
+    sb_printf(&sb, "// Generated by %s from %s (kernel %s). Do not edit.\n", VERSION_LINE, s->source, s->kernel);
+    sb_printf(&sb, "#include <stdint.h>\n#include <cuda_runtime.h>\n#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n",
+              s->name);
+    sb_puts(&sb, kernel);
+    sb_putc(&sb, '\n');
+    sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
+    emit_grid_prologue(&sb, a, s, launcher, "cudaErrorInvalidValue", "cudaSuccess");
+    sb_printf(&sb, "    %s<<<dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), dim3(%d), 0, stream>>>(", s->symbol,
+              s->tile->threads);
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        int is_const = t.ptr && !s->written[i];
+        sb_printf(&sb, "%s%s%s", i ? ", " : "", is_const ? arena_printf(a, "(%s)", c_param_type(t)) : "", s->pnames[i]);
+    }
+    sb_puts(&sb, ");\n");
+    sb_puts(&sb, "    cudaError_t err = cudaGetLastError();\n");
+    sb_printf(&sb, "    if (err != cudaSuccess) mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n", launcher);
+    sb_puts(&sb, "    return err;\n}\n\n");
+    const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);
+    emit_generic(&sb, a, s, launcher, generic, 1);
+    emit_info(&sb, a, s, "", "cuda", generic);
+    return sb_str(&sb);
+}
+
+const char *emit_header(Arena *a, const Spec *s) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    const char *guard = arena_printf(a, "MYTRITON_GENERATED_%s_H", upper_ident(a, s->name));
+    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE, s->source, s->kernel);
+    sb_printf(&sb, "#ifndef %s\n#define %s\n\n#include <stdint.h>\n", guard, guard);
+    if (s->backends & BACKEND_CUDA) sb_puts(&sb, "#include <cuda_runtime_api.h>\n");
+    sb_puts(&sb, "#include \"mytriton/runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    sb_printf(&sb, "/* %s: kernel %s from %s\n", s->name, s->kernel, s->source);
+    sb_printf(&sb, " *   signature: %s\n", s->signature);
+    sb_printf(&sb, " *   constexprs: %s\n", *s->constexprs ? s->constexprs : "(none)");
+    if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->resolved);
+    else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
+    sb_printf(&sb, " *   threads per block: %d */\n", s->tile->threads);
+    if (s->backends & BACKEND_CUDA) {
+        sb_printf(&sb, "cudaError_t launch_%s(%s);\n", s->name, launcher_params(a, s, 1));
+        sb_printf(&sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s;\n", s->name);
+    }
+    if (s->backends & BACKEND_HOST) {
+        sb_printf(&sb, "mytriton_status launch_%s_host(%s);\n", s->name, launcher_params(a, s, 0));
+        sb_printf(&sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_host;\n", s->name);
+    }
+    sb_printf(&sb, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
+    return sb_str(&sb);
+}

@@ -1,0 +1,266 @@
+/* Tile-shape analysis. The rank-1 values of a rank-2 kernel get their
+ * layout from their uses (union-find over values that must agree): x[:, None]
+ * makes x the rows, x[None, :] and broadcasting against a tile make it the
+ * columns, a reduction makes it flat; unconstrained values follow their
+ * width (C: columns, R: rows, R*C: flat). */
+#include "shape.h"
+
+#include <string.h>
+
+typedef struct Shaper {
+    MtContext *ctx;
+    const Function *f;
+    Arena *a;
+    int *parent;     /* union-find over value numbers */
+    Layout *forced;  /* by root; LAYOUT_UNIFORM: none */
+    SrcPos *forced_at;
+    TileInfo *t;
+    int have2, have1;
+    Type tile2;       /* broadcast of the rank-2 shapes */
+    SrcPos tile2_at;
+    int width1;       /* the rank-1 width of a rank-1 kernel */
+    SrcPos width1_at;
+    int failed;
+} Shaper;
+
+static int find(Shaper *S, int x) {
+    while (S->parent[x] != x) x = S->parent[x] = S->parent[S->parent[x]];
+    return x;
+}
+
+static const char *layout_name(Layout l) {
+    switch (l) {
+    case LAYOUT_ROWS: return "the rows";
+    case LAYOUT_COLS: return "the columns";
+    case LAYOUT_FLAT: return "a flat block (a reduction's operand)";
+    default: return "uniform";
+    }
+}
+
+static void force(Shaper *S, int v, Layout l, SrcPos at) {
+    if (S->failed) return;
+    int r = find(S, v);
+    if (S->forced[r] != LAYOUT_UNIFORM && S->forced[r] != l) {
+        mt_error(S->ctx, at, "a rank-1 block is used here as %s of the tile, but at line %d as %s (compute it separately for each use)",
+                 layout_name(l), S->forced_at[r].line, layout_name(S->forced[r]));
+        S->failed = 1;
+        return;
+    }
+    S->forced[r] = l;
+    S->forced_at[r] = at;
+}
+
+static void unite(Shaper *S, int a, int b, SrcPos at) {
+    int ra = find(S, a), rb = find(S, b);
+    if (ra == rb) return;
+    Layout la = S->forced[ra], lb = S->forced[rb];
+    S->parent[rb] = ra;
+    if (lb != LAYOUT_UNIFORM) {
+        if (la == LAYOUT_UNIFORM) S->forced[ra] = lb, S->forced_at[ra] = S->forced_at[rb];
+        else if (la != lb) force(S, ra, lb, at);
+    }
+}
+
+static int is_rank1_value(const Shaper *S, Operand o) {
+    return o.kind == OPD_VALUE && S->f->types[o.id].rank == 1 && S->f->types[o.id].dims[0] > 1;
+}
+
+/* Pass 1: the tile. */
+static void note_type(Shaper *S, Type t, SrcPos at) {
+    if (S->failed) return;
+    if (t.rank == 2) {
+        if (!S->have2) {
+            S->tile2 = t;
+            S->tile2_at = at;
+            S->have2 = 1;
+            return;
+        }
+        Type b;
+        if (!shape_broadcast(S->tile2, t, &b)) {
+            mt_error(S->ctx, at, "a block of shape %s cannot share one tile with the block of shape %s at line %d",
+                     shape_str(S->a, t), shape_str(S->a, S->tile2), S->tile2_at.line);
+            S->failed = 1;
+            return;
+        }
+        S->tile2 = type_with_shape(S->tile2, 2, b.dims);
+    } else if (t.rank == 1 && t.dims[0] > 1 && !S->have1) {
+        S->width1 = t.dims[0];
+        S->width1_at = at;
+        S->have1 = 1;
+    }
+}
+
+static void collect_block(Shaper *S, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            for (int k = 0; k < in->loop->ncarried; k++) note_type(S, S->f->types[in->loop->args[k]], in->pos);
+            collect_block(S, &in->loop->body);
+            continue;
+        }
+        if (in->result >= 0) note_type(S, in->type, in->pos);
+        for (int k = 0; k < in->nargs; k++)
+            if (in->args[k].kind == OPD_VALUE) note_type(S, S->f->types[in->args[k].id], in->pos);
+    }
+}
+
+/* Pass 2: rank-1 widths against the tile. */
+static void check_widths(Shaper *S, const Block *b) {
+    for (int i = 0; i < b->items.len && !S->failed; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            check_widths(S, &in->loop->body);
+            continue;
+        }
+        if (op_has(in->op, OPF_REDUCE)) {
+            Type x = operand_type(S->f, in->args[0]);
+            if (x.rank == 1 && x.dims[0] != S->t->threads) {
+                mt_error(S->ctx, in->pos,
+                         "tl.%s over %d elements in a kernel whose tile %s has %d threads (a reduction spans the whole "
+                         "CUDA block: its width must equal the block size)",
+                         op_info(in->op)->name, (int)x.dims[0], tile_str(S->a, S->t), S->t->threads);
+                S->failed = 1;
+                return;
+            }
+        }
+        Type t = in->type;
+        if (in->result < 0 || t.rank != 1 || t.dims[0] <= 1) continue;
+        int w = t.dims[0];
+        if (S->t->rank == 2) {
+            int R = S->t->rows, C = S->t->cols;
+            if (w != R && w != C && w != R * C) {
+                mt_error(S->ctx, in->pos, "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d or %d)",
+                         w, tile_str(S->a, S->t), R, C, R * C);
+                S->failed = 1;
+            }
+        } else if (w != S->width1) {
+            mt_error(S->ctx, in->pos,
+                     "rank-1 blocks of widths %d and %d (line %d) in one kernel (the CUDA backend runs one thread per "
+                     "element, so a rank-1 kernel has one width)",
+                     w, S->width1, S->width1_at.line);
+            S->failed = 1;
+        }
+    }
+}
+
+/* Pass 3 (rank-2 kernels): constraints on rank-1 layouts. */
+static void constrain(Shaper *S, const Block *b) {
+    const Function *f = S->f;
+    for (int i = 0; i < b->items.len && !S->failed; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            const Loop *l = in->loop;
+            for (int k = 0; k < l->ncarried; k++) {
+                if (f->types[l->args[k]].rank != 1 || f->types[l->args[k]].dims[0] <= 1) continue;
+                unite(S, l->args[k], l->results[k], in->pos);
+                if (l->inits[k].kind == OPD_VALUE) unite(S, l->args[k], l->inits[k].id, in->pos);
+                if (l->yields[k].kind == OPD_VALUE) unite(S, l->args[k], l->yields[k].id, in->pos);
+            }
+            constrain(S, &l->body);
+            continue;
+        }
+        if (in->op == OP_EXPAND_DIMS) {
+            if (is_rank1_value(S, in->args[0])) force(S, in->args[0].id, in->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS, in->pos);
+            continue;
+        }
+        if (op_has(in->op, OPF_REDUCE)) {
+            if (is_rank1_value(S, in->args[0])) force(S, in->args[0].id, LAYOUT_FLAT, in->pos);
+            continue;
+        }
+        /* the broadcast shape of the op */
+        Type shape = in->type;
+        if (in->op == OP_STORE) {
+            shape = type_scalar(DT_NONE);
+            for (int k = 0; k < in->nargs; k++) {
+                Type s2;
+                if (in->args[k].kind != OPD_NONE && shape_broadcast(shape, operand_type(f, in->args[k]), &s2)) shape = s2;
+            }
+        }
+        for (int k = 0; k < in->nargs; k++) {
+            if (!is_rank1_value(S, in->args[k])) continue;
+            if (shape.rank == 2) force(S, in->args[k].id, LAYOUT_COLS, in->pos);
+            else if (in->result >= 0) unite(S, in->result, in->args[k].id, in->pos);
+            else if (in->op == OP_STORE) {
+                for (int j = 0; j < k; j++)
+                    if (is_rank1_value(S, in->args[j])) unite(S, in->args[j].id, in->args[k].id, in->pos);
+            }
+        }
+    }
+}
+
+static Layout layout_of_type(const Shaper *S, Type t) {
+    if (t.rank == 0) return LAYOUT_UNIFORM;
+    if (t.rank == 2) {
+        int r = t.dims[0] > 1, c = t.dims[1] > 1;
+        return r && c ? LAYOUT_TILE : r ? LAYOUT_ROWS : c ? LAYOUT_COLS : LAYOUT_UNIFORM;
+    }
+    if (t.dims[0] <= 1) return LAYOUT_UNIFORM;
+    if (S->t->rank != 2) return LAYOUT_FLAT;
+    return LAYOUT_FLAT; /* refined by the constraints */
+}
+
+const char *tile_str(Arena *a, const TileInfo *t) {
+    if (t->rank == 2) return arena_printf(a, "(%d, %d)", t->rows, t->cols);
+    if (t->rank == 1) return arena_printf(a, "(%d,)", t->cols);
+    return "()";
+}
+
+int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *out) {
+    Arena *a = ctx->arena;
+    Shaper S = {0};
+    S.ctx = ctx;
+    S.f = f;
+    S.a = a;
+    S.t = out;
+    memset(out, 0, sizeof *out);
+    collect_block(&S, &f->body);
+    if (S.failed) return 0;
+    if (S.have2) {
+        out->rank = 2;
+        out->rows = S.tile2.dims[0];
+        out->cols = S.tile2.dims[1];
+        out->threads = out->rows * out->cols;
+    } else if (S.have1) {
+        out->rank = 1;
+        out->rows = 1;
+        out->cols = S.width1;
+        out->threads = S.width1;
+    } else {
+        out->rank = 0;
+        out->rows = out->cols = out->threads = 1;
+    }
+    if ((long long)out->threads > max_threads) {
+        mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
+                 "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element: use a smaller block)",
+                 tile_str(a, out), out->threads, max_threads);
+        return 0;
+    }
+    check_widths(&S, &f->body);
+    if (S.failed) return 0;
+    out->layout = ARENA_ARRAY(a, Layout, f->nvalues + 1);
+    S.parent = ARENA_ARRAY(a, int, f->nvalues + 1);
+    S.forced = ARENA_ARRAY(a, Layout, f->nvalues + 1);
+    S.forced_at = ARENA_ARRAY(a, SrcPos, f->nvalues + 1);
+    for (int i = 0; i < f->nvalues; i++) S.parent[i] = i;
+    if (out->rank == 2) constrain(&S, &f->body);
+    if (S.failed) return 0;
+    for (int v = 0; v < f->nvalues; v++) {
+        Type t = f->types[v];
+        Layout l = layout_of_type(&S, t);
+        if (out->rank == 2 && t.rank == 1 && t.dims[0] > 1) {
+            int w = t.dims[0];
+            Layout forced = S.forced[find(&S, v)];
+            if (forced == LAYOUT_UNIFORM) forced = w == out->cols ? LAYOUT_COLS : w == out->rows ? LAYOUT_ROWS : LAYOUT_FLAT;
+            int want = forced == LAYOUT_ROWS ? out->rows : forced == LAYOUT_COLS ? out->cols : out->threads;
+            if (w != want) {
+                Inst *def = f->defs[v];
+                mt_error(ctx, def ? def->pos : srcpos(0, 0),
+                         "a rank-1 block of width %d cannot be %s of the %s tile", w, layout_name(forced), tile_str(a, out));
+                return 0;
+            }
+            l = forced;
+        }
+        out->layout[v] = l;
+    }
+    return 1;
+}

@@ -1,0 +1,84 @@
+/* Parsing of --signature strings. */
+#include "signature.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *trim(Arena *a, const char *s, size_t n) {
+    while (n > 0 && isspace((unsigned char)*s)) s++, n--;
+    while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
+    return arena_strndup(a, s, n);
+}
+
+static int is_ident(const char *s) {
+    if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
+    return 1;
+}
+
+Signature *signature_parse(MtContext *ctx, const char *text) {
+    Arena *a = ctx->arena;
+    Signature *sig = ARENA_NEW(a, Signature);
+    PtrVec parts = {0};
+    const char *p = text ? text : "";
+    const char *all = trim(a, p, strlen(p));
+    if (*all) {
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+            ptrvec_push(a, &parts, (void *)trim(a, p, n));
+            if (!comma) break;
+            p = comma + 1;
+        }
+    }
+    sig->n = parts.len;
+    sig->entries = ARENA_ARRAY(a, SigEntry, parts.len + 1);
+    StrBuf norm;
+    sb_init(&norm, a);
+    for (int i = 0; i < parts.len; i++) {
+        const char *e = parts.items[i];
+        SigEntry *s = &sig->entries[i];
+        if (!*e) {
+            mt_error(ctx, srcpos(0, 0), "--signature: entry %d is empty (entries are separated by commas: \"*fp32, i32\")", i + 1);
+            return NULL;
+        }
+        const char *colon = strchr(e, ':');
+        const char *type = e;
+        /* "name: type" — a colon followed by a non-digit is the name's */
+        if (colon && !isdigit((unsigned char)trim(a, colon + 1, strlen(colon + 1))[0])) {
+            s->name = trim(a, e, (size_t)(colon - e));
+            if (!is_ident(s->name)) {
+                mt_error(ctx, srcpos(0, 0), "--signature: entry %d: '%s' is not a parameter name", i + 1, s->name);
+                return NULL;
+            }
+            type = trim(a, colon + 1, strlen(colon + 1));
+        }
+        const char *hint = strchr(type, ':');
+        const char *base = hint ? trim(a, type, (size_t)(hint - type)) : type;
+        if (hint) {
+            const char *h = trim(a, hint + 1, strlen(hint + 1));
+            char *end;
+            long v = strtol(h, &end, 10);
+            if (!*h || *end || v <= 0 || v > 1024 || (v & (v - 1)) != 0) {
+                mt_error(ctx, srcpos(0, 0), "--signature: entry %d: the hint in '%s' must be a power of two up to 1024", i + 1, type);
+                return NULL;
+            }
+            s->divisibility = (int)v;
+        }
+        if (strcmp(base, "*fp32") == 0) s->type = type_ptr(DT_F32);
+        else if (strcmp(base, "*i32") == 0) s->type = type_ptr(DT_I32);
+        else if (strcmp(base, "i32") == 0) s->type = type_scalar(DT_I32);
+        else if (strcmp(base, "fp32") == 0) s->type = type_scalar(DT_F32);
+        else {
+            mt_error(ctx, srcpos(0, 0), "--signature: entry %d: unsupported type '%s' (supported: *fp32, *i32, i32, fp32)", i + 1, base);
+            return NULL;
+        }
+        s->type_text = base;
+        sb_printf(&norm, "%s%s", i ? ", " : "", base);
+        if (s->divisibility) sb_printf(&norm, ":%d", s->divisibility);
+    }
+    sig->normalized = sb_str(&norm);
+    return sig;
+}

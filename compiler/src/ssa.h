@@ -1,0 +1,91 @@
+/* Typed SSA (DESIGN 3.5-3.6 and the seed): a function is a list of items;
+ * an item is an instruction or a structured `for` whose body is again a
+ * list of items. Values are numbered in allocation order; passes never
+ * renumber. */
+#ifndef MT_SSA_H
+#define MT_SSA_H
+
+#include "context.h"
+#include "types.h"
+
+typedef enum OperandKind {
+    OPD_NONE,   /* an absent mask / other ("none") */
+    OPD_VALUE,  /* %N */
+    OPD_PARAM,  /* a runtime parameter, by name */
+    OPD_CONST   /* a constant, in Python repr */
+} OperandKind;
+
+typedef struct Operand {
+    OperandKind kind;
+    int id;       /* OPD_VALUE: value number; OPD_PARAM: runtime parameter index */
+    ConstVal c;   /* OPD_CONST */
+} Operand;
+
+typedef struct Block {
+    PtrVec items; /* Inst* */
+} Block;
+
+typedef struct Loop {
+    int index;            /* value number of the induction variable */
+    Operand start, stop, step;
+    /* The carried lanes. The four counts are equal in valid SSA (the
+     * verifier checks); lane i pairs inits[i], args[i], yields[i] and
+     * results[i]. */
+    int ncarried;         /* inits and region arguments */
+    int nyields, nresults;
+    Operand *inits;       /* carried inputs */
+    int *args;            /* region arguments (value numbers) */
+    Operand *yields;      /* values at the end of an iteration */
+    int *results;         /* value numbers after the loop */
+    Block body;
+} Loop;
+
+typedef struct Inst {
+    Op op;
+    int result;           /* value number, -1 if none (store, for) */
+    Type type;
+    int nargs;
+    Operand args[3];
+    Attrs attrs;
+    SrcPos pos;
+    Loop *loop;           /* OP_FOR */
+} Inst;
+
+typedef struct SsaParam {
+    const char *name;
+    Type type;
+} SsaParam;
+
+typedef struct Function {
+    const char *name;
+    int nparams;
+    SsaParam *params;     /* runtime parameters */
+    Block body;
+    int nvalues;
+    int cap;
+    Type *types;          /* by value number */
+    Inst **defs;          /* defining item by value number (NULL: unused number) */
+} Function;
+
+Function *ssa_function_new(Arena *a, const char *name, int nparams);
+int ssa_new_value(Arena *a, Function *f, Type t, Inst *def);
+Inst *ssa_inst_new(Arena *a, Op op, SrcPos pos);
+
+static inline Operand opd_none(void) { Operand o = {OPD_NONE, 0, {0}}; return o; }
+static inline Operand opd_value(int id) { Operand o = {OPD_VALUE, id, {0}}; return o; }
+static inline Operand opd_param(int idx) { Operand o = {OPD_PARAM, idx, {0}}; return o; }
+static inline Operand opd_const(ConstVal c) { Operand o = {OPD_CONST, 0, c}; return o; }
+int operand_eq(Operand a, Operand b);
+/* The operand's type (none: DT_NONE scalar). */
+Type operand_type(const Function *f, Operand o);
+
+/* The SSA text (DESIGN 6). */
+void ssa_print(StrBuf *sb, Arena *a, const Function *f);
+const char *operand_str(Arena *a, const Function *f, Operand o);
+
+/* Calls fn on every operand slot of an item (recursing into loops when
+ * `recurse`): used by passes to rewrite uses and count them. */
+typedef void (*OperandFn)(Operand *o, void *user);
+void ssa_for_each_operand(Inst *inst, int recurse, OperandFn fn, void *user);
+
+#endif

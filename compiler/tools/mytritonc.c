@@ -1,0 +1,248 @@
+/* mytritonc: the command-line compiler (DESIGN 10).
+ *
+ *   mytritonc FILE.py --kernel NAME --signature SIG [-D NAME=VALUE]...
+ *             [--grid EXPR] [--name NAME] [-O0|-O1|-O2] [--emit=STAGE]...
+ *             [--backends LIST] [-o DIR]
+ *
+ * Exit status: 0 success, 1 a diagnostic, 2 a usage error. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mytriton/mytriton.h"
+
+static const char usage[] =
+    "usage: mytritonc FILE.py --kernel NAME --signature SIG [options]\n"
+    "\n"
+    "Compiles one @triton.jit kernel of FILE.py ahead of time.\n"
+    "\n"
+    "  --kernel NAME        the kernel function\n"
+    "  --signature SIG      runtime parameter types in order, e.g. \"*fp32, *fp32, i32\"\n"
+    "                       (types: *fp32 *i32 i32 fp32; \"name: type\" and \"*fp32:16\" accepted)\n"
+    "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
+    "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
+    "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
+    "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
+    "                       name without a _kernel suffix)\n"
+    "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
+    "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir (repeatable)\n"
+    "  --backends LIST      comma-separated: cuda, host (default cuda); what -o writes\n"
+    "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host)\n"
+    "  --python PATH        Python 3 interpreter for the parser shim (default python3,\n"
+    "                       or $MYTRITON_PYTHON)\n"
+    "  --shim PATH          the parser shim (default: mytriton_parse.py beside mytritonc,\n"
+    "                       or $MYTRITON_SHIM)\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 on success, 1 when the kernel has an error, 2 on a usage error.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "mytritonc: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(run 'mytritonc --help' for usage)\n");
+    return 2;
+}
+
+static char *shim_beside_exe(const char *argv0) {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 64);
+    if (n <= 0) {
+        size_t len = strlen(argv0);
+        if (len >= sizeof buf - 64) return NULL;
+        memcpy(buf, argv0, len);
+        n = (ssize_t)len;
+    }
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    const char *file = "mytriton_parse.py";
+    if (slash) strcpy(slash + 1, file);
+    else strcpy(buf, file);
+    return strdup(buf);
+}
+
+/* Writes `text` to DIR/NAME atomically (a temporary, then rename). */
+static int write_file(const char *dir, const char *name, const char *text) {
+    size_t len = strlen(dir) + strlen(name) + 32;
+    char *path = malloc(len), *tmp = malloc(len);
+    if (!path || !tmp) return free(path), free(tmp), 0;
+    snprintf(path, len, "%s/%s", dir, name);
+    snprintf(tmp, len, "%s/.%s.XXXXXX", dir, name);
+    int fd = mkstemp(tmp);
+    int ok = fd >= 0;
+    if (ok) {
+        size_t n = strlen(text);
+        const char *p = text;
+        while (ok && n > 0) {
+            ssize_t w = write(fd, p, n);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) ok = 0;
+            else p += w, n -= (size_t)w;
+        }
+        fchmod(fd, 0644);
+        if (close(fd) != 0) ok = 0;
+        if (ok && rename(tmp, path) != 0) ok = 0;
+        if (!ok) unlink(tmp);
+    }
+    if (!ok) fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", path, strerror(errno));
+    free(path);
+    free(tmp);
+    return ok;
+}
+
+static void remove_output(const char *dir, const char *name) {
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (!path) return;
+    snprintf(path, len, "%s/%s", dir, name);
+    unlink(path);
+    free(path);
+}
+
+int main(int argc, char **argv) {
+    mt_options o = {0};
+    o.opt_level = 2;
+    mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
+    mt_stage stages[64];
+    int nstages = 0;
+    const char *outdir = NULL, *shim = NULL, *python = NULL;
+    if (!defs) return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+#define OPTION(flag)                                                                              \
+    ((strcmp(arg, flag) == 0 && (i + 1 < argc ? (val = argv[++i], 1) : (usage_error("%s needs a value", flag), exit(2), 0))) || \
+     (strncmp(arg, flag "=", strlen(flag) + 1) == 0 && (val = arg + strlen(flag) + 1, 1)))
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            free(defs);
+            return 0;
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("mytritonc %s\n", mt_version());
+            free(defs);
+            return 0;
+        }
+        if (OPTION("--kernel")) o.kernel = val;
+        else if (OPTION("--signature")) o.signature = val;
+        else if (OPTION("--grid")) o.grid = val;
+        else if (OPTION("--name")) o.name = val;
+        else if (OPTION("--python")) python = val;
+        else if (OPTION("--shim")) shim = val;
+        else if (OPTION("-o")) outdir = val;
+        else if (OPTION("--backends")) {
+            o.backends = 0;
+            char *copy = strdup(val), *save = NULL;
+            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                while (*t == ' ') t++;
+                if (strcmp(t, "cuda") == 0) o.backends |= MT_BACKEND_CUDA;
+                else if (strcmp(t, "host") == 0) o.backends |= MT_BACKEND_HOST;
+                else if (strcmp(t, "mlir") == 0) o.backends |= MT_BACKEND_MLIR;
+                else {
+                    int rc = usage_error("unknown backend '%s' (backends: cuda, host, mlir)", t);
+                    free(copy);
+                    free(defs);
+                    return rc;
+                }
+            }
+            free(copy);
+        } else if (OPTION("--emit")) {
+            static const char *const names[] = {"ast", "expr", "ssa", "cuda", "header", "cu", "host", "mlir"};
+            int found = -1;
+            for (int k = 0; k < 8; k++)
+                if (strcmp(val, names[k]) == 0) found = k;
+            if (found < 0 || found == MT_EMIT_CUDA_TU) {
+                free(defs);
+                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir)", val);
+            }
+            if (nstages < 64) stages[nstages++] = (mt_stage)found;
+        } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {
+            o.opt_level = arg[2] - '0';
+        } else if (strncmp(arg, "-D", 2) == 0) {
+            const char *d = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            const char *eq = d ? strchr(d, '=') : NULL;
+            if (!d || !eq || eq == d) {
+                free(defs);
+                return usage_error("-D needs NAME=VALUE (got '%s')", d ? d : "");
+            }
+            defs[o.ndefines].name = strndup(d, (size_t)(eq - d));
+            defs[o.ndefines].value = eq + 1;
+            o.ndefines++;
+        } else if (arg[0] == '-' && arg[1]) {
+            free(defs);
+            return usage_error("unknown option '%s'", arg);
+        } else if (!o.path) {
+            o.path = arg;
+        } else {
+            free(defs);
+            return usage_error("more than one kernel file ('%s')", arg);
+        }
+#undef OPTION
+    }
+    if (!o.path) return free(defs), usage_error("no kernel file given%s", "");
+    if (!o.kernel) return free(defs), usage_error("--kernel NAME is required%s", "");
+    if (!o.signature) return free(defs), usage_error("--signature SIG is required (\"\" for a kernel without runtime parameters)%s", "");
+    if (!o.backends) o.backends = MT_BACKEND_CUDA;
+    if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
+    char *own_shim = NULL;
+    if (!shim) shim = getenv("MYTRITON_SHIM");
+    if (!shim) shim = own_shim = shim_beside_exe(argv[0]);
+    if (!python) python = getenv("MYTRITON_PYTHON");
+    o.shim = shim;
+    o.python = python;
+    o.defines = defs;
+
+    mt_compilation *c = mt_compile(&o);
+    int rc = 0;
+    const char *texts[64];
+    for (int k = 0; k < nstages && mt_ok(c); k++) texts[k] = mt_emit(c, stages[k]);
+    const char *cu = NULL, *h = NULL, *host = NULL;
+    if (outdir && mt_ok(c)) {
+        h = mt_emit(c, MT_EMIT_HEADER);
+        if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_CUDA_TU);
+        if (o.backends & MT_BACKEND_HOST) host = mt_emit(c, MT_EMIT_HOST);
+    }
+    if (!mt_ok(c)) {
+        fputs(mt_diagnostics(c), stderr);
+        rc = 1;
+        if (outdir && mt_output_name(c)) {
+            char *base = strdup(mt_output_name(c));
+            size_t len = strlen(base) + 16;
+            char *f1 = malloc(len), *f2 = malloc(len), *f3 = malloc(len);
+            if (f1 && f2 && f3) {
+                snprintf(f1, len, "%s.cu", base);
+                snprintf(f2, len, "%s.h", base);
+                snprintf(f3, len, "%s_host.c", base);
+                remove_output(outdir, f1);
+                remove_output(outdir, f2);
+                remove_output(outdir, f3);
+            }
+            free(f1), free(f2), free(f3), free(base);
+        }
+    } else {
+        fputs(mt_diagnostics(c), stderr);
+        for (int k = 0; k < nstages; k++) fputs(texts[k], stdout);
+        if (outdir) {
+            mkdir(outdir, 0755);
+            const char *name = mt_output_name(c);
+            size_t len = strlen(name) + 16;
+            char *fn = malloc(len);
+            int ok = fn != NULL;
+            if (ok && cu) snprintf(fn, len, "%s.cu", name), ok = write_file(outdir, fn, cu);
+            if (ok && h) snprintf(fn, len, "%s.h", name), ok = write_file(outdir, fn, h);
+            if (ok && host) snprintf(fn, len, "%s_host.c", name), ok = write_file(outdir, fn, host);
+            free(fn);
+            if (!ok) rc = 1;
+        }
+    }
+    mt_free(c);
+    for (int i = 0; i < o.ndefines; i++) free((char *)defs[i].name);
+    free(defs);
+    free(own_shim);
+    if (fflush(stdout) != 0) rc = rc ? rc : 1;
+    return rc;
+}
