@@ -23,7 +23,11 @@ typedef struct Cuda {
     StrBuf *out;
     int indent;
     int loop_depth;
+    const Inst *user;      /* the item whose operands are being rendered */
+    Layout lane_layout;    /* for loop lanes (user == NULL) */
 } Cuda;
+
+static const char *arange_index(Cuda *C, const Inst *in, Layout l);
 
 static void line(Cuda *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(Cuda *C, const char *fmt, ...) {
@@ -37,7 +41,19 @@ static void line(Cuda *C, const char *fmt, ...) {
 
 static const char *opd(Cuda *C, Operand o) {
     switch (o.kind) {
-    case OPD_VALUE: return C->vname[o.id] ? C->vname[o.id] : arena_printf(C->a, "v%d", o.id);
+    case OPD_VALUE: {
+        const Inst *def = C->f->defs[o.id];
+        if (C->tile->rank == 2 && def && def->op == OP_ARANGE) {
+            /* an index chosen by the use (tile_i, tile_j, threadIdx.x) */
+            Layout l = C->lane_layout;
+            if (C->user)
+                for (int k = 0; k < C->user->nargs; k++)
+                    if (C->user->args[k].kind == OPD_VALUE && C->user->args[k].id == o.id)
+                        l = shape_use_layout(C->tile, C->f, C->user, k);
+            return arange_index(C, def, l);
+        }
+        return C->vname[o.id] ? C->vname[o.id] : arena_printf(C->a, "v%d", o.id);
+    }
     case OPD_PARAM: return C->pnames[o.id];
     case OPD_CONST: return c_const(C->a, o.c, C_CUDA);
     case OPD_NONE: break;
@@ -72,8 +88,7 @@ static const char *element(Cuda *C, Operand p) {
 
 static int is_true(Operand o) { return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i); }
 
-static const char *arange_index(Cuda *C, const Inst *in) {
-    Layout l = C->tile->layout[in->result];
+static const char *arange_index(Cuda *C, const Inst *in, Layout l) {
     const char *idx = l == LAYOUT_ROWS ? "tile_i" : l == LAYOUT_COLS ? "tile_j" : l == LAYOUT_UNIFORM ? NULL : "threadIdx.x";
     if (!idx) return arena_printf(C->a, "%d", in->attrs.start);
     if (in->attrs.start == 0) return idx;
@@ -117,6 +132,8 @@ static void emit_loop(Cuda *C, const Inst *in) {
         int r = l->results[k];
         const char *name = arena_printf(C->a, "v%d", r);
         Type t = f->types[r];
+        C->user = NULL;
+        C->lane_layout = C->tile->layout[l->args[k]];
         if (t.ptr) {
             /* a carried pointer: its element index, from one base parameter */
             const char *base, *index;
@@ -129,6 +146,7 @@ static void emit_loop(Cuda *C, const Inst *in) {
             C->vname[r] = C->vname[l->args[k]] = name;
         }
     }
+    C->user = in;
     line(C, "for (int v%d = %s; v%d < %s; v%d += %s) {", l->index, opd(C, l->start), l->index, opd(C, l->stop),
          l->index, opd(C, l->step));
     C->vname[l->index] = arena_printf(C->a, "v%d", l->index);
@@ -144,6 +162,8 @@ static void emit_loop(Cuda *C, const Inst *in) {
     const char **vals = ARENA_ARRAY(C->a, const char *, l->nyields + 1);
     for (int k = 0; k < l->nyields; k++) {
         Type t = f->types[l->results[k]];
+        C->user = NULL;
+        C->lane_layout = C->tile->layout[l->args[k]];
         if (t.ptr) {
             const char *base, *index;
             pointer(C, l->yields[k], &base, &index);
@@ -171,14 +191,12 @@ static void emit_inst(Cuda *C, const Inst *in) {
     const char *T = c_type((DType)in->type.dtype);
     const Operand *x = in->args;
     if (id >= 0) C->vname[id] = arena_printf(C->a, "v%d", id);
+    C->user = in;
     switch (in->op) {
     case OP_PROGRAM_ID: line(C, "int v%d = blockIdx.%c;", id, "xyz"[in->attrs.axis]); return;
     case OP_ARANGE:
-        if (C->tile->rank == 2) {
-            C->vname[id] = arange_index(C, in); /* used inline, as tile_i / tile_j */
-            return;
-        }
-        line(C, "int v%d = %s;", id, arange_index(C, in));
+        if (C->tile->rank == 2) return; /* rendered at each use, as tile_i / tile_j */
+        line(C, "int v%d = %s;", id, arange_index(C, in, C->tile->layout[id]));
         return;
     case OP_EXPAND_DIMS: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_ZEROS:

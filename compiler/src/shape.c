@@ -61,8 +61,14 @@ static void unite(Shaper *S, int a, int b, SrcPos at) {
     }
 }
 
+static int is_arange(const Function *f, Operand o) {
+    return o.kind == OPD_VALUE && f->defs[o.id] && f->defs[o.id]->op == OP_ARANGE;
+}
+
+/* Rank-1 values that take part in layout inference (aranges do not: each
+ * use picks its own index). */
 static int is_rank1_value(const Shaper *S, Operand o) {
-    return o.kind == OPD_VALUE && S->f->types[o.id].rank == 1 && S->f->types[o.id].dims[0] > 1;
+    return o.kind == OPD_VALUE && S->f->types[o.id].rank == 1 && S->f->types[o.id].dims[0] > 1 && !is_arange(S->f, o);
 }
 
 /* Pass 1: the tile. */
@@ -153,8 +159,8 @@ static void constrain(Shaper *S, const Block *b) {
             for (int k = 0; k < l->ncarried; k++) {
                 if (f->types[l->args[k]].rank != 1 || f->types[l->args[k]].dims[0] <= 1) continue;
                 unite(S, l->args[k], l->results[k], in->pos);
-                if (l->inits[k].kind == OPD_VALUE) unite(S, l->args[k], l->inits[k].id, in->pos);
-                if (l->yields[k].kind == OPD_VALUE) unite(S, l->args[k], l->yields[k].id, in->pos);
+                if (is_rank1_value(S, l->inits[k])) unite(S, l->args[k], l->inits[k].id, in->pos);
+                if (is_rank1_value(S, l->yields[k])) unite(S, l->args[k], l->yields[k].id, in->pos);
             }
             constrain(S, &l->body);
             continue;
@@ -197,6 +203,51 @@ static Layout layout_of_type(const Shaper *S, Type t) {
     if (t.dims[0] <= 1) return LAYOUT_UNIFORM;
     if (S->t->rank != 2) return LAYOUT_FLAT;
     return LAYOUT_FLAT; /* refined by the constraints */
+}
+
+static Layout default_layout(const TileInfo *t, int w) {
+    return w == t->cols ? LAYOUT_COLS : w == t->rows ? LAYOUT_ROWS : LAYOUT_FLAT;
+}
+
+Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, int k) {
+    const Operand o = user->args[k];
+    int w = operand_type(f, o).dims[0];
+    if (t->rank != 2) return w > 1 ? LAYOUT_FLAT : LAYOUT_UNIFORM;
+    if (w <= 1) return LAYOUT_UNIFORM;
+    if (user->op == OP_EXPAND_DIMS) return user->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+    if (op_has(user->op, OPF_REDUCE)) return LAYOUT_FLAT;
+    if (user->result >= 0) return f->types[user->result].rank == 2 ? LAYOUT_COLS : t->layout[user->result];
+    /* a store: the broadcast shape of its operands decides */
+    for (int j = 0; j < user->nargs; j++)
+        if (user->args[j].kind != OPD_NONE && operand_type(f, user->args[j]).rank == 2) return LAYOUT_COLS;
+    for (int j = 0; j < user->nargs; j++) {
+        const Operand x = user->args[j];
+        if (x.kind == OPD_VALUE && !is_arange(f, x) && f->types[x.id].rank == 1 && f->types[x.id].dims[0] > 1)
+            return t->layout[x.id];
+    }
+    return default_layout(t, w);
+}
+
+static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *t, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            if (!check_arange_uses(ctx, f, t, &in->loop->body)) return 0;
+            continue;
+        }
+        for (int k = 0; k < in->nargs; k++) {
+            if (!is_arange(f, in->args[k])) continue;
+            int w = f->types[in->args[k].id].dims[0];
+            Layout l = shape_use_layout(t, f, in, k);
+            int want = l == LAYOUT_ROWS ? t->rows : l == LAYOUT_COLS ? t->cols : l == LAYOUT_FLAT ? t->threads : w;
+            if (w != want) {
+                mt_error(ctx, in->pos, "an arange of width %d cannot be %s of the %s tile", w, layout_name(l),
+                         tile_str(ctx->arena, t));
+                return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 const char *tile_str(Arena *a, const TileInfo *t) {
@@ -250,7 +301,7 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *
         if (out->rank == 2 && t.rank == 1 && t.dims[0] > 1) {
             int w = t.dims[0];
             Layout forced = S.forced[find(&S, v)];
-            if (forced == LAYOUT_UNIFORM) forced = w == out->cols ? LAYOUT_COLS : w == out->rows ? LAYOUT_ROWS : LAYOUT_FLAT;
+            if (forced == LAYOUT_UNIFORM) forced = default_layout(out, w);
             int want = forced == LAYOUT_ROWS ? out->rows : forced == LAYOUT_COLS ? out->cols : out->threads;
             if (w != want) {
                 Inst *def = f->defs[v];
@@ -262,5 +313,5 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *
         }
         out->layout[v] = l;
     }
-    return 1;
+    return out->rank != 2 || check_arange_uses(ctx, f, out, &f->body);
 }

@@ -27,5 +27,9 @@ typedef struct TileInfo {
  * the CUDA block limit (1024). */
 int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *out);
 const char *tile_str(Arena *a, const TileInfo *t); /* "(16, 16)", "(256,)", "()" */
+/* In a rank-2 kernel an arange is not a value of its own but an index
+ * (tile_i, tile_j or threadIdx.x) chosen by each use: the layout that
+ * operand `k` of `user` needs. */
+Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, int k);
 
 #endif
