@@ -4,8 +4,9 @@
 //   matmul_example [--backend auto|cuda|host|all]
 //
 // auto (the default) runs the CUDA launcher when cudaGetDeviceCount() finds
-// a GPU, else the host launcher. Every result is checked against a CPU
-// reference; the program exits 1 if an error exceeds the tolerance, and
+// a GPU, else the host launcher; all runs every backend it can. Every result
+// is checked against a CPU reference; the program exits 1 if an error
+// exceeds the tolerance (or an explicitly chosen backend cannot run), and
 // never prints a result it did not compute.
 #include <chrono>
 #include <cmath>
@@ -195,21 +196,19 @@ int main(int argc, char **argv) {
 #endif
     bool want_cuda = choice == "cuda" || choice == "all" || (choice == "auto" && gpu);
     bool want_host = choice == "host" || choice == "all" || (choice == "auto" && !gpu);
-    if (want_cuda && !gpu) {
-        std::printf("No GPU available (%s): the cuda backend was not run.\n", no_gpu_reason.c_str());
+    if (!gpu && (want_cuda || choice == "auto")) {
+        std::printf("No GPU available (%s): the cuda backend is not run.\n", no_gpu_reason.c_str());
         want_cuda = false;
     }
-    if (!gpu && choice == "auto")
-        std::printf("No GPU available (%s): using the host backend.\n", no_gpu_reason.c_str());
-#if !MYTRITON_EXAMPLE_HOST
-    if (want_host) {
-        std::printf("This build has no host backend: the host launcher was not run.\n");
+    if (want_host && !MYTRITON_EXAMPLE_HOST) {
+        std::printf("This build has no host backend (MYTRITON_EXAMPLE_BACKENDS): the host launcher "
+                    "is not run.\n");
         want_host = false;
     }
-#endif
+    if (want_host && !gpu && choice == "auto") std::printf("Using the host backend.\n");
     if (!want_cuda && !want_host) {
         std::printf("Nothing was computed.\n");
-        return 0;
+        return choice == "auto" || choice == "all" ? 0 : 1;  // an explicit backend that cannot run fails
     }
     std::printf("host threads for the host backend: %d\n", mytriton_host_threads());
 

@@ -77,11 +77,25 @@ int main(void) {
             break;
         }
 
-    /* An empty grid (n = 0, and cdiv(-5, 64) = 0) launches nothing. */
+    /* An empty grid (n = 0) launches nothing and succeeds. A negative n
+     * launches nothing either: the launcher may treat it as an empty grid
+     * (cdiv(-5, 64) = 0) or refuse it with a message. */
     for (i = 0; i < N; i++)
         out[i] = -1.0f;
     expect_int("launch with n = 0", launch_build_tree_add_host(x, y, out, 0), MYTRITON_SUCCESS);
-    expect_int("launch with n = -5", launch_build_tree_add_host(x, y, out, -5), MYTRITON_SUCCESS);
+    mytriton_clear_last_error();
+    {
+        int status = launch_build_tree_add_host(x, y, out, -5);
+        if (status == MYTRITON_INVALID_VALUE) {
+            if (strstr(mytriton_last_error(), "launch_build_tree_add_host") == NULL) {
+                printf("FAIL: the refusal of n = -5 does not name the launcher: \"%s\"\n",
+                       mytriton_last_error());
+                failures++;
+            }
+        } else {
+            expect_int("launch with n = -5", status, MYTRITON_SUCCESS);
+        }
+    }
     for (i = 0; i < N; i++)
         if (out[i] != -1.0f) {
             printf("FAIL: an empty launch wrote out[%d]\n", i);
