@@ -164,10 +164,11 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return k ? emit_cuda_unit(a, &c->spec, k) : NULL;
     }
     case MT_EMIT_HOST:
+        if (!need_tile(c)) return NULL;
+        return emit_host_unit(c->ctx, &c->spec);
     case MT_EMIT_MLIR:
-        if (!c->f) return NULL;
-        mt_error(c->ctx, srcpos(0, 0), "the %s backend is not implemented yet", stage == MT_EMIT_HOST ? "host" : "MLIR");
-        return NULL;
+        if (!need_tile(c)) return NULL;
+        return emit_mlir_module(c->ctx, &c->spec);
     }
     return NULL;
 }

@@ -36,6 +36,11 @@ const char *emit_header(Arena *a, const Spec *s);
  * `mytriton_grid grid` ready, or returns `fail_value` / `empty_value`. */
 void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
                         const char *empty_value);
+/* NAME_host.c: the host (CPU) backend's translation unit (emit_host.c). */
+const char *emit_host_unit(MtContext *ctx, const Spec *s);
+/* The MLIR module (emit_mlir.c); NULL after a diagnostic naming what it
+ * does not cover. */
+const char *emit_mlir_module(MtContext *ctx, const Spec *s);
 /* Per runtime parameter: 1 if a store writes through it. */
 int *ssa_written_params(Arena *a, const Function *f);
 

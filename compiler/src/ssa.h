@@ -71,10 +71,24 @@ Function *ssa_function_new(Arena *a, const char *name, int nparams);
 int ssa_new_value(Arena *a, Function *f, Type t, Inst *def);
 Inst *ssa_inst_new(Arena *a, Op op, SrcPos pos);
 
-static inline Operand opd_none(void) { Operand o = {OPD_NONE, 0, {0}}; return o; }
-static inline Operand opd_value(int id) { Operand o = {OPD_VALUE, id, {0}}; return o; }
-static inline Operand opd_param(int idx) { Operand o = {OPD_PARAM, idx, {0}}; return o; }
-static inline Operand opd_const(ConstVal c) { Operand o = {OPD_CONST, 0, c}; return o; }
+static inline Operand opd_make(OperandKind kind, int id, ConstVal c) {
+    Operand o;
+    o.kind = kind;
+    o.id = id;
+    o.c = c;
+    return o;
+}
+static inline ConstVal const_none(void) {
+    ConstVal c;
+    c.dt = DT_NONE;
+    c.i = 0;
+    c.f = 0;
+    return c;
+}
+static inline Operand opd_none(void) { return opd_make(OPD_NONE, 0, const_none()); }
+static inline Operand opd_value(int id) { return opd_make(OPD_VALUE, id, const_none()); }
+static inline Operand opd_param(int idx) { return opd_make(OPD_PARAM, idx, const_none()); }
+static inline Operand opd_const(ConstVal c) { return opd_make(OPD_CONST, 0, c); }
 int operand_eq(Operand a, Operand b);
 /* The operand's type (none: DT_NONE scalar). */
 Type operand_type(const Function *f, Operand o);
