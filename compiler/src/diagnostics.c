@@ -34,6 +34,18 @@ static const char *source_line(const MtContext *ctx, int line, size_t *len) {
     return p;
 }
 
+/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+    size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+    return len;
+}
+
 static void report(MtContext *ctx, const char *kind, SrcPos pos, const char *fmt, va_list ap) {
     StrBuf *sb = &ctx->diagnostics;
     if (pos.line > 0)
@@ -53,21 +65,28 @@ static void report(MtContext *ctx, const char *kind, SrcPos pos, const char *fmt
         from = col > 100 ? col - 100 : 0;
         to = from + 200 < len ? from + 200 : len;
     }
+    /* A byte that is no part of valid UTF-8 prints as '?', as do control
+     * characters; the caret line counts one column per character. */
+    const unsigned char *u = (const unsigned char *)text;
+    while (from > 0 && from < len && (u[from] & 0xC0) == 0x80) from--;
     sb_puts(sb, "    ");
     if (from > 0) sb_puts(sb, "...");
-    for (size_t i = from; i < to; i++) {
-        unsigned char c = (unsigned char)text[i];
-        sb_putc(sb, (c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c);
+    for (size_t i = from; i < to;) {
+        size_t n = utf8_seq(u + i, len - i);
+        if (n == 0 || i + n > to) n = 1, sb_putc(sb, '?');
+        else if (n == 1) sb_putc(sb, (u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7f ? '?' : (char)u[i]);
+        else sb_putn(sb, text + i, n);
+        i += n;
     }
     if (to < len) sb_puts(sb, "...");
     sb_putc(sb, '\n');
     sb_puts(sb, "    ");
     if (from > 0) sb_puts(sb, "   ");
-    for (size_t i = from; i < col; i++) {
-        unsigned char c = (unsigned char)text[i];
-        /* keep tabs so the caret lines up; count a UTF-8 sequence as one */
-        if (c == '\t') sb_putc(sb, '\t');
-        else if ((c & 0xC0) != 0x80) sb_putc(sb, ' ');
+    for (size_t i = from; i < col;) {
+        /* keep tabs so the caret lines up; a UTF-8 sequence is one column */
+        size_t n = utf8_seq(u + i, len - i);
+        sb_putc(sb, u[i] == '\t' ? '\t' : ' ');
+        i += n ? n : 1;
     }
     sb_puts(sb, "^\n");
 }

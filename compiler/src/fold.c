@@ -94,10 +94,13 @@ static int simplify(const Function *f, const Inst *in, Operand *out) {
     const Operand *x = in->args;
     switch (in->op) {
     case OP_ADD:
+        /* integers only: on f32, -0.0 + 0 is +0.0 */
+        if (in->type.dtype != DT_I32) return 0;
         if (is_const(x[1], DT_I32, 0) && fits(f, in, x[0])) return *out = x[0], 1;
         if (is_const(x[0], DT_I32, 0) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
     case OP_SUB:
+        if (in->type.dtype != DT_I32) return 0;
         if (is_const(x[1], DT_I32, 0) && fits(f, in, x[0])) return *out = x[0], 1;
         return 0;
     case OP_MUL:

@@ -381,9 +381,9 @@ static Val lookup(Interp *I, const char *name, SrcPos pos) {
     EnvEntry *local = env_find(&I->loop_locals, name);
     if (local)
         fail(I, pos,
-             "undefined name '%s' (it is first assigned inside the runtime loop at line %d, and names created in a "
-             "loop body do not exist after the loop: assign it before the loop to carry it)",
-             name, local->at.line);
+             "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, and names first "
+             "created in a loop body do not exist after the loop: assign it before the loop to carry it)",
+             name, local->at.line, (int)local->v.i);
     if (strcmp(name, "tl") == 0) fail(I, pos, "undefined name 'tl' (add 'import triton.language as tl')");
     fail(I, pos, "undefined name '%s'", name);
 }
@@ -1269,8 +1269,12 @@ static void runtime_loop(Interp *I, const PyNode *node, const char *target, Rang
     }
     if (rp->v[2].kind == V_EXPR)
         fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got a runtime value)");
-    if (rp->v[2].kind != V_INT || rp->v[2].i <= 0)
-        fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer");
+    if (rp->v[2].kind == V_INT && rp->v[2].i <= 0)
+        fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got %lld)",
+             (long long)rp->v[2].i);
+    if (rp->v[2].kind != V_INT)
+        fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got %s)",
+             kind_name(rp->v[2]));
     bounds[2] = to_expr(I, rp->v[2], rp->pos[2], "range()");
     if (I->depth >= MAX_LOOP_DEPTH) fail(I, node->pos, "runtime loops are nested more than %d deep", MAX_LOOP_DEPTH);
 
@@ -1353,8 +1357,11 @@ static void runtime_loop(Interp *I, const PyNode *node, const char *target, Rang
     /* names first created in the body do not escape */
     for (int i = 0; i < assigned.len; i++)
         if (!env_find(I->env, assigned.items[i])) {
+            /* the value: the line of the outermost loop it does not escape */
             EnvEntry *inner = env_find(&body_env, assigned.items[i]);
-            env_set(I->a, &I->loop_locals, assigned.items[i], vnone(), inner ? inner->at : node->pos);
+            EnvEntry *nested = env_find(&I->loop_locals, assigned.items[i]);
+            SrcPos at = inner ? inner->at : nested ? nested->at : node->pos;
+            env_set(I->a, &I->loop_locals, assigned.items[i], vint(node->pos.line), at);
         }
 
     Stmt *s = ARENA_NEW(I->a, Stmt);
@@ -1369,8 +1376,11 @@ static void visit_for(Interp *I, const PyNode *node) {
     const PyVal *orelse = pyast_list(node, "orelse");
     const PyVal *body = pyast_list(node, "body");
     if (!target || !body) fail(I, node->pos, "malformed for loop");
-    if (!pyast_is(target, "Name"))
+    if (pyast_is(target, "Tuple") || pyast_is(target, "List"))
         fail(I, target->pos, "the target of a for loop must be a simple name (tuple targets are not supported)");
+    if (!pyast_is(target, "Name"))
+        fail(I, target->pos, "the target of a for loop must be a simple name (not %s)",
+             pyast_is(target, "Subscript") ? "a subscript" : pyast_is(target, "Attribute") ? "an attribute" : "this expression");
     const char *name = pyast_str(target, "id");
     if (orelse && orelse->len > 0)
         fail(I, find_else(I, node, orelse), "for/else is not supported (the loop always runs to the end of its range)");

@@ -103,14 +103,21 @@ static GridExpr *parse_atom(GParser *P) {
                 char *end;
                 errno = 0;
                 long long v = kp->constexpr_text ? strtoll(kp->constexpr_text, &end, 0) : 0;
-                if (!kp->constexpr_text || *end || errno) return gfail(P, "the constexpr is not an integer: ", name);
+                if (!kp->constexpr_text || *end || errno) {
+                    P->p = start;
+                    return gfail(P, arena_printf(P->ctx->arena, "the constexpr '%s' is not an integer", name), NULL);
+                }
                 GridExpr *e = gnew(P, G_NUM, NULL, NULL);
                 e->num = v;
                 sb_printf(&P->resolved, "%lld", v);
                 P->depth--;
                 return e;
             }
-            if (kp->type.ptr || kp->type.dtype != DT_I32) return gfail(P, "the grid can only use i32 parameters, not ", name);
+            if (kp->type.ptr || kp->type.dtype != DT_I32) {
+                P->p = start;
+                return gfail(P, arena_printf(P->ctx->arena, "'%s' is %s, but the grid can only use i32 parameters", name,
+                                             type_str(P->ctx->arena, kp->type)), NULL);
+            }
             GridExpr *e = gnew(P, G_PARAM, NULL, NULL);
             e->param = kp->runtime_index;
             if (e->param < 64) P->g->uses_param[e->param] = 1;
@@ -118,10 +125,12 @@ static GridExpr *parse_atom(GParser *P) {
             P->depth--;
             return e;
         }
-        return gfail(P, "unknown name ", name);
+        P->p = start;
+        return gfail(P, arena_printf(P->ctx->arena, "unknown name '%s' (the grid can use the kernel's i32 parameters, "
+                                                    "its integer constexprs and cdiv)", name), NULL);
     }
     if (!*P->p) return gfail(P, "the expression ends too early", NULL);
-    return gfail(P, "unexpected character", NULL);
+    return gfail(P, arena_printf(P->ctx->arena, "unexpected character '%c'", *P->p), NULL);
 }
 
 static GridExpr *parse_product(GParser *P) {
@@ -178,7 +187,8 @@ Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k) {
             continue;
         }
         if (*P.p) {
-            gfail(&P, "unexpected text", NULL);
+            gfail(&P, arena_printf(ctx->arena, "unexpected text '%s' after a dimension (dimensions are separated by commas)",
+                                   P.p), NULL);
             return NULL;
         }
         break;

@@ -35,10 +35,10 @@ static int read_source(MtContext *ctx) {
         sb_putn(&sb, buf, n);
         if (sb.len > MAX_SOURCE) break;
     }
-    int err = ferror(f);
+    int err = ferror(f), why = errno;
     fclose(f);
     if (err) {
-        mt_error(ctx, srcpos(0, 0), "cannot read the kernel file");
+        mt_error(ctx, srcpos(0, 0), "cannot read the kernel file: %s", strerror(why));
         return 0;
     }
     if (sb.len > MAX_SOURCE) {

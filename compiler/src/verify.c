@@ -86,6 +86,8 @@ static int verify_loop(Verifier *V, const Inst *in) {
     for (int i = 0; i < l->ncarried; i++) {
         Type init = operand_type(f, l->inits[i]);
         if (l->inits[i].kind == OPD_NONE) BAD("carried input %d of loop %%%d is none", i, l->index);
+        if (l->args[i] < 0 || l->args[i] >= f->nvalues)
+            BAD("loop %%%d's region argument %d defines %%%d, which was never allocated", l->index, i, l->args[i]);
         if (!define(V, l->args[i], f->types[l->args[i]], arena_printf(V->a, "loop %%%d's region argument %d", l->index, i)))
             return 0;
         if (!type_eq(init, f->types[l->args[i]]))
@@ -105,6 +107,8 @@ static int verify_loop(Verifier *V, const Inst *in) {
     for (int i = mark; i < V->scope.len; i++) V->in_scope[(intptr_t)V->scope.items[i]] = 0;
     V->scope.len = mark;
     for (int i = 0; i < l->nresults; i++) {
+        if (l->results[i] < 0 || l->results[i] >= f->nvalues)
+            BAD("loop %%%d's result %d defines %%%d, which was never allocated", l->index, i, l->results[i]);
         if (!define(V, l->results[i], f->types[l->results[i]], arena_printf(V->a, "loop %%%d's result %d", l->index, i)))
             return 0;
         if (!type_eq(f->types[l->results[i]], f->types[l->args[i]]))
@@ -138,6 +142,7 @@ static int verify_inst(Verifier *V, const Inst *in) {
         return 1;
     }
     if (in->result < 0) BAD("%s defines no value", info->name);
+    if (in->result >= f->nvalues) BAD("%s defines %%%d, which was never allocated", where, in->result);
     if (!type_eq(t, in->type))
         BAD("%s is typed %s but its operands give %s", where, type_str(V->a, in->type), type_str(V->a, t));
     if (f->defs[in->result] != in) BAD("%s: the value table names another definition", where);
