@@ -145,8 +145,9 @@ static int verify_inst(Verifier *V, const Inst *in) {
     if (in->result >= f->nvalues) BAD("%s defines %%%d, which was never allocated", where, in->result);
     if (!type_eq(t, in->type))
         BAD("%s is typed %s but its operands give %s", where, type_str(V->a, in->type), type_str(V->a, t));
+    if (!define(V, in->result, in->type, where)) return 0;
     if (f->defs[in->result] != in) BAD("%s: the value table names another definition", where);
-    return define(V, in->result, in->type, where);
+    return 1;
 }
 
 static int verify_block(Verifier *V, const Block *b) {
