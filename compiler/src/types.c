@@ -257,9 +257,9 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
         if (at->dtype != DT_BOOL && at->dtype != DT_I32 && at->dtype != DT_F32)
             FAIL("%s needs dtype tl.int1, tl.int32 or tl.float32", name);
         if (op == OP_FULL) {
-            if (args[0].rank != 0 || args[0].ptr) FAIL("full needs a scalar fill value (got %s)", type_str(a, args[0]));
+            if (args[0].rank != 0 || args[0].ptr) FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, args[0]));
             if (!dtype_convertible(args[0].dtype, at->dtype))
-                FAIL("full cannot fill a %s block with a %s value", dtype_name(at->dtype), dtype_name(args[0].dtype));
+                FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype), dtype_name(args[0].dtype));
         }
         *out = type_with_shape(type_scalar(at->dtype), at->rank, at->shape);
         return 1;
@@ -275,11 +275,11 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
         return 1;
     }
     case OP_NEG:
-        if (!type_is_numeric(args[0])) FAIL("neg needs an i32 or f32 operand (got %s)", type_str(a, args[0]));
+        if (!type_is_numeric(args[0])) FAIL("%s needs an i32 or f32 operand (got %s)", name, type_str(a, args[0]));
         *out = args[0];
         return 1;
     case OP_EXP:
-        if (args[0].ptr || args[0].dtype != DT_F32) FAIL("exp needs an f32 operand (got %s)", type_str(a, args[0]));
+        if (args[0].ptr || args[0].dtype != DT_F32) FAIL("%s needs an f32 operand (got %s)", name, type_str(a, args[0]));
         *out = args[0];
         return 1;
     case OP_ADD:
@@ -316,11 +316,11 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
         *out = type_with_shape(type_scalar(DT_BOOL), shape.rank, shape.dims);
         return 1;
     case OP_SELECT: {
-        if (args[0].ptr || args[0].dtype != DT_BOOL) FAIL("select needs a bool condition (got %s)", type_str(a, args[0]));
+        if (args[0].ptr || args[0].dtype != DT_BOOL) FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
         DType dt;
         if (type_is_numeric(args[1]) && type_is_numeric(args[2])) dt = promote(args[1], args[2]);
         else if (!args[1].ptr && !args[2].ptr && args[1].dtype == DT_BOOL && args[2].dtype == DT_BOOL) dt = DT_BOOL;
-        else FAIL("select needs two numeric or two bool values (got %s and %s)", type_str(a, args[1]), type_str(a, args[2]));
+        else FAIL("%s needs two numeric or two bool values (got %s and %s)", name, type_str(a, args[1]), type_str(a, args[2]));
         if (!broadcast_or_fail(a, name, args, present, 3, &shape, err)) return 0;
         *out = type_with_shape(type_scalar(dt), shape.rank, shape.dims);
         return 1;
