@@ -36,6 +36,15 @@ const char *emit_header(Arena *a, const Spec *s);
  * `mytriton_grid grid` ready, or returns `fail_value` / `empty_value`. */
 void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
                         const char *empty_value);
+/* A launcher's parameter list: the stream (CUDA), the grid (without a grid
+ * expression), then the runtime parameters; "void" if none. */
+const char *launcher_params(Arena *a, const Spec *s, int with_stream);
+/* The registry entry mytriton_kernel_info_<NAME><suffix> of `backend`,
+ * whose generic launch is the function `generic`. */
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic);
+/* The generic launch `fname`: unpacks args[] for the typed `launcher`
+ * (cuda: passes the stream). */
+void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda);
 /* NAME_host.c: the host (CPU) backend's translation unit (emit_host.c). */
 const char *emit_host_unit(MtContext *ctx, const Spec *s);
 /* The MLIR module (emit_mlir.c); NULL after a diagnostic naming what it

@@ -55,7 +55,7 @@ int *ssa_written_params(Arena *a, const Function *f) {
     return written;
 }
 
-static const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
+const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
     StrBuf sb;
     sb_init(&sb, a);
     int first = 1;
@@ -123,7 +123,7 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
     sb_printf(sb, "    if (empty) return %s;\n", empty_value);
 }
 
-static void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic) {
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic) {
     const Function *f = s->f;
     const char *id = arena_printf(a, "%s%s", s->name, suffix);
     if (f->nparams) {
@@ -145,7 +145,7 @@ static void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, c
 }
 
 /* The generic launch: unpacks args[] for the typed launcher. */
-static void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda) {
+void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda) {
     const Function *f = s->f;
     sb_printf(sb, "static int %s(void *stream, void *const *args, const mytriton_grid *grid) {\n", fname);
     if (!cuda) sb_puts(sb, "    (void)stream;\n");
