@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < mytriton_kernel_count(); i++) {
         const mytriton_kernel_info *k = mytriton_kernel_at(i);
         std::printf("  %-18s backend %-4s  %s from %s  signature \"%s\"  %s  grid \"%s\"  "
-                    "%d threads per program\n",
+                    "%d threads per block\n",
                     k->name, k->backend, k->kernel, k->source, k->signature, k->constexprs,
                     k->grid ? k->grid : "(explicit)", k->threads_per_block);
     }
@@ -210,7 +210,7 @@ int main(int argc, char **argv) {
         std::printf("Nothing was computed.\n");
         return choice == "auto" || choice == "all" ? 0 : 1;  // an explicit backend that cannot run fails
     }
-    std::printf("host threads for the host backend: %d\n", mytriton_host_threads());
+    if (want_host) std::printf("host backend threads: %d (MYTRITON_HOST_THREADS)\n", mytriton_host_threads());
 
     bool all_ok = true;
     for (const Size &s : kSizes) {
