@@ -1086,6 +1086,7 @@ static Val eval_inner(Interp *I, const PyNode *n) {
                             "e.g. (0 <= x) & (x < n))");
         Val a = eval(I, pyast_node(n, "left"));
         Val b = eval(I, list_node(comps, 0));
+        if (!list_node(ops, 0)) fail(I, n->pos, "malformed comparison");
         return compare(I, list_node(ops, 0)->kind, a, b, n->pos);
     }
     if (strcmp(k, "BoolOp") == 0) {
@@ -1166,6 +1167,7 @@ static void bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
 static void assign_target(Interp *I, const PyNode *target, Val v) {
     if (!target) fail(I, srcpos(0, 0), "malformed assignment");
     if (pyast_is(target, "Name")) {
+        if (!pyast_str(target, "id")) fail(I, target->pos, "malformed name");
         bind_name(I, pyast_str(target, "id"), v, target->pos);
         return;
     }
@@ -1382,6 +1384,7 @@ static void visit_for(Interp *I, const PyNode *node) {
         fail(I, target->pos, "the target of a for loop must be a simple name (not %s)",
              pyast_is(target, "Subscript") ? "a subscript" : pyast_is(target, "Attribute") ? "an attribute" : "this expression");
     const char *name = pyast_str(target, "id");
+    if (!name) fail(I, target->pos, "malformed name");
     if (orelse && orelse->len > 0)
         fail(I, find_else(I, node, orelse), "for/else is not supported (the loop always runs to the end of its range)");
     const PyNode *iter = pyast_node(node, "iter");
@@ -1483,6 +1486,7 @@ static void visit_stmt(Interp *I, const PyNode *s) {
         if (!supported)
             fail(I, s->pos, "augmented assignment '%s=' is not supported (only += -= *= /=)", py_op_symbol(op->kind));
         const char *name = pyast_str(target, "id");
+        if (!name) fail(I, target->pos, "malformed name");
         Val cur = lookup(I, name, target->pos);
         Val rhs = eval(I, pyast_node(s, "value"));
         bind_name(I, name, binop(I, op->kind, cur, rhs, s->pos), target->pos);
@@ -1588,13 +1592,14 @@ static void import_names(Interp *I, const PyNode *s) {
 static int is_jit_decorator(Interp *I, const PyNode *d) {
     if (pyast_is(d, "Call")) d = pyast_node(d, "func");
     if (pyast_is(d, "Name")) {
+        if (!pyast_str(d, "id")) return 0;
         EnvEntry *e = env_find(&I->globals, pyast_str(d, "id"));
         return e && e->v.kind == V_FUNC && e->v.i == B_JIT;
     }
     if (pyast_is(d, "Attribute")) {
         const char *attr = pyast_str(d, "attr");
         const PyNode *base = pyast_node(d, "value");
-        if (!attr || strcmp(attr, "jit") != 0 || !pyast_is(base, "Name")) return 0;
+        if (!attr || strcmp(attr, "jit") != 0 || !pyast_is(base, "Name") || !pyast_str(base, "id")) return 0;
         EnvEntry *e = env_find(&I->globals, pyast_str(base, "id"));
         return e && e->v.kind == V_MODULE && e->v.i == MOD_TRITON;
     }
@@ -1701,7 +1706,8 @@ static void setup_params(Interp *I, const PyNode *fn, const Signature *sig, cons
     const PyVal *defaults = pyast_list(args, "defaults");
     if (pyast_node(args, "vararg")) fail(I, pyast_node(args, "vararg")->pos, "*args parameters are not supported in kernels");
     if (pyast_node(args, "kwarg")) fail(I, pyast_node(args, "kwarg")->pos, "**kwargs parameters are not supported in kernels");
-    if (kwonly && kwonly->len) fail(I, list_node(kwonly, 0)->pos, "keyword-only parameters are not supported in kernels");
+    if (kwonly && kwonly->len)
+        fail(I, list_node(kwonly, 0) ? list_node(kwonly, 0)->pos : fn->pos, "keyword-only parameters are not supported in kernels");
     int n = (posonly ? posonly->len : 0) + (plain ? plain->len : 0);
     Kernel *k = I->k;
     k->nparams = n;
@@ -1714,6 +1720,7 @@ static void setup_params(Interp *I, const PyNode *fn, const Signature *sig, cons
         KernelParam *p = &k->params[i];
         p->name = pyast_str(arg, "arg");
         p->pos = arg->pos;
+        if (!p->name) fail(I, arg->pos, "malformed parameter");
         p->runtime_index = -1;
         for (int j = 0; j < i; j++)
             if (strcmp(k->params[j].name, p->name) == 0) fail(I, arg->pos, "duplicate parameter '%s'", p->name);

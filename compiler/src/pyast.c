@@ -13,6 +13,7 @@ enum { MAX_DEPTH = 2000 };
 typedef struct Reader {
     MtContext *ctx;
     const char *p, *end, *start;
+    const char *tok; /* the last token read */
     int failed;
 } Reader;
 
@@ -23,6 +24,12 @@ static void fail(Reader *r, const char *what) {
              (long)(r->p - r->start), what);
 }
 
+/* A failure about the last token: the offset names where it starts. */
+static void fail_token(Reader *r, const char *what) {
+    if (r->tok) r->p = r->tok;
+    fail(r, what);
+}
+
 static void skip_space(Reader *r) {
     while (r->p < r->end && (*r->p == ' ' || *r->p == '\n')) r->p++;
 }
@@ -31,6 +38,7 @@ static void skip_space(Reader *r) {
 static const char *token(Reader *r, size_t *len) {
     skip_space(r);
     const char *s = r->p;
+    r->tok = s;
     while (r->p < r->end && *r->p != ' ' && *r->p != '\n') r->p++;
     *len = (size_t)(r->p - s);
     if (*len == 0) {
@@ -49,13 +57,13 @@ static int read_int(Reader *r, long long lo, long long hi, long long *out) {
     const char *t = token(r, &len);
     if (!t) return 0;
     char buf[32];
-    if (len >= sizeof buf) return fail(r, "number too long"), 0;
+    if (len >= sizeof buf) return fail_token(r, "number too long"), 0;
     memcpy(buf, t, len);
     buf[len] = 0;
     char *e;
     errno = 0;
     long long v = strtoll(buf, &e, 10);
-    if (*e || errno || v < lo || v > hi) return fail(r, "bad number"), 0;
+    if (*e || errno || v < lo || v > hi) return fail_token(r, "bad number"), 0;
     *out = v;
     return 1;
 }
@@ -67,7 +75,7 @@ static const char *read_name(Reader *r) {
     for (size_t i = 0; i < len; i++) {
         char c = t[i];
         if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-            return fail(r, "bad name"), NULL;
+            return fail_token(r, "bad name"), NULL;
     }
     return arena_strndup(r->ctx->arena, t, len);
 }
@@ -139,9 +147,9 @@ static PyVal *read_value(Reader *r, int depth) {
         const char *d = token(r, &len);
         if (!d) return NULL;
         size_t i = (d[0] == '-') ? 1 : 0;
-        if (i == len) return fail(r, "bad int"), NULL;
+        if (i == len) return fail_token(r, "bad int"), NULL;
         for (size_t k = i; k < len; k++)
-            if (d[k] < '0' || d[k] > '9') return fail(r, "bad int"), NULL;
+            if (d[k] < '0' || d[k] > '9') return fail_token(r, "bad int"), NULL;
         v->kind = PYV_INT;
         v->text = arena_strndup(a, d, len);
         errno = 0;
@@ -160,7 +168,7 @@ static PyVal *read_value(Reader *r, int depth) {
             char *text = arena_strndup(a, d, len);
             char *e;
             double x = strtod(text, &e);
-            if (*e) return fail(r, "bad float"), NULL;
+            if (*e) return fail_token(r, "bad float"), NULL;
             if (k == 0) v->f = x, v->text = text;
             else v->imag = x;
         }
@@ -175,19 +183,19 @@ static PyVal *read_value(Reader *r, int depth) {
     }
     if (token_is(t, len, "Z")) return v->kind = PYV_NONE, v;
     if (token_is(t, len, "E")) return v->kind = PYV_ELLIPSIS, v;
-    fail(r, "unknown value tag");
+    fail_token(r, "unknown value tag");
     return NULL;
 }
 
 PyNode *pyast_read(MtContext *ctx, const char *text, size_t len) {
-    Reader r = {ctx, text, text + len, text, 0};
+    Reader r = {ctx, text, text + len, text, NULL, 0};
     size_t n;
     const char *magic = token(&r, &n);
     if (!magic) return NULL;
-    if (!token_is(magic, n, "mytriton-ast")) return fail(&r, "missing 'mytriton-ast' header"), NULL;
+    if (!token_is(magic, n, "mytriton-ast")) return fail_token(&r, "missing 'mytriton-ast' header"), NULL;
     long long version;
     if (!read_int(&r, 0, 1000, &version)) return NULL;
-    if (version != 1) return fail(&r, "unsupported serialization version"), NULL;
+    if (version != 1) return fail_token(&r, "unsupported serialization version"), NULL;
     PyVal *v = read_value(&r, 0);
     if (!v) return NULL;
     skip_space(&r);
