@@ -11,7 +11,7 @@
 #       [OPT_LEVEL 0|1|2]                default: 2
 #     [KERNEL ...]...
 #     [HEADER <name.h>]                  default: <target>.h
-#     [BACKENDS cuda host]               default: cuda
+#     [BACKENDS cuda host mlir]          default: cuda
 #   )
 #
 # <target> is a STATIC library of the generated sources. Linking it gives the
@@ -29,6 +29,9 @@
 # mytritonc, MYTRITON_SHIM is set by the top-level CMakeLists.txt) and from an
 # installed package (find_package(mytriton): mytriton::compiler is imported
 # and mytritonConfig.cmake sets MYTRITON_SHIM beside it).
+#
+# The mlir backend (see the block "MLIR backend" below) needs mlir-opt of
+# MLIR 19 (Debian: mlir-19-tools) and the CUDA runtime's headers, not nvcc.
 
 include_guard(GLOBAL)
 
@@ -49,6 +52,73 @@ function(_mytriton_write_if_different path content)
     endif()
   endif()
   file(WRITE "${path}" "${content}")
+endfunction()
+
+# ---- MLIR backend --------------------------------------------------------------
+# Per kernel: `mytritonc -o` writes NAME.mlir; mlir-opt lowers it to
+# NAME.gpu.mlir, a gpu.binary holding PTX; `mytritonc --mlir-binary` then
+# writes NAME_mlir.c: launch_NAME_mlir with the PTX embedded, loaded once
+# per CUDA context with the driver API (libcuda.so.1, opened at run time, so
+# programs start without a driver; the library links CUDA::cudart and dl).
+#   MYTRITON_MLIR_OPT   mlir-opt of MLIR 19 (found: mlir-opt-19, mlir-opt)
+#   MYTRITON_MLIR_CHIP  the PTX target, e.g. sm_90 (default: the lowest of
+#                       CMAKE_CUDA_ARCHITECTURES, else sm_90)
+
+# Finds mlir-opt and the CUDA runtime, or stops the configure.
+function(_mytriton_mlir_setup where)
+  find_program(MYTRITON_MLIR_OPT NAMES mlir-opt-19 mlir-opt HINTS /usr/lib/llvm-19/bin
+    DOC "mlir-opt of MLIR 19, for mytriton's mlir backend")
+  if(NOT MYTRITON_MLIR_OPT)
+    message(FATAL_ERROR "${where}: BACKENDS mlir needs mlir-opt of MLIR 19 and none was found "
+      "(Debian/Ubuntu: apt-get install mlir-19-tools; or set MYTRITON_MLIR_OPT to its path)")
+  endif()
+  if(NOT TARGET CUDA::cudart)
+    find_package(CUDAToolkit QUIET)
+    if(NOT TARGET CUDA::cudart)
+      message(FATAL_ERROR "${where}: BACKENDS mlir needs the CUDA toolkit's runtime and headers "
+        "(find_package(CUDAToolkit)); none was found")
+    endif()
+  endif()
+endfunction()
+
+# The mlir-opt arguments that lower a module of mytritonc --emit=mlir to a
+# gpu.binary whose `assembly` is the PTX.
+function(mytriton_mlir_pipeline out_var)
+  if(MYTRITON_MLIR_CHIP)
+    set(_chip "${MYTRITON_MLIR_CHIP}")
+  else()
+    set(_chip "")
+    foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+      string(REGEX REPLACE "-(real|virtual)$" "" _arch "${_arch}")
+      if(_arch MATCHES "^[0-9]+$" AND (_chip STREQUAL "" OR _arch LESS _chip))
+        set(_chip "${_arch}")
+      endif()
+    endforeach()
+    if(_chip STREQUAL "")
+      set(_chip 90)
+    endif()
+    set(_chip "sm_${_chip}")
+  endif()
+  # libdevice (for math.exp) from the CUDA toolkit, when CMake knows it
+  set(_toolkit "")
+  foreach(_dir IN ITEMS "${CUDAToolkit_LIBRARY_ROOT}" "${CUDAToolkit_BIN_DIR}/..")
+    if(NOT _dir STREQUAL "" AND NOT _dir STREQUAL "/.." AND EXISTS "${_dir}/nvvm/libdevice")
+      get_filename_component(_dir "${_dir}" ABSOLUTE)
+      set(_toolkit " toolkit=${_dir}")
+      break()
+    endif()
+  endforeach()
+  set(${out_var}
+    "--nvvm-attach-target=chip=${_chip}"
+    --convert-scf-to-cf
+    "--convert-gpu-to-nvvm=index-bitwidth=64"
+    --convert-arith-to-llvm
+    --convert-index-to-llvm
+    --finalize-memref-to-llvm
+    --convert-func-to-llvm
+    --reconcile-unrealized-casts
+    "--gpu-module-to-binary=format=isa${_toolkit}"
+    PARENT_SCOPE)
 endfunction()
 
 function(mytriton_add_kernels target)
@@ -120,7 +190,7 @@ function(mytriton_add_kernels target)
         # a value of an unknown keyword: ignored with it
       elseif(_multi STREQUAL "CONSTEXPR" AND _arg MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.")
         list(APPEND _g${_n}_CONSTEXPR "${_arg}")
-      elseif(_multi STREQUAL "BACKENDS" AND _arg MATCHES "^(cuda|host)$")
+      elseif(_multi STREQUAL "BACKENDS" AND _arg MATCHES "^(cuda|host|mlir)$")
         if(NOT _arg IN_LIST _backends)
           list(APPEND _backends "${_arg}")
         endif()
@@ -136,7 +206,7 @@ function(mytriton_add_kernels target)
       elseif(_multi STREQUAL "CONSTEXPR")
         message(FATAL_ERROR "${_where}: CONSTEXPR values are NAME=VALUE, got '${_arg}'")
       elseif(_multi STREQUAL "BACKENDS")
-        message(FATAL_ERROR "${_where}: unknown backend '${_arg}' (backends: cuda host)")
+        message(FATAL_ERROR "${_where}: unknown backend '${_arg}' (backends: cuda host mlir)")
       else()
         message(WARNING "${_where}: unexpected argument '${_arg}' ignored; "
           "known keywords: ${_known_text}")
@@ -245,6 +315,10 @@ function(mytriton_add_kernels target)
       find_package(CUDAToolkit REQUIRED)
     endif()
   endif()
+  if("mlir" IN_LIST _backends)
+    _mytriton_mlir_setup("${_where}")
+    mytriton_mlir_pipeline(_mlir_pipeline)
+  endif()
   string(REPLACE ";" "," _backends_arg "${_backends}")
   string(REPLACE ";" ", " _backends_text "${_backends}")
 
@@ -279,6 +353,10 @@ function(mytriton_add_kernels target)
       list(APPEND _outputs "${_outdir}/${_name}_host.c")
       list(APPEND _registers "mytriton_kernel_info_${_name}_host")
     endif()
+    if("mlir" IN_LIST _backends)
+      list(APPEND _outputs "${_outdir}/${_name}.mlir")
+      list(APPEND _registers "mytriton_kernel_info_${_name}_mlir")
+    endif()
 
     # The options as a file: changing them reruns this command with any
     # generator (Ninja also notices a changed command line by itself).
@@ -295,6 +373,24 @@ function(mytriton_add_kernels target)
       COMMENT "mytriton: compiling kernel ${_fn} (${_src_rel}) into launch_${_name} [${_backends_text}]"
       VERBATIM)
     list(APPEND _sources ${_outputs})
+    if("mlir" IN_LIST _backends)
+      # NAME.mlir -> mlir-opt -> NAME.gpu.mlir -> NAME_mlir.c
+      set(_mlir_stamp "${_stampdir}/${_name}.mlir-options")
+      string(REPLACE ";" "\n" _mlir_text "${MYTRITON_MLIR_OPT};${_mlir_pipeline}")
+      _mytriton_write_if_different("${_mlir_stamp}" "${_mlir_text}\n")
+      add_custom_command(
+        OUTPUT "${_outdir}/${_name}_mlir.c" "${_outdir}/${_name}.gpu.mlir"
+        COMMAND "${MYTRITON_MLIR_OPT}" "${_outdir}/${_name}.mlir" ${_mlir_pipeline}
+                -o "${_outdir}/${_name}.gpu.mlir"
+        COMMAND "$<TARGET_FILE:mytriton::compiler>" ${_args}
+                --python "${Python3_EXECUTABLE}" --shim "${_shim}"
+                --mlir-binary "${_outdir}/${_name}.gpu.mlir" -o "${_outdir}"
+        DEPENDS "${_outdir}/${_name}.mlir" "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}" "${_mlir_stamp}"
+        WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
+        COMMENT "mytriton: lowering ${_name}.mlir to PTX with mlir-opt (launch_${_name}_mlir)"
+        VERBATIM)
+      list(APPEND _sources "${_outdir}/${_name}_mlir.c")
+    endif()
     string(APPEND _includes "#include \"${_name}.h\" /* ${_fn} from ${_src_rel}: launch_${_name} */\n")
     list(APPEND _summary "${_name}")
   endforeach()
@@ -348,6 +444,9 @@ ${_register_calls}}
   target_compile_features(${target} PRIVATE c_std_11)
   if("cuda" IN_LIST _backends)
     target_link_libraries(${target} PUBLIC CUDA::cudart)
+  endif()
+  if("mlir" IN_LIST _backends)
+    target_link_libraries(${target} PUBLIC CUDA::cudart ${CMAKE_DL_LIBS})
   endif()
   if("host" IN_LIST _backends AND UNIX AND NOT APPLE)
     target_link_libraries(${target} PUBLIC m)   # host kernels call expf & co.

@@ -12,7 +12,7 @@
 #include "passes.h"
 #include "pyast.h"
 
-enum { STAGE_COUNT = 8, MAX_THREADS = 1024 };
+enum { STAGE_COUNT = 9, MAX_THREADS = 1024 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -169,6 +169,9 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
     case MT_EMIT_MLIR:
         if (!need_tile(c)) return NULL;
         return emit_mlir_module(c->ctx, &c->spec);
+    case MT_EMIT_MLIR_LAUNCHER:
+        if (!mt_emit(c, MT_EMIT_MLIR)) return NULL;
+        return emit_mlir_launcher_unit(c->ctx, &c->spec, c->opts.mlir_binary);
     }
     return NULL;
 }

@@ -50,6 +50,12 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s);
 /* The MLIR module (emit_mlir.c); NULL after a diagnostic naming what it
  * does not cover. */
 const char *emit_mlir_module(MtContext *ctx, const Spec *s);
+/* NAME_mlir.c: the MLIR backend's launcher launch_NAME_mlir with the PTX of
+ * `binary` (mlir-opt's output for the module) embedded; NULL after a
+ * diagnostic (emit_mlir_launcher.c). */
+const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *binary);
+/* NAME.h's declarations of launch_NAME_mlir and its registry entry. */
+void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s);
 /* Per runtime parameter: 1 if a store writes through it. */
 int *ssa_written_params(Arena *a, const Function *f);
 

@@ -637,6 +637,20 @@ static int check_ops(Mlir *M, const Block *b) {
     return 1;
 }
 
+/* The first op whose block has more elements than a CUDA block threads. */
+static const Inst *widest(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            const Inst *w = widest(&in->loop->body);
+            if (w) return w;
+            continue;
+        }
+        if (in->result >= 0 && type_numel(in->type) > MLIR_MAX_THREADS) return in;
+    }
+    return NULL;
+}
+
 const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     Mlir M = {0};
     M.ctx = ctx;
@@ -646,9 +660,11 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     M.tile = s->tile;
     const Function *f = s->f;
     if (s->tile->threads > MLIR_MAX_THREADS) {
-        mt_error(ctx, srcpos(0, 0),
-                 "the MLIR backend does not cover the tile %s: it runs one thread per element and a CUDA block has at "
-                 "most %d threads (use a smaller block)",
+        const Inst *wide = widest(&f->body);
+        mt_error(ctx, wide ? wide->pos : srcpos(0, 0),
+                 "the MLIR backend does not cover '%s' of %lld elements: it runs one thread per element of the tile "
+                 "%s, and a CUDA block has at most %d threads (use a smaller block, or the cuda backend at -O2)",
+                 wide ? op_info(wide->op)->name : "a block", wide ? (long long)type_numel(wide->type) : 0LL,
                  tile_str(M.a, s->tile), MLIR_MAX_THREADS);
         return NULL;
     }

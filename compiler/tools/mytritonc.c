@@ -2,7 +2,7 @@
  *
  *   mytritonc FILE.py --kernel NAME --signature SIG [-D NAME=VALUE]...
  *             [--grid EXPR] [--name NAME] [-O0|-O1|-O2] [--emit=STAGE]...
- *             [--backends LIST] [-o DIR]
+ *             [--backends LIST] [--mlir-binary FILE] [-o DIR]
  *
  * Exit status: 0 success, 1 a diagnostic, 2 a usage error. */
 #define _POSIX_C_SOURCE 200809L
@@ -30,9 +30,14 @@ static const char usage[] =
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
-    "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir (repeatable)\n"
-    "  --backends LIST      comma-separated: cuda, host (default cuda); what -o writes\n"
-    "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host)\n"
+    "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir,\n"
+    "                       mlir-launcher (repeatable)\n"
+    "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
+    "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
+    "                       DIR/NAME.mlir for mlir)\n"
+    "  --mlir-binary FILE   mlir-opt's output for NAME.mlir (a gpu.binary holding PTX): the\n"
+    "                       mlir-launcher stage embeds it, and -o then writes DIR/NAME_mlir.c\n"
+    "                       alone (launch_NAME_mlir)\n"
     "  --python PATH        Python 3 interpreter for the parser shim (default python3,\n"
     "                       or $MYTRITON_PYTHON)\n"
     "  --shim PATH          the parser shim (default: mytriton_parse.py beside mytritonc,\n"
@@ -94,6 +99,35 @@ static int write_file(const char *dir, const char *name, const char *text) {
     return ok;
 }
 
+/* The whole file as a NUL-terminated string (NULL after a message). */
+static char *read_whole(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        fprintf(stderr, "mytritonc: error: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    for (size_t n; buf && (n = fread(buf + len, 1, cap - len - 1, fp)) > 0;) {
+        len += n;
+        if (cap - len - 1 == 0) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf || bad) {
+        fprintf(stderr, "mytritonc: error: cannot read %s\n", path);
+        free(buf);
+        return NULL;
+    }
+    buf[len] = 0;
+    return buf;
+}
+
 static void remove_output(const char *dir, const char *name) {
     size_t len = strlen(dir) + strlen(name) + 2;
     char *path = malloc(len);
@@ -109,7 +143,7 @@ int main(int argc, char **argv) {
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
     int nstages = 0;
-    const char *outdir = NULL, *shim = NULL, *python = NULL;
+    const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
     if (!defs) return 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -134,6 +168,7 @@ int main(int argc, char **argv) {
         else if (OPTION("--python")) python = val;
         else if (OPTION("--shim")) shim = val;
         else if (OPTION("-o")) outdir = val;
+        else if (OPTION("--mlir-binary")) mlir_binary = val;
         else if (OPTION("--backends")) {
             o.backends = 0;
             char *copy = strdup(val), *save = NULL;
@@ -151,13 +186,13 @@ int main(int argc, char **argv) {
             }
             free(copy);
         } else if (OPTION("--emit")) {
-            static const char *const names[] = {"ast", "expr", "ssa", "cuda", "header", "cu", "host", "mlir"};
+            static const char *const names[] = {"ast", "expr", "ssa", "cuda", "header", "cu", "host", "mlir", "mlir-launcher"};
             int found = -1;
-            for (int k = 0; k < 8; k++)
+            for (int k = 0; k < 9; k++)
                 if (strcmp(val, names[k]) == 0) found = k;
             if (found < 0 || found == MT_EMIT_CUDA_TU) {
                 free(defs);
-                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir)", val);
+                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir, mlir-launcher)", val);
             }
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
         } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {
@@ -187,6 +222,16 @@ int main(int argc, char **argv) {
     if (!o.kernel) return free(defs), usage_error("--kernel NAME is required%s", "");
     if (!o.signature) return free(defs), usage_error("--signature SIG is required (\"\" for a kernel without runtime parameters)%s", "");
     if (!o.backends) o.backends = MT_BACKEND_CUDA;
+    int wants_launcher = 0;
+    for (int k = 0; k < nstages; k++) wants_launcher |= stages[k] == MT_EMIT_MLIR_LAUNCHER;
+    if (wants_launcher && !mlir_binary)
+        return free(defs), usage_error("--emit=mlir-launcher needs --mlir-binary FILE%s", "");
+    char *binary_text = NULL;
+    if (mlir_binary) {
+        binary_text = read_whole(mlir_binary);
+        if (!binary_text) return free(defs), 1;
+        o.mlir_binary = binary_text;
+    }
     if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
     char *own_shim = NULL;
     if (!shim) shim = getenv("MYTRITON_SHIM");
@@ -200,11 +245,15 @@ int main(int argc, char **argv) {
     int rc = 0;
     const char *texts[64];
     for (int k = 0; k < nstages && mt_ok(c); k++) texts[k] = mt_emit(c, stages[k]);
-    const char *cu = NULL, *h = NULL, *host = NULL;
-    if (outdir && mt_ok(c)) {
+    const char *cu = NULL, *h = NULL, *host = NULL, *mlir = NULL, *mlir_launcher = NULL;
+    if (outdir && mt_ok(c) && mlir_binary) {
+        /* the MLIR backend's second step: the launcher alone */
+        mlir_launcher = mt_emit(c, MT_EMIT_MLIR_LAUNCHER);
+    } else if (outdir && mt_ok(c)) {
         h = mt_emit(c, MT_EMIT_HEADER);
         if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_CUDA_TU);
         if (o.backends & MT_BACKEND_HOST) host = mt_emit(c, MT_EMIT_HOST);
+        if (o.backends & MT_BACKEND_MLIR) mlir = mt_emit(c, MT_EMIT_MLIR);
     }
     if (!mt_ok(c)) {
         fputs(mt_diagnostics(c), stderr);
@@ -212,16 +261,22 @@ int main(int argc, char **argv) {
         if (outdir && mt_output_name(c)) {
             char *base = strdup(mt_output_name(c));
             size_t len = strlen(base) + 16;
-            char *f1 = malloc(len), *f2 = malloc(len), *f3 = malloc(len);
-            if (f1 && f2 && f3) {
+            char *f1 = malloc(len), *f2 = malloc(len), *f3 = malloc(len), *f4 = malloc(len), *f5 = malloc(len);
+            if (f1 && f2 && f3 && f4 && f5) {
                 snprintf(f1, len, "%s.cu", base);
                 snprintf(f2, len, "%s.h", base);
                 snprintf(f3, len, "%s_host.c", base);
-                remove_output(outdir, f1);
-                remove_output(outdir, f2);
-                remove_output(outdir, f3);
+                snprintf(f4, len, "%s.mlir", base);
+                snprintf(f5, len, "%s_mlir.c", base);
+                if (!mlir_binary) {
+                    remove_output(outdir, f1);
+                    remove_output(outdir, f2);
+                    remove_output(outdir, f3);
+                    remove_output(outdir, f4);
+                }
+                remove_output(outdir, f5);
             }
-            free(f1), free(f2), free(f3), free(base);
+            free(f1), free(f2), free(f3), free(f4), free(f5), free(base);
         }
     } else {
         fputs(mt_diagnostics(c), stderr);
@@ -235,6 +290,8 @@ int main(int argc, char **argv) {
             if (ok && cu) snprintf(fn, len, "%s.cu", name), ok = write_file(outdir, fn, cu);
             if (ok && h) snprintf(fn, len, "%s.h", name), ok = write_file(outdir, fn, h);
             if (ok && host) snprintf(fn, len, "%s_host.c", name), ok = write_file(outdir, fn, host);
+            if (ok && mlir) snprintf(fn, len, "%s.mlir", name), ok = write_file(outdir, fn, mlir);
+            if (ok && mlir_launcher) snprintf(fn, len, "%s_mlir.c", name), ok = write_file(outdir, fn, mlir_launcher);
             free(fn);
             if (!ok) rc = 1;
         }
@@ -243,6 +300,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < o.ndefines; i++) free((char *)defs[i].name);
     free(defs);
     free(own_shim);
+    free(binary_text);
     if (fflush(stdout) != 0) rc = rc ? rc : 1;
     return rc;
 }

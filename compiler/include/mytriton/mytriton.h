@@ -37,6 +37,8 @@ typedef struct mt_options {
     int backends;           /* MT_BACKEND_*; 0 means CUDA */
     const char *python;     /* NULL: "python3" */
     const char *shim;       /* the parser shim script (required) */
+    const char *mlir_binary; /* mlir-opt's output for the MLIR module (the
+                              * text): MT_EMIT_MLIR_LAUNCHER embeds its PTX */
 } mt_options;
 
 typedef enum mt_stage {
@@ -47,7 +49,9 @@ typedef enum mt_stage {
     MT_EMIT_HEADER,   /* NAME.h */
     MT_EMIT_CUDA_TU,  /* NAME.cu */
     MT_EMIT_HOST,     /* NAME_host.c */
-    MT_EMIT_MLIR      /* the MLIR module */
+    MT_EMIT_MLIR,     /* the MLIR module */
+    MT_EMIT_MLIR_LAUNCHER /* NAME_mlir.c: launch_NAME_mlir, the PTX of
+                           * options.mlir_binary embedded */
 } mt_stage;
 
 typedef struct mt_compilation mt_compilation;

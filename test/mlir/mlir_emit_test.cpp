@@ -1,0 +1,442 @@
+// The MLIR backend's module (emit_mlir.c): its form for the constructs of
+// the CUDA backend (elementwise ops, masks, NaN-propagating maximum and
+// minimum, runtime loops as scf.for with iter_args, rank-2 tiles,
+// workgroup reductions), constants that read back exactly, parameter names
+// that cannot collide, and diagnostics naming what it does not cover.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "unit_support.h"
+
+extern "C" {
+#include "cgen.h"  // c_param_names (after unit_support.h: its headers are in already)
+}
+
+namespace {
+
+using namespace mt_unit;
+
+struct Emitted {
+    bool ok = false;
+    std::string text, diagnostics;
+};
+
+// mytritonc's library: the MLIR stage of one kernel.
+Emitted emit_mlir(const std::string& path, const std::string& kernel, const std::string& signature,
+                  std::vector<std::pair<std::string, std::string>> defines = {}, int opt_level = 1,
+                  const char* name = nullptr) {
+    std::vector<mt_define> defs;
+    for (auto& d : defines) defs.push_back({d.first.c_str(), d.second.c_str()});
+    mt_options o{};
+    o.path = path.c_str();
+    o.kernel = kernel.c_str();
+    o.signature = signature.c_str();
+    o.defines = defs.empty() ? nullptr : defs.data();
+    o.ndefines = static_cast<int>(defs.size());
+    o.name = name;
+    o.opt_level = opt_level;
+    o.backends = MT_BACKEND_MLIR;
+    o.python = MT_TEST_PYTHON;
+    o.shim = MT_TEST_SHIM;
+    mt_compilation* c = mt_compile(&o);
+    Emitted e;
+    const char* t = mt_ok(c) ? mt_emit(c, MT_EMIT_MLIR) : nullptr;
+    if (t) e.text = t;
+    e.ok = mt_ok(c) && t;
+    e.diagnostics = mt_diagnostics(c);
+    mt_free(c);
+    return e;
+}
+
+std::string kernels(const std::string& file) { return std::string(MT_CONFORMANCE_DIR) + "/kernels/" + file; }
+
+// Lowers `text` with the build's pipeline; "" on success, else mlir-opt's errors.
+std::string lower(const std::string& tag, const std::string& text) {
+    std::string dir = mt_test::make_temp_dir(tag);
+    mt_test::write_file(dir + "/k.mlir", text);
+    std::vector<std::string> argv = {MT_MLIR_OPT, dir + "/k.mlir"};
+    std::string p = MT_MLIR_PIPELINE;
+    for (size_t at = 0; at <= p.size();) {
+        size_t bar = p.find('|', at);
+        if (bar == std::string::npos) bar = p.size();
+        argv.push_back(p.substr(at, bar - at));
+        at = bar + 1;
+    }
+    argv.insert(argv.end(), {"-o", dir + "/k.gpu.mlir"});
+    auto r = mt_test::run_process(argv);
+    if (r.status != 0) return "mlir-opt failed:\n" + r.err;
+    std::string bin = mt_test::read_file(dir + "/k.gpu.mlir");
+    if (bin.find(".entry ") == std::string::npos) return "no .entry in\n" + bin;
+    return "";
+}
+
+#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << "missing: " << (piece) << "\nin:\n" << (text)
+
+TEST(MlirEmit, ElementwiseWithMasks) {
+    auto e = emit_mlir(kernels("vector_add.py"), "add_kernel", "*fp32, *fp32, *fp32, i32", {{"BLOCK", "256"}}, 1,
+                       "vector_add");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_EQ(e.diagnostics, "");
+    EXPECT_HAS(e.text, "module attributes {gpu.container_module} {\n  gpu.module @vector_add {\n");
+    EXPECT_HAS(e.text,
+               "    gpu.func @vector_add_kernel(%x: !llvm.ptr, %y: !llvm.ptr, %out: !llvm.ptr, %n: i32) kernel "
+               "attributes {known_block_size = array<i32: 256, 1, 1>} {\n");
+    EXPECT_HAS(e.text, "%tid_index = gpu.thread_id x\n");
+    EXPECT_HAS(e.text, "%tid = arith.index_cast %tid_index : index to i32\n");
+    EXPECT_HAS(e.text, "%v0_index = gpu.block_id x\n");
+    EXPECT_HAS(e.text, "%v1 = arith.muli %v0, %c256_i32 : i32\n");
+    EXPECT_HAS(e.text, "%v3 = arith.addi %v1, %tid : i32\n");
+    EXPECT_HAS(e.text, "%v4 = llvm.getelementptr %x[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, f32\n");
+    EXPECT_HAS(e.text, "%v5 = arith.cmpi slt, %v3, %n : i32\n");
+    // a masked load: the load only where the mask holds, else `other`
+    EXPECT_HAS(e.text,
+               "      %v6 = scf.if %v5 -> (f32) {\n"
+               "        %v6_loaded = llvm.load %v4 : !llvm.ptr -> f32\n"
+               "        scf.yield %v6_loaded : f32\n"
+               "      } else {\n"
+               "        scf.yield %c0.0_f32 : f32\n"
+               "      }\n");
+    EXPECT_HAS(e.text, "%v9 = arith.addf %v6, %v8 : f32\n");
+    // a masked store
+    EXPECT_HAS(e.text,
+               "      scf.if %v5 {\n"
+               "        llvm.store %v9, %v10 : f32, !llvm.ptr\n"
+               "      }\n"
+               "      gpu.return\n");
+    EXPECT_EQ(lower("emit_vector_add", e.text), "");
+}
+
+TEST(MlirEmit, MaximumMinimumPropagateNanAndPickTheRightOperandOnTies) {
+    auto e = emit_mlir(kernels("activations.py"), "clamp_kernel", "*fp32, *fp32, i32, fp32, fp32", {{"BLOCK", "64"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // isnan(a) ? a : isnan(b) ? b : (a > b ? a : b), as the CUDA backend
+    EXPECT_HAS(e.text,
+               "      %v8_lhs_nan = arith.cmpf uno, %v6, %v6 : f32\n"
+               "      %v8_rhs_nan = arith.cmpf uno, %lo, %lo : f32\n"
+               "      %v8_gt = arith.cmpf ogt, %v6, %lo : f32\n"
+               "      %v8_pick = arith.select %v8_gt, %v6, %lo : f32\n"
+               "      %v8_or_rhs_nan = arith.select %v8_rhs_nan, %lo, %v8_pick : f32\n"
+               "      %v8 = arith.select %v8_lhs_nan, %v6, %v8_or_rhs_nan : f32\n");
+    EXPECT_HAS(e.text, "%v9_lt = arith.cmpf olt, %v8, %hi : f32\n");
+    // tl.where
+    EXPECT_HAS(e.text, "%v10 = arith.select %v7, %lo, %v9 : f32\n");
+    EXPECT_EQ(lower("emit_clamp", e.text), "");
+}
+
+TEST(MlirEmit, ExpAndDivision) {
+    auto e = emit_mlir(kernels("activations.py"), "silu_kernel", "*fp32, *fp32, i32", {{"BLOCK", "128"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, " = arith.negf %v6 : f32\n");
+    EXPECT_HAS(e.text, " = math.exp %v7 : f32\n");
+    EXPECT_HAS(e.text, " = arith.divf %v6, %v9 : f32\n");
+    EXPECT_EQ(lower("emit_silu", e.text), "");
+}
+
+TEST(MlirEmit, RuntimeLoopIsScfForWithIterArgs) {
+    auto e = emit_mlir(kernels("loops.py"), "runtime_sum_kernel", "*fp32, *fp32, i32");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text,
+               "      %v5 = scf.for %v0 = %c0_i32 to %K step %c1_i32 iter_args(%v1 = %c0.0_f32) -> (f32) : i32 {\n"
+               "        %v2 = llvm.getelementptr %x[%v0] : (!llvm.ptr, i32) -> !llvm.ptr, f32\n"
+               "        %v3 = llvm.load %v2 : !llvm.ptr -> f32\n"
+               "        %v4 = arith.addf %v1, %v3 : f32\n"
+               "        scf.yield %v4 : f32\n"
+               "      }\n"
+               "      llvm.store %v5, %out : f32, !llvm.ptr\n");
+    // a scalar kernel: one thread, no thread id
+    EXPECT_HAS(e.text, "known_block_size = array<i32: 1, 1, 1>");
+    EXPECT_EQ(e.text.find("gpu.thread_id"), std::string::npos);
+    EXPECT_EQ(lower("emit_runtime_sum", e.text), "");
+}
+
+TEST(MlirEmit, SeveralCarriedValues) {
+    auto e = emit_mlir(kernels("loops.py"), "two_carried_kernel", "*fp32, *fp32, i32");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text,
+               "%v8, %v9 = scf.for %v0 = %c1_i32 to %n step %c2_i32 iter_args(%v1 = %c0_i32, %v2 = %c0.0_f32) -> "
+               "(i32, f32) : i32 {\n");
+    EXPECT_HAS(e.text, "        scf.yield %v3, %v7 : i32, f32\n");
+    // i32 + f32 promotes: the i32 result converted
+    EXPECT_HAS(e.text, "%v8_f32 = arith.sitofp %v8 : i32 to f32\n");
+    EXPECT_HAS(e.text, "%v10 = arith.addf %v9, %v8_f32 : f32\n");
+    EXPECT_EQ(lower("emit_two_carried", e.text), "");
+}
+
+TEST(MlirEmit, NestedLoops) {
+    auto e = emit_mlir(kernels("loops.py"), "nested_count_kernel", "*fp32, i32, i32");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text,
+               "      %v6 = scf.for %v0 = %c0_i32 to %M step %c1_i32 iter_args(%v1 = %c0_i32) -> (i32) : i32 {\n"
+               "        %v5 = scf.for %v2 = %c0_i32 to %N step %c1_i32 iter_args(%v3 = %v1) -> (i32) : i32 {\n"
+               "          %v4 = arith.addi %v3, %c1_i32 : i32\n"
+               "          scf.yield %v4 : i32\n"
+               "        }\n"
+               "        scf.yield %v5 : i32\n"
+               "      }\n");
+    // the i32 count stored through a float pointer
+    EXPECT_HAS(e.text, "%v6_f32 = arith.sitofp %v6 : i32 to f32\n      llvm.store %v6_f32, %out : f32, !llvm.ptr\n");
+    EXPECT_EQ(lower("emit_nested", e.text), "");
+}
+
+TEST(MlirEmit, LoopWithoutCarriedValues) {
+    std::string path = write_kernel("mlir_nocarry", "k.py",
+                                    kernel_text("x, n", "    for i in range(n):\n        tl.store(x + i, 1.0)\n"));
+    auto e = emit_mlir(path, "k", "*fp32, i32");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "      scf.for %v0 = %c0_i32 to %n step %c1_i32 : i32 {\n");
+    EXPECT_EQ(e.text.find("scf.yield"), std::string::npos) << e.text;
+    EXPECT_EQ(lower("emit_nocarry", e.text), "");
+}
+
+TEST(MlirEmit, Rank2TileFromThreadId) {
+    auto e = emit_mlir(kernels("matmul.py"), "matmul_runtime_k_kernel", "*fp32, *fp32, *fp32, i32, i32, i32",
+                       {{"BM", "16"}, {"BN", "16"}}, 2);
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "%tile_i = arith.divui %tid, %c16_i32 : i32\n");
+    EXPECT_HAS(e.text, "%tile_j = arith.remui %tid, %c16_i32 : i32\n");
+    EXPECT_HAS(e.text, "%v5_index = gpu.block_id y\n");
+    EXPECT_HAS(e.text, "%v4 = arith.addi %v1, %tile_i : i32\n");
+    EXPECT_HAS(e.text, "%v9 = arith.addi %v6, %tile_j : i32\n");
+    EXPECT_HAS(e.text, "scf.for %v11 = %c0_i32 to %K step %c1_i32 iter_args(%v12 = %c0.0_f32) -> (f32) : i32 {\n");
+    EXPECT_HAS(e.text, "%v31 = arith.andi %v16, %v21 : i1\n");
+    EXPECT_EQ(lower("emit_matmul", e.text), "");
+}
+
+TEST(MlirEmit, ArangeWithAStart) {
+    std::string path = write_kernel(
+        "mlir_arange", "k.py",
+        kernel_text("x, BM: tl.constexpr, BN: tl.constexpr",
+                    "    r = tl.arange(2, 2 + BM)[:, None]\n    c = tl.arange(0, BN)[None, :]\n"
+                    "    tl.store(x + r * BN + c, (r + c) * 1.0)\n"));
+    auto e = emit_mlir(path, "k", "*fp32", {{"BM", "4"}, {"BN", "8"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "_rows = arith.addi %tile_i, %c2_i32 : i32\n");
+    EXPECT_EQ(lower("emit_arange", e.text), "");
+}
+
+TEST(MlirEmit, ReductionsUseWorkgroupMemoryAndBarriers) {
+    auto e = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "1024"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text,
+               " workgroup(%smem_7 : memref<1024xf32, #gpu.address_space<workgroup>>, %smem_10 : memref<1024xf32, "
+               "#gpu.address_space<workgroup>>) kernel ");
+    EXPECT_HAS(e.text, "memref.store %v6, %smem_7[%tid_index] : memref<1024xf32, #gpu.address_space<workgroup>>\n"
+                       "      gpu.barrier\n");
+    // log2(1024) halvings of the stride, a barrier after each
+    EXPECT_HAS(e.text, "scf.for %v7_step = %c0_i32 to %c10_i32 step %c1_i32 : i32 {\n");
+    EXPECT_HAS(e.text, "%v7_stride = arith.shrui %c512_i32, %v7_step : i32\n");
+    EXPECT_HAS(e.text, "%v7_combined = arith.maxnumf %v7_mine, %v7_theirs : f32\n");
+    EXPECT_HAS(e.text, "%v10_combined = arith.addf %v10_mine, %v10_theirs : f32\n");
+    EXPECT_HAS(e.text, "%v7 = memref.load %smem_7[%c0] : memref<1024xf32, #gpu.address_space<workgroup>>\n");
+    // -inf as other
+    EXPECT_HAS(e.text, "%c-inf_f32 = arith.constant 0xFF800000 : f32\n");
+    EXPECT_EQ(lower("emit_softmax", e.text), "");
+}
+
+TEST(MlirEmit, ReductionInALoopWaitsBeforeTheNextIteration) {
+    std::string path = write_kernel(
+        "mlir_reduce_loop", "k.py",
+        kernel_text("x, out, n, BLOCK: tl.constexpr",
+                    "    lanes = tl.arange(0, BLOCK)\n    best = 0\n"
+                    "    for i in range(n):\n        best = best + tl.min(tl.load(x + i * BLOCK + lanes))\n"
+                    "    tl.store(out, best)\n"));
+    auto e = emit_mlir(path, "k", "*i32, *i32, i32", {{"BLOCK", "32"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "memref<32xi32, #gpu.address_space<workgroup>>");
+    EXPECT_HAS(e.text, " = arith.minsi ");
+    // the buffer is read, then the barrier, before the next iteration writes it
+    EXPECT_HAS(e.text, "[%c0] : memref<32xi32, #gpu.address_space<workgroup>>\n        gpu.barrier\n");
+    EXPECT_EQ(lower("emit_reduce_loop", e.text), "");
+}
+
+TEST(MlirEmit, ConstantsReadBackExactly) {
+    std::string path = write_kernel(
+        "mlir_consts", "k.py",
+        kernel_text("x, BLOCK: tl.constexpr",
+                    "    offs = tl.arange(0, BLOCK)\n    v = tl.load(x + offs)\n"
+                    "    v = v * 0.1 + 1e-05 - 1e+20\n"
+                    "    v = tl.where(v < 16777217.0, v, float('inf'))\n"
+                    "    v = tl.where(v > -1.0, v, float('nan'))\n"
+                    "    v = tl.maximum(v, -0.0)\n"
+                    "    tl.store(x + offs, v)\n"));
+    auto e = emit_mlir(path, "k", "*fp32", {{"BLOCK", "32"}}, 0);
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "%c0.1_f32 = arith.constant 0.1 : f32\n");
+    EXPECT_HAS(e.text, "%c1.0e-05_f32 = arith.constant 1.0e-05 : f32\n");
+    EXPECT_HAS(e.text, "%c1.0e20_f32 = arith.constant 1.0e+20 : f32\n");
+    // 16777217 is no f32: the nearest, as C reads 16777217.0f
+    EXPECT_HAS(e.text, "%c16777216.0_f32 = arith.constant 16777216.0 : f32\n");
+    EXPECT_HAS(e.text, "%cinf_f32 = arith.constant 0x7F800000 : f32\n");
+    EXPECT_HAS(e.text, "%cnan_f32 = arith.constant 0x7FC00000 : f32\n");
+    EXPECT_HAS(e.text, "%c-0.0_f32 = arith.constant -0.0 : f32\n");
+    EXPECT_EQ(lower("emit_consts", e.text), "");
+}
+
+TEST(MlirEmit, ParameterNamesNeverCollide) {
+    std::string path = write_kernel(
+        "mlir_names", "k.py",
+        kernel_text("tid, c1, tile_i, v2, smem, BLOCK: tl.constexpr",
+                    "    offs = tl.arange(0, BLOCK)\n"
+                    "    tl.store(tid + offs, tl.sum(tl.load(c1 + offs) * v2 + smem))\n"
+                    "    tl.store(tile_i + offs, 1.0 * offs)\n"));
+    auto e = emit_mlir(path, "k", "*fp32, *fp32, *fp32, fp32, fp32", {{"BLOCK", "16"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "gpu.func @k_kernel(%p_tid: !llvm.ptr, %p_c1: !llvm.ptr, %p_tile_i: !llvm.ptr, %p_v2: f32, "
+                       "%p_smem: f32) workgroup(%smem_");
+    EXPECT_EQ(lower("emit_names", e.text), "");
+}
+
+TEST(MlirEmit, Deterministic) {
+    auto a = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "256"}}, 2);
+    auto b = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "256"}}, 2);
+    ASSERT_TRUE(a.ok) << a.diagnostics;
+    EXPECT_EQ(a.text, b.text);
+}
+
+// ---- What the backend does not cover: a diagnostic naming it, no module ----
+
+struct HandEmit {
+    bool ok;
+    std::string diagnostics;
+};
+
+// Emits hand-built SSA whose tile may hold up to max_elements elements.
+HandEmit emit_hand(Ssa& s, int max_elements) {
+    MtContext* ctx = mt_context_new("hand.py");
+    TileInfo tile{};
+    HandEmit r{false, ""};
+    if (shape_analyze(ctx, s.f, max_elements, &tile)) {
+        Spec spec{};
+        spec.name = "hand";
+        spec.symbol = "hand_kernel";
+        spec.kernel = "k";
+        spec.source = "hand.py";
+        spec.signature = "";
+        spec.constexprs = "";
+        spec.f = s.f;
+        spec.tile = &tile;
+        spec.pnames = c_param_names(ctx->arena, s.f);
+        spec.pyname = spec.pnames;
+        spec.written = ssa_written_params(ctx->arena, s.f);
+        spec.backends = BACKEND_MLIR;
+        r.ok = emit_mlir_module(ctx, &spec) != nullptr;
+    }
+    r.diagnostics = sb_str(&ctx->diagnostics);
+    mt_context_free(ctx);
+    return r;
+}
+
+TEST(MlirEmit, TileBeyondABlockIsADiagnostic) {
+    // one thread per element: a 2048-element tile (which the -O2 CUDA
+    // backend spreads over fewer threads) does not fit a CUDA block
+    Ssa s({{"x", ptr_f32()}});
+    Operand offs = s.typed(OP_ARANGE, {}, range_attr(0, 2048));
+    Operand p = s.typed(OP_ADDPTR, {param(0), offs});
+    s.store(p, cf(1.0));
+    auto r = emit_hand(s, 4096);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.diagnostics.find("hand.py:1:1: error: the MLIR backend does not cover 'arange' of 2048 elements: it "
+                                 "runs one thread per element of the tile (2048,), and a CUDA block has at most 1024 "
+                                 "threads"),
+              std::string::npos)
+        << r.diagnostics;
+}
+
+TEST(MlirEmit, ReductionOverANonPowerOfTwoIsADiagnostic) {
+    // the frontend only makes power-of-two reductions; the backend checks
+    // its own assumption rather than emit a wrong tree
+    Ssa s({{"x", ptr_f32()}});
+    Operand offs = s.typed(OP_ARANGE, {}, range_attr(0, 48));
+    Operand p = s.typed(OP_ADDPTR, {param(0), offs});
+    Operand v = s.typed(OP_LOAD, {p, none(), none()});
+    Operand total = s.typed(OP_SUM, {v});
+    s.store(param(0), total);
+    auto r = emit_hand(s, 1024);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.diagnostics.find("error: the MLIR backend does not cover tl.sum in a kernel of 48 threads (the "
+                                 "reduction tree needs a power of two)"),
+              std::string::npos)
+        << r.diagnostics;
+}
+
+TEST(MlirEmit, CoveredHandBuiltKernelEmits) {
+    Ssa s({{"x", ptr_f32()}});
+    Operand offs = s.typed(OP_ARANGE, {}, range_attr(0, 64));
+    Operand p = s.typed(OP_ADDPTR, {param(0), offs});
+    s.store(p, cf(1.0));
+    auto r = emit_hand(s, 1024);
+    EXPECT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_EQ(r.diagnostics, "");
+}
+
+// ---- The CLI's MLIR stages ---------------------------------------------------
+
+std::vector<std::string> add_args() {
+    return {MT_TEST_COMPILER, kernels("vector_add.py"), "--kernel", "add_kernel", "--signature",
+            "*fp32, *fp32, *fp32, i32", "-D", "BLOCK=256", "--name", "vector_add"};
+}
+
+TEST(MlirCli, LauncherStageNeedsTheLoweredModule) {
+    auto args = add_args();
+    args.push_back("--emit=mlir-launcher");
+    auto r = mt_test::run_process(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--emit=mlir-launcher needs --mlir-binary FILE"), std::string::npos) << r.err;
+}
+
+TEST(MlirCli, UnloweredModuleIsRejected) {
+    std::string dir = mt_test::make_temp_dir("mlir_cli_unlowered");
+    auto args = add_args();
+    args.insert(args.end(), {"--backends", "mlir", "-o", dir});
+    ASSERT_EQ(mt_test::run_process(args).status, 0);
+    args = add_args();
+    args.insert(args.end(), {"--mlir-binary", dir + "/vector_add.mlir", "-o", dir});
+    auto r = mt_test::run_process(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("--mlir-binary: no gpu.binary with an assembly attribute"), std::string::npos) << r.err;
+    EXPECT_FALSE(mt_test::file_exists(dir + "/vector_add_mlir.c"));
+    EXPECT_TRUE(mt_test::file_exists(dir + "/vector_add.h")) << "the second step leaves the first one's outputs";
+}
+
+TEST(MlirCli, BinaryOfAnotherKernelIsRejected) {
+    std::string dir = mt_test::make_temp_dir("mlir_cli_other");
+    auto args = add_args();
+    args.insert(args.end(), {"--backends", "mlir", "--name", "other", "--emit=mlir"});
+    auto m = mt_test::run_process(args);
+    ASSERT_EQ(m.status, 0) << m.err;
+    mt_test::write_file(dir + "/other.mlir", m.out);
+    std::vector<std::string> opt = {MT_MLIR_OPT, dir + "/other.mlir"};
+    std::string p = MT_MLIR_PIPELINE;
+    for (size_t at = 0; at <= p.size();) {
+        size_t bar = p.find('|', at);
+        if (bar == std::string::npos) bar = p.size();
+        opt.push_back(p.substr(at, bar - at));
+        at = bar + 1;
+    }
+    opt.insert(opt.end(), {"-o", dir + "/other.gpu.mlir"});
+    ASSERT_EQ(mt_test::run_process(opt).status, 0);
+    args = add_args();
+    args.insert(args.end(), {"--mlir-binary", dir + "/other.gpu.mlir", "--emit=mlir-launcher"});
+    auto r = mt_test::run_process(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("--mlir-binary: the PTX has no '.entry vector_add_kernel'"), std::string::npos) << r.err;
+}
+
+TEST(MlirCli, FailedCompileRemovesTheModule) {
+    std::string dir = mt_test::make_temp_dir("mlir_cli_uncovered");
+    std::string path = write_kernel("mlir_cli_uncovered_src", "k.py",
+                                    kernel_text("x, BLOCK: tl.constexpr",
+                                                "    offs = tl.arange(0, BLOCK)\n    tl.store(x + offs, 1.0)\n"));
+    mt_test::write_file(dir + "/k.mlir", "stale");
+    // 2048 elements: beyond one thread per element at every level
+    auto r = mt_test::run_process({MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32", "-D", "BLOCK=2048",
+                                   "-O1", "--backends", "mlir", "-o", dir});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_FALSE(mt_test::file_exists(dir + "/k.mlir"));
+    EXPECT_FALSE(mt_test::file_exists(dir + "/k.h"));
+}
+
+}  // namespace
