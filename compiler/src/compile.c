@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgen.h"
+#include "cuda_blocked.h"
 #include "emit.h"
 #include "frontend.h"
 #include "lower.h"
@@ -12,7 +13,9 @@
 #include "passes.h"
 #include "pyast.h"
 
-enum { STAGE_COUNT = 9, MAX_THREADS = 1024 };
+/* The largest tile: one thread per element at -O1, up to 64 elements per
+ * thread of a 1024-thread block at -O2. */
+enum { STAGE_COUNT = 9, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -25,6 +28,7 @@ struct mt_compilation {
     int have_tile, tile_failed;
     TileInfo tile;
     Spec spec;
+    int *param_div; /* the signature's :N hints */
     const char *text[STAGE_COUNT];
     int tried[STAGE_COUNT];
 };
@@ -77,6 +81,8 @@ mt_compilation *mt_compile(const mt_options *o) {
     c->name = arena_strdup(a, name);
     Signature *sig = signature_parse(ctx, o->signature ? o->signature : "");
     if (!sig) return c;
+    c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
+    for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
     c->module = pyast_parse_file(ctx, o->python, o->shim);
     if (!c->module) return c;
     Define *defs = ARENA_ARRAY(a, Define, o->ndefines + 1);
@@ -128,10 +134,12 @@ void mt_free(mt_compilation *c) {
 static int need_tile(mt_compilation *c) {
     if (c->have_tile) return 1;
     if (c->tile_failed || !c->f) return 0;
-    if (!shape_analyze(c->ctx, c->f, MAX_THREADS, &c->tile)) {
+    int blocked = c->opts.opt_level >= 2;
+    if (!shape_analyze(c->ctx, c->f, blocked ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
+    if (blocked) cuda_blocked_layout(c->f, &c->tile);
     c->have_tile = 1;
     return 1;
 }
@@ -155,6 +163,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
+        if (c->opts.opt_level >= 2) return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         return emit_cuda_kernel(a, c->f, &c->tile, c->spec.symbol);
     case MT_EMIT_HEADER:
         if (!need_tile(c)) return NULL;

@@ -138,7 +138,7 @@ void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const ch
     sb_printf(sb, "    %s, \"%s\", %s, %s,\n", c_string(a, s->name), backend, c_string(a, s->kernel), c_string(a, s->source));
     sb_printf(sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
               s->grid ? c_string(a, s->grid->text) : "NULL");
-    sb_printf(sb, "    %d, %d,\n", s->tile->threads, f->nparams);
+    sb_printf(sb, "    %d, %d,\n", s->tile->block_threads, f->nparams);
     if (f->nparams) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(sb, "    NULL, NULL,\n");
     sb_printf(sb, "    %s\n};\n", generic);
@@ -182,7 +182,7 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
     emit_grid_prologue(&sb, a, s, launcher, "cudaErrorInvalidValue", "cudaSuccess");
     sb_printf(&sb, "    %s<<<dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), dim3(%d), 0, stream>>>(", s->symbol,
-              s->tile->threads);
+              s->tile->block_threads);
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
         int is_const = t.ptr && !s->written[i];
@@ -211,7 +211,11 @@ const char *emit_header(Arena *a, const Spec *s) {
     sb_printf(&sb, " *   constexprs: %s\n", *s->constexprs ? s->constexprs : "(none)");
     if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->resolved);
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
-    sb_printf(&sb, " *   threads per block: %d */\n", s->tile->threads);
+    sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
+    if (s->tile->block_threads != s->tile->threads)
+        sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile), s->tile->threads,
+                  s->tile->tm * s->tile->tn);
+    sb_puts(&sb, " */\n");
     if (s->backends & BACKEND_CUDA) {
         sb_printf(&sb, "cudaError_t launch_%s(%s);\n", s->name, launcher_params(a, s, 1));
         sb_printf(&sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s;\n", s->name);

@@ -256,7 +256,7 @@ const char *tile_str(Arena *a, const TileInfo *t) {
     return "()";
 }
 
-int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *out) {
+int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo *out) {
     Arena *a = ctx->arena;
     Shaper S = {0};
     S.ctx = ctx;
@@ -280,12 +280,21 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *
         out->rank = 0;
         out->rows = out->cols = out->threads = 1;
     }
-    if ((long long)out->threads > max_threads) {
-        mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
-                 "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element: use a smaller block)",
-                 tile_str(a, out), out->threads, max_threads);
+    if ((long long)out->threads > max_elements) {
+        if (max_elements <= 1024)
+            mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
+                     "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element at -O1: "
+                     "use a smaller block, or -O2)",
+                     tile_str(a, out), out->threads, max_elements);
+        else
+            mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
+                     "the tile %s has %d elements, more than the %d that one CUDA block holds (1024 threads of %d "
+                     "elements each): use a smaller block",
+                     tile_str(a, out), out->threads, max_elements, max_elements / 1024);
         return 0;
     }
+    out->tm = out->tn = 1;
+    out->block_threads = out->threads;
     check_widths(&S, &f->body);
     if (S.failed) return 0;
     out->layout = ARENA_ARRAY(a, Layout, f->nvalues + 1);

@@ -19,13 +19,20 @@ typedef enum Layout {
 typedef struct TileInfo {
     int rank;        /* 0: scalar kernel, 1: rank-1, 2: rank-2 tile */
     int rows, cols;  /* rank 2: R and C; rank 1: cols is the width */
-    int threads;     /* per CUDA block */
+    int threads;     /* elements of the tile (one thread each at -O1) */
     Layout *layout;  /* by value number */
+    /* How the CUDA backend spreads the tile over a block: each thread
+     * holds tm x tn elements (rank 1: tn consecutive ones) and the block
+     * has block_threads threads. shape_analyze() sets 1, 1, threads; the
+     * -O2 backend may choose more elements per thread. */
+    int tm, tn;
+    int block_threads;
 } TileInfo;
 
-/* 0 after a diagnostic (at the op that breaks the rule). max_threads is
- * the CUDA block limit (1024). */
-int shape_analyze(MtContext *ctx, const Function *f, int max_threads, TileInfo *out);
+/* 0 after a diagnostic (at the op that breaks the rule). max_elements is
+ * the largest tile: the CUDA block limit (1024) with one thread per
+ * element, more when threads hold several elements. */
+int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo *out);
 const char *tile_str(Arena *a, const TileInfo *t); /* "(16, 16)", "(256,)", "()" */
 /* In a rank-2 kernel an arange is not a value of its own but an index
  * (tile_i, tile_j or threadIdx.x) chosen by each use: the layout that

@@ -1,0 +1,53 @@
+/* Shared between the -O2 CUDA backend (emit_cuda_blocked.c) and its
+ * matmul loop lowering (cuda_matmul.c). */
+#ifndef MT_CUDA_BLOCKED_H
+#define MT_CUDA_BLOCKED_H
+
+#include "emit.h"
+
+typedef struct CudaB {
+    Arena *a;
+    const Function *f;
+    const TileInfo *tile;
+    const char **pnames;
+    const int *param_div;     /* the signature's :N hints, per parameter */
+    int *alias;               /* value -> value it is stored as (-1: itself) */
+    const char **splat;       /* value -> the scalar every element holds */
+    int *ptr_param;           /* pointer value -> its base parameter */
+    const char **ptr_var;     /* carried pointer value -> its index variable */
+    char *align_needed;       /* pointer parameter -> alignment flag emitted */
+    StrBuf smem;              /* __shared__ declarations */
+    StrBuf prologue;          /* statements at kernel entry */
+    StrBuf *out;
+    int indent;
+    int loop_depth;
+    int uses_tx, uses_ty;     /* the thread's tile coordinates are needed */
+    char *deferred, *emitted; /* by value: emission at first use */
+} CudaB;
+
+void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cb_count(const CudaB *C, Layout l);
+Layout cb_layout(const CudaB *C, int v);
+const char *cb_row(CudaB *C, const char *i);
+const char *cb_col(CudaB *C, const char *j);
+/* Element (i, j) of an operand read in layout `use`. */
+const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *j);
+const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const char *j);
+int cb_open(CudaB *C, Layout l);
+void cb_close(CudaB *C, int n);
+void cb_emit_block(CudaB *C, const Block *b);
+
+/* Chooses tm, tn and block_threads for the -O2 backend. */
+void cuda_blocked_layout(const Function *f, TileInfo *t);
+/* The -O2 kernel; param_div: the signature's divisibility hints (or NULL). */
+const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol, const int *param_div);
+
+/* The matmul idiom: a top-level runtime loop whose only carried value is a
+ * tile accumulating the outer product of a row block and a column block
+ * loaded from memory. cuda_matmul_find returns it (or NULL);
+ * cuda_matmul_emit lowers `loop` if it is one and returns 1. */
+const Inst *cuda_matmul_find(const Function *f, const TileInfo *t);
+int cuda_matmul_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
+int cuda_matmul_emit(CudaB *C, const Inst *loop);
+
+#endif

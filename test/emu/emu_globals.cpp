@@ -1,0 +1,3 @@
+#include "cuda_runtime.h"
+
+thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;

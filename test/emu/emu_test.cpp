@@ -1,0 +1,277 @@
+// Generated CUDA units (kernel + launcher) at -O1 and -O2, run on the CPU
+// emulation of fake_cuda/ and checked against references written here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bacc_o1.h"
+#include "bacc_o2.h"
+#include "clamp_o1.h"
+#include "clamp_o2.h"
+#include "madd_big_o2.h"
+#include "madd_o1.h"
+#include "madd_o2.h"
+#include "mm128_o2.h"
+#include "mm16_o1.h"
+#include "mm16_o2.h"
+#include "mm32_o2.h"
+#include "mm64_o2.h"
+#include "mm64x32_o2.h"
+#include "nested_o1.h"
+#include "nested_o2.h"
+#include "rowsum_o1.h"
+#include "rowsum_o2.h"
+#include "rsum_o1.h"
+#include "rsum_o2.h"
+#include "seedmm64_o2.h"
+#include "seedmm_o1.h"
+#include "seedmm_o2.h"
+#include "silu_o1.h"
+#include "silu_o2.h"
+#include "softmax64_o1.h"
+#include "softmax64_o2.h"
+#include "softmax_o1.h"
+#include "softmax_o2.h"
+#include "twoc_o1.h"
+#include "twoc_o2.h"
+#include "vadd1024_o1.h"
+#include "vadd1024_o2.h"
+#include "vadd256_o1.h"
+#include "vadd256_o2.h"
+#include "vadd4096_o2.h"
+
+namespace {
+
+std::vector<float> random_vec(size_t n, unsigned seed, float lo = -2.0f, float hi = 2.0f) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(lo, hi);
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(g);
+    return v;
+}
+
+// Exact float comparison that treats NaN as equal to NaN.
+bool same(float a, float b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+bool close(float got, float want, float tol) {
+    if (std::isnan(want)) return std::isnan(got);
+    if (std::isinf(want)) return got == want;
+    return std::fabs(got - want) <= tol * (1.0f + std::fabs(want));
+}
+
+using VAdd = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t);
+
+TEST(Emu, VectorAdd) {
+    struct {
+        const char* name;
+        VAdd f;
+    } variants[] = {{"vadd256_o1", launch_vadd256_o1},   {"vadd256_o2", launch_vadd256_o2},
+                    {"vadd1024_o1", launch_vadd1024_o1}, {"vadd1024_o2", launch_vadd1024_o2},
+                    {"vadd4096_o2", launch_vadd4096_o2}};
+    for (int n : {0, 1, 3, 1000, 1024, 5000, 4096 * 2 + 5}) {
+        for (int offset : {0, 1}) {  // 1: pointers not 16-byte aligned
+            auto x = random_vec(n + 8, 1), y = random_vec(n + 8, 2);
+            for (auto& v : variants) {
+                std::vector<float> out(n + 8, -7.0f);
+                ASSERT_EQ(v.f(nullptr, x.data() + offset, y.data() + offset, out.data() + offset, n), 0) << v.name;
+                for (int i = 0; i < n; i++)
+                    ASSERT_TRUE(same(out[i + offset], x[i + offset] + y[i + offset])) << v.name << " n=" << n << " i=" << i;
+                for (int i = n + offset; i < n + 8; i++) ASSERT_EQ(out[i], -7.0f) << v.name << ": wrote past the end";
+            }
+        }
+    }
+}
+
+TEST(Emu, NegativeSizeIsRefused) {
+    float x = 0;
+    EXPECT_EQ(launch_vadd1024_o2(nullptr, &x, &x, &x, -5), cudaErrorInvalidValue);
+}
+
+float maximum(float a, float b) { return std::isnan(a) ? a : std::isnan(b) ? b : (a > b ? a : b); }
+float minimum(float a, float b) { return std::isnan(a) ? a : std::isnan(b) ? b : (a < b ? a : b); }
+
+TEST(Emu, ClampWithNaNAndInf) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t, float, float);
+    F fs[] = {launch_clamp_o1, launch_clamp_o2};
+    int n = 2000;
+    auto x = random_vec(n, 3);
+    x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.5f, x[4] = -0.5f;
+    for (float lo : {-0.5f, NAN}) {
+        float hi = 0.5f;
+        for (F f : fs) {
+            std::vector<float> out(n);
+            ASSERT_EQ(f(nullptr, x.data(), out.data(), n, lo, hi), 0);
+            for (int i = 0; i < n; i++) {
+                float want = x[i] < lo ? lo : minimum(maximum(x[i], lo), hi);
+                ASSERT_TRUE(same(out[i], want)) << i << ": " << out[i] << " vs " << want;
+            }
+        }
+    }
+}
+
+TEST(Emu, Silu) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
+    for (F f : {launch_silu_o1, launch_silu_o2}) {
+        int n = 777;
+        auto x = random_vec(n, 4, -10, 10);
+        std::vector<float> out(n);
+        ASSERT_EQ(f(nullptr, x.data(), out.data(), n), 0);
+        for (int i = 0; i < n; i++) ASSERT_TRUE(close(out[i], x[i] / (1.0f + std::exp(-x[i])), 1e-6f)) << i;
+    }
+}
+
+using RowFn = cudaError_t (*)(cudaStream_t, mytriton_grid, const float*, float*, int32_t);
+
+void check_softmax(RowFn f, int block, int rows, int cols, bool specials) {
+    auto x = random_vec((size_t)rows * cols, 5, -5, 5);
+    if (specials && cols > 3) {
+        x[0] = -INFINITY;          // row 0: a -inf entry
+        x[cols + 1] = INFINITY;    // row 1: +inf gives NaN entries (inf - inf)
+        x[2 * cols + 2] = NAN;     // row 2: NaN ignored by max, propagates through exp
+    }
+    std::vector<float> out((size_t)rows * cols, -3.0f);
+    mytriton_grid g = {rows, 1, 1};
+    ASSERT_EQ(f(nullptr, g, x.data(), out.data(), cols), 0);
+    (void)block;
+    for (int r = 0; r < rows; r++) {
+        float m = -INFINITY;
+        for (int c = 0; c < cols; c++) m = std::fmax(m, x[r * cols + c]);
+        double s = 0;
+        for (int c = 0; c < cols; c++) s += std::exp((double)(x[r * cols + c] - m));
+        for (int c = 0; c < cols; c++) {
+            float want = (float)(std::exp((double)(x[r * cols + c] - m)) / s);
+            ASSERT_TRUE(close(out[r * cols + c], want, 1e-5f)) << "row " << r << " col " << c << ": " << out[r * cols + c]
+                                                                << " vs " << want;
+        }
+    }
+}
+
+TEST(Emu, Softmax) {
+    for (RowFn f : {launch_softmax_o1, launch_softmax_o2}) {
+        check_softmax(f, 1024, 5, 1024, true);
+        check_softmax(f, 1024, 3, 1000, true);
+        check_softmax(f, 1024, 2, 1, false);
+    }
+    for (RowFn f : {launch_softmax64_o1, launch_softmax64_o2}) {
+        check_softmax(f, 64, 4, 64, true);
+        check_softmax(f, 64, 3, 37, true);
+    }
+}
+
+TEST(Emu, RowSum) {
+    for (RowFn f : {launch_rowsum_o1, launch_rowsum_o2}) {
+        for (int cols : {256, 100, 1}) {
+            int rows = 6;
+            auto x = random_vec((size_t)rows * cols, 6);
+            std::vector<float> out(rows, -1.0f);
+            mytriton_grid g = {rows, 1, 1};
+            ASSERT_EQ(f(nullptr, g, x.data(), out.data(), cols), 0);
+            for (int r = 0; r < rows; r++) {
+                double s = 0;
+                for (int c = 0; c < cols; c++) s += x[r * cols + c];
+                ASSERT_TRUE(close(out[r], (float)s, 1e-5f)) << r;
+            }
+        }
+    }
+}
+
+TEST(Emu, MatrixAdd2D) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
+    for (F f : {launch_madd_o1, launch_madd_o2, launch_madd_big_o2}) {
+        for (auto mn : std::vector<std::pair<int, int>>{{33, 70}, {16, 32}, {1, 1}, {0, 5}, {130, 257}}) {
+            int M = mn.first, N = mn.second;
+            auto x = random_vec((size_t)M * N + 1, 7), y = random_vec((size_t)M * N + 1, 8);
+            std::vector<float> out((size_t)M * N + 1, -9.0f);
+            ASSERT_EQ(f(nullptr, x.data(), y.data(), out.data(), M, N), 0);
+            for (int i = 0; i < M * N; i++) ASSERT_TRUE(same(out[i], x[i] + y[i])) << M << "x" << N << " at " << i;
+            ASSERT_EQ(out[(size_t)M * N], -9.0f);
+        }
+    }
+}
+
+using MM = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t, int32_t);
+
+TEST(Emu, MatmulRuntimeK) {
+    struct {
+        const char* name;
+        MM f;
+    } variants[] = {{"mm16_o1", launch_mm16_o1},     {"mm16_o2", launch_mm16_o2},     {"mm32_o2", launch_mm32_o2},
+                    {"mm64_o2", launch_mm64_o2},     {"mm128_o2", launch_mm128_o2},   {"mm64x32_o2", launch_mm64x32_o2},
+                    {"seedmm_o1", launch_seedmm_o1}, {"seedmm_o2", launch_seedmm_o2}, {"seedmm64_o2", launch_seedmm64_o2}};
+    struct {
+        int M, N, K;
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {129, 129, 20}};
+    for (auto s : sizes) {
+        auto a = random_vec((size_t)s.M * s.K + 1, 9), b = random_vec((size_t)s.K * s.N + 1, 10);
+        for (auto& v : variants) {
+            std::vector<float> c((size_t)s.M * s.N + 1, -5.0f);
+            ASSERT_EQ(v.f(nullptr, a.data(), b.data(), c.data(), s.M, s.N, s.K), 0) << v.name;
+            for (int i = 0; i < s.M; i++)
+                for (int j = 0; j < s.N; j++) {
+                    double want = 0, mag = 0;
+                    for (int k = 0; k < s.K; k++) {
+                        want += (double)a[i * s.K + k] * b[k * s.N + j];
+                        mag += std::fabs((double)a[i * s.K + k] * b[k * s.N + j]);
+                    }
+                    ASSERT_NEAR(c[i * s.N + j], want, 1e-5 * (1 + mag))
+                        << v.name << " " << s.M << "x" << s.N << "x" << s.K << " at " << i << "," << j;
+                }
+            ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f) << v.name;
+        }
+    }
+}
+
+TEST(Emu, RuntimeLoops) {
+    using Sum = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
+    for (Sum f : {launch_rsum_o1, launch_rsum_o2}) {
+        for (int K : {0, 1, 1000}) {
+            auto x = random_vec(K + 1, 11);
+            float out = -1;
+            ASSERT_EQ(f(nullptr, x.data(), &out, K), 0);
+            float want = 0;
+            for (int k = 0; k < K; k++) want += x[k];
+            EXPECT_FLOAT_EQ(out, want) << K;
+        }
+    }
+    using Count = cudaError_t (*)(cudaStream_t, float*, int32_t, int32_t);
+    for (Count f : {launch_nested_o1, launch_nested_o2}) {
+        for (auto mn : std::vector<std::pair<int, int>>{{0, 5}, {3, 0}, {7, 9}, {100, 3}}) {
+            float out = -1;
+            ASSERT_EQ(f(nullptr, &out, mn.first, mn.second), 0);
+            EXPECT_EQ(out, (float)(mn.first * mn.second));
+        }
+    }
+    using Two = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
+    for (Two f : {launch_twoc_o1, launch_twoc_o2}) {
+        for (int n : {0, 1, 2, 9, 100}) {
+            auto x = random_vec(n + 1, 12);
+            float out = -1;
+            ASSERT_EQ(f(nullptr, x.data(), &out, n), 0);
+            int total = 0;
+            float scaled = 0;
+            for (int i = 1; i < n; i += 2) total += i, scaled += x[i] * 0.5f;
+            EXPECT_FLOAT_EQ(out, scaled + total) << n;
+        }
+    }
+    using Acc = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
+    for (Acc f : {launch_bacc_o1, launch_bacc_o2}) {
+        for (int chunks : {0, 1, 5}) {
+            auto x = random_vec(64 * chunks + 1, 13);
+            std::vector<float> out(64, -1);
+            ASSERT_EQ(f(nullptr, x.data(), out.data(), chunks), 0);
+            for (int l = 0; l < 64; l++) {
+                float want = 0;
+                for (int c = 0; c < chunks; c++) want += x[c * 64 + l];
+                EXPECT_FLOAT_EQ(out[l], want);
+            }
+        }
+    }
+}
+
+}  // namespace

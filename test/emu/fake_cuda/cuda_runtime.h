@@ -1,0 +1,157 @@
+// A CPU emulation of the small part of CUDA that mytriton's generated code
+// uses, so that the generated kernels and launchers run and are checked on
+// machines without a GPU (test/emu). Each launch runs the blocks of the
+// grid one after another; the threads of a block are real threads, with
+// __syncthreads() a barrier and warp shuffles exchanged through memory.
+// `__shared__` locals become function statics: one copy, shared by the
+// threads of the block that runs. Not a general CUDA implementation.
+#pragma once
+
+#include <pthread.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+
+typedef int cudaError_t;
+typedef void* cudaStream_t;
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
+inline cudaError_t& mt_emu_last_error() {
+    static thread_local cudaError_t e = cudaSuccess;
+    return e;
+}
+inline cudaError_t cudaGetLastError() {
+    cudaError_t e = mt_emu_last_error();
+    mt_emu_last_error() = cudaSuccess;
+    return e;
+}
+inline const char* cudaGetErrorString(cudaError_t e) { return e == 0 ? "no error" : "emulated launch error"; }
+
+#define __global__
+#define __launch_bounds__(n)
+#define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
+
+struct float4 {
+    float x, y, z, w;
+};
+struct int4 {
+    int x, y, z, w;
+};
+inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
+inline int4 make_int4(int a, int b, int c, int d) { return {a, b, c, d}; }
+
+inline float __int_as_float(int i) {
+    float f;
+    std::memcpy(&f, &i, sizeof f);
+    return f;
+}
+using std::isnan;
+inline int max(int a, int b) { return a > b ? a : b; }
+inline int min(int a, int b) { return a < b ? a : b; }
+
+namespace mt_emu {
+
+struct Block {
+    pthread_barrier_t block;
+    std::vector<pthread_barrier_t> warps;
+    unsigned threads = 0;
+    alignas(16) unsigned char exchange[1024][16];
+};
+
+inline Block*& current() {
+    static Block* b = nullptr;
+    return b;
+}
+
+}  // namespace mt_emu
+
+extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+inline void __syncthreads() { pthread_barrier_wait(&mt_emu::current()->block); }
+
+template <class T>
+T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
+    (void)mask;
+    mt_emu::Block* b = mt_emu::current();
+    unsigned tid = threadIdx.x, warp = tid / 32;
+    static_assert(sizeof(T) <= 16, "shuffle of a large type");
+    std::memcpy(b->exchange[tid], &v, sizeof v);
+    pthread_barrier_wait(&b->warps[warp]);
+    T r;
+    std::memcpy(&r, b->exchange[tid ^ (unsigned)lane_mask], sizeof r);
+    pthread_barrier_wait(&b->warps[warp]);
+    return r;
+}
+
+inline float fmaf_emulated(float a, float b, float c) { return std::fma(a, b, c); }
+
+namespace mt_emu {
+
+// Runs `kernel(args...)` on every thread of every block of the grid.
+template <class... P, class... A>
+void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
+    unsigned T = block.x * block.y * block.z;
+    if (T == 0 || T > 1024) {
+        mt_emu_last_error() = cudaErrorInvalidValue;
+        return;
+    }
+    Block* b = new Block();
+    b->threads = T;
+    pthread_barrier_init(&b->block, nullptr, T);
+    unsigned nwarps = (T + 31) / 32;
+    b->warps.resize(nwarps);
+    for (unsigned w = 0; w < nwarps; w++) {
+        unsigned n = (w + 1) * 32 <= T ? 32 : T - w * 32;
+        pthread_barrier_init(&b->warps[w], nullptr, n);
+    }
+    current() = b;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < T; t++) {
+        threads.emplace_back([=]() {
+            threadIdx = dim3(t, 0, 0);
+            blockDim = block;
+            gridDim = grid;
+            for (unsigned z = 0; z < grid.z; z++)
+                for (unsigned y = 0; y < grid.y; y++)
+                    for (unsigned x = 0; x < grid.x; x++) {
+                        blockIdx = dim3(x, y, z);
+                        kernel(static_cast<P>(args)...);
+                        pthread_barrier_wait(&b->block); // the next block reuses __shared__
+                    }
+        });
+    }
+    for (auto& th : threads) th.join();
+    current() = nullptr;
+    pthread_barrier_destroy(&b->block);
+    for (auto& w : b->warps) pthread_barrier_destroy(&w);
+    delete b;
+}
+
+template <class... P>
+struct Launch {
+    void (*kernel)(P...);
+    dim3 grid, block;
+    template <class... A>
+    void operator()(A... args) const {
+        run(kernel, grid, block, args...);
+    }
+};
+
+template <class... P>
+Launch<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t, cudaStream_t) {
+    return Launch<P...>{kernel, grid, block};
+}
+
+}  // namespace mt_emu
+
+// The generated launchers' `kernel<<<grid, block, 0, stream>>>(args)` is
+// rewritten to `mt_emu::launch(kernel, grid, block, 0, stream)(args)`.
