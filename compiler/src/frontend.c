@@ -1512,14 +1512,16 @@ static void visit_stmt(Interp *I, const PyNode *s) {
     if (strcmp(k, "AsyncFor") == 0) fail(I, s->pos, "'async for' is not supported");
     static const struct {
         const char *kind, *what;
-    } unsupported[] = {{"Assert", "'assert'"},      {"With", "'with'"},           {"AsyncWith", "'async with'"},
-                       {"Try", "'try'"},            {"TryStar", "'try'"},         {"Raise", "'raise'"},
-                       {"Delete", "'del'"},         {"Global", "'global'"},       {"Nonlocal", "'nonlocal'"},
-                       {"Import", "'import'"},      {"ImportFrom", "'import'"},   {"FunctionDef", "nested functions"},
-                       {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"}, {"Match", "'match'"},
-                       {"TypeAlias", "'type'"}};
+    } unsupported[] = {{"Assert", "'assert' statements"},  {"With", "'with' statements"},
+                       {"AsyncWith", "'async with' statements"}, {"Try", "'try' statements"},
+                       {"TryStar", "'try' statements"},    {"Raise", "'raise' statements"},
+                       {"Delete", "'del' statements"},     {"Global", "'global' statements"},
+                       {"Nonlocal", "'nonlocal' statements"}, {"Import", "'import' statements"},
+                       {"ImportFrom", "'import' statements"}, {"FunctionDef", "nested functions"},
+                       {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
+                       {"Match", "'match' statements"},    {"TypeAlias", "'type' statements"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (strcmp(unsupported[i].kind, k) == 0) fail(I, s->pos, "%s statements are not supported in kernels", unsupported[i].what);
+        if (strcmp(unsupported[i].kind, k) == 0) fail(I, s->pos, "%s are not supported in kernels", unsupported[i].what);
     fail(I, s->pos, "'%s' statements are not supported in kernels", k);
 }
 

@@ -1,0 +1,478 @@
+// Expected diagnostics (DESIGN 4, 14): one test per rejected construct,
+// comparing the whole output of diagnostics.c: the message line
+// `k.py:LINE:COL: error: MESSAGE`, the source line indented by four spaces
+// and the caret line. Each kernel is
+//
+//   1 import triton
+//   2 import triton.language as tl
+//   3
+//   4
+//   5 @triton.jit
+//   6 def k(PARAMS):
+//   7     <body>...
+//
+// and the table keeps the snippet beside the exact expected text.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "unit_support.h"
+
+namespace {
+
+using namespace mt_unit;
+
+struct Case {
+    const char* name;
+    const char* params;
+    const char* signature;
+    const char* body;      // from line 7
+    const char* expected;  // the whole diagnostic output, file named k.py
+    std::vector<std::pair<std::string, std::string>> defines = {};
+    const char* grid = nullptr;
+    const char* after = "";  // module text after the kernel
+    int opt_level = 2;
+    const char* file = nullptr;  // the whole file instead of the prologue and body
+};
+
+// `[...]` in an expected text stands for any text (for hints that other
+// work may reword).
+bool matches(const std::string& got, const std::string& expected) {
+    size_t star = expected.find("[...]");
+    if (star == std::string::npos) return got == expected;
+    std::string pre = expected.substr(0, star), post = expected.substr(star + 5);
+    return got.size() >= pre.size() + post.size() && got.compare(0, pre.size(), pre) == 0 &&
+           got.compare(got.size() - post.size(), post.size(), post) == 0;
+}
+
+const std::vector<Case>& cases() {
+    static const std::vector<Case> all = {
+        // ---- statements ------------------------------------------------------
+        {"While", "x, n", "*fp32, i32",
+         "    while n:\n        pass\n",
+         "k.py:7:5: error: 'while' loops are not supported (use 'for i in range(n)')\n"
+         "        while n:\n"
+         "        ^\n"},
+        {"Return", "x, n", "*fp32, i32",
+         "    tl.store(x, 1.0)\n    return\n",
+         "k.py:8:5: error: 'return' in a kernel is not supported (kernels write results with tl.store)\n"
+         "        return\n"
+         "        ^\n"},
+        {"IfOnRuntimeValue", "x, n", "*fp32, i32",
+         "    if n > 0:\n        tl.store(x, 1.0)\n",
+         "k.py:7:5: error: 'if' on a runtime value is not supported (use tl.where to choose per element, or make the "
+         "condition a tl.constexpr)\n"
+         "        if n > 0:\n"
+         "        ^\n"},
+        {"ChainedComparison", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    m = 0 <= o < n\n",
+         "k.py:8:9: error: chained comparisons are not supported (parenthesize each comparison when combining with &, "
+         "e.g. (0 <= x) & (x < n))\n"
+         "        m = 0 <= o < n\n"
+         "            ^\n"},
+        {"TupleTarget", "x, n", "*fp32, i32",
+         "    a, b = n, n\n",
+         "k.py:7:5: error: tuple targets are not supported (assign each name on its own line)\n"
+         "        a, b = n, n\n"
+         "        ^\n"},
+        {"Power", "x, n", "*fp32, i32",
+         "    y = n ** 2\n",
+         "k.py:7:9: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+         "        y = n ** 2\n"
+         "            ^\n"},
+        {"UnknownLanguageFunction", "x, n", "*fp32, i32",
+         "    y = tl.foo(n)\n",
+         "k.py:7:9: error: 'tl.foo' is not supported by mytriton\n"
+         "        y = tl.foo(n)\n"
+         "            ^\n"},
+        {"CallToUserFunction", "x, n", "*fp32, i32",
+         "    y = helper(n)\n",
+         "k.py:7:9: error: calling other functions ('helper') is not supported (inline its body into the kernel)\n"
+         "        y = helper(n)\n"
+         "            ^\n",
+         {}, nullptr, "\n\ndef helper(v):\n    return v\n"},
+        {"UndefinedName", "x, n", "*fp32, i32",
+         "    tl.store(x, n + offset)\n",
+         "k.py:7:21: error: undefined name 'offset'\n"
+         "        tl.store(x, n + offset)\n"
+         "                        ^\n"},
+        {"NameCreatedInRuntimeLoopUsedAfterIt", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        last = tl.load(x + i)\n    tl.store(x, last)\n",
+         "k.py:9:17: error: undefined name 'last' (it is assigned at line 8 inside the runtime loop at line 7, and "
+         "names first created in a loop body do not exist after the loop: assign it before the loop to carry it)\n"
+         "        tl.store(x, last)\n"
+         "                    ^\n"},
+        {"NameCreatedInNestedRuntimeLoopUsedAfterIt", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        for j in range(n):\n            last = i + j\n    tl.store(x, last)\n",
+         "k.py:10:17: error: undefined name 'last' (it is assigned at line 9 inside the runtime loop at line 7, and "
+         "names first created in a loop body do not exist after the loop: assign it before the loop to carry it)\n"
+         "        tl.store(x, last)\n"
+         "                    ^\n"},
+        {"TooManyArguments", "x, n", "*fp32, i32",
+         "    pid = tl.program_id(0, 1)\n",
+         "k.py:7:28: error: tl.program_id() takes at most 1 argument (2 given)\n"
+         "        pid = tl.program_id(0, 1)\n"
+         "                               ^\n"},
+        {"MissingRequiredArgument", "x, n", "*fp32, i32",
+         "    o = tl.arange(0)\n",
+         "k.py:7:9: error: tl.arange() missing required argument 'end'\n"
+         "        o = tl.arange(0)\n"
+         "            ^\n"},
+        {"UnexpectedKeyword", "x, n", "*fp32, i32",
+         "    tl.store(x, 1.0, msk=n > 0)\n",
+         "k.py:7:22: error: tl.store() got an unexpected keyword argument 'msk'\n"
+         "        tl.store(x, 1.0, msk=n > 0)\n"
+         "                         ^\n"},
+        {"Break", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        break\n",
+         "k.py:8:9: error: 'break' is not supported (loops always run to the end of their range)\n"
+         "            break\n"
+         "            ^\n"},
+        {"Continue", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        continue\n",
+         "k.py:8:9: error: 'continue' is not supported (use tl.where or masks instead)\n"
+         "            continue\n"
+         "            ^\n"},
+        {"ForElse", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        tl.store(x + i, 1.0)\n    else:\n        tl.store(x, 2.0)\n",
+         "k.py:9:5: error: for/else is not supported (the loop always runs to the end of its range)\n"
+         "        else:\n"
+         "        ^\n"},
+        // ---- runtime loops ---------------------------------------------------
+        {"RuntimeLoopStepRuntime", "x, n", "*fp32, i32",
+         "    for i in range(0, n, n):\n        tl.store(x + i, 1.0)\n",
+         "k.py:7:26: error: the step of a runtime loop must be a positive compile-time integer (got a runtime value)\n"
+         "        for i in range(0, n, n):\n"
+         "                             ^\n"},
+        {"RuntimeLoopStepZero", "x, n", "*fp32, i32",
+         "    for i in range(0, n, 0):\n        tl.store(x + i, 1.0)\n",
+         "k.py:7:26: error: the step of a runtime loop must be a positive compile-time integer (got 0)\n"
+         "        for i in range(0, n, 0):\n"
+         "                             ^\n"},
+        {"RuntimeLoopStepNegative", "x, n", "*fp32, i32",
+         "    for i in range(n, 0, -1):\n        tl.store(x + i, 1.0)\n",
+         "k.py:7:26: error: the step of a runtime loop must be a positive compile-time integer (got -1)\n"
+         "        for i in range(n, 0, -1):\n"
+         "                             ^\n"},
+        {"AssignToInductionVariable", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        i = i + 1\n",
+         "k.py:8:9: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
+         "            i = i + 1\n"
+         "            ^\n"},
+        {"AugmentedAssignToInductionVariable", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        i += 2\n",
+         "k.py:8:9: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
+         "            i += 2\n"
+         "            ^\n"},
+        {"AssignToInductionVariableFromNestedLoop", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        for j in range(n):\n            i = j\n",
+         "k.py:9:13: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
+         "                i = j\n"
+         "                ^\n"},
+        {"NestedLoopReusesInductionVariable", "x, n", "*fp32, i32",
+         "    for i in range(n):\n        for i in range(n):\n            tl.store(x + i, 1.0)\n",
+         "k.py:8:13: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
+         "            for i in range(n):\n"
+         "                ^\n"},
+        {"LoopTargetTuple", "x, n", "*fp32, i32",
+         "    for i, j in range(n):\n        pass\n",
+         "k.py:7:9: error: the target of a for loop must be a simple name (tuple targets are not supported)\n"
+         "        for i, j in range(n):\n"
+         "            ^\n"},
+        {"LoopTargetSubscript", "x, n", "*fp32, i32",
+         "    for x[0] in range(n):\n        pass\n",
+         "k.py:7:9: error: the target of a for loop must be a simple name (not a subscript)\n"
+         "        for x[0] in range(n):\n"
+         "            ^\n"},
+        {"StaticRangeWithRuntimeBounds", "x, n", "*fp32, i32",
+         "    for i in tl.static_range(0, n):\n        tl.store(x + i, 1.0)\n",
+         "k.py:7:33: error: tl.static_range needs compile-time integer bounds (got a runtime value; use range() for a "
+         "runtime loop)\n"
+         "        for i in tl.static_range(0, n):\n"
+         "                                    ^\n"},
+        {"CarriedValueChangesType", "x, n", "*fp32, i32",
+         "    acc = 0\n    for i in range(n):\n        acc = acc + tl.load(x + i)\n    tl.store(x, acc)\n",
+         "k.py:9:9: error: the loop-carried variable 'acc' changes type across an iteration: i32 before the loop, f32 "
+         "at the end of the body (a carried value keeps one type; give it its final type before the loop)\n"
+         "            acc = acc + tl.load(x + i)\n"
+         "            ^\n"},
+        {"CarriedValueChangesShape", "x, n", "*fp32, i32",
+         "    acc = 0.0\n    for i in range(n):\n        acc += tl.load(x + tl.arange(0, 8))\n",
+         "k.py:9:9: error: the loop-carried variable 'acc' changes type across an iteration: f32 before the loop, "
+         "vector<8 x f32> at the end of the body (a carried value keeps one type; give it its final type before the "
+         "loop)\n"
+         "            acc += tl.load(x + tl.arange(0, 8))\n"
+         "            ^\n"},
+        {"RuntimeLoopBoundNotI32", "x, n, s", "*fp32, i32, fp32",
+         "    for i in range(s):\n        pass\n",
+         "k.py:7:20: error: the stop of a runtime loop must be an i32 scalar (got f32)\n"
+         "        for i in range(s):\n"
+         "                       ^\n"},
+        // ---- values, shapes, tiles -------------------------------------------
+        {"ReductionWidthNotPowerOfTwo", "x, n", "*fp32, i32",
+         "    v = tl.load(x + tl.arange(0, 6))\n    tl.store(x, tl.sum(v))\n",
+         "k.py:8:17: error: tl.sum needs a block whose width is a power of two equal to the CUDA block size (got "
+         "width 6)\n"
+         "        tl.store(x, tl.sum(v))\n"
+         "                    ^\n"},
+        // at -O1 each element of the tile is one thread
+        {"ThreadLimitRank1", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 2048)\n    tl.store(x + o, 1.0)\n",
+         "k.py:7:9: error: the tile (2048,) needs 2048 threads, more than the 1024 of a CUDA block (one thread per "
+         "element[...])\n"
+         "        o = tl.arange(0, 2048)\n"
+         "            ^\n",
+         {}, nullptr, "", 1},
+        {"ThreadLimitRank2", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 32)[None, :]\n    tl.store(x + o, 1.0)\n",
+         "k.py:7:29: error: the tile (64, 32) needs 2048 threads, more than the 1024 of a CUDA block (one thread per "
+         "element[...])\n"
+         "        o = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 32)[None, :]\n"
+         "                                ^\n",
+         {}, nullptr, "", 1},
+        {"Rank1WidthDoesNotFitTile", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]\n"
+         "    tl.store(x + o, 1.0)\n"
+         "    tl.store(x + tl.arange(0, 16), 2.0)\n",
+         "k.py:9:18: error: a rank-1 block of width 16 does not fit the (4, 8) tile (its width must be 4, 8 or 32)\n"
+         "        tl.store(x + tl.arange(0, 16), 2.0)\n"
+         "                     ^\n"},
+        {"LoadOtherWithoutMask", "x, n", "*fp32, i32",
+         "    v = tl.load(x, other=0.0)\n",
+         "k.py:7:20: error: tl.load's 'other' needs a mask (other is the value where the mask is false)\n"
+         "        v = tl.load(x, other=0.0)\n"
+         "                       ^\n"},
+        {"ConstantOutsideI32", "x, n", "*fp32, i32",
+         "    tl.store(x, n + 3000000000)\n",
+         "k.py:7:17: error: the integer 3000000000 does not fit in i32 (runtime integers are 32-bit)\n"
+         "        tl.store(x, n + 3000000000)\n"
+         "                    ^\n"},
+        {"NegativeConstantOutsideI32", "x, n", "*fp32, i32",
+         "    tl.store(x, n - 2147483649)\n",
+         "k.py:7:17: error: the integer 2147483649 does not fit in i32 (runtime integers are 32-bit)\n"
+         "        tl.store(x, n - 2147483649)\n"
+         "                    ^\n"},
+        {"ConstexprOutsideI32", "x, n, B: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, n * B)\n",
+         "k.py:7:17: error: the integer 4294967296 does not fit in i32 (runtime integers are 32-bit)\n"
+         "        tl.store(x, n * B)\n"
+         "                    ^\n",
+         {{"B", "4294967296"}}},
+        // ---- parameters, -D, signature, grid ---------------------------------
+        {"UndefinedConstexpr", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x + tl.arange(0, BLOCK), 1.0)\n",
+         "k.py:6:13: error: the constexpr parameter 'BLOCK' has no value (pass -D BLOCK=<value>)\n"
+         "    def k(x, n, BLOCK: tl.constexpr):\n"
+         "                ^\n"},
+        {"DefineOfRuntimeParameter", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py:6:10: error: -D n: 'n' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)\n"
+         "    def k(x, n, BLOCK: tl.constexpr):\n"
+         "             ^\n",
+         {{"BLOCK", "8"}, {"n", "4"}}},
+        {"UnknownDefine", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py:6:1: error: -D BLOKC: the kernel 'k' has no parameter named 'BLOKC'\n"
+         "    def k(x, n, BLOCK: tl.constexpr):\n"
+         "    ^\n",
+         {{"BLOCK", "8"}, {"BLOKC", "8"}}},
+        {"DefineValueNotALiteral", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: -D BLOCK=eight: the value must be an integer, a float, True or False\n",
+         {{"BLOCK", "eight"}}},
+        {"SignatureCountMismatch", "x, n", "*fp32",
+         "    tl.store(x, 1.0)\n",
+         "k.py:6:1: error: the signature has 1 entry but the kernel 'k' has 2 runtime parameters (x, n)\n"
+         "    def k(x, n):\n"
+         "    ^\n"},
+        {"SignatureNameMismatch", "x, n", "x: *fp32, m: i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py:6:10: error: signature entry 2 is named 'm' but the parameter is 'n'\n"
+         "    def k(x, n):\n"
+         "             ^\n"},
+        {"BadSignatureType", "x, n", "*fp32, i64",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --signature: entry 2: unsupported type 'i64' (supported: *fp32, *i32, i32, fp32)\n"},
+        {"EmptySignatureEntry", "x, n", "*fp32,, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --signature: entry 2 is empty (entries are separated by commas: \"*fp32, i32\")\n"},
+        {"GridUnknownName", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"cdiv(n, BLOK)\": unknown name 'BLOK' (the grid can use the kernel's i32 parameters, "
+         "its integer constexprs and cdiv) (at column 9)\n",
+         {{"BLOCK", "8"}}, "cdiv(n, BLOK)"},
+        {"GridFloatParameter", "x, s, BLOCK: tl.constexpr", "*fp32, fp32",
+         "    tl.store(x, s)\n",
+         "k.py: error: --grid \"cdiv(s, BLOCK)\": 's' is f32, but the grid can only use i32 parameters (at column 6)\n",
+         {{"BLOCK", "8"}}, "cdiv(s, BLOCK)"},
+        {"GridPointerParameter", "x, n", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"x\": 'x' is ptr<f32>, but the grid can only use i32 parameters (at column 1)\n",
+         {}, "x"},
+        {"GridTrailingText", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"cdiv(n, BLOCK) 4\": unexpected text '4' after a dimension (dimensions are separated by "
+         "commas) (at column 16)\n",
+         {{"BLOCK", "8"}}, "cdiv(n, BLOCK) 4"},
+        {"GridFloatConstexpr", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"n // BLOCK\": the constexpr 'BLOCK' is not an integer (at column 6)\n",
+         {{"BLOCK", "0.5"}}, "n // BLOCK"},
+        {"GridTrueDivision", "x, n", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"n / 2\": use // for division (grid sizes are integers) (at column 3)\n",
+         {}, "n / 2"},
+        {"GridTooManyDimensions", "x, n", "*fp32, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py: error: --grid \"1, 1, 1, 1\": a grid has at most three dimensions (at column 9)\n",
+         {}, "1, 1, 1, 1"},
+        // ---- other rejected Python ---------------------------------------------
+        {"NotOnRuntimeValue", "x, n", "*fp32, i32",
+         "    m = not (n > 0)\n",
+         "k.py:7:9: error: 'not' of a runtime value is not supported (use == False or tl.where)\n"
+         "        m = not (n > 0)\n"
+         "            ^\n"},
+        {"AndOnRuntimeValues", "x, n", "*fp32, i32",
+         "    m = (n > 0) and (n < 9)\n",
+         "k.py:7:9: error: 'and' on runtime values is not supported (combine bool blocks with &)\n"
+         "        m = (n > 0) and (n < 9)\n"
+         "            ^\n"},
+        {"ConditionalExpressionOnRuntimeValue", "x, n", "*fp32, i32",
+         "    v = 1.0 if n > 0 else 2.0\n",
+         "k.py:7:9: error: a conditional expression needs a compile-time condition (use tl.where to choose per "
+         "element)\n"
+         "        v = 1.0 if n > 0 else 2.0\n"
+         "            ^\n"},
+        {"ElementIndexing", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = o[0]\n",
+         "k.py:8:11: error: only ':' and None can index a block (element indexing is not supported)\n"
+         "        v = o[0]\n"
+         "              ^\n"},
+        {"UnsupportedAugmentedAssignment", "x, n", "*fp32, i32",
+         "    m = n\n    m //= 2\n",
+         "k.py:8:5: error: augmented assignment '//=' is not supported (only += -= *= /=)\n"
+         "        m //= 2\n"
+         "        ^\n"},
+        {"NestedFunction", "x, n", "*fp32, i32",
+         "    def inner():\n        pass\n",
+         "k.py:7:5: error: nested functions are not supported in kernels\n"
+         "        def inner():\n"
+         "        ^\n"},
+        {"AssertStatement", "x, n", "*fp32, i32",
+         "    assert n > 0\n",
+         "k.py:7:5: error: 'assert' statements are not supported in kernels\n"
+         "        assert n > 0\n"
+         "        ^\n"},
+        {"Lambda", "x, n", "*fp32, i32",
+         "    f = lambda v: v\n",
+         "k.py:7:9: error: lambda expressions are not supported in kernels\n"
+         "        f = lambda v: v\n"
+         "            ^\n"},
+        {"ProgramIdAxis", "x, n", "*fp32, i32",
+         "    pid = tl.program_id(3)\n",
+         "k.py:7:25: error: tl.program_id's axis must be 0, 1 or 2 (got 3)\n"
+         "        pid = tl.program_id(3)\n"
+         "                            ^\n"},
+        {"PointerSubtraction", "x, n", "*fp32, i32",
+         "    p = x - n\n",
+         "k.py:7:9: error: pointer subtraction is not supported (add a negative offset instead)\n"
+         "        p = x - n\n"
+         "            ^\n"},
+        {"NoTritonLanguageImport", "x, n", "*fp32, i32",
+         "    o = tle.arange(0, 8)\n",
+         "k.py:7:9: error: undefined name 'tle'\n"
+         "        o = tle.arange(0, 8)\n"
+         "            ^\n"},
+        {"NoKernelOfThatName", "x, n", "*fp32, i32", "",
+         "k.py: error: no kernel named 'k' (kernels in this file: add_kernel, other_kernel)\n",
+         {}, nullptr, "", 2,
+         "import triton\n\n@triton.jit\ndef add_kernel(x):\n    pass\n\n@triton.jit\ndef other_kernel(x):\n    pass\n"},
+        {"KernelNotDecorated", "x, n", "*fp32, i32", "",
+         "k.py:4:1: error: 'k' is not a kernel: it is not decorated with @triton.jit\n"
+         "    def k(x, n):\n"
+         "    ^\n",
+         {}, nullptr, "", 2, "import triton\nimport triton.language as tl\n\ndef k(x, n):\n    pass\n"},
+    };
+    return all;
+}
+
+class Diagnostic : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(Diagnostic, MatchesExpectedText) {
+    const Case& c = cases()[GetParam()];
+    std::string text = c.file ? c.file : kernel_text(c.params, c.body) + c.after;
+    std::string path = write_kernel(std::string("diag_") + c.name, "k.py", text);
+    std::string dir = path.substr(0, path.size() - 4);
+    CompileArgs a;
+    a.path = path;
+    a.signature = c.signature;
+    a.defines = c.defines;
+    a.grid = c.grid;
+    a.opt_level = c.opt_level;
+    Compiled r = compile(a);
+    EXPECT_FALSE(r.ok);
+    std::string got = r.diagnostics;
+    for (size_t at; (at = got.find(dir)) != std::string::npos;) got.erase(at, dir.size());
+    EXPECT_TRUE(matches(got, c.expected)) << "got:\n" << got << "expected:\n" << c.expected << "kernel:\n" << text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rejected, Diagnostic, ::testing::Range<size_t>(0, cases().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) { return std::string(cases()[info.param].name); });
+
+// The same through the command line: exit status 1, the diagnostic on
+// stderr, nothing on stdout.
+TEST(DiagnosticCli, ExitStatusAndStreams) {
+    std::string path = write_kernel("diag_cli", "k.py", kernel_text("x, n", "    while n:\n        pass\n"));
+    auto r = mt_test::run_process({MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32, i32", "--emit=ssa"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, path + ":7:5: error: 'while' loops are not supported (use 'for i in range(n)')\n"
+                            "        while n:\n"
+                            "        ^\n");
+}
+
+// Only the first error is reported: no cascade.
+TEST(DiagnosticCli, OneErrorPerCompile) {
+    std::string path =
+        write_kernel("diag_one", "k.py", kernel_text("x, n", "    while n:\n        pass\n    y = n ** 2\n    return\n"));
+    CompileArgs a;
+    a.path = path;
+    a.signature = "*fp32, i32";
+    Compiled r = compile(a);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.diagnostics.find("error:"), r.diagnostics.rfind("error:")) << r.diagnostics;
+}
+
+// Tabs and long lines keep the caret under the column.
+TEST(DiagnosticFormat, TabsAndLongLines) {
+    std::string path = write_kernel("diag_tab", "k.py", kernel_text("x, n", "\ty = n ** 2\n"));
+    CompileArgs a;
+    a.path = path;
+    a.signature = "*fp32, i32";
+    Compiled r = compile(a);
+    EXPECT_EQ(r.diagnostics, path + ":7:6: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+                                    "    \ty = n ** 2\n"
+                                    "    \t    ^\n");
+    std::string pad(300, ' ');
+    std::string long_line = "    y = 1 +" + pad + "n ** 2\n";
+    path = write_kernel("diag_long", "k.py", kernel_text("x, n", long_line));
+    a.path = path;
+    r = compile(a);
+    // at most 200 bytes of the line around the column, elided with "..."
+    std::string head = path + ":7:312: error: '**' is not supported (multiply explicitly, e.g. x * x)\n";
+    ASSERT_EQ(r.diagnostics.rfind(head, 0), 0u) << r.diagnostics;
+    std::string rest = r.diagnostics.substr(head.size());
+    size_t nl = rest.find('\n');
+    std::string src = rest.substr(0, nl), caret = rest.substr(nl + 1);
+    EXPECT_EQ(src.rfind("    ...", 0), 0u) << src;
+    EXPECT_LE(src.size(), 4u + 3u + 200u + 3u);
+    ASSERT_EQ(caret.back(), '\n');
+    caret.pop_back();
+    // the caret stands under the "n" of "n ** 2"
+    ASSERT_LT(caret.size() - 1, src.size());
+    EXPECT_EQ(caret.back(), '^');
+    EXPECT_EQ(src[caret.size() - 1], 'n') << src << "\n" << caret;
+}
+
+}  // namespace
