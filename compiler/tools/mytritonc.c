@@ -224,14 +224,14 @@ int main(int argc, char **argv) {
     if (!o.backends) o.backends = MT_BACKEND_CUDA;
     int wants_launcher = 0;
     for (int k = 0; k < nstages; k++) wants_launcher |= stages[k] == MT_EMIT_MLIR_LAUNCHER;
-    if (wants_launcher && !mlir_binary)
-        return free(defs), usage_error("--emit=mlir-launcher needs --mlir-binary FILE%s", "");
     char *binary_text = NULL;
-    if (mlir_binary) {
-        binary_text = read_whole(mlir_binary);
-        if (!binary_text) return free(defs), 1;
-        o.mlir_binary = binary_text;
+    if ((wants_launcher && !mlir_binary) || (mlir_binary && !(binary_text = read_whole(mlir_binary)))) {
+        int rc = mlir_binary ? 1 : usage_error("--emit=mlir-launcher needs --mlir-binary FILE%s", "");
+        for (int i = 0; i < o.ndefines; i++) free((char *)defs[i].name);
+        free(defs);
+        return rc;
     }
+    o.mlir_binary = binary_text;
     if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
     char *own_shim = NULL;
     if (!shim) shim = getenv("MYTRITON_SHIM");
