@@ -137,6 +137,12 @@ static void remove_output(const char *dir, const char *name) {
     free(path);
 }
 
+/* Frees the -D names (strndup'ed) and the array. */
+static void free_defines(mt_define *defs, int n) {
+    for (int i = 0; i < n; i++) free((char *)defs[i].name);
+    free(defs);
+}
+
 int main(int argc, char **argv) {
     mt_options o = {0};
     o.opt_level = 2;
@@ -153,12 +159,12 @@ int main(int argc, char **argv) {
      (strncmp(arg, flag "=", strlen(flag) + 1) == 0 && (val = arg + strlen(flag) + 1, 1)))
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             fputs(usage, stdout);
-            free(defs);
+            free_defines(defs, o.ndefines);
             return 0;
         }
         if (strcmp(arg, "--version") == 0) {
             printf("mytritonc %s\n", mt_version());
-            free(defs);
+            free_defines(defs, o.ndefines);
             return 0;
         }
         if (OPTION("--kernel")) o.kernel = val;
@@ -180,7 +186,7 @@ int main(int argc, char **argv) {
                 else {
                     int rc = usage_error("unknown backend '%s' (backends: cuda, host, mlir)", t);
                     free(copy);
-                    free(defs);
+                    free_defines(defs, o.ndefines);
                     return rc;
                 }
             }
@@ -191,7 +197,7 @@ int main(int argc, char **argv) {
             for (int k = 0; k < 9; k++)
                 if (strcmp(val, names[k]) == 0) found = k;
             if (found < 0 || found == MT_EMIT_CUDA_TU) {
-                free(defs);
+                free_defines(defs, o.ndefines);
                 return usage_error("unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir, mlir-launcher)", val);
             }
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
@@ -201,26 +207,26 @@ int main(int argc, char **argv) {
             const char *d = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
             const char *eq = d ? strchr(d, '=') : NULL;
             if (!d || !eq || eq == d) {
-                free(defs);
+                free_defines(defs, o.ndefines);
                 return usage_error("-D needs NAME=VALUE (got '%s')", d ? d : "");
             }
             defs[o.ndefines].name = strndup(d, (size_t)(eq - d));
             defs[o.ndefines].value = eq + 1;
             o.ndefines++;
         } else if (arg[0] == '-' && arg[1]) {
-            free(defs);
+            free_defines(defs, o.ndefines);
             return usage_error("unknown option '%s'", arg);
         } else if (!o.path) {
             o.path = arg;
         } else {
-            free(defs);
+            free_defines(defs, o.ndefines);
             return usage_error("more than one kernel file ('%s')", arg);
         }
 #undef OPTION
     }
-    if (!o.path) return free(defs), usage_error("no kernel file given%s", "");
-    if (!o.kernel) return free(defs), usage_error("--kernel NAME is required%s", "");
-    if (!o.signature) return free(defs), usage_error("--signature SIG is required (\"\" for a kernel without runtime parameters)%s", "");
+    if (!o.path) return free_defines(defs, o.ndefines), usage_error("no kernel file given%s", "");
+    if (!o.kernel) return free_defines(defs, o.ndefines), usage_error("--kernel NAME is required%s", "");
+    if (!o.signature) return free_defines(defs, o.ndefines), usage_error("--signature SIG is required (\"\" for a kernel without runtime parameters)%s", "");
     if (!o.backends) o.backends = MT_BACKEND_CUDA;
     int wants_launcher = 0;
     for (int k = 0; k < nstages; k++) wants_launcher |= stages[k] == MT_EMIT_MLIR_LAUNCHER;
