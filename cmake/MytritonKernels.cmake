@@ -121,6 +121,28 @@ function(mytriton_mlir_pipeline out_var)
     PARENT_SCOPE)
 endfunction()
 
+# mytriton_python(<var>): the Python 3 interpreter that runs the parser
+# shim, as the real executable (sys.executable), not a launcher script such
+# as pyenv's shims, which would cost ~100 ms per kernel. Cached as
+# MYTRITON_PYTHON; set that to choose another.
+function(mytriton_python out)
+  if(NOT MYTRITON_PYTHON)
+    find_package(Python3 COMPONENTS Interpreter QUIET)
+    if(NOT Python3_Interpreter_FOUND)
+      set(${out} "" PARENT_SCOPE)
+      return()
+    endif()
+    set(_py "${Python3_EXECUTABLE}")
+    execute_process(COMMAND "${Python3_EXECUTABLE}" -I -S -c "import sys; sys.stdout.write(sys.executable)"
+      OUTPUT_VARIABLE _real RESULT_VARIABLE _rc ERROR_QUIET)
+    if(_rc EQUAL 0 AND EXISTS "${_real}")
+      set(_py "${_real}")
+    endif()
+    set(MYTRITON_PYTHON "${_py}" CACHE FILEPATH "Python 3 interpreter for mytriton's parser shim")
+  endif()
+  set(${out} "${MYTRITON_PYTHON}" PARENT_SCOPE)
+endfunction()
+
 function(mytriton_add_kernels target)
   set(_where "mytriton_add_kernels(${target})")
   set(_single_group SOURCE NAME SIGNATURE GRID OPT_LEVEL)
@@ -297,8 +319,8 @@ function(mytriton_add_kernels target)
       set(_shim "$<TARGET_FILE_DIR:mytriton::compiler>/mytriton_parse.py")
     endif()
   endif()
-  find_package(Python3 COMPONENTS Interpreter QUIET)
-  if(NOT Python3_Interpreter_FOUND)
+  mytriton_python(_python)
+  if(NOT _python)
     message(FATAL_ERROR "${_where}: the kernel compiler needs a Python 3 interpreter "
       "(for its parser shim); none found (set Python3_EXECUTABLE)")
   endif()
@@ -367,7 +389,7 @@ function(mytriton_add_kernels target)
     add_custom_command(
       OUTPUT ${_outputs}
       COMMAND "$<TARGET_FILE:mytriton::compiler>" ${_args}
-              --python "${Python3_EXECUTABLE}" --shim "${_shim}" -o "${_outdir}"
+              --python "${_python}" --shim "${_shim}" -o "${_outdir}"
       DEPENDS "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}"
       WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
       COMMENT "mytriton: compiling kernel ${_fn} (${_src_rel}) into launch_${_name} [${_backends_text}]"
@@ -383,7 +405,7 @@ function(mytriton_add_kernels target)
         COMMAND "${MYTRITON_MLIR_OPT}" "${_outdir}/${_name}.mlir" ${_mlir_pipeline}
                 -o "${_outdir}/${_name}.gpu.mlir"
         COMMAND "$<TARGET_FILE:mytriton::compiler>" ${_args}
-                --python "${Python3_EXECUTABLE}" --shim "${_shim}"
+                --python "${_python}" --shim "${_shim}"
                 --mlir-binary "${_outdir}/${_name}.gpu.mlir" -o "${_outdir}"
         DEPENDS "${_outdir}/${_name}.mlir" "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}" "${_mlir_stamp}"
         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"

@@ -24,8 +24,11 @@ module; -1 where a node has none. On failure it prints instead
 (same position convention, 0 0 when there is none) and exits with status 1.
 """
 
-import ast
 import sys
+
+# The compiled-in _ast module, not the ast package: importing ast pulls in
+# enum, collections and contextlib, which would triple the start-up time.
+import _ast
 
 VERSION = 1
 
@@ -37,7 +40,7 @@ def emit_text(out, tag, data):
 
 
 def emit(out, value):
-    if isinstance(value, ast.AST):
+    if isinstance(value, _ast.AST):
         fields = [(name, getattr(value, name, None)) for name in value._fields]
         # Normalize across Python versions: Num/Str/... are Constant since
         # 3.8; Index/ExtSlice wrappers (before 3.9) are dropped.
@@ -79,13 +82,26 @@ def emit(out, value):
         emit_text(out, "S", repr(value).encode("utf-8").decode("latin-1"))
 
 
+def walk(tree):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in node._fields:
+            field = getattr(node, name, None)
+            if isinstance(field, _ast.AST):
+                stack.append(field)
+            elif isinstance(field, list):
+                stack.extend(item for item in field if isinstance(item, _ast.AST))
+
+
 def unwrap_old_nodes(tree):
-    """Python 3.8: ast.Index wraps subscript values; drop the wrapper."""
-    index = getattr(ast, "Index", None)
+    """Python 3.8: Index wraps subscript values; drop the wrapper."""
+    index = getattr(_ast, "Index", None)
     if index is None or not isinstance(index, type):
         return tree
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, index):
+    for node in walk(tree):
+        if isinstance(node, _ast.Subscript) and isinstance(node.slice, index):
             node.slice = node.slice.value
     return tree
 
@@ -132,7 +148,7 @@ def main(argv):
     if source.startswith("\ufeff"):
         source = source[1:]
     try:
-        tree = ast.parse(source, filename=path)
+        tree = compile(source, path, "exec", _ast.PyCF_ONLY_AST)
     except SyntaxError as error:
         line = error.lineno or 0
         col = byte_column(source, line, error.offset)
