@@ -27,6 +27,8 @@ static const char *source_line(const MtContext *ctx, int line, size_t *len) {
         if (!p) return NULL;
         p++;
     }
+    /* Python drops a UTF-8 byte order mark: columns on line 1 start after it */
+    if (line == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
     const char *e = memchr(p, '\n', (size_t)(end - p));
     if (!e) e = end;
     if (e > p && e[-1] == '\r') e--;

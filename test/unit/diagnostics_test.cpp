@@ -475,4 +475,25 @@ TEST(DiagnosticFormat, TabsAndLongLines) {
     EXPECT_EQ(src[caret.size() - 1], 'n') << src << "\n" << caret;
 }
 
+// CRLF line ends do not show in the source line; a byte order mark is not
+// part of line 1 (Python's columns start after it).
+TEST(DiagnosticFormat, CrlfAndByteOrderMark) {
+    std::string path = write_kernel("diag_crlf", "k.py",
+                                    "import triton\r\nimport triton.language as tl\r\n\r\n@triton.jit\r\ndef k(x, n):\r\n"
+                                    "    y = n ** 2\r\n");
+    CompileArgs a;
+    a.path = path;
+    a.signature = "*fp32, i32";
+    Compiled r = compile(a);
+    EXPECT_EQ(r.diagnostics, path + ":6:9: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+                                    "        y = n ** 2\n"
+                                    "            ^\n");
+    path = write_kernel("diag_bom", "k.py", "\xef\xbb\xbf" "def k(x, n): pass\n");
+    a.path = path;
+    r = compile(a);
+    EXPECT_EQ(r.diagnostics, path + ":1:1: error: 'k' is not a kernel: it is not decorated with @triton.jit\n"
+                                    "    def k(x, n): pass\n"
+                                    "    ^\n");
+}
+
 }  // namespace
