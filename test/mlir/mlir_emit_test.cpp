@@ -425,6 +425,24 @@ TEST(MlirCli, BinaryOfAnotherKernelIsRejected) {
     EXPECT_NE(r.err.find("--mlir-binary: the PTX has no '.entry vector_add_kernel'"), std::string::npos) << r.err;
 }
 
+TEST(MlirCli, TileWiderThanABlockIsADiagnosticNamingTheOp) {
+    // -O2 gives the CUDA backend several elements per thread; the MLIR
+    // backend keeps one thread per element and says so
+    auto args = add_args();
+    args[7] = "BLOCK=2048";
+    args.insert(args.end(), {"-O2", "--emit=mlir"});
+    auto r = mt_test::run_process(args);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("vector_add.py:8:29: error: the MLIR backend does not cover 'arange' of 2048 elements"),
+              std::string::npos)
+        << r.err;
+    args = add_args();
+    args[7] = "BLOCK=2048";
+    args.insert(args.end(), {"-O2", "--emit=cuda"});
+    EXPECT_EQ(mt_test::run_process(args).status, 0) << "the cuda backend covers it";
+}
+
 TEST(MlirCli, FailedCompileRemovesTheModule) {
     std::string dir = mt_test::make_temp_dir("mlir_cli_uncovered");
     std::string path = write_kernel("mlir_cli_uncovered_src", "k.py",
