@@ -169,7 +169,12 @@ const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *
     case OPD_VALUE: break;
     }
     int v = o.id;
-    while (C->alias[v] >= 0) v = C->alias[v];
+    while (C->alias[v] >= 0) {
+        /* x[:, None] / x[None, :] of an arange: the axis says which index */
+        const Inst *hop = C->f->defs[v];
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2) use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        v = C->alias[v];
+    }
     const Inst *def = C->f->defs[v];
     if (def && def->op == OP_ARANGE) return arange_at(C, def, use, i, j);
     if (C->splat[v]) return C->splat[v];
@@ -200,7 +205,11 @@ static int min_int(int a, int b) { return a < b ? a : b; }
 static AxisInfo axis_of(CudaB *C, Operand o, Layout use);
 
 static AxisInfo axis_value(CudaB *C, int v, Layout use) {
-    while (C->alias[v] >= 0) v = C->alias[v];
+    while (C->alias[v] >= 0) {
+        const Inst *hop = C->f->defs[v];
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2) use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        v = C->alias[v];
+    }
     const Inst *def = C->f->defs[v];
     AxisInfo r = {-1, 1};
     Layout l = cb_layout(C, v);
@@ -474,6 +483,14 @@ static const char *vec_condition(CudaB *C, const char *al, int dynamic, const ch
     return sb.len ? sb_str(&sb) : NULL;
 }
 
+/* A load's `other` as the pointee type (an f32 `other` would make the
+ * conditional f32 and round an i32 load). */
+static const char *other_as(CudaB *C, const Inst *in, const char *o) {
+    DType dt = (DType)in->type.dtype;
+    if (operand_type(C->f, in->args[2]).dtype == dt) return o;
+    return arena_printf(C->a, "(%s)%s", c_type(dt), o);
+}
+
 static void emit_load(CudaB *C, const Inst *in) {
     Layout l = cb_layout(C, in->result);
     DType dt = (DType)in->type.dtype;
@@ -520,7 +537,7 @@ static void emit_load(CudaB *C, const Inst *in) {
             C->indent++;
             const char *jq = "j + q";
             const char *m = in->args[1].kind == OPD_NONE ? "true" : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", jq);
-            const char *o = other ? other : cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", jq);
+            const char *o = other ? other : other_as(C, in, cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", jq));
             cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", id, subscript(C, l, "i", jq), m, bname,
                     cb_ptr_index(C, in->args[0], l, "i", jq), o);
             C->indent--;
@@ -535,7 +552,7 @@ static void emit_load(CudaB *C, const Inst *in) {
     }
     int n = cb_open(C, l);
     const char *m = in->args[1].kind == OPD_NONE ? "true" : E(C, in, 1, l);
-    const char *o = other ? other : E(C, in, 2, l);
+    const char *o = other ? other : other_as(C, in, E(C, in, 2, l));
     cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", id, subscript(C, l, "i", "j"), m, bname,
             cb_ptr_index(C, in->args[0], l, "i", "j"), o);
     cb_close(C, n);

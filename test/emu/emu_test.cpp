@@ -45,6 +45,22 @@
 #include "vadd256_o1.h"
 #include "vadd256_o2.h"
 #include "vadd4096_o2.h"
+#include "transpose_o1.h"
+#include "transpose_o2.h"
+#include "transpose_big_o2.h"
+#include "biasrelu_o1.h"
+#include "biasrelu_o2.h"
+#include "biasrelu_big_o2.h"
+#include "rowscale_o1.h"
+#include "rowscale_o2.h"
+#include "longrow_o1.h"
+#include "longrow_o2.h"
+#include "staticmm_o1.h"
+#include "staticmm_o2.h"
+#include "intred_o1.h"
+#include "intred_o2.h"
+#include "carvec_o1.h"
+#include "carvec_o2.h"
 
 namespace {
 
@@ -270,6 +286,117 @@ TEST(Emu, RuntimeLoops) {
                 for (int c = 0; c < chunks; c++) want += x[c * 64 + l];
                 EXPECT_FLOAT_EQ(out[l], want);
             }
+        }
+    }
+}
+
+using Mat2 = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t, int32_t);
+
+TEST(Emu, Transpose) {
+    for (Mat2 f : {launch_transpose_o1, launch_transpose_o2, launch_transpose_big_o2}) {
+        for (auto mn : std::vector<std::pair<int, int>>{{33, 70}, {64, 64}, {1, 5}, {0, 3}, {100, 1}}) {
+            int M = mn.first, N = mn.second;
+            auto x = random_vec((size_t)M * N + 1, 20);
+            std::vector<float> out((size_t)M * N + 1, -4.0f);
+            ASSERT_EQ(f(nullptr, x.data(), out.data(), M, N), 0);
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) ASSERT_EQ(out[(size_t)j * M + i], x[(size_t)i * N + j]) << M << "x" << N;
+            ASSERT_EQ(out[(size_t)M * N], -4.0f);
+        }
+    }
+}
+
+TEST(Emu, BiasRelu) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
+    for (F f : {launch_biasrelu_o1, launch_biasrelu_o2, launch_biasrelu_big_o2}) {
+        for (auto mn : std::vector<std::pair<int, int>>{{9, 70}, {32, 256}, {3, 300}}) {
+            int M = mn.first, N = mn.second;
+            auto x = random_vec((size_t)M * N, 21), bias = random_vec(N, 22);
+            x[0] = NAN;
+            std::vector<float> out((size_t)M * N, -4.0f);
+            ASSERT_EQ(f(nullptr, x.data(), bias.data(), out.data(), M, N), 0);
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++)
+                    ASSERT_TRUE(same(out[(size_t)i * N + j], maximum(x[(size_t)i * N + j] + bias[j], 0.0f))) << i << "," << j;
+        }
+    }
+}
+
+TEST(Emu, RankOneValueAsRows) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
+    for (F f : {launch_rowscale_o1, launch_rowscale_o2}) {
+        int M = 37, N = 20;
+        auto x = random_vec((size_t)M * N, 23), sc = random_vec(M, 24);
+        std::vector<float> out((size_t)M * N, -4.0f);
+        ASSERT_EQ(f(nullptr, x.data(), sc.data(), out.data(), M, N), 0);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) ASSERT_EQ(out[(size_t)i * N + j], x[(size_t)i * N + j] * (sc[i] * 2.0f)) << i << "," << j;
+    }
+}
+
+TEST(Emu, LongRowSumWithStaticRange) {
+    for (RowFn f : {launch_longrow_o1, launch_longrow_o2}) {
+        for (int cols : {768, 700, 5}) {
+            int rows = 3;
+            auto x = random_vec((size_t)rows * cols, 25);
+            std::vector<float> out(rows, -1.0f);
+            mytriton_grid g = {rows, 1, 1};
+            ASSERT_EQ(f(nullptr, g, x.data(), out.data(), cols), 0);
+            for (int r = 0; r < rows; r++) {
+                double s = 0;
+                for (int c = 0; c < cols; c++) s += x[(size_t)r * cols + c];
+                ASSERT_TRUE(close(out[r], (float)s, 1e-5f)) << r;
+            }
+        }
+    }
+}
+
+TEST(Emu, StaticKMatmul) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
+    for (F f : {launch_staticmm_o1, launch_staticmm_o2}) {
+        int M = 20, N = 35, K = 8;
+        auto a = random_vec((size_t)M * K, 26), b = random_vec((size_t)K * N, 27);
+        std::vector<float> c((size_t)M * N, -1.0f);
+        ASSERT_EQ(f(nullptr, a.data(), b.data(), c.data(), M, N), 0);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double want = 0;
+                for (int k = 0; k < K; k++) want += (double)a[i * K + k] * b[k * N + j];
+                ASSERT_NEAR(c[i * N + j], want, 1e-5);
+            }
+    }
+}
+
+TEST(Emu, IntegerReductions) {
+    using F = cudaError_t (*)(cudaStream_t, const int32_t*, int32_t*, int32_t);
+    for (F f : {launch_intred_o1, launch_intred_o2}) {
+        for (int n : {512, 100, 1}) {
+            std::vector<int32_t> x(512);
+            std::mt19937 g(28);
+            for (auto& v : x) v = (int32_t)(g() % 2001) - 1000;
+            int32_t out[3] = {0, 0, 0};
+            ASSERT_EQ(f(nullptr, x.data(), out, n), 0);
+            int32_t s = 0, mx = INT32_MIN, mn = INT32_MAX;
+            for (int i = 0; i < n; i++) s += x[i], mx = std::max(mx, x[i]), mn = std::min(mn, x[i]);
+            EXPECT_EQ(out[0], s) << n;
+            EXPECT_EQ(out[1], mx) << n;
+            EXPECT_EQ(out[2], mn) << n;
+        }
+    }
+}
+
+TEST(Emu, CarriedBlockAndScalarWithReduction) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
+    for (F f : {launch_carvec_o1, launch_carvec_o2}) {
+        for (int n : {0, 1, 4}) {
+            auto x = random_vec((size_t)256 * n + 1, 29);
+            std::vector<float> out(256, -1.0f);
+            ASSERT_EQ(f(nullptr, x.data(), out.data(), n), 0);
+            std::vector<float> acc(256, 0.0f);
+            double total = 0;
+            for (int i = 0; i < n; i++)
+                for (int l = 0; l < 256; l++) acc[l] = maximum(acc[l], x[(size_t)i * 256 + l]), total += x[(size_t)i * 256 + l];
+            for (int l = 0; l < 256; l++) ASSERT_TRUE(close(out[l], acc[l] + (float)total, 1e-5f)) << l;
         }
     }
 }
