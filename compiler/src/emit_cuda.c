@@ -244,7 +244,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
         return;
     }
     case OP_LOAD: {
-        const char *other = x[2].kind == OPD_NONE ? c_zero((DType)in->type.dtype) : opd(C, x[2]);
+        /* a runtime `other` converts to the pointee (else an f32 one would
+         * make the conditional f32 and round an i32 load) */
+        const char *other = x[2].kind == OPD_NONE ? c_zero((DType)in->type.dtype) : opd_as(C, x[2], (DType)in->type.dtype);
         const char *mask = x[1].kind == OPD_NONE ? "true" : opd(C, x[1]);
         line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, element(C, x[0]), other);
         return;
