@@ -86,3 +86,12 @@ def masked_copy_kernel(x, keep, out, n, lo, hi, BLOCK: tl.constexpr):
     v = tl.load(x + offs, mask=inside, other=-1.0)
     k = tl.load(keep + offs, mask=offs < n, other=0)
     tl.store(out + offs, v, mask=(offs < n) & (k != 0))
+
+
+@triton.jit
+def load_other_kernel(ix, out, n, lim, fo, BLOCK: tl.constexpr):
+    # A runtime f32 `other` on an i32 load: converted to i32 (truncated)
+    # where the mask is off; loaded i32 values stay exact (|x| > 2^24).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(ix + offs, mask=offs < lim, other=fo)
+    tl.store(out + offs, v, mask=offs < n)

@@ -141,3 +141,16 @@ def static_unroll_kernel(x, out, n, BLOCK: tl.constexpr, TAPS: tl.constexpr):
         odd = odd + tl.load(x + offs, mask=offs < n, other=0.0) * t
     tl.store(out + offs, acc, mask=offs < n)
     tl.store(out + n + offs, odd, mask=offs < n)
+
+
+@triton.jit
+def count_loop_kernel(out, start, stop, STEP: tl.constexpr):
+    # Iterations of range(start, stop, STEP) and the last index, also for
+    # bounds near the top of i32 (where a 32-bit counter would overflow).
+    count = 0
+    last = -1
+    for i in range(start, stop, STEP):
+        count += 1
+        last = i
+    tl.store(out, count)
+    tl.store(out + 1, last)
