@@ -602,7 +602,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
                  " * program function; a block value is an array of its elements. */\n");
     sb_puts(&sb, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n");
     if (arena_needed) sb_puts(&sb, "#include <stdlib.h>\n");
-    sb_puts(&sb, "#include <string.h>\n\n");
+    sb_putc(&sb, '\n');
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", name);
     emit_helpers(&sb, H.helpers);
 

@@ -370,8 +370,10 @@ mytriton_grid grid3(int64_t x, int64_t y, int64_t z) {
 // The conformance kernels
 // ============================================================================
 
-EXEC_CASE(vector_add) {
-    for (int n : {0, 1, 255, 256, 257, 1000, 5000}) {
+// vector_add at BLOCK=256 and (-O2 only) BLOCK=4096.
+template <class Launch>
+static void vector_add_check(Mode mode, int opt, std::vector<int> sizes, Launch launch) {
+    for (int n : sizes) {
         TRACE("n = " << n);
         auto x = rand_f32(n, 1), y = rand_f32(n, 2);
         add_specials(x);
@@ -379,10 +381,14 @@ EXEC_CASE(vector_add) {
         for (int i = 0; i < n; i++) ref[i] = x[i] + y[i];
         verify(mode, opt, [&](Runner &r) {
             float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(n);
-            LAUNCH(r, vector_add, dx, dy, dout, n);
+            launch(r, dx, dy, dout, n);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", as_doubles(ref)}}, {kAllExact});
     }
+}
+EXEC_CASE(vector_add) {
+    vector_add_check(mode, opt, {0, 1, 255, 256, 257, 1000, 5000},
+                     [](Runner &r, float *x, float *y, float *out, int n) { LAUNCH(r, vector_add, x, y, out, n); });
 }
 
 EXEC_CASE(scaled_relu) {
@@ -437,10 +443,10 @@ EXEC_CASE(clamp) {
     }
 }
 
-// softmax: BLOCK = 1024 columns at most, one program per row, explicit grid.
-EXEC_CASE(softmax) {
-    const int B = 1024;
-    for (auto [rows, cols] : {std::pair<int, int>{0, 5}, {1, 1}, {3, 7}, {4, 1000}, {2, 1024}}) {
+// softmax: BLOCK columns at most, one program per row, explicit grid.
+template <class Launch>
+static void softmax_check(Mode mode, int opt, int B, std::vector<std::pair<int, int>> shapes, Launch launch) {
+    for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_f32((size_t)rows * cols, 6, -10.0f, 10.0f);
         if (rows >= 3) {
@@ -462,14 +468,19 @@ EXEC_CASE(softmax) {
         }
         verify(mode, opt, [&](Runner &r) {
             float *dx = r.in(x), *dout = r.out_f(x.size());
-            LAUNCH(r, softmax, grid3(rows, 1, 1), dx, dout, cols);
+            launch(r, grid3(rows, 1, 1), dx, dout, cols);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", ref}}, {{{1e-5, 1e-7}, {1e-5, 1e-7}}});
     }
 }
+EXEC_CASE(softmax) {
+    softmax_check(mode, opt, 1024, {{0, 5}, {1, 1}, {3, 7}, {4, 1000}, {2, 1024}},
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH(r, softmax, g, x, out, cols); });
+}
 
-EXEC_CASE(row_sum) {
-    for (auto [rows, cols] : {std::pair<int, int>{0, 3}, {1, 1}, {5, 100}, {3, 128}, {2, 0}}) {
+template <class Launch>
+static void row_sum_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+    for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_f32((size_t)rows * cols, 7);
         std::vector<double> ref(rows);
@@ -481,14 +492,19 @@ EXEC_CASE(row_sum) {
         }
         verify(mode, opt, [&](Runner &r) {
             float *dx = r.in(x), *dout = r.out_f(rows);
-            LAUNCH(r, row_sum, grid3(rows, 1, 1), dx, dout, cols);
+            launch(r, grid3(rows, 1, 1), dx, dout, cols);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", ref}}, {{sum_tol(mag), sum_tol(mag)}});
     }
 }
+EXEC_CASE(row_sum) {
+    row_sum_check(mode, opt, {{0, 3}, {1, 1}, {5, 100}, {3, 128}, {2, 0}},
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH(r, row_sum, g, x, out, cols); });
+}
 
-EXEC_CASE(matrix_add_2d) {
-    for (auto [M, N] : {std::pair<int, int>{0, 5}, {1, 1}, {17, 33}, {32, 64}, {50, 7}}) {
+template <class Launch>
+static void matrix_add_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+    for (auto [M, N] : shapes) {
         TRACE("M = " << M << ", N = " << N);
         auto x = rand_f32((size_t)M * N, 8), y = rand_f32((size_t)M * N, 9);
         add_specials(x, 11);
@@ -496,15 +512,20 @@ EXEC_CASE(matrix_add_2d) {
         for (size_t i = 0; i < x.size(); i++) ref[i] = x[i] + y[i];
         verify(mode, opt, [&](Runner &r) {
             float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(x.size());
-            LAUNCH(r, matrix_add_2d, dx, dy, dout, M, N);
+            launch(r, dx, dy, dout, M, N);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
+EXEC_CASE(matrix_add_2d) {
+    matrix_add_check(mode, opt, {{0, 5}, {1, 1}, {17, 33}, {32, 64}, {50, 7}},
+                     [](Runner &r, float *x, float *y, float *out, int M, int N) { LAUNCH(r, matrix_add_2d, x, y, out, M, N); });
+}
 
 // C = A (M x K) B (K x N), both matmul kernels.
-static void matmul_check(Mode mode, int opt, bool seed_version) {
-    for (auto [M, N, K] : {std::tuple<int, int, int>{1, 1, 1}, {5, 7, 0}, {17, 9, 13}, {33, 40, 64}, {0, 3, 2}}) {
+template <class Launch>
+static void matmul_check(Mode mode, int opt, std::vector<std::tuple<int, int, int>> shapes, Launch launch) {
+    for (auto [M, N, K] : shapes) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
         auto a = rand_f32((size_t)M * K, 10, -1.0f, 1.0f), b = rand_f32((size_t)K * N, 11, -1.0f, 1.0f);
         std::vector<double> ref((size_t)M * N);
@@ -517,14 +538,22 @@ static void matmul_check(Mode mode, int opt, bool seed_version) {
         Tol t{1e-5, 1e-6 * (K + 1)};
         verify(mode, opt, [&](Runner &r) {
             float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
-            if (seed_version) LAUNCH(r, seed_matmul_runtime_k, da, db, dc, M, N, K);
-            else LAUNCH(r, matmul_runtime_k, da, db, dc, M, N, K);
+            launch(r, da, db, dc, M, N, K);
             return Planes{{"c", r.get(dc)}};
         }, {{"c", ref}}, {{t, t}});
     }
 }
-EXEC_CASE(seed_matmul_runtime_k) { matmul_check(mode, opt, true); }
-EXEC_CASE(matmul_runtime_k) { matmul_check(mode, opt, false); }
+static const std::vector<std::tuple<int, int, int>> kMatmulShapes = {{1, 1, 1}, {5, 7, 0}, {17, 9, 13}, {33, 40, 64}, {0, 3, 2}};
+EXEC_CASE(seed_matmul_runtime_k) {
+    matmul_check(mode, opt, kMatmulShapes, [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+        LAUNCH(r, seed_matmul_runtime_k, a, b, c, M, N, K);
+    });
+}
+EXEC_CASE(matmul_runtime_k) {
+    matmul_check(mode, opt, kMatmulShapes, [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+        LAUNCH(r, matmul_runtime_k, a, b, c, M, N, K);
+    });
+}
 
 EXEC_CASE(runtime_sum) {
     for (int K : {0, 1, 10, 1000, -4}) {
@@ -571,8 +600,8 @@ EXEC_CASE(two_carried) {
     }
 }
 
-EXEC_CASE(block_accumulate) {
-    const int B = 64;
+template <class Launch>
+static void block_accumulate_check(Mode mode, int opt, int B, Launch launch) {
     for (int chunks : {0, 1, 7}) {
         TRACE("chunks = " << chunks);
         auto x = rand_f32((size_t)chunks * B, 14);
@@ -581,10 +610,13 @@ EXEC_CASE(block_accumulate) {
             for (int l = 0; l < B; l++) ref[l] = ref[l] + x[(size_t)c * B + l];
         verify(mode, opt, [&](Runner &r) {
             float *dx = r.in(x), *dout = r.out_f(B);
-            LAUNCH(r, block_accumulate, dx, dout, chunks);
+            launch(r, dx, dout, chunks);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", as_doubles(ref)}}, {kAllExact});
     }
+}
+EXEC_CASE(block_accumulate) {
+    block_accumulate_check(mode, opt, 64, [](Runner &r, float *x, float *out, int chunks) { LAUNCH(r, block_accumulate, x, out, chunks); });
 }
 
 // ============================================================================
@@ -802,8 +834,9 @@ EXEC_CASE(reduce_f32) {
     }
 }
 
-EXEC_CASE(reduce_i32) {
-    for (auto [rows, cols] : {std::pair<int, int>{0, 4}, {1, 1}, {7, 50}, {5, 64}, {2, 0}}) {
+template <class Launch>
+static void reduce_i32_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+    for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_i32((size_t)rows * cols, 31, INT32_MIN, INT32_MAX);
         std::vector<int32_t> ref(3 * (size_t)rows);
@@ -819,10 +852,14 @@ EXEC_CASE(reduce_i32) {
         }
         verify(mode, opt, [&](Runner &r) {
             int32_t *dx = r.in(x), *dout = r.out_i(3 * (size_t)rows);
-            LAUNCH(r, reduce_i32, dx, dout, rows, cols);
+            launch(r, dx, dout, rows, cols);
             return Planes{{"out", r.get(dout)}};
         }, {{"out", as_doubles(ref)}}, {kAllExact});
     }
+}
+EXEC_CASE(reduce_i32) {
+    reduce_i32_check(mode, opt, {{0, 4}, {1, 1}, {7, 50}, {5, 64}, {2, 0}},
+                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) { LAUNCH(r, reduce_i32, x, out, rows, cols); });
 }
 
 EXEC_CASE(long_row_sum) {
@@ -1159,6 +1196,55 @@ EXEC_CASE(count_loop) {
             return Planes{{"out", r.get(dout)}};
         }, {{"out", {(double)count, (double)last}}}, {kAllExact});
     }
+}
+
+// ============================================================================
+// Large tiles (-O2 only: -O1 keeps one CUDA thread per element, at most 1024)
+// ============================================================================
+
+#define LAUNCH_O2(r, name, ...) \
+    (r).launched(#name, (r).host() ? (int)launch_##name##_o2_host(__VA_ARGS__) : MT_CUDA_LAUNCH_O2(name, __VA_ARGS__))
+#if MT_EXEC_CUDA
+#define MT_CUDA_LAUNCH_O2(name, ...) (int)launch_##name##_o2(nullptr, __VA_ARGS__)
+#define MT_CUDA_CASES_O2(name)                                                         \
+    TEST(CudaO2, name) { MT_NEED_GPU(); name##_case(Mode::Cuda, 2); }                  \
+    TEST(CudaVsHostO2, name) { MT_NEED_GPU(); name##_case(Mode::CudaVsHost, 2); }
+#else
+#define MT_CUDA_LAUNCH_O2(name, ...) (-1)
+#define MT_CUDA_CASES_O2(name)
+#endif
+#define EXEC_CASE_O2(name)                                      \
+    static void name##_case(Mode mode, int opt);                \
+    TEST(HostO2, name) { name##_case(Mode::Host, 2); }          \
+    MT_CUDA_CASES_O2(name)                                      \
+    static void name##_case(Mode mode, int opt)
+
+EXEC_CASE_O2(vector_add_4k) {
+    vector_add_check(mode, opt, {0, 1, 4095, 4096, 4097, 20000},
+                     [](Runner &r, float *x, float *y, float *out, int n) { LAUNCH_O2(r, vector_add_4k, x, y, out, n); });
+}
+EXEC_CASE_O2(softmax_4k) {
+    softmax_check(mode, opt, 4096, {{1, 1}, {3, 3000}, {2, 4096}},
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH_O2(r, softmax_4k, g, x, out, cols); });
+}
+EXEC_CASE_O2(row_sum_2k) {
+    row_sum_check(mode, opt, {{1, 1}, {4, 2000}, {3, 2048}, {2, 0}},
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH_O2(r, row_sum_2k, g, x, out, cols); });
+}
+EXEC_CASE_O2(matrix_add_64x128) {
+    matrix_add_check(mode, opt, {{1, 1}, {65, 130}, {64, 128}, {200, 7}},
+                     [](Runner &r, float *x, float *y, float *out, int M, int N) { LAUNCH_O2(r, matrix_add_64x128, x, y, out, M, N); });
+}
+EXEC_CASE_O2(matmul_64) {
+    matmul_check(mode, opt, {{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}},
+                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, matmul_64, a, b, c, M, N, K); });
+}
+EXEC_CASE_O2(block_accumulate_4k) {
+    block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) { LAUNCH_O2(r, block_accumulate_4k, x, out, chunks); });
+}
+EXEC_CASE_O2(reduce_i32_4k) {
+    reduce_i32_check(mode, opt, {{1, 1}, {3, 4000}, {2, 4096}},
+                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) { LAUNCH_O2(r, reduce_i32_4k, x, out, rows, cols); });
 }
 
 // ============================================================================
