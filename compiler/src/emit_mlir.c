@@ -610,7 +610,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_FOR: emit_loop(M, in); return;
     case OP_COUNT: break;
     }
-    unsupported(M, in, "'%s'", op_info(in->op)->name);
+    unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
 }
 
 static void emit_block(Mlir *M, const Block *b) {
@@ -631,7 +631,7 @@ static int check_ops(Mlir *M, const Block *b) {
         case OP_FOR:
             if (!check_ops(M, &in->loop->body)) return 0;
             break;
-        default: return unsupported(M, in, "'%s'", op_info(in->op)->name);
+        default: return unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
         }
     }
     return 1;
