@@ -750,9 +750,11 @@ static void emit_loop(CudaB *C, const Inst *in) {
             copy_into(C, r, l->inits[k], NULL);
         }
     }
-    cb_line(C, "for (int v%d = %s; v%d < %s; v%d += %s) {", l->index, cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
+    /* a 64-bit counter: bounds near INT32_MAX must not wrap */
+    cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index, cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
             l->index, cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index, cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
     C->indent++;
+    cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
     C->loop_depth++;
     cb_emit_block(C, &l->body);
     for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);

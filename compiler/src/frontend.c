@@ -1253,6 +1253,23 @@ typedef struct RangeParts {
     SrcPos pos[3];
 } RangeParts;
 
+/* The runtime parameter a pointer expression points into (-1 if unknown). */
+static int pointer_param(const Expr *e) {
+    for (int guard = 0; e && guard < 100000; guard++) {
+        switch (e->kind) {
+        case EX_PARAM: return e->param;
+        case EX_OP:
+            if (e->op != OP_ADDPTR) return -1;
+            e = e->args[0];
+            break;
+        case EX_LOOP_CARRY:
+        case EX_LOOP_RESULT: e = e->loop->inputs[e->index]; break;
+        default: return -1;
+        }
+    }
+    return -1;
+}
+
 static void runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
     const PyVal *body = pyast_list(node, "body");
     /* bounds: i32 scalars; step: a positive compile-time integer */
@@ -1343,6 +1360,16 @@ static void runtime_loop(Interp *I, const PyNode *node, const char *target, Rang
                  "the loop-carried variable '%s' changes type across an iteration: %s before the loop, %s at the end of "
                  "the body (a carried value keeps one type; give it its final type before the loop)",
                  L->names[i], type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
+        if (out->type.ptr) {
+            /* backends keep a carried pointer as an offset from one
+             * parameter: it must stay inside the same one */
+            int before = pointer_param(L->inputs[i]), after = pointer_param(out);
+            if (before != after && before >= 0 && after >= 0)
+                fail(I, e->at,
+                     "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' before the loop, '%s' "
+                     "at the end of the body",
+                     L->names[i], I->k->runtime[before]->name, I->k->runtime[after]->name);
+        }
         L->outputs[i] = out;
     }
     I->env = outer_env;
