@@ -38,8 +38,11 @@ void cuda_blocked_layout(const Function *f, TileInfo *t) {
     t->tm = t->tn = 1;
     if (t->rank == 1) {
         int w = t->cols;
+        /* 4 elements (one 16-byte group) per thread; 8 from 1024 on, which
+         * halves the warps a block-wide reduction goes through */
         int tn = 1;
         if (w >= 256 && w % 4 == 0) tn = 4;
+        if (w >= 1024 && w % 8 == 0) tn = 8;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {

@@ -181,15 +181,24 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_putc(&sb, '\n');
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
     emit_grid_prologue(&sb, a, s, launcher, "cudaErrorInvalidValue", "cudaSuccess");
-    sb_printf(&sb, "    %s<<<dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), dim3(%d), 0, stream>>>(", s->symbol,
-              s->tile->block_threads);
+    /* cudaLaunchKernel returns the launch's own error: no
+     * cudaGetLastError() round trip (host time per launch matters) */
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
-        int is_const = t.ptr && !s->written[i];
-        sb_printf(&sb, "%s%s%s", i ? ", " : "", is_const ? arena_printf(a, "(%s)", c_param_type(t)) : "", s->pnames[i]);
+        if (t.ptr && !s->written[i])
+            sb_printf(&sb, "    %s mt_arg%d = (%s)%s;\n", c_param_type(t), i, c_param_type(t), s->pnames[i]);
     }
-    sb_puts(&sb, ");\n");
-    sb_puts(&sb, "    cudaError_t err = cudaGetLastError();\n");
+    sb_puts(&sb, "    void *mt_args[] = {");
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        if (t.ptr && !s->written[i]) sb_printf(&sb, "%s&mt_arg%d", i ? ", " : "", i);
+        else sb_printf(&sb, "%s(void *)&%s", i ? ", " : "", s->pnames[i]);
+    }
+    if (!f->nparams) sb_puts(&sb, "NULL");
+    sb_puts(&sb, "};\n");
+    sb_printf(&sb, "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
+                   "dim3(%d), mt_args, 0, stream);\n",
+              s->symbol, s->tile->block_threads);
     sb_printf(&sb, "    if (err != cudaSuccess) mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n", launcher);
     sb_puts(&sb, "    return err;\n}\n\n");
     const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);

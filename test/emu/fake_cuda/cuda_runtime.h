@@ -14,6 +14,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 struct dim3 {
@@ -146,12 +148,18 @@ struct Launch {
     }
 };
 
-template <class... P>
-Launch<P...> launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t, cudaStream_t) {
-    return Launch<P...>{kernel, grid, block};
+template <class... P, size_t... I>
+void run_packed(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::index_sequence<I...>) {
+    run(kernel, grid, block, *static_cast<std::remove_reference_t<P>*>(args[I])...);
 }
 
 }  // namespace mt_emu
 
-// The generated launchers' `kernel<<<grid, block, 0, stream>>>(args)` is
-// rewritten to `mt_emu::launch(kernel, grid, block, 0, stream)(args)`.
+// The generated launchers call cudaLaunchKernel(kernel, grid, block, args,
+// 0, stream) with the kernel's own function type (CUDA's C++ overload).
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, size_t, cudaStream_t) {
+    mt_emu_last_error() = cudaSuccess;
+    mt_emu::run_packed(kernel, grid, block, args, std::index_sequence_for<P...>{});
+    return cudaGetLastError();
+}
