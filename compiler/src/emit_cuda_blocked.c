@@ -34,15 +34,25 @@
 
 static int divides(int a, int b) { return a > 0 && b % a == 0; }
 
+static int has_reduction(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (op_has(in->op, OPF_REDUCE)) return 1;
+        if (in->op == OP_FOR && has_reduction(&in->loop->body)) return 1;
+    }
+    return 0;
+}
+
 void cuda_blocked_layout(const Function *f, TileInfo *t) {
     t->tm = t->tn = 1;
     if (t->rank == 1) {
         int w = t->cols;
-        /* 4 elements (one 16-byte group) per thread; 8 from 1024 on, which
-         * halves the warps a block-wide reduction goes through */
+        /* 4 elements (one 16-byte group) per thread; with a block-wide
+         * reduction, 8 from 1024 on, which halves the warps it goes
+         * through (measured: streaming kernels prefer more threads) */
         int tn = 1;
         if (w >= 256 && w % 4 == 0) tn = 4;
-        if (w >= 1024 && w % 8 == 0) tn = 8;
+        if (w >= 1024 && w % 8 == 0 && has_reduction(&f->body)) tn = 8;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {
