@@ -78,6 +78,9 @@ static std::vector<float> to_host(const float* d, size_t n) {
     return h;
 }
 
+typedef cudaError_t (*VAdd3)(cudaStream_t, const float*, const float*, float*, int32_t);
+typedef cudaError_t (*Row3)(cudaStream_t, mytriton_grid, const float*, float*, int32_t);
+
 static const char* verdict(bool met) { return met ? "MET" : "NOT MET"; }
 
 int main(int argc, char** argv) {
@@ -120,6 +123,11 @@ int main(int argc, char** argv) {
                 "-O2 with *fp32:16 hints %.3f ms %.0f GB/s\n",
                 t_add1, b1, t_add2, b2, 100.0 * b2 / bw_copy, t_addh, bh);
     std::printf("  target: -O2 >= 95%% of the copy bandwidth: %s\n", verdict(b2 >= 0.95 * bw_copy));
+    VAdd3 vw[] = {launch_bench_vadd_w1, launch_bench_vadd_w2, launch_bench_vadd_w4, launch_bench_vadd_w8};
+    for (int w = 0; w < 4; w++) {
+        double t = time_ms([&] { return vw[w](0, x, y, out, n); });
+        std::printf("  -O2 with NUM_WARPS %d: %.3f ms %.0f GB/s\n", 1 << w, t, bw(t, 3.0 * n * 4));
+    }
     }
     if (want("softmax")) {
     // ---- Reductions: softmax and row sum of 65536 x 1024 ----------------
@@ -145,6 +153,11 @@ int main(int argc, char** argv) {
     std::printf("softmax 65536x1024: -O1 %.3f ms %.0f GB/s | -O2 %.3f ms %.0f GB/s\n", t_sm1, bw(t_sm1, 2.0 * rows * cols * 4),
                 t_sm2, bw(t_sm2, 2.0 * rows * cols * 4));
     std::printf("  target: -O2 <= 0.14 ms: %s\n", verdict(t_sm2 <= 0.14));
+    Row3 sw[] = {launch_bench_softmax_w1, launch_bench_softmax_w2, launch_bench_softmax_w4, launch_bench_softmax_w8};
+    for (int w = 0; w < 4; w++) {
+        double t = time_ms([&] { return sw[w](0, g, x, out, cols); });
+        std::printf("  -O2 with NUM_WARPS %d: %.3f ms %.0f GB/s\n", 1 << w, t, bw(t, 2.0 * rows * cols * 4));
+    }
     std::printf("row_sum 65536x1024: -O1 %.3f ms %.0f GB/s | -O2 %.3f ms %.0f GB/s\n", t_rs1, bw(t_rs1, 1.0 * rows * cols * 4),
                 t_rs2, bw(t_rs2, 1.0 * rows * cols * 4));
     CHECK(cudaFree(rs));

@@ -9,6 +9,8 @@
 #       [CONSTEXPR NAME=VALUE ...]
 #       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
 #       [OPT_LEVEL 0|1|2]                default: 2
+#       [NUM_WARPS 1|2|4|...|32]         -O2 CUDA threads per block / 32 (as
+#                                        Triton's num_warps); default: by shape
 #     [KERNEL ...]...
 #     [HEADER <name.h>]                  default: <target>.h
 #     [BACKENDS cuda host mlir]          default: cuda
@@ -145,8 +147,8 @@ endfunction()
 
 function(mytriton_add_kernels target)
   set(_where "mytriton_add_kernels(${target})")
-  set(_single_group SOURCE NAME SIGNATURE GRID OPT_LEVEL)
-  set(_known KERNEL SOURCE NAME SIGNATURE CONSTEXPR GRID OPT_LEVEL HEADER BACKENDS)
+  set(_single_group SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS)
+  set(_known KERNEL SOURCE NAME SIGNATURE CONSTEXPR GRID OPT_LEVEL NUM_WARPS HEADER BACKENDS)
   string(REPLACE ";" " " _known_text "${_known}")
 
   # ---- Parse the arguments by hand: KERNEL starts a group of options.
@@ -365,6 +367,13 @@ function(mytriton_add_kernels target)
       list(APPEND _args --grid "${_g${_g}_GRID}")
     endif()
     list(APPEND _args --name "${_name}" "-O${_g${_g}_OPT_LEVEL}" --backends "${_backends_arg}")
+    if(_g${_g}_has_NUM_WARPS)
+      if(NOT _g${_g}_NUM_WARPS MATCHES "^(1|2|4|8|16|32)$")
+        message(FATAL_ERROR "${_where}: NUM_WARPS of KERNEL ${_fn} must be 1, 2, 4, 8, 16 or 32, "
+          "got '${_g${_g}_NUM_WARPS}'")
+      endif()
+      list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")
+    endif()
 
     set(_outputs "${_outdir}/${_name}.h")
     if("cuda" IN_LIST _backends)

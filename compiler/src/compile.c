@@ -139,7 +139,18 @@ static int need_tile(mt_compilation *c) {
         c->tile_failed = 1;
         return 0;
     }
-    if (blocked) cuda_blocked_layout(c->f, &c->tile);
+    if (blocked) {
+        const char *err = cuda_blocked_layout(c->ctx->arena, c->f, &c->tile, c->opts.num_warps);
+        if (err) {
+            mt_error(c->ctx, c->kernel->pos, "%s (num_warps %d)", err, c->opts.num_warps);
+            c->tile_failed = 1;
+            return 0;
+        }
+    } else if (c->opts.num_warps > 0) {
+        mt_error(c->ctx, srcpos(0, 0), "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per element)");
+        c->tile_failed = 1;
+        return 0;
+    }
     c->have_tile = 1;
     return 1;
 }

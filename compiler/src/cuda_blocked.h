@@ -37,8 +37,10 @@ int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);
 
-/* Chooses tm, tn and block_threads for the -O2 backend. */
-void cuda_blocked_layout(const Function *f, TileInfo *t);
+/* Chooses tm, tn and block_threads for the -O2 backend: 32 * num_warps
+ * threads when num_warps > 0, else by the kernel's shape. A message when
+ * the tile cannot be spread so (NULL on success). */
+const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps);
 /* The -O2 kernel; param_div: the signature's divisibility hints (or NULL). */
 const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol, const int *param_div);
 

@@ -43,8 +43,41 @@ static int has_reduction(const Block *b) {
     return 0;
 }
 
-void cuda_blocked_layout(const Function *f, TileInfo *t) {
+/* Spreads the tile over exactly `threads` threads: elements per thread
+ * along columns first (up to 8, for 128-bit groups), then rows. */
+static const char *layout_for_threads(Arena *a, TileInfo *t, int threads) {
+    int elems = t->threads;
+    if (threads <= 0 || elems % threads != 0)
+        return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads", tile_str(a, t), elems,
+                            threads);
+    int ept = elems / threads;
+    if (t->rank <= 1) {
+        t->tm = 1;
+        t->tn = ept;
+        return NULL;
+    }
+    int tn = 1;
+    while (tn * 2 <= 8 && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
+    int tm = ept / tn;
+    if (!divides(tm, t->rows) || !divides(tn, t->cols))
+        return arena_printf(a, "the tile %s cannot be spread evenly over %d threads", tile_str(a, t), threads);
+    t->tm = tm;
+    t->tn = tn;
+    return NULL;
+}
+
+const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
+    if (num_warps > 0) {
+        if (num_warps > 32 || (num_warps & (num_warps - 1)) != 0)
+            return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)", num_warps);
+        int threads = 32 * num_warps;
+        if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
+        const char *err = layout_for_threads(a, t, threads);
+        if (err) return err;
+        t->block_threads = t->threads / (t->tm * t->tn);
+        return NULL;
+    }
     if (t->rank == 1) {
         int w = t->cols;
         /* 4 elements (one 16-byte group) per thread; with a block-wide
@@ -79,6 +112,9 @@ void cuda_blocked_layout(const Function *f, TileInfo *t) {
         t->tn = tn;
     }
     t->block_threads = t->threads / (t->tm * t->tn);
+    if (t->block_threads > 1024)
+        return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads", tile_str(a, t));
+    return NULL;
 }
 
 /* ---- Emission context ------------------------------------------------- */

@@ -30,6 +30,8 @@ static const char usage[] =
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
+    "  --num-warps N        -O2: warps per program (threads per block = 32 N), as Triton's\n"
+    "                       num_warps; default: chosen from the kernel's shape\n"
     "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir,\n"
     "                       mlir-launcher (repeatable)\n"
     "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
@@ -170,6 +172,15 @@ int main(int argc, char **argv) {
         if (OPTION("--kernel")) o.kernel = val;
         else if (OPTION("--signature")) o.signature = val;
         else if (OPTION("--grid")) o.grid = val;
+        else if (OPTION("--num-warps")) {
+            char *end;
+            long w = strtol(val, &end, 10);
+            if (*end || w < 1 || w > 32 || (w & (w - 1)) != 0) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--num-warps takes a power of two from 1 to 32 (got '%s')", val);
+            }
+            o.num_warps = (int)w;
+        }
         else if (OPTION("--name")) o.name = val;
         else if (OPTION("--python")) python = val;
         else if (OPTION("--shim")) shim = val;

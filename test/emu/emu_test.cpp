@@ -45,6 +45,10 @@
 #include "vadd256_o1.h"
 #include "vadd256_o2.h"
 #include "vadd4096_o2.h"
+#include "softmax_w1_o2.h"
+#include "softmax_w8_o2.h"
+#include "mm64_w2_o2.h"
+#include "madd_w1_o2.h"
 #include "transpose_o1.h"
 #include "transpose_o2.h"
 #include "transpose_big_o2.h"
@@ -169,7 +173,7 @@ void check_softmax(RowFn f, int block, int rows, int cols, bool specials) {
 }
 
 TEST(Emu, Softmax) {
-    for (RowFn f : {launch_softmax_o1, launch_softmax_o2}) {
+    for (RowFn f : {launch_softmax_o1, launch_softmax_o2, launch_softmax_w1_o2, launch_softmax_w8_o2}) {
         check_softmax(f, 1024, 5, 1024, true);
         check_softmax(f, 1024, 3, 1000, true);
         check_softmax(f, 1024, 2, 1, false);
@@ -199,7 +203,7 @@ TEST(Emu, RowSum) {
 
 TEST(Emu, MatrixAdd2D) {
     using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
-    for (F f : {launch_madd_o1, launch_madd_o2, launch_madd_big_o2}) {
+    for (F f : {launch_madd_o1, launch_madd_o2, launch_madd_big_o2, launch_madd_w1_o2}) {
         for (auto mn : std::vector<std::pair<int, int>>{{33, 70}, {16, 32}, {1, 1}, {0, 5}, {130, 257}}) {
             int M = mn.first, N = mn.second;
             auto x = random_vec((size_t)M * N + 1, 7), y = random_vec((size_t)M * N + 1, 8);
@@ -218,7 +222,7 @@ TEST(Emu, MatmulRuntimeK) {
         const char* name;
         MM f;
     } variants[] = {{"mm16_o1", launch_mm16_o1},     {"mm16_o2", launch_mm16_o2},     {"mm32_o2", launch_mm32_o2},
-                    {"mm64_o2", launch_mm64_o2},     {"mm128_o2", launch_mm128_o2},   {"mm64x32_o2", launch_mm64x32_o2},
+                    {"mm64_o2", launch_mm64_o2},     {"mm64_w2_o2", launch_mm64_w2_o2},     {"mm128_o2", launch_mm128_o2},   {"mm64x32_o2", launch_mm64x32_o2},
                     {"seedmm_o1", launch_seedmm_o1}, {"seedmm_o2", launch_seedmm_o2}, {"seedmm64_o2", launch_seedmm64_o2}};
     struct {
         int M, N, K;

@@ -39,6 +39,9 @@ typedef struct mt_options {
     const char *shim;       /* the parser shim script (required) */
     const char *mlir_binary; /* mlir-opt's output for the MLIR module (the
                               * text): MT_EMIT_MLIR_LAUNCHER embeds its PTX */
+    int num_warps;           /* -O2 CUDA: warps per program (threads per
+                              * block / 32), as Triton's num_warps; 0: chosen
+                              * by the kernel's shape */
 } mt_options;
 
 typedef enum mt_stage {
