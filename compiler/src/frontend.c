@@ -1124,8 +1124,8 @@ static Val eval_inner(Interp *I, const PyNode *n) {
                        {"GeneratorExp", "generator expressions"}, {"Dict", "dict literals"},
                        {"Set", "set literals"},                {"JoinedStr", "f-strings"},
                        {"FormattedValue", "f-strings"},        {"NamedExpr", "assignment expressions (:=)"},
-                       {"Await", "await"},                     {"Yield", "yield"},
-                       {"YieldFrom", "yield from"},            {"Starred", "starred expressions"}};
+                       {"Await", "'await' expressions"},       {"Yield", "'yield' expressions"},
+                       {"YieldFrom", "'yield from' expressions"}, {"Starred", "starred expressions"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
         if (strcmp(unsupported[i].kind, k) == 0) fail(I, n->pos, "%s are not supported in kernels", unsupported[i].what);
     fail(I, n->pos, "'%s' expressions are not supported in kernels", k);
