@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cgen.h"
+#include "compile.h"
 #include "cuda_blocked.h"
 #include "emit.h"
 #include "frontend.h"
@@ -56,14 +57,36 @@ static const PyNode *kernel_def(const PyNode *module, const char *name) {
     return module;
 }
 
-mt_compilation *mt_compile(const mt_options *o) {
+/* What the parser shim gave, when the caller ran it (compile.h). */
+typedef struct ShimOutput {
+    int status;
+    const char *out, *err, *source;
+    size_t out_len, err_len, source_len;
+} ShimOutput;
+
+static PyNode *module_from_output(MtContext *ctx, const mt_options *o, const ShimOutput *g) {
+    if (g->source) {
+        ctx->source = arena_strndup(ctx->arena, g->source, g->source_len);
+        ctx->source_len = g->source_len;
+    }
+    StrBuf out, err;
+    sb_init(&out, ctx->arena);
+    sb_init(&err, ctx->arena);
+    if (g->out) sb_putn(&out, g->out, g->out_len);
+    if (g->err) sb_putn(&err, g->err, g->err_len);
+    return pyast_from_shim_output(ctx, g->status, &out, &err, o->python && *o->python ? o->python : "python3",
+                                  o->shim ? o->shim : "mytriton_parse.py");
+}
+
+/* given: the shim's output, or NULL to run the shim on o->path. */
+static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
     c->ctx = ctx;
     c->opts = *o;
     if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
-    if (!o->path || !o->kernel || !o->shim) {
+    if (!o->path || !o->kernel || (!o->shim && !given)) {
         mt_error(ctx, srcpos(0, 0), "a kernel file, a kernel name and the parser shim are required");
         return c;
     }
@@ -83,7 +106,7 @@ mt_compilation *mt_compile(const mt_options *o) {
     if (!sig) return c;
     c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
     for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
-    c->module = pyast_parse_file(ctx, o->python, o->shim);
+    c->module = given ? module_from_output(ctx, o, given) : pyast_parse_file(ctx, o->python, o->shim);
     if (!c->module) return c;
     Define *defs = ARENA_ARRAY(a, Define, o->ndefines + 1);
     for (int i = 0; i < o->ndefines; i++) defs[i].name = o->defines[i].name, defs[i].value = o->defines[i].value;
@@ -121,6 +144,14 @@ mt_compilation *mt_compile(const mt_options *o) {
     s->backends = c->opts.backends;
     s->tile = &c->tile;
     return c;
+}
+
+mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL); }
+
+mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out, size_t out_len,
+                                       const char *err, size_t err_len, const char *source, size_t source_len) {
+    ShimOutput g = {status, out, err, source, out_len, err_len, source_len};
+    return compile_from(o, &g);
 }
 
 int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }

@@ -52,6 +52,12 @@ PyNode *pyast_read(MtContext *ctx, const char *text, size_t len);
  * ctx->source too. Returns the module node or NULL after a diagnostic. */
 PyNode *pyast_parse_file(MtContext *ctx, const char *python, const char *shim);
 
+/* The second half of pyast_parse_file: the shim's exit status, stdout and
+ * stderr into the module, or NULL after the diagnostic they call for
+ * (`python` and `shim` name what ran, for the messages). */
+PyNode *pyast_from_shim_output(MtContext *ctx, int status, StrBuf *out, StrBuf *err, const char *python,
+                               const char *shim);
+
 /* A field by name (NULL if the node has none). */
 const PyVal *pyast_field(const PyNode *node, const char *name);
 /* The field as a node / list / string, or NULL when it is None/absent or

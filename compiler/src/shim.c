@@ -179,14 +179,18 @@ PyNode *pyast_parse_file(MtContext *ctx, const char *python, const char *shim) {
     sb_init(&err, ctx->arena);
     int rc = run(ctx, argv, &out, &err);
     if (rc < 0) return NULL;
+    return pyast_from_shim_output(ctx, rc, &out, &err, python, shim);
+}
+
+PyNode *pyast_from_shim_output(MtContext *ctx, int rc, StrBuf *out, StrBuf *err, const char *python, const char *shim) {
     if (rc != 0) {
-        if (report_shim_error(ctx, sb_str(&out), out.len)) return NULL;
-        const char *why = err.len ? last_line(ctx, &err) : "no output";
+        if (report_shim_error(ctx, sb_str(out), out->len)) return NULL;
+        const char *why = err->len ? last_line(ctx, err) : "no output";
         if (rc == 127 || strstr(why, "No such file") || strstr(why, "can't open file"))
             mt_error(ctx, srcpos(0, 0), "cannot run the parser shim '%s' with '%s': %s", shim, python, why);
         else
             mt_error(ctx, srcpos(0, 0), "the parser shim failed (exit status %d): %s", rc, why);
         return NULL;
     }
-    return pyast_read(ctx, sb_str(&out), out.len);
+    return pyast_read(ctx, sb_str(out), out->len);
 }
