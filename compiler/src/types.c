@@ -215,6 +215,12 @@ static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const
         }
         s = next;
     }
+    /* every operand is within the limit, their broadcast may not be */
+    long long numel = 1;
+    for (int i = 0; i < s.rank; i++) numel *= s.dims[i];
+    if (numel > MT_MAX_NUMEL)
+        FAIL("the operands of %s broadcast to %s, %lld elements, more than the limit of %d", name, shape_str(a, s), numel,
+             MT_MAX_NUMEL);
     *shape = s;
     return 1;
 }
