@@ -48,6 +48,25 @@ static int valid_name(const char *s) {
     return 1;
 }
 
+/* Names whose NAME.h, on the include path of the generated library, would
+ * hide a header that the generated code or the headers it includes need:
+ * the C library's, the POSIX ones the launchers include, CUDA's. */
+static int system_header_name(const char *s) {
+    static const char *const headers[] = {
+        "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits", "locale", "math",
+        "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbool", "stddef", "stdint", "stdio", "stdlib",
+        "stdnoreturn", "string", "tgmath", "threads", "time", "uchar", "wchar", "wctype", "alloca", "dlfcn",
+        "endian", "features", "memory", "pthread", "sched", "strings", "unistd", "cuda", "cudaProfiler", "cuda_runtime",
+        "cuda_runtime_api", "builtin_types", "channel_descriptor", "common_functions", "cuda_device_runtime_api",
+        "cuda_surface_types", "cuda_texture_types", "device_atomic_functions", "device_functions", "device_launch_parameters",
+        "device_types", "driver_functions", "driver_types", "host_config", "host_defines", "library_types",
+        "math_constants", "math_functions", "sm_20_atomic_functions", "surface_functions", "surface_types",
+        "texture_fetch_functions", "texture_types", "vector_functions", "vector_types"};
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+        if (strcmp(headers[i], s) == 0) return 1;
+    return 0;
+}
+
 static const PyNode *kernel_def(const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
     for (int i = 0; body && i < body->len; i++) {
@@ -99,6 +118,13 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     if (!valid_name(name)) {
         mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass --name with an ASCII identifier)",
                  name);
+        return c;
+    }
+    if (system_header_name(name)) {
+        mt_error(ctx, srcpos(0, 0),
+                 "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
+                 "the system header <%s.h> (pass --name with another name)",
+                 name, name, name);
         return c;
     }
     c->name = arena_strdup(a, name);
