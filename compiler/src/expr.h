@@ -32,6 +32,8 @@ typedef struct Expr {
     ForRange *loop;        /* EX_LOOP_* */
     int index;             /* EX_LOOP_CARRY / EX_LOOP_RESULT lane */
     int depth;             /* loop nesting depth where the node was built */
+    int height;            /* 1 + the largest operand height: the longest
+                            * chain of dependent operations ending here */
     int id;                /* creation order, for printing */
     /* SSA lowering's memo (lower.c) */
     int lowered;

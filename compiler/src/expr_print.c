@@ -24,10 +24,8 @@ static const char *ref(EPrinter *P, const Expr *e) {
     return arena_printf(P->a, "e%d", e->id);
 }
 
-static void define(EPrinter *P, const Expr *e) {
-    if (!e || e->kind != EX_OP || P->done[e->id]) return;
-    P->done[e->id] = 1;
-    for (int i = 0; i < e->nargs; i++) define(P, e->args[i]);
+/* One node's line, its operands printed already. */
+static void define_line(EPrinter *P, const Expr *e) {
     sb_printf(P->sb, "%*se%d = %s(", P->indent, "", e->id, op_info(e->op)->name);
     for (int i = 0; i < e->nargs; i++) sb_printf(P->sb, "%s%s", i ? ", " : "", ref(P, e->args[i]));
     sb_puts(P->sb, ")");
@@ -46,6 +44,38 @@ static void define(EPrinter *P, const Expr *e) {
     }
     if (e->op != OP_STORE) sb_printf(P->sb, " : %s", type_str(P->a, e->type));
     sb_putc(P->sb, '\n');
+}
+
+typedef struct Visit {
+    const Expr *e;
+    int next; /* the next operand to define */
+} Visit;
+
+/* Defines `root` after its operands, left to right, each node once: a
+ * post-order walk with an explicit stack (a chain of 10^6 operations must
+ * not exhaust the C stack). */
+static void define(EPrinter *P, const Expr *root) {
+    if (!root || root->kind != EX_OP || P->done[root->id]) return;
+    P->done[root->id] = 1;
+    PtrVec stack = {0};
+    Visit *v = ARENA_NEW(P->a, Visit);
+    v->e = root;
+    ptrvec_push(P->a, &stack, v);
+    while (stack.len > 0) {
+        Visit *top = stack.items[stack.len - 1];
+        if (top->next < top->e->nargs) {
+            const Expr *arg = top->e->args[top->next++];
+            if (arg && arg->kind == EX_OP && !P->done[arg->id]) {
+                P->done[arg->id] = 1;
+                v = ARENA_NEW(P->a, Visit);
+                v->e = arg;
+                ptrvec_push(P->a, &stack, v);
+            }
+            continue;
+        }
+        define_line(P, top->e);
+        stack.len--;
+    }
 }
 
 static void print_stmts(EPrinter *P, const PtrVec *stmts) {

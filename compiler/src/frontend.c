@@ -20,7 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_LOOP_DEPTH = 256, MAX_EVAL_DEPTH = 1000, MAX_NODES = 4000000, MAX_UNROLL = 1 << 20 };
+/* MAX_NODES and MAX_HEIGHT bound what unrolling can build: about 1 KiB of
+ * memory per operation through the pipeline, and backends that walk
+ * operand chains recursively (a chain of 2^15 is ~3 MiB of C stack). */
+enum {
+    MAX_LOOP_DEPTH = 256,
+    MAX_EVAL_DEPTH = 1000,
+    MAX_NODES = 1 << 20,
+    MAX_HEIGHT = 1 << 15,
+    MAX_UNROLL = 1 << 20
+};
 
 /* ---- Interpreter values ---------------------------------------------- */
 
@@ -272,6 +281,7 @@ static Expr *new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t) {
     e->pos = pos;
     e->type = t;
     e->depth = I->depth;
+    e->height = 1;
     e->id = I->k->nexprs++;
     e->lowered_value = -1;
     return e;
@@ -295,7 +305,16 @@ static Expr *mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Exp
     Type t;
     const char *err;
     if (!op_result_type_named(I->a, op, display, types, present, at ? at : &none, &t, &err)) fail(I, pos, "%s", err);
+    int height = 1;
+    for (int i = 0; i < n; i++)
+        if (args[i] && args[i]->height >= height) height = args[i]->height + 1;
+    if (height > MAX_HEIGHT)
+        fail(I, pos,
+             "this operation ends a chain of more than %d dependent operations (a compile-time loop unrolls too far? "
+             "a runtime loop keeps the chain short)",
+             MAX_HEIGHT);
     Expr *e = new_expr(I, EX_OP, pos, t);
+    e->height = height;
     e->op = op;
     e->nargs = n;
     for (int i = 0; i < n; i++) e->args[i] = args[i];

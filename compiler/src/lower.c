@@ -20,8 +20,6 @@ typedef struct Lowerer {
     PtrVec undo;   /* Expr* whose memo was set, for region scoping */
 } Lowerer;
 
-static Operand lower_expr(Lowerer *L, Expr *e);
-
 static void memo(Lowerer *L, Expr *e, int value) {
     e->lowered = 1;
     e->lowered_value = value;
@@ -30,28 +28,71 @@ static void memo(Lowerer *L, Expr *e, int value) {
 
 static Operand memo_operand(Expr *e) { return e->lowered_value >= 0 ? opd_value(e->lowered_value) : opd_none(); }
 
-static Operand lower_op(Lowerer *L, Expr *e) {
-    Inst *in = ssa_inst_new(L->a, e->op, e->pos);
-    in->nargs = e->nargs;
-    in->attrs = e->attrs;
-    for (int i = 0; i < e->nargs; i++) in->args[i] = e->args[i] ? lower_expr(L, e->args[i]) : opd_none();
-    in->type = e->type;
-    in->result = ssa_new_value(L->a, L->f, e->type, in);
-    ptrvec_push(L->a, &L->block->items, in);
-    memo(L, e, in->result);
-    return opd_value(in->result);
-}
-
-static Operand lower_expr(Lowerer *L, Expr *e) {
+/* An operand that needs no new instruction: a constant, a parameter, a
+ * node already lowered (0: the op still has to be lowered). */
+static int lowered_operand(Expr *e, Operand *out) {
     switch (e->kind) {
-    case EX_CONST: return opd_const(e->c);
-    case EX_PARAM: return opd_param(e->param);
+    case EX_CONST: *out = opd_const(e->c); return 1;
+    case EX_PARAM: *out = opd_param(e->param); return 1;
     default: break;
     }
-    if (e->lowered) return memo_operand(e);
+    if (e->lowered) {
+        *out = memo_operand(e);
+        return 1;
+    }
     /* loop nodes are memoized when their loop is lowered */
     MT_ASSERT(e->kind == EX_OP);
-    return lower_op(L, e);
+    return 0;
+}
+
+/* An op being lowered: its instruction and the next argument to lower. */
+typedef struct Pending {
+    Expr *e;
+    Inst *in;
+    int next;
+} Pending;
+
+static Pending *pending_new(Lowerer *L, Expr *e) {
+    Pending *p = ARENA_NEW(L->a, Pending);
+    p->e = e;
+    p->in = ssa_inst_new(L->a, e->op, e->pos);
+    p->in->nargs = e->nargs;
+    p->in->attrs = e->attrs;
+    return p;
+}
+
+/* Post-order over the operands, left to right, each op's value allocated
+ * after its operands' (the order of a recursive descent), with an explicit
+ * stack: a chain of 10^6 dependent operations must not exhaust the C
+ * stack. */
+static Operand lower_expr(Lowerer *L, Expr *root) {
+    Operand done;
+    if (lowered_operand(root, &done)) return done;
+    PtrVec stack = {0};
+    ptrvec_push(L->a, &stack, pending_new(L, root));
+    for (;;) {
+        Pending *p = stack.items[stack.len - 1];
+        if (p->next < p->e->nargs) {
+            Expr *arg = p->e->args[p->next];
+            if (!arg) {
+                p->in->args[p->next++] = opd_none();
+            } else if (lowered_operand(arg, &done)) {
+                p->in->args[p->next++] = done;
+            } else {
+                ptrvec_push(L->a, &stack, pending_new(L, arg));
+            }
+            continue;
+        }
+        Inst *in = p->in;
+        in->type = p->e->type;
+        in->result = ssa_new_value(L->a, L->f, p->e->type, in);
+        ptrvec_push(L->a, &L->block->items, in);
+        memo(L, p->e, in->result);
+        stack.len--;
+        if (stack.len == 0) return opd_value(in->result);
+        Pending *parent = stack.items[stack.len - 1];
+        parent->in->args[parent->next++] = opd_value(in->result);
+    }
 }
 
 static void lower_stmts(Lowerer *L, PtrVec *stmts);
