@@ -106,6 +106,31 @@ def unwrap_old_nodes(tree):
     return tree
 
 
+# The C reader accepts values nested 2000 deep; a node's fields sit one
+# level below it and list items two. A long chain such as a + b + ... + z
+# nests one level per operator.
+MAX_DEPTH = 1900
+
+
+def check_depth(tree):
+    """Fails at the first node nested deeper than the reader accepts, at
+    the position of the statement that holds it."""
+    stack = [(tree, 0, (0, 0))]
+    while stack:
+        node, depth, where = stack.pop()
+        if isinstance(node, _ast.stmt):
+            where = (node.lineno, node.col_offset)
+        if depth > MAX_DEPTH:
+            fail(where[0], where[1], "the code is nested more than %d levels deep (a chain of thousands of "
+                                     "operators? split it with intermediate variables)" % MAX_DEPTH)
+        for name in node._fields:
+            field = getattr(node, name, None)
+            if isinstance(field, _ast.AST):
+                stack.append((field, depth + 1, where))
+            elif isinstance(field, list):
+                stack.extend((item, depth + 2, where) for item in field if isinstance(item, _ast.AST))
+
+
 def fail(line, col, message):
     data = message.encode("utf-8", "replace")
     out = sys.stdout.buffer
@@ -131,6 +156,9 @@ def byte_column(source, line, char_offset):
 def main(argv):
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
+    # room for ast construction of long chains (about three levels per unit
+    # of the limit) and for emit() down to MAX_DEPTH
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     if len(argv) != 2:
         fail(0, 0, "usage: mytriton_parse.py FILE.py")
     path = argv[1]
@@ -153,8 +181,12 @@ def main(argv):
         line = error.lineno or 0
         col = byte_column(source, line, error.offset)
         fail(line, col, "Python syntax error: %s" % error.msg)
-    except (ValueError, MemoryError, RecursionError) as error:
+    except RecursionError:
+        fail(0, 0, "Python cannot parse the file: it is nested too deeply (a chain of tens of thousands of "
+                   "operators?)")
+    except (ValueError, MemoryError) as error:
         fail(0, 0, "Python cannot parse the file: %s" % (type(error).__name__))
+    check_depth(tree)
     out = ["mytriton-ast %d\n" % VERSION]
     try:
         emit(out, unwrap_old_nodes(tree))

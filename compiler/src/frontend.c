@@ -1152,7 +1152,9 @@ static Val eval_inner(Interp *I, const PyNode *n) {
 
 static Val eval(Interp *I, const PyNode *n) {
     if (!n) fail(I, srcpos(0, 0), "malformed syntax tree (a missing expression)");
-    if (++I->eval_depth > MAX_EVAL_DEPTH) fail(I, n->pos, "the expression is nested too deeply");
+    if (++I->eval_depth > MAX_EVAL_DEPTH)
+        fail(I, n->pos, "the expression is nested more than %d levels deep (split it with intermediate variables)",
+             MAX_EVAL_DEPTH);
     Val v = eval_inner(I, n);
     I->eval_depth--;
     return v;
