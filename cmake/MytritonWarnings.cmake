@@ -12,6 +12,10 @@ function(mytriton_target_warnings target)
   if(MYTRITON_SANITIZE)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all>)
-    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    # PUBLIC: a static library's consumers (executables that do not call
+    # this function, e.g. CUDA programs linking the runtime) need the
+    # sanitizer runtimes at their link too; HOST_LINK keeps the flag off
+    # nvcc's device link step.
+    target_link_options(${target} PUBLIC $<HOST_LINK:-fsanitize=address$<COMMA>undefined>)
   endif()
 endfunction()
