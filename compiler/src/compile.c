@@ -152,7 +152,12 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     s->name = c->name;
     s->symbol = symbol;
     s->kernel = o->kernel;
-    s->source = basename_of(o->path);
+    /* the file name goes into comments of the generated files: a control
+     * character (a newline ending a // comment) prints as '?' */
+    char *source = arena_strdup(a, basename_of(o->path));
+    for (char *p = source; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+    s->source = source;
     s->signature = sig->normalized;
     StrBuf cx;
     sb_init(&cx, a);

@@ -331,6 +331,26 @@ TEST(HostileNames, NameThatHidesASystemHeader) {
     EXPECT_EQ(r.status, 0) << describe(r);
 }
 
+// The kernel file's name goes into comments and the registry: a newline
+// in it must not end a // comment.
+TEST(HostileNames, FileNameWithControlCharacters) {
+    std::string dir = mt_test::make_temp_dir("robust_filename");
+    std::string path = dir + "/evil\nint injected = 1;\n\t.py";
+    mt_test::write_file(path, kernel_file("k", "x", "    tl.store(x, 1.0)\n"));
+    auto r = mytritonc({path, "--kernel", "k", "--signature", "*fp32", "--backends", "cuda,host", "-o", dir + "/out"});
+    ASSERT_EQ(r.status, 0) << describe(r);
+    for (const char* f : {"/out/k.cu", "/out/k.h", "/out/k_host.c"}) {
+        std::string text = mt_test::read_file(dir + f);
+        EXPECT_NE(text.find("evil?int injected = 1;??.py"), std::string::npos) << f;
+        EXPECT_EQ(text.find("\nint injected"), std::string::npos) << f;
+    }
+    r = mytritonc({path, "--kernel", "k", "--signature", "*fp32", "--backends", "host", "-o", dir + "/host"});
+    ASSERT_EQ(r.status, 0) << describe(r);
+    auto cc = run_process({MT_ROBUST_CC, "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", dir + "/host/k_host.c", "-I",
+                           dir + "/host", "-I", MT_ROBUST_RUNTIME_INCLUDE, "-o", dir + "/host/k_host.o"});
+    EXPECT_EQ(cc.status, 0) << describe(cc);
+}
+
 // ---- Limits ----------------------------------------------------------------------
 
 struct Outcome {
