@@ -5,25 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "conformance_cases.h"
 #include "process.h"
 
 namespace {
 
-struct Case {
-    const char* name;
-    const char* file;
-    const char* kernel;
-    const char* signature;
-    std::vector<std::string> defines;
-    const char* grid;
-};
+using Case = mt_test::ConformanceCase;
 
-const std::vector<Case>& cases() {
-    static const std::vector<Case> all = {
-#include "conformance_cases.inc"
-    };
-    return all;
-}
+const std::vector<Case>& cases() { return mt_test::conformance_cases(); }
 
 struct Param {
     size_t index;

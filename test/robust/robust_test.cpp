@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance_cases.h"
 #include "process.h"
 
 namespace {
@@ -37,21 +38,9 @@ namespace {
 using mt_test::ProcessResult;
 using mt_test::run_process;
 
-struct ConformanceCase {
-    const char* name;
-    const char* file;
-    const char* kernel;
-    const char* signature;
-    std::vector<std::string> defines;
-    const char* grid;
-};
+using ConformanceCase = mt_test::ConformanceCase;
 
-const std::vector<ConformanceCase>& conformance_cases() {
-    static const std::vector<ConformanceCase> all = {
-#include "robust_cases.inc"
-    };
-    return all;
-}
+const std::vector<ConformanceCase>& conformance_cases() { return mt_test::conformance_cases(); }
 
 bool have(const char* tool) { return tool[0] != 0 && mt_test::file_exists(tool); }
 

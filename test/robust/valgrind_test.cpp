@@ -9,25 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "conformance_cases.h"
 #include "process.h"
 
 namespace {
 
-struct ConformanceCase {
-    const char* name;
-    const char* file;
-    const char* kernel;
-    const char* signature;
-    std::vector<std::string> defines;
-    const char* grid;
-};
+using ConformanceCase = mt_test::ConformanceCase;
 
-const std::vector<ConformanceCase>& cases() {
-    static const std::vector<ConformanceCase> all = {
-#include "robust_cases.inc"
-    };
-    return all;
-}
+const std::vector<ConformanceCase>& cases() { return mt_test::conformance_cases(); }
 
 // A macro: GTEST_SKIP returns from the function it is in.
 #define SKIP_UNLESS_VALGRIND()                                                                         \
