@@ -33,6 +33,8 @@ const char *cb_col(CudaB *C, const char *j);
 /* Element (i, j) of an operand read in layout `use`. */
 const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *j);
 const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const char *j);
+/* The C expression of elementwise op `in` on operands rendered as a, b, c. */
+const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c);
 int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);

@@ -204,23 +204,8 @@ static const char *regen(Regen *R, Operand o, int axis) {
     (void)a;
     const char *x = regen(R, d->args[0], axis);
     const char *y = d->nargs > 1 ? regen(R, d->args[1], axis) : NULL;
-    switch (d->op) {
-    case OP_NEG: return arena_printf(C->a, "(-(%s))", x);
-    case OP_DIV:
-        if (operand_type(f, d->args[0]).dtype != DT_F32 && operand_type(f, d->args[1]).dtype != DT_F32)
-            return arena_printf(C->a, "((float)%s / (float)%s)", x, y);
-        return arena_printf(C->a, "(%s / %s)", x, y);
-    case OP_MAXIMUM:
-    case OP_MINIMUM: {
-        const char *cmp = d->op == OP_MAXIMUM ? ">" : "<";
-        if (d->type.dtype == DT_F32)
-            return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))))", x, x, y, y, x,
-                                cmp, y, x, y);
-        return arena_printf(C->a, "((%s) %s (%s) ? (%s) : (%s))", x, cmp, y, x, y);
-    }
-    case OP_SELECT: return arena_printf(C->a, "(%s ? %s : %s)", x, y, regen(R, d->args[2], axis));
-    default: return arena_printf(C->a, "(%s %s %s)", x, op_info(d->op)->c_op, y);
-    }
+    const char *z = d->nargs > 2 ? regen(R, d->args[2], axis) : NULL;
+    return cb_op_expr(C, d, x, y, z);
 }
 
 /* Whether the address of `o` advances by exactly one element per step of

@@ -462,9 +462,8 @@ static void elementwise(CudaB *C, const Inst *in, const char *(*expr)(CudaB *, c
     cb_close(C, n);
 }
 
-static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
+const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c) {
     const Function *f = C->f;
-    const char *a = E(C, in, 0, l), *b = E(C, in, 1, l);
     switch (in->op) {
     case OP_NEG: return arena_printf(C->a, "-(%s)", a);
     case OP_EXP: return arena_printf(C->a, "expf(%s)", a);
@@ -483,9 +482,13 @@ static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
                                 cmp, b, a, b);
         return arena_printf(C->a, "((%s) %s (%s) ? (%s) : (%s))", a, cmp, b, a, b);
     }
-    case OP_SELECT: return arena_printf(C->a, "(%s ? %s : %s)", a, b, E(C, in, 2, l));
+    case OP_SELECT: return arena_printf(C->a, "(%s ? %s : %s)", a, b, c);
     default: return arena_printf(C->a, "(%s %s %s)", a, op_info(in->op)->c_op, b);
     }
+}
+
+static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
+    return cb_op_expr(C, in, E(C, in, 0, l), E(C, in, 1, l), in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
 
 static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const char *j0) {
@@ -540,6 +543,25 @@ static const char *other_as(CudaB *C, const Inst *in, const char *o) {
     return arena_printf(C->a, "(%s)%s", c_type(dt), o);
 }
 
+/* Opens the loops over the thread's groups of 4 elements along the vector
+ * axis of layout l (rows, then groups at j = 0, 4, ...); returns how many
+ * loops the caller closes after the group's body (the j loop's brace is
+ * closed by the caller first). */
+static int open_groups(CudaB *C, Layout l) {
+    int nj = l == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : C->tile->tn;
+    int n = 0;
+    if (l == LAYOUT_TILE && C->tile->tm > 1) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int i = 0; i < %d; i++) {", C->tile->tm);
+        C->indent++;
+        n++;
+    }
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int j = 0; j < %d; j += 4) {", nj);
+    C->indent++;
+    return n;
+}
+
 static void emit_load(CudaB *C, const Inst *in) {
     Layout l = cb_layout(C, in->result);
     DType dt = (DType)in->type.dtype;
@@ -550,18 +572,8 @@ static void emit_load(CudaB *C, const Inst *in) {
     const char *bname = param_name(C, base);
     int vec = vectorizable(C, in, l, in->args[0], dt);
     if (vec) {
-        int nj = l == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : C->tile->tn;
         const char *al = aligned_flag(C, base);
-        int n = 0;
-        if (l == LAYOUT_TILE && C->tile->tm > 1) {
-            cb_line(C, "#pragma unroll");
-            cb_line(C, "for (int i = 0; i < %d; i++) {", C->tile->tm);
-            C->indent++;
-            n++;
-        }
-        cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int j = 0; j < %d; j += 4) {", nj);
-        C->indent++;
+        int n = open_groups(C, l);
         const char *mask = group_mask(C, in, 1, l, "j");
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
         const char *cond = vec_condition(C, al, vec == 2, idx, mask);
@@ -616,18 +628,8 @@ static void emit_store(CudaB *C, const Inst *in) {
     int masked = !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
     int vec = vectorizable(C, in, l, in->args[0], dt);
     if (vec) {
-        int nj = l == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : C->tile->tn;
         const char *al = aligned_flag(C, base);
-        int n = 0;
-        if (l == LAYOUT_TILE && C->tile->tm > 1) {
-            cb_line(C, "#pragma unroll");
-            cb_line(C, "for (int i = 0; i < %d; i++) {", C->tile->tm);
-            C->indent++;
-            n++;
-        }
-        cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int j = 0; j < %d; j += 4) {", nj);
-        C->indent++;
+        int n = open_groups(C, l);
         const char *mask = masked ? group_mask(C, in, 2, l, "j") : "true";
         const char *cond = vec_condition(C, al, vec == 2, cb_ptr_index(C, in->args[0], l, "i", "j"), mask);
         const char *vals[4];
