@@ -23,18 +23,7 @@ namespace {
 
 using namespace mt_unit;
 
-struct Case {
-    const char* name;
-    const char* params;
-    const char* signature;
-    const char* body;      // from line 7
-    const char* expected;  // the whole diagnostic output, file named k.py
-    std::vector<std::pair<std::string, std::string>> defines = {};
-    const char* grid = nullptr;
-    const char* after = "";  // module text after the kernel
-    int opt_level = 2;
-    const char* file = nullptr;  // the whole file instead of the prologue and body
-};
+using Case = DiagnosticCase;
 
 // `[...]` in an expected text stands for any text (for hints that other
 // work may reword).

@@ -14,6 +14,21 @@
 
 namespace mt_unit {
 
+// One expected diagnostic (diagnostics_test.cpp, diagnostics_more_test.cpp):
+// a kernel k(params) in k.py whose body starts at line 7.
+struct DiagnosticCase {
+    const char* name;
+    const char* params;
+    const char* signature;
+    const char* body;      // from line 7
+    const char* expected;  // the whole diagnostic output, file named k.py
+    std::vector<std::pair<std::string, std::string>> defines = {};
+    const char* grid = nullptr;
+    const char* after = "";  // module text after the kernel
+    int opt_level = 2;
+    const char* file = nullptr;  // the whole file instead of the prologue and body
+};
+
 // ---- Types and operands --------------------------------------------------
 
 inline Type i32() { return type_scalar(DT_I32); }
