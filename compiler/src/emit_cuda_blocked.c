@@ -562,6 +562,22 @@ static int open_groups(CudaB *C, Layout l) {
     return n;
 }
 
+/* One element of a load / a store at element (i, j) (the per-element path
+ * of both the plain and the 128-bit forms). */
+static void load_element(CudaB *C, const Inst *in, Layout l, const char *j, const char *other) {
+    const char *m = in->args[1].kind == OPD_NONE ? "true" : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    const char *o = other ? other : other_as(C, in, cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j));
+    cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", in->result, subscript(C, l, "i", j), m, param_name(C, ptr_base(C, in->args[0])),
+            cb_ptr_index(C, in->args[0], l, "i", j), o);
+}
+
+static void store_element(CudaB *C, const Inst *in, Layout l, const char *j, int masked) {
+    const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])), cb_ptr_index(C, in->args[0], l, "i", j));
+    const char *val = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    if (masked) cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dst, val);
+    else cb_line(C, "%s = %s;", dst, val);
+}
+
 static void emit_load(CudaB *C, const Inst *in) {
     Layout l = cb_layout(C, in->result);
     DType dt = (DType)in->type.dtype;
@@ -596,11 +612,7 @@ static void emit_load(CudaB *C, const Inst *in) {
             cb_line(C, "#pragma unroll");
             cb_line(C, "for (int q = 0; q < 4; q++) {");
             C->indent++;
-            const char *jq = "j + q";
-            const char *m = in->args[1].kind == OPD_NONE ? "true" : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", jq);
-            const char *o = other ? other : other_as(C, in, cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", jq));
-            cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", id, subscript(C, l, "i", jq), m, bname,
-                    cb_ptr_index(C, in->args[0], l, "i", jq), o);
+            load_element(C, in, l, "j + q", other);
             C->indent--;
             cb_line(C, "}");
             C->indent--;
@@ -612,10 +624,7 @@ static void emit_load(CudaB *C, const Inst *in) {
         return;
     }
     int n = cb_open(C, l);
-    const char *m = in->args[1].kind == OPD_NONE ? "true" : E(C, in, 1, l);
-    const char *o = other ? other : other_as(C, in, E(C, in, 2, l));
-    cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", id, subscript(C, l, "i", "j"), m, bname,
-            cb_ptr_index(C, in->args[0], l, "i", "j"), o);
+    load_element(C, in, l, "j", other);
     cb_close(C, n);
 }
 
@@ -651,11 +660,7 @@ static void emit_store(CudaB *C, const Inst *in) {
             cb_line(C, "#pragma unroll");
             cb_line(C, "for (int q = 0; q < 4; q++) {");
             C->indent++;
-            const char *jq = "j + q";
-            const char *dst = arena_printf(C->a, "%s[%s]", bname, cb_ptr_index(C, in->args[0], l, "i", jq));
-            const char *val = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", jq);
-            if (masked) cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", jq), dst, val);
-            else cb_line(C, "%s = %s;", dst, val);
+            store_element(C, in, l, "j + q", masked);
             C->indent--;
             cb_line(C, "}");
             C->indent--;
@@ -667,9 +672,7 @@ static void emit_store(CudaB *C, const Inst *in) {
         return;
     }
     int n = cb_open(C, l);
-    const char *dst = arena_printf(C->a, "%s[%s]", bname, cb_ptr_index(C, in->args[0], l, "i", "j"));
-    if (masked) cb_line(C, "if (%s) %s = %s;", E(C, in, 2, l), dst, E(C, in, 1, l));
-    else cb_line(C, "%s = %s;", dst, E(C, in, 1, l));
+    store_element(C, in, l, "j", masked);
     cb_close(C, n);
 }
 
