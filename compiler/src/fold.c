@@ -1,7 +1,8 @@
 /* Constant folding with the seed's local simplifications:
  *   - an op whose operands are all constants becomes a constant (i32
  *     arithmetic wraps, f32 arithmetic is done in single precision,
- *     maximum/minimum propagate NaN);
+ *     maximum/minimum propagate NaN; a cast converts as Triton's; ops on
+ *     other dtypes are not folded);
  *   - x + 0 and x - 0 on i32; x * 1 and x / 1; select with a constant
  *     condition or identical arms.
  * A value is replaced only by an operand of exactly its type.
@@ -19,10 +20,22 @@ static int is_const(Operand o, DType dt, double v) {
     return dt == DT_F32 ? o.c.f == v : o.c.i == (int64_t)v;
 }
 
+static int seed_dtype(DType dt) { return dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL; }
+
 static int eval_const(const Inst *in, ConstVal *out) {
     for (int i = 0; i < in->nargs; i++)
         if (in->args[i].kind != OPD_CONST) return 0;
     if (in->type.rank != 0) return 0;
+    if (in->op == OP_CAST) { /* Triton's cast, exactly (const_convert) */
+        if (in->attrs.flag) return 0;
+        *out = const_convert(in->args[0].c, in->attrs.dtype);
+        return 1;
+    }
+    /* the arithmetic below is the seed's (i32, f32, bool); other dtypes
+     * are left to run time */
+    if (!seed_dtype((DType)in->type.dtype)) return 0;
+    for (int i = 0; i < in->nargs; i++)
+        if (!seed_dtype(in->args[i].c.dt)) return 0;
     ConstVal a = in->args[0].c, b = in->nargs > 1 ? in->args[1].c : a;
     DType rt = (DType)in->type.dtype;
     int fl = (a.dt == DT_F32 || (in->nargs > 1 && b.dt == DT_F32));
@@ -49,8 +62,8 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_MINIMUM:
         if (rt == DT_F32) {
             float x = f32(a), y = f32(b), r;
-            if (isnan(x)) r = x;
-            else if (isnan(y)) r = y;
+            if (isnan(x)) r = in->attrs.flag ? y : x; /* nan_ignored: the other operand */
+            else if (isnan(y)) r = in->attrs.flag ? x : y;
             else r = in->op == OP_MAXIMUM ? (x > y ? x : y) : (x < y ? x : y);
             *out = const_f32((double)r);
         } else {
@@ -76,8 +89,14 @@ static int eval_const(const Inst *in, ConstVal *out) {
         *out = const_bool(r);
         return 1;
     }
-    case OP_AND: *out = const_bool(a.i && b.i); return 1;
-    case OP_OR: *out = const_bool(a.i || b.i); return 1;
+    case OP_AND:
+    case OP_OR:
+        if (rt != DT_BOOL) {
+            *out = const_i32(in->op == OP_AND ? (a.i & b.i) : (a.i | b.i));
+            return 1;
+        }
+        *out = const_bool(in->op == OP_AND ? (a.i && b.i) : (a.i || b.i));
+        return 1;
     case OP_SELECT: {
         ConstVal pick = a.i ? in->args[1].c : in->args[2].c;
         *out = rt == DT_F32 ? const_f32((double)f32(pick)) : const_convert(pick, rt);

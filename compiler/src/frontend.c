@@ -46,20 +46,23 @@ typedef enum VKind {
     V_MODULE,
     V_FUNC,
     V_USERFUNC,
-    V_SLICE
+    V_SLICE,
+    V_OPFN,   /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
+    V_METHOD  /* a bound method: `s` its name, `items[0]` the receiver */
 } VKind;
 
 typedef struct Val {
     VKind kind;
-    int64_t i;         /* V_BOOL, V_INT, V_DTYPE (DType), V_MODULE (Module), V_FUNC (Builtin) */
+    int64_t i;         /* V_BOOL, V_INT, V_DTYPE (DType), V_MODULE (Module), V_FUNC (Builtin), V_OPFN (Op) */
     double f;          /* V_FLOAT */
     const char *s;     /* V_STR, V_MODULE/V_USERFUNC name */
     struct Val *items; /* V_TUPLE, V_LIST */
     int n;
     Expr *e;           /* V_EXPR */
+    int ptr;           /* V_DTYPE: a pointer to the dtype (p.dtype) */
 } Val;
 
-typedef enum Module { MOD_TRITON, MOD_TL, MOD_OTHER } Module;
+typedef enum Module { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_PROPAGATE_NAN, MOD_OTHER } Module;
 
 typedef enum Builtin {
     B_JIT,
@@ -68,7 +71,6 @@ typedef enum Builtin {
     B_ARANGE,
     B_LOAD,
     B_STORE,
-    B_EXP,
     B_MAXIMUM,
     B_MINIMUM,
     B_WHERE,
@@ -88,6 +90,15 @@ typedef enum Builtin {
     B_PY_MAX,
     B_ABS,
     B_LEN,
+    B_NUM_PROGRAMS,
+    B_CAST,
+    B_TO,
+    B_CLAMP,
+    B_SIGMOID,
+    B_FDIV,
+    B_MULTIPLE_OF,
+    B_MAX_CONTIGUOUS,
+    B_MAX_CONSTANCY,
     B_COUNT
 } Builtin;
 
@@ -109,9 +120,8 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_ARANGE] = {"tl.arange", {"start", "end"}, 2, 8, 0},
     [B_LOAD] = {"tl.load", {"pointer", "mask", "other", "cache_modifier", "eviction_policy", "volatile"}, 1, 3, 0},
     [B_STORE] = {"tl.store", {"pointer", "value", "mask", "cache_modifier", "eviction_policy"}, 2, 3, 0},
-    [B_EXP] = {"tl.exp", {"x"}, 1, 8, 0},
-    [B_MAXIMUM] = {"tl.maximum", {"x", "y"}, 2, 8, 0},
-    [B_MINIMUM] = {"tl.minimum", {"x", "y"}, 2, 8, 0},
+    [B_MAXIMUM] = {"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0},
+    [B_MINIMUM] = {"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_WHERE] = {"tl.where", {"condition", "x", "y"}, 3, 8, 0},
     [B_SUM] = {"tl.sum", {"input", "axis"}, 1, 8, 0},
     [B_MAX] = {"tl.max", {"input", "axis"}, 1, 8, 0},
@@ -129,6 +139,15 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_PY_MAX] = {"max", {0}, 1, 8, 1},
     [B_ABS] = {"abs", {"x"}, 1, 8, 0},
     [B_LEN] = {"len", {"obj"}, 1, 8, 0},
+    [B_NUM_PROGRAMS] = {"tl.num_programs", {"axis"}, 1, 8, 0},
+    [B_CAST] = {"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
+    [B_TO] = {"to", {"self", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
+    [B_CLAMP] = {"tl.clamp", {"x", "min", "max", "propagate_nan"}, 3, 8, 0},
+    [B_SIGMOID] = {"tl.sigmoid", {"x"}, 1, 8, 0},
+    [B_FDIV] = {"tl.fdiv", {"x", "y", "ieee_rounding"}, 2, 8, 0},
+    [B_MULTIPLE_OF] = {"tl.multiple_of", {"input", "values"}, 2, 8, 0},
+    [B_MAX_CONTIGUOUS] = {"tl.max_contiguous", {"input", "values"}, 2, 8, 0},
+    [B_MAX_CONSTANCY] = {"tl.max_constancy", {"input", "values"}, 2, 8, 0},
 };
 
 /* Members of the language module (tl.X). */
@@ -138,13 +157,100 @@ static const struct {
     int value;
 } tl_members[] = {
     {"program_id", V_FUNC, B_PROGRAM_ID}, {"arange", V_FUNC, B_ARANGE},     {"load", V_FUNC, B_LOAD},
-    {"store", V_FUNC, B_STORE},           {"exp", V_FUNC, B_EXP},           {"maximum", V_FUNC, B_MAXIMUM},
+    {"store", V_FUNC, B_STORE},           {"maximum", V_FUNC, B_MAXIMUM},
     {"minimum", V_FUNC, B_MINIMUM},       {"where", V_FUNC, B_WHERE},       {"sum", V_FUNC, B_SUM},
     {"max", V_FUNC, B_MAX},               {"min", V_FUNC, B_MIN},           {"zeros", V_FUNC, B_ZEROS},
     {"full", V_FUNC, B_FULL},             {"empty", V_FUNC, B_EMPTY},       {"static_range", V_FUNC, B_STATIC_RANGE},
-    {"cdiv", V_FUNC, B_CDIV},             {"constexpr", V_FUNC, B_CONSTEXPR}, {"float32", V_DTYPE, DT_F32},
-    {"int32", V_DTYPE, DT_I32},           {"int1", V_DTYPE, DT_BOOL},
+    {"cdiv", V_FUNC, B_CDIV},             {"constexpr", V_FUNC, B_CONSTEXPR}, {"num_programs", V_FUNC, B_NUM_PROGRAMS},
+    {"cast", V_FUNC, B_CAST},             {"clamp", V_FUNC, B_CLAMP},       {"sigmoid", V_FUNC, B_SIGMOID},
+    {"fdiv", V_FUNC, B_FDIV},             {"multiple_of", V_FUNC, B_MULTIPLE_OF},
+    {"max_contiguous", V_FUNC, B_MAX_CONTIGUOUS}, {"max_constancy", V_FUNC, B_MAX_CONSTANCY},
+    {"math", V_MODULE, MOD_TL_MATH},      {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
 };
+
+/* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
+static const struct {
+    const char *name;
+    VKind kind;
+    int value;
+} math_members[] = {
+    {"maximum", V_FUNC, B_MAXIMUM}, {"minimum", V_FUNC, B_MINIMUM}, {"fdiv", V_FUNC, B_FDIV},
+    {"cdiv", V_FUNC, B_CDIV}, {"sigmoid", V_FUNC, B_SIGMOID}, {"clamp", V_FUNC, B_CLAMP},
+};
+
+/* A member of triton.language (math: of tl.math), or a V_NONE value. The
+ * elementwise ops come from ops.def (OPF_CALL) and the dtypes from
+ * dtypes.def; the rest from the tables above. */
+static Val tl_member(const char *attr, int math) {
+    Val v = {0};
+    v.kind = V_NONE;
+    if (math) {
+        for (size_t i = 0; i < sizeof math_members / sizeof math_members[0]; i++)
+            if (strcmp(math_members[i].name, attr) == 0) {
+                v.kind = math_members[i].kind;
+                v.i = math_members[i].value;
+                return v;
+            }
+    } else {
+        for (size_t i = 0; i < sizeof tl_members / sizeof tl_members[0]; i++)
+            if (strcmp(tl_members[i].name, attr) == 0) {
+                v.kind = tl_members[i].kind;
+                v.i = tl_members[i].value;
+                return v;
+            }
+        DType dt = dtype_by_triton(attr);
+        if (dt != DT_NONE) {
+            v.kind = V_DTYPE;
+            v.i = dt;
+            return v;
+        }
+    }
+    for (int op = 0; op < OP_COUNT; op++)
+        if (op_has((Op)op, OPF_CALL) && strcmp(op_info((Op)op)->name, attr) == 0) {
+            v.kind = V_OPFN;
+            v.i = op;
+            return v;
+        }
+    return v;
+}
+
+/* Every name tl.X / tl.math.X accepts, for "did you mean" suggestions. */
+static const char *closest_member(Arena *a, const char *attr, int math) {
+    (void)a;
+    const char *best = NULL;
+    int best_d = 3;
+    const char *names[256];
+    int n = 0;
+    if (math) {
+        for (size_t i = 0; i < sizeof math_members / sizeof math_members[0]; i++) names[n++] = math_members[i].name;
+    } else {
+        for (size_t i = 0; i < sizeof tl_members / sizeof tl_members[0]; i++) names[n++] = tl_members[i].name;
+        for (int d = 1; d < DT_COUNT; d++) names[n++] = dtype_info((DType)d)->triton;
+    }
+    for (int op = 0; op < OP_COUNT && n < 256; op++)
+        if (op_has((Op)op, OPF_CALL)) names[n++] = op_info((Op)op)->name;
+    for (int i = 0; i < n; i++) {
+        /* Levenshtein distance, small strings */
+        const char *x = attr, *y = names[i];
+        size_t lx = strlen(x), ly = strlen(y);
+        if (lx > 40 || ly > 40) continue;
+        int row[41];
+        for (size_t j = 0; j <= ly; j++) row[j] = (int)j;
+        for (size_t k = 1; k <= lx; k++) {
+            int prev = row[0];
+            row[0] = (int)k;
+            for (size_t j = 1; j <= ly; j++) {
+                int cur = row[j];
+                int sub = prev + (x[k - 1] != y[j - 1]);
+                int del = row[j] + 1, ins = row[j - 1] + 1;
+                row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+                prev = cur;
+            }
+        }
+        if (row[ly] < best_d) best_d = row[ly], best = names[i];
+    }
+    return best;
+}
 
 /* ---- Environments: name -> value hash maps ---------------------------- */
 
@@ -267,6 +373,8 @@ static const char *kind_name(Val v) {
     case V_FUNC:
     case V_USERFUNC: return "a function";
     case V_SLICE: return "a slice";
+    case V_OPFN: return "a function";
+    case V_METHOD: return "a method";
     }
     return "a value";
 }
@@ -297,14 +405,14 @@ static Expr *mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Exp
                    const Attrs *at) {
     Expr *args[3] = {a0, a1, a2};
     Type types[3] = {{0}};
-    int present[3] = {0};
+    uint8_t flags[3] = {0};
     for (int i = 0; i < n; i++) {
-        if (args[i]) types[i] = args[i]->type, present[i] = 1;
+        if (args[i]) types[i] = args[i]->type, flags[i] = (uint8_t)(ARG_PRESENT | (args[i]->kind == EX_CONST ? ARG_WEAK : 0));
     }
     Attrs none = {0};
     Type t;
     const char *err;
-    if (!op_result_type_named(I->a, op, display, types, present, at ? at : &none, &t, &err)) fail(I, pos, "%s", err);
+    if (!op_result_type_ex(I->a, op, display, types, flags, at ? at : &none, &t, &err)) fail(I, pos, "%s", err);
     int height = 1;
     for (int i = 0; i < n; i++)
         if (args[i] && args[i]->height >= height) height = args[i]->height + 1;
@@ -322,40 +430,54 @@ static Expr *mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Exp
     return e;
 }
 
-/* A compile-time scalar as an expression node; anything else is an error
- * that names `what`. */
+/* A compile-time scalar as an expression node (a constant of the dtype
+ * Triton gives the literal: i32, u32, i64 or u64; f32 or f64; i1);
+ * anything else is an error that names `what`. */
 static Expr *to_expr(Interp *I, Val v, SrcPos pos, const char *what) {
     switch (v.kind) {
     case V_EXPR: return v.e;
     case V_BOOL: return mk_const(I, const_bool((int)v.i), pos);
-    case V_INT:
-        if (v.i < INT32_MIN || v.i > INT32_MAX)
-            fail(I, pos, "the integer %lld does not fit in i32 (runtime integers are 32-bit)", (long long)v.i);
-        return mk_const(I, const_i32(v.i), pos);
-    case V_FLOAT:
-        if (isfinite(v.f) && fabs(v.f) > FLT_MAX) {
-            char buf[40];
-            py_float_repr(v.f, buf);
-            fail(I, pos, "the float %s does not fit in f32", buf);
-        }
-        return mk_const(I, const_f32(v.f), pos);
+    case V_INT: return mk_const(I, const_int(const_int_dtype(v.i, 0), v.i), pos);
+    case V_FLOAT: {
+        ConstVal c = {const_float_dtype(v.f), 0, v.f};
+        return mk_const(I, c, pos);
+    }
     default: fail(I, pos, "%s needs a number or a block, not %s", what, kind_name(v));
     }
 }
 
-/* A compile-time scalar converted to `dt` (a load's other, a store's value,
- * a fill): Python value -> constant of the destination type. */
+/* `e` converted to `dt`: a cast op (a constant converts at compile time). */
+static Expr *cast_to(Interp *I, Expr *e, DType dt, SrcPos pos) {
+    if (e->type.dtype == dt) return e;
+    if (e->kind == EX_CONST) return mk_const(I, const_convert(e->c, dt), pos);
+    Attrs at = {0};
+    at.dtype = dt;
+    return mk_op(I, OP_CAST, "cast", pos, 1, e, NULL, NULL, &at);
+}
+
+/* A value stored to / loaded as / filling `dt`: Triton casts it implicitly.
+ * The seed's conversions between i32 and f32 stay implicit (C performs
+ * them); a Python scalar becomes a constant of `dt`. */
 static Expr *to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what) {
-    if (v.kind == V_EXPR || !is_number(v)) return to_expr(I, v, pos, what);
-    DType from = v.kind == V_FLOAT ? DT_F32 : v.kind == V_BOOL ? DT_BOOL : DT_I32;
-    if (!dtype_convertible(from, dt))
-        fail(I, pos, "%s: %s cannot convert to %s", what, kind_name(v), dtype_name(dt));
+    if (v.kind == V_EXPR) {
+        DType from = (DType)v.e->type.dtype;
+        if (v.e->type.ptr) fail(I, pos, "%s: a pointer cannot convert to %s", what, dtype_name(dt));
+        int seed = (from == DT_I32 || from == DT_F32) && (dt == DT_I32 || dt == DT_F32);
+        if (from == dt || seed) return v.e;
+        return cast_to(I, v.e, dt, pos);
+    }
+    if (!is_number(v)) return to_expr(I, v, pos, what);
     if (dt == DT_I32 && v.kind == V_FLOAT) {
         if (!isfinite(v.f) || v.f < -2147483648.0 || v.f >= 2147483648.0) fail(I, pos, "%s: the float does not fit in i32", what);
         return mk_const(I, const_i32((int64_t)v.f), pos);
     }
-    if (dt == DT_F32 && v.kind != V_FLOAT) return to_expr(I, vfloat((double)v.i), pos, what);
-    return to_expr(I, v, pos, what);
+    if (dt == DT_F32 && v.kind == V_INT) return to_expr(I, vfloat((double)v.i), pos, what);
+    if (dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL) {
+        if (dt == DT_BOOL && v.kind != V_BOOL) return mk_const(I, const_convert(to_expr(I, v, pos, what)->c, dt), pos);
+        return to_expr(I, v, pos, what);
+    }
+    Expr *c = to_expr(I, v, pos, what);
+    return mk_const(I, const_convert(c->c, dt), pos);
 }
 
 /* ---- Names and captures ------------------------------------------------ */
@@ -582,28 +704,88 @@ static Val ct_compare(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
 
 /* ---- Symbolic operators ------------------------------------------------ */
 
+/* Triton's implicit conversions of a binary op's operands (semantic.py's
+ * binary_op_type_checking_impl): the computation type, a range check of
+ * Python integers, and a cast of each runtime operand that does not reach
+ * it as C would (dtype_implicit). Returns the computation type. */
+static DType promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int div_or_mod, SrcPos pos) {
+    Expr *x[2] = {*a, *b};
+    for (int i = 0; i < 2; i++)
+        if (x[i]->type.ptr) fail(I, pos, "%s is not supported on pointers (got %s)", display, type_str(I->a, x[i]->type));
+    const char *err = NULL;
+    int weak[2] = {x[0]->kind == EX_CONST, x[1]->kind == EX_CONST};
+    DType ct = promote_dtypes(I->a, (DType)x[0]->type.dtype, weak[0], (DType)x[1]->type.dtype, weak[1], div_or_mod, &err);
+    if (ct == DT_NONE) fail(I, pos, "%s: %s", display, err);
+    for (int i = 0; i < 2; i++) {
+        if (!weak[i]) continue;
+        ConstVal c = x[i]->c;
+        if (dtype_is_int(ct) && ct != DT_BOOL && !dtype_is_float(c.dt)) {
+            int neg = !dtype_is_unsigned(c.dt) && c.i < 0;
+            if (neg && dtype_is_unsigned(ct))
+                fail(I, pos, "%s between an unsigned %s value and the negative scalar %s (cast one of them explicitly, as "
+                     "Triton requires)", display, dtype_name(ct), const_repr(I->a, c));
+            int big = (c.dt == DT_U64 && (uint64_t)c.i > dtype_int_max(ct)) ||
+                      (c.dt != DT_U64 && (c.i < dtype_int_min(ct) || (c.i > 0 && (uint64_t)c.i > dtype_int_max(ct))));
+            if (big) fail(I, pos, "%s: the scalar %s is out of range for %s", display, const_repr(I->a, c), dtype_name(ct));
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (!weak[i] && !dtype_implicit((DType)x[i]->type.dtype, ct)) x[i] = cast_to(I, x[i], ct, pos);
+    *a = x[0];
+    *b = x[1];
+    return ct;
+}
+
+/* A binary op of ops.def on two runtime or constant operands, converted as
+ * Triton converts them for that op. */
+static Expr *binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, SrcPos pos, const Attrs *at) {
+    TypeRule rule = op_info(op)->rule;
+    int div_or_mod = rule == TR_DIV || rule == TR_DIVMOD || rule == TR_INT_DIVMOD;
+    if (rule == TR_BITWISE || rule == TR_SHIFT || rule == TR_INT_DIVMOD) {
+        for (int i = 0; i < 2; i++) {
+            Expr *e = i ? eb : ea;
+            if (e->type.ptr || dtype_is_float((DType)e->type.dtype))
+                fail(I, pos, "%s needs integer or bool operands (got %s and %s): Triton has no %s on floats", display,
+                     type_str(I->a, ea->type), type_str(I->a, eb->type), display);
+        }
+    }
+    DType ct = promote_pair(I, display, &ea, &eb, div_or_mod, pos);
+    if (rule == TR_DIV && !dtype_is_float(ct)) {
+        /* int / int: both as f32 (the seed's i32 / i32 stays implicit) */
+        if (ea->kind != EX_CONST && ea->type.dtype != DT_I32) ea = cast_to(I, ea, DT_F32, pos);
+        if (eb->kind != EX_CONST && eb->type.dtype != DT_I32) eb = cast_to(I, eb, DT_F32, pos);
+    }
+    return mk_op(I, op, display, pos, 2, ea, eb, NULL, at);
+}
+
 static Val sym_binop(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
     const char *sym = py_op_symbol(op);
     char display[16];
     snprintf(display, sizeof display, "'%s'", sym);
     if (strcmp(op, "Pow") == 0) fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
     Expr *ea = to_expr(I, a, pos, display), *eb = to_expr(I, b, pos, display);
-    if (strcmp(op, "Add") == 0) {
+    if (strcmp(op, "Add") == 0 || (strcmp(op, "Sub") == 0 && ea->type.ptr && !eb->type.ptr)) {
         if (ea->type.ptr && eb->type.ptr) fail(I, pos, "cannot add two pointers");
-        if (ea->type.ptr) return vexpr(mk_op(I, OP_ADDPTR, display, pos, 2, ea, eb, NULL, NULL));
-        if (eb->type.ptr) return vexpr(mk_op(I, OP_ADDPTR, display, pos, 2, eb, ea, NULL, NULL));
-        return vexpr(mk_op(I, OP_ADD, display, pos, 2, ea, eb, NULL, NULL));
+        if (ea->type.ptr || eb->type.ptr) {
+            Expr *p = ea->type.ptr ? ea : eb, *off = ea->type.ptr ? eb : ea;
+            if (off->type.ptr || !dtype_is_int((DType)off->type.dtype) || off->type.dtype == DT_BOOL)
+                fail(I, pos, "a pointer offset must be an integer (got %s)", type_str(I->a, off->type));
+            if (strcmp(op, "Sub") == 0) off = mk_op(I, OP_NEG, "unary '-'", pos, 1, off, NULL, NULL, NULL);
+            return vexpr(mk_op(I, OP_ADDPTR, display, pos, 2, p, off, NULL, NULL));
+        }
     }
     if (ea->type.ptr || eb->type.ptr) {
         if (strcmp(op, "Sub") == 0) fail(I, pos, "pointer subtraction is not supported (add a negative offset instead)");
-        fail(I, pos, "'%s' is not supported on pointers (only pointer + i32 offset)", sym);
+        fail(I, pos, "'%s' is not supported on pointers (only pointer + integer offset)", sym);
     }
     static const struct {
         const char *op;
         Op code;
-    } table[] = {{"Sub", OP_SUB}, {"Mult", OP_MUL}, {"Div", OP_DIV}, {"BitAnd", OP_AND}, {"BitOr", OP_OR}};
+    } table[] = {{"Add", OP_ADD},      {"Sub", OP_SUB},       {"Mult", OP_MUL},     {"Div", OP_DIV},
+                 {"FloorDiv", OP_FLOORDIV}, {"Mod", OP_MOD},  {"BitAnd", OP_AND},   {"BitOr", OP_OR},
+                 {"BitXor", OP_XOR},  {"LShift", OP_SHL},    {"RShift", OP_SHR}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].op, op) == 0) return vexpr(mk_op(I, table[i].code, display, pos, 2, ea, eb, NULL, NULL));
+        if (strcmp(table[i].op, op) == 0) return vexpr(binary_expr(I, table[i].code, display, ea, eb, pos, NULL));
     fail(I, pos, "operator '%s' is not supported on runtime values", sym);
 }
 
@@ -627,7 +809,8 @@ static Val compare(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(table[i].op, op) == 0) {
             Expr *ea = to_expr(I, a, pos, display), *eb = to_expr(I, b, pos, display);
-            return vexpr(mk_op(I, table[i].code, display, pos, 2, ea, eb, NULL, NULL));
+            if (ea->type.ptr || eb->type.ptr) fail(I, pos, "%s is not supported on pointers", display);
+            return vexpr(binary_expr(I, table[i].code, display, ea, eb, pos, NULL));
         }
     fail(I, pos, "'%s' is not supported on runtime values", py_op_symbol(op));
 }
@@ -755,19 +938,86 @@ static Val eval_attribute(Interp *I, const PyNode *n) {
             }
             fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
         }
-        if (base.i == MOD_TL) {
-            for (size_t i = 0; i < sizeof tl_members / sizeof tl_members[0]; i++)
-                if (strcmp(tl_members[i].name, attr) == 0) {
-                    Val v = {0};
-                    v.kind = tl_members[i].kind;
-                    v.i = tl_members[i].value;
-                    return v;
-                }
-            fail(I, n->pos, "'tl.%s' is not supported by mytriton", attr);
+        if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
+            int math = base.i == MOD_TL_MATH;
+            Val v = tl_member(attr, math);
+            if (v.kind == V_MODULE) v.s = arena_printf(I->a, "tl.%s", attr);
+            if (v.kind != V_NONE) return v;
+            const char *near = closest_member(I->a, attr, math);
+            if (near) fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)", math ? "tl.math" : "tl", attr,
+                           math ? "tl.math" : "tl", near);
+            fail(I, n->pos, "'%s.%s' is not supported by mytriton (docs/language.md lists what is)", math ? "tl.math" : "tl", attr);
+        }
+        if (base.i == MOD_PROPAGATE_NAN) {
+            if (strcmp(attr, "NONE") == 0) return vint(0);
+            if (strcmp(attr, "ALL") == 0) return vint(0xFFFF);
+            fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
         }
         fail(I, n->pos, "'%s.%s' is not supported (only triton.language functions can be used in kernels)", base.s, attr);
     }
-    if (base.kind == V_EXPR) fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
+    if (base.kind == V_EXPR) {
+        Type t = base.e->type;
+        if (strcmp(attr, "dtype") == 0) {
+            Val v = {0};
+            v.kind = V_DTYPE;
+            v.i = t.dtype;
+            v.ptr = t.ptr;
+            return v;
+        }
+        if (strcmp(attr, "shape") == 0) {
+            Val v = {0};
+            v.kind = V_TUPLE;
+            v.n = t.rank;
+            v.items = ARENA_ARRAY(I->a, Val, t.rank + 1);
+            for (int i = 0; i < t.rank; i++) v.items[i] = vint(t.dims[i]);
+            return v;
+        }
+        if (strcmp(attr, "numel") == 0) return vint(type_numel(t));
+        /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
+        Val m = tl_member(attr, 0);
+        if (strcmp(attr, "to") == 0 || m.kind == V_OPFN || (m.kind == V_FUNC && (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN ||
+                                                                               m.i == B_SIGMOID || m.i == B_CAST))) {
+            Val v = {0};
+            v.kind = V_METHOD;
+            v.s = attr;
+            v.n = 1;
+            v.items = ARENA_ARRAY(I->a, Val, 1);
+            v.items[0] = base;
+            return v;
+        }
+        fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
+    }
+    if (base.kind == V_DTYPE) {
+        DType dt = (DType)base.i;
+        const DTypeInfo *d = dtype_info(dt);
+        if (strcmp(attr, "element_ty") == 0) {
+            if (!base.ptr) fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)", d->triton);
+            Val v = base;
+            v.ptr = 0;
+            return v;
+        }
+        if (strcmp(attr, "primitive_bitwidth") == 0) return vint(base.ptr ? 64 : d->bits);
+        if (strcmp(attr, "name") == 0) {
+            Val v = {0};
+            v.kind = V_STR;
+            v.s = d->triton;
+            return v;
+        }
+        static const char *const preds[] = {"is_floating", "is_int", "is_int_signed", "is_int_unsigned", "is_bool", "is_ptr",
+                                            "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_int8", "is_int16", "is_int32",
+                                            "is_int64", "is_uint8", "is_uint16", "is_uint32", "is_uint64", "is_fp8"};
+        for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
+            if (strcmp(attr, preds[i]) == 0) {
+                Val v = {0};
+                v.kind = V_METHOD;
+                v.s = preds[i];
+                v.n = 1;
+                v.items = ARENA_ARRAY(I->a, Val, 1);
+                v.items[0] = base;
+                return v;
+            }
+        fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
+    }
     fail(I, n->pos, "%s has no attribute '%s'", kind_name(base), attr);
 }
 
@@ -780,15 +1030,24 @@ typedef struct Args {
     Val var[16];
 } Args;
 
-static void bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
-    const BuiltinSpec *spec = &builtins[b];
+/* Binds a call's arguments to `spec`'s parameters; `self` (a method's
+ * receiver) is the first one when given. */
+static void bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out, const Val *self) {
     memset(out, 0, sizeof *out);
     const PyVal *args = pyast_list(call, "args");
     const PyVal *kws = pyast_list(call, "keywords");
     int nparams = 0;
     while (nparams < 8 && spec->params[nparams]) nparams++;
-    for (int i = 0; args && i < args->len; i++) {
-        const PyNode *a = list_node(args, i);
+    int first = 0;
+    if (self) {
+        out->v[0] = *self;
+        out->given[0] = 1;
+        out->pos[0] = call->pos;
+        first = 1;
+    }
+    for (int j = 0; args && j < args->len; j++) {
+        int i = j + first;
+        const PyNode *a = list_node(args, j);
         if (!a) fail(I, call->pos, "malformed call");
         if (pyast_is(a, "Starred")) fail(I, a->pos, "*args in calls are not supported");
         if (spec->variadic) {
@@ -798,7 +1057,7 @@ static void bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
         }
         if (i >= nparams)
             fail(I, a->pos, "%s() takes at most %d argument%s (%d given)", spec->display, nparams, nparams == 1 ? "" : "s",
-                 args->len);
+                 args->len + first);
         out->v[i] = eval(I, a);
         out->given[i] = 1;
         out->pos[i] = a->pos;
@@ -830,6 +1089,8 @@ static void bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
         if (!out->given[p]) out->v[p] = vnone(), out->pos[p] = call->pos;
 }
 
+static void bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) { bind_spec(I, call, &builtins[b], out, NULL); }
+
 static int64_t need_int(Interp *I, Val v, SrcPos pos, const char *what) {
     if (v.kind != V_INT && v.kind != V_BOOL) fail(I, pos, "%s must be a compile-time integer, not %s", what, kind_name(v));
     return v.i;
@@ -856,7 +1117,8 @@ static void need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) 
 }
 
 static DType need_dtype(Interp *I, Val v, SrcPos pos, const char *fn) {
-    if (v.kind != V_DTYPE) fail(I, pos, "%s: the dtype must be tl.float32, tl.int32 or tl.int1, not %s", fn, kind_name(v));
+    if (v.kind != V_DTYPE) fail(I, pos, "%s: the dtype must be a tl dtype such as tl.float16 or tl.int32, not %s", fn, kind_name(v));
+    if (v.ptr) fail(I, pos, "%s: the dtype must not be a pointer dtype", fn);
     return (DType)v.i;
 }
 
@@ -882,9 +1144,59 @@ static Val parse_float_string(Interp *I, const char *s, SrcPos pos) {
     return vfloat(f);
 }
 
-static Val call_builtin(Interp *I, const PyNode *call, Builtin b) {
+/* An op of ops.def called as a function (OPF_CALL): its operands promoted
+ * as Triton promotes them (pairwise), then the op. */
+static Val call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
+    const OpInfo *info = op_info(op);
+    BuiltinSpec spec = {0};
+    spec.display = arena_printf(I->a, "tl.%s", info->name);
+    static const char *const names[3] = {"x", "y", "z"};
+    for (int i = 0; i < info->nargs && i < 3; i++) spec.params[i] = names[i];
+    spec.required = info->nargs;
+    spec.hints_from = 8;
     Args A;
-    bind_args(I, call, b, &A);
+    bind_spec(I, call, &spec, &A, self);
+    Expr *e[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < info->nargs; i++) e[i] = to_expr(I, A.v[i], A.pos[i], spec.display);
+    if (info->nargs == 1) return vexpr(mk_op(I, op, spec.display, call->pos, 1, e[0], NULL, NULL, NULL));
+    if (info->nargs == 2) return vexpr(binary_expr(I, op, spec.display, e[0], e[1], call->pos, NULL));
+    promote_pair(I, spec.display, &e[0], &e[1], 0, call->pos);
+    promote_pair(I, spec.display, &e[2], &e[0], 0, call->pos);
+    promote_pair(I, spec.display, &e[2], &e[1], 0, call->pos);
+    return vexpr(mk_op(I, op, spec.display, call->pos, 3, e[0], e[1], e[2], NULL));
+}
+
+/* x.to(dtype) / tl.cast(x, dtype, fp_downcast_rounding=, bitcast=). */
+static Val make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    Expr *x = to_expr(I, A->v[0], A->pos[0], fn);
+    DType dt = need_dtype(I, A->v[1], A->pos[1], fn);
+    int bitcast = A->v[3].kind != V_NONE && truthy(I, A->v[3], A->pos[3], "bitcast= must be a compile-time bool");
+    Attrs at = {0};
+    at.dtype = dt;
+    if (A->v[2].kind != V_NONE) {
+        if (A->v[2].kind != V_STR || (strcmp(A->v[2].s, "rtne") != 0 && strcmp(A->v[2].s, "rtz") != 0))
+            fail(I, A->pos[2], "%s: fp_downcast_rounding must be \"rtne\" or \"rtz\"", fn);
+        at.flag = strcmp(A->v[2].s, "rtz") == 0;
+    }
+    if (x->type.ptr) fail(I, A->pos[0], "%s of a pointer is not supported", fn);
+    if (bitcast) {
+        if (x->type.dtype == dt) return vexpr(x);
+        return vexpr(mk_op(I, OP_BITCAST, fn, pos, 1, x, NULL, NULL, &at));
+    }
+    if (x->type.dtype == dt) return vexpr(x);
+    return vexpr(mk_op(I, OP_CAST, fn, pos, 1, x, NULL, NULL, &at));
+}
+
+/* Triton's PropagateNan argument: 1 when NaN is ignored (NONE). */
+static int nan_ignored(Interp *I, const Args *A, int k, int dflt) {
+    if (A->v[k].kind == V_NONE) return dflt;
+    if (A->v[k].kind != V_INT) fail(I, A->pos[k], "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL");
+    return A->v[k].i == 0;
+}
+
+static Val call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
+    Args A;
+    bind_spec(I, call, &builtins[b], &A, self);
     const char *fn = builtins[b].display;
     SrcPos pos = call->pos;
     switch (b) {
@@ -934,14 +1246,72 @@ static Val call_builtin(Interp *I, const PyNode *call, Builtin b) {
         stmt_append(I, s);
         return vnone();
     }
-    case B_EXP: return vexpr(mk_op(I, OP_EXP, fn, pos, 1, to_expr(I, A.v[0], A.pos[0], fn), NULL, NULL, NULL));
     case B_MAXIMUM:
-    case B_MINIMUM:
-        return vexpr(mk_op(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, pos, 2, to_expr(I, A.v[0], A.pos[0], fn),
-                           to_expr(I, A.v[1], A.pos[1], fn), NULL, NULL));
-    case B_WHERE:
-        return vexpr(mk_op(I, OP_SELECT, fn, pos, 3, to_expr(I, A.v[0], A.pos[0], fn), to_expr(I, A.v[1], A.pos[1], fn),
-                           to_expr(I, A.v[2], A.pos[2], fn), NULL));
+    case B_MINIMUM: {
+        Attrs at = {0};
+        at.flag = nan_ignored(I, &A, 2, 0);
+        return vexpr(binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, to_expr(I, A.v[0], A.pos[0], fn),
+                                 to_expr(I, A.v[1], A.pos[1], fn), pos, &at));
+    }
+    case B_WHERE: {
+        Expr *c = to_expr(I, A.v[0], A.pos[0], fn);
+        Expr *x = to_expr(I, A.v[1], A.pos[1], fn), *y = to_expr(I, A.v[2], A.pos[2], fn);
+        if (!c->type.ptr && c->type.dtype != DT_BOOL) c = cast_to(I, c, DT_BOOL, A.pos[0]);
+        if (!x->type.ptr && !y->type.ptr) promote_pair(I, fn, &x, &y, 0, pos);
+        return vexpr(mk_op(I, OP_SELECT, fn, pos, 3, c, x, y, NULL));
+    }
+    case B_NUM_PROGRAMS: {
+        Attrs at = {0};
+        int64_t axis = need_int(I, A.v[0], A.pos[0], "tl.num_programs's axis");
+        if (axis < 0 || axis > 2) fail(I, A.pos[0], "tl.num_programs's axis must be 0, 1 or 2 (got %lld)", (long long)axis);
+        at.axis = (int)axis;
+        return vexpr(mk_op(I, OP_NUM_PROGRAMS, fn, pos, 0, NULL, NULL, NULL, &at));
+    }
+    case B_CAST:
+    case B_TO: return make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
+    case B_CLAMP: {
+        /* Triton's clamp: floats only; min(max(x, lo), hi) */
+        Expr *x = to_expr(I, A.v[0], A.pos[0], fn), *lo = to_expr(I, A.v[1], A.pos[1], fn), *hi = to_expr(I, A.v[2], A.pos[2], fn);
+        promote_pair(I, fn, &lo, &hi, 0, pos);
+        promote_pair(I, fn, &x, &lo, 0, pos);
+        promote_pair(I, fn, &x, &hi, 0, pos);
+        if (x->type.ptr || !dtype_is_float((DType)x->type.dtype))
+            fail(I, pos, "tl.clamp needs floats (got %s): Triton clamps only floating-point values", type_str(I->a, x->type));
+        Attrs at = {0};
+        at.flag = nan_ignored(I, &A, 3, 1);
+        Expr *m = mk_op(I, OP_MAXIMUM, fn, pos, 2, x, lo, NULL, &at);
+        return vexpr(mk_op(I, OP_MINIMUM, fn, pos, 2, m, hi, NULL, &at));
+    }
+    case B_SIGMOID: {
+        /* as Triton's standard library: 1 / (1 + exp(-x)) */
+        Val x = A.v[0];
+        Val neg = vexpr(mk_op(I, OP_NEG, fn, pos, 1, to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
+        Val e = vexpr(mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
+        return binop(I, "Div", vint(1), binop(I, "Add", vint(1), e, pos), pos);
+    }
+    case B_FDIV: {
+        Expr *x = to_expr(I, A.v[0], A.pos[0], fn), *y = to_expr(I, A.v[1], A.pos[1], fn);
+        int ieee = A.v[2].kind != V_NONE && truthy(I, A.v[2], A.pos[2], "ieee_rounding must be a compile-time bool");
+        for (int i = 0; i < 2; i++) {
+            Expr *e = i ? y : x;
+            if (e->type.ptr || !dtype_is_float((DType)e->type.dtype))
+                fail(I, pos, "tl.fdiv needs float operands (got %s and %s)", type_str(I->a, x->type), type_str(I->a, y->type));
+        }
+        return vexpr(binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, x, y, pos, NULL));
+    }
+    case B_MULTIPLE_OF:
+    case B_MAX_CONTIGUOUS:
+    case B_MAX_CONSTANCY: {
+        Expr *x = to_expr(I, A.v[0], A.pos[0], fn);
+        Val v = A.v[1];
+        if ((v.kind == V_TUPLE || v.kind == V_LIST) && v.n >= 1) v = v.items[v.n - 1];
+        int64_t k = need_int(I, v, A.pos[1], "the hint's value");
+        if (k < 1 || k > (1 << 30)) fail(I, A.pos[1], "%s: the value must be a positive integer (got %lld)", fn, (long long)k);
+        Attrs at = {0};
+        at.axis = b == B_MULTIPLE_OF ? 0 : b == B_MAX_CONTIGUOUS ? 1 : 2;
+        at.start = (int)k;
+        return vexpr(mk_op(I, OP_HINT, fn, pos, 1, x, NULL, NULL, &at));
+    }
     case B_SUM:
     case B_MAX:
     case B_MIN: {
@@ -975,7 +1345,8 @@ static Val call_builtin(Interp *I, const PyNode *call, Builtin b) {
     case B_STATIC_RANGE:
     case B_RANGE: fail(I, pos, "%s() can only be the iterable of a for loop", fn);
     case B_CDIV: {
-        if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) fail(I, pos, "tl.cdiv of runtime values is not supported (compute (x + d - 1) / d)");
+        if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
+            return binop(I, "FloorDiv", binop(I, "Sub", binop(I, "Add", A.v[0], A.v[1], pos), vint(1), pos), A.v[1], pos);
         Val num = ct_binop(I, "Add", A.v[0], ct_binop(I, "Sub", A.v[1], vint(1), pos), pos);
         return ct_binop(I, "FloorDiv", num, A.v[1], pos);
     }
@@ -1014,6 +1385,17 @@ static Val call_builtin(Interp *I, const PyNode *call, Builtin b) {
             n = A.var[0].n;
             if (n == 0) fail(I, pos, "%s() of an empty sequence", fn);
         }
+        int runtime = 0;
+        for (int i = 0; i < n; i++) runtime |= items[i].kind == V_EXPR;
+        if (runtime) {
+            /* Triton maps min/max to tl.minimum/tl.maximum (NaN ignored) */
+            Attrs at = {0};
+            at.flag = 1;
+            Expr *acc = to_expr(I, items[0], pos, fn);
+            for (int i = 1; i < n; i++)
+                acc = binary_expr(I, b == B_PY_MIN ? OP_MINIMUM : OP_MAXIMUM, fn, acc, to_expr(I, items[i], pos, fn), pos, &at);
+            return vexpr(acc);
+        }
         Val best = items[0];
         for (int i = 0; i < n; i++) {
             if (!is_number(items[i]))
@@ -1045,7 +1427,41 @@ static Val eval_call(Interp *I, const PyNode *n) {
     const PyNode *func = pyast_node(n, "func");
     if (!func) fail(I, n->pos, "malformed call");
     Val f = eval(I, func);
-    if (f.kind == V_FUNC) return call_builtin(I, n, (Builtin)f.i);
+    if (f.kind == V_FUNC) return call_builtin(I, n, (Builtin)f.i, NULL);
+    if (f.kind == V_OPFN) return call_op(I, n, (Op)f.i, NULL);
+    if (f.kind == V_METHOD) {
+        Val self = f.items[0];
+        if (self.kind == V_DTYPE) {
+            if (pyast_list(n, "args") && pyast_list(n, "args")->len) fail(I, n->pos, "%s() takes no arguments", f.s);
+            const DTypeInfo *d = dtype_info((DType)self.i);
+            DType dt = (DType)self.i;
+            int p = self.ptr;
+            const char *m = f.s;
+            int r = 0;
+            if (strcmp(m, "is_ptr") == 0) r = p;
+            else if (p) r = 0;
+            else if (strcmp(m, "is_floating") == 0) r = d->cls == DC_FLOAT;
+            else if (strcmp(m, "is_int") == 0) r = dtype_is_int(dt);
+            else if (strcmp(m, "is_int_signed") == 0) r = dtype_is_signed(dt);
+            else if (strcmp(m, "is_int_unsigned") == 0) r = dtype_is_unsigned(dt);
+            else if (strcmp(m, "is_bool") == 0) r = dt == DT_BOOL;
+            else if (strcmp(m, "is_fp8") == 0) r = dt == DT_F8E4NV || dt == DT_F8E5;
+            else {
+                /* is_fp16, is_int32, is_uint8, ...: by the Triton name's short form */
+                static const struct { const char *m; DType dt; } by[] = {
+                    {"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
+                    {"is_int8", DT_I8}, {"is_int16", DT_I16}, {"is_int32", DT_I32}, {"is_int64", DT_I64},
+                    {"is_uint8", DT_U8}, {"is_uint16", DT_U16}, {"is_uint32", DT_U32}, {"is_uint64", DT_U64}};
+                for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+                    if (strcmp(by[i].m, m) == 0) r = by[i].dt == dt;
+            }
+            return vbool(r);
+        }
+        if (strcmp(f.s, "to") == 0) return call_builtin(I, n, B_TO, &self);
+        Val m = tl_member(f.s, 0);
+        if (m.kind == V_OPFN) return call_op(I, n, (Op)m.i, &self);
+        return call_builtin(I, n, (Builtin)m.i, &self);
+    }
     if (f.kind == V_USERFUNC)
         fail(I, n->pos, "calling other functions ('%s') is not supported (inline its body into the kernel)", f.s);
     if (f.kind == V_MODULE) fail(I, n->pos, "the module '%s' is not callable", f.s);
@@ -1072,14 +1488,30 @@ static Val eval_inner(Interp *I, const PyNode *n) {
         Val x = eval(I, pyast_node(n, "operand"));
         if (!op) fail(I, n->pos, "malformed operator");
         if (strcmp(op->kind, "Not") == 0) {
-            if (x.kind == V_EXPR) fail(I, n->pos, "'not' of a runtime value is not supported (use == False or tl.where)");
+            if (x.kind == V_EXPR) {
+                /* Triton: a bool block inverted; other dtypes are an error */
+                if (x.e->type.ptr || x.e->type.dtype != DT_BOOL)
+                    fail(I, n->pos, "'not' needs a bool block (got %s; compare with 0 first)", type_str(I->a, x.e->type));
+                return vexpr(mk_op(I, OP_XOR, "'not'", n->pos, 2, x.e, mk_const(I, const_bool(1), n->pos), NULL, NULL));
+            }
             return vbool(!truthy(I, x, n->pos, ""));
         }
         if (x.kind == V_EXPR) {
-            if (strcmp(op->kind, "USub") == 0) return vexpr(mk_op(I, OP_NEG, "unary '-'", n->pos, 1, x.e, NULL, NULL, NULL));
+            if (strcmp(op->kind, "USub") == 0) {
+                if (x.e->type.ptr) fail(I, n->pos, "unary '-' of a pointer is not supported");
+                return vexpr(mk_op(I, OP_NEG, "unary '-'", n->pos, 1, x.e, NULL, NULL, NULL));
+            }
             if (strcmp(op->kind, "UAdd") == 0) {
-                if (!type_is_numeric(x.e->type)) fail(I, n->pos, "unary '+' needs an i32 or f32 operand (got %s)", type_str(I->a, x.e->type));
+                if (!type_is_numeric(x.e->type)) fail(I, n->pos, "unary '+' needs a number (got %s)", type_str(I->a, x.e->type));
                 return x;
+            }
+            if (strcmp(op->kind, "Invert") == 0) {
+                DType dt = (DType)x.e->type.dtype;
+                if (x.e->type.ptr || dtype_is_float(dt))
+                    fail(I, n->pos, "'~' needs an integer or bool block (got %s): Triton has no '~' on floats",
+                         type_str(I->a, x.e->type));
+                /* xor with all ones of the operand's own dtype */
+                return vexpr(mk_op(I, OP_XOR, "'~'", n->pos, 2, x.e, mk_const(I, const_int(dt, -1), n->pos), NULL, NULL));
             }
             fail(I, n->pos, "'%s' of a runtime value is not supported", py_op_symbol(op->kind));
         }
@@ -1700,15 +2132,36 @@ int frontend_parse_define(const char *text, int *is_int, long long *i, double *f
     return 0;
 }
 
+/* A -D / CONSTEXPR value, read as a Python literal: an int, a float, True,
+ * False, None, or a string, written quoted ('x' or "x") or bare (a word
+ * that is no other literal: ACTIVATION=leaky_relu). */
 static Val define_value(Interp *I, const Define *d) {
     int is_int, is_bool;
     long long i;
     double f;
-    if (!frontend_parse_define(d->value, &is_int, &i, &f, &is_bool))
-        fail(I, srcpos(0, 0), "-D %s=%s: the value must be an integer, a float, True or False", d->name, d->value);
-    if (is_bool) return vbool((int)i);
-    if (is_int) return vint(i);
-    return vfloat(f);
+    if (frontend_parse_define(d->value, &is_int, &i, &f, &is_bool)) {
+        if (is_bool) return vbool((int)i);
+        if (is_int) return vint(i);
+        return vfloat(f);
+    }
+    const char *t = d->value;
+    size_t n = strlen(t);
+    Val v = {0};
+    v.kind = V_STR;
+    if (strcmp(t, "None") == 0) return vnone();
+    if (n >= 2 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0]) {
+        v.s = arena_strndup(I->a, t + 1, n - 2);
+        return v;
+    }
+    int word = n > 0;
+    for (size_t k = 0; k < n; k++)
+        if (!(isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')) word = 0;
+    if (!word)
+        fail(I, srcpos(0, 0),
+             "-D %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')", d->name,
+             d->value, d->name);
+    v.s = arena_strdup(I->a, t);
+    return v;
 }
 
 static const PyNode *find_kernel(Interp *I, const PyNode *module, const char *name) {
