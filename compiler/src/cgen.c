@@ -256,6 +256,8 @@ DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
         return rt;
     case TR_UNARY_NUM:
     case TR_UNARY_FLOAT:
+    case TR_UNARY_F32:
+    case TR_DIV_F32:
     case TR_ARITH:
     case TR_DIVMOD:
     case TR_INT_DIVMOD:
@@ -318,9 +320,16 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
     if (dtype_is_int(to)) {
         /* truncation, saturating, NaN to 0 (PTX cvt.rzi); the hardware's
          * own conversion where the C cast compiles to it */
-        if (d == C_CUDA && dtype_info(to)->bits >= 32) return arena_printf(a, "(%s)%s", T, x);
-        if (dtype_is_unsigned(to)) return arena_printf(a, "(%s)mytriton_f2u((double)%s, %s)", T, x, int_literal(a, to, 1));
-        return arena_printf(a, "(%s)mytriton_f2i((double)%s, %s, %s)", T, x, int_literal(a, to, 0), int_literal(a, to, 1));
+        if (d == C_CUDA) {
+            /* 8-bit results: the 16-bit conversion, then truncation (PTX has no 8-bit cvt; Triton's result) */
+            if (dtype_info(to)->bits == 8) return arena_printf(a, "(%s)(%s)%s", T, dtype_is_unsigned(to) ? "unsigned short" : "short", x);
+            return arena_printf(a, "(%s)%s", T, x);
+        }
+        /* host: the same, in software (mytriton/dtypes.h) */
+        DType sat = dtype_info(to)->bits == 8 ? (dtype_is_unsigned(to) ? DT_U16 : DT_I16) : to;
+        if (dtype_is_unsigned(to)) return arena_printf(a, "(%s)mytriton_f2u((double)%s, %s)", T, x, int_literal(a, sat, 1));
+        if (to == DT_I64) return arena_printf(a, "(%s)mytriton_f2i64((double)%s)", T, x);
+        return arena_printf(a, "(%s)mytriton_f2i((double)%s, %s, %s)", T, x, int_literal(a, sat, 0), int_literal(a, sat, 1));
     }
     /* float to float */
     int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;

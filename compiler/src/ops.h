@@ -21,9 +21,11 @@ enum {
 typedef enum TypeRule {
     TR_SPECIAL,     /* a rule of its own */
     TR_UNARY_NUM,   /* a number; the result has its type */
-    TR_UNARY_FLOAT, /* a float; the result has its type */
+    TR_UNARY_FLOAT, /* an f32 or f64; the result has its type (Triton's math functions) */
+    TR_UNARY_F32,   /* an f32 (Triton's sqrt_rn) */
     TR_ARITH,       /* promoted numbers (Triton's computation type) */
     TR_DIV,         /* true division: floats, integers as f32 */
+    TR_DIV_F32,     /* division of two f32 (Triton's div_rn) */
     TR_DIVMOD,      /* '%': promoted with '/'-'%' rules */
     TR_INT_DIVMOD,  /* '//': promoted integers */
     TR_FMA,         /* three floats of one type */

@@ -443,9 +443,22 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         *out = args[0];
         return 1;
     case TR_UNARY_FLOAT:
-        if (args[0].ptr || !dtype_is_float((DType)args[0].dtype) || is_fp8((DType)args[0].dtype))
-            FAIL("%s needs a float operand of fp16, bf16, fp32 or fp64 (got %s)", name, type_str(a, args[0]));
+        if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64))
+            FAIL("%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with .to(tl.float32))", name,
+                 type_str(a, args[0]));
         *out = args[0];
+        return 1;
+    case TR_UNARY_F32:
+        if (args[0].ptr || args[0].dtype != DT_F32)
+            FAIL("%s needs an f32 operand, as Triton (got %s)", name, type_str(a, args[0]));
+        *out = args[0];
+        return 1;
+    case TR_DIV_F32:
+        for (int i = 0; i < 2; i++)
+            if (args[i].ptr || args[i].dtype != DT_F32)
+                FAIL("%s needs two f32 operands, as Triton (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(DT_F32, shape);
         return 1;
     case TR_ARITH:
     case TR_CMP:
@@ -479,7 +492,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         return 1;
     case TR_FMA:
         for (int i = 0; i < 3; i++)
-            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) || args[i].dtype != args[0].dtype)
+            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) || is_fp8((DType)args[i].dtype) ||
+                args[i].dtype != args[0].dtype)
                 FAIL("%s needs three floats of one dtype (got %s, %s and %s)", name, type_str(a, args[0]),
                      type_str(a, args[1]), type_str(a, args[2]));
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;

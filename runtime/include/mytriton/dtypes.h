@@ -154,6 +154,13 @@ static inline MYTRITON_HD int64_t mytriton_f2i(double v, int64_t lo, int64_t hi)
     if (v >= (double)hi) return hi;
     return (int64_t)v;
 }
+/* To i64: as cvt.rzi.s64, NaN gives the smallest value. */
+static inline MYTRITON_HD int64_t mytriton_f2i64(double v) {
+    if (v != v) return INT64_MIN;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    return (int64_t)v;
+}
 static inline MYTRITON_HD uint64_t mytriton_f2u(double v, uint64_t hi) {
     if (v != v || v <= 0) return 0;
     if (v >= (double)hi) return hi;
