@@ -22,6 +22,8 @@ typedef struct CudaB {
     int indent;
     int loop_depth;
     int uses_tx, uses_ty;     /* the thread's tile coordinates are needed */
+    int group;                /* elements per 16-byte group along columns (cb_group) */
+    unsigned helpers;         /* the Triton-numerics helpers the kernel calls (1 << CB_H_*) */
     char *deferred, *emitted; /* by value: emission at first use */
 } CudaB;
 
@@ -33,8 +35,16 @@ const char *cb_col(CudaB *C, const char *j);
 /* Element (i, j) of an operand read in layout `use`. */
 const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *j);
 const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const char *j);
-/* The C expression of elementwise op `in` on operands rendered as a, b, c. */
+/* The C expression of elementwise op `in` on operands rendered as a, b, c,
+ * with Triton's numerics (approximate f32 exp, exp2, sqrt, rsqrt and
+ * division, as Triton's PTX). Constant operands are rendered by
+ * cb_const_operand. */
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c);
+/* A constant operand k of `in`, as a literal of the op's computation dtype. */
+const char *cb_const_operand(CudaB *C, const Inst *in, int k);
+/* The elements of the 16-byte groups along the tile's columns: 16 bytes of
+ * the narrowest dtype the kernel loads or stores, at least 4. */
+int cb_group(const Function *f);
 int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);

@@ -43,9 +43,27 @@ static int has_reduction(const Block *b) {
     return 0;
 }
 
+static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) group_of_block(f, &in->loop->body, min_bytes);
+        int dt = in->op == OP_LOAD ? in->type.dtype : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype : -1;
+        if (dt < 0) continue;
+        int bytes = dtype_info((DType)dt)->bits <= 8 ? 1 : dtype_info((DType)dt)->bits / 8;
+        if (bytes < *min_bytes) *min_bytes = bytes;
+    }
+}
+
+int cb_group(const Function *f) {
+    int min_bytes = 4;
+    group_of_block(f, &f->body, &min_bytes);
+    return 16 / min_bytes;
+}
+
 /* Spreads the tile over exactly `threads` threads: elements per thread
- * along columns first (up to 8, for 128-bit groups), then rows. */
-static const char *layout_for_threads(Arena *a, TileInfo *t, int threads) {
+ * along columns first (up to 8, or a 16-byte group of a narrower dtype),
+ * then rows. */
+static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, int threads) {
     int elems = t->threads;
     if (threads <= 0 || elems % threads != 0)
         return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads", tile_str(a, t), elems,
@@ -56,8 +74,8 @@ static const char *layout_for_threads(Arena *a, TileInfo *t, int threads) {
         t->tn = ept;
         return NULL;
     }
-    int tn = 1;
-    while (tn * 2 <= 8 && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
+    int tn = 1, most = cb_group(f) > 8 ? cb_group(f) : 8;
+    while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
     int tm = ept / tn;
     if (!divides(tm, t->rows) || !divides(tn, t->cols))
         return arena_printf(a, "the tile %s cannot be spread evenly over %d threads", tile_str(a, t), threads);
@@ -73,19 +91,21 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
             return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)", num_warps);
         int threads = 32 * num_warps;
         if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
-        const char *err = layout_for_threads(a, t, threads);
+        const char *err = layout_for_threads(a, f, t, threads);
         if (err) return err;
         t->block_threads = t->threads / (t->tm * t->tn);
         return NULL;
     }
     if (t->rank == 1) {
         int w = t->cols;
-        /* 4 elements (one 16-byte group) per thread; with a block-wide
-         * reduction, 8 from 1024 on, which halves the warps it goes
-         * through (measured: streaming kernels prefer more threads) */
-        int tn = 1;
+        /* one 16-byte group per thread (4 elements of f32, 8 of f16, 16
+         * of i8) from 64 threads on, else 4 elements from 256; with a
+         * block-wide reduction, 8 from 1024 on, which halves the warps it
+         * goes through (measured: streaming kernels prefer more threads) */
+        int tn = 1, g = cb_group(f);
         if (w >= 256 && w % 4 == 0) tn = 4;
-        if (w >= 1024 && w % 8 == 0 && has_reduction(&f->body)) tn = 8;
+        if (w >= 64 * g && w % g == 0) tn = g;
+        if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {
@@ -101,7 +121,10 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
                 else tm /= 2;
             }
         } else {
+            /* a 16-byte group of columns per thread */
+            int g = cb_group(f);
             if (C >= 16 && C % 4 == 0) tn = 4;
+            if (C >= 4 * g && C % g == 0) tn = g;
         }
         while ((R / tm) * (C / tn) > 1024) {
             if (divides(tm * 2, R)) tm *= 2;
@@ -171,24 +194,25 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
     }
 }
 
-/* The coordinate expressions of element (i, j) of the thread. With 8 or
- * more elements along an axis, the thread's elements come in groups of 4
- * consecutive ones, the groups a stride apart, so that neighbouring threads
- * hold neighbouring 16-byte groups (coalesced, and conflict-free in shared
+/* The coordinate expressions of element (i, j) of the thread. With at
+ * least two groups of g elements along an axis (g: 4 along rows, cb_group
+ * along columns), the thread's elements come in groups of g consecutive
+ * ones, the groups a stride apart, so that neighbouring threads hold
+ * neighbouring 16-byte groups (coalesced, and conflict-free in shared
  * memory); with fewer, they are consecutive. */
-static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k) {
+static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
-    if (per >= 8 && per % 4 == 0)
-        return arena_printf(C->a, "((%s / 4) * %d + %s * 4 + (%s %% 4))", k, extent * 4 / per, t, k);
+    if (per >= 2 * g && per % g == 0)
+        return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per, t, g, k, g);
     return arena_printf(C->a, "(%s * %d + %s)", t, per, k);
 }
 const char *cb_row(CudaB *C, const char *i) {
     C->uses_ty = 1;
-    return coord(C, C->tile->tm, C->tile->rows, "ty", i);
+    return coord(C, C->tile->tm, C->tile->rows, "ty", i, 4);
 }
 const char *cb_col(CudaB *C, const char *j) {
     C->uses_tx = 1;
-    return coord(C, C->tile->tn, C->tile->cols, "tx", j);
+    return coord(C, C->tile->tn, C->tile->cols, "tx", j, C->group);
 }
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
@@ -233,10 +257,13 @@ const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *
 
 /* ---- Contiguity and divisibility along the vector axis ------------------ */
 
-/* For an i32 (or pointer index) value: its step between consecutive
- * elements of the vector axis (0 constant, 1 contiguous, -1 unknown) and a
- * power of two dividing its value at every 4-aligned position of that
- * axis (capped at 16). */
+/* For an integer (or pointer index) value: its step between consecutive
+ * elements of a group along the vector axis (0 constant, 1 contiguous, -1
+ * unknown) and a power of two dividing its value at the first element of
+ * every group (capped at 16). Groups are the cb_group elements that the
+ * layout keeps consecutive, aligned in the tile's index space, like the
+ * runs of Triton's AxisInfo; tl.multiple_of, tl.max_contiguous and
+ * tl.max_constancy (HINT) state these facts for any value. */
 typedef struct AxisInfo {
     int stride;
     int div;
@@ -252,6 +279,26 @@ static int pow2_of(long long c) {
 static int min_int(int a, int b) { return a < b ? a : b; }
 
 static AxisInfo axis_of(CudaB *C, Operand o, Layout use);
+
+/* A hint (attrs.axis: 0 multiple_of, 1 max_contiguous, 2 max_constancy;
+ * attrs.start: its value) on what the operand is known to be. */
+static AxisInfo axis_hint(CudaB *C, const Inst *hint, AxisInfo r) {
+    int k = hint->attrs.start;
+    switch (hint->attrs.axis) {
+    case 0: {
+        int d = pow2_of(k);
+        if (d > r.div) r.div = d;
+        break;
+    }
+    case 1:
+        if (k >= C->group && r.stride != 0) r.stride = 1;
+        break;
+    case 2:
+        if (k >= C->group) r.stride = 0;
+        break;
+    }
+    return r;
+}
 
 static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     while (C->alias[v] >= 0) {
@@ -269,8 +316,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
         if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
             int per = ul == LAYOUT_COLS ? C->tile->tn : C->tile->tm * C->tile->tn;
             r.stride = 1;
-            r.div = min_int(pow2_of(per), pow2_of(def->attrs.start));
-            if (r.div > 4) r.div = 4;
+            r.div = min_int(min_int(pow2_of(per), C->group), pow2_of(def->attrs.start));
         } else {
             r.stride = 0;
             r.div = 1;
@@ -279,7 +325,8 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     }
     if (!varies) r.stride = 0;
     if (!def) return r;
-    if (def->op == OP_FOR) {
+    switch (def->op) {
+    case OP_FOR: {
         const Loop *lp = def->loop;
         if (v == lp->index) {
             r.stride = 0;
@@ -291,42 +338,102 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
         }
         return r;
     }
-    if (def->nargs >= 2 && (def->op == OP_ADD || def->op == OP_SUB || def->op == OP_MUL || def->op == OP_ADDPTR)) {
+    case OP_MUL: {
         AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        if (def->op == OP_MUL) {
-            const Operand *k = def->args[1].kind == OPD_CONST ? &def->args[1] : def->args[0].kind == OPD_CONST ? &def->args[0] : NULL;
-            AxisInfo x = def->args[1].kind == OPD_CONST ? a : b;
-            if (k) {
-                long long c = k->c.i;
-                r.stride = x.stride == 0 ? 0 : (x.stride == 1 && c == 1) ? 1 : -1;
-                long long d = (long long)x.div * pow2_of(c);
-                r.div = d > 16 ? 16 : (int)d;
-                if (c == 0) r.stride = 0, r.div = 16;
-                return r;
-            }
-            if (a.stride == 0 && b.stride == 0) {
-                long long d = (long long)a.div * b.div;
-                r.stride = 0;
-                r.div = d > 16 ? 16 : (int)d;
-                return r;
-            }
-            r.stride = -1;
-            r.div = 1;
+        const Operand *k = def->args[1].kind == OPD_CONST ? &def->args[1] : def->args[0].kind == OPD_CONST ? &def->args[0] : NULL;
+        AxisInfo x = def->args[1].kind == OPD_CONST ? a : b;
+        if (k) {
+            long long c = k->c.i;
+            r.stride = x.stride == 0 ? 0 : (x.stride == 1 && c == 1) ? 1 : -1;
+            long long d = (long long)x.div * pow2_of(c);
+            r.div = d > 16 ? 16 : (int)d;
+            if (c == 0) r.stride = 0, r.div = 16;
             return r;
         }
+        if (a.stride == 0 && b.stride == 0) {
+            long long d = (long long)a.div * b.div;
+            r.stride = 0;
+            r.div = d > 16 ? 16 : (int)d;
+            return r;
+        }
+        r.stride = -1;
+        r.div = 1;
+        return r;
+    }
+    case OP_ADD:
+    case OP_SUB:
+    case OP_ADDPTR: {
+        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
         int s = (a.stride < 0 || b.stride < 0) ? -1 : def->op == OP_SUB ? a.stride - b.stride : a.stride + b.stride;
         r.stride = (s == 0 || s == 1) ? s : -1;
         r.div = min_int(a.div, b.div);
         return r;
     }
-    if (def->op == OP_EXPAND_DIMS) return axis_of(C, def->args[0], use);
+    case OP_EXPAND_DIMS: return axis_of(C, def->args[0], use);
+    case OP_HINT: return axis_hint(C, def, axis_of(C, def->args[0], l));
+    case OP_CAST: {
+        /* an integer widened (or kept): the same values */
+        DType from = (DType)operand_type(C->f, def->args[0]).dtype, to = (DType)def->type.dtype;
+        if (dtype_is_int(from) && from != DT_BOOL && dtype_is_int(to) && dtype_info(to)->bits >= dtype_info(from)->bits &&
+            dtype_is_signed(to) == dtype_is_signed(from))
+            return axis_of(C, def->args[0], l);
+        return r;
+    }
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_BITCAST:
+    case OP_SELECT:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_COUNT: break;
+    }
     return r;
 }
 
 static AxisInfo axis_of(CudaB *C, Operand o, Layout use) {
     AxisInfo r = {0, 1};
     switch (o.kind) {
-    case OPD_CONST: r.div = o.c.dt == DT_I32 ? pow2_of(o.c.i) : 1; return r;
+    case OPD_CONST: r.div = dtype_is_int(o.c.dt) && o.c.dt != DT_BOOL ? pow2_of(o.c.i) : 1; return r;
     case OPD_PARAM: {
         Type t = C->f->params[o.id].type;
         r.div = t.ptr ? 16 : (C->param_div && C->param_div[o.id] ? min_int(16, C->param_div[o.id]) : 1);
@@ -440,10 +547,6 @@ static Layout use_of(CudaB *C, const Inst *in, int k, Layout ctx) {
     return ctx;
 }
 
-static const char *E(CudaB *C, const Inst *in, int k, Layout ctx) {
-    return cb_elem(C, in->args[k], use_of(C, in, k, ctx), "i", "j");
-}
-
 /* ---- Ops ------------------------------------------------------------------ */
 
 static void declare(CudaB *C, int v, DType dt) {
@@ -462,24 +565,200 @@ static void elementwise(CudaB *C, const Inst *in, const char *(*expr)(CudaB *, c
     cb_close(C, n);
 }
 
+/* Operand o, rendered as x, as a register value of dtype dt: a constant
+ * converted, a narrow float rounded to another narrow float, else a C
+ * conversion (the seed's implicit i32 <-> f32; the frontend makes every
+ * other conversion an explicit cast). */
+static const char *as_dtype(CudaB *C, Operand o, const char *x, DType dt) {
+    if (o.kind == OPD_CONST) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
+    DType from = (DType)operand_type(C->f, o).dtype;
+    if (from == dt) return x;
+    if (dtype_info(from)->compute == dtype_info(dt)->compute && dtype_info(dt)->compute != dt) return c_round(C->a, dt, C_CUDA, x);
+    return arena_printf(C->a, "(%s)%s", c_type(dt), x);
+}
+
+const char *cb_const_operand(CudaB *C, const Inst *in, int k) {
+    ConstVal c = in->args[k].c;
+    DType dt = c_operand_dtype(C->a, C->f, in, k);
+    /* maximum/minimum compare their operands as written: the literal of the dtype */
+    if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(C->a, const_convert(c, dt), C_CUDA);
+    return c_operand_const(C->a, c, dt, C_CUDA);
+}
+
+static const char *E(CudaB *C, const Inst *in, int k, Layout ctx) {
+    if (in->args[k].kind == OPD_CONST) return cb_const_operand(C, in, k);
+    return cb_elem(C, in->args[k], use_of(C, in, k, ctx), "i", "j");
+}
+
+/* ---- Triton's numerics ---------------------------------------------------- */
+
+/* Where Triton's PTX for an op is an instruction that no CUDA function
+ * compiles to, the kernel calls a small helper with that instruction
+ * (inline PTX); each helper is emitted once, before the kernel, when used.
+ * Under a compiler without PTX (test/emu's CPU emulation) a helper is the
+ * nearest C function. */
+enum { CB_H_EX2, CB_H_EX2_FTZ, CB_H_SQRT, CB_H_RSQRT, CB_H_DIV_FULL, CB_H_FREM_F32, CB_H_FREM_F64, CB_H_COUNT };
+
+static const struct Helper {
+    const char *name;
+    const char *type, *params; /* result type, parameters */
+    const char *ptx;           /* the instruction (operands %0 = r, %1 = x, %2 = y), or NULL */
+    const char *body;          /* the C body: the emulation, or the whole helper without ptx */
+    const char *what;
+} helpers[CB_H_COUNT] = {
+    [CB_H_EX2] = {"mt_ex2_approx", "float", "float x", "ex2.approx.f32 %0, %1;", "exp2f(x)", "2^x (tl.exp scales by log2 e first)"},
+    [CB_H_EX2_FTZ] = {"mt_ex2_approx_ftz", "float", "float x", "ex2.approx.ftz.f32 %0, %1;", "exp2f(x)", "2^x, subnormals flushed (tl.exp2)"},
+    [CB_H_SQRT] = {"mt_sqrt_approx_ftz", "float", "float x", "sqrt.approx.ftz.f32 %0, %1;", "sqrtf(x)", "tl.sqrt"},
+    [CB_H_RSQRT] = {"mt_rsqrt_approx_ftz", "float", "float x", "rsqrt.approx.ftz.f32 %0, %1;", "1.0f / sqrtf(x)", "tl.rsqrt"},
+    [CB_H_DIV_FULL] = {"mt_div_full", "float", "float x, float y", "div.full.f32 %0, %1, %2;", "x / y", "'/' and tl.fdiv"},
+    [CB_H_FREM_F32] = {"mt_frem_f32", "float", "float x, float y", NULL,
+                       "fabsf(y) == __int_as_float(0x7f800000) ? x : fmaf(-truncf(__fdiv_rn(x, y)), y, x)",
+                       "'%': LLVM's frem, x - trunc(x / y) * y fused (y infinite: x)"},
+    [CB_H_FREM_F64] = {"mt_frem_f64", "double", "double x, double y", NULL,
+                       "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)",
+                       "'%' on f64"},
+};
+
+static const char *helper_call(CudaB *C, int h, const char *x, const char *y) {
+    C->helpers |= 1u << h;
+    if (y) return arena_printf(C->a, "%s(%s, %s)", helpers[h].name, x, y);
+    return arena_printf(C->a, "%s(%s)", helpers[h].name, x);
+}
+
+static void emit_helpers(StrBuf *out, unsigned used) {
+    if (!used) return;
+    sb_puts(out, "// Triton's numerics (the PTX Triton emits for these ops)\n");
+    for (int h = 0; h < CB_H_COUNT; h++) {
+        if (!(used & (1u << h))) continue;
+        const struct Helper *H = &helpers[h];
+        sb_printf(out, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name, H->params, H->what);
+        if (!H->ptx) {
+            sb_printf(out, "    return %s;\n}\n", H->body);
+            continue;
+        }
+        int two = strchr(H->params, ',') != NULL;
+        sb_printf(out, "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n", H->ptx,
+                  two ? ", \"f\"(y)" : "");
+        sb_printf(out, "#else\n    return %s;\n#endif\n}\n", H->body);
+    }
+    sb_putc(out, '\n');
+}
+
+/* The ops whose Triton PTX differs from CUDA's functions (fp32: exp, exp2,
+ * sqrt, rsqrt, '/' approximate; div_rn, sqrt_rn exact; '%' as LLVM's frem;
+ * fp64: rsqrt from libdevice); every other op is the shared renderer's. A
+ * narrow float computes in f32 and is rounded after the op. */
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c) {
     const char *x[3] = {a, b, c};
-    const char *e = c_op_expr(C->a, C_CUDA, C->f, in, x);
-    MT_ASSERT(e);
-    return e;
+    DType rt = (DType)in->type.dtype, ct = dtype_info(rt)->compute;
+    int f32 = dtype_is_float(rt) && ct == DT_F32, f64 = rt == DT_F64;
+    const char *e = NULL;
+    switch (in->op) {
+    case OP_EXP:
+        if (f32) e = helper_call(C, CB_H_EX2, arena_printf(C->a, "%s * 1.44269504f", a), NULL);
+        break;
+    case OP_EXP2:
+        if (f32) e = helper_call(C, CB_H_EX2_FTZ, a, NULL);
+        break;
+    case OP_SQRT:
+        if (f32) e = helper_call(C, CB_H_SQRT, a, NULL);
+        break;
+    case OP_RSQRT:
+        if (f32) e = helper_call(C, CB_H_RSQRT, a, NULL);
+        if (f64) e = arena_printf(C->a, "rsqrt(%s)", a);
+        break;
+    case OP_SQRT_RN:
+        if (f32) e = arena_printf(C->a, "__fsqrt_rn(%s)", a);
+        break;
+    case OP_DIV:
+        if (!dtype_is_float((DType)operand_type(C->f, in->args[0]).dtype) &&
+            !dtype_is_float((DType)operand_type(C->f, in->args[1]).dtype))
+            return helper_call(C, CB_H_DIV_FULL, arena_printf(C->a, "(float)%s", a), arena_printf(C->a, "(float)%s", b));
+        if (f32) e = helper_call(C, CB_H_DIV_FULL, a, b);
+        break;
+    case OP_DIV_RN:
+        if (f32) e = arena_printf(C->a, "__fdiv_rn(%s, %s)", a, b);
+        break;
+    case OP_MOD:
+        if (f32) e = helper_call(C, CB_H_FREM_F32, a, b);
+        if (f64) e = helper_call(C, CB_H_FREM_F64, a, b);
+        break;
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_NEG:
+    case OP_ABS:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_FLOORDIV:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_SELECT:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
+    }
+    if (!e) {
+        e = c_op_expr(C->a, C_CUDA, C->f, in, x);
+        MT_ASSERT(e);
+        return e;
+    }
+    return ct != rt ? c_round(C->a, rt, C_CUDA, e) : e;
 }
 
 static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
-    return cb_op_expr(C, in, E(C, in, 0, l), E(C, in, 1, l), in->nargs > 2 ? E(C, in, 2, l) : NULL);
+    return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL, in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
 
-static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const char *j0) {
+/* ---- Loads and stores ------------------------------------------------------ */
+
+/* Elements of a 16-byte access of dtype dt. */
+static int vec_elems(DType dt) {
+    int bits = dtype_info(dt)->bits;
+    return 16 / (bits <= 8 ? 1 : bits / 8);
+}
+
+/* The conjunction of mask operand k over the V elements of a group. */
+static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const char *j0, int V) {
     if (in->args[k].kind == OPD_NONE) return "true";
     StrBuf sb;
     sb_init(&sb, C->a);
     Layout use = use_of(C, in, k, ctx);
     const char *prev = NULL;
-    for (int q = 0; q < 4; q++) {
+    for (int q = 0; q < V; q++) {
         const char *jq = q ? arena_printf(C->a, "%s + %d", j0, q) : j0;
         const char *m = cb_elem(C, in->args[k], use, "i", jq);
         if (prev && strcmp(prev, m) == 0) continue; /* constant along the group */
@@ -489,47 +768,39 @@ static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const
     return sb_str(&sb);
 }
 
-/* Whether a load/store iterating over `ctx` through pointer `p` can use
- * 128-bit accesses: 0 no, 1 yes (the index is contiguous and 4-aligned),
- * 2 yes when the group's first index is a multiple of 4 at run time. */
-static int vectorizable(CudaB *C, const Inst *in, Layout ctx, Operand p, DType dt) {
-    if (dt != DT_F32 && dt != DT_I32) return 0;
+/* Whether a load/store of dtype dt iterating over `ctx` through pointer
+ * `p` can use 16-byte accesses of V = 16 / sizeof(dt) elements: 0 no, 1
+ * yes (the index is contiguous and V-aligned), 2 yes when the group's
+ * first index is a multiple of V at run time. */
+static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+    int V = vec_elems(dt);
     int n = ctx == LAYOUT_COLS || ctx == LAYOUT_TILE ? C->tile->tn : ctx == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : 1;
-    if (n < 4 || n % 4 != 0) return 0;
+    if (n < V || n % V != 0) return 0;
+    /* groups of columns must hold whole 16-byte accesses */
+    if (ctx != LAYOUT_FLAT && C->group % V != 0) return 0;
     if (ptr_base(C, p) < 0) return 0;
     if (p.kind == OPD_VALUE && C->ptr_var[p.id]) return 0;
     AxisInfo ax = axis_of(C, p, ctx);
-    (void)in;
     if (ax.stride != 1) return 0;
-    return ax.div >= 4 ? 1 : 2;
+    return ax.div >= V ? 1 : 2;
 }
 
-static const char *vec_type(DType dt) { return dt == DT_F32 ? "float4" : "int4"; }
-
-/* The condition of a 128-bit access: base aligned, index aligned (when
+/* The condition of a 16-byte access: base aligned, index aligned (when
  * only known at run time), the whole group's mask; NULL when always. */
-static const char *vec_condition(CudaB *C, const char *al, int dynamic, const char *idx, const char *mask) {
+static const char *vec_condition(CudaB *C, const char *al, int dynamic, int V, const char *idx, const char *mask) {
     StrBuf sb;
     sb_init(&sb, C->a);
     if (al) sb_puts(&sb, al);
-    if (dynamic) sb_printf(&sb, "%s((%s) & 3) == 0", sb.len ? " && " : "", idx);
+    if (dynamic) sb_printf(&sb, "%s((%s) & %d) == 0", sb.len ? " && " : "", idx, V - 1);
     if (strcmp(mask, "true") != 0) sb_printf(&sb, "%s%s", sb.len ? " && " : "", mask);
     return sb.len ? sb_str(&sb) : NULL;
 }
 
-/* A load's `other` as the pointee type (an f32 `other` would make the
- * conditional f32 and round an i32 load). */
-static const char *other_as(CudaB *C, const Inst *in, const char *o) {
-    DType dt = (DType)in->type.dtype;
-    if (operand_type(C->f, in->args[2]).dtype == dt) return o;
-    return arena_printf(C->a, "(%s)%s", c_type(dt), o);
-}
-
-/* Opens the loops over the thread's groups of 4 elements along the vector
- * axis of layout l (rows, then groups at j = 0, 4, ...); returns how many
+/* Opens the loops over the thread's groups of V elements along the vector
+ * axis of layout l (rows, then groups at j = 0, V, ...); returns how many
  * loops the caller closes after the group's body (the j loop's brace is
  * closed by the caller first). */
-static int open_groups(CudaB *C, Layout l) {
+static int open_groups(CudaB *C, Layout l, int V) {
     int nj = l == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : C->tile->tn;
     int n = 0;
     if (l == LAYOUT_TILE && C->tile->tm > 1) {
@@ -539,74 +810,91 @@ static int open_groups(CudaB *C, Layout l) {
         n++;
     }
     cb_line(C, "#pragma unroll");
-    cb_line(C, "for (int j = 0; j < %d; j += 4) {", nj);
+    cb_line(C, "for (int j = 0; j < %d; j += %d) {", nj, V);
     C->indent++;
     return n;
 }
 
+/* A load's `other` at element (i, j), as a register value of the pointee. */
+static const char *load_other(CudaB *C, const Inst *in, Layout l, const char *j) {
+    DType dt = (DType)in->type.dtype;
+    if (in->args[2].kind == OPD_NONE) return c_zero(dt);
+    return as_dtype(C, in->args[2], cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dt);
+}
+
 /* One element of a load / a store at element (i, j) (the per-element path
- * of both the plain and the 128-bit forms). */
-static void load_element(CudaB *C, const Inst *in, Layout l, const char *j, const char *other) {
+ * of both the plain and the 16-byte forms). */
+static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
+    DType dt = (DType)in->type.dtype;
     const char *m = in->args[1].kind == OPD_NONE ? "true" : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
-    const char *o = other ? other : other_as(C, in, cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j));
-    cb_line(C, "v%d%s = (%s ? %s[%s] : %s);", in->result, subscript(C, l, "i", j), m, param_name(C, ptr_base(C, in->args[0])),
-            cb_ptr_index(C, in->args[0], l, "i", j), o);
+    const char *elem = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])), cb_ptr_index(C, in->args[0], l, "i", j));
+    cb_line(C, "v%d%s = (%s ? %s : %s);", in->result, subscript(C, l, "i", j), m, c_load(C->a, dt, C_CUDA, elem),
+            load_other(C, in, l, j));
+}
+
+/* The value a store writes at element (i, j), as an element of the pointee. */
+static const char *store_value(CudaB *C, const Inst *in, Layout l, const char *j) {
+    DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
+    const char *v = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    if (dtype_info(pt)->compute != pt || in->args[1].kind == OPD_CONST) v = as_dtype(C, in->args[1], v, pt);
+    return c_store(C->a, pt, C_CUDA, v);
 }
 
 static void store_element(CudaB *C, const Inst *in, Layout l, const char *j, int masked) {
     const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])), cb_ptr_index(C, in->args[0], l, "i", j));
-    const char *val = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    const char *val = store_value(C, in, l, j);
     if (masked) cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dst, val);
     else cb_line(C, "%s = %s;", dst, val);
 }
 
+/* The per-element fallback of a 16-byte group: `} else { for q ... }`. */
+static void group_fallback(CudaB *C, const Inst *in, Layout l, int V, int masked) {
+    C->indent--;
+    cb_line(C, "} else {");
+    C->indent++;
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int q = 0; q < %d; q++) {", V);
+    C->indent++;
+    if (in->op == OP_LOAD) load_element(C, in, l, "j + q");
+    else store_element(C, in, l, "j + q", masked);
+    C->indent--;
+    cb_line(C, "}");
+    C->indent--;
+    cb_line(C, "}");
+}
+
+/* 16-byte accesses move a uint4; mt_e holds its elements in the pointee's
+ * memory type. */
 static void emit_load(CudaB *C, const Inst *in) {
     Layout l = cb_layout(C, in->result);
     DType dt = (DType)in->type.dtype;
     int id = in->result;
     declare(C, id, dt);
-    const char *other = in->args[2].kind == OPD_NONE ? c_zero(dt) : NULL;
     int base = ptr_base(C, in->args[0]);
-    const char *bname = param_name(C, base);
-    int vec = vectorizable(C, in, l, in->args[0], dt);
+    int vec = vectorizable(C, l, in->args[0], dt);
     if (vec) {
+        int V = vec_elems(dt);
         const char *al = aligned_flag(C, base);
-        int n = open_groups(C, l);
-        const char *mask = group_mask(C, in, 1, l, "j");
+        int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond = vec_condition(C, al, vec == 2, idx, mask);
-        const char *dst = arena_printf(C->a, "v%d%s", id, subscript(C, l, "i", "j + %d"));
+        const char *cond = vec_condition(C, al, vec == 2, V, idx, group_mask(C, in, 1, l, "j", V));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
         }
-        cb_line(C, "%s t = *(const %s *)&%s[%s];", vec_type(dt), vec_type(dt), bname, idx);
-        for (int q = 0; q < 4; q++) {
-            char sub[16];
-            snprintf(sub, sizeof sub, "j + %d", q);
-            cb_line(C, "v%d%s = t.%c;", id, subscript(C, l, "i", q ? sub : "j"), "xyzw"[q]);
-        }
-        (void)dst;
-        if (cond) {
-            C->indent--;
-            cb_line(C, "} else {");
-            C->indent++;
-            cb_line(C, "#pragma unroll");
-            cb_line(C, "for (int q = 0; q < 4; q++) {");
-            C->indent++;
-            load_element(C, in, l, "j + q", other);
-            C->indent--;
-            cb_line(C, "}");
-            C->indent--;
-            cb_line(C, "}");
-        }
+        cb_line(C, "const uint4 t = *(const uint4 *)&%s[%s];", param_name(C, base), idx);
+        cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
+        cb_line(C, "memcpy(mt_e, &t, sizeof t);");
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = %s;", V, id, subscript(C, l, "i", "j + q"), c_load(C->a, dt, C_CUDA, "mt_e[q]"));
+        if (cond) group_fallback(C, in, l, V, 0);
         C->indent--;
         cb_line(C, "}");
         cb_close(C, n);
         return;
     }
     int n = cb_open(C, l);
-    load_element(C, in, l, "j", other);
+    load_element(C, in, l, "j");
     cb_close(C, n);
 }
 
@@ -614,40 +902,26 @@ static void emit_store(CudaB *C, const Inst *in) {
     Layout l = iter_layout(C, in);
     if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return;
     int base = ptr_base(C, in->args[0]);
-    const char *bname = param_name(C, base);
-    DType dt = (DType)C->f->params[base].type.dtype;
+    DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
     int masked = !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
-    int vec = vectorizable(C, in, l, in->args[0], dt);
+    int vec = vectorizable(C, l, in->args[0], dt);
     if (vec) {
+        int V = vec_elems(dt);
         const char *al = aligned_flag(C, base);
-        int n = open_groups(C, l);
-        const char *mask = masked ? group_mask(C, in, 2, l, "j") : "true";
-        const char *cond = vec_condition(C, al, vec == 2, cb_ptr_index(C, in->args[0], l, "i", "j"), mask);
-        const char *vals[4];
-        for (int q = 0; q < 4; q++) {
-            const char *jq = q ? arena_printf(C->a, "j + %d", q) : "j";
-            vals[q] = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", jq);
-            if (operand_type(C->f, in->args[1]).dtype != dt) vals[q] = arena_printf(C->a, "(%s)%s", c_type(dt), vals[q]);
-        }
+        int n = open_groups(C, l, V);
+        const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
+        const char *cond = vec_condition(C, al, vec == 2, V, idx, masked ? group_mask(C, in, 2, l, "j", V) : "true");
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
         }
-        cb_line(C, "*(%s *)&%s[%s] = make_%s(%s, %s, %s, %s);", vec_type(dt), bname, cb_ptr_index(C, in->args[0], l, "i", "j"),
-                vec_type(dt), vals[0], vals[1], vals[2], vals[3]);
-        if (cond) {
-            C->indent--;
-            cb_line(C, "} else {");
-            C->indent++;
-            cb_line(C, "#pragma unroll");
-            cb_line(C, "for (int q = 0; q < 4; q++) {");
-            C->indent++;
-            store_element(C, in, l, "j + q", masked);
-            C->indent--;
-            cb_line(C, "}");
-            C->indent--;
-            cb_line(C, "}");
-        }
+        cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V, store_value(C, in, l, "j + q"));
+        cb_line(C, "uint4 t;");
+        cb_line(C, "memcpy(&t, mt_e, sizeof t);");
+        cb_line(C, "*(uint4 *)&%s[%s] = t;", param_name(C, base), idx);
+        if (cond) group_fallback(C, in, l, V, masked);
         C->indent--;
         cb_line(C, "}");
         cb_close(C, n);
@@ -658,15 +932,37 @@ static void emit_store(CudaB *C, const Inst *in) {
     cb_close(C, n);
 }
 
+/* ---- Reductions ------------------------------------------------------------ */
+
+/* Per-thread partials, warp shuffles, one exchange through shared memory.
+ * A narrow float's partial sums are rounded to it (as its own adds);
+ * maximum and minimum ignore NaN (fmaxf) as Triton's tl.max. */
+static const char *combine(CudaB *C, const Inst *in, const char *dst, const char *x) {
+    DType dt = (DType)in->type.dtype, ct = dtype_info(dt)->compute;
+    int fl = dtype_is_float(dt), dbl = ct == DT_F64;
+    if (in->op == OP_SUM) {
+        if (ct != dt) return arena_printf(C->a, "%s = %s;", dst, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", dst, x)));
+        return arena_printf(C->a, "%s += %s;", dst, x);
+    }
+    MT_ASSERT(in->op == OP_MAX || in->op == OP_MIN);
+    const char *fn = in->op == OP_MAX ? (!fl ? "max" : dbl ? "fmax" : "fmaxf") : (!fl ? "min" : dbl ? "fmin" : "fminf");
+    return arena_printf(C->a, "%s = %s(%s, %s);", dst, fn, dst, x);
+}
+
+/* A lane's partial from __shfl_xor_sync (whose narrow integer and bool
+ * overloads are int's), as the register type. */
+static const char *shuffled(CudaB *C, DType dt, const char *mask) {
+    const char *s = arena_printf(C->a, "__shfl_xor_sync(%s, r, off)", mask);
+    if (dtype_info(dtype_info(dt)->compute)->bits < 32) return arena_printf(C->a, "(%s)%s", c_type(dt), s);
+    return s;
+}
+
 static void emit_reduce(CudaB *C, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     const char *T = c_type(dt);
     int ept = C->tile->tm * C->tile->tn;
     int nthreads = C->tile->block_threads;
-    int fl = dt == DT_F32;
-    const char *op = in->op == OP_SUM ? NULL : in->op == OP_MAX ? (fl ? "fmaxf" : "max") : (fl ? "fminf" : "min");
-#define COMBINE(dst, x) (op ? arena_printf(C->a, "%s = %s(%s, %s);", dst, op, dst, x) : arena_printf(C->a, "%s += %s;", dst, x))
     cb_line(C, "%s v%d;", T, id);
     cb_line(C, "{");
     C->indent++;
@@ -674,13 +970,13 @@ static void emit_reduce(CudaB *C, const Inst *in) {
     cb_line(C, "%s r = %s;", T, cb_elem(C, in->args[0], use, "i", "0"));
     if (ept > 1) {
         cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int j = 1; j < %d; j++) %s", ept, COMBINE("r", cb_elem(C, in->args[0], use, "i", "j")));
+        cb_line(C, "for (int j = 1; j < %d; j++) %s", ept, combine(C, in, "r", cb_elem(C, in->args[0], use, "i", "j")));
     }
     int warp = nthreads < 32 ? nthreads : 32;
     const char *mask = warp == 32 ? "0xffffffffu" : arena_printf(C->a, "0x%xu", (unsigned)((1u << warp) - 1));
     if (warp > 1)
         cb_line(C, "for (int off = %d; off > 0; off >>= 1) %s", warp / 2,
-                COMBINE("r", arena_printf(C->a, "__shfl_xor_sync(%s, r, off)", mask)));
+                combine(C, in, "r", shuffled(C, dt, mask)));
     if (nthreads > 32) {
         int nw = nthreads / 32;
         sb_printf(&C->smem, "    __shared__ %s reduce_smem_%d[%d];\n", T, id, nw);
@@ -689,13 +985,12 @@ static void emit_reduce(CudaB *C, const Inst *in) {
         cb_line(C, "r = reduce_smem_%d[threadIdx.x & %d];", id, nw - 1);
         if (nw > 1)
             cb_line(C, "for (int off = %d; off > 0; off >>= 1) %s", nw / 2,
-                    COMBINE("r", "__shfl_xor_sync(0xffffffffu, r, off)"));
+                    combine(C, in, "r", shuffled(C, dt, "0xffffffffu")));
         if (C->loop_depth > 0) cb_line(C, "__syncthreads();");
     }
     cb_line(C, "v%d = r;", id);
     C->indent--;
     cb_line(C, "}");
-#undef COMBINE
 }
 
 void cb_emit_block(CudaB *C, const Block *b);
@@ -711,14 +1006,63 @@ static int deferrable(const CudaB *C, const Inst *in) {
     if (in->result < 0 || !op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REDUCE)) return 0;
     switch (in->op) {
     case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
     case OP_ARANGE:
     case OP_EXPAND_DIMS:
     case OP_ZEROS:
     case OP_EMPTY:
     case OP_FULL:
-    case OP_ADDPTR: return 0;
-    default: return in->type.rank > 0;
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: return 0;
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_SELECT:
+        return in->type.rank > 0;
     }
+    return 0;
 }
 
 static void emit_now(CudaB *C, const Inst *in);
@@ -844,6 +1188,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     const Operand *x = in->args;
     switch (in->op) {
     case OP_PROGRAM_ID: cb_line(C, "int v%d = blockIdx.%c;", id, "xyz"[in->attrs.axis]); return;
+    case OP_NUM_PROGRAMS: cb_line(C, "int v%d = gridDim.%c;", id, "xyz"[in->attrs.axis]); return;
     case OP_ARANGE: return; /* an index, rendered at each use */
     case OP_EXPAND_DIMS:
         if (x[0].kind == OPD_VALUE) C->alias[id] = x[0].id;
@@ -853,9 +1198,8 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_EMPTY: C->splat[id] = c_zero((DType)in->type.dtype); return;
     case OP_FULL: {
         DType dt = (DType)in->type.dtype;
-        const char *v = cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0");
-        if (x[0].kind == OPD_CONST) v = c_const(C->a, const_convert(x[0].c, dt), C_CUDA);
-        else if (operand_type(C->f, x[0]).dtype != dt) v = arena_printf(C->a, "((%s)%s)", c_type(dt), v);
+        const char *v = as_dtype(C, x[0], cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"), dt);
+        if (x[0].kind != OPD_CONST && operand_type(C->f, x[0]).dtype != dt) v = arena_printf(C->a, "(%s)", v);
         C->splat[id] = v;
         return;
     }
@@ -866,8 +1210,51 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_MAX:
     case OP_MIN: emit_reduce(C, in); return;
     case OP_FOR: emit_loop(C, in); return;
-    default: elementwise(C, in, binary_expr); return;
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_SELECT:
+        elementwise(C, in, binary_expr);
+        return;
+    case OP_COUNT: break;
     }
+    MT_ASSERT(!"unhandled opcode");
 }
 
 void cb_emit_block(CudaB *C, const Block *b) {
@@ -889,6 +1276,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.align_needed = ARENA_ARRAY(a, char, f->nparams + 1);
     C.deferred = ARENA_ARRAY(a, char, f->nvalues + 1);
     C.emitted = ARENA_ARRAY(a, char, f->nvalues + 1);
+    C.group = cb_group(f);
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
     StrBuf body, out;
@@ -897,6 +1285,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.out = &body;
     C.indent = 1;
     cb_emit_block(&C, &f->body);
+    emit_helpers(&out, C.helpers);
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type),
