@@ -44,7 +44,16 @@ static int in_block(const Block *b, const Inst *x) {
 }
 
 /* Whether operand `o` can be regenerated for any row / column / k:
- * a pure chain over aranges, program ids, parameters and constants. */
+ * a pure chain over aranges, program ids, parameters and constants. The
+ * op table decides which ops may take part: every elementwise op (a type
+ * rule other than TR_SPECIAL), which cb_op_expr renders for any operands,
+ * and the special ops that regen() renders itself; any other op declines
+ * the pattern. */
+static int regen_special(Op op) {
+    return op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS || op == OP_EMPTY ||
+           op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST || op == OP_BITCAST || op == OP_HINT;
+}
+
 static int regenerable(const Function *f, const Loop *l, Operand o, int depth) {
     if (depth > MM_MAX_DEPTH) return 0;
     if (o.kind != OPD_VALUE) return 1;
@@ -53,35 +62,11 @@ static int regenerable(const Function *f, const Loop *l, Operand o, int depth) {
     if (!d) return 0;
     if (f->types[o.id].rank == 0 && !in_block(&l->body, d) && d->op != OP_FOR) return 1; /* a uniform scalar in scope */
     if (f->types[o.id].rank == 0 && d->op == OP_FOR) return !in_block(&l->body, d) && o.id != l->args[0];
-    switch (d->op) {
-    case OP_ARANGE:
-    case OP_PROGRAM_ID:
-    case OP_ZEROS:
-    case OP_EMPTY: return 1;
-    case OP_FULL:
-    case OP_EXPAND_DIMS:
-    case OP_NEG:
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_SELECT:
-    case OP_ADDPTR:
-        for (int k = 0; k < d->nargs; k++)
-            if (!regenerable(f, l, d->args[k], depth + 1)) return 0;
-        return 1;
-    default: return 0;
-    }
+    if (!regen_special(d->op) && op_info(d->op)->rule == TR_SPECIAL) return 0;
+    if (!op_has(d->op, OPF_PURE)) return 0;
+    for (int k = 0; k < d->nargs; k++)
+        if (!regenerable(f, l, d->args[k], depth + 1)) return 0;
+    return 1;
 }
 
 static int pointer_base(const Function *f, Operand o) {
@@ -183,29 +168,30 @@ static const char *regen(Regen *R, Operand o, int axis) {
     Type t = f->types[o.id];
     if (t.rank == 0 && !in_block(&R->l->body, d)) return cb_elem(C, o, LAYOUT_UNIFORM, "0", "0");
     if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : -1;
-    const char *a = d->nargs > 0 ? NULL : "";
-    switch (d->op) {
-    case OP_ARANGE: {
+    if (d->op == OP_ARANGE) {
         const char *c = axis == 0 ? R->row : R->col;
         return d->attrs.start ? arena_printf(C->a, "(%s + %d)", c, d->attrs.start) : c;
     }
-    case OP_PROGRAM_ID: return arena_printf(C->a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    case OP_ZEROS:
-    case OP_EMPTY: return c_zero((DType)d->type.dtype);
-    case OP_FULL: return regen(R, d->args[0], -1);
-    case OP_EXPAND_DIMS: return regen(R, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
-    case OP_ADDPTR: {
+    if (d->op == OP_PROGRAM_ID) return arena_printf(C->a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
+    if (d->op == OP_NUM_PROGRAMS) return arena_printf(C->a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    if (d->op == OP_ZEROS || d->op == OP_EMPTY) return c_zero((DType)d->type.dtype);
+    if (d->op == OP_FULL) {
+        DType dt = (DType)d->type.dtype;
+        if (d->args[0].kind == OPD_CONST) return c_const(C->a, const_convert(d->args[0].c, dt), C_CUDA);
+        const char *x = regen(R, d->args[0], -1);
+        return operand_type(f, d->args[0]).dtype == dt ? x : arena_printf(C->a, "((%s)%s)", c_type(dt), x);
+    }
+    if (d->op == OP_EXPAND_DIMS) return regen(R, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
+    if (d->op == OP_ADDPTR) {
         const char *base = d->args[0].kind == OPD_PARAM ? NULL : regen(R, d->args[0], axis);
         const char *off = regen(R, d->args[1], axis);
         return base ? arena_printf(C->a, "(%s + %s)", base, off) : off;
     }
-    default: break;
-    }
-    (void)a;
-    const char *x = regen(R, d->args[0], axis);
-    const char *y = d->nargs > 1 ? regen(R, d->args[1], axis) : NULL;
-    const char *z = d->nargs > 2 ? regen(R, d->args[2], axis) : NULL;
-    return cb_op_expr(C, d, x, y, z);
+    /* an elementwise op (regenerable() admitted no other) */
+    const char *x[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < d->nargs && k < 3; k++)
+        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(C, d, k) : regen(R, d->args[k], axis);
+    return cb_op_expr(C, d, x[0], x[1], x[2]);
 }
 
 /* Whether the address of `o` advances by exactly one element per step of
@@ -215,19 +201,14 @@ static int coef_k(const CudaB *C, const Loop *l, Operand o, int depth) {
     if (o.id == l->index) return 1;
     const Inst *d = C->f->defs[o.id];
     if (!d || !in_block(&l->body, d)) return 0;
-    switch (d->op) {
-    case OP_ADDPTR:
-    case OP_ADD: {
+    if (d->op == OP_ADDPTR || d->op == OP_ADD) {
         int a = coef_k(C, l, d->args[0], depth + 1), b = coef_k(C, l, d->args[1], depth + 1);
         return (a < 0 || b < 0 || a + b > 1) ? -1 : a + b;
     }
-    case OP_EXPAND_DIMS: return coef_k(C, l, d->args[0], depth + 1);
-    default: {
-        for (int k = 0; k < d->nargs; k++)
-            if (coef_k(C, l, d->args[k], depth + 1) != 0) return -1;
-        return 0;
-    }
-    }
+    if (d->op == OP_EXPAND_DIMS) return coef_k(C, l, d->args[0], depth + 1);
+    for (int k = 0; k < d->nargs; k++)
+        if (coef_k(C, l, d->args[k], depth + 1) != 0) return -1;
+    return 0;
 }
 
 /* Staging of one operand: element e of the chunk (MM_BK x n) maps to

@@ -38,6 +38,8 @@ inline cudaError_t cudaGetLastError() {
 inline const char* cudaGetErrorString(cudaError_t e) { return e == 0 ? "no error" : "emulated launch error"; }
 
 #define __global__
+#define __device__
+#define __forceinline__ inline
 #define __launch_bounds__(n)
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
@@ -48,6 +50,9 @@ struct float4 {
 struct int4 {
     int x, y, z, w;
 };
+struct uint4 {
+    unsigned x, y, z, w;
+};
 inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
 inline int4 make_int4(int a, int b, int c, int d) { return {a, b, c, d}; }
 
@@ -56,6 +61,16 @@ inline float __int_as_float(int i) {
     std::memcpy(&f, &i, sizeof f);
     return f;
 }
+inline double __longlong_as_double(long long i) {
+    double f;
+    std::memcpy(&f, &i, sizeof f);
+    return f;
+}
+// correctly rounded division and square root (the CPU's IEEE operations)
+inline float __fdiv_rn(float x, float y) { return x / y; }
+inline double __ddiv_rn(double x, double y) { return x / y; }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 using std::isnan;
 inline int max(int a, int b) { return a > b ? a : b; }
 inline int min(int a, int b) { return a < b ? a : b; }
