@@ -321,8 +321,15 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
         /* truncation, saturating, NaN to 0 (PTX cvt.rzi); the hardware's
          * own conversion where the C cast compiles to it */
         if (d == C_CUDA) {
-            /* 8-bit results: the 16-bit conversion, then truncation (PTX has no 8-bit cvt; Triton's result) */
-            if (dtype_info(to)->bits == 8) return arena_printf(a, "(%s)(%s)%s", T, dtype_is_unsigned(to) ? "unsigned short" : "short", x);
+            /* 8- and 16-bit results: PTX's cvt.rzi.s16 / .u16 (NaN to 0, saturating at 16 bits), which
+             * an 8-bit result truncates (PTX has no 8-bit cvt; Triton's result). A C cast to short
+             * would not saturate at 16 bits: the 32-bit conversion, clamped. */
+            if (dtype_info(to)->bits <= 16) {
+                int dbl = dtype_info(from)->compute == DT_F64;
+                if (dtype_is_unsigned(to))
+                    return arena_printf(a, "(%s)min(%s(%s), 65535u)", T, dbl ? "__double2uint_rz" : "__float2uint_rz", x);
+                return arena_printf(a, "(%s)max(-32768, min(%s(%s), 32767))", T, dbl ? "__double2int_rz" : "__float2int_rz", x);
+            }
             return arena_printf(a, "(%s)%s", T, x);
         }
         /* host: the same, in software (mytriton/dtypes.h) */
