@@ -247,7 +247,8 @@ static const char *closest_member(Arena *a, const char *attr, int math) {
                 prev = cur;
             }
         }
-        if (row[ly] < best_d) best_d = row[ly], best = names[i];
+        int limit = lx >= 6 ? 2 : 1; /* a near miss, not any short name */
+        if (row[ly] <= limit && row[ly] < best_d) best_d = row[ly], best = names[i];
     }
     return best;
 }
