@@ -157,7 +157,9 @@ double round_to_dtype(double v, DType dt) {
     case DT_F32: return (double)(float)v;
     case DT_F16: return round_format(v, 10, -14, 15, 1);
     case DT_BF16: return round_format(v, 7, -126, 127, 1);
-    case DT_F8E4NV: return isnan(v) ? v : round_format(v, 3, -6, 8, 0);
+    case DT_F8E4NV: /* satfinite: infinities and overflow saturate */
+        if (isnan(v)) return v;
+        return fmax(-448.0, fmin(448.0, round_format(v, 3, -6, 8, 0)));
     case DT_F8E5: /* satfinite, as the GPU's conversion: overflow saturates */
         if (isnan(v)) return v;
         return fmax(-57344.0, fmin(57344.0, round_format(v, 2, -14, 15, 1)));
@@ -216,10 +218,12 @@ double const_as_double(ConstVal c) {
     return (double)c.i;
 }
 
-/* Float to integer as PTX's cvt.rzi: truncation, saturating at the
- * destination's limits, NaN to 0. */
+/* Float to integer as the GPU converts for Triton (cvt.rzi): truncation,
+ * saturating at the destination's limits, NaN to 0 (to i64: INT64_MIN);
+ * 8-bit destinations convert to 16 bits and then wrap. */
 static int64_t float_to_int(double v, DType to) {
-    if (isnan(v)) return 0;
+    if (dtype_info(to)->bits == 8) to = dtype_is_unsigned(to) ? DT_U16 : DT_I16;
+    if (isnan(v)) return to == DT_I64 ? INT64_MIN : 0;
     double t = trunc(v);
     if (dtype_is_unsigned(to)) {
         if (t <= 0) return 0;
