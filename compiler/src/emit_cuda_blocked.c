@@ -683,6 +683,13 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
         if (f32) e = helper_call(C, CB_H_FREM_F32, a, b);
         if (f64) e = helper_call(C, CB_H_FREM_F64, a, b);
         break;
+    case OP_FMA:
+        /* fma.rn.f16 / .bf16: one rounding to the 16-bit float */
+        if (rt == DT_F16 || rt == DT_BF16)
+            return c_load(C->a, rt, C_CUDA,
+                          arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
+                                       c_store(C->a, rt, C_CUDA, c)));
+        break;
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -705,7 +712,6 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_FLOORDIV:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -739,7 +745,37 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     return ct != rt ? c_round(C->a, rt, C_CUDA, e) : e;
 }
 
+/* Triton's LLVM fuses a product into the sum or difference that uses it
+ * (fp-contract fast; NVPTX fuses aggressively, the left operand first):
+ * a * b + c, a * b - c and c - a * b of 16-bit floats are one fma.rn.f16
+ * (.bf16), a single rounding. The product of operand k of `in` when it is
+ * fused so (nvcc contracts f32 itself). */
+static const Inst *fused_mul(const CudaB *C, const Inst *in, int k) {
+    DType rt = (DType)in->type.dtype;
+    if ((in->op != OP_ADD && in->op != OP_SUB) || (rt != DT_F16 && rt != DT_BF16)) return NULL;
+    const Inst *m[2] = {NULL, NULL};
+    for (int q = 0; q < 2; q++) {
+        Operand o = in->args[q];
+        const Inst *d = o.kind == OPD_VALUE ? C->f->defs[o.id] : NULL;
+        if (d && d->op == OP_MUL && d->type.dtype == rt) m[q] = d;
+    }
+    if (k == 0) return m[0];
+    return m[0] ? NULL : m[1];
+}
+
 static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
+    for (int k = 0; k < 2; k++) {
+        const Inst *mul = fused_mul(C, in, k);
+        if (!mul) continue;
+        DType rt = (DType)in->type.dtype;
+        const char *c = E(C, in, 1 - k, l);
+        if (in->op == OP_SUB && k == 0) c = arena_printf(C->a, "-(%s)", c);
+        const char *a = E(C, mul, 0, l), *b = E(C, mul, 1, l);
+        if (in->op == OP_SUB && k == 1) a = arena_printf(C->a, "-(%s)", a);
+        return c_load(C->a, rt, C_CUDA,
+                      arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
+                                   c_store(C->a, rt, C_CUDA, c)));
+    }
     return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL, in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
 
@@ -1066,6 +1102,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
 }
 
 static void emit_now(CudaB *C, const Inst *in);
+static void materialize_operands(CudaB *C, const Inst *in);
 
 static void materialize(CudaB *C, Operand o) {
     if (o.kind != OPD_VALUE) return;
@@ -1079,8 +1116,22 @@ static void materialize(CudaB *C, Operand o) {
     }
     if (!C->deferred[v] || C->emitted[v]) return;
     C->emitted[v] = 1;
-    for (int k = 0; k < def->nargs; k++) materialize(C, def->args[k]);
+    materialize_operands(C, def);
     emit_now(C, def);
+}
+
+/* What `in` reads: its operands, or for a product fused into it
+ * (fused_mul) the product's operands. */
+static void materialize_operands(CudaB *C, const Inst *in) {
+    for (int k = 0; k < in->nargs; k++) {
+        const Inst *mul = k < 2 ? fused_mul(C, in, k) : NULL;
+        if (!mul) {
+            materialize(C, in->args[k]);
+            continue;
+        }
+        materialize(C, mul->args[0]);
+        materialize(C, mul->args[1]);
+    }
 }
 
 static void materialize_block(CudaB *C, const Block *b) {
@@ -1094,7 +1145,7 @@ static void materialize_block(CudaB *C, const Block *b) {
             for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);
             continue;
         }
-        for (int k = 0; k < in->nargs; k++) materialize(C, in->args[k]);
+        materialize_operands(C, in);
     }
 }
 
@@ -1121,7 +1172,7 @@ static void emit_loop(CudaB *C, const Inst *in) {
             C->ptr_param[r] = C->ptr_param[l->args[k]] = base;
             C->ptr_var[r] = C->ptr_var[l->args[k]] = arena_printf(C->a, "v%d", r);
             Layout lay = cb_layout(C, r);
-            cb_line(C, "int v%d%s;", r, decl_suffix(C, lay));
+            cb_line(C, "%s v%d%s;", C->index_type, r, decl_suffix(C, lay));
             int n = cb_open(C, lay);
             cb_line(C, "v%d%s = %s;", r, subscript(C, lay, "i", "j"), cb_ptr_index(C, l->inits[k], lay, "i", "j"));
             cb_close(C, n);
@@ -1150,7 +1201,7 @@ static void emit_loop(CudaB *C, const Inst *in) {
             Operand y = l->yields[k];
             if (y.kind == OPD_VALUE && y.id == l->args[k]) continue;
             const char *dst = pass == 0 ? arena_printf(C->a, "v%d_next", r) : arena_printf(C->a, "v%d", r);
-            if (pass == 0) cb_line(C, "%s %s%s;", t.ptr ? "int" : c_type((DType)t.dtype), dst, decl_suffix(C, lay));
+            if (pass == 0) cb_line(C, "%s %s%s;", t.ptr ? C->index_type : c_type((DType)t.dtype), dst, decl_suffix(C, lay));
             int n = cb_open(C, lay);
             const char *val;
             if (hazard && pass == 1) val = arena_printf(C->a, "v%d_next%s", r, subscript(C, lay, "i", "j"));
@@ -1178,7 +1229,7 @@ static void emit_inst(CudaB *C, const Inst *in) {
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
         /* (pointers and aliases produce no code: their operands are
          * materialized where they are used) */
-        for (int k = 0; k < in->nargs; k++) materialize(C, in->args[k]);
+        materialize_operands(C, in);
     }
     emit_now(C, in);
 }
@@ -1261,6 +1312,17 @@ void cb_emit_block(CudaB *C, const Block *b) {
     for (int i = 0; i < b->items.len; i++) emit_inst(C, b->items.items[i]);
 }
 
+/* Whether an addptr of the block (or of a loop in it) has a 64-bit offset:
+ * then carried pointer indices are 64-bit too. */
+static int wide_offsets(const Function *f, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
+        if (in->op == OP_ADDPTR && dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64) return 1;
+    }
+    return 0;
+}
+
 const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol, const int *param_div) {
     CudaB C = {0};
     C.a = a;
@@ -1277,6 +1339,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.deferred = ARENA_ARRAY(a, char, f->nvalues + 1);
     C.emitted = ARENA_ARRAY(a, char, f->nvalues + 1);
     C.group = cb_group(f);
+    C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
     StrBuf body, out;

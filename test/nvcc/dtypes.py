@@ -120,3 +120,15 @@ def carried_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
         x = tl.load(x_ptr + start + offs, mask=start + offs < n, other=0)
         acc = acc + x
     tl.store(out_ptr + offs, acc)
+
+
+@triton.jit
+def pointer_walk_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # a carried pointer advanced by 64-bit offsets
+    offs = tl.arange(0, BLOCK).to(tl.int64)
+    p = x_ptr + offs
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n):
+        acc += tl.load(p).to(tl.float32)
+        p += BLOCK
+    tl.store(out_ptr + offs, acc)
