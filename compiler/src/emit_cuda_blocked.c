@@ -1158,6 +1158,27 @@ static void copy_into(CudaB *C, int dst, Operand src, const char *suffix_name) {
     cb_close(C, n);
 }
 
+static int operands_use(const Operand *o, int n, int v) {
+    for (int k = 0; k < n; k++)
+        if (o[k].kind == OPD_VALUE && o[k].id == v) return 1;
+    return 0;
+}
+
+/* Whether value v is an operand in block b (or in a loop in it). */
+static int block_uses(const Block *b, int v) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (operands_use(in->args, in->nargs, v)) return 1;
+        if (in->op != OP_FOR) continue;
+        const Loop *l = in->loop;
+        Operand bounds[3] = {l->start, l->stop, l->step};
+        if (operands_use(bounds, 3, v) || operands_use(l->inits, l->ncarried, v) || operands_use(l->yields, l->nyields, v) ||
+            block_uses(&l->body, v))
+            return 1;
+    }
+    return 0;
+}
+
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
     const Function *f = C->f;
@@ -1185,7 +1206,8 @@ static void emit_loop(CudaB *C, const Inst *in) {
     cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index, cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
             l->index, cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index, cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
     C->indent++;
-    cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
+    if (block_uses(&l->body, l->index) || operands_use(l->yields, l->nyields, l->index))
+        cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
     C->loop_depth++;
     cb_emit_block(C, &l->body);
     for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);
