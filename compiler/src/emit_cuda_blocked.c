@@ -683,6 +683,18 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
         if (f32) e = helper_call(C, CB_H_FREM_F32, a, b);
         if (f64) e = helper_call(C, CB_H_FREM_F64, a, b);
         break;
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+        /* propagate_nan=ALL: max.NaN.f32 on sm_80+, i.e. max.f32 (fmaxf: +0 above -0) unless an operand
+         * is NaN; operands of another dtype are converted (the seed's mixed maximum) */
+        if (dtype_is_float(rt) && !in->attrs.flag) {
+            const char *p = a, *q = b, *T = c_type(rt);
+            if (in->args[0].kind != OPD_CONST && operand_type(C->f, in->args[0]).dtype != rt) p = arena_printf(C->a, "(%s)%s", T, a);
+            if (in->args[1].kind != OPD_CONST && operand_type(C->f, in->args[1]).dtype != rt) q = arena_printf(C->a, "(%s)%s", T, b);
+            const char *fn = in->op == OP_MAXIMUM ? (f64 ? "fmax" : "fmaxf") : (f64 ? "fmin" : "fminf");
+            return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : %s(%s, %s)))", p, p, q, q, fn, p, q);
+        }
+        break;
     case OP_FMA:
         /* fma.rn.f16 / .bf16: one rounding to the 16-bit float */
         if (rt == DT_F16 || rt == DT_BF16)
@@ -710,8 +722,6 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_SUB:
     case OP_MUL:
     case OP_FLOORDIV:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
