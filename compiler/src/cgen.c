@@ -381,19 +381,9 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
         if (fl) return arena_printf(a, "fabs%s(%s)", ct == DT_F64 ? "" : "f", x[0]);
         if (!dtype_is_signed(rt) || rt == DT_BOOL) return x[0];
         return arena_printf(a, "(%s < 0 ? -%s : %s)", x[0], x[0], x[0]);
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
-    case OP_FMA:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
         e = fill(a, info->c_tmpl, x, ct);
         round = 1;
         break;
@@ -481,3 +471,45 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
     if (round && ct != rt) return c_round(a, rt, d, e);
     return e;
 }
+
+/* Triton's instructions where CUDA has no function compiling to exactly
+ * them (measured: scripts/triton_numerics_probe.py). A helper with `ptx`
+ * is that instruction (%0 the result, %1 x, %2 y); under a compiler without
+ * PTX (test/emu's CPU emulation) it is the nearest C (`body`). */
+static const struct TritonHelper {
+    const char *name, *type, *params, *ptx, *body, *what;
+} triton_helpers[] = {
+    {"mt_ex2_approx", "float", "float x", "ex2.approx.f32 %0, %1;", "exp2f(x)", "2^x (tl.exp: after a product by log2 e)"},
+    {"mt_ex2_approx_ftz", "float", "float x", "ex2.approx.ftz.f32 %0, %1;", "exp2f(x)", "2^x, subnormals flushed (tl.exp2)"},
+    {"mt_sqrt_approx", "float", "float x", "sqrt.approx.ftz.f32 %0, %1;", "sqrtf(x)", "tl.sqrt"},
+    {"mt_rsqrt_approx", "float", "float x", "rsqrt.approx.ftz.f32 %0, %1;", "1.0f / sqrtf(x)", "tl.rsqrt"},
+    {"mt_div_full", "float", "float x, float y", "div.full.f32 %0, %1, %2;", "x / y", "'/' and tl.fdiv"},
+    {"mt_frem_f32", "float", "float x, float y", NULL,
+     "fabsf(y) == __int_as_float(0x7f800000) ? x : fmaf(-truncf(__fdiv_rn(x, y)), y, x)",
+     "'%': LLVM's frem, x - trunc(x / y) * y fused (y infinite: x)"},
+    {"mt_frem_f64", "double", "double x, double y", NULL,
+     "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)", "'%' on f64"},
+};
+
+const char *c_triton_helpers(Arena *a, const char *code) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (size_t h = 0; h < sizeof triton_helpers / sizeof triton_helpers[0]; h++) {
+        const struct TritonHelper *H = &triton_helpers[h];
+        if (!strstr(code, arena_printf(a, "%s(", H->name))) continue;
+        if (!sb.len) sb_puts(&sb, "// Triton's numerics: the instructions Triton emits for these ops\n");
+        sb_printf(&sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name, H->params, H->what);
+        if (!H->ptx) {
+            sb_printf(&sb, "    return %s;\n}\n", H->body);
+            continue;
+        }
+        int two = strchr(H->params, ',') != NULL;
+        sb_printf(&sb, "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n", H->ptx,
+                  two ? ", \"f\"(y)" : "");
+        sb_printf(&sb, "#else\n    return %s;\n#endif\n}\n", H->body);
+    }
+    if (sb.len) sb_putc(&sb, '\n');
+    return sb_str(&sb);
+}
+
+const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct) { return fill(a, tmpl, x, ct); }

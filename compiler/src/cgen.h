@@ -39,6 +39,14 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
  * (rtz: fp_downcast_rounding="rtz"); a reinterpretation of its bits. */
 const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, const char *x);
 const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const char *x);
+/* The __device__ helpers of Triton's instructions (mt_ex2_approx,
+ * mt_ex2_approx_ftz, mt_sqrt_approx, mt_rsqrt_approx, mt_div_full,
+ * mt_frem_f32, mt_frem_f64) that ops_math.def's triton_f32 column and the
+ * -O2 division and remainder use: the definitions of those that `code`
+ * calls, to precede it once in its translation unit ("" when none). */
+const char *c_triton_helpers(Arena *a, const char *code);
+/* An op template ({0} {1} {2}: operands; {f}: "f" unless ct is f64) filled. */
+const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct);
 /* The C names of the function's parameters: the Python names, except where
  * they would collide; deterministic. */
 const char **c_param_names(Arena *a, const Function *f);

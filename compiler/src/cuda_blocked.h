@@ -23,7 +23,6 @@ typedef struct CudaB {
     int loop_depth;
     int uses_tx, uses_ty;     /* the thread's tile coordinates are needed */
     int group;                /* elements per 16-byte group along columns (cb_group) */
-    unsigned helpers;         /* the Triton-numerics helpers the kernel calls (1 << CB_H_*) */
     const char *index_type;   /* a carried pointer's element index: int, or long long
                                * when some offset is 64-bit */
     char *deferred, *emitted; /* by value: emission at first use */

@@ -273,18 +273,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -294,7 +285,6 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:

@@ -387,25 +387,15 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_EMPTY:
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_DIV:
     case OP_DIV_RN:
     case OP_FLOORDIV:
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -592,96 +582,44 @@ static const char *E(CudaB *C, const Inst *in, int k, Layout ctx) {
 
 /* ---- Triton's numerics ---------------------------------------------------- */
 
-/* Where Triton's PTX for an op is an instruction that no CUDA function
- * compiles to, the kernel calls a small helper with that instruction
- * (inline PTX); each helper is emitted once, before the kernel, when used.
- * Under a compiler without PTX (test/emu's CPU emulation) a helper is the
- * nearest C function. */
-enum { CB_H_EX2, CB_H_EX2_FTZ, CB_H_SQRT, CB_H_RSQRT, CB_H_DIV_FULL, CB_H_FREM_F32, CB_H_FREM_F64, CB_H_COUNT };
-
-static const struct Helper {
-    const char *name;
-    const char *type, *params; /* result type, parameters */
-    const char *ptx;           /* the instruction (operands %0 = r, %1 = x, %2 = y), or NULL */
-    const char *body;          /* the C body: the emulation, or the whole helper without ptx */
-    const char *what;
-} helpers[CB_H_COUNT] = {
-    [CB_H_EX2] = {"mt_ex2_approx", "float", "float x", "ex2.approx.f32 %0, %1;", "exp2f(x)", "2^x (tl.exp scales by log2 e first)"},
-    [CB_H_EX2_FTZ] = {"mt_ex2_approx_ftz", "float", "float x", "ex2.approx.ftz.f32 %0, %1;", "exp2f(x)", "2^x, subnormals flushed (tl.exp2)"},
-    [CB_H_SQRT] = {"mt_sqrt_approx_ftz", "float", "float x", "sqrt.approx.ftz.f32 %0, %1;", "sqrtf(x)", "tl.sqrt"},
-    [CB_H_RSQRT] = {"mt_rsqrt_approx_ftz", "float", "float x", "rsqrt.approx.ftz.f32 %0, %1;", "1.0f / sqrtf(x)", "tl.rsqrt"},
-    [CB_H_DIV_FULL] = {"mt_div_full", "float", "float x, float y", "div.full.f32 %0, %1, %2;", "x / y", "'/' and tl.fdiv"},
-    [CB_H_FREM_F32] = {"mt_frem_f32", "float", "float x, float y", NULL,
-                       "fabsf(y) == __int_as_float(0x7f800000) ? x : fmaf(-truncf(__fdiv_rn(x, y)), y, x)",
-                       "'%': LLVM's frem, x - trunc(x / y) * y fused (y infinite: x)"},
-    [CB_H_FREM_F64] = {"mt_frem_f64", "double", "double x, double y", NULL,
-                       "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)",
-                       "'%' on f64"},
-};
-
-static const char *helper_call(CudaB *C, int h, const char *x, const char *y) {
-    C->helpers |= 1u << h;
-    if (y) return arena_printf(C->a, "%s(%s, %s)", helpers[h].name, x, y);
-    return arena_printf(C->a, "%s(%s)", helpers[h].name, x);
+static const char *hfma(CudaB *C, DType rt, const char *a, const char *b, const char *c) {
+    return c_load(C->a, rt, C_CUDA,
+                  arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
+                               c_store(C->a, rt, C_CUDA, c)));
 }
 
-static void emit_helpers(StrBuf *out, unsigned used) {
-    if (!used) return;
-    sb_puts(out, "// Triton's numerics (the PTX Triton emits for these ops)\n");
-    for (int h = 0; h < CB_H_COUNT; h++) {
-        if (!(used & (1u << h))) continue;
-        const struct Helper *H = &helpers[h];
-        sb_printf(out, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name, H->params, H->what);
-        if (!H->ptx) {
-            sb_printf(out, "    return %s;\n}\n", H->body);
-            continue;
-        }
-        int two = strchr(H->params, ',') != NULL;
-        sb_printf(out, "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n", H->ptx,
-                  two ? ", \"f\"(y)" : "");
-        sb_printf(out, "#else\n    return %s;\n#endif\n}\n", H->body);
-    }
-    sb_putc(out, '\n');
-}
-
-/* The ops whose Triton PTX differs from CUDA's functions (fp32: exp, exp2,
- * sqrt, rsqrt, '/' approximate; div_rn, sqrt_rn exact; '%' as LLVM's frem;
- * fp64: rsqrt from libdevice); every other op is the shared renderer's. A
- * narrow float computes in f32 and is rounded after the op. */
+/* The ops whose Triton PTX differs from the shared renderer's C: math
+ * functions by ops_math.def's triton_f32 column (fp32 exp, exp2, sqrt,
+ * rsqrt approximate), '/' and fdiv as div.full.f32, div_rn exact, '%' as
+ * LLVM's frem, fp64 rsqrt from libdevice, 16-bit float fma as fma.rn.f16 /
+ * .bf16; every other op is cgen.c's c_op_expr. A narrow float computes in
+ * f32 and is rounded after the op. The helpers called (mt_*) are defined
+ * before the kernel (c_triton_helpers). */
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c) {
     const char *x[3] = {a, b, c};
     DType rt = (DType)in->type.dtype, ct = dtype_info(rt)->compute;
     int f32 = dtype_is_float(rt) && ct == DT_F32, f64 = rt == DT_F64;
     const char *e = NULL;
     switch (in->op) {
-    case OP_EXP:
-        if (f32) e = helper_call(C, CB_H_EX2, arena_printf(C->a, "%s * 1.44269504f", a), NULL);
-        break;
-    case OP_EXP2:
-        if (f32) e = helper_call(C, CB_H_EX2_FTZ, a, NULL);
-        break;
-    case OP_SQRT:
-        if (f32) e = helper_call(C, CB_H_SQRT, a, NULL);
-        break;
-    case OP_RSQRT:
-        if (f32) e = helper_call(C, CB_H_RSQRT, a, NULL);
-        if (f64) e = arena_printf(C->a, "rsqrt(%s)", a);
-        break;
-    case OP_SQRT_RN:
-        if (f32) e = arena_printf(C->a, "__fsqrt_rn(%s)", a);
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
+        if (in->op == OP_FMA && (rt == DT_F16 || rt == DT_BF16)) return hfma(C, rt, a, b, c); /* one rounding */
+        if (f32 && op_triton_f32[in->op][0]) e = c_template(C->a, op_triton_f32[in->op], x, ct);
+        if (f64 && in->op == OP_RSQRT) e = arena_printf(C->a, "rsqrt(%s)", a);
         break;
     case OP_DIV:
         if (!dtype_is_float((DType)operand_type(C->f, in->args[0]).dtype) &&
             !dtype_is_float((DType)operand_type(C->f, in->args[1]).dtype))
-            return helper_call(C, CB_H_DIV_FULL, arena_printf(C->a, "(float)%s", a), arena_printf(C->a, "(float)%s", b));
-        if (f32) e = helper_call(C, CB_H_DIV_FULL, a, b);
+            return arena_printf(C->a, "mt_div_full((float)%s, (float)%s)", a, b);
+        if (f32) e = arena_printf(C->a, "mt_div_full(%s, %s)", a, b);
         break;
     case OP_DIV_RN:
         if (f32) e = arena_printf(C->a, "__fdiv_rn(%s, %s)", a, b);
         break;
     case OP_MOD:
-        if (f32) e = helper_call(C, CB_H_FREM_F32, a, b);
-        if (f64) e = helper_call(C, CB_H_FREM_F64, a, b);
+        if (f32) e = arena_printf(C->a, "mt_frem_f32(%s, %s)", a, b);
+        if (f64) e = arena_printf(C->a, "mt_frem_f64(%s, %s)", a, b);
         break;
     case OP_MAXIMUM:
     case OP_MINIMUM:
@@ -695,13 +633,6 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
             return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : %s(%s, %s)))", p, p, q, q, fn, p, q);
         }
         break;
-    case OP_FMA:
-        /* fma.rn.f16 / .bf16: one rounding to the 16-bit float */
-        if (rt == DT_F16 || rt == DT_BF16)
-            return c_load(C->a, rt, C_CUDA,
-                          arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
-                                       c_store(C->a, rt, C_CUDA, c)));
-        break;
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -711,13 +642,6 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_EXPAND_DIMS:
     case OP_NEG:
     case OP_ABS:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -782,9 +706,7 @@ static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
         if (in->op == OP_SUB && k == 0) c = arena_printf(C->a, "-(%s)", c);
         const char *a = E(C, mul, 0, l), *b = E(C, mul, 1, l);
         if (in->op == OP_SUB && k == 1) a = arena_printf(C->a, "-(%s)", a);
-        return c_load(C->a, rt, C_CUDA,
-                      arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
-                                   c_store(C->a, rt, C_CUDA, c)));
+        return hfma(C, rt, a, b, c);
     }
     return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL, in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
@@ -1068,18 +990,9 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_COUNT: return 0;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -1089,7 +1002,6 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -1295,18 +1207,9 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -1316,7 +1219,6 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -1380,7 +1282,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.out = &body;
     C.indent = 1;
     cb_emit_block(&C, &f->body);
-    emit_helpers(&out, C.helpers);
+    sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type),
