@@ -42,6 +42,9 @@ typedef struct mt_options {
     int num_warps;           /* -O2 CUDA: warps per program (threads per
                               * block / 32), as Triton's num_warps; 0: chosen
                               * by the kernel's shape */
+    int cmake_spelling;      /* 1: diagnostics name the options as the keywords
+                              * of mytriton_add_kernels() (CONSTEXPR, GRID,
+                              * SIGNATURE, NAME), not -D, --grid, ... */
 } mt_options;
 
 typedef enum mt_stage {
