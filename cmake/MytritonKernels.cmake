@@ -8,6 +8,8 @@
 #       [NAME <launcher name>]           default: the function without "_kernel"
 #       [CONSTEXPR NAME=VALUE ...]
 #       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
+#       [GRID_PARAMS name ...]           launcher-only int32_t parameters (after
+#                                        the kernel's) the GRID may use
 #       [OPT_LEVEL 0|1|2]                default: 2
 #       [NUM_WARPS 1|2|4|...|32]         -O2 CUDA threads per block / 32 (as
 #                                        Triton's num_warps); default: by shape
@@ -161,7 +163,7 @@ macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
   set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS)
-  set(_kernel_multi_value CONSTEXPR)
+  set(_kernel_multi_value CONSTEXPR GRID_PARAMS)
   # per call (anywhere in the call, once)
   set(_target_options "")
   set(_target_one_value HEADER)
@@ -271,13 +273,28 @@ for fn in tree.body:
 endfunction()
 
 # _mytriton_check_kernel(<target> <fn> <file.py> <source as written> <python>
-#                        <signature> <grid or ""> <constexpr list>)
+#                        <signature> <grid or ""> <constexpr list> <grid params>)
 # What CMake can see of one KERNEL block against the kernel's parameters:
 # the function exists, SIGNATURE has one entry per runtime parameter (names
 # match where given), CONSTEXPR names tl.constexpr parameters and gives the
-# ones without a default, GRID uses integer runtime parameters and constexprs.
-function(_mytriton_check_kernel target fn file source python signature grid constexprs)
+# ones without a default, GRID uses integer runtime parameters, constexprs
+# and its GRID_PARAMS.
+function(_mytriton_check_kernel target fn file source python signature grid constexprs grid_params)
+  foreach(_gp IN LISTS grid_params)
+    if(NOT _gp MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn}: '${_gp}' is not an identifier")
+    endif()
+  endforeach()
+  if(NOT grid_params STREQUAL "" AND grid STREQUAL "")
+    _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn} needs a GRID that uses them")
+  endif()
   _mytriton_kernel_params(_params "${file}" "${fn}" "${python}")
+  foreach(_gp IN LISTS grid_params)
+    if(_params MATCHES "(^|;)${_gp}:")
+      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS ${_gp}: ${fn} already has a parameter "
+        "'${_gp}'; use it in the GRID directly")
+    endif()
+  endforeach()
   if(_params STREQUAL "?")
     return()   # a syntax error: the build reports it with its position
   endif()
@@ -380,7 +397,8 @@ function(_mytriton_check_kernel target fn file source python signature grid cons
       math(EXPR _i "${_i} + 1")
     endforeach()
     foreach(_gname IN LISTS _names)
-      if(_gname STREQUAL "cdiv" OR _gname IN_LIST _ints OR _gname IN_LIST _constexpr)
+      if(_gname STREQUAL "cdiv" OR _gname IN_LIST _ints OR _gname IN_LIST _constexpr
+         OR _gname IN_LIST grid_params)
         continue()
       endif()
       list(JOIN _ints ", " _itext)
@@ -399,7 +417,7 @@ function(_mytriton_check_kernel target fn file source python signature grid cons
       endif()
       _mytriton_error(${target} "${fn}" GRID "GRID \"${grid}\" of KERNEL ${fn}: ${_why} "
         "(the grid can use ${fn}'s integer runtime parameters: ${_itext}; its tl.constexpr "
-        "parameters: ${_ctext}; cdiv and + - * // %)")
+        "parameters: ${_ctext}; launcher-only integers declared with GRID_PARAMS; cdiv and + - * // %)")
     endforeach()
   endif()
 endfunction()
@@ -653,7 +671,7 @@ function(mytriton_add_kernels target)
       set(_g${_g}_GRID "")
     endif()
     _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-      "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}")
+      "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}" "${_g${_g}_GRID_PARAMS}")
   endforeach()
 
   # ---- What the build needs: compiler, shim, Python, languages, CUDA.
@@ -715,6 +733,9 @@ function(mytriton_add_kernels target)
     if(_g${_g}_has_GRID)
       list(APPEND _args --grid "${_g${_g}_GRID}")
     endif()
+    foreach(_gp IN LISTS _g${_g}_GRID_PARAMS)
+      list(APPEND _args --grid-param "${_gp}")
+    endforeach()
     list(APPEND _args --name "${_name}" "-O${_g${_g}_OPT_LEVEL}" --backends "${_backends_arg}")
     if(_g${_g}_has_NUM_WARPS)
       list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")

@@ -27,6 +27,8 @@ static const char usage[] =
     "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
     "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
     "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
+    "  --grid-param NAME    a launcher-only int32_t parameter NAME (after the kernel's) that\n"
+    "                       the grid may use, e.g. --grid \"rows\" --grid-param rows (repeatable)\n"
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
@@ -149,6 +151,8 @@ static void free_defines(mt_define *defs, int n) {
 
 int main(int argc, char **argv) {
     mt_options o = {0};
+    const char *grid_params[64];
+    o.grid_params = grid_params;
     o.opt_level = 2;
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
@@ -174,6 +178,13 @@ int main(int argc, char **argv) {
         if (OPTION("--kernel")) o.kernel = val;
         else if (OPTION("--signature")) o.signature = val;
         else if (OPTION("--grid")) o.grid = val;
+        else if (OPTION("--grid-param")) {
+            if (o.ngrid_params == 64) {
+                free_defines(defs, o.ndefines);
+                return usage_error("at most 64 --grid-param%s", "");
+            }
+            grid_params[o.ngrid_params++] = val;
+        }
         else if (OPTION("--num-warps")) {
             char *end;
             long w = strtol(val, &end, 10);
