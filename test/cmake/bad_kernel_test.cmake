@@ -14,7 +14,7 @@ mytriton_expect("${_log}" MATCHES "kernels/bad\\.py:8:5: error: [^\n]*while"
   "the diagnostic at bad.py:8:5 naming 'while'")
 mytriton_expect("${_log}" MATCHES "\n *while pid < n:[^\n]*\n *\\^" "the source line and a caret")
 mytriton_expect("${_log}" MATCHES "FAILED: [^\n]*bad_kernels/bad" "Ninja names the failed command")
-file(GLOB _left "${_bin}/bad_kernels/bad.*" "${_bin}/bad_kernels/bad_host.c")
+file(GLOB _left "${_bin}/bad_kernels/bad_kernels/bad.*" "${_bin}/bad_kernels/bad_kernels/bad_host.c")
 if(_left)
   message(FATAL_ERROR "a failed compile left files: ${_left}")
 endif()
