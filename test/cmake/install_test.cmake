@@ -25,7 +25,8 @@ foreach(_file
     "${MYTRITON_PREFIX}/libexec/mytriton/mytriton_parse.py"
     "${MYTRITON_PREFIX}/include/mytriton/runtime.h"
     "${_cmakedir}/mytritonConfigVersion.cmake"
-    "${_cmakedir}/mytritonTargets.cmake"
+    "${_cmakedir}/mytriton-compiler-targets.cmake"
+    "${_cmakedir}/mytriton-runtime-targets.cmake"
     "${_cmakedir}/MytritonKernels.cmake")
   if(NOT EXISTS "${_file}")
     message(FATAL_ERROR "not installed: ${_file}")
