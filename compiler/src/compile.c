@@ -97,12 +97,44 @@ static PyNode *module_from_output(MtContext *ctx, const mt_options *o, const Shi
                                   o->shim ? o->shim : "mytriton_parse.py");
 }
 
+/* The launcher-only grid parameters: C identifiers, distinct, not the
+ * kernel's parameter names, not names the generated C reserves. */
+static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *o) {
+    const char *opt = mt_option_name(ctx, MT_OPT_GRID_PARAM);
+    for (int j = 0; j < o->ngrid_params; j++) {
+        const char *n = o->grid_params[j];
+        int ok = n && (isalpha((unsigned char)n[0]) || n[0] == '_');
+        for (const char *p = n; ok && *p; p++) ok = isalnum((unsigned char)*p) || *p == '_';
+        if (!ok) {
+            mt_error(ctx, srcpos(0, 0), "%s '%s': not an identifier", opt, n ? n : "");
+            return 0;
+        }
+        if (c_name_reserved(n) || strncmp(n, "mt_", 3) == 0) {
+            mt_error(ctx, srcpos(0, 0), "%s %s: the generated C uses this name; choose another", opt, n);
+            return 0;
+        }
+        for (int i = 0; i < k->nparams; i++)
+            if (strcmp(k->params[i].name, n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the kernel already has a parameter '%s' (use it in the grid directly)",
+                         opt, n, n);
+                return 0;
+            }
+        for (int i = 0; i < j; i++)
+            if (strcmp(o->grid_params[i], n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s is given twice", opt, n);
+                return 0;
+            }
+    }
+    return 1;
+}
+
 /* given: the shim's output, or NULL to run the shim on o->path. */
 static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
     c->ctx = ctx;
+    ctx->cmake_spelling = o->cmake_spelling;
     c->opts = *o;
     if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
     if (!o->path || !o->kernel || (!o->shim && !given)) {
@@ -116,15 +148,15 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0) ? arena_strndup(a, o->kernel, n - 7) : o->kernel;
     }
     if (!valid_name(name)) {
-        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass --name with an ASCII identifier)",
-                 name);
+        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
+                 name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     if (system_header_name(name)) {
         mt_error(ctx, srcpos(0, 0),
                  "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-                 "the system header <%s.h> (pass --name with another name)",
-                 name, name, name);
+                 "the system header <%s.h> (pass %s with another name)",
+                 name, name, name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     c->name = arena_strdup(a, name);
@@ -138,9 +170,23 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     for (int i = 0; i < o->ndefines; i++) defs[i].name = o->defines[i].name, defs[i].value = o->defines[i].value;
     c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, o->ndefines);
     if (!c->kernel) return c;
+    if (o->ngrid_params && !o->grid) {
+        mt_error(ctx, srcpos(0, 0), "%s needs %s: the launcher-only parameters only size the grid",
+                 mt_option_name(ctx, MT_OPT_GRID_PARAM), mt_option_name(ctx, MT_OPT_GRID));
+        return c;
+    }
+    if (!check_grid_params(ctx, c->kernel, o)) return c;
     if (o->grid) {
-        c->grid = grid_parse(ctx, o->grid, c->kernel);
+        c->grid = grid_parse(ctx, o->grid, c->kernel, o->grid_params, o->ngrid_params);
         if (!c->grid) return c;
+        for (int j = 0; j < o->ngrid_params; j++) {
+            int index = c->kernel->nruntime + j;
+            if (index < 64 && !c->grid->uses_param[index]) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the grid \"%s\" does not use it", mt_option_name(ctx, MT_OPT_GRID_PARAM),
+                         o->grid_params[j], o->grid);
+                return c;
+            }
+        }
     }
     const char *symbol = arena_printf(a, "%s_kernel", c->name);
     c->f = lower_kernel(ctx, c->kernel, symbol);
@@ -168,9 +214,13 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     s->constexprs = sb_str(&cx);
     s->grid = c->grid;
     s->f = c->f;
-    s->pnames = c_param_names(a, c->f);
-    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + 1);
-    for (int i = 0; i < c->f->nparams; i++) s->pyname[i] = c->f->params[i].name;
+    /* the launcher's parameters: the kernel's, then the grid's own */
+    const char **kernel_names = c_param_names(a, c->f);
+    s->nextra = o->ngrid_params;
+    s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    for (int i = 0; i < c->f->nparams; i++) s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
+    for (int j = 0; j < s->nextra; j++) s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
     s->written = ssa_written_params(a, c->f);
     s->backends = c->opts.backends;
     s->tile = &c->tile;

@@ -1281,7 +1281,13 @@ static void launch_errors_check(bool host, int opt) {
     EXPECT_EQ(call_softmax(grid3(1, 65536, 1)), MYTRITON_INVALID_VALUE);
     EXPECT_STRNE(mytriton_last_error(), "");
     EXPECT_EQ(call_softmax(grid3(0, 1, 1)), MYTRITON_SUCCESS);
-    EXPECT_EQ(call_softmax(grid3(3, 0, 1)), MYTRITON_SUCCESS);
+    // an explicit grid's y or z of 0 (what `{3}` leaves) is an error, not an
+    // empty launch; only x may be 0
+    mytriton_clear_last_error();
+    EXPECT_EQ(call_softmax(grid3(3, 0, 1)), MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("grid dimension y is 0"), std::string::npos)
+        << mytriton_last_error();
+    EXPECT_EQ(call_softmax(grid3(3, 1, 0)), MYTRITON_INVALID_VALUE);
     for (float v : buf) EXPECT_EQ(v, 1.0f);  // nothing ran
 }
 TEST(HostO1, launch_errors) { launch_errors_check(true, 1); }

@@ -32,6 +32,9 @@ typedef struct mt_options {
     const mt_define *defines;
     int ndefines;
     const char *grid;       /* NULL: launchers take a mytriton_grid */
+    const char *const *grid_params; /* launcher-only int32_t parameters the
+                                     * grid may use, after the kernel's */
+    int ngrid_params;
     const char *name;       /* NULL: the kernel name without "_kernel" */
     int opt_level;          /* 0, 1, 2 */
     int backends;           /* MT_BACKEND_*; 0 means CUDA */
@@ -42,6 +45,9 @@ typedef struct mt_options {
     int num_warps;           /* -O2 CUDA: warps per program (threads per
                               * block / 32), as Triton's num_warps; 0: chosen
                               * by the kernel's shape */
+    int cmake_spelling;      /* 1: diagnostics name the options as the keywords
+                              * of mytriton_add_kernels() (CONSTEXPR, GRID,
+                              * SIGNATURE, NAME), not -D, --grid, ... */
 } mt_options;
 
 typedef enum mt_stage {
