@@ -103,6 +103,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
     c->ctx = ctx;
+    ctx->cmake_spelling = o->cmake_spelling;
     c->opts = *o;
     if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
     if (!o->path || !o->kernel || (!o->shim && !given)) {
@@ -116,15 +117,15 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0) ? arena_strndup(a, o->kernel, n - 7) : o->kernel;
     }
     if (!valid_name(name)) {
-        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass --name with an ASCII identifier)",
-                 name);
+        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
+                 name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     if (system_header_name(name)) {
         mt_error(ctx, srcpos(0, 0),
                  "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-                 "the system header <%s.h> (pass --name with another name)",
-                 name, name, name);
+                 "the system header <%s.h> (pass %s with another name)",
+                 name, name, name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     c->name = arena_strdup(a, name);

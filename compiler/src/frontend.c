@@ -1705,7 +1705,8 @@ static Val define_value(Interp *I, const Define *d) {
     long long i;
     double f;
     if (!frontend_parse_define(d->value, &is_int, &i, &f, &is_bool))
-        fail(I, srcpos(0, 0), "-D %s=%s: the value must be an integer, a float, True or False", d->name, d->value);
+        fail(I, srcpos(0, 0), "%s %s=%s: the value must be an integer, a float, True or False",
+             mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
     if (is_bool) return vbool((int)i);
     if (is_int) return vint(i);
     return vfloat(f);
@@ -1791,7 +1792,8 @@ static void setup_params(Interp *I, const PyNode *fn, const Signature *sig, cons
                                     : v.kind == V_BOOL ? (v.i ? "True" : "False")
                                     : v.kind == V_FLOAT ? const_repr(I->a, const_f32(v.f)) : "None";
             } else
-                fail(I, arg->pos, "the constexpr parameter '%s' has no value (pass -D %s=<value>)", p->name, p->name);
+                fail(I, arg->pos, "the constexpr parameter '%s' has no value (pass %s %s=<value>)", p->name,
+                     mt_option_name(I->ctx, MT_OPT_DEFINE), p->name);
             env_set(I->a, I->env, p->name, v, arg->pos);
         } else {
             p->runtime_index = k->nruntime;
@@ -1804,12 +1806,14 @@ static void setup_params(Interp *I, const PyNode *fn, const Signature *sig, cons
             if (strcmp(k->params[i].name, defs[j].name) == 0) {
                 found = 1;
                 if (!k->params[i].is_constexpr)
-                    fail(I, k->params[i].pos, "-D %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
-                         defs[j].name, defs[j].name);
+                    fail(I, k->params[i].pos, "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
+                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, defs[j].name);
             }
-        if (!found) fail(I, fn->pos, "-D %s: the kernel '%s' has no parameter named '%s'", defs[j].name, k->name, defs[j].name);
+        if (!found)
+            fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'", mt_option_name(I->ctx, MT_OPT_DEFINE),
+                 defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
-            if (strcmp(defs[i].name, defs[j].name) == 0) fail(I, srcpos(0, 0), "-D %s is given twice", defs[j].name);
+            if (strcmp(defs[i].name, defs[j].name) == 0) fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
     if (sig->n != k->nruntime) {
         StrBuf names;

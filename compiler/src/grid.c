@@ -26,7 +26,8 @@ static GridExpr *gnew(GParser *P, GridKind k, GridExpr *a, GridExpr *b) {
 
 static GridExpr *gfail(GParser *P, const char *msg, const char *detail) {
     if (!P->failed)
-        mt_error(P->ctx, srcpos(0, 0), "--grid \"%s\": %s%s (at column %d)", P->s, msg, detail ? detail : "",
+        mt_error(P->ctx, srcpos(0, 0), "%s \"%s\": %s%s (at column %d)", mt_option_name(P->ctx, MT_OPT_GRID), P->s, msg,
+                 detail ? detail : "",
                  (int)(P->p - P->s) + 1);
     P->failed = 1;
     return NULL;

@@ -56,6 +56,8 @@ static const char usage[] =
     "                       or $MYTRITON_PYTHON)\n"
     "  --shim PATH          the parser shim (default: mytriton_parse.py beside mytritonc,\n"
     "                       or $MYTRITON_SHIM)\n"
+    "  --option-spelling cmake  diagnostics name options as mytriton_add_kernels() does\n"
+    "                       (CONSTEXPR, GRID, SIGNATURE, NAME); default cli (-D, --grid, ...)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 on success, 1 when the kernel has an error, 2 on a usage error.\n";
@@ -232,6 +234,13 @@ int main(int argc, char **argv) {
             dispatch.specialize = strcmp(val, "on") == 0;
         }
         else if (OPTION("--name")) o.name = val;
+        else if (OPTION("--option-spelling")) {
+            if (strcmp(val, "cmake") != 0 && strcmp(val, "cli") != 0) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--option-spelling is cli or cmake (got '%s')", val);
+            }
+            o.cmake_spelling = strcmp(val, "cmake") == 0;
+        }
         else if (OPTION("--python")) python = val;
         else if (OPTION("--shim")) shim = val;
         else if (OPTION("-o")) outdir = val;

@@ -1,25 +1,14 @@
 # cmake.configure.<case>: mistakes in mytriton_add_kernels() calls are
-# reported at configure time, pointing at the call: missing required
-# keywords and duplicate launcher names are errors, unknown keywords
-# warnings. See projects/configure_errors/CMakeLists.txt for the calls.
+# reported at configure time, pointing at the call (and, in the message, at
+# the line of the keyword at fault): unknown or repeated keywords, missing
+# values, SIGNATURE arity and names against the kernel's parameters, GRID
+# names, CONSTEXPR names, duplicate launcher names. See projects/configure_errors/CMakeLists.txt for the calls.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(_bin "${MYTRITON_WORK}/configure-${MYTRITON_CASE}")
 file(REMOVE_RECURSE "${_bin}")
 set(_src "${MYTRITON_TEST_SOURCE}/projects/configure_errors")
 set(_at "CMakeLists.txt:[0-9]+ \\(mytriton_add_kernels\\)")
-
-if(MYTRITON_CASE STREQUAL "unknown_keyword")
-  mytriton_configure("configure: unknown keyword FROBNICATE" "${_src}" "${_bin}"
-    OUTPUT _out ARGS -DCASE=${MYTRITON_CASE})
-  message(STATUS "    output:\n${_out}")
-  string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")  # CMake wraps long messages
-  mytriton_expect("${_out}" MATCHES "CMake Warning at [^\n]*MytritonKernels.cmake" "a CMake warning")
-  mytriton_expect("${_out}" MATCHES "unknown keyword FROBNICATE" "naming the keyword")
-  mytriton_expect("${_out}" MATCHES "${_at}" "pointing at the call")
-  mytriton_expect("${_out}" MATCHES "Generating done" "configuring still succeeds")
-  return()
-endif()
 
 if(MYTRITON_CASE STREQUAL "missing_signature")
   set(_expected "KERNEL add_kernel has no SIGNATURE \\(required\\)")
@@ -33,6 +22,34 @@ elseif(MYTRITON_CASE STREQUAL "duplicate_name_across_targets")
   set(_expected "duplicate launcher name 'add' \\(launch_add\\), already made by mytriton_add_kernels\\(first_kernels\\)")
 elseif(MYTRITON_CASE STREQUAL "symbol_collision")
   set(_expected "two kernels would both define launch_x_host")
+elseif(MYTRITON_CASE STREQUAL "unknown_keyword")
+  set(_expected "unknown keyword FROBNICATE of KERNEL add_kernel \\(keywords: KERNEL SOURCE")
+elseif(MYTRITON_CASE STREQUAL "misspelled_keyword")
+  set(_expected "unknown keyword CONSTEXPRS of KERNEL add_kernel")
+elseif(MYTRITON_CASE STREQUAL "keyword_twice")
+  set(_expected "GRID is given twice for KERNEL add_kernel")
+elseif(MYTRITON_CASE STREQUAL "missing_value")
+  set(_expected "NAME of KERNEL add_kernel needs a value")
+elseif(MYTRITON_CASE STREQUAL "no_such_function")
+  set(_expected "KERNEL sub_kernel: kernels/add.py has no function 'sub_kernel'")
+elseif(MYTRITON_CASE STREQUAL "signature_short")
+  set(_expected "SIGNATURE \"\\*fp32, \\*fp32, \\*fp32\" has 3 entries, but add_kernel \\(kernels/add.py:6\\) has 4 runtime parameters \\(x, y, out, n\\)")
+elseif(MYTRITON_CASE STREQUAL "signature_long")
+  set(_expected "has 5 entries, but add_kernel \\(kernels/add.py:6\\) has 4 runtime parameters")
+elseif(MYTRITON_CASE STREQUAL "signature_name")
+  set(_expected "SIGNATURE entry 3 \\('z: \\*fp32'\\) names 'z', but runtime parameter 3 of add_kernel \\(kernels/add.py:6\\) is 'out'")
+elseif(MYTRITON_CASE STREQUAL "grid_unknown_name")
+  set(_expected "GRID \"cdiv\\(n_rows, BLOCK\\)\" of KERNEL add_kernel: unknown name 'n_rows' \\(the grid can use add_kernel's integer runtime parameters: n; its tl.constexpr parameters: BLOCK")
+elseif(MYTRITON_CASE STREQUAL "grid_pointer")
+  set(_expected "'x' is a \\*fp32 parameter; a grid can only use integer scalars")
+elseif(MYTRITON_CASE STREQUAL "constexpr_unknown")
+  set(_expected "CONSTEXPR BLK=32: add_kernel \\(kernels/add.py:6\\) has no parameter 'BLK' \\(its tl.constexpr parameters: BLOCK\\)")
+elseif(MYTRITON_CASE STREQUAL "constexpr_runtime")
+  set(_expected "CONSTEXPR n=4: 'n' is a runtime parameter of add_kernel \\(kernels/add.py:6\\); annotate it 'n: tl.constexpr'")
+elseif(MYTRITON_CASE STREQUAL "constexpr_missing")
+  set(_expected "KERNEL add_kernel: the tl.constexpr parameter 'BLOCK' \\(kernels/add.py:6\\) has no default; give it a value: CONSTEXPR BLOCK=<value>")
+elseif(MYTRITON_CASE STREQUAL "bad_backend")
+  set(_expected "BACKENDS: unknown backend 'gpu' \\(backends: cuda host mlir\\)")
 elseif(MYTRITON_CASE STREQUAL "wrong_version")
   set(_expected "mytriton[^\n]*version")
   set(_at "CMakeLists.txt:[0-9]+ \\(find_package\\)")
@@ -46,3 +63,14 @@ string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")  # CMake wraps long messag
 mytriton_expect("${_out}" MATCHES "CMake Error" "a CMake error")
 mytriton_expect("${_out}" MATCHES "${_expected}" "the message")
 mytriton_expect("${_out}" MATCHES "${_at}" "pointing at the call")
+# The cases whose project line carries "# <- CASE": the message starts with
+# that file:line (the keyword's own line, not only the call's).
+file(STRINGS "${_src}/CMakeLists.txt" _lines)
+set(_n 0)
+foreach(_line IN LISTS _lines)
+  math(EXPR _n "${_n} + 1")
+  if(_line MATCHES "# <- ${MYTRITON_CASE}$")
+    mytriton_expect("${_out}" MATCHES "CMakeLists.txt:${_n}: mytriton_add_kernels\\(k_${MYTRITON_CASE}\\): .*${_expected}"
+      "the keyword's line ${_n} before the message")
+  endif()
+endforeach()

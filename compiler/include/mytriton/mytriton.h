@@ -70,6 +70,9 @@ typedef struct mt_options {
     const mt_dispatch *dispatch; /* non-NULL: -o writes the dispatching
                               * launcher (MT_EMIT_DISPATCH_*), compiled
                               * against config 0's constexprs */
+    int cmake_spelling;      /* 1: diagnostics name the options as the keywords
+                              * of mytriton_add_kernels() (CONSTEXPR, GRID,
+                              * SIGNATURE, NAME), not -D, --grid, ... */
 } mt_options;
 
 typedef enum mt_stage {
