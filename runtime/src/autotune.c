@@ -670,18 +670,19 @@ int mytriton_autotune_host_scratch_begin(int n, void **ptrs, const int64_t *byte
         char *copy;
         if (ptrs[i] == NULL)
             continue;
-        if (bytes[i] < 0 || (uint64_t)bytes[i] > SIZE_MAX - 64) {
+        if (bytes[i] < 0 || (uint64_t)bytes[i] > SIZE_MAX - 128) {
             mytriton_set_last_error("%s: a RESTORE buffer's extent is negative or too large (%lld bytes)",
                                     launcher, (long long)bytes[i]);
             return MYTRITON_INVALID_VALUE;
         }
-        bases[i] = malloc((size_t)bytes[i] + 64);
+        bases[i] = malloc((size_t)bytes[i] + 128);
         if (bases[i] == NULL) {
             mytriton_set_last_error("%s: no memory for a scratch copy of a RESTORE buffer while tuning",
                                     launcher);
             return MYTRITON_OUT_OF_MEMORY;
         }
-        copy = (char *)bases[i] + shift;
+        /* a 64-byte boundary, then the caller's offset from one */
+        copy = (char *)bases[i] + ((64u - ((uintptr_t)bases[i] & 63u)) & 63u) + shift;
         memcpy(copy, ptrs[i], (size_t)bytes[i]);
         ptrs[i] = copy;
     }

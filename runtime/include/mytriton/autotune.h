@@ -64,7 +64,8 @@ typedef struct mytriton_tuner {
     /* 1 when config `config` may run for `key` (its WHEN); NULL: always. */
     int (*allowed)(int config, const int64_t *key);
     /* Tunes the key of these arguments (as mytriton_launch() takes them)
-     * if it is not tuned yet, launching nothing on the caller's data. */
+     * if it is not tuned yet, without the final launch (RESTORE buffers
+     * are untouched; other written buffers get the timing runs' output). */
     int (*pretune)(void *stream, void *const *args, const mytriton_grid *grid);
     void *state;                    /* the runtime's: NULL until first use */
 } mytriton_tuner;
@@ -123,7 +124,8 @@ int mytriton_autotune_force(const char *name, const char *backend, int device, c
 /* Pre-tunes: for each of `count` argument sets (each as mytriton_launch()
  * takes them: arg_sets[i][j] points at the j-th argument) whose key is not
  * tuned on the current device, times the configs (on scratch copies of
- * RESTORE buffers); launches nothing otherwise. `grid` as for
+ * RESTORE buffers; other written buffers receive the timing runs' output,
+ * as a launch would write them); no final launch. `grid` as for
  * mytriton_launch (NULL when the kernel has a grid expression). */
 int mytriton_autotune_pretune(const char *name, const char *backend, void *stream,
                               void *const *const *arg_sets, int count, const mytriton_grid *grid);
