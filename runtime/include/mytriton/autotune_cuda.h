@@ -84,7 +84,7 @@ static inline int64_t mytriton_cuda_extent(const void *p) {
     size_t size = 0;
     if (!tried) {
         void *f = NULL;
-        cudaDriverEntryPointQueryResult q;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
         if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 12000, cudaEnableDefault, &q) != cudaSuccess)
             f = NULL;
