@@ -521,11 +521,6 @@ static Dispatch *dispatch_new(MtContext *ctx, const Spec *s, const mt_dispatch *
     return prepare(D) ? D : NULL;
 }
 
-static void includes(StrBuf *sb, const Dispatch *D, const char *suffix) {
-    (void)suffix;
-    sb_printf(sb, "#include \"%s.h\"\n", D->s->name);
-}
-
 const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d, const char *hash, int cuda) {
     Dispatch *D = dispatch_new(ctx, s, d, hash);
     if (!D) return NULL;
@@ -541,7 +536,7 @@ const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch 
     else sb_puts(&sb, "#include <stdint.h>\n#include <string.h>\n");
     sb_puts(&sb, "#include \"mytriton/runtime.h\"\n#include \"mytriton/autotune.h\"\n");
     if (cuda && d->nconfigs > 1) sb_puts(&sb, "#include \"mytriton/autotune_cuda.h\"\n");
-    includes(&sb, D, cuda ? "" : "_host");
+    sb_printf(&sb, "#include \"%s.h\"\n", s->name); /* the dispatcher's header includes the variants' */
     sb_puts(&sb, "\n");
     emit_body(&sb, D, cuda);
     emit_launcher_fn(&sb, D, cuda);
