@@ -71,7 +71,7 @@ static const PyNode *kernel_def(const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = body->items[i]->kind == PYV_NODE ? body->items[i]->node : NULL;
-        if (s && pyast_is(s, "FunctionDef") && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
+        if (s && pyast_isk(s, PK_FunctionDef) && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
     }
     return module;
 }
@@ -131,13 +131,13 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     c->name = arena_strdup(a, name);
     Signature *sig = signature_parse(ctx, o->signature ? o->signature : "");
     if (!sig) return c;
-    if (o->divisibility16) { /* Triton's specialization: :16 on every pointer and i32 */
+    if (o->divisibility16) { /* Triton's specialization: :16 on every pointer and integer */
         StrBuf st;
         sb_init(&st, a);
         for (int i = 0; i < sig->n; i++) {
             const SigEntry *e = &sig->entries[i];
             int d = e->divisibility;
-            if (!d && (e->type.ptr || e->type.dtype == DT_I32)) d = 16;
+            if (!d && (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL))) d = 16;
             sb_printf(&st, "%s%s%s%s", i ? ", " : "", e->name ? e->name : "", e->name ? ": " : "", e->type_text);
             if (d) sb_printf(&st, ":%d", d);
         }

@@ -172,6 +172,10 @@ typedef struct Dispatch {
     const char **extent_c;   /* per RESTORE entry: C element count over p->, or NULL */
 } Dispatch;
 
+/* An integer scalar (not bool): what KEY, WHEN, extents and the
+ * divisibility specialization use, as Triton specializes integers. */
+static int int_scalar(Type t) { return !t.ptr && dtype_is_int((DType)t.dtype) && t.dtype != DT_BOOL; }
+
 static int param_index(const Spec *s, const char *name) {
     for (int i = 0; i < s->f->nparams; i++)
         if (strcmp(s->pyname[i], name) == 0) return i;
@@ -211,8 +215,8 @@ static int prepare(Dispatch *D) {
     const char **key_c = ARENA_ARRAY(a, const char *, d->nkeys + 1);
     for (int k = 0; k < d->nkeys; k++) {
         int p = param_index(s, d->keys[k]);
-        if (p < 0 || s->f->params[p].type.ptr || s->f->params[p].type.dtype != DT_I32) {
-            mt_error(ctx, srcpos(0, 0), "KEY: '%s' is not an i32 runtime parameter of %s", d->keys[k], s->kernel);
+        if (p < 0 || !int_scalar(s->f->params[p].type)) {
+            mt_error(ctx, srcpos(0, 0), "KEY: '%s' is not an integer runtime parameter of %s", d->keys[k], s->kernel);
             return 0;
         }
         for (int j = 0; j < k; j++)
@@ -230,13 +234,13 @@ static int prepare(Dispatch *D) {
                                  d->nkeys, d->keys, key_c);
         if (!D->when_c[c]) return 0;
     }
-    /* extents may use every i32 runtime parameter */
+    /* extents may use every integer runtime parameter */
     const char **i32_names = ARENA_ARRAY(a, const char *, s->f->nparams + 1);
     const char **i32_c = ARENA_ARRAY(a, const char *, s->f->nparams + 1);
     int ni32 = 0;
     for (int i = 0; i < s->f->nparams; i++) {
         Type t = s->f->params[i].type;
-        if (t.ptr || t.dtype != DT_I32) continue;
+        if (!int_scalar(t)) continue;
         i32_names[ni32] = s->pyname[i];
         i32_c[ni32++] = arena_printf(a, "(int64_t)p->%s", s->pnames[i]);
     }
@@ -311,18 +315,18 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
     if (!s->grid) sb_puts(sb, "    mytriton_grid grid;\n");
     for (int i = 0; i < s->f->nparams; i++) {
         Type t = s->f->params[i].type;
-        sb_printf(sb, "    %s %s;\n", c_launcher_type(t, t.ptr && !s->written[i]), s->pnames[i]);
+        sb_printf(sb, "    %s %s;\n", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
     }
     if (!s->f->nparams && !cuda && s->grid) sb_puts(sb, "    int unused;\n");
     sb_printf(sb, "} mt_args_%s;\n\n", n);
 
     if (d->specialize) {
-        sb_printf(sb, "/* Triton's specialization: every pointer 16-byte aligned, every i32 divisible by 16 */\n");
+        sb_printf(sb, "/* Triton's specialization: every pointer 16-byte aligned, every integer divisible by 16 */\n");
         sb_printf(sb, "static int mt_d16_%s(const mt_args_%s *p) {\n    return 1", n, n);
         for (int i = 0; i < s->f->nparams; i++) {
             Type t = s->f->params[i].type;
             if (t.ptr) sb_printf(sb, " &&\n           ((uintptr_t)p->%s & 15u) == 0", s->pnames[i]);
-            else if (t.dtype == DT_I32) sb_printf(sb, " &&\n           p->%s %% 16 == 0", s->pnames[i]);
+            else if (int_scalar(t)) sb_printf(sb, " &&\n           p->%s %% 16 == 0", s->pnames[i]);
         }
         if (!s->f->nparams) sb_puts(sb, " + 0 * (int)sizeof *p");
         sb_puts(sb, ";\n}\n\n");
@@ -425,7 +429,7 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
         for (int r = 0; r < nr; r++) {
             int pi = D->restore_param[r];
             Type t = s->f->params[pi].type;
-            sb_printf(sb, "        s.%s = (%s)ptrs[%d];\n", s->pnames[pi], c_launcher_type(t, 0), r);
+            sb_printf(sb, "        s.%s = (%s)ptrs[%d];\n", s->pnames[pi], c_launcher_type(a, t, 0), r);
         }
         sb_printf(sb, "        err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, config);\n    }\n", err_t, hdr, hdr);
         if (cuda) sb_printf(sb, "    mytriton_cuda_scratch_end(%d, bases, p->stream);\n", nr);
@@ -491,7 +495,7 @@ static void emit_launcher_fn(StrBuf *sb, Dispatch *D, int cuda) {
         if (!s->grid) sb_puts(sb, "    p.grid = *grid;\n");
         for (int i = 0; i < s->f->nparams; i++) {
             Type t = s->f->params[i].type;
-            const char *ct = c_launcher_type(t, t.ptr && !s->written[i]);
+            const char *ct = c_launcher_type(a, t, t.ptr && !s->written[i]);
             sb_printf(sb, "    p.%s = *(%s const *)args[%d];\n", s->pnames[i], ct, i);
         }
         if (!s->f->nparams && !cuda && s->grid) sb_puts(sb, "    p.unused = 0;\n");
@@ -582,7 +586,7 @@ const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatc
     }
     if (d->specialize)
         sb_printf(&sb, " *   each also as launch_%s_cfg<i>_d16, used when every pointer is 16-byte\n"
-                       " *   aligned and every i32 argument divisible by 16\n",
+                       " *   aligned and every integer argument divisible by 16\n",
                   s->name);
     sb_puts(&sb, " */\n");
     if (s->backends & BACKEND_CUDA) {

@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"when_end", with({"--when", "n >=", "--key", "n"}), "unexpected end in 'n >='", 1},
         BadCase{"when_paren", with({"--when", "(n > 3", "--key", "n"}), "expected ')'", 1},
         BadCase{"when_first", {"--when", "n > 3", "--config", "BLOCK=64 TAG=1.0"}, "before any --config", 2},
-        BadCase{"key_pointer", with({"--key", "x"}), "KEY: 'x' is not an i32 runtime parameter of tagged_kernel", 1},
+        BadCase{"key_pointer", with({"--key", "x"}), "KEY: 'x' is not an integer runtime parameter of tagged_kernel", 1},
         BadCase{"key_twice", with({"--key", "n,n"}), "KEY: 'n' given twice", 1},
         BadCase{"restore_read_only", with({"--key", "n", "--restore", "x=n"}),
                 "RESTORE: tagged_kernel never stores through 'x'", 1},
