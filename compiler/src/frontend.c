@@ -260,7 +260,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'", mt_option_name(I->ctx, MT_OPT_DEFINE),
                     defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
-            if (strcmp(defs[i].name, defs[j].name) == 0) fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
+            if (strcmp(defs[i].name, defs[j].name) == 0)
+                fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
     if (sig->n != k->nruntime) {
         StrBuf names;
