@@ -21,16 +21,26 @@ def grouped_ids_kernel(pid_m_ptr, pid_n_ptr, M, N, BLOCK_SIZE_M: tl.constexpr, B
 
 @triton.jit
 def num_programs_kernel(x_ptr, out_ptr, info_ptr, n, BLOCK: tl.constexpr):
-    # A persistent grid-stride loop.
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, x * 2.0 + nprog, mask=mask)
+    tl.store(info_ptr + pid, nprog * 1000 + tl.num_programs(axis=1) * 100 + min(pid, 7) + max(pid - 30, 0))
+
+
+@triton.jit
+def persistent_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # A persistent grid-stride loop (its runtime step is the control-flow
+    # issue's part).
+    pid = tl.program_id(0)
     num_tiles = tl.cdiv(n, BLOCK)
-    for tile in range(pid, num_tiles, nprog):
+    for tile in range(pid, num_tiles, tl.num_programs(0)):
         offs = tile * BLOCK + tl.arange(0, BLOCK)
         mask = offs < n
         x = tl.load(x_ptr + offs, mask=mask, other=0.0)
         tl.store(out_ptr + offs, x * 2.0 + tile, mask=mask)
-    tl.store(info_ptr + pid, nprog * 1000 + tl.num_programs(1) * 100 + min(pid, 7))
 
 
 @triton.jit
