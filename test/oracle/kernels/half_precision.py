@@ -39,7 +39,8 @@ def downcast_kernel(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
 
 @triton.jit
 def mixed_float_kernel(a_ptr, b_ptr, h_ptr, f_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    # fp16 with bf16 promotes to fp32; fp16 with a Python float stays fp16.
+    # fp16 with bf16 promotes to fp16 (Triton prefers fp16); fp16 with a Python
+    # float stays fp16.
     pid = tl.program_id(axis=0)
     offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
     mask = offsets < n_elements
