@@ -178,6 +178,20 @@ def _tl_dtype(name):
             "bf16": tl.bfloat16, "fp32": tl.float32, "fp64": tl.float64}[name]
 
 
+def _dtype_name(text):
+    """Triton's short name (fp16) of a printed dtype: fp16, constexpr[fp16],
+    triton.language.float16."""
+    text = text.strip()
+    if text.startswith("constexpr[") and text.endswith("]"):
+        text = text[len("constexpr["):-1]
+    text = text.rsplit(".", 1)[-1]
+    long_names = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32", "float64": "fp64"}
+    name = long_names.get(text, text)
+    if name not in DTYPES:
+        raise RuntimeError("unexpected dtype text %r from tl.static_print" % text)
+    return name
+
+
 def _error_class(e):
     seen = e
     while seen.__cause__ is not None or seen.__context__ is not None:
@@ -200,7 +214,7 @@ def probe_type(case):
     except Exception as e:  # noqa: BLE001 (every failure is a table entry)
         for line in buf.getvalue().splitlines():
             if line.startswith("MYTRITON-RESULT"):
-                return "%s %s %s %s" % (op, a, b, line.split()[1])
+                return "%s %s %s %s" % (op, a, b, _dtype_name(line.split(None, 1)[1]))
         return "%s %s %s error:%s" % (op, a, b, _error_class(e))
     raise RuntimeError("the probe of %r compiled: tl.static_assert(False) did not stop it" % (case, ))
 
