@@ -201,7 +201,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_EXPAND_DIMS: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_ZEROS:
     case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: line(C, "%s v%d = %s;", T, id, opd_as(C, x[0], (DType)in->type.dtype)); return;
+    case OP_FULL: /* a constant as written, as the seed: float v0 = 2; */
+        line(C, "%s v%d = %s;", T, id, x[0].kind == OPD_CONST ? opd(C, x[0]) : opd_as(C, x[0], (DType)in->type.dtype));
+        return;
     case OP_NEG: line(C, "%s v%d = -(%s);", T, id, opd(C, x[0])); return;
     case OP_EXP: line(C, "float v%d = expf(%s);", id, opd(C, x[0])); return;
     case OP_DIV:
