@@ -111,8 +111,9 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     const char *rhs = arena_printf(C->a, "%s[threadIdx.x + stride_%d]", buf, id);
     int fl = in->type.dtype == DT_F32;
     if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
-    else if (in->op == OP_MAX) line(C, "%s = %s(%s, %s);", lhs, fl ? "fmaxf" : "max", lhs, rhs);
-    else line(C, "%s = %s(%s, %s);", lhs, fl ? "fminf" : "min", lhs, rhs);
+    /* as the seed: fmaxf/fminf on f32, a conditional on i32 */
+    else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? "fmaxf" : "fminf", lhs, rhs);
+    else line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs, rhs);
     C->indent--;
     line(C, "}");
     line(C, "__syncthreads();");
