@@ -97,6 +97,7 @@ struct Gen {
     std::string indent = "    ";
     Shape block;             // the kernel's main tile
     bool rank2 = false;
+    int loop_depth = 0;      // runtime loops around the statements made now
 
     Gen(uint64_t seed, Dialect d) : rng(seed), dialect(d) {
         k.seed = seed;
@@ -143,6 +144,19 @@ struct Gen {
         return c;
     }
 
+    // tl.full of the kernel's tile: an f32 block filled with an integer
+    // literal half of the time (printed as written: full 2)
+    Val full(DT dt) {
+        Val c = constant(dt == DT::F32 && rng.chance(50) ? DT::I32 : dt);
+        std::string dims = block.rank == 1 ? "(" + std::to_string(block.d0) + ",)"
+                                           : "(" + std::to_string(block.d0) + ", " + std::to_string(block.d1) + ")";
+        c.text = "tl.full(" + dims + ", " + c.text + ", " + (dt == DT::F32 ? "tl.float32" : "tl.int32") + ")";
+        c.dt = dt;
+        c.shape = block;
+        c.constant = false;
+        return c;
+    }
+
     // ---- operations (the table) ----
     enum Kind { Arith, Div, Cmp, Logic, MinMax };
     struct BinOp {
@@ -186,6 +200,8 @@ struct Gen {
             r.dt = promote(a.dt, b.dt);
             double c[4];
             if (op.kind == MinMax) {
+                // the seed prints isnan() of an int for mixed operands
+                if (dialect == Dialect::Seed && a.dt != b.dt) return false;
                 bool mx = std::strcmp(op.name, "tl.maximum") == 0;
                 r.lo = mx ? std::max(a.lo, b.lo) : std::min(a.lo, b.lo);
                 r.hi = mx ? std::max(a.hi, b.hi) : std::min(a.hi, b.hi);
@@ -214,6 +230,8 @@ struct Gen {
         }
         case Div: {
             if (a.dt == DT::Bool || b.dt == DT::Bool) return false;
+            // the seed types i32 / i32 as i32 (Triton: f32)
+            if (dialect == Dialect::Seed && a.dt == DT::I32 && b.dt == DT::I32) return false;
             // the divisor must stay away from 0
             if (b.lo < 0.25 && b.hi > -0.25) return false;
             double dmin = std::min(std::fabs(b.lo), std::fabs(b.hi));
@@ -259,6 +277,8 @@ struct Gen {
 
     bool where(const Val& c, const Val& a, const Val& b, Val* out) {
         if (c.dt != DT::Bool || a.dt == DT::Bool || b.dt == DT::Bool) return false;
+        // the seed folds where(c, x, x) to x even where c broadcasts x
+        if (dialect == Dialect::Seed && a.text == b.text) return false;
         Val r;
         Shape s;
         if (!broadcast(a.shape, b.shape, &s) || !broadcast(c.shape, s, &r.shape)) return false;
@@ -328,8 +348,9 @@ struct Gen {
                 if (a.dt == DT::Bool) return false;
                 if (rng.chance(25)) {
                     // a constant of the same dtype, on either side (0 + x stays at -O1)
-                    b = constant(a.dt);
-                    if (rng.chance(40) && op.kind != Div) std::swap(a, b);
+                    b = rng.chance(15) ? full(a.dt) : constant(a.dt);
+                    // (the seed has no reflected <: 3 < x is a TypeError there)
+                    if (rng.chance(40) && op.kind != Div && !(dialect == Dialect::Seed && op.kind == Cmp)) std::swap(a, b);
                 }
             }
             return apply(op, a, b, out);
@@ -350,7 +371,9 @@ struct Gen {
             Val a = any_value(), b = rng.chance(30) ? constant(a.dt == DT::Bool ? DT::F32 : a.dt) : any_value();
             return where(rng.pick(conds), a, b, out);
         }
-        if (form < 93 && !rank2) {  // reduction of a block to a scalar
+        // reduction of a block to a scalar (the seed's CUDA misses a barrier
+        // after a reduction in a runtime loop: none there in its dialect)
+        if (form < 93 && !rank2 && !(dialect == Dialect::Seed && loop_depth > 0)) {
             auto vs = candidates([&](const Val& v) { return v.shape == block && v.dt != DT::Bool; });
             if (vs.empty()) return false;
             Val a = rng.pick(vs);
@@ -505,7 +528,9 @@ struct Gen {
         emit(sh + " = " + offs + " + " + kv);
         Val l = load(buffer_kind(), count, sh, "(" + sh + " < " + std::to_string(count) + ")", shape);
         bind("v", l);
+        loop_depth++;
         statements(rng.range(1, 3));
+        loop_depth--;
         // the update: acc + e or maximum(acc, e), e of the carried shape and dtype
         auto fits = [&](const Val& v) {
             Shape s;
@@ -522,6 +547,8 @@ struct Gen {
         double n = std::max(1, trips);
         r.lo = std::min(0.0, e.lo) * n, r.hi = std::max(0.0, e.hi) * n;
         bool add = rng.chance(70) && !(dt == DT::I32 && r.mag() >= kIntLimit) && r.mag() < kFloatLimit;
+        // the seed prints isnan() of an int for a mixed maximum
+        if (dialect == Dialect::Seed && e.dt != dt) add = true;
         if (add) {
             r.err = n * e.err + (representable(r.mag(), r.frac) ? 0 : n * kU * r.mag());
             emit(acc + " = " + acc + " + " + e.text);
@@ -589,10 +616,15 @@ struct Gen {
         if (rng.chance(35)) runtime_loop("offs", n, block);
         statements(rng.range(1, 5));
         // outputs: one or two blocks, maybe a per-program scalar
-        int nout = rng.range(1, 3);
-        for (int i = 0; i < nout; i++) store(sink([&](const Val& v) { return v.shape == block; }), "offs", "mask", n);
+        // The seed dialect stores once: the seed lowers loads lazily, so a
+        // load read after another store numbers differently (and reads
+        // memory in another order) there; mytriton keeps source order.
+        int nout = dialect == Dialect::Seed ? 1 : rng.range(1, 3);
         auto scalar = [&](const Val& v) { return v.shape.rank == 0 && v.text != "pid"; };
-        if (!candidates(scalar).empty() && rng.chance(50)) store(sink(scalar), "pid", "", k.grid[0]);
+        bool scalar_out = !candidates(scalar).empty() && rng.chance(dialect == Dialect::Seed ? 25 : 50);
+        if (dialect == Dialect::Seed && scalar_out) nout = 0;
+        for (int i = 0; i < nout; i++) store(sink([&](const Val& v) { return v.shape == block; }), "offs", "mask", n);
+        if (scalar_out) store(sink(scalar), "pid", "", k.grid[0]);
     }
 
     void rank2_family() {
@@ -611,13 +643,26 @@ struct Gen {
         add_arg(na);
         emit("pid_m = tl.program_id(0)");
         emit("pid_n = tl.program_id(1)");
-        emit("rows = pid_m * BM + tl.arange(0, BM)");
-        emit("cols = pid_n * BN + tl.arange(0, BN)");
-        emit("rmask = rows < M");
-        emit("cmask = cols < N");
-        emit("offs = rows[:, None] * N + cols[None, :]");
-        emit("mask = rmask[:, None] & cmask[None, :]");
         Shape tile = block, rowv{1, bm, 1}, colv{1, bn, 1};
+        // Two spellings: rank-1 index vectors expanded where used, or
+        // aranges expanded at once (the seed's rank-2 CUDA needs the latter).
+        bool expanded = dialect == Dialect::Seed || rng.chance(50);
+        std::string rmask = "rmask", cmask = "cmask";
+        if (expanded) {
+            emit("rows = pid_m * BM + tl.arange(0, BM)[:, None]");
+            emit("cols = pid_n * BN + tl.arange(0, BN)[None, :]");
+            emit("offs = rows * N + cols");
+            emit("mask = (rows < M) & (cols < N)");
+            rowv = Shape{2, bm, 1}, colv = Shape{2, 1, bn};
+            rmask = "(rows < M)", cmask = "(cols < N)";
+        } else {
+            emit("rows = pid_m * BM + tl.arange(0, BM)");
+            emit("cols = pid_n * BN + tl.arange(0, BN)");
+            emit("rmask = rows < M");
+            emit("cmask = cols < N");
+            emit("offs = rows[:, None] * N + cols[None, :]");
+            emit("mask = rmask[:, None] & cmask[None, :]");
+        }
         Val rows;
         rows.dt = DT::I32, rows.shape = rowv, rows.text = "rows", rows.lo = 0, rows.hi = k.grid[0] * bm - 1;
         Val cols = rows;
@@ -625,22 +670,30 @@ struct Gen {
         Val offs = rows;
         offs.shape = tile, offs.text = "offs", offs.hi = (double)k.grid[0] * bm * N + k.grid[1] * bn;
         pool.push_back(offs);
+        if (expanded) {
+            pool.push_back(rows);
+            pool.push_back(cols);
+        }
         int nt = rng.range(1, 2);
         for (int i = 0; i < nt; i++) bind("t", load(buffer_kind(), (int64_t)M * N, "offs", "mask", tile));
-        // row and column vectors, expanded
+        // row and column vectors (expanded to (BM, 1) and (1, BN))
         if (rng.chance(60)) {
-            Val r = bind("r", load(buffer_kind(), M, "rows", "rmask", rowv));
-            Val e = r;
-            e.text = r.text + "[:, None]";
-            e.shape = Shape{2, bm, 1};
-            bind("re", e);
+            Val r = bind("r", load(buffer_kind(), M, "rows", rmask, rowv));
+            if (!expanded) {
+                Val e = r;
+                e.text = r.text + "[:, None]";
+                e.shape = Shape{2, bm, 1};
+                bind("re", e);
+            }
         }
         if (rng.chance(60)) {
-            Val c = bind("c", load(buffer_kind(), N, "cols", "cmask", colv));
-            Val e = c;
-            e.text = c.text + "[None, :]";
-            e.shape = Shape{2, 1, bn};
-            bind("ce", e);
+            Val c = bind("c", load(buffer_kind(), N, "cols", cmask, colv));
+            if (!expanded) {
+                Val e = c;
+                e.text = c.text + "[None, :]";
+                e.shape = Shape{2, 1, bn};
+                bind("ce", e);
+            }
         }
         if (rng.chance(30)) pool.push_back(scalar_param(rng.chance(50) ? DT::F32 : DT::I32));
         statements(rng.range(2, 6));
@@ -651,15 +704,17 @@ struct Gen {
             add_arg(ka);
             int K = ka.ival;
             std::string acc = fresh("acc");
-            emit(acc + " = tl.zeros((BM, BN), tl.float32)");
+            // the seed's own spelling of a zero tile, or tl.zeros
+            emit(acc + (dialect == Dialect::Seed ? " = offs * 0.0" : " = tl.zeros((BM, BN), tl.float32)"));
             emit("for kk in range(K):");
             std::string saved = indent;
             indent += "    ";
-            Val a = load(ArgKind::PtrF32, (int64_t)M * std::max(K, 1), "rows * K + kk", "rmask", rowv);
-            Val b = load(ArgKind::PtrF32, (int64_t)std::max(K, 1) * N, "kk * N + cols", "cmask", colv);
+            Val a = load(ArgKind::PtrF32, (int64_t)M * std::max(K, 1), "rows * K + kk", rmask, rowv);
+            Val b = load(ArgKind::PtrF32, (int64_t)std::max(K, 1) * N, "kk * N + cols", cmask, colv);
             emit("a = " + a.text);
             emit("b = " + b.text);
-            emit(acc + " += a[:, None] * b[None, :]");
+            if (expanded) emit(acc + " = " + acc + " + a * b");
+            else emit(acc + " += a[:, None] * b[None, :]");
             indent = saved;
             Val r;
             r.dt = DT::F32, r.shape = tile, r.text = acc;
@@ -667,7 +722,7 @@ struct Gen {
             pool.push_back(r);
         }
         statements(rng.range(1, 4));
-        int nout = rng.range(1, 2);
+        int nout = dialect == Dialect::Seed ? 1 : rng.range(1, 2);
         for (int i = 0; i < nout; i++) store(sink([&](const Val& v) { return v.shape == tile; }), "offs", "mask", (int64_t)M * N);
     }
 
