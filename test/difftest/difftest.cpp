@@ -13,7 +13,10 @@
 // fails) and written to WORK/repro/.
 //
 //   mytriton_difftest [--seeds A:B] [--dialect full|seed] [--work DIR]
-//                     [--backends host,emu,gpu] [--jobs N] [--no-minimize]
+//                     [--backends host,emu,gpu] [--jobs N] [--batch N] [--dump DIR]
+//                     [--no-minimize]
+//   --batch N: build and run N kernels at a time (long runs); --dump DIR: the
+//   host -O1 buffers of each kernel, DIR/<name>.bin (for the Triton oracle).
 //   mytriton_difftest --emit DIR [--seeds A:B] [--dialect ...]
 //       writes the kernels (DIR/<name>.py) and DIR/manifest.tsv (one kernel a
 //       line: name, file, function, signature, constexprs, grid, args) for
@@ -54,6 +57,8 @@ struct Config {
     std::string emit;
     std::set<std::string> backends = {"host", "emu"};
     int jobs = 2;
+    int batch = 0;         // kernels per build (0: all at once)
+    std::string dump;      // write the host -O1 buffers of each kernel here
     bool minimize = true;
     std::string mytritonc = MT_DIFF_MYTRITONC, python = MT_DIFF_PYTHON, cc = MT_DIFF_CC, cxx = MT_DIFF_CXX,
                 nvcc = MT_DIFF_NVCC, runtime_include = MT_DIFF_RUNTIME_INCLUDE, emu_dir = MT_DIFF_EMU_DIR,
@@ -315,77 +320,103 @@ struct Build {
         return names;
     }
 
-    // Writes the units and builds the libraries; false (and the log) when a
-    // build fails.
+    // Writes the units (each backend's kernels split over `jobs` units,
+    // compiled in parallel) and links and loads the libraries; false (and
+    // the log) when a build fails.
     bool build(const std::vector<Kernel>& ks, const std::vector<bool>& ok, const std::string& tag, Libs* libs,
                std::string* error) {
         std::string gen = dir + "/gen";
-        std::string host_unit = "// every host kernel of this run\n#include <math.h>\n#include <stdbool.h>\n"
-                                "#include <stdint.h>\n#include <stdlib.h>\n#include \"mytriton/runtime.h\"\n";
-        const std::string cuda_head = "// the CUDA kernels of this run, each in its namespace\n#include <stdint.h>\n"
+        size_t nunits = (size_t)std::max(1, cfg.jobs);
+        const std::string host_head = "// host kernels of this run\n#include <math.h>\n#include <stdbool.h>\n"
+                                      "#include <stdint.h>\n#include <stdlib.h>\n#include \"mytriton/runtime.h\"\n";
+        const std::string cuda_head = "// CUDA kernels of this run, each in its namespace\n#include <stdint.h>\n"
                                       "#include <cuda_runtime.h>\n#include \"mytriton/runtime.h\"\n";
-        std::vector<std::string> cuda_units(2, cuda_head);  // two units: the emulator builds them in parallel
-        std::string gpu_unit = cuda_head;
+        std::vector<std::string> host_units(nunits, host_head), cuda_units(nunits, cuda_head);
         size_t n = 0;
         for (size_t i = 0; i < ks.size(); i++) {
             if (!ok[i]) continue;
-            for (int level = 1; level <= 2; level++) {
+            for (int level = 1; level <= 2; level++, n++) {
                 std::string name = gen_name(ks[i], level, tag);
                 std::string text = slurp(gen + "/" + name + "_host.c");
                 auto helpers = static_helpers(text);
-                for (auto& h : helpers) host_unit += "#define " + h + " " + name + "_" + h + "\n";
-                host_unit += "#include \"" + name + "_host.c\"\n";
-                for (auto& h : helpers) host_unit += "#undef " + h + "\n";
-                std::string chunk = "#include \"" + name + ".h\"\nnamespace " + name + "_ns {\n#include \"" + name + ".cu\"\n}\n";
-                cuda_units[n++ % cuda_units.size()] += chunk;
-                gpu_unit += chunk;
+                std::string& hu = host_units[n % nunits];
+                for (auto& h : helpers) hu += "#define " + h + " " + name + "_" + h + "\n";
+                hu += "#include \"" + name + "_host.c\"\n";
+                for (auto& h : helpers) hu += "#undef " + h + "\n";
+                cuda_units[n % nunits] +=
+                    "#include \"" + name + ".h\"\nnamespace " + name + "_ns {\n#include \"" + name + ".cu\"\n}\n";
             }
         }
-        std::vector<std::vector<std::string>> cmds;
-        std::vector<std::string> logs, outs;
         std::string inc = "-I" + cfg.runtime_include, geninc = "-I" + gen;
-        if (cfg.backends.count("host")) {
-            // the generated header includes cuda_runtime_api.h: a C stub
-            mkdirs(dir + "/stub");
-            write_file(dir + "/stub/cuda_runtime_api.h",
-                       "/* host-only build of generated headers */\n#ifndef MT_STUB\n#define MT_STUB\ntypedef int cudaError_t;\n"
-                       "typedef void *cudaStream_t;\n#endif\n");
-            write_file(dir + "/host_all" + tag + ".c", host_unit);
-            outs.push_back(dir + "/host" + tag + ".so");
-            cmds.push_back({cfg.cc, "-std=c11", "-O1", "-w", "-shared", "-fPIC", inc, geninc, "-I" + dir + "/stub",
-                            dir + "/host_all" + tag + ".c", "-o", outs.back(), "-lm"});
-            logs.push_back(dir + "/log/build_host" + tag + ".log");
+        mkdirs(dir + "/obj");
+        // the generated header includes cuda_runtime_api.h: a C stub for the host units
+        mkdirs(dir + "/stub");
+        write_file(dir + "/stub/cuda_runtime_api.h",
+                   "/* host-only build of generated headers */\n#ifndef MT_STUB\n#define MT_STUB\ntypedef int cudaError_t;\n"
+                   "typedef void *cudaStream_t;\n#endif\n");
+        std::vector<std::vector<std::string>> cmds;
+        std::vector<std::string> logs;
+        std::map<std::string, std::vector<std::string>> objects;  // backend -> objects
+        auto unit = [&](const std::string& backend, size_t u, const std::string& ext, const std::string& text,
+                        std::vector<std::string> cmd) {
+            std::string src = dir + "/obj/" + backend + tag + "_" + std::to_string(u) + ext;
+            std::string obj = src + ".o";
+            write_file(src, text);
+            cmd.insert(cmd.end(), {"-c", src, "-o", obj});
+            cmds.push_back(cmd);
+            logs.push_back(dir + "/log/" + backend + tag + "_" + std::to_string(u) + ".log");
+            objects[backend].push_back(obj);
+        };
+        for (size_t u = 0; u < nunits; u++) {
+            if (cfg.backends.count("host"))
+                unit("host", u, ".c", host_units[u],
+                     {cfg.cc, "-std=c11", "-O1", "-w", "-fPIC", inc, geninc, "-I" + dir + "/stub"});
+            if (cfg.backends.count("emu"))
+                unit("emu", u, ".cpp", cuda_units[u],
+                     {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", inc, geninc, "-I" + cfg.emu_dir + "/fake_cuda"});
+            if (cfg.backends.count("gpu"))
+                unit("gpu", u, ".cu", cuda_units[u],
+                     {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC", inc, geninc});
         }
-        if (cfg.backends.count("emu")) {
-            std::vector<std::string> c = {cfg.cxx, "-std=c++17", "-O0", "-w", "-shared", "-fPIC", "-pthread", inc, geninc,
-                                          "-I" + cfg.emu_dir + "/fake_cuda", cfg.emu_dir + "/emu_globals.cpp"};
-            for (size_t u = 0; u < cuda_units.size(); u++) {
-                std::string path = dir + "/emu_all" + tag + "_" + std::to_string(u) + ".cpp";
-                write_file(path, cuda_units[u]);
-                c.push_back(path);
-            }
-            outs.push_back(dir + "/emu" + tag + ".so");
-            c.insert(c.end(), {"-o", outs.back()});
-            cmds.push_back(c);
-            logs.push_back(dir + "/log/build_emu" + tag + ".log");
-        }
-        if (cfg.backends.count("gpu")) {
-            std::string cu = gpu_unit;
-            cu += "extern \"C\" void* mt_diff_alloc(size_t n) { void* p = nullptr; return cudaMalloc(&p, n) == cudaSuccess ? p : nullptr; }\n"
-                  "extern \"C\" int mt_diff_to_device(void* d, const void* h, size_t n) { return (int)cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); }\n"
-                  "extern \"C\" int mt_diff_to_host(void* h, const void* d, size_t n) { return (int)cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost); }\n"
-                  "extern \"C\" void mt_diff_release(void* p) { cudaFree(p); }\n"
-                  "extern \"C\" int mt_diff_sync(void) { return (int)cudaDeviceSynchronize(); }\n";
-            write_file(dir + "/gpu_all" + tag + ".cu", cu);
-            outs.push_back(dir + "/gpu" + tag + ".so");
-            cmds.push_back({cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-shared", "-Xcompiler", "-fPIC", inc, geninc,
-                            dir + "/gpu_all" + tag + ".cu", "-o", outs.back(), "-lcudart"});
-            logs.push_back(dir + "/log/build_gpu" + tag + ".log");
-        }
+        if (cfg.backends.count("emu"))
+            unit("emu", nunits, ".cpp", "#include \"" + cfg.emu_dir + "/emu_globals.cpp\"\n",
+                 {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", "-I" + cfg.emu_dir + "/fake_cuda"});
+        if (cfg.backends.count("gpu"))
+            unit("gpu", nunits, ".cu",
+                 "#include <cuda_runtime.h>\n"
+                 "extern \"C\" void* mt_diff_alloc(size_t n) { void* p = nullptr; return cudaMalloc(&p, n) == cudaSuccess ? p : nullptr; }\n"
+                 "extern \"C\" int mt_diff_to_device(void* d, const void* h, size_t n) { return (int)cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); }\n"
+                 "extern \"C\" int mt_diff_to_host(void* h, const void* d, size_t n) { return (int)cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost); }\n"
+                 "extern \"C\" void mt_diff_release(void* p) { cudaFree(p); }\n"
+                 "extern \"C\" int mt_diff_sync(void) { return (int)cudaDeviceSynchronize(); }\n",
+                 {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC"});
         std::vector<int> rc = run_all(cmds, logs, cfg.jobs);
         for (size_t i = 0; i < rc.size(); i++)
             if (rc[i] != 0) {
-                *error = "building " + outs[i] + " failed:\n" + slurp(logs[i]).substr(0, 4000);
+                *error = "compiling " + cmds[i][cmds[i].size() - 3] + " failed:\n" + slurp(logs[i]).substr(0, 4000);
+                return false;
+            }
+        // link
+        cmds.clear();
+        logs.clear();
+        std::vector<std::string> outs;
+        for (auto& [backend, objs] : objects) {
+            outs.push_back(dir + "/" + backend + tag + ".so");
+            std::vector<std::string> c;
+            if (backend == "host") c = {cfg.cc, "-shared"};
+            else if (backend == "emu") c = {cfg.cxx, "-shared", "-pthread"};
+            else c = {cfg.nvcc, "-shared", "-arch=" + cfg.nvcc_arch};
+            c.insert(c.end(), objs.begin(), objs.end());
+            c.insert(c.end(), {"-o", outs.back()});
+            if (backend == "host") c.push_back("-lm");
+            if (backend == "gpu") c.push_back("-lcudart");
+            cmds.push_back(c);
+            logs.push_back(dir + "/log/link_" + backend + tag + ".log");
+        }
+        rc = run_all(cmds, logs, cfg.jobs);
+        for (size_t i = 0; i < rc.size(); i++)
+            if (rc[i] != 0) {
+                *error = "linking " + outs[i] + " failed:\n" + slurp(logs[i]).substr(0, 4000);
                 return false;
             }
         for (size_t i = 0; i < outs.size(); i++) {
@@ -394,8 +425,9 @@ struct Build {
                 *error = std::string("dlopen: ") + dlerror();
                 return false;
             }
-            if (outs[i].find("/host") != std::string::npos) libs->host = h;
-            else if (outs[i].find("/emu") != std::string::npos) libs->emu = h;
+            std::string base = outs[i].substr(outs[i].rfind('/') + 1);
+            if (base.rfind("host", 0) == 0) libs->host = h;
+            else if (base.rfind("emu", 0) == 0) libs->emu = h;
             else {
                 libs->gpu = h;
                 libs->mem.alloc = (void* (*)(size_t))dlsym(h, "mt_diff_alloc");
@@ -474,6 +506,24 @@ std::vector<std::string> minimize(const Config& cfg, const Kernel& k, bool compi
     return lines;
 }
 
+// Writes DIR/<name>.bin: every pointer argument after the host -O1 launch
+// (inputs as given, outputs as computed), 4-byte elements in order.
+void dump(const Kernel& k, const Variant& v, const std::string& tag, const Libs& libs, const std::string& dir) {
+    std::vector<std::vector<uint32_t>> outs;
+    std::string err;
+    if (!launch(k, v, tag, libs, &outs, &err)) return;
+    std::string bytes;
+    for (size_t i = 0; i < k.args.size(); i++) {
+        const Arg& a = k.args[i];
+        if (a.kind != ArgKind::PtrF32 && a.kind != ArgKind::PtrI32) continue;
+        std::vector<uint32_t> data((size_t)std::max<int64_t>(a.count, 1), difftest::kSentinel);
+        if (a.output) data = outs[i];
+        else difftest::fill_input(k, (int)i, data.data());
+        bytes.append(reinterpret_cast<const char*>(data.data()), data.size() * 4);
+    }
+    write_file(dir + "/" + k.name + ".bin", bytes);
+}
+
 std::string arg_text(const Arg& a) {
     switch (a.kind) {
     case ArgKind::PtrF32: return a.name + ":*fp32[" + std::to_string(a.count) + "]" + (a.output ? "out" : "in");
@@ -505,7 +555,8 @@ std::string manifest_line(const Kernel& k, const std::string& file) {
 int usage() {
     std::fprintf(stderr,
                  "usage: mytriton_difftest [--seeds A:B] [--dialect full|seed] [--work DIR] [--backends host,emu,gpu]\n"
-                 "                         [--jobs N] [--no-minimize] [--emit DIR] [--mytritonc P] [--python P]\n"
+                 "                         [--jobs N] [--batch N] [--dump DIR] [--no-minimize] [--emit DIR]\n"
+                 "                         [--mytritonc P] [--python P]\n"
                  "                         [--cc P] [--cxx P] [--nvcc P] [--nvcc-arch A] [--runtime-include D] [--emu-dir D]\n");
     return 2;
 }
@@ -540,6 +591,8 @@ int main(int argc, char** argv) {
                 else return usage();
         } else if (a == "--jobs" && val(&v)) cfg.jobs = std::max(1, std::atoi(v.c_str()));
         else if (a == "--no-minimize") cfg.minimize = false;
+        else if (a == "--batch" && val(&v)) cfg.batch = std::max(0, std::atoi(v.c_str()));
+        else if (a == "--dump" && val(&v)) cfg.dump = v;
         else if (a == "--mytritonc" && val(&v)) cfg.mytritonc = v;
         else if (a == "--python" && val(&v)) cfg.python = v;
         else if (a == "--cc" && val(&v)) cfg.cc = v;
@@ -574,39 +627,55 @@ int main(int argc, char** argv) {
             for (int level = 1; level <= 2; level++) variants.push_back({b, level});
     if (!cfg.backends.count("host")) return usage();
 
-    auto t0 = std::chrono::steady_clock::now();
     mkdirs(cfg.work);
+    if (!cfg.dump.empty()) mkdirs(cfg.dump);
     Build b{cfg, cfg.work, variants};
     std::vector<std::string> compile_failures;
-    std::vector<bool> ok = b.compile(ks, "", &compile_failures);
-    auto t1 = std::chrono::steady_clock::now();
-    Libs libs;
-    std::string err;
-    if (!b.build(ks, ok, "", &libs, &err)) {
-        std::fprintf(stderr, "difftest: %s\n", err.c_str());
-        return 1;
-    }
-    auto t2 = std::chrono::steady_clock::now();
+    std::vector<bool> ok(ks.size(), false);
     int runs = 0, run_kernels = 0;
+    double t_compile = 0, t_build = 0, t_run = 0;
     std::vector<std::pair<size_t, std::string>> failures;
-    for (size_t i = 0; i < ks.size(); i++) {
-        if (!ok[i]) {
-            failures.push_back({i, "mytritonc rejected it"});
-            continue;
-        }
-        run_kernels++;
-        std::string r = check(ks[i], variants, "", libs, &runs);
-        if (!r.empty()) failures.push_back({i, r});
-    }
-    auto t3 = std::chrono::steady_clock::now();
+    size_t batch = cfg.batch > 0 ? (size_t)cfg.batch : ks.size();
     auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    for (size_t first = 0; first < ks.size(); first += batch) {
+        size_t last = std::min(ks.size(), first + batch);
+        std::vector<Kernel> part(ks.begin() + (long)first, ks.begin() + (long)last);
+        std::string tag = cfg.batch > 0 ? "_b" + std::to_string(first / batch) : "";
+        auto t0 = std::chrono::steady_clock::now();
+        std::vector<bool> pok = b.compile(part, tag, &compile_failures);
+        auto t1 = std::chrono::steady_clock::now();
+        Libs libs;
+        std::string err;
+        if (!b.build(part, pok, tag, &libs, &err)) {
+            std::fprintf(stderr, "difftest: %s\n", err.c_str());
+            return 1;
+        }
+        auto t2 = std::chrono::steady_clock::now();
+        for (size_t j = 0; j < part.size(); j++) {
+            ok[first + j] = pok[j];
+            if (!pok[j]) {
+                failures.push_back({first + j, "mytritonc rejected it"});
+                continue;
+            }
+            run_kernels++;
+            std::string r = check(part[j], variants, tag, libs, &runs);
+            if (!r.empty()) failures.push_back({first + j, r});
+            if (!cfg.dump.empty()) dump(part[j], variants[0], tag, libs, cfg.dump);
+        }
+        auto t3 = std::chrono::steady_clock::now();
+        t_compile += secs(t0, t1), t_build += secs(t1, t2), t_run += secs(t2, t3);
+        if (cfg.batch > 0) {
+            std::printf("difftest: batch %zu..%zu done, %zu failures so far\n", first, last - 1, failures.size());
+            std::fflush(stdout);
+        }
+    }
     std::string labels;
     for (auto& v : variants) labels += " " + v.label();
     std::printf("difftest: seeds %llu..%llu (%s dialect): %zu kernels generated, %d compiled and run on%s; %d runs; "
                 "%ld output elements compared (%ld written); %zu failures (compile %.1f s, build %.1f s, run %.1f s)\n",
                 (unsigned long long)cfg.first, (unsigned long long)cfg.last,
                 cfg.dialect == difftest::Dialect::Seed ? "seed" : "full", ks.size(), run_kernels, labels.c_str(), runs,
-                g_compared, g_written, failures.size(), secs(t0, t1), secs(t1, t2), secs(t2, t3));
+                g_compared, g_written, failures.size(), t_compile, t_build, t_run);
     for (auto& f : compile_failures) std::printf("  compile failure: %s\n", f.c_str());
     int minimized = 0;
     for (auto& f : failures) {
