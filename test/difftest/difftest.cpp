@@ -22,7 +22,9 @@
 //       line: name, file, function, signature, constexprs, grid, args) for
 //       the Triton oracle (scripts/triton_difftest.py) and the reference corpus.
 // Tools: --mytritonc, --python, --cc, --cxx, --nvcc, --runtime-include,
-// --emu-dir (defaults from the build).
+// --emu-dir, --mlir-opt, --mlir-pipeline (a file of mlir-opt arguments)
+// (defaults from the build). --backends mlir (needs the gpu backend's
+// device memory, added) runs the kernels the mlir backend covers.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,7 +64,7 @@ struct Config {
     bool minimize = true;
     std::string mytritonc = MT_DIFF_MYTRITONC, python = MT_DIFF_PYTHON, cc = MT_DIFF_CC, cxx = MT_DIFF_CXX,
                 nvcc = MT_DIFF_NVCC, runtime_include = MT_DIFF_RUNTIME_INCLUDE, emu_dir = MT_DIFF_EMU_DIR,
-                nvcc_arch = "native";
+                nvcc_arch = "native", cuda_include = MT_DIFF_CUDA_INCLUDE, cuda_lib = MT_DIFF_CUDA_LIB, mlir_opt = MT_DIFF_MLIR_OPT, mlir_pipeline = MT_DIFF_MLIR_PIPELINE;
 };
 
 // ---- processes ------------------------------------------------------------
@@ -158,14 +160,16 @@ struct Libs {
     void* host = nullptr;
     void* emu = nullptr;
     void* gpu = nullptr;
+    void* mlir = nullptr;  // device memory from the gpu library
     GpuMem mem;
 };
 
 // Launches one variant; its outputs (bits) per argument, or an error text.
 bool launch(const Kernel& k, const Variant& v, const std::string& tag, const Libs& libs,
             std::vector<std::vector<uint32_t>>* outs, std::string* error) {
-    std::string sym = "mytriton_kernel_info_" + gen_name(k, v.level, tag) + (v.backend == "host" ? "_host" : "");
-    void* lib = v.backend == "host" ? libs.host : v.backend == "emu" ? libs.emu : libs.gpu;
+    std::string sym = "mytriton_kernel_info_" + gen_name(k, v.level, tag) +
+                      (v.backend == "host" ? "_host" : v.backend == "mlir" ? "_mlir" : "");
+    void* lib = v.backend == "host" ? libs.host : v.backend == "emu" ? libs.emu : v.backend == "mlir" ? libs.mlir : libs.gpu;
     auto* info = lib ? (const mytriton_kernel_info*)dlsym(lib, sym.c_str()) : nullptr;
     if (!info) {
         *error = "no symbol " + sym;
@@ -177,7 +181,7 @@ bool launch(const Kernel& k, const Variant& v, const std::string& tag, const Lib
     std::vector<int32_t> ints(n);
     std::vector<float> floats(n);
     std::vector<void*> argp(n);
-    bool gpu = v.backend == "gpu";
+    bool gpu = v.backend == "gpu" || v.backend == "mlir";
     for (size_t i = 0; i < n; i++) {
         const Arg& a = k.args[i];
         if (a.kind == ArgKind::PtrF32 || a.kind == ArgKind::PtrI32) {
@@ -299,7 +303,64 @@ struct Build {
                         failures->push_back(ks[i].name + " -O" + std::to_string(l + 1) + ": mytritonc exit " +
                                             std::to_string(rc[2 * i + (size_t)l]) + "\n" + slurp(logs[2 * i + (size_t)l]));
                 }
+        if (cfg.backends.count("mlir")) compile_mlir(ks, ok, tag);
         return ok;
+    }
+
+    // The mlir backend, in gen-mlir/: NAME.mlir, mlir-opt to PTX, NAME_mlir.c.
+    // A kernel the backend does not cover (a diagnostic) has no mlir variant.
+    std::set<std::string> mlir_ok;  // gen names with NAME_mlir.c
+    void compile_mlir(const std::vector<Kernel>& ks, const std::vector<bool>& ok, const std::string& tag) {
+        std::string out = dir + "/gen-mlir";
+        mkdirs(out);
+        std::vector<std::string> pipeline;
+        std::stringstream ps(slurp(cfg.mlir_pipeline));  // mlir-opt's arguments, one a line
+        std::string item;
+        while (std::getline(ps, item))
+            if (!item.empty()) pipeline.push_back(item);
+        std::vector<std::vector<std::string>> base;  // mytritonc arguments per (kernel, level)
+        std::vector<std::string> names;
+        for (size_t i = 0; i < ks.size(); i++) {
+            if (!ok[i]) continue;
+            for (int level = 1; level <= 2; level++) {
+                std::vector<std::string> c = {cfg.mytritonc, dir + "/src/" + ks[i].name + tag + ".py", "--kernel", ks[i].func,
+                                              "--signature", ks[i].signature(), "-O" + std::to_string(level), "--name",
+                                              gen_name(ks[i], level, tag), "--backends", "mlir", "--python", cfg.python,
+                                              "-o", out};
+                for (auto& d : ks[i].constexprs) c.insert(c.end(), {"-D", d.first + "=" + std::to_string(d.second)});
+                base.push_back(c);
+                names.push_back(gen_name(ks[i], level, tag));
+            }
+        }
+        std::vector<std::string> logs;
+        for (auto& n : names) logs.push_back(dir + "/log/" + n + ".mlir.log");
+        std::vector<int> rc = run_all(base, logs, cfg.jobs);
+        std::vector<std::vector<std::string>> opt, bin;
+        std::vector<std::string> opt_names;
+        for (size_t i = 0; i < names.size(); i++) {
+            if (rc[i] != 0) continue;
+            std::vector<std::string> c = {cfg.mlir_opt, out + "/" + names[i] + ".mlir"};
+            c.insert(c.end(), pipeline.begin(), pipeline.end());
+            c.insert(c.end(), {"-o", out + "/" + names[i] + ".gpu.mlir"});
+            opt.push_back(c);
+            std::vector<std::string> b = base[i];
+            b.insert(b.end(), {"--mlir-binary", out + "/" + names[i] + ".gpu.mlir"});
+            bin.push_back(b);
+            opt_names.push_back(names[i]);
+        }
+        std::vector<std::string> opt_logs, bin_logs;
+        for (auto& n : opt_names) {
+            opt_logs.push_back(dir + "/log/" + n + ".mlir-opt.log");
+            bin_logs.push_back(dir + "/log/" + n + ".mlir-binary.log");
+        }
+        std::vector<int> orc = run_all(opt, opt_logs, cfg.jobs);
+        std::vector<std::vector<std::string>> bin2;
+        std::vector<std::string> bin_names, bin_logs2;
+        for (size_t i = 0; i < opt.size(); i++)
+            if (orc[i] == 0) bin2.push_back(bin[i]), bin_names.push_back(opt_names[i]), bin_logs2.push_back(bin_logs[i]);
+        std::vector<int> brc = run_all(bin2, bin_logs2, cfg.jobs);
+        for (size_t i = 0; i < bin2.size(); i++)
+            if (brc[i] == 0) mlir_ok.insert(bin_names[i]);
     }
 
     // The static inline helpers of a host file, renamed per kernel so many
@@ -331,7 +392,7 @@ struct Build {
                                       "#include <stdint.h>\n#include <stdlib.h>\n#include \"mytriton/runtime.h\"\n";
         const std::string cuda_head = "// CUDA kernels of this run, each in its namespace\n#include <stdint.h>\n"
                                       "#include <cuda_runtime.h>\n#include \"mytriton/runtime.h\"\n";
-        std::vector<std::string> host_units(nunits, host_head), cuda_units(nunits, cuda_head);
+        std::vector<std::string> host_units(nunits, host_head), cuda_units(nunits, cuda_head), mlir_files;
         size_t n = 0;
         for (size_t i = 0; i < ks.size(); i++) {
             if (!ok[i]) continue;
@@ -345,6 +406,9 @@ struct Build {
                 for (auto& h : helpers) hu += "#undef " + h + "\n";
                 cuda_units[n % nunits] +=
                     "#include \"" + name + ".h\"\nnamespace " + name + "_ns {\n#include \"" + name + ".cu\"\n}\n";
+                // the mlir launchers do not share a unit (each defines the
+                // same driver-loading helpers): one object each
+                if (mlir_ok.count(name)) mlir_files.push_back(name);
             }
         }
         std::string inc = "-I" + cfg.runtime_include, geninc = "-I" + gen;
@@ -378,6 +442,9 @@ struct Build {
                 unit("gpu", u, ".cu", cuda_units[u],
                      {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC", inc, geninc});
         }
+        for (size_t u = 0; u < mlir_files.size(); u++)
+            unit("mlir", u, ".c", "#include \"" + dir + "/gen-mlir/" + mlir_files[u] + "_mlir.c\"\n",
+                 {cfg.cc, "-std=c11", "-O1", "-w", "-fPIC", inc, "-I" + dir + "/gen-mlir", "-I" + cfg.cuda_include});
         if (cfg.backends.count("emu"))
             unit("emu", nunits, ".cpp", "#include \"" + cfg.emu_dir + "/emu_globals.cpp\"\n",
                  {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", "-I" + cfg.emu_dir + "/fake_cuda"});
@@ -403,13 +470,14 @@ struct Build {
         for (auto& [backend, objs] : objects) {
             outs.push_back(dir + "/" + backend + tag + ".so");
             std::vector<std::string> c;
-            if (backend == "host") c = {cfg.cc, "-shared"};
+            if (backend == "host" || backend == "mlir") c = {cfg.cc, "-shared"};
             else if (backend == "emu") c = {cfg.cxx, "-shared", "-pthread"};
             else c = {cfg.nvcc, "-shared", "-arch=" + cfg.nvcc_arch};
             c.insert(c.end(), objs.begin(), objs.end());
             c.insert(c.end(), {"-o", outs.back()});
             if (backend == "host") c.push_back("-lm");
             if (backend == "gpu") c.push_back("-lcudart");
+            if (backend == "mlir") c.insert(c.end(), {"-L" + cfg.cuda_lib, "-L" + cfg.cuda_lib + "/stubs", "-lcuda", "-lcudart"});
             cmds.push_back(c);
             logs.push_back(dir + "/log/link_" + backend + tag + ".log");
         }
@@ -427,6 +495,7 @@ struct Build {
             }
             std::string base = outs[i].substr(outs[i].rfind('/') + 1);
             if (base.rfind("host", 0) == 0) libs->host = h;
+            else if (base.rfind("mlir", 0) == 0) libs->mlir = h;
             else if (base.rfind("emu", 0) == 0) libs->emu = h;
             else {
                 libs->gpu = h;
@@ -449,6 +518,9 @@ std::string check(const Kernel& k, const std::vector<Variant>& variants, const s
     if (!launch(k, variants[0], tag, libs, &ref, &err)) return variants[0].label() + ": " + err;
     ++*runs;
     for (size_t v = 1; v < variants.size(); v++) {
+        if (variants[v].backend == "mlir" &&
+            (!libs.mlir || !dlsym(libs.mlir, ("mytriton_kernel_info_" + gen_name(k, variants[v].level, tag) + "_mlir").c_str())))
+            continue;  // not covered by the mlir backend
         if (!launch(k, variants[v], tag, libs, &got, &err)) return variants[v].label() + ": " + err;
         ++*runs;
         std::string why;
@@ -463,7 +535,7 @@ bool still_fails(const Config& cfg, const Kernel& k0, const std::vector<std::str
                  int attempt, const std::vector<Variant>& variants) {
     Kernel k = k0;
     k.body = lines;
-    Build b{cfg, cfg.work + "/min/" + k.name, variants};
+    Build b{cfg, cfg.work + "/min/" + k.name, variants, {}};
     std::string tag = "_m" + std::to_string(attempt);
     std::vector<std::string> fails;
     std::vector<bool> ok = b.compile({k}, tag, &fails);
@@ -587,7 +659,7 @@ int main(int argc, char** argv) {
             std::stringstream ss(v);
             std::string b;
             while (std::getline(ss, b, ','))
-                if (b == "host" || b == "emu" || b == "gpu") cfg.backends.insert(b);
+                if (b == "host" || b == "emu" || b == "gpu" || b == "mlir") cfg.backends.insert(b);
                 else return usage();
         } else if (a == "--jobs" && val(&v)) cfg.jobs = std::max(1, std::atoi(v.c_str()));
         else if (a == "--no-minimize") cfg.minimize = false;
@@ -601,6 +673,8 @@ int main(int argc, char** argv) {
         else if (a == "--nvcc-arch" && val(&v)) cfg.nvcc_arch = v;
         else if (a == "--runtime-include" && val(&v)) cfg.runtime_include = v;
         else if (a == "--emu-dir" && val(&v)) cfg.emu_dir = v;
+        else if (a == "--mlir-opt" && val(&v)) cfg.mlir_opt = v;
+        else if (a == "--mlir-pipeline" && val(&v)) cfg.mlir_pipeline = v;
         else return usage();
     }
     if (cfg.last < cfg.first) return usage();
@@ -622,14 +696,15 @@ int main(int argc, char** argv) {
 
     // host -O1 first: the reference of the comparisons
     std::vector<Variant> variants;
-    for (const char* b : {"host", "emu", "gpu"})
+    if (cfg.backends.count("mlir")) cfg.backends.insert("gpu");  // its device memory
+    for (const char* b : {"host", "emu", "gpu", "mlir"})
         if (cfg.backends.count(b))
             for (int level = 1; level <= 2; level++) variants.push_back({b, level});
     if (!cfg.backends.count("host")) return usage();
 
     mkdirs(cfg.work);
     if (!cfg.dump.empty()) mkdirs(cfg.dump);
-    Build b{cfg, cfg.work, variants};
+    Build b{cfg, cfg.work, variants, {}};
     std::vector<std::string> compile_failures;
     std::vector<bool> ok(ks.size(), false);
     int runs = 0, run_kernels = 0;
