@@ -68,6 +68,47 @@ TEST_P(RefConformance, MatchesReference) {
 
 TEST(RefCorpus, HasAtLeast100Cases) { EXPECT_GE(cases().size(), 100u); }
 
+// Where the seed is wrong: a load read after a store in source order stays
+// before it (the seed would lower `v` at its use, after `tl.store(x + i, 1.0)`).
+// A load nothing reads (`dead`) is never lowered, as in the seed.
+std::string ssa_of(const std::string& kernel, const std::string& sig) {
+    auto r = mt_test::run_process({MT_TEST_COMPILER, std::string(MT_REFCONF_DIR) + "/memory_order.py", "--kernel", kernel,
+                                   "--signature", sig, "-O1", "--emit=ssa"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+}
+
+TEST(MemoryOrder, LoadBeforeLaterStore) {
+    EXPECT_EQ(ssa_of("hazard_kernel", "*fp32, *fp32"),
+              "%0 = arange {start=0, end=16} : vector<16 x i32>\n"
+              "%1 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "%3 = load %1, none, none : vector<16 x f32>\n"
+              "store %1, 1.0, none\n"
+              "%4 = addptr out, %0 : vector<16 x ptr<f32>>\n"
+              "store %4, %3, none\n");
+}
+
+TEST(MemoryOrder, LoadBeforeLaterStoreInLoop) {
+    EXPECT_EQ(ssa_of("loop_hazard_kernel", "*fp32, *fp32, i32"),
+              "%0 = arange {start=0, end=16} : vector<16 x i32>\n"
+              "%1 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "%2 = load %1, none, none : vector<16 x f32>\n"
+              "for %3 in range(0, n, 1) {\n"
+              "  %4 = add %2, 1.0 : vector<16 x f32>\n"
+              "  %5 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "  store %5, %4, none\n"
+              "  %6 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "  %7 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "  %8 = load %7, none, none : vector<16 x f32>\n"
+              "  store %6, 5.0, none\n"
+              "  %9 = addptr out, %0 : vector<16 x ptr<f32>>\n"
+              "  store %9, %8, none\n"
+              "  yield\n"
+              "}\n"
+              "%10 = addptr out, %0 : vector<16 x ptr<f32>>\n"
+              "store %10, %2, none\n");
+}
+
 std::vector<Param> params() {
     std::vector<Param> p;
     for (size_t i = 0; i < cases().size(); i++) {
