@@ -5,45 +5,101 @@
 #include <math.h>
 #include <string.h>
 
-const char *c_type(DType dt) {
-    switch (dt) {
-    case DT_BOOL: return "bool";
-    case DT_I32: return "int";
-    case DT_F32: return "float";
-    default: return "void";
+/* A register's C type: its compute dtype's memory type (16- and 8-bit
+ * floats compute in float). */
+const char *c_type(DType dt) { return dtype_info(dtype_info(dt)->compute)->cuda; }
+const char *c_type_in(DType dt, CDialect d) {
+    const DTypeInfo *c = dtype_info(dtype_info(dt)->compute);
+    return d == C_CUDA ? c->cuda : c->host;
+}
+const char *c_mem_type(DType dt, CDialect d) { return d == C_CUDA ? dtype_info(dt)->cuda : dtype_info(dt)->host; }
+
+/* Substitutes {0} in a dtype table template. */
+static const char *subst(Arena *a, const char *tmpl, const char *x) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (const char *p = tmpl; *p; p++) {
+        if (p[0] == '{' && p[1] == '0' && p[2] == '}') {
+            sb_puts(&sb, x);
+            p += 2;
+        } else {
+            sb_putc(&sb, *p);
+        }
     }
+    return sb_str(&sb);
 }
 
-const char *c_param_type(Type t) {
-    if (t.ptr) return t.dtype == DT_F32 ? "float*" : "int*";
+const char *c_load(Arena *a, DType dt, CDialect d, const char *elem) {
+    return subst(a, d == C_CUDA ? dtype_info(dt)->cuda_load : dtype_info(dt)->host_load, elem);
+}
+const char *c_store(Arena *a, DType dt, CDialect d, const char *value) {
+    return subst(a, d == C_CUDA ? dtype_info(dt)->cuda_store : dtype_info(dt)->host_store, value);
+}
+const char *c_round(Arena *a, DType dt, CDialect d, const char *value) {
+    if (dtype_info(dt)->compute == dt) return value;
+    return c_load(a, dt, d, c_store(a, dt, d, value));
+}
+
+const char *c_param_type(Arena *a, Type t) {
+    if (t.ptr) return arena_printf(a, "%s*", dtype_info((DType)t.dtype)->cuda);
     return c_type((DType)t.dtype);
 }
 
-const char *c_launcher_type(Type t, int is_const) {
-    if (t.ptr) {
-        if (t.dtype == DT_F32) return is_const ? "const float*" : "float*";
-        return is_const ? "const int32_t*" : "int32_t*";
-    }
-    return t.dtype == DT_F32 ? "float" : "int32_t";
+const char *c_launcher_type(Arena *a, Type t, int is_const) {
+    const char *h = dtype_info((DType)t.dtype)->header;
+    if (t.ptr) return arena_printf(a, "%s%s*", is_const ? "const " : "", h);
+    return h;
 }
 
-const char *c_zero(DType dt) { return dt == DT_F32 ? "0.0f" : dt == DT_BOOL ? "false" : "0"; }
+const char *c_zero(DType dt) {
+    switch (dtype_info(dtype_info(dt)->compute)->cls) {
+    case DC_FLOAT: return dtype_info(dt)->compute == DT_F64 ? "0.0" : "0.0f";
+    case DC_BOOL: return "false";
+    case DC_SINT:
+    case DC_UINT:
+    case DC_NONE: break;
+    }
+    return "0";
+}
 
 const char *c_const(Arena *a, ConstVal c, CDialect d) {
-    switch (c.dt) {
-    case DT_BOOL: return c.i ? "true" : "false";
-    case DT_I32:
+    const DTypeInfo *info = dtype_info(c.dt);
+    switch (info->cls) {
+    case DC_BOOL: return c.i ? "true" : "false";
+    case DC_SINT:
+        if (c.dt == DT_I64) {
+            if (c.i == INT64_MIN) return "(-9223372036854775807LL - 1)";
+            return arena_printf(a, "%lldLL", (long long)c.i);
+        }
         if (c.i == INT32_MIN) return "(-2147483647 - 1)";
         return arena_printf(a, "%lld", (long long)c.i);
-    case DT_F32:
-        if (isnan(c.f)) return d == C_CUDA ? "__int_as_float(0x7fc00000)" : "NAN";
+    case DC_UINT:
+        return arena_printf(a, "%llu%s", (unsigned long long)(uint64_t)c.i, info->bits == 64 ? "ULL" : "u");
+    case DC_FLOAT: {
+        int dbl = info->compute == DT_F64;
+        if (isnan(c.f)) {
+            if (dbl) return d == C_CUDA ? "__longlong_as_double(0x7ff8000000000000LL)" : "((double)NAN)";
+            return d == C_CUDA ? "__int_as_float(0x7fc00000)" : "NAN";
+        }
         if (isinf(c.f)) {
+            if (dbl) {
+                if (d == C_CUDA) return c.f > 0 ? "__longlong_as_double(0x7ff0000000000000LL)" : "(-__longlong_as_double(0x7ff0000000000000LL))";
+                return c.f > 0 ? "((double)INFINITY)" : "(-(double)INFINITY)";
+            }
             if (d == C_CUDA) return c.f > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
             return c.f > 0 ? "INFINITY" : "(-INFINITY)";
         }
+        if (dbl) {
+            char buf[40];
+            py_float_repr(c.f, buf);
+            /* 17 significant digits where repr's shortest form has an exponent C reads the same */
+            return arena_strdup(a, buf);
+        }
         return arena_printf(a, "%sf", const_repr(a, c));
-    default: return "0";
     }
+    case DC_NONE: break;
+    }
+    return "0";
 }
 
 static const char *const reserved[] = {
@@ -177,4 +233,244 @@ const char **c_param_names(Arena *a, const Function *f) {
         }
     }
     return names;
+}
+
+/* ---- Elementwise ops as C expressions (every C-like backend) ------------- */
+
+DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
+    DType rt = (DType)in->type.dtype;
+    switch (op_info(in->op)->rule) {
+    case TR_CMP: {
+        Operand x = in->args[0], y = in->args[1];
+        const char *err;
+        DType ct = promote_dtypes(a, (DType)operand_type(f, x).dtype, x.kind == OPD_CONST, (DType)operand_type(f, y).dtype,
+                                  y.kind == OPD_CONST, 0, &err);
+        return ct == DT_NONE ? (DType)operand_type(f, in->args[k]).dtype : ct;
+    }
+    case TR_SELECT: return k == 0 ? DT_BOOL : rt;
+    case TR_DIV:
+        /* the seed's i32 / i32: the operands stay i32 */
+        if (!dtype_is_float((DType)operand_type(f, in->args[0]).dtype) &&
+            !dtype_is_float((DType)operand_type(f, in->args[1]).dtype))
+            return (DType)operand_type(f, in->args[k]).dtype;
+        return rt;
+    case TR_UNARY_NUM:
+    case TR_UNARY_FLOAT:
+    case TR_UNARY_F32:
+    case TR_DIV_F32:
+    case TR_ARITH:
+    case TR_DIVMOD:
+    case TR_INT_DIVMOD:
+    case TR_FMA:
+    case TR_UMULHI:
+    case TR_BITWISE:
+    case TR_SHIFT: return rt;
+    case TR_SPECIAL: break;
+    }
+    /* the ops with rules of their own that convert an operand */
+    if (in->op == OP_LOAD) return k == 1 ? DT_BOOL : rt;
+    if (in->op == OP_STORE) return k == 2 ? DT_BOOL : k == 1 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
+    if (in->op == OP_FULL) return in->attrs.dtype;
+    return (DType)operand_type(f, in->args[k]).dtype;
+}
+
+static int seed_dtype(DType dt) { return dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL; }
+
+const char *c_operand_const(Arena *a, ConstVal c, DType opdt, CDialect d) {
+    /* the seed's constants print as written: C converts them */
+    if (seed_dtype(c.dt) && seed_dtype(opdt) && !(opdt == DT_BOOL && c.dt != DT_BOOL)) return c_const(a, c, d);
+    return c_const(a, const_convert(c, opdt), d);
+}
+
+/* Fills a template: {0} {1} {2} the operands, {f} "f" in f32 and "" in f64. */
+static const char *fill(Arena *a, const char *tmpl, const char *const *x, DType ct) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (const char *p = tmpl; *p; p++) {
+        if (p[0] == '{' && p[1] >= '0' && p[1] <= '2' && p[2] == '}') {
+            sb_puts(&sb, x[p[1] - '0']);
+            p += 2;
+        } else if (p[0] == '{' && p[1] == 'f' && p[2] == '}') {
+            if (ct != DT_F64) sb_putc(&sb, 'f');
+            p += 2;
+        } else {
+            sb_putc(&sb, *p);
+        }
+    }
+    return sb_str(&sb);
+}
+
+static const char *int_literal(Arena *a, DType dt, int max) {
+    if (dtype_is_unsigned(dt)) return arena_printf(a, "%lluULL", (unsigned long long)(max ? dtype_int_max(dt) : 0));
+    if (max) return arena_printf(a, "%lldLL", (long long)dtype_int_max(dt));
+    if (dtype_int_min(dt) == INT64_MIN) return "(-9223372036854775807LL - 1)";
+    return arena_printf(a, "%lldLL", (long long)dtype_int_min(dt));
+}
+
+const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, const char *x) {
+    const char *T = c_type_in(to, d);
+    if (from == to) return x;
+    if (to == DT_BOOL) return arena_printf(a, "(%s != 0)", x);
+    if (from == DT_BOOL || (dtype_is_int(from) && dtype_is_int(to))) return arena_printf(a, "(%s)%s", T, x);
+    if (dtype_is_int(from)) { /* to a float: one rounding to f32 / f64, then to a narrower float */
+        DType ct = dtype_info(to)->compute;
+        return c_round(a, to, d, arena_printf(a, "(%s)%s", c_type_in(ct, d), x));
+    }
+    if (dtype_is_int(to)) {
+        /* truncation, saturating, NaN to 0 (PTX cvt.rzi); the hardware's
+         * own conversion where the C cast compiles to it */
+        if (d == C_CUDA) {
+            /* 8-bit results: the 16-bit conversion, then truncation (PTX has no 8-bit cvt; Triton's result) */
+            if (dtype_info(to)->bits == 8) return arena_printf(a, "(%s)(%s)%s", T, dtype_is_unsigned(to) ? "unsigned short" : "short", x);
+            return arena_printf(a, "(%s)%s", T, x);
+        }
+        /* host: the same, in software (mytriton/dtypes.h) */
+        DType sat = dtype_info(to)->bits == 8 ? (dtype_is_unsigned(to) ? DT_U16 : DT_I16) : to;
+        if (dtype_is_unsigned(to)) return arena_printf(a, "(%s)mytriton_f2u((double)%s, %s)", T, x, int_literal(a, sat, 1));
+        if (to == DT_I64) return arena_printf(a, "(%s)mytriton_f2i64((double)%s)", T, x);
+        return arena_printf(a, "(%s)mytriton_f2i((double)%s, %s, %s)", T, x, int_literal(a, sat, 0), int_literal(a, sat, 1));
+    }
+    /* float to float */
+    int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;
+    if (tb > fb || (tb == fb && from != to && tb > 16)) return to == DT_F64 ? arena_printf(a, "(double)%s", x) : x;
+    if (to == DT_F32) {
+        if (!rtz) return arena_printf(a, "(float)%s", x);
+        return d == C_CUDA ? arena_printf(a, "__double2float_rz(%s)", x) : arena_printf(a, "mytriton_f64_to_f32_rz(%s)", x);
+    }
+    if (rtz) {
+        if (d == C_CUDA && to == DT_F16 && from == DT_F32) return arena_printf(a, "__half2float(__float2half_rz(%s))", x);
+        if (d == C_CUDA && to == DT_BF16 && from == DT_F32) return arena_printf(a, "__bfloat162float(__float2bfloat16_rz(%s))", x);
+        return arena_printf(a, "mytriton_round_rz((double)%s, %d, %d)", x, to == DT_F16 ? 5 : to == DT_BF16 ? 8 : to == DT_F8E4NV ? 4 : 5,
+                            dtype_info(to)->mant);
+    }
+    if (from == DT_F64) {
+        /* one rounding from the double */
+        if (d == C_CUDA && to == DT_F16) return arena_printf(a, "__half2float(__double2half(%s))", x);
+        if (d == C_CUDA && to == DT_BF16) return arena_printf(a, "__bfloat162float(__double2bfloat16(%s))", x);
+        if (d == C_HOST && to == DT_F16) return arena_printf(a, "mytriton_fp16_to_float(mytriton_fp16_from_double(%s))", x);
+        if (d == C_HOST && to == DT_BF16) return arena_printf(a, "mytriton_bf16_to_float(mytriton_bf16_from_double(%s))", x);
+        return c_round(a, to, d, arena_printf(a, "(float)%s", x));
+    }
+    return c_round(a, to, d, x);
+}
+
+const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const char *x) {
+    const char *bits = c_store(a, from, d, x);
+    if (d == C_CUDA) return c_load(a, to, d, arena_printf(a, "mytriton_bitcast<%s>(%s)", c_mem_type(to, d), bits));
+    return c_load(a, to, d, arena_printf(a, "MYTRITON_BITCAST(%s, %s, %s)", c_mem_type(to, d), c_mem_type(from, d), bits));
+}
+
+const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, const char *const *x) {
+    const OpInfo *info = op_info(in->op);
+    DType rt = (DType)in->type.dtype;
+    DType ct = dtype_info(rt)->compute;
+    DType od = in->nargs > 0 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
+    int fl = dtype_is_float(rt);
+    const char *e = NULL;
+    int round = 0; /* an inexact result: rounded to a narrow float dtype */
+    switch (in->op) {
+    case OP_NEG: return arena_printf(a, "-(%s)", x[0]);
+    case OP_ABS:
+        if (fl) return arena_printf(a, "fabs%s(%s)", ct == DT_F64 ? "" : "f", x[0]);
+        if (!dtype_is_signed(rt) || rt == DT_BOOL) return x[0];
+        return arena_printf(a, "(%s < 0 ? -%s : %s)", x[0], x[0], x[0]);
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_FMA:
+        e = fill(a, info->c_tmpl, x, ct);
+        round = 1;
+        break;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_FLOORDIV:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_SHL:
+    case OP_SHR:
+        e = arena_printf(a, "(%s %s %s)", x[0], info->c_op, x[1]);
+        round = fl;
+        break;
+    case OP_DIV:
+    case OP_DIV_RN:
+        if (!dtype_is_float(od) && !dtype_is_float((DType)operand_type(f, in->args[1]).dtype))
+            return arena_printf(a, "((float)%s / (float)%s)", x[0], x[1]);
+        e = arena_printf(a, "(%s / %s)", x[0], x[1]);
+        round = 1;
+        break;
+    case OP_MOD:
+        if (fl) {
+            e = arena_printf(a, "fmod%s(%s, %s)", ct == DT_F64 ? "" : "f", x[0], x[1]);
+            round = 1;
+        } else {
+            e = arena_printf(a, "(%s %% %s)", x[0], x[1]);
+        }
+        break;
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+        if (rt == DT_BOOL) {
+            const char *op = in->op == OP_AND ? "&&" : in->op == OP_OR ? "||" : "!=";
+            return arena_printf(a, "(%s %s %s)", x[0], op, x[1]);
+        }
+        return arena_printf(a, "(%s %s %s)", x[0], info->c_op, x[1]);
+    case OP_MAXIMUM:
+    case OP_MINIMUM: {
+        const char *p = x[0], *q = x[1];
+        const char *T = c_type_in(rt, d);
+        if (in->args[0].kind != OPD_CONST && operand_type(f, in->args[0]).dtype != rt) p = arena_printf(a, "(%s)%s", T, x[0]);
+        if (in->args[1].kind != OPD_CONST && operand_type(f, in->args[1]).dtype != rt) q = arena_printf(a, "(%s)%s", T, x[1]);
+        const char *cmp = in->op == OP_MAXIMUM ? ">" : "<";
+        if (fl && in->attrs.flag)
+            return arena_printf(a, "f%s%s(%s, %s)", in->op == OP_MAXIMUM ? "max" : "min", ct == DT_F64 ? "" : "f", p, q);
+        if (fl)
+            return arena_printf(a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))))", p, p, q, q, p, cmp,
+                                q, p, q);
+        return arena_printf(a, "((%s) %s (%s) ? (%s) : (%s))", p, cmp, q, p, q);
+    }
+    case OP_UMULHI: {
+        int b64 = dtype_info(rt)->bits == 64;
+        const char *T = c_type_in(rt, d);
+        if (d == C_CUDA)
+            return b64 ? arena_printf(a, "(%s)__umul64hi((unsigned long long)%s, (unsigned long long)%s)", T, x[0], x[1])
+                       : arena_printf(a, "(%s)__umulhi((unsigned)%s, (unsigned)%s)", T, x[0], x[1]);
+        return b64 ? arena_printf(a, "(%s)mytriton_umul64hi((uint64_t)%s, (uint64_t)%s)", T, x[0], x[1])
+                   : arena_printf(a, "(%s)(((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32)", T, x[0], x[1]);
+    }
+    case OP_SELECT: return arena_printf(a, "(%s ? %s : %s)", x[0], x[1], x[2]);
+    case OP_CAST: return c_cast_expr(a, d, od, rt, in->attrs.flag, x[0]);
+    case OP_BITCAST: return c_bitcast_expr(a, d, od, rt, x[0]);
+    case OP_HINT: return x[0];
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: return NULL;
+    }
+    if (round && ct != rt) return c_round(a, rt, d, e);
+    return e;
 }

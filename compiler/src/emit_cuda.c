@@ -66,7 +66,21 @@ static const char *opd_as(Cuda *C, Operand o, DType dt) {
     Type t = operand_type(C->f, o);
     if (o.kind == OPD_CONST) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
     if (t.dtype == dt) return opd(C, o);
+    if (dtype_info((DType)t.dtype)->compute == dtype_info(dt)->compute && dtype_info(dt)->compute != dt)
+        return c_round(C->a, dt, C_CUDA, opd(C, o)); /* a narrow float as another */
     return arena_printf(C->a, "(%s)%s", c_type(dt), opd(C, o));
+}
+
+/* Operand k of `in` as the op takes it: a constant converted to the op's
+ * computation dtype (the seed's constants as written). */
+static const char *opd_for(Cuda *C, const Inst *in, int k) {
+    Operand o = in->args[k];
+    if (o.kind == OPD_CONST) {
+        DType dt = c_operand_dtype(C->a, C->f, in, k);
+        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
+        return c_operand_const(C->a, o.c, dt, C_CUDA);
+    }
+    return opd(C, o);
 }
 
 static void pointer(Cuda *C, Operand o, const char **base, const char **index) {
@@ -97,7 +111,8 @@ static const char *arange_index(Cuda *C, const Inst *in, Layout l) {
 
 static void emit_reduce(Cuda *C, const Inst *in) {
     int id = in->result;
-    const char *t = c_type((DType)in->type.dtype);
+    DType dt = (DType)in->type.dtype;
+    const char *t = c_type(dt);
     int n = C->tile->threads;
     sb_printf(&C->smem, "    __shared__ %s reduce_smem_%d[%d];\n", t, id, n);
     const char *buf = arena_printf(C->a, "reduce_smem_%d", id);
@@ -109,10 +124,13 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     C->indent++;
     const char *lhs = arena_printf(C->a, "%s[threadIdx.x]", buf);
     const char *rhs = arena_printf(C->a, "%s[threadIdx.x + stride_%d]", buf, id);
-    int fl = in->type.dtype == DT_F32;
-    if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
-    /* as the seed: fmaxf/fminf on f32, a conditional on i32 */
-    else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? "fmaxf" : "fminf", lhs, rhs);
+    int fl = dtype_is_float(dt);
+    const char *mx = dtype_info(dt)->compute == DT_F64 ? "fmax" : "fmaxf", *mn = dtype_info(dt)->compute == DT_F64 ? "fmin" : "fminf";
+    if (in->op == OP_SUM && dtype_info(dt)->compute != dt) /* a narrow float: each partial sum rounded */
+        line(C, "%s = %s;", lhs, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", lhs, rhs)));
+    else if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
+    /* as the seed: fmaxf/fminf on floats, a conditional on integers */
+    else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? mx : mn, lhs, rhs);
     else line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs, rhs);
     C->indent--;
     line(C, "}");
@@ -195,6 +213,7 @@ static void emit_inst(Cuda *C, const Inst *in) {
     C->user = in;
     switch (in->op) {
     case OP_PROGRAM_ID: line(C, "int v%d = blockIdx.%c;", id, "xyz"[in->attrs.axis]); return;
+    case OP_NUM_PROGRAMS: line(C, "int v%d = gridDim.%c;", id, "xyz"[in->attrs.axis]); return;
     case OP_ARANGE:
         if (C->tile->rank == 2) return; /* rendered at each use, as tile_i / tile_j */
         line(C, "int v%d = %s;", id, arange_index(C, in, C->tile->layout[id]));
@@ -202,41 +221,13 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_EXPAND_DIMS: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_ZEROS:
     case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: /* a constant as written, as the seed: float v0 = 2; */
-        line(C, "%s v%d = %s;", T, id, x[0].kind == OPD_CONST ? opd(C, x[0]) : opd_as(C, x[0], (DType)in->type.dtype));
+    case OP_FULL: /* an i32/f32 constant as written, as the seed: float v0 = 2; */
+        line(C, "%s v%d = %s;", T, id,
+             x[0].kind == OPD_CONST && (x[0].c.dt == DT_I32 || x[0].c.dt == DT_F32) &&
+                     (in->type.dtype == DT_I32 || in->type.dtype == DT_F32)
+                 ? opd(C, x[0])
+                 : opd_as(C, x[0], (DType)in->type.dtype));
         return;
-    case OP_NEG: line(C, "%s v%d = -(%s);", T, id, opd(C, x[0])); return;
-    case OP_EXP: line(C, "float v%d = expf(%s);", id, opd(C, x[0])); return;
-    case OP_DIV:
-        if (operand_type(f, x[0]).dtype != DT_F32 && operand_type(f, x[1]).dtype != DT_F32) {
-            line(C, "float v%d = ((float)%s / (float)%s);", id, opd(C, x[0]), opd(C, x[1]));
-            return;
-        }
-        /* fall through */
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR: line(C, "%s v%d = (%s %s %s);", T, id, opd(C, x[0]), op_info(in->op)->c_op, opd(C, x[1])); return;
-    case OP_MAXIMUM:
-    case OP_MINIMUM: {
-        DType dt = (DType)in->type.dtype;
-        const char *a = opd_as(C, x[0], dt), *b = opd_as(C, x[1], dt);
-        const char *cmp = in->op == OP_MAXIMUM ? ">" : "<";
-        if (dt == DT_F32)
-            line(C, "float v%d = (isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))));", id, a, a, b, b, a,
-                 cmp, b, a, b);
-        else
-            line(C, "%s v%d = ((%s) %s (%s) ? (%s) : (%s));", T, id, a, cmp, b, a, b);
-        return;
-    }
-    case OP_SELECT: line(C, "%s v%d = (%s ? %s : %s);", T, id, opd(C, x[0]), opd(C, x[1]), opd(C, x[2])); return;
     case OP_ADDPTR: {
         const char *base, *index;
         pointer(C, x[0], &base, &index);
@@ -249,21 +240,24 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_LOAD: {
         /* a runtime `other` converts to the pointee (else an f32 one would
          * make the conditional f32 and round an i32 load) */
-        const char *other = x[2].kind == OPD_NONE ? c_zero((DType)in->type.dtype) : opd_as(C, x[2], (DType)in->type.dtype);
+        DType dt = (DType)in->type.dtype;
+        const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(C, x[2], dt);
         const char *mask = x[1].kind == OPD_NONE ? "true" : opd(C, x[1]);
-        line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, element(C, x[0]), other);
+        line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, c_load(C->a, dt, C_CUDA, element(C, x[0])), other);
         return;
     }
     case OP_STORE: {
         const char *dst = element(C, x[0]);
+        DType pt = (DType)operand_type(f, x[0]).dtype;
+        const char *val = c_store(C->a, pt, C_CUDA, dtype_info(pt)->compute != pt ? opd_as(C, x[1], pt) : opd(C, x[1]));
         if (x[2].kind == OPD_CONST && !x[2].c.i) return; /* never stores */
         if (is_true(x[2])) {
-            line(C, "%s = %s;", dst, opd(C, x[1]));
+            line(C, "%s = %s;", dst, val);
             return;
         }
         line(C, "if (%s) {", opd(C, x[2]));
         C->indent++;
-        line(C, "%s = %s;", dst, opd(C, x[1]));
+        line(C, "%s = %s;", dst, val);
         C->indent--;
         line(C, "}");
         return;
@@ -272,6 +266,51 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_MAX:
     case OP_MIN: emit_reduce(C, in); return;
     case OP_FOR: emit_loop(C, in); return;
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_SELECT: {
+        const char *ops[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(C, in, k);
+        line(C, "%s v%d = %s;", T, id, c_op_expr(C->a, C_CUDA, f, in, ops));
+        return;
+    }
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -303,7 +342,7 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
     emit_block(&C, &f->body);
     sb_printf(&out, "extern \"C\" __global__\nvoid %s(", symbol);
     for (int i = 0; i < f->nparams; i++)
-        sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(f->params[i].type), C.pnames[i]);
+        sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), C.pnames[i]);
     sb_puts(&out, ") {\n");
     if (C.smem.len) {
         sb_puts(&out, sb_str(&C.smem));

@@ -463,28 +463,10 @@ static void elementwise(CudaB *C, const Inst *in, const char *(*expr)(CudaB *, c
 }
 
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c) {
-    const Function *f = C->f;
-    switch (in->op) {
-    case OP_NEG: return arena_printf(C->a, "-(%s)", a);
-    case OP_EXP: return arena_printf(C->a, "expf(%s)", a);
-    case OP_DIV:
-        if (operand_type(f, in->args[0]).dtype != DT_F32 && operand_type(f, in->args[1]).dtype != DT_F32)
-            return arena_printf(C->a, "((float)%s / (float)%s)", a, b);
-        return arena_printf(C->a, "(%s / %s)", a, b);
-    case OP_MAXIMUM:
-    case OP_MINIMUM: {
-        DType dt = (DType)in->type.dtype;
-        const char *cmp = in->op == OP_MAXIMUM ? ">" : "<";
-        if (operand_type(f, in->args[0]).dtype != dt) a = arena_printf(C->a, "(%s)%s", c_type(dt), a);
-        if (operand_type(f, in->args[1]).dtype != dt) b = arena_printf(C->a, "(%s)%s", c_type(dt), b);
-        if (dt == DT_F32)
-            return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))))", a, a, b, b, a,
-                                cmp, b, a, b);
-        return arena_printf(C->a, "((%s) %s (%s) ? (%s) : (%s))", a, cmp, b, a, b);
-    }
-    case OP_SELECT: return arena_printf(C->a, "(%s ? %s : %s)", a, b, c);
-    default: return arena_printf(C->a, "(%s %s %s)", a, op_info(in->op)->c_op, b);
-    }
+    const char *x[3] = {a, b, c};
+    const char *e = c_op_expr(C->a, C_CUDA, C->f, in, x);
+    MT_ASSERT(e);
+    return e;
 }
 
 static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
@@ -917,7 +899,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     cb_emit_block(&C, &f->body);
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads, symbol);
     for (int i = 0; i < f->nparams; i++)
-        sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(f->params[i].type),
+        sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type),
                   "", C.pnames[i]);
     sb_puts(&out, ") {\n");
     if (C.smem.len) {

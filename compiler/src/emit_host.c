@@ -506,6 +506,32 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_MAX:
     case OP_MIN: emit_reduce(H, in); return;
     case OP_FOR: emit_loop(H, in); return;
+    case OP_NUM_PROGRAMS:
+    case OP_ABS:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+        mt_error(H->ctx, in->pos, "the host backend does not support '%s' yet", op_info(in->op)->name);
+        return;
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -556,9 +582,9 @@ static void emit_helpers(StrBuf *sb, unsigned h) {
     sb_putc(sb, '\n');
 }
 
-static const char *param_ctype(const Spec *s, int i) {
+static const char *param_ctype(Arena *a, const Spec *s, int i) {
     Type t = s->f->params[i].type;
-    return c_launcher_type(t, t.ptr && !s->written[i]);
+    return c_launcher_type(a, t, t.ptr && !s->written[i]);
 }
 
 /* "const float*" -> "const float *x" */
@@ -609,7 +635,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     /* the arguments of one launch */
     sb_printf(&sb, "struct %s_args {\n", name);
     int members = 0;
-    for (int i = 0; i < f->nparams; i++, members++) sb_printf(&sb, "    %s;\n", decl(a, param_ctype(s, i), s->pnames[i]));
+    for (int i = 0; i < f->nparams; i++, members++) sb_printf(&sb, "    %s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]));
     if (arena_needed) sb_puts(&sb, "    _Atomic int *mt_failed; /* set by a program that cannot allocate its blocks */\n"), members++;
     if (!members) sb_puts(&sb, "    char mt_unused;\n");
     sb_puts(&sb, "};\n\n");
@@ -627,7 +653,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
         sb_printf(&sb, "    const struct %s_args *args = (const struct %s_args *)ctx;\n", name, name);
     else sb_puts(&sb, "    (void)ctx;\n");
     for (int i = 0; i < f->nparams; i++)
-        if (H.param_used[i]) sb_printf(&sb, "    %s = args->%s;\n", decl(a, param_ctype(s, i), s->pnames[i]), s->pnames[i]);
+        if (H.param_used[i]) sb_printf(&sb, "    %s = args->%s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]), s->pnames[i]);
     for (int d = 0; d < 3; d++)
         if (!H.pid_used[d]) sb_printf(&sb, "    (void)pid_%c;\n", "xyz"[d]);
     if (arena_needed) {

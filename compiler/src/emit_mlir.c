@@ -608,9 +608,33 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_MAX:
     case OP_MIN: emit_reduce(M, in); return;
     case OP_FOR: emit_loop(M, in); return;
+    case OP_NUM_PROGRAMS:
+    case OP_ABS:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
     case OP_COUNT: break;
     }
-    unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
+    unsupported(M, in, "tl.%s", op_info(in->op)->name);
 }
 
 static void emit_block(Mlir *M, const Block *b) {

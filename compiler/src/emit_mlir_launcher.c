@@ -133,7 +133,7 @@ static const char *params(Arena *a, const Spec *s) {
     if (!s->grid) sb_puts(&sb, ", mytriton_grid grid");
     for (int i = 0; i < s->f->nparams; i++) {
         Type t = s->f->params[i].type;
-        sb_printf(&sb, ", %s %s", c_launcher_type(t, t.ptr && !s->written[i]), s->pnames[i]);
+        sb_printf(&sb, ", %s %s", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
     }
     return sb_str(&sb);
 }
@@ -145,9 +145,8 @@ void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s) {
     sb_printf(sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_mlir;\n", s->name);
 }
 
-static const char *arg_kind(Type t) {
-    if (t.ptr) return t.dtype == DT_F32 ? "MYTRITON_ARG_PTR_FP32" : "MYTRITON_ARG_PTR_I32";
-    return t.dtype == DT_F32 ? "MYTRITON_ARG_FP32" : "MYTRITON_ARG_I32";
+static const char *arg_kind(Arena *a, Type t) {
+    return arena_printf(a, "MYTRITON_ARG_%s%s", t.ptr ? "PTR_" : "", dtype_info((DType)t.dtype)->arg);
 }
 
 /* The loader: statics private to this file. */
@@ -404,7 +403,7 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     if (!s->grid) sb_puts(&sb, ", *grid");
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
-        sb_printf(&sb, ", *(%s const *)args[%d]", c_launcher_type(t, t.ptr && !s->written[i]), i);
+        sb_printf(&sb, ", *(%s const *)args[%d]", c_launcher_type(a, t, t.ptr && !s->written[i]), i);
     }
     sb_puts(&sb, ");\n}\n\n");
     if (f->nparams) {
@@ -412,7 +411,7 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
         for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
         sb_puts(&sb, "};\n");
         sb_printf(&sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
-        for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", arg_kind(f->params[i].type));
+        for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", arg_kind(a, f->params[i].type));
         sb_puts(&sb, "};\n");
     }
     sb_printf(&sb, "const mytriton_kernel_info mytriton_kernel_info_%s = {\n", id);

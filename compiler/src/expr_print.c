@@ -2,6 +2,7 @@
  * `eN = op(operands) {attrs} : type`, printed where a statement first needs
  * it; loops show their index, captures, carried values and results. */
 #include "expr.h"
+#include "ssa.h"
 
 typedef struct EPrinter {
     StrBuf *sb;
@@ -29,19 +30,7 @@ static void define_line(EPrinter *P, const Expr *e) {
     sb_printf(P->sb, "%*se%d = %s(", P->indent, "", e->id, op_info(e->op)->name);
     for (int i = 0; i < e->nargs; i++) sb_printf(P->sb, "%s%s", i ? ", " : "", ref(P, e->args[i]));
     sb_puts(P->sb, ")");
-    switch (e->op) {
-    case OP_PROGRAM_ID:
-    case OP_EXPAND_DIMS: sb_printf(P->sb, " {axis=%d}", e->attrs.axis); break;
-    case OP_ARANGE: sb_printf(P->sb, " {start=%d, end=%d}", e->attrs.start, e->attrs.end); break;
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY: {
-        Type t = type_with_shape(type_scalar(e->attrs.dtype), e->attrs.rank, e->attrs.shape);
-        sb_printf(P->sb, " {shape=%s, dtype=%s}", shape_str(P->a, t), dtype_name(e->attrs.dtype));
-        break;
-    }
-    default: break;
-    }
+    attrs_print(P->sb, e->op, &e->attrs);
     if (e->op != OP_STORE) sb_printf(P->sb, " : %s", type_str(P->a, e->type));
     sb_putc(P->sb, '\n');
 }

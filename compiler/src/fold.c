@@ -1,7 +1,8 @@
 /* Constant folding with the seed's local simplifications:
  *   - an op whose operands are all constants becomes a constant (i32
  *     arithmetic wraps, f32 arithmetic is done in single precision,
- *     maximum/minimum propagate NaN);
+ *     maximum/minimum propagate NaN; a cast converts as Triton's; ops on
+ *     other dtypes are not folded);
  *   - x + 0 and x - 0 on i32; x * 1 and x / 1; select with a constant
  *     condition or identical arms;
  *   - at -O2 only (pass_fold), also 0 + x and 1 * x: the seed's -O1
@@ -22,10 +23,22 @@ static int is_const(Operand o, DType dt, double v) {
     return dt == DT_F32 ? o.c.f == v : o.c.i == (int64_t)v;
 }
 
+static int seed_dtype(DType dt) { return dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL; }
+
 static int eval_const(const Inst *in, ConstVal *out) {
     for (int i = 0; i < in->nargs; i++)
         if (in->args[i].kind != OPD_CONST) return 0;
     if (in->type.rank != 0) return 0;
+    if (in->op == OP_CAST) { /* Triton's cast, exactly (const_convert) */
+        if (in->attrs.flag) return 0;
+        *out = const_convert(in->args[0].c, in->attrs.dtype);
+        return 1;
+    }
+    /* the arithmetic below is the seed's (i32, f32, bool); other dtypes
+     * are left to run time */
+    if (!seed_dtype((DType)in->type.dtype)) return 0;
+    for (int i = 0; i < in->nargs; i++)
+        if (!seed_dtype(in->args[i].c.dt)) return 0;
     ConstVal a = in->args[0].c, b = in->nargs > 1 ? in->args[1].c : a;
     DType rt = (DType)in->type.dtype;
     int fl = (a.dt == DT_F32 || (in->nargs > 1 && b.dt == DT_F32));
@@ -52,8 +65,8 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_MINIMUM:
         if (rt == DT_F32) {
             float x = f32(a), y = f32(b), r;
-            if (isnan(x)) r = x;
-            else if (isnan(y)) r = y;
+            if (isnan(x)) r = in->attrs.flag ? y : x; /* nan_ignored: the other operand */
+            else if (isnan(y)) r = in->attrs.flag ? x : y;
             else r = in->op == OP_MAXIMUM ? (x > y ? x : y) : (x < y ? x : y);
             *out = const_f32((double)r);
         } else {
@@ -79,15 +92,60 @@ static int eval_const(const Inst *in, ConstVal *out) {
         *out = const_bool(r);
         return 1;
     }
-    case OP_AND: *out = const_bool(a.i && b.i); return 1;
-    case OP_OR: *out = const_bool(a.i || b.i); return 1;
+    case OP_AND:
+    case OP_OR:
+        if (rt != DT_BOOL) {
+            *out = const_i32(in->op == OP_AND ? (a.i & b.i) : (a.i | b.i));
+            return 1;
+        }
+        *out = const_bool(in->op == OP_AND ? (a.i && b.i) : (a.i || b.i));
+        return 1;
     case OP_SELECT: {
         ConstVal pick = a.i ? in->args[1].c : in->args[2].c;
         *out = rt == DT_F32 ? const_f32((double)f32(pick)) : const_convert(pick, rt);
         return 1;
     }
-    default: return 0;
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
     }
+    return 0;
 }
 
 /* The operand `o` may stand for the result of `in` if it has its type. */
@@ -122,8 +180,58 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
         }
         if (operand_eq(x[1], x[2]) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
-    default: return 0;
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
     }
+    return 0;
 }
 
 typedef struct Fold {

@@ -11,13 +11,36 @@ enum {
     OPF_REGION = 1 << 4,      /* has a body region */
     OPF_ARITH = 1 << 5,       /* numeric operands, promoted */
     OPF_CMP = 1 << 6,         /* numeric operands, bool result */
-    OPF_LOGIC = 1 << 7,       /* bool operands and result */
+    OPF_LOGIC = 1 << 7,       /* integer or bool operands */
     OPF_COMMUTATIVE = 1 << 8, /* operands may be swapped */
-    OPF_REDUCE = 1 << 9       /* rank-1 block to scalar */
+    OPF_REDUCE = 1 << 9,      /* rank-1 block to scalar */
+    OPF_CALL = 1 << 10        /* callable as tl.<spelling>(...) and tl.math.<spelling>(...) */
 };
 
+/* The type rule's class of an op (types.c). */
+typedef enum TypeRule {
+    TR_SPECIAL,     /* a rule of its own */
+    TR_UNARY_NUM,   /* a number; the result has its type */
+    TR_UNARY_FLOAT, /* an f32 or f64; the result has its type (Triton's math functions) */
+    TR_UNARY_F32,   /* an f32 (Triton's sqrt_rn) */
+    TR_ARITH,       /* promoted numbers (Triton's computation type) */
+    TR_DIV,         /* true division: floats, integers as f32 */
+    TR_DIV_F32,     /* division of two f32 (Triton's div_rn) */
+    TR_DIVMOD,      /* '%': promoted with '/'-'%' rules */
+    TR_INT_DIVMOD,  /* '//': promoted integers */
+    TR_FMA,         /* three floats of one type */
+    TR_UMULHI,      /* two integers of one 32- or 64-bit type */
+    TR_CMP,         /* promoted, a bool result */
+    TR_BITWISE,     /* promoted integers or bools */
+    TR_SHIFT,       /* promoted integers */
+    TR_SELECT       /* a bool condition and two promoted values */
+} TypeRule;
+
+/* Which attributes an op has, for the printers. */
+typedef enum AttrKind { AT_NONE, AT_AXIS, AT_RANGE, AT_SHAPE, AT_DTYPE, AT_NAN, AT_HINT } AttrKind;
+
 typedef enum Op {
-#define OP(id, name, nargs, flags, cop, meaning) OP_##id,
+#define OP(id, name, nargs, flags, rule, attrs, cop, tmpl, mlir, meaning) OP_##id,
 #include "ops.def"
 #undef OP
     OP_COUNT
@@ -27,7 +50,11 @@ typedef struct OpInfo {
     const char *name;
     int nargs;
     int flags;
+    TypeRule rule;
+    AttrKind attrs;
     const char *c_op;
+    const char *c_tmpl;
+    const char *mlir;
     const char *meaning;
 } OpInfo;
 

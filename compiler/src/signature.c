@@ -67,14 +67,18 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
             }
             s->divisibility = (int)v;
         }
-        if (strcmp(base, "*fp32") == 0) s->type = type_ptr(DT_F32);
-        else if (strcmp(base, "*i32") == 0) s->type = type_ptr(DT_I32);
-        else if (strcmp(base, "i32") == 0) s->type = type_scalar(DT_I32);
-        else if (strcmp(base, "fp32") == 0) s->type = type_scalar(DT_F32);
-        else {
-            mt_error(ctx, srcpos(0, 0), "--signature: entry %d: unsupported type '%s' (supported: *fp32, *i32, i32, fp32)", i + 1, base);
+        /* every dtype of dtypes.def, as a pointer (*fp16) or a scalar (i64) */
+        int is_ptr = base[0] == '*';
+        DType dt = dtype_by_sig(base + is_ptr);
+        if (dt == DT_NONE) {
+            StrBuf known;
+            sb_init(&known, a);
+            for (int d = 1; d < DT_COUNT; d++) sb_printf(&known, "%s%s", d > 1 ? ", " : "", dtype_info((DType)d)->sig);
+            mt_error(ctx, srcpos(0, 0), "--signature: entry %d: unsupported type '%s' (a dtype, or * and a dtype, of: %s)", i + 1,
+                     base, sb_str(&known));
             return NULL;
         }
+        s->type = is_ptr ? type_ptr(dt) : type_scalar(dt);
         s->type_text = base;
         sb_printf(&norm, "%s%s", i ? ", " : "", base);
         if (s->divisibility) sb_printf(&norm, ":%d", s->divisibility);

@@ -69,9 +69,22 @@ const char *operand_str(Arena *a, const Function *f, Operand o) {
     return "?";
 }
 
-static void print_shape_attr(StrBuf *sb, const Attrs *at) {
-    if (at->rank == 1) sb_printf(sb, "{shape=(%d,), dtype=%s}", (int)at->shape[0], dtype_name(at->dtype));
-    else sb_printf(sb, "{shape=(%d, %d), dtype=%s}", (int)at->shape[0], (int)at->shape[1], dtype_name(at->dtype));
+void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
+    static const char *const hints[3] = {"multiple_of", "max_contiguous", "max_constancy"};
+    switch (op_info(op)->attrs) {
+    case AT_NONE: return;
+    case AT_AXIS: sb_printf(sb, " {axis=%d}", at->axis); return;
+    case AT_RANGE: sb_printf(sb, " {start=%d, end=%d}", at->start, at->end); return;
+    case AT_SHAPE:
+        if (at->rank == 1) sb_printf(sb, " {shape=(%d,), dtype=%s}", (int)at->shape[0], dtype_name(at->dtype));
+        else sb_printf(sb, " {shape=(%d, %d), dtype=%s}", (int)at->shape[0], (int)at->shape[1], dtype_name(at->dtype));
+        return;
+    case AT_DTYPE: sb_printf(sb, " {dtype=%s%s}", dtype_name(at->dtype), at->flag ? ", rounding=rtz" : ""); return;
+    case AT_NAN:
+        if (at->flag) sb_puts(sb, " {nan_ignored}");
+        return;
+    case AT_HINT: sb_printf(sb, " {%s=%d}", hints[at->axis >= 0 && at->axis < 3 ? at->axis : 0], at->start); return;
+    }
 }
 
 static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent);
@@ -108,15 +121,7 @@ static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, 
     if (in->result >= 0) sb_printf(sb, "%%%d = ", in->result);
     sb_puts(sb, op_info(in->op)->name);
     for (int i = 0; i < in->nargs; i++) sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, in->args[i]));
-    switch (in->op) {
-    case OP_PROGRAM_ID:
-    case OP_EXPAND_DIMS: sb_printf(sb, " {axis=%d}", in->attrs.axis); break;
-    case OP_ARANGE: sb_printf(sb, " {start=%d, end=%d}", in->attrs.start, in->attrs.end); break;
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY: sb_putc(sb, ' '), print_shape_attr(sb, &in->attrs); break;
-    default: break;
-    }
+    attrs_print(sb, in->op, &in->attrs);
     if (in->result >= 0) sb_printf(sb, " : %s", type_str(a, in->type));
     sb_putc(sb, '\n');
 }

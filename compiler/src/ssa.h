@@ -93,6 +93,9 @@ int operand_eq(Operand a, Operand b);
 /* The operand's type (none: DT_NONE scalar). */
 Type operand_type(const Function *f, Operand o);
 
+/* An op's attributes as the SSA text prints them (" {axis=0}"; nothing
+ * for ops without attributes). */
+void attrs_print(StrBuf *sb, Op op, const Attrs *at);
 /* The SSA text (DESIGN 6). */
 void ssa_print(StrBuf *sb, Arena *a, const Function *f);
 const char *operand_str(Arena *a, const Function *f, Operand o);

@@ -2,7 +2,9 @@
  * place the frontend and the verifier ask. */
 #include "types.h"
 
+#include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +44,42 @@ int64_t type_numel(Type t) {
     return n;
 }
 
-int type_is_numeric(Type t) { return !t.ptr && (t.dtype == DT_I32 || t.dtype == DT_F32); }
+int type_is_numeric(Type t) { return !t.ptr && t.dtype != DT_NONE; }
 
-const char *dtype_name(DType dt) {
-    switch (dt) {
-    case DT_BOOL: return "bool";
-    case DT_I32: return "i32";
-    case DT_F32: return "f32";
-    default: return "none";
+const DTypeInfo dtype_table[DT_COUNT] = {
+    [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, DT_NONE, "void", "{0}", "{0}", "void", "{0}", "{0}", "void", "none", "NONE"},
+#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, mlir, arg) \
+    [DT_##id] = {triton, sig, ssa, cls, bits, mant, DT_##compute, cuda, cl, cs, host, hl, hs, header, mlir, arg},
+#include "dtypes.def"
+#undef DT
+};
+
+static DType dtype_by(const char *name, size_t field) {
+    if (!name) return DT_NONE;
+    for (int d = 1; d < DT_COUNT; d++) {
+        const char *v = *(const char *const *)((const char *)&dtype_table[d] + field);
+        if (strcmp(v, name) == 0) return (DType)d;
     }
+    return DT_NONE;
 }
+DType dtype_by_triton(const char *name) { return dtype_by(name, offsetof(DTypeInfo, triton)); }
+DType dtype_by_sig(const char *name) { return dtype_by(name, offsetof(DTypeInfo, sig)); }
+DType dtype_by_ssa(const char *name) { return dtype_by(name, offsetof(DTypeInfo, ssa)); }
+
+int64_t dtype_int_min(DType dt) {
+    const DTypeInfo *d = dtype_info(dt);
+    if (d->cls != DC_SINT) return 0;
+    return d->bits >= 64 ? INT64_MIN : -((int64_t)1 << (d->bits - 1));
+}
+
+uint64_t dtype_int_max(DType dt) {
+    const DTypeInfo *d = dtype_info(dt);
+    if (d->cls == DC_BOOL) return 1;
+    int b = d->cls == DC_SINT ? d->bits - 1 : d->bits;
+    return b >= 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1;
+}
+
+const char *dtype_name(DType dt) { return dt < DT_COUNT ? dtype_table[dt].ssa : "none"; }
 
 static void elem_str(char *buf, size_t n, Type t) {
     if (t.ptr) snprintf(buf, n, "ptr<%s>", dtype_name(t.dtype));
@@ -86,10 +114,76 @@ int shape_broadcast(Type a, Type b, Type *out) {
     return 1;
 }
 
-ConstVal const_i32(int64_t v) {
-    ConstVal c = {DT_I32, v, 0};
+/* ---- Constants ----------------------------------------------------------- */
+
+ConstVal const_int(DType dt, int64_t v) {
+    ConstVal c = {dt, 0, 0};
+    const DTypeInfo *d = dtype_info(dt);
+    if (d->cls == DC_BOOL) {
+        c.i = v != 0;
+    } else if (d->bits >= 64) {
+        c.i = v;
+    } else {
+        uint64_t mask = ((uint64_t)1 << d->bits) - 1, u = (uint64_t)v & mask;
+        if (d->cls == DC_SINT && (u >> (d->bits - 1))) u |= ~mask; /* sign-extend */
+        memcpy(&c.i, &u, sizeof u);
+    }
     return c;
 }
+
+/* Rounds to a binary format of `mant` mantissa bits and exponent range
+ * [emin, emax] (normal numbers), with subnormals, to nearest even. */
+static double round_format(double v, int mant, int emin, int emax, int has_inf) {
+    if (!isfinite(v) || v == 0) return v;
+    int e;
+    frexp(v, &e); /* v = m * 2^e, 0.5 <= |m| < 1: the leading bit is 2^(e-1) */
+    int lead = e - 1;
+    if (lead < emin) lead = emin; /* subnormal: fixed quantum */
+    double quantum = ldexp(1.0, lead - mant);
+    double r = nearbyint(v / quantum) * quantum; /* the default rounding mode: nearest even */
+    double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
+    if (!has_inf) { /* fp8e4nv: the top mantissa pattern of the top exponent is NaN */
+        maxv = ldexp(2.0 - ldexp(1.0, 1 - mant), emax);
+        if (fabs(r) > maxv) return copysign(maxv, v); /* saturates, as satfinite */
+        return r;
+    }
+    if (fabs(r) > maxv) return copysign(INFINITY, v);
+    return r;
+}
+
+double round_to_dtype(double v, DType dt) {
+    switch (dt) { /* every dtype: a new float dtype must say how it rounds */
+    case DT_F64: return v;
+    case DT_F32: return (double)(float)v;
+    case DT_F16: return round_format(v, 10, -14, 15, 1);
+    case DT_BF16: return round_format(v, 7, -126, 127, 1);
+    case DT_F8E4NV: /* satfinite: infinities and overflow saturate */
+        if (isnan(v)) return v;
+        return fmax(-448.0, fmin(448.0, round_format(v, 3, -6, 8, 0)));
+    case DT_F8E5: /* satfinite, as the GPU's conversion: overflow saturates */
+        if (isnan(v)) return v;
+        return fmax(-57344.0, fmin(57344.0, round_format(v, 2, -14, 15, 1)));
+    case DT_NONE:
+    case DT_BOOL:
+    case DT_I8:
+    case DT_I16:
+    case DT_I32:
+    case DT_I64:
+    case DT_U8:
+    case DT_U16:
+    case DT_U32:
+    case DT_U64:
+    case DT_COUNT: break;
+    }
+    return v;
+}
+
+ConstVal const_float(DType dt, double v) {
+    ConstVal c = {dt, 0, round_to_dtype(v, dt)};
+    return c;
+}
+
+ConstVal const_i32(int64_t v) { return const_int(DT_I32, v); }
 ConstVal const_f32(double v) {
     ConstVal c = {DT_F32, 0, v};
     return c;
@@ -99,22 +193,66 @@ ConstVal const_bool(int v) {
     return c;
 }
 
+DType const_int_dtype(int64_t v, int is_unsigned_big) {
+    if (is_unsigned_big) return DT_U64;
+    if (v >= INT32_MIN && v <= INT32_MAX) return DT_I32;
+    if (v > INT32_MAX && v <= (int64_t)UINT32_MAX) return DT_U32;
+    return DT_I64;
+}
+
+DType const_float_dtype(double v) {
+    double x = fabs(v);
+    if (isinf(x) || x == 0 || isnan(v) || (x >= ldexp(1.0, -126) && x <= (double)FLT_MAX)) return DT_F32;
+    return DT_F64;
+}
+
 int const_eq(ConstVal a, ConstVal b) {
     if (a.dt != b.dt) return 0;
-    if (a.dt == DT_F32) return memcmp(&a.f, &b.f, sizeof a.f) == 0;
+    if (dtype_is_float(a.dt)) return memcmp(&a.f, &b.f, sizeof a.f) == 0;
     return a.i == b.i;
+}
+
+double const_as_double(ConstVal c) {
+    if (dtype_is_float(c.dt)) return c.f;
+    if (dtype_is_unsigned(c.dt)) return (double)(uint64_t)c.i;
+    return (double)c.i;
+}
+
+/* Float to integer as the GPU converts for Triton (cvt.rzi): truncation,
+ * saturating at the destination's limits, NaN to 0 (to i64: INT64_MIN);
+ * 8-bit destinations convert to 16 bits and then wrap. */
+static int64_t float_to_int(double v, DType to) {
+    if (dtype_info(to)->bits == 8) to = dtype_is_unsigned(to) ? DT_U16 : DT_I16;
+    if (isnan(v)) return to == DT_I64 ? INT64_MIN : 0;
+    double t = trunc(v);
+    if (dtype_is_unsigned(to)) {
+        if (t <= 0) return 0;
+        double maxv = (double)dtype_int_max(to);
+        if (t >= maxv) return (int64_t)dtype_int_max(to);
+        return (int64_t)(uint64_t)t;
+    }
+    double lo = (double)dtype_int_min(to), hi = (double)(int64_t)dtype_int_max(to);
+    if (t <= lo) return dtype_int_min(to);
+    if (t >= hi) return (int64_t)dtype_int_max(to);
+    return (int64_t)t;
 }
 
 ConstVal const_convert(ConstVal c, DType to) {
     if (c.dt == to) return c;
-    if (to == DT_F32) return const_f32((double)c.i);
-    if (to == DT_I32 && c.dt == DT_F32) {
-        double t = trunc(c.f);
-        if (!(t >= -2147483648.0 && t <= 2147483647.0)) t = 0; /* callers check range */
-        return const_i32((int64_t)t);
+    if (to == DT_BOOL) return const_bool(dtype_is_float(c.dt) ? c.f != 0 : c.i != 0);
+    if (dtype_is_float(to)) {
+        if (dtype_is_float(c.dt)) return const_float(to, c.f);
+        if (dtype_is_unsigned(c.dt)) {
+            /* one rounding from the exact integer (doubles hold 53 bits) */
+            uint64_t u = (uint64_t)c.i;
+            if (to == DT_F32) return const_float(to, (double)(float)u);
+            return const_float(to, (double)u);
+        }
+        if (to == DT_F32) return const_float(to, (double)(float)c.i);
+        return const_float(to, (double)c.i);
     }
-    if (to == DT_BOOL) return const_bool(c.dt == DT_F32 ? c.f != 0 : c.i != 0);
-    return c;
+    if (dtype_is_float(c.dt)) return const_int(to, float_to_int(c.f, to));
+    return const_int(to, c.i); /* integer to integer: wraps (bool is 0/1) */
 }
 
 void py_float_repr(double v, char *buf) {
@@ -174,34 +312,78 @@ void py_float_repr(double v, char *buf) {
 }
 
 const char *const_repr(Arena *a, ConstVal c) {
-    switch (c.dt) {
-    case DT_BOOL: return c.i ? "True" : "False";
-    case DT_I32: return arena_printf(a, "%lld", (long long)c.i);
-    case DT_F32: {
+    if (c.dt == DT_BOOL) return c.i ? "True" : "False";
+    if (c.dt == DT_NONE) return "none";
+    if (dtype_is_float(c.dt)) {
         char buf[40];
         py_float_repr(c.f, buf);
         return arena_strdup(a, buf);
     }
-    default: return "none";
-    }
+    if (dtype_is_unsigned(c.dt)) return arena_printf(a, "%llu", (unsigned long long)(uint64_t)c.i);
+    return arena_printf(a, "%lld", (long long)c.i);
 }
 
 int dtype_convertible(DType from, DType to) {
-    if (from == to) return 1;
-    return (from == DT_I32 || from == DT_F32) && (to == DT_I32 || to == DT_F32);
+    return from != DT_NONE && to != DT_NONE && from < DT_COUNT && to < DT_COUNT;
 }
 
-static DType promote(Type a, Type b) {
-    return (a.dtype == DT_F32 || b.dtype == DT_F32) ? DT_F32 : DT_I32;
+/* Triton's kinds for rule 0: bool < uint < int < float. */
+static int dtype_kind(DType dt) {
+    switch (dtype_info(dt)->cls) {
+    case DC_BOOL: return 0;
+    case DC_UINT: return 1;
+    case DC_SINT: return 2;
+    case DC_FLOAT: return 3;
+    case DC_NONE: break;
+    }
+    return -1;
 }
+
+DType integer_promote(DType x, DType y) {
+    const DTypeInfo *a = dtype_info(x), *b = dtype_info(y);
+    int ua = a->cls == DC_UINT, ub = b->cls == DC_UINT;
+    if (ua == ub) return a->bits > b->bits ? x : y;
+    if (ua) return a->bits >= b->bits ? x : y;
+    return b->bits >= a->bits ? y : x;
+}
+
+static int is_fp8(DType d) { return d == DT_F8E4NV || d == DT_F8E5; }
+
+DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod, const char **err) {
+    if (x_weak != y_weak) {
+        DType scalar = x_weak ? x : y, tensor = x_weak ? y : x;
+        if (dtype_kind(scalar) <= dtype_kind(tensor)) {
+            if (div_or_mod && (tensor == DT_F16 || tensor == DT_BF16)) return DT_F32;
+            return tensor;
+        }
+    }
+    if (x == DT_F64 || y == DT_F64) return DT_F64;
+    if (x == DT_F32 || y == DT_F32) return DT_F32;
+    if (x == DT_F16 || y == DT_F16) return div_or_mod ? DT_F32 : DT_F16;
+    if (x == DT_BF16 && y == DT_BF16) return div_or_mod ? DT_F32 : DT_BF16;
+    if (x == DT_BF16 || y == DT_BF16) return DT_F32;
+    if (is_fp8(x) && is_fp8(y)) return x == y ? x : DT_F16;
+    if (!dtype_is_int(x) || !dtype_is_int(y)) {
+        *err = arena_printf(a, "no common type of %s and %s", dtype_name(x), dtype_name(y));
+        return DT_NONE;
+    }
+    if (div_or_mod && dtype_is_unsigned(x) != dtype_is_unsigned(y)) {
+        *err = arena_printf(a, "%s and %s have different signedness (cast them to the same signedness first, as Triton requires)",
+                            dtype_name(x), dtype_name(y));
+        return DT_NONE;
+    }
+    return integer_promote(x, y);
+}
+
+int dtype_implicit(DType from, DType to) { return from == to || ((from == DT_I32 || from == DT_BOOL) && to == DT_F32); }
 
 #define FAIL(...) do { *err = arena_printf(a, __VA_ARGS__); return 0; } while (0)
 
-static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const int *present, int n, Type *shape,
+static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const uint8_t *flags, int n, Type *shape,
                              const char **err) {
     Type s = type_scalar(DT_NONE);
     for (int i = 0; i < n; i++) {
-        if (!present[i]) continue;
+        if (!(flags[i] & ARG_PRESENT)) continue;
         Type next;
         if (!shape_broadcast(s, args[i], &next)) {
             StrBuf sb;
@@ -209,7 +391,7 @@ static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const
             sb_printf(&sb, "cannot broadcast the operand shapes of %s:", name);
             int first = 1;
             for (int k = 0; k < n; k++)
-                if (present[k]) sb_printf(&sb, "%s%s", first ? " " : " and ", shape_str(a, args[k])), first = 0;
+                if (flags[k] & ARG_PRESENT) sb_printf(&sb, "%s%s", first ? " " : " and ", shape_str(a, args[k])), first = 0;
             *err = sb_str(&sb);
             return 0;
         }
@@ -225,6 +407,27 @@ static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const
     return 1;
 }
 
+static Type shaped(DType dt, Type shape) { return type_with_shape(type_scalar(dt), shape.rank, shape.dims); }
+
+/* The computation type of operands 0 and 1 and a check that each one
+ * reaches it without a cast the frontend should have made. */
+static int computation(Arena *a, const char *name, const Type *args, const uint8_t *flags, int div_or_mod, DType *out,
+                       const char **err) {
+    for (int i = 0; i < 2; i++)
+        if (!type_is_numeric(args[i]))
+            FAIL("%s needs numbers (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+    const char *why = NULL;
+    DType ct = promote_dtypes(a, (DType)args[0].dtype, (flags[0] & ARG_WEAK) != 0, (DType)args[1].dtype,
+                              (flags[1] & ARG_WEAK) != 0, div_or_mod, &why);
+    if (ct == DT_NONE) FAIL("%s: %s", name, why);
+    for (int i = 0; i < 2; i++)
+        if (!(flags[i] & ARG_WEAK) && !dtype_implicit((DType)args[i].dtype, ct))
+            FAIL("%s computes in %s but operand %d is %s (a cast is missing)", name, dtype_name(ct), i,
+                 type_str(a, args[i]));
+    *out = ct;
+    return 1;
+}
+
 int op_result_type(Arena *a, Op op, const Type *args, const int *present, const Attrs *at, Type *out,
                    const char **err) {
     return op_result_type_named(a, op, NULL, args, present, at, out, err);
@@ -232,14 +435,116 @@ int op_result_type(Arena *a, Op op, const Type *args, const int *present, const 
 
 int op_result_type_named(Arena *a, Op op, const char *display, const Type *args, const int *present,
                          const Attrs *at, Type *out, const char **err) {
+    uint8_t flags[3];
+    for (int i = 0; i < 3; i++) flags[i] = (!present || present[i]) ? ARG_PRESENT : 0;
+    return op_result_type_ex(a, op, display, args, flags, at, out, err);
+}
+
+int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
+                      const Attrs *at, Type *out, const char **err) {
     const OpInfo *info = op_info(op);
-    static const int all[3] = {1, 1, 1};
-    if (!present) present = all;
+    static const uint8_t all[3] = {ARG_PRESENT, ARG_PRESENT, ARG_PRESENT};
+    if (!flags) flags = all;
     Type shape;
+    DType ct;
     const char *name = display ? display : info->name;
+    int nargs = info->nargs < 0 ? 0 : info->nargs;
+    for (int i = 0; i < nargs; i++)
+        if ((flags[i] & ARG_PRESENT) && (args[i].dtype == DT_NONE || args[i].dtype >= DT_COUNT))
+            FAIL("%s has an operand without a type", name);
+    switch (info->rule) {
+    case TR_UNARY_NUM:
+        if (!type_is_numeric(args[0])) FAIL("%s needs a number (got %s)", name, type_str(a, args[0]));
+        *out = args[0];
+        return 1;
+    case TR_UNARY_FLOAT:
+        if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64))
+            FAIL("%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with .to(tl.float32))", name,
+                 type_str(a, args[0]));
+        *out = args[0];
+        return 1;
+    case TR_UNARY_F32:
+        if (args[0].ptr || args[0].dtype != DT_F32)
+            FAIL("%s needs an f32 operand, as Triton (got %s)", name, type_str(a, args[0]));
+        *out = args[0];
+        return 1;
+    case TR_DIV_F32:
+        for (int i = 0; i < 2; i++)
+            if (args[i].ptr || args[i].dtype != DT_F32)
+                FAIL("%s needs two f32 operands, as Triton (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(DT_F32, shape);
+        return 1;
+    case TR_ARITH:
+    case TR_CMP:
+        if (!computation(a, name, args, flags, 0, &ct, err)) return 0;
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(info->rule == TR_CMP ? DT_BOOL : ct, shape);
+        return 1;
+    case TR_DIV: {
+        if (!computation(a, name, args, flags, 1, &ct, err)) return 0;
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(dtype_is_float(ct) ? ct : DT_F32, shape);
+        return 1;
+    }
+    case TR_DIVMOD:
+    case TR_INT_DIVMOD:
+        if (!computation(a, name, args, flags, 1, &ct, err)) return 0;
+        if (info->rule == TR_INT_DIVMOD && !dtype_is_int(ct))
+            FAIL("%s needs integers (got %s and %s; Triton has no '//' on floats)", name, type_str(a, args[0]),
+                 type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(ct, shape);
+        return 1;
+    case TR_BITWISE:
+    case TR_SHIFT:
+        for (int i = 0; i < 2; i++)
+            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype))
+                FAIL("%s needs integers or bools (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+        if (!computation(a, name, args, flags, 0, &ct, err)) return 0;
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped(ct, shape);
+        return 1;
+    case TR_FMA:
+        for (int i = 0; i < 3; i++)
+            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) || is_fp8((DType)args[i].dtype) ||
+                args[i].dtype != args[0].dtype)
+                FAIL("%s needs three floats of one dtype (got %s, %s and %s)", name, type_str(a, args[0]),
+                     type_str(a, args[1]), type_str(a, args[2]));
+        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
+        *out = shaped((DType)args[0].dtype, shape);
+        return 1;
+    case TR_UMULHI:
+        for (int i = 0; i < 2; i++)
+            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) || args[i].dtype != args[0].dtype ||
+                dtype_info((DType)args[i].dtype)->bits < 32)
+                FAIL("%s needs two integers of one 32- or 64-bit dtype (got %s and %s)", name, type_str(a, args[0]),
+                     type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped((DType)args[0].dtype, shape);
+        return 1;
+    case TR_SELECT: {
+        if (args[0].ptr || args[0].dtype != DT_BOOL) FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
+        DType dt;
+        if (args[1].ptr || args[2].ptr) {
+            if (!args[1].ptr || !args[2].ptr || args[1].dtype != args[2].dtype)
+                FAIL("%s needs two values of one type (got %s and %s)", name, type_str(a, args[1]), type_str(a, args[2]));
+            if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
+            Type t = type_ptr((DType)args[1].dtype);
+            *out = type_with_shape(t, shape.rank, shape.dims);
+            return 1;
+        }
+        if (!computation(a, name, args + 1, flags + 1, 0, &dt, err)) return 0;
+        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
+        *out = shaped(dt, shape);
+        return 1;
+    }
+    case TR_SPECIAL: break;
+    }
     switch (op) {
     case OP_PROGRAM_ID:
-        if (at->axis < 0 || at->axis > 2) FAIL("program_id axis must be 0, 1 or 2 (got %d)", at->axis);
+    case OP_NUM_PROGRAMS:
+        if (at->axis < 0 || at->axis > 2) FAIL("%s axis must be 0, 1 or 2 (got %d)", name, at->axis);
         *out = type_scalar(DT_I32);
         return 1;
     case OP_ARANGE: {
@@ -260,11 +565,10 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
             n *= at->shape[i];
         }
         if (n > MT_MAX_NUMEL) FAIL("%s of %lld elements exceeds the limit of %d", name, (long long)n, MT_MAX_NUMEL);
-        if (at->dtype != DT_BOOL && at->dtype != DT_I32 && at->dtype != DT_F32)
-            FAIL("%s needs dtype tl.int1, tl.int32 or tl.float32", name);
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
         if (op == OP_FULL) {
             if (args[0].rank != 0 || args[0].ptr) FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, args[0]));
-            if (!dtype_convertible(args[0].dtype, at->dtype))
+            if (!dtype_convertible((DType)args[0].dtype, at->dtype))
                 FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype), dtype_name(args[0].dtype));
         }
         *out = type_with_shape(type_scalar(at->dtype), at->rank, at->shape);
@@ -280,91 +584,100 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
         *out = type_with_shape(x, x.rank + 1, dims);
         return 1;
     }
-    case OP_NEG:
-        if (!type_is_numeric(args[0])) FAIL("%s needs an i32 or f32 operand (got %s)", name, type_str(a, args[0]));
+    case OP_CAST:
+        if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
+        if (at->flag && !(dtype_is_float((DType)args[0].dtype) && dtype_is_float(at->dtype) &&
+                          dtype_info(at->dtype)->bits < dtype_info((DType)args[0].dtype)->bits))
+            FAIL("%s: fp_downcast_rounding applies only to a float cast to a narrower float", name);
+        *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
+        return 1;
+    case OP_BITCAST:
+        if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
+        if (dtype_info(at->dtype)->bits != dtype_info((DType)args[0].dtype)->bits)
+            FAIL("%s cannot reinterpret %s (%d bits) as %s (%d bits)", name, dtype_name(args[0].dtype),
+                 dtype_info((DType)args[0].dtype)->bits, dtype_name(at->dtype), dtype_info(at->dtype)->bits);
+        *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
+        return 1;
+    case OP_HINT:
         *out = args[0];
         return 1;
-    case OP_EXP:
-        if (args[0].ptr || args[0].dtype != DT_F32) FAIL("%s needs an f32 operand (got %s)", name, type_str(a, args[0]));
-        *out = args[0];
-        return 1;
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-        if (!type_is_numeric(args[0]) || !type_is_numeric(args[1]))
-            FAIL("%s needs i32 or f32 operands (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, present, 2, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar(op == OP_DIV ? DT_F32 : promote(args[0], args[1])), shape.rank, shape.dims);
-        return 1;
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE: {
-        int both_numeric = type_is_numeric(args[0]) && type_is_numeric(args[1]);
-        int both_bool = !args[0].ptr && !args[1].ptr && args[0].dtype == DT_BOOL && args[1].dtype == DT_BOOL;
-        if (!both_numeric && !(both_bool && (op == OP_CMP_EQ || op == OP_CMP_NE)))
-            FAIL("%s needs i32 or f32 operands (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, present, 2, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar(DT_BOOL), shape.rank, shape.dims);
-        return 1;
-    }
-    case OP_AND:
-    case OP_OR:
-        for (int i = 0; i < 2; i++)
-            if (args[i].ptr || args[i].dtype != DT_BOOL)
-                FAIL("%s needs bool operands (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, present, 2, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar(DT_BOOL), shape.rank, shape.dims);
-        return 1;
-    case OP_SELECT: {
-        if (args[0].ptr || args[0].dtype != DT_BOOL) FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
-        DType dt;
-        if (type_is_numeric(args[1]) && type_is_numeric(args[2])) dt = promote(args[1], args[2]);
-        else if (!args[1].ptr && !args[2].ptr && args[1].dtype == DT_BOOL && args[2].dtype == DT_BOOL) dt = DT_BOOL;
-        else FAIL("%s needs two numeric or two bool values (got %s and %s)", name, type_str(a, args[1]), type_str(a, args[2]));
-        if (!broadcast_or_fail(a, name, args, present, 3, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar(dt), shape.rank, shape.dims);
-        return 1;
-    }
     case OP_ADDPTR:
         if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
-        if (args[1].ptr || args[1].dtype != DT_I32) FAIL("a pointer offset must be i32 (got %s)", type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, present, 2, &shape, err)) return 0;
-        *out = type_with_shape(type_ptr(args[0].dtype), shape.rank, shape.dims);
+        if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)
+            FAIL("a pointer offset must be an integer (got %s)", type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = type_with_shape(type_ptr((DType)args[0].dtype), shape.rank, shape.dims);
         return 1;
     case OP_LOAD:
         if (!args[0].ptr) FAIL("load needs a pointer (got %s)", type_str(a, args[0]));
-        if (present[1] && (args[1].ptr || args[1].dtype != DT_BOOL)) FAIL("a load mask must be bool (got %s)", type_str(a, args[1]));
-        if (present[2]) {
-            if (!present[1]) FAIL("a load's 'other' needs a mask");
-            if (args[2].ptr || !dtype_convertible(args[2].dtype, args[0].dtype))
+        if ((flags[1] & ARG_PRESENT) && (args[1].ptr || args[1].dtype != DT_BOOL))
+            FAIL("a load mask must be bool (got %s)", type_str(a, args[1]));
+        if (flags[2] & ARG_PRESENT) {
+            if (!(flags[1] & ARG_PRESENT)) FAIL("a load's 'other' needs a mask");
+            if (args[2].ptr || !dtype_convertible((DType)args[2].dtype, (DType)args[0].dtype))
                 FAIL("a load's 'other' (%s) cannot convert to the pointee %s", type_str(a, args[2]), dtype_name(args[0].dtype));
         }
-        if (!broadcast_or_fail(a, name, args, present, 3, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar(args[0].dtype), shape.rank, shape.dims);
+        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
+        *out = type_with_shape(type_scalar((DType)args[0].dtype), shape.rank, shape.dims);
         return 1;
     case OP_STORE:
         if (!args[0].ptr) FAIL("store needs a pointer (got %s)", type_str(a, args[0]));
-        if (args[1].ptr || !dtype_convertible(args[1].dtype, args[0].dtype))
+        if (args[1].ptr || !dtype_convertible((DType)args[1].dtype, (DType)args[0].dtype))
             FAIL("cannot store %s through %s", type_str(a, args[1]), type_str(a, args[0]));
-        if (present[2] && (args[2].ptr || args[2].dtype != DT_BOOL)) FAIL("a store mask must be bool (got %s)", type_str(a, args[2]));
-        if (!broadcast_or_fail(a, name, args, present, 3, &shape, err)) return 0;
+        if ((flags[2] & ARG_PRESENT) && (args[2].ptr || args[2].dtype != DT_BOOL))
+            FAIL("a store mask must be bool (got %s)", type_str(a, args[2]));
+        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = type_scalar(DT_NONE);
         return 1;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
         if (args[0].rank != 1 || !type_is_numeric(args[0]))
-            FAIL("%s needs a rank-1 block of i32 or f32 (got %s)", name, type_str(a, args[0]));
-        *out = type_scalar(args[0].dtype);
+            FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, args[0]));
+        *out = type_scalar((DType)args[0].dtype);
         return 1;
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_SELECT:
     case OP_FOR:
-    case OP_COUNT: break;
+    case OP_COUNT:
+        break;
     }
     FAIL("'%s' has no type rule", name);
 }

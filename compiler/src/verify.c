@@ -41,8 +41,9 @@ static int check_operand(Verifier *V, Operand o, const char *where) {
         if (o.id < 0 || o.id >= V->f->nparams) BAD("%s uses parameter #%d, which does not exist", where, o.id);
         return 1;
     case OPD_CONST:
-        if (o.c.dt != DT_BOOL && o.c.dt != DT_I32 && o.c.dt != DT_F32) BAD("%s has a constant without a type", where);
-        if (o.c.dt == DT_I32 && (o.c.i < INT32_MIN || o.c.i > INT32_MAX)) BAD("%s has an i32 constant out of range", where);
+        if (o.c.dt == DT_NONE || o.c.dt >= DT_COUNT) BAD("%s has a constant without a type", where);
+        if (!dtype_is_float(o.c.dt) && !const_eq(const_int(o.c.dt, o.c.i), o.c))
+            BAD("%s has an %s constant out of range", where, dtype_name(o.c.dt));
         return 1;
     case OPD_NONE: return 1;
     }
@@ -126,17 +127,17 @@ static int verify_inst(Verifier *V, const Inst *in) {
     const char *where = in->result >= 0 ? arena_printf(V->a, "%%%d = %s", in->result, info->name) : info->name;
     if (in->nargs != info->nargs) BAD("%s has %d operands (it takes %d)", where, in->nargs, info->nargs);
     Type types[3];
-    int present[3] = {0};
+    uint8_t flags[3] = {0};
     for (int i = 0; i < in->nargs; i++) {
         if (!check_operand(V, in->args[i], where)) return 0;
         int optional = (in->op == OP_LOAD && i >= 1) || (in->op == OP_STORE && i == 2);
         if (in->args[i].kind == OPD_NONE && !optional) BAD("%s: operand %d cannot be none", where, i);
-        present[i] = in->args[i].kind != OPD_NONE;
+        flags[i] = (uint8_t)((in->args[i].kind != OPD_NONE ? ARG_PRESENT : 0) | (in->args[i].kind == OPD_CONST ? ARG_WEAK : 0));
         types[i] = operand_type(f, in->args[i]);
     }
     Type t;
     const char *err;
-    if (!op_result_type(V->a, in->op, types, present, &in->attrs, &t, &err)) BAD("%s: %s", where, err);
+    if (!op_result_type_ex(V->a, in->op, NULL, types, flags, &in->attrs, &t, &err)) BAD("%s: %s", where, err);
     if (op_has(in->op, OPF_NO_RESULT)) {
         if (in->result >= 0) BAD("%s must not define a value", where);
         return 1;

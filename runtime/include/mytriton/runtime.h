@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mytriton/dtypes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,7 +107,34 @@ typedef enum mytriton_arg_kind {
     MYTRITON_ARG_PTR_FP32 = 0, /* float*   */
     MYTRITON_ARG_PTR_I32 = 1,  /* int32_t* */
     MYTRITON_ARG_I32 = 2,      /* int32_t  */
-    MYTRITON_ARG_FP32 = 3      /* float    */
+    MYTRITON_ARG_FP32 = 3,     /* float    */
+    /* the other dtypes (the compiler's dtypes.def): scalars, then pointers */
+    MYTRITON_ARG_I1 = 4,       /* bool */
+    MYTRITON_ARG_I8 = 5,       /* int8_t */
+    MYTRITON_ARG_I16 = 6,      /* int16_t */
+    MYTRITON_ARG_I64 = 7,      /* int64_t */
+    MYTRITON_ARG_U8 = 8,       /* uint8_t */
+    MYTRITON_ARG_U16 = 9,      /* uint16_t */
+    MYTRITON_ARG_U32 = 10,     /* uint32_t */
+    MYTRITON_ARG_U64 = 11,     /* uint64_t */
+    MYTRITON_ARG_FP16 = 12,    /* mytriton_fp16 */
+    MYTRITON_ARG_BF16 = 13,    /* mytriton_bf16 */
+    MYTRITON_ARG_FP64 = 14,    /* double */
+    MYTRITON_ARG_FP8E4NV = 15, /* mytriton_fp8e4nv */
+    MYTRITON_ARG_FP8E5 = 16,   /* mytriton_fp8e5 */
+    MYTRITON_ARG_PTR_I1 = 17,
+    MYTRITON_ARG_PTR_I8 = 18,
+    MYTRITON_ARG_PTR_I16 = 19,
+    MYTRITON_ARG_PTR_I64 = 20,
+    MYTRITON_ARG_PTR_U8 = 21,
+    MYTRITON_ARG_PTR_U16 = 22,
+    MYTRITON_ARG_PTR_U32 = 23,
+    MYTRITON_ARG_PTR_U64 = 24,
+    MYTRITON_ARG_PTR_FP16 = 25,
+    MYTRITON_ARG_PTR_BF16 = 26,
+    MYTRITON_ARG_PTR_FP64 = 27,
+    MYTRITON_ARG_PTR_FP8E4NV = 28,
+    MYTRITON_ARG_PTR_FP8E5 = 29
 } mytriton_arg_kind;
 
 typedef struct mytriton_kernel_info {
