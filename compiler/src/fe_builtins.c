@@ -474,7 +474,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_MAXIMUM:
     case B_MINIMUM: {
         Attrs at = {0};
-        at.flag = fe_nan_ignored(I, &A, 2, 0);
+        at.flag = fe_nan_ignored(I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
         return fe_vexpr(fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, fe_to_expr(I, A.v[0], A.pos[0], fn),
                                  fe_to_expr(I, A.v[1], A.pos[1], fn), pos, &at));
     }
