@@ -497,16 +497,19 @@ const char *c_triton_helpers(Arena *a, const char *code) {
     for (size_t h = 0; h < sizeof triton_helpers / sizeof triton_helpers[0]; h++) {
         const struct TritonHelper *H = &triton_helpers[h];
         if (!strstr(code, arena_printf(a, "%s(", H->name))) continue;
-        if (!sb.len) sb_puts(&sb, "// Triton's numerics: the instructions Triton emits for these ops\n");
+        if (!sb.len) sb_puts(&sb, "// Triton's numerics: the instructions Triton emits for these ops (each defined once\n"
+                                  "// in a translation unit that includes several generated kernels)\n");
+        const char *guard = arena_printf(a, "MYTRITON_HELPER_%s", H->name + 3);
+        sb_printf(&sb, "#ifndef %s\n#define %s\n", guard, guard);
         sb_printf(&sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name, H->params, H->what);
         if (!H->ptx) {
-            sb_printf(&sb, "    return %s;\n}\n", H->body);
+            sb_printf(&sb, "    return %s;\n}\n#endif\n", H->body);
             continue;
         }
         int two = strchr(H->params, ',') != NULL;
         sb_printf(&sb, "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n", H->ptx,
                   two ? ", \"f\"(y)" : "");
-        sb_printf(&sb, "#else\n    return %s;\n#endif\n}\n", H->body);
+        sb_printf(&sb, "#else\n    return %s;\n#endif\n}\n#endif\n", H->body);
     }
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);
