@@ -42,7 +42,7 @@ static const char usage[] =
     "                       NAME_host.c with launch_NAME over the variants NAME_cfg<i>\n"
     "                       (compiled separately, one per config \"BM=64 NUM_WARPS=4 ...\")\n"
     "  --when COND          the previous --config only runs when COND (over the key) holds\n"
-    "  --key NAMES          i32 parameters the configs are tuned for, e.g. \"M,N,K\"\n"
+    "  --key NAMES          integer parameters the configs are tuned for, e.g. \"M,N,K\"\n"
     "  --restore NAME[=EXT] (repeatable) a buffer the kernel writes, tuned on a scratch copy\n"
     "                       (EXT: its size in elements; CUDA default: to the allocation's end)\n"
     "  --specialize on|off  the configs also exist as NAME_cfg<i>_d16 (default on)\n"
