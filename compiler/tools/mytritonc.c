@@ -159,19 +159,42 @@ static void free_defines(mt_define *defs, int n) {
     free(defs);
 }
 
+/* The dispatch options' storage (--config, --key, --restore), owned by
+ * main() so that every return of compile_main() leaves nothing behind. */
+typedef struct DispatchArgs {
+    mt_dispatch_config *configs;
+    const char **keys, **restore;
+    char *key_copy;
+} DispatchArgs;
+
+static int compile_main(int argc, char **argv, DispatchArgs *da);
+
 int main(int argc, char **argv) {
+    DispatchArgs da = {0};
+    int rc = 2;
+    da.configs = calloc((size_t)argc + 1, sizeof *da.configs);
+    da.keys = calloc((size_t)argc + 1, sizeof *da.keys);
+    da.restore = calloc((size_t)argc + 1, sizeof *da.restore);
+    if (da.configs && da.keys && da.restore) rc = compile_main(argc, argv, &da);
+    free(da.configs);
+    free(da.keys);
+    free(da.restore);
+    free(da.key_copy);
+    return rc;
+}
+
+static int compile_main(int argc, char **argv, DispatchArgs *da) {
     mt_options o = {0};
     o.opt_level = 2;
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
     int nstages = 0;
     const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
-    mt_dispatch_config *configs = calloc((size_t)argc + 1, sizeof *configs);
-    const char **keys = calloc((size_t)argc + 1, sizeof *keys), **restore = calloc((size_t)argc + 1, sizeof *restore);
-    char *key_copy = NULL;
+    mt_dispatch_config *configs = da->configs;
+    const char **keys = da->keys, **restore = da->restore;
     mt_dispatch dispatch = {0};
     dispatch.specialize = 1;
-    if (!defs || !configs || !keys || !restore) return 2;
+    if (!defs) return 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
@@ -220,10 +243,11 @@ int main(int argc, char **argv) {
         }
         else if (OPTION("--key")) {
             char *save = NULL;
-            free(key_copy);
-            key_copy = strdup(val);
+            free(da->key_copy);
+            da->key_copy = strdup(val);
             dispatch.nkeys = 0;
-            for (char *t = strtok_r(key_copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) keys[dispatch.nkeys++] = t;
+            for (char *t = da->key_copy ? strtok_r(da->key_copy, ", ", &save) : NULL; t; t = strtok_r(NULL, ", ", &save))
+                keys[dispatch.nkeys++] = t;
         }
         else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
         else if (OPTION("--specialize")) {
@@ -389,10 +413,6 @@ int main(int argc, char **argv) {
     free(defs);
     free(own_shim);
     free(binary_text);
-    free(configs);
-    free(keys);
-    free(restore);
-    free(key_copy);
     if (fflush(stdout) != 0) rc = rc ? rc : 1;
     return rc;
 }
