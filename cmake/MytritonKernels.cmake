@@ -8,6 +8,8 @@
 #       [NAME <launcher name>]           default: the function without "_kernel"
 #       [CONSTEXPR NAME=VALUE ...]
 #       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
+#       [GRID_PARAMS name ...]           launcher-only int32_t parameters (after
+#                                        the kernel's) the GRID may use
 #       [OPT_LEVEL 0|1|2]                default: 2
 #       [NUM_WARPS 1|2|4|...|32]         -O2 CUDA threads per block / 32 (as
 #                                        Triton's num_warps); default: by shape
@@ -33,6 +35,7 @@
 #     [KERNEL ...]...
 #     [HEADER <name.h>]                  default: <target>.h
 #     [BACKENDS cuda host mlir]          default: cuda
+#     [STATIC | SHARED]                  default: as BUILD_SHARED_LIBS (STATIC)
 #   )
 #
 # Arguments are parsed with cmake_parse_arguments, per KERNEL block; the
@@ -44,8 +47,9 @@
 # GRID names. The compiler runs with --option-spelling cmake, so its own
 # messages about options say CONSTEXPR/GRID/SIGNATURE/NAME.
 #
-# <target> is a STATIC library of the generated sources. Linking it gives the
-# folder of the generated headers, mytriton::runtime and, with the cuda
+# <target> is a library of the generated sources. Linking it gives the
+# folder of the library's header <target>.h (the kernels' own headers are
+# below it, <target>/<NAME>.h), mytriton::runtime and, with the cuda
 # backend, CUDA::cudart. Its header <target>.h includes every launcher's
 # header and declares `void <target>_register_kernels(void);`, which
 # registers the library's kernels with the runtime's registry.
@@ -94,11 +98,23 @@ endfunction()
 #   MYTRITON_MLIR_CHIP  the PTX target, e.g. sm_90 (default: the lowest of
 #                       CMAKE_CUDA_ARCHITECTURES, else sm_90)
 
-# Finds mlir-opt and the CUDA runtime, or stops the configure.
-function(_mytriton_mlir_setup where)
+# mytriton_find_mlir_opt(<var>): the one lookup of mlir-opt of MLIR 19,
+# cached as MYTRITON_MLIR_OPT (set it to choose another); <var> is its path
+# or empty.
+function(mytriton_find_mlir_opt out)
   find_program(MYTRITON_MLIR_OPT NAMES mlir-opt-19 mlir-opt HINTS /usr/lib/llvm-19/bin
     DOC "mlir-opt of MLIR 19, for mytriton's mlir backend")
-  if(NOT MYTRITON_MLIR_OPT)
+  if(MYTRITON_MLIR_OPT)
+    set(${out} "${MYTRITON_MLIR_OPT}" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Finds mlir-opt and the CUDA runtime, or stops the configure.
+function(_mytriton_mlir_setup where)
+  mytriton_find_mlir_opt(_mlir_opt)
+  if(NOT _mlir_opt)
     message(FATAL_ERROR "${where}: BACKENDS mlir needs mlir-opt of MLIR 19 and none was found "
       "(Debian/Ubuntu: apt-get install mlir-19-tools; or set MYTRITON_MLIR_OPT to its path)")
   endif()
@@ -179,10 +195,10 @@ endfunction()
 macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
-  set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE)
-  set(_kernel_multi_value CONSTEXPR CONFIGS KEY RESTORE)
+    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE)
+    set(_kernel_multi_value CONSTEXPR GRID_PARAMS CONFIGS KEY RESTORE)
   # per call (anywhere in the call, once)
-  set(_target_options "")
+  set(_target_options STATIC SHARED)
   set(_target_one_value HEADER)
   set(_target_multi_value BACKENDS)
   set(_keywords KERNEL ${_kernel_options} ${_kernel_one_value} ${_kernel_multi_value}
@@ -290,13 +306,28 @@ for fn in tree.body:
 endfunction()
 
 # _mytriton_check_kernel(<target> <fn> <file.py> <source as written> <python>
-#                        <signature> <grid or ""> <constexpr list>)
+#                        <signature> <grid or ""> <constexpr list> <grid params>)
 # What CMake can see of one KERNEL block against the kernel's parameters:
 # the function exists, SIGNATURE has one entry per runtime parameter (names
 # match where given), CONSTEXPR names tl.constexpr parameters and gives the
-# ones without a default, GRID uses integer runtime parameters and constexprs.
-function(_mytriton_check_kernel target fn file source python signature grid constexprs)
+# ones without a default, GRID uses integer runtime parameters, constexprs
+# and its GRID_PARAMS.
+function(_mytriton_check_kernel target fn file source python signature grid constexprs grid_params)
+  foreach(_gp IN LISTS grid_params)
+    if(NOT _gp MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn}: '${_gp}' is not an identifier")
+    endif()
+  endforeach()
+  if(NOT grid_params STREQUAL "" AND grid STREQUAL "")
+    _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn} needs a GRID that uses them")
+  endif()
   _mytriton_kernel_params(_params "${file}" "${fn}" "${python}")
+  foreach(_gp IN LISTS grid_params)
+    if(_params MATCHES "(^|;)${_gp}:")
+      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS ${_gp}: ${fn} already has a parameter "
+        "'${_gp}'; use it in the GRID directly")
+    endif()
+  endforeach()
   if(_params STREQUAL "?")
     return()   # a syntax error: the build reports it with its position
   endif()
@@ -399,7 +430,8 @@ function(_mytriton_check_kernel target fn file source python signature grid cons
       math(EXPR _i "${_i} + 1")
     endforeach()
     foreach(_gname IN LISTS _names)
-      if(_gname STREQUAL "cdiv" OR _gname IN_LIST _ints OR _gname IN_LIST _constexpr)
+      if(_gname STREQUAL "cdiv" OR _gname IN_LIST _ints OR _gname IN_LIST _constexpr
+         OR _gname IN_LIST grid_params)
         continue()
       endif()
       list(JOIN _ints ", " _itext)
@@ -418,7 +450,7 @@ function(_mytriton_check_kernel target fn file source python signature grid cons
       endif()
       _mytriton_error(${target} "${fn}" GRID "GRID \"${grid}\" of KERNEL ${fn}: ${_why} "
         "(the grid can use ${fn}'s integer runtime parameters: ${_itext}; its tl.constexpr "
-        "parameters: ${_ctext}; cdiv and + - * // %)")
+        "parameters: ${_ctext}; launcher-only integers declared with GRID_PARAMS; cdiv and + - * // %)")
     endforeach()
   endif()
 endfunction()
@@ -855,11 +887,11 @@ function(mytriton_add_kernels target)
         math(EXPR _c "${_c} - 1")
         set(_cx ${_g${_g}_CONSTEXPR} ${_g${_g}_cfg${_c}_defs})
         _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-          "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_cx}")
+          "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_cx}" "${_g${_g}_GRID_PARAMS}")
       endforeach()
     else()
       _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-        "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}")
+        "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}" "${_g${_g}_GRID_PARAMS}")
     endif()
   endforeach()
 
@@ -902,8 +934,13 @@ function(mytriton_add_kernels target)
   string(REPLACE ";" "," _backends_arg "${_backends}")
   string(REPLACE ";" ", " _backends_text "${_backends}")
 
-  # ---- One custom command per specialization.
-  set(_outdir "${CMAKE_CURRENT_BINARY_DIR}/${target}")
+  # ---- One custom command per specialization. Layout: the include
+  # directory <bin>/<target>/ holds the library's header <target>.h; the
+  # generated files of the kernels lie below it in <target>/, so that a
+  # kernel's own header is #include "<target>/<NAME>.h" and cannot collide
+  # with the project's headers.
+  set(_incdir "${CMAKE_CURRENT_BINARY_DIR}/${target}")
+  set(_outdir "${_incdir}/${target}")
   set(_stampdir "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.mytriton")
   file(MAKE_DIRECTORY "${_outdir}" "${_stampdir}")
   set(_sources "")
@@ -922,6 +959,9 @@ function(mytriton_add_kernels target)
     if(_g${_g}_has_GRID)
       list(APPEND _args --grid "${_g${_g}_GRID}")
     endif()
+    foreach(_gp IN LISTS _g${_g}_GRID_PARAMS)
+      list(APPEND _args --grid-param "${_gp}")
+    endforeach()
     list(APPEND _args --name "${_name}" "-O${_g${_g}_OPT_LEVEL}" --backends "${_backends_arg}")
     if(_g${_g}_has_NUM_WARPS)
       list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")
@@ -1001,7 +1041,7 @@ function(mytriton_add_kernels target)
         VERBATIM)
       list(APPEND _sources "${_outdir}/${_name}_mlir.c")
     endif()
-    string(APPEND _includes "#include \"${_name}.h\" /* ${_fn} from ${_src_rel}: launch_${_name} */\n")
+    string(APPEND _includes "#include \"${target}/${_name}.h\" /* ${_fn} from ${_src_rel}: launch_${_name} */\n")
     list(APPEND _summary "${_name}")
   endforeach()
 
@@ -1043,13 +1083,81 @@ void ${_cid}_register_kernels(void);
 void ${_cid}_register_kernels(void) {
 ${_register_calls}}
 ")
-  _mytriton_write_if_different("${_outdir}/${_header}" "${_header_text}")
+  _mytriton_write_if_different("${_incdir}/${_header}" "${_header_text}")
   _mytriton_write_if_different("${_outdir}/${_cid}_registry.c" "${_registry_text}")
+  set(_expected "${_outdir}/${_cid}_registry.c")
 
-  # ---- The library.
-  add_library(${target} STATIC
-    ${_sources} "${_outdir}/${_header}" "${_outdir}/${_cid}_registry.c")
-  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${_outdir}>")
+  # ---- Fewer, larger CUDA translation units under CMAKE_UNITY_BUILD (CMake
+  # does not batch CUDA sources itself before 3.31): <target>_cuda_<k>.cu
+  # includes CMAKE_UNITY_BUILD_BATCH_SIZE (default 8) kernels' NAME.cu; the
+  # generated units share no file-scope name, so they can. The host C units
+  # share helper names and stay apart.
+  set(_unity_sources "")
+  set(_cuda_units "")
+  foreach(_file IN LISTS _sources)
+    if(_file MATCHES "\\.cu$")
+      list(APPEND _cuda_units "${_file}")
+    endif()
+  endforeach()
+  if(CMAKE_UNITY_BUILD AND _cuda_units)
+    set(_batch 8)
+    if(CMAKE_UNITY_BUILD_BATCH_SIZE)
+      set(_batch ${CMAKE_UNITY_BUILD_BATCH_SIZE})
+    endif()
+    set(_k 0)
+    set(_text "")
+    set(_count 0)
+    list(LENGTH _cuda_units _left)
+    foreach(_file IN LISTS _cuda_units)
+      get_filename_component(_base "${_file}" NAME)
+      string(APPEND _text "#include \"${_base}\"\n")
+      math(EXPR _count "${_count} + 1")
+      math(EXPR _left "${_left} - 1")
+      if(_count EQUAL _batch OR _left EQUAL 0)
+        set(_unit "${_outdir}/${_cid}_cuda_${_k}.cu")
+        _mytriton_write_if_different("${_unit}"
+          "/* Generated by mytriton_add_kernels(${target}): ${_count} kernels in one translation unit (CMAKE_UNITY_BUILD). Do not edit. */\n${_text}")
+        list(APPEND _unity_sources "${_unit}")
+        math(EXPR _k "${_k} + 1")
+        set(_text "")
+        set(_count 0)
+      endif()
+    endforeach()
+    set_source_files_properties(${_cuda_units} PROPERTIES HEADER_FILE_ONLY TRUE)
+    set_source_files_properties(${_unity_sources} PROPERTIES SKIP_UNITY_BUILD_INCLUSION TRUE)
+  endif()
+  list(APPEND _expected ${_unity_sources})
+
+  # ---- Stale files: what an earlier configure generated for kernels (or a
+  # HEADER) this call no longer has is removed, so that no old header can be
+  # included by mistake. Both folders belong to this target alone.
+  foreach(_file IN LISTS _sources)
+    list(APPEND _expected "${_file}")
+    if(_file MATCHES "^(.*)_mlir\\.c$")
+      list(APPEND _expected "${CMAKE_MATCH_1}.gpu.mlir")
+    endif()
+  endforeach()
+  file(GLOB _present LIST_DIRECTORIES false "${_outdir}/*" "${_incdir}/*")
+  foreach(_file IN LISTS _present)
+    if(NOT _file IN_LIST _expected AND NOT _file STREQUAL "${_incdir}/${_header}")
+      file(REMOVE "${_file}")
+    endif()
+  endforeach()
+
+  # ---- The library: STATIC or SHARED as asked, else as BUILD_SHARED_LIBS
+  # says (STATIC by default).
+  set(_type "")
+  if(_t_STATIC AND _t_SHARED)
+    _mytriton_error(${target} "" SHARED "STATIC and SHARED exclude each other")
+  elseif(_t_STATIC)
+    set(_type STATIC)
+  elseif(_t_SHARED)
+    set(_type SHARED)
+  endif()
+  add_library(${target} ${_type}
+    ${_sources} ${_unity_sources} "${_incdir}/${_header}" "${_outdir}/${_cid}_registry.c")
+  set_source_files_properties(${_sources} PROPERTIES SKIP_UNITY_BUILD_INCLUSION TRUE)
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${_incdir}>")
   target_link_libraries(${target} PUBLIC mytriton::runtime)
   target_compile_features(${target} PRIVATE c_std_11)
   if("cuda" IN_LIST _backends)
@@ -1064,7 +1172,8 @@ ${_register_calls}}
   set_target_properties(${target} PROPERTIES
     MYTRITON_LAUNCHERS "${_names}"
     MYTRITON_BACKENDS "${_backends}"
-    MYTRITON_HEADER "${_outdir}/${_header}")
+    MYTRITON_HEADER "${_incdir}/${_header}"
+    MYTRITON_OUTPUT_DIR "${_outdir}")
 
   foreach(_name IN LISTS _names)
     set_property(GLOBAL APPEND PROPERTY MYTRITON_LAUNCHERS "${_name}=${target}")
@@ -1072,4 +1181,77 @@ ${_register_calls}}
   foreach(_sym IN LISTS _symbols)
     set_property(GLOBAL APPEND PROPERTY MYTRITON_LAUNCHER_SYMBOLS "${_sym}=${target}")
   endforeach()
+endfunction()
+
+# ---- GPU tests on runners with several GPUs ----------------------------------
+# mytriton_add_gpu_test(<target> [TEST_PREFIX <p>] [TEST_FILTER <f>]
+#                       [GPUS <n>] [PROPERTIES <p> <v>...])
+# Registers the GoogleTest tests of <target> (gtest_discover_tests, at test
+# time) as GPU tests: each declares RESOURCE_GROUPS "gpus:<n>" (default 1)
+# and the label gpu (more labels: the directory property LABELS), so that `ctest -j N --resource-spec-file gpus.json`
+# runs N of them at once, each on GPUs of its own (scripts/gpu_resource_spec.sh
+# writes gpus.json from nvidia-smi). Before main(), the test program points
+# CUDA_VISIBLE_DEVICES at the GPU(s) ctest gave it
+# (CTEST_RESOURCE_GROUP_0_GPUS), so its device 0 is its own GPU; without a
+# resource spec file nothing changes. Tests still skip (GTEST_SKIP) on
+# machines without a GPU.
+function(mytriton_add_gpu_test target)
+  cmake_parse_arguments(PARSE_ARGV 1 _gt "" "TEST_PREFIX;TEST_FILTER;GPUS" "PROPERTIES")
+  if(_gt_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mytriton_add_gpu_test(${target}): unexpected arguments: ${_gt_UNPARSED_ARGUMENTS} "
+      "(keywords: TEST_PREFIX TEST_FILTER GPUS PROPERTIES)")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "mytriton_add_gpu_test(${target}): no such target")
+  endif()
+  if(NOT _gt_GPUS)
+    set(_gt_GPUS 1)
+  elseif(NOT _gt_GPUS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "mytriton_add_gpu_test(${target}): GPUS must be a positive number, got '${_gt_GPUS}'")
+  endif()
+  get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CXX" IN_LIST _languages)
+    message(FATAL_ERROR "mytriton_add_gpu_test(${target}): GoogleTest tests need the CXX language")
+  endif()
+  set(_file "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.mytriton_gpu.cpp")
+  _mytriton_write_if_different("${_file}" [=[
+/* Generated by mytriton_add_gpu_test(). Before main(): the GPUs ctest gave
+ * this test (CTEST_RESOURCE_GROUP_0_GPUS = "id:3,slots:1;id:5,slots:1")
+ * become the only visible ones, so the test's device 0 is its own GPU. */
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+struct MytritonCtestGpus {
+    MytritonCtestGpus() {
+        const char *spec = getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+        if (spec == NULL) return;
+        char ids[256] = "";
+        size_t len = 0;
+        for (const char *p = strstr(spec, "id:"); p != NULL; p = strstr(p, "id:")) {
+            p += 3;
+            size_t n = strcspn(p, ",;");
+            if (n == 0 || len + n + 2 > sizeof ids) return;
+            if (len > 0) ids[len++] = ',';
+            memcpy(ids + len, p, n);
+            len += n;
+            ids[len] = '\0';
+        }
+        if (len > 0) setenv("CUDA_VISIBLE_DEVICES", ids, 1);
+    }
+} mytriton_ctest_gpus;
+}  // namespace
+]=])
+  target_sources(${target} PRIVATE "${_file}")
+  include(GoogleTest)
+  set(_args "")
+  if(DEFINED _gt_TEST_PREFIX)
+    list(APPEND _args TEST_PREFIX "${_gt_TEST_PREFIX}")
+  endif()
+  if(DEFINED _gt_TEST_FILTER)
+    list(APPEND _args TEST_FILTER "${_gt_TEST_FILTER}")
+  endif()
+  gtest_discover_tests(${target} ${_args}
+    PROPERTIES RESOURCE_GROUPS "gpus:${_gt_GPUS}" LABELS gpu ${_gt_PROPERTIES}
+    DISCOVERY_MODE PRE_TEST)
 endfunction()

@@ -97,6 +97,37 @@ static PyNode *module_from_output(MtContext *ctx, const mt_options *o, const Shi
                                   o->shim ? o->shim : "mytriton_parse.py");
 }
 
+/* The launcher-only grid parameters: C identifiers, distinct, not the
+ * kernel's parameter names, not names the generated C reserves. */
+static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *o) {
+    const char *opt = mt_option_name(ctx, MT_OPT_GRID_PARAM);
+    for (int j = 0; j < o->ngrid_params; j++) {
+        const char *n = o->grid_params[j];
+        int ok = n && (isalpha((unsigned char)n[0]) || n[0] == '_');
+        for (const char *p = n; ok && *p; p++) ok = isalnum((unsigned char)*p) || *p == '_';
+        if (!ok) {
+            mt_error(ctx, srcpos(0, 0), "%s '%s': not an identifier", opt, n ? n : "");
+            return 0;
+        }
+        if (c_name_reserved(n) || strncmp(n, "mt_", 3) == 0) {
+            mt_error(ctx, srcpos(0, 0), "%s %s: the generated C uses this name; choose another", opt, n);
+            return 0;
+        }
+        for (int i = 0; i < k->nparams; i++)
+            if (strcmp(k->params[i].name, n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the kernel already has a parameter '%s' (use it in the grid directly)",
+                         opt, n, n);
+                return 0;
+            }
+        for (int i = 0; i < j; i++)
+            if (strcmp(o->grid_params[i], n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s is given twice", opt, n);
+                return 0;
+            }
+    }
+    return 1;
+}
+
 /* given: the shim's output, or NULL to run the shim on o->path. */
 static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
     MtContext *ctx = mt_context_new(o->path);
@@ -172,11 +203,26 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     if (!c->module) return c;
     Define *defs = ARENA_ARRAY(a, Define, ndefines + 1);
     for (int i = 0; i < ndefines; i++) defs[i].name = defines[i].name, defs[i].value = defines[i].value;
+    ctx->triton_nan = o->opt_level >= 2;
     c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
+    if (o->ngrid_params && !o->grid) {
+        mt_error(ctx, srcpos(0, 0), "%s needs %s: the launcher-only parameters only size the grid",
+                 mt_option_name(ctx, MT_OPT_GRID_PARAM), mt_option_name(ctx, MT_OPT_GRID));
+        return c;
+    }
+    if (!check_grid_params(ctx, c->kernel, o)) return c;
     if (o->grid) {
-        c->grid = grid_parse(ctx, o->grid, c->kernel);
+        c->grid = grid_parse(ctx, o->grid, c->kernel, o->grid_params, o->ngrid_params);
         if (!c->grid) return c;
+        for (int j = 0; j < o->ngrid_params; j++) {
+            int index = c->kernel->nruntime + j;
+            if (index < 64 && !c->grid->uses_param[index]) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the grid \"%s\" does not use it", mt_option_name(ctx, MT_OPT_GRID_PARAM),
+                         o->grid_params[j], o->grid);
+                return c;
+            }
+        }
     }
     const char *symbol = arena_printf(a, "%s_kernel", c->name);
     c->f = lower_kernel(ctx, c->kernel, symbol);
@@ -204,9 +250,13 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     s->constexprs = sb_str(&cx);
     s->grid = c->grid;
     s->f = c->f;
-    s->pnames = c_param_names(a, c->f);
-    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + 1);
-    for (int i = 0; i < c->f->nparams; i++) s->pyname[i] = c->f->params[i].name;
+    /* the launcher's parameters: the kernel's, then the grid's own */
+    const char **kernel_names = c_param_names(a, c->f);
+    s->nextra = o->ngrid_params;
+    s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    for (int i = 0; i < c->f->nparams; i++) s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
+    for (int j = 0; j < s->nextra; j++) s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
     s->written = ssa_written_params(a, c->f);
     s->backends = c->opts.backends;
     s->tile = &c->tile;

@@ -19,6 +19,7 @@ const char *mt_option_name(const MtContext *ctx, MtOption opt) {
         [MT_OPT_DEFINE] = {"-D", "CONSTEXPR"},
         [MT_OPT_SIGNATURE] = {"--signature", "SIGNATURE"},
         [MT_OPT_GRID] = {"--grid", "GRID"},
+        [MT_OPT_GRID_PARAM] = {"--grid-param", "GRID_PARAMS"},
         [MT_OPT_NAME] = {"--name", "NAME"},
     };
     return names[opt][ctx->cmake_spelling ? 1 : 0];

@@ -21,8 +21,10 @@ typedef struct Spec {
     const Grid *grid;        /* NULL: the launcher takes a mytriton_grid */
     const Function *f;
     const TileInfo *tile;
-    const char **pnames;     /* C names of the runtime parameters */
-    const char **pyname;     /* their Python names */
+    const char **pnames;     /* C names of the runtime parameters, then of
+                              * the nextra launcher-only grid parameters */
+    const char **pyname;     /* their Python names (same order) */
+    int nextra;              /* launcher-only int32_t grid parameters */
     const int *written;      /* per runtime parameter: stored through */
     int backends;
     int num_stages;          /* the num_stages hint (0: none) */
@@ -39,7 +41,8 @@ const char *emit_header(Arena *a, const Spec *s);
 void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
                         const char *empty_value);
 /* A launcher's parameter list: the stream (CUDA), the grid (without a grid
- * expression), then the runtime parameters; "void" if none. */
+ * expression), the runtime parameters, then the launcher-only grid
+ * parameters (int32_t); "void" if none. */
 const char *launcher_params(Arena *a, const Spec *s, int with_stream);
 /* The registry entry mytriton_kernel_info_<NAME><suffix> of `backend`,
  * whose generic launch is the function `generic`, whose tuner is the

@@ -27,6 +27,8 @@ static const char usage[] =
     "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
     "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
     "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
+    "  --grid-param NAME    a launcher-only int32_t parameter NAME (after the kernel's) that\n"
+    "                       the grid may use, e.g. --grid \"rows\" --grid-param rows (repeatable)\n"
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
@@ -69,6 +71,14 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
+/* The shim of an installed mytritonc, relative to its directory (set by
+ * the build from CMAKE_INSTALL_BINDIR and CMAKE_INSTALL_LIBEXECDIR). */
+#ifndef MT_SHIM_FROM_BINDIR
+#define MT_SHIM_FROM_BINDIR "../libexec/mytriton/mytriton_parse.py"
+#endif
+
+/* The parser shim: beside the executable (the build tree), else where the
+ * installed layout puts it (<prefix>/libexec/mytriton/). */
 static char *shim_beside_exe(const char *argv0) {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 64);
@@ -81,17 +91,39 @@ static char *shim_beside_exe(const char *argv0) {
     buf[n] = 0;
     char *slash = strrchr(buf, '/');
     const char *file = "mytriton_parse.py";
-    if (slash) strcpy(slash + 1, file);
-    else strcpy(buf, file);
+    char *base = slash ? slash + 1 : buf;
+    size_t room = sizeof buf - (size_t)(base - buf);
+    snprintf(base, room, "%s", file);
+    if (access(buf, R_OK) != 0 && strlen(MT_SHIM_FROM_BINDIR) < room) {
+        snprintf(base, room, "%s", MT_SHIM_FROM_BINDIR);
+        if (access(buf, R_OK) != 0) snprintf(base, room, "%s", file); /* the message names the usual place */
+    }
     return strdup(buf);
 }
 
-/* Writes `text` to DIR/NAME atomically (a temporary, then rename). */
+/* Whether the file at `path` holds exactly `text`. */
+static int same_content(const char *path, const char *text) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = strlen(text), off = 0;
+    char buf[8192];
+    int same = 1;
+    for (size_t got; same && (got = fread(buf, 1, sizeof buf, fp)) > 0; off += got)
+        same = off + got <= n && memcmp(buf, text + off, got) == 0;
+    same = same && !ferror(fp) && off == n;
+    fclose(fp);
+    return same;
+}
+
+/* Writes `text` to DIR/NAME atomically (a temporary, then rename), unless
+ * the file already holds it: an unchanged output keeps its time, so the
+ * build system (Ninja's restat) recompiles nothing that depends on it. */
 static int write_file(const char *dir, const char *name, const char *text) {
     size_t len = strlen(dir) + strlen(name) + 32;
     char *path = malloc(len), *tmp = malloc(len);
     if (!path || !tmp) return free(path), free(tmp), 0;
     snprintf(path, len, "%s/%s", dir, name);
+    if (same_content(path, text)) return free(path), free(tmp), 1;
     snprintf(tmp, len, "%s/.%s.XXXXXX", dir, name);
     int fd = mkstemp(tmp);
     int ok = fd >= 0;
@@ -185,6 +217,8 @@ int main(int argc, char **argv) {
 
 static int compile_main(int argc, char **argv, DispatchArgs *da) {
     mt_options o = {0};
+    const char *grid_params[64];
+    o.grid_params = grid_params;
     o.opt_level = 2;
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
@@ -214,6 +248,13 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
         if (OPTION("--kernel")) o.kernel = val;
         else if (OPTION("--signature")) o.signature = val;
         else if (OPTION("--grid")) o.grid = val;
+        else if (OPTION("--grid-param")) {
+            if (o.ngrid_params == 64) {
+                free_defines(defs, o.ndefines);
+                return usage_error("at most 64 --grid-param%s", "");
+            }
+            grid_params[o.ngrid_params++] = val;
+        }
         else if (OPTION("--num-warps")) {
             char *end;
             long w = strtol(val, &end, 10);

@@ -50,6 +50,9 @@ typedef struct mt_options {
     const mt_define *defines;
     int ndefines;
     const char *grid;       /* NULL: launchers take a mytriton_grid */
+    const char *const *grid_params; /* launcher-only int32_t parameters the
+                                     * grid may use, after the kernel's */
+    int ngrid_params;
     const char *name;       /* NULL: the kernel name without "_kernel" */
     int opt_level;          /* 0, 1, 2 */
     int backends;           /* MT_BACKEND_*; 0 means CUDA */
