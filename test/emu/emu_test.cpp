@@ -114,7 +114,7 @@ TEST(Emu, NegativeSizeIsRefused) {
 }
 
 // tl.maximum / tl.minimum without propagate_nan: NaN propagates at -O1 (the
-// seed's listings), NaN is ignored at -O2 (Triton's PropagateNan.NONE).
+// seed's), is ignored at -O2 (Triton's PropagateNan.NONE).
 float maximum(float a, float b, int opt = 1) {
     if (opt >= 2) return std::isnan(a) ? b : std::isnan(b) ? a : (a > b ? a : b);
     return std::isnan(a) ? a : std::isnan(b) ? b : (a > b ? a : b);
@@ -132,12 +132,13 @@ TEST(Emu, ClampWithNaNAndInf) {
     x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.5f, x[4] = -0.5f;
     for (float lo : {-0.5f, NAN}) {
         float hi = 0.5f;
-        for (int level = 1; level <= 2; level++) {
-            F f = fs[level - 1];
+        for (int k = 0; k < 2; k++) {
+            F f = fs[k];
+            int opt = k + 1;
             std::vector<float> out(n);
             ASSERT_EQ(f(nullptr, x.data(), out.data(), n, lo, hi), 0);
             for (int i = 0; i < n; i++) {
-                float want = x[i] < lo ? lo : minimum(maximum(x[i], lo, level), hi, level);
+                float want = x[i] < lo ? lo : minimum(maximum(x[i], lo, opt), hi, opt);
                 ASSERT_TRUE(same(out[i], want)) << i << ": " << out[i] << " vs " << want;
             }
         }
@@ -321,10 +322,10 @@ TEST(Emu, Transpose) {
 
 TEST(Emu, BiasRelu) {
     using F = cudaError_t (*)(cudaStream_t, const float*, const float*, float*, int32_t, int32_t);
-    F fs[] = {launch_biasrelu_o1, launch_biasrelu_o2, launch_biasrelu_big_o2};
-    for (int v = 0; v < 3; v++) {
-        F f = fs[v];
-        int level = v == 0 ? 1 : 2;
+    const F fs[] = {launch_biasrelu_o1, launch_biasrelu_o2, launch_biasrelu_big_o2};
+    for (int k = 0; k < 3; k++) {
+        F f = fs[k];
+        int opt = k == 0 ? 1 : 2;
         for (auto mn : std::vector<std::pair<int, int>>{{9, 70}, {32, 256}, {3, 300}}) {
             int M = mn.first, N = mn.second;
             auto x = random_vec((size_t)M * N, 21), bias = random_vec(N, 22);
@@ -333,7 +334,7 @@ TEST(Emu, BiasRelu) {
             ASSERT_EQ(f(nullptr, x.data(), bias.data(), out.data(), M, N), 0);
             for (int i = 0; i < M; i++)
                 for (int j = 0; j < N; j++)
-                    ASSERT_TRUE(same(out[(size_t)i * N + j], maximum(x[(size_t)i * N + j] + bias[j], 0.0f, level))) << i << "," << j;
+                    ASSERT_TRUE(same(out[(size_t)i * N + j], maximum(x[(size_t)i * N + j] + bias[j], 0.0f, opt))) << i << "," << j;
         }
     }
 }
@@ -403,9 +404,7 @@ TEST(Emu, IntegerReductions) {
 
 TEST(Emu, CarriedBlockAndScalarWithReduction) {
     using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t);
-    F fs[] = {launch_carvec_o1, launch_carvec_o2};
-    for (int level = 1; level <= 2; level++) {
-        F f = fs[level - 1];
+    for (F f : {launch_carvec_o1, launch_carvec_o2}) {
         for (int n : {0, 1, 4}) {
             auto x = random_vec((size_t)256 * n + 1, 29);
             std::vector<float> out(256, -1.0f);
@@ -413,7 +412,7 @@ TEST(Emu, CarriedBlockAndScalarWithReduction) {
             std::vector<float> acc(256, 0.0f);
             double total = 0;
             for (int i = 0; i < n; i++)
-                for (int l = 0; l < 256; l++) acc[l] = maximum(acc[l], x[(size_t)i * 256 + l], level), total += x[(size_t)i * 256 + l];
+                for (int l = 0; l < 256; l++) acc[l] = maximum(acc[l], x[(size_t)i * 256 + l]), total += x[(size_t)i * 256 + l];
             for (int l = 0; l < 256; l++) ASSERT_TRUE(close(out[l], acc[l] + (float)total, 1e-5f)) << l;
         }
     }
