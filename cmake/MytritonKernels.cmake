@@ -13,6 +13,25 @@
 #       [OPT_LEVEL 0|1|2]                default: 2
 #       [NUM_WARPS 1|2|4|...|32]         -O2 CUDA threads per block / 32 (as
 #                                        Triton's num_warps); default: by shape
+#       [CONFIGS "<config>" ...]         autotuning (as @triton.autotune): each
+#                                        config "BM=64 BN=128 NUM_WARPS=8
+#                                        NUM_STAGES=3 [WHEN K >= 1024]" is built as
+#                                        variant NAME_cfg<i>; launch_NAME times them
+#                                        on the first call of a new KEY value and
+#                                        keeps the fastest (NUM_STAGES: a hint the
+#                                        backends do not use yet; WHEN: a condition
+#                                        over the KEY parameters, + - * // % and
+#                                        comparisons, and/or/not)
+#       [KEY <i32 param> ...]            what the choice depends on (Triton's key)
+#       [RESTORE <param>[=<elements>] ...] buffers the kernel writes: tuning runs
+#                                        on scratch copies (CUDA: extent defaults to
+#                                        the allocation's end; host: required)
+#       [SPECIALIZE ON|OFF]              with CONFIGS: also build every config with
+#                                        pointers 16-byte aligned and i32 params
+#                                        divisible by 16 (NAME_cfg<i>_d16), used when
+#                                        the arguments qualify; default ON. One
+#                                        config with SPECIALIZE OFF is the plain
+#                                        kernel (no dispatcher)
 #     [KERNEL ...]...
 #     [HEADER <name.h>]                  default: <target>.h
 #     [BACKENDS cuda host mlir]          default: cuda
@@ -176,8 +195,8 @@ endfunction()
 macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
-  set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS)
-  set(_kernel_multi_value CONSTEXPR GRID_PARAMS)
+    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE)
+    set(_kernel_multi_value CONSTEXPR GRID_PARAMS CONFIGS KEY RESTORE)
   # per call (anywhere in the call, once)
   set(_target_options STATIC SHARED)
   set(_target_one_value HEADER)
@@ -436,6 +455,99 @@ function(_mytriton_check_kernel target fn file source python signature grid cons
   endif()
 endfunction()
 
+# ---- Autotuned kernels (CONFIGS) ------------------------------------------------
+# A config is "NAME=VALUE ... [NUM_WARPS=n] [NUM_STAGES=n] [WHEN <condition>]":
+# constexpr values, Triton's num_warps and num_stages (a hint the backends do
+# not use yet), and an optional condition over the KEY parameters. Sets
+# <prefix>_defs (NAME=VALUE list), <prefix>_warps, <prefix>_stages,
+# <prefix>_text (without WHEN) and <prefix>_when.
+function(_mytriton_parse_config target fn cfg prefix)
+  set(_when "")
+  set(_text "${cfg}")
+  string(FIND "${cfg}" " WHEN " _at)
+  if(_at GREATER_EQUAL 0)
+    string(SUBSTRING "${cfg}" 0 ${_at} _text)
+    math(EXPR _from "${_at} + 6")
+    string(SUBSTRING "${cfg}" ${_from} -1 _when)
+    string(STRIP "${_when}" _when)
+    if(_when STREQUAL "")
+      _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': WHEN needs a condition")
+    endif()
+  endif()
+  string(STRIP "${_text}" _text)
+  string(REGEX REPLACE "[ \t]+" " " _text "${_text}")
+  string(REGEX MATCHALL "[^ \t]+" _tokens "${_text}")
+  if(_tokens STREQUAL "")
+    _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: an empty config in CONFIGS")
+  endif()
+  set(_defs "")
+  set(_warps "")
+  set(_stages "")
+  set(_seen "")
+  foreach(_tok IN LISTS _tokens)
+    if(NOT _tok MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+      _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': '${_tok}' is not NAME=VALUE "
+        "(a config is \"NAME=VALUE ... [NUM_WARPS=n] [NUM_STAGES=n] [WHEN condition]\")")
+    endif()
+    set(_k "${CMAKE_MATCH_1}")
+    set(_v "${CMAKE_MATCH_2}")
+    if(_k IN_LIST _seen)
+      _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': ${_k} given twice")
+    endif()
+    list(APPEND _seen "${_k}")
+    if(_k STREQUAL "NUM_WARPS")
+      if(NOT _v MATCHES "^(1|2|4|8|16|32)$")
+        _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': NUM_WARPS must be 1, 2, 4, 8, 16 or 32")
+      endif()
+      set(_warps "${_v}")
+    elseif(_k STREQUAL "NUM_STAGES")
+      if(NOT _v MATCHES "^([1-9]|1[0-6])$")
+        _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': NUM_STAGES must be 1 to 16")
+      endif()
+      set(_stages "${_v}")
+    else()
+      list(APPEND _defs "${_tok}")
+    endif()
+  endforeach()
+  set(${prefix}_defs "${_defs}" PARENT_SCOPE)
+  set(${prefix}_warps "${_warps}" PARENT_SCOPE)
+  set(${prefix}_stages "${_stages}" PARENT_SCOPE)
+  set(${prefix}_text "${_text}" PARENT_SCOPE)
+  set(${prefix}_when "${_when}" PARENT_SCOPE)
+endfunction()
+
+# One mytritonc run writing NAME.h and the backends' files (a macro: it
+# appends to the caller's _sources and _registers).
+macro(_mytriton_compile_command _cname _cargs_var _what)
+  set(_outputs "${_outdir}/${_cname}.h")
+  if("cuda" IN_LIST _backends)
+    list(APPEND _outputs "${_outdir}/${_cname}.cu")
+    list(APPEND _registers "mytriton_kernel_info_${_cname}")
+  endif()
+  if("host" IN_LIST _backends)
+    list(APPEND _outputs "${_outdir}/${_cname}_host.c")
+    list(APPEND _registers "mytriton_kernel_info_${_cname}_host")
+  endif()
+  if("mlir" IN_LIST _backends)
+    list(APPEND _outputs "${_outdir}/${_cname}.mlir")
+    list(APPEND _registers "mytriton_kernel_info_${_cname}_mlir")
+  endif()
+  # The options as a file: changing them reruns this command with any
+  # generator (Ninja also notices a changed command line by itself).
+  set(_stamp "${_stampdir}/${_cname}.options")
+  string(REPLACE ";" "\n" _options_text "${${_cargs_var}}")
+  _mytriton_write_if_different("${_stamp}" "${_options_text}\n")
+  add_custom_command(
+    OUTPUT ${_outputs}
+    COMMAND "$<TARGET_FILE:mytriton::compiler>" ${${_cargs_var}} --option-spelling cmake
+            --python "${_python}" --shim "${_shim}" -o "${_outdir}"
+    DEPENDS "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}"
+    WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
+    COMMENT "mytriton: compiling ${_what} [${_backends_text}]"
+    VERBATIM)
+  list(APPEND _sources ${_outputs})
+endmacro()
+
 function(mytriton_add_kernels target)
   _mytriton_keywords()
   set(_where "mytriton_add_kernels(${target})")
@@ -684,8 +796,103 @@ function(mytriton_add_kernels target)
     if(NOT _g${_g}_has_GRID)
       set(_g${_g}_GRID "")
     endif()
-    _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-      "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}" "${_g${_g}_GRID_PARAMS}")
+    # CONFIGS / KEY / RESTORE / SPECIALIZE: an autotuned launcher over variants
+    # NAME_cfg<i> (and NAME_cfg<i>_d16, Triton's divisibility specialization).
+    set(_g${_g}_nconfigs 0)
+    set(_g${_g}_variants "")
+    if(_g${_g}_has_CONFIGS)
+      if(_g${_g}_CONFIGS STREQUAL "")
+        _mytriton_error(${target} "${_fn}" CONFIGS "CONFIGS of KERNEL ${_fn} needs at least one config")
+      endif()
+      if("mlir" IN_LIST _backends)
+        _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: CONFIGS work with the cuda and host backends, not mlir")
+      endif()
+      if(NOT _g${_g}_has_SPECIALIZE)
+        set(_g${_g}_SPECIALIZE ON)
+      elseif(NOT _g${_g}_SPECIALIZE MATCHES "^(ON|OFF)$")
+        _mytriton_error(${target} "${_fn}" SPECIALIZE "SPECIALIZE of KERNEL ${_fn} must be ON or OFF, "
+          "got '${_g${_g}_SPECIALIZE}'")
+      endif()
+      set(_i 0)
+      foreach(_cfg IN LISTS _g${_g}_CONFIGS)
+        _mytriton_parse_config(${target} "${_fn}" "${_cfg}" _g${_g}_cfg${_i})
+        foreach(_def IN LISTS _g${_g}_cfg${_i}_defs)
+          string(REGEX REPLACE "=.*$" "" _k "${_def}")
+          foreach(_fixed IN LISTS _g${_g}_CONSTEXPR)
+            if(_fixed MATCHES "^${_k}=")
+              _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: ${_k} is in both CONSTEXPR and config '${_cfg}'")
+            endif()
+          endforeach()
+        endforeach()
+        if(NOT _g${_g}_cfg${_i}_when STREQUAL "" AND NOT _g${_g}_has_KEY)
+          _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: WHEN conditions are over the KEY parameters; give KEY")
+        endif()
+        string(REGEX MATCHALL "[A-Za-z_][A-Za-z0-9_]*" _when_names "${_g${_g}_cfg${_i}_when}")
+        foreach(_wn IN LISTS _when_names)
+          if(NOT _wn MATCHES "^(and|or|not)$" AND NOT _wn IN_LIST _g${_g}_KEY)
+            string(REPLACE ";" " " _key_text "${_g${_g}_KEY}")
+            _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: config '${_cfg}': WHEN uses '${_wn}', "
+              "which is not a KEY parameter (KEY ${_key_text})")
+          endif()
+        endforeach()
+        math(EXPR _i "${_i} + 1")
+      endforeach()
+      set(_g${_g}_nconfigs ${_i})
+      foreach(_key IN LISTS _g${_g}_KEY)
+        if(NOT _key MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+          _mytriton_error(${target} "${_fn}" KEY "KEY of KERNEL ${_fn}: '${_key}' is not a parameter name")
+        endif()
+      endforeach()
+      foreach(_r IN LISTS _g${_g}_RESTORE)
+        if(NOT _r MATCHES "^[A-Za-z_][A-Za-z0-9_]*(=.+)?$")
+          _mytriton_error(${target} "${_fn}" RESTORE "RESTORE of KERNEL ${_fn}: '${_r}' is not NAME or NAME=<extent in elements>")
+        endif()
+        if("host" IN_LIST _backends AND NOT _r MATCHES "=")
+          _mytriton_error(${target} "${_fn}" RESTORE "RESTORE ${_r} of KERNEL ${_fn}: the host backend needs the buffer's "
+            "extent in elements (RESTORE ${_r}=<expression>, e.g. ${_r}=M*N)")
+        endif()
+      endforeach()
+      if(_i GREATER 1 OR _g${_g}_SPECIALIZE)
+        math(EXPR _last_cfg "${_i} - 1")
+        foreach(_c RANGE 0 ${_last_cfg})
+          list(APPEND _g${_g}_variants "${_name}_cfg${_c}")
+          if(_g${_g}_SPECIALIZE)
+            list(APPEND _g${_g}_variants "${_name}_cfg${_c}_d16")
+          endif()
+        endforeach()
+      endif()
+      foreach(_variant IN LISTS _g${_g}_variants)
+        foreach(_backend IN LISTS _backends)
+          set(_sym "launch_${_variant}")
+          if(NOT _backend STREQUAL "cuda")
+            string(APPEND _sym "_${_backend}")
+          endif()
+          if(_sym IN_LIST _symbols)
+            _mytriton_error(${target} "${_fn}" NAME "two kernels would both define ${_sym}; "
+              "give one of them a different NAME")
+          endif()
+          list(APPEND _symbols "${_sym}")
+        endforeach()
+      endforeach()
+    else()
+      foreach(_kw KEY RESTORE SPECIALIZE)
+        if(_g${_g}_has_${_kw})
+          _mytriton_error(${target} "${_fn}" ${_kw} "KERNEL ${_fn}: ${_kw} needs CONFIGS")
+        endif()
+      endforeach()
+    endif()
+    if(_g${_g}_has_CONFIGS)
+      # every config against the kernel's parameters, with CONSTEXPR
+      foreach(_c RANGE 1 ${_g${_g}_nconfigs})
+        math(EXPR _c "${_c} - 1")
+        set(_cx ${_g${_g}_CONSTEXPR} ${_g${_g}_cfg${_c}_defs})
+        _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
+          "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_cx}" "${_g${_g}_GRID_PARAMS}")
+      endforeach()
+    else()
+      _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
+        "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}" "${_g${_g}_GRID_PARAMS}")
+    endif()
   endforeach()
 
   # ---- What the build needs: compiler, shim, Python, languages, CUDA.
@@ -760,35 +967,62 @@ function(mytriton_add_kernels target)
       list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")
     endif()
 
-    set(_outputs "${_outdir}/${_name}.h")
-    if("cuda" IN_LIST _backends)
-      list(APPEND _outputs "${_outdir}/${_name}.cu")
-      list(APPEND _registers "mytriton_kernel_info_${_name}")
+    if(_g${_g}_nconfigs EQUAL 1 AND NOT _g${_g}_variants)
+      # one config, SPECIALIZE OFF: the kernel itself, no dispatcher
+      foreach(_def IN LISTS _g${_g}_cfg0_defs)
+        list(APPEND _args -D "${_def}")
+      endforeach()
+      if(_g${_g}_cfg0_warps)
+        list(APPEND _args --num-warps "${_g${_g}_cfg0_warps}")
+      endif()
+      if(_g${_g}_cfg0_stages)
+        list(APPEND _args --num-stages "${_g${_g}_cfg0_stages}")
+      endif()
     endif()
-    if("host" IN_LIST _backends)
-      list(APPEND _outputs "${_outdir}/${_name}_host.c")
-      list(APPEND _registers "mytriton_kernel_info_${_name}_host")
+    if(_g${_g}_variants)
+      # the variants, then the dispatcher launch_NAME over them
+      set(_c 0)
+      foreach(_variant IN LISTS _g${_g}_variants)
+        string(REGEX REPLACE "^.*_cfg([0-9]+)(_d16)?$" "\\1" _c "${_variant}")
+        set(_vargs ${_args} --name "${_variant}")
+        foreach(_def IN LISTS _g${_g}_cfg${_c}_defs)
+          list(APPEND _vargs -D "${_def}")
+        endforeach()
+        if(_g${_g}_cfg${_c}_warps)
+          list(APPEND _vargs --num-warps "${_g${_g}_cfg${_c}_warps}")
+        endif()
+        if(_g${_g}_cfg${_c}_stages)
+          list(APPEND _vargs --num-stages "${_g${_g}_cfg${_c}_stages}")
+        endif()
+        if(_variant MATCHES "_d16$")
+          list(APPEND _vargs --divisibility-16)
+        endif()
+        _mytriton_compile_command("${_variant}" _vargs "variant ${_variant} of launch_${_name}")
+      endforeach()
+      set(_dargs ${_args})
+      math(EXPR _last_cfg "${_g${_g}_nconfigs} - 1")
+      foreach(_c RANGE 0 ${_last_cfg})
+        list(APPEND _dargs --config "${_g${_g}_cfg${_c}_text}")
+        if(NOT _g${_g}_cfg${_c}_when STREQUAL "")
+          list(APPEND _dargs --when "${_g${_g}_cfg${_c}_when}")
+        endif()
+      endforeach()
+      if(NOT "${_g${_g}_KEY}" STREQUAL "")
+        string(REPLACE ";" "," _keys "${_g${_g}_KEY}")
+        list(APPEND _dargs --key "${_keys}")
+      endif()
+      foreach(_r IN LISTS _g${_g}_RESTORE)
+        list(APPEND _dargs --restore "${_r}")
+      endforeach()
+      if(_g${_g}_SPECIALIZE)
+        list(APPEND _dargs --specialize on)
+      else()
+        list(APPEND _dargs --specialize off)
+      endif()
+      _mytriton_compile_command("${_name}" _dargs "the dispatching launch_${_name} over ${_g${_g}_nconfigs} config(s)")
+    else()
+      _mytriton_compile_command("${_name}" _args "kernel ${_fn} (${_src_rel}) into launch_${_name}")
     endif()
-    if("mlir" IN_LIST _backends)
-      list(APPEND _outputs "${_outdir}/${_name}.mlir")
-      list(APPEND _registers "mytriton_kernel_info_${_name}_mlir")
-    endif()
-
-    # The options as a file: changing them reruns this command with any
-    # generator (Ninja also notices a changed command line by itself).
-    set(_stamp "${_stampdir}/${_name}.options")
-    string(REPLACE ";" "\n" _options_text "${_args}")
-    _mytriton_write_if_different("${_stamp}" "${_options_text}\n")
-
-    add_custom_command(
-      OUTPUT ${_outputs}
-      COMMAND "$<TARGET_FILE:mytriton::compiler>" ${_args} --option-spelling cmake
-              --python "${_python}" --shim "${_shim}" -o "${_outdir}"
-      DEPENDS "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}"
-      WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
-      COMMENT "mytriton: compiling kernel ${_fn} (${_src_rel}) into launch_${_name} [${_backends_text}]"
-      VERBATIM)
-    list(APPEND _sources ${_outputs})
     if("mlir" IN_LIST _backends)
       # NAME.mlir -> mlir-opt -> NAME.gpu.mlir -> NAME_mlir.c
       set(_mlir_stamp "${_stampdir}/${_name}.mlir-options")

@@ -125,7 +125,8 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
     sb_printf(sb, "    if (empty) return %s;\n", empty_value);
 }
 
-void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic) {
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic,
+               const char *tuner, const char *attributes) {
     const Function *f = s->f;
     const char *id = arena_printf(a, "%s%s", s->name, suffix);
     int nargs = f->nparams + s->nextra;
@@ -145,7 +146,7 @@ void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const ch
     sb_printf(sb, "    %d, %d,\n", s->tile->block_threads, nargs);
     if (nargs) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(sb, "    NULL, NULL,\n");
-    sb_printf(sb, "    %s\n};\n", generic);
+    sb_printf(sb, "    %s,\n    %s, %s, NULL\n};\n", generic, tuner ? tuner : "NULL", attributes ? attributes : "NULL");
 }
 
 /* The generic launch: unpacks args[] for the typed launcher. */
@@ -225,7 +226,25 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_puts(&sb, "    return err;\n}\n\n");
     const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);
     emit_generic(&sb, a, s, launcher, generic, 1);
-    emit_info(&sb, a, s, "", "cuda", generic);
+    /* the attributes for the registry, read on first use per device */
+    const char *attributes = arena_printf(a, "mytriton_attributes_%s", s->name);
+    sb_printf(&sb, "static int %s(mytriton_kernel_attributes *out) {\n", attributes);
+    sb_puts(&sb, "    int dev = 0, blocks = 0, sms = 0;\n    cudaFuncAttributes fa;\n");
+    sb_puts(&sb, "    cudaError_t err = cudaGetDevice(&dev);\n");
+    sb_printf(&sb, "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n", s->symbol);
+    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaFuncGetAttributes(&fa, (const void *)%s);\n", s->symbol);
+    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, 0);\n",
+              s->symbol, s->tile->block_threads);
+    sb_puts(&sb, "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
+    sb_printf(&sb, "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
+                   "        return (int)err;\n    }\n", launcher);
+    sb_puts(&sb, "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
+    sb_puts(&sb, "    out->dynamic_shared_bytes = 0;\n    out->local_bytes = (int)fa.localSizeBytes;\n");
+    sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
+    sb_puts(&sb, "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
+    sb_puts(&sb, "    out->multiprocessor_count = sms;\n");
+    sb_printf(&sb, "    mytriton_attributes_store((const void *)%s, out);\n    return 0;\n}\n\n", s->symbol);
+    emit_info(&sb, a, s, "", "cuda", generic, NULL, attributes);
     return sb_str(&sb);
 }
 
@@ -244,6 +263,7 @@ const char *emit_header(Arena *a, const Spec *s) {
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
     for (int j = 0; j < s->nextra; j++)
         sb_printf(&sb, " *   %s: a launcher-only parameter of the grid\n", s->pnames[s->f->nparams + j]);
+    if (s->num_stages > 0) sb_printf(&sb, " *   num_stages: %d (a hint this backend does not use yet)\n", s->num_stages);
     sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
     if (s->tile->block_threads != s->tile->threads)
         sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile), s->tile->threads,

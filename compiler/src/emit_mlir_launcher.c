@@ -144,6 +144,8 @@ void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s) {
               s->name, s->tile->threads, s->tile->threads == 1 ? "" : "s");
     sb_printf(sb, "cudaError_t launch_%s_mlir(%s);\n", s->name, params(a, s));
     sb_printf(sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_mlir;\n", s->name);
+    sb_printf(sb, "/* loads the module in the current CUDA context now (before graph capture) */\n");
+    sb_printf(sb, "cudaError_t preload_%s_mlir(void);\n", s->name);
 }
 
 static const char *arg_kind(Arena *a, Type t) {
@@ -392,8 +394,12 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     sb_puts(&sb, "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", NULL);\n");
     sb_puts(&sb, "    return cudaSuccess;\n}\n\n");
 
-    /* the generic launch and the registry entry */
+    /* the explicit preload: loads the module in the current context now, so
+     * that a later launch (e.g. under CUDA graph capture) loads nothing */
     const char *id = arena_printf(a, "%s_mlir", s->name);
+    sb_printf(&sb, "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return mytriton_mlir_function(&mt_function);\n}\n\n", id);
+    sb_printf(&sb, "static int mytriton_preload_%s(void) {\n    return (int)preload_%s();\n}\n\n", id, id);
+    /* the generic launch and the registry entry */
     sb_printf(&sb, "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n", id);
     if (s->grid) sb_puts(&sb, "    (void)grid;\n");
     else {
@@ -426,6 +432,6 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     sb_printf(&sb, "    %d, %d,\n", s->tile->threads, nargs);
     if (nargs) sb_printf(&sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(&sb, "    NULL, NULL,\n");
-    sb_printf(&sb, "    mytriton_generic_%s\n};\n", id);
+    sb_printf(&sb, "    mytriton_generic_%s,\n    NULL, NULL, mytriton_preload_%s\n};\n", id, id);
     return sb_str(&sb);
 }

@@ -274,7 +274,7 @@ void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *
         int i = j + first;
         const PyNode *a = fe_list_node(args, j);
         if (!a) fe_fail(I, call->pos, "malformed call");
-        if (pyast_is(a, "Starred")) fe_fail(I, a->pos, "*args in calls are not supported");
+        if (pyast_isk(a, PK_Starred)) fe_fail(I, a->pos, "*args in calls are not supported");
         if (spec->variadic) {
             if (out->nvar >= 16) fe_fail(I, a->pos, "%s() takes at most 16 arguments here", spec->display);
             out->var[out->nvar++] = fe_eval(I, a);
@@ -512,7 +512,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Val x = A.v[0];
         Val neg = fe_vexpr(fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
         Val e = fe_vexpr(fe_mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
-        return fe_binop(I, "Div", fe_vint(1), fe_binop(I, "Add", fe_vint(1), e, pos), pos);
+        return fe_binop(I, PK_Div, fe_vint(1), fe_binop(I, PK_Add, fe_vint(1), e, pos), pos);
     }
     case B_FDIV: {
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
@@ -574,16 +574,20 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[2], A.pos[2], fn);
+        /* a number keeps the type it is written in (the seed prints `full 2`
+         * for tl.full(s, 2, tl.float32)); the op converts it to dtype */
         Expr *fill = fe_to_expr_as(I, A.v[1], at.dtype, A.pos[1], "tl.full's value");
+        if ((A.v[1].kind == V_INT && at.dtype == DT_F32) || (A.v[1].kind == V_FLOAT && at.dtype == DT_I32))
+            fill = fe_to_expr(I, A.v[1], A.pos[1], "tl.full's value");
         return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
     }
     case B_STATIC_RANGE:
     case B_RANGE: fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
     case B_CDIV: {
         if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
-            return fe_binop(I, "FloorDiv", fe_binop(I, "Sub", fe_binop(I, "Add", A.v[0], A.v[1], pos), fe_vint(1), pos), A.v[1], pos);
-        Val num = fe_ct_binop(I, "Add", A.v[0], fe_ct_binop(I, "Sub", A.v[1], fe_vint(1), pos), pos);
-        return fe_ct_binop(I, "FloorDiv", num, A.v[1], pos);
+            return fe_binop(I, PK_FloorDiv, fe_binop(I, PK_Sub, fe_binop(I, PK_Add, A.v[0], A.v[1], pos), fe_vint(1), pos), A.v[1], pos);
+        Val num = fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
+        return fe_ct_binop(I, PK_FloorDiv, num, A.v[1], pos);
     }
     case B_FLOAT:
         if (!A.given[0]) return fe_vfloat(0);
@@ -636,8 +640,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             if (!fe_is_number(items[i]))
                 fe_fail(I, pos, "%s() needs compile-time numbers (use tl.%s for blocks)", fn, b == B_PY_MIN ? "minimum" : "maximum");
             if (i == 0) continue;
-            int less = fe_ct_compare(I, "Lt", items[i], best, pos).i;
-            int greater = fe_ct_compare(I, "Gt", items[i], best, pos).i;
+            int less = fe_ct_compare(I, PK_Lt, items[i], best, pos).i;
+            int greater = fe_ct_compare(I, PK_Gt, items[i], best, pos).i;
             if ((b == B_PY_MIN && less) || (b == B_PY_MAX && greater)) best = items[i];
         }
         return best;

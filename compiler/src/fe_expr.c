@@ -43,7 +43,7 @@ Val fe_make_seq(Interp *I, VKind kind, const PyVal *elts, int pos_line) {
     for (int i = 0; i < r.n; i++) {
         const PyNode *e = fe_list_node(elts, i);
         if (!e) fe_fail(I, srcpos(0, 0), "malformed sequence");
-        if (pyast_is(e, "Starred")) fe_fail(I, e->pos, "starred expressions are not supported");
+        if (pyast_isk(e, PK_Starred)) fe_fail(I, e->pos, "starred expressions are not supported");
         r.items[i] = fe_eval(I, e);
     }
     return r;
@@ -55,7 +55,7 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
     const PyNode *sl = pyast_node(n, "slice");
     if (!sl) fe_fail(I, n->pos, "malformed subscript");
     if (base.kind == V_TUPLE || base.kind == V_LIST) {
-        if (pyast_is(sl, "Slice")) fe_fail(I, sl->pos, "slicing a tuple is not supported");
+        if (pyast_isk(sl, PK_Slice)) fe_fail(I, sl->pos, "slicing a tuple is not supported");
         Val idx = fe_eval(I, sl);
         if (!fe_is_intlike(idx)) fe_fail(I, sl->pos, "a tuple index must be a compile-time integer, not %s", fe_kind_name(idx));
         int64_t i = idx.i < 0 ? idx.i + base.n : idx.i;
@@ -66,7 +66,7 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
     /* the index items: ':' keeps a dimension, None inserts one */
     const PyNode *items[8];
     int nitems = 0;
-    if (pyast_is(sl, "Tuple")) {
+    if (pyast_isk(sl, PK_Tuple)) {
         const PyVal *elts = pyast_list(sl, "elts");
         if (!elts || elts->len > 8) fe_fail(I, sl->pos, "too many indices");
         for (int i = 0; i < elts->len; i++) items[nitems++] = fe_list_node(elts, i);
@@ -78,12 +78,12 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
     for (int i = 0; i < nitems; i++) {
         const PyNode *it = items[i];
         if (!it) fe_fail(I, sl->pos, "malformed index");
-        if (pyast_is(it, "Slice")) {
+        if (pyast_isk(it, PK_Slice)) {
             if (pyast_node(it, "lower") || pyast_node(it, "upper") || pyast_node(it, "step"))
                 fe_fail(I, it->pos, "only ':' and None can index a block (slicing with bounds is not supported)");
             kept++;
             out_axis++;
-        } else if (pyast_is(it, "Constant") && pyast_field(it, "value") && pyast_field(it, "value")->kind == PYV_NONE) {
+        } else if (pyast_isk(it, PK_Constant) && pyast_field(it, "value") && pyast_field(it, "value")->kind == PYV_NONE) {
             Attrs at = {0};
             at.axis = out_axis;
             x = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", it->pos, 1, x, NULL, NULL, &at);
@@ -143,25 +143,25 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
 }
 
 Val fe_eval_inner(Interp *I, const PyNode *n) {
-    const char *k = n->kind;
-    if (strcmp(k, "Constant") == 0) return fe_eval_constant(I, n);
-    if (strcmp(k, "Name") == 0) {
+    PyKind k = n->kind_id;
+    if (k == PK_Constant) return fe_eval_constant(I, n);
+    if (k == PK_Name) {
         const char *id = pyast_str(n, "id");
         if (!id) fe_fail(I, n->pos, "malformed name");
         return fe_lookup(I, id, n->pos);
     }
-    if (strcmp(k, "BinOp") == 0) {
+    if (k == PK_BinOp) {
         const PyNode *op = pyast_node(n, "op");
         Val a = fe_eval(I, pyast_node(n, "left"));
         Val b = fe_eval(I, pyast_node(n, "right"));
         if (!op) fe_fail(I, n->pos, "malformed operator");
-        return fe_binop(I, op->kind, a, b, n->pos);
+        return fe_binop(I, op->kind_id, a, b, n->pos);
     }
-    if (strcmp(k, "UnaryOp") == 0) {
+    if (k == PK_UnaryOp) {
         const PyNode *op = pyast_node(n, "op");
         Val x = fe_eval(I, pyast_node(n, "operand"));
         if (!op) fe_fail(I, n->pos, "malformed operator");
-        if (strcmp(op->kind, "Not") == 0) {
+        if (op->kind_id == PK_Not) {
             if (x.kind == V_EXPR) {
                 /* Triton: a bool block inverted; other dtypes are an error */
                 if (x.e->type.ptr || x.e->type.dtype != DT_BOOL)
@@ -171,15 +171,15 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
             return fe_vbool(!fe_truthy(I, x, n->pos, ""));
         }
         if (x.kind == V_EXPR) {
-            if (strcmp(op->kind, "USub") == 0) {
+            if (op->kind_id == PK_USub) {
                 if (x.e->type.ptr) fe_fail(I, n->pos, "unary '-' of a pointer is not supported");
                 return fe_vexpr(fe_mk_op(I, OP_NEG, "unary '-'", n->pos, 1, x.e, NULL, NULL, NULL));
             }
-            if (strcmp(op->kind, "UAdd") == 0) {
+            if (op->kind_id == PK_UAdd) {
                 if (!type_is_numeric(x.e->type)) fe_fail(I, n->pos, "unary '+' needs a number (got %s)", type_str(I->a, x.e->type));
                 return x;
             }
-            if (strcmp(op->kind, "Invert") == 0) {
+            if (op->kind_id == PK_Invert) {
                 DType dt = (DType)x.e->type.dtype;
                 if (x.e->type.ptr || dtype_is_float(dt))
                     fe_fail(I, n->pos, "'~' needs an integer or bool block (got %s): Triton has no '~' on floats",
@@ -187,22 +187,22 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
                 /* xor with all ones of the operand's own dtype */
                 return fe_vexpr(fe_mk_op(I, OP_XOR, "'~'", n->pos, 2, x.e, fe_mk_const(I, const_int(dt, -1), n->pos), NULL, NULL));
             }
-            fe_fail(I, n->pos, "'%s' of a runtime value is not supported", fe_py_op_symbol(op->kind));
+            fe_fail(I, n->pos, "'%s' of a runtime value is not supported", fe_py_op_symbol(op->kind_id));
         }
-        if (!fe_is_number(x)) fe_fail(I, n->pos, "bad operand type for unary '%s': %s", fe_py_op_symbol(op->kind), fe_kind_name(x));
-        if (strcmp(op->kind, "USub") == 0) {
+        if (!fe_is_number(x)) fe_fail(I, n->pos, "bad operand type for unary '%s': %s", fe_py_op_symbol(op->kind_id), fe_kind_name(x));
+        if (op->kind_id == PK_USub) {
             if (x.kind == V_FLOAT) return fe_vfloat(-x.f);
             if (x.i == INT64_MIN) fe_fail(I, n->pos, "integer overflow in a compile-time '-'");
             return fe_vint(-x.i);
         }
-        if (strcmp(op->kind, "UAdd") == 0) return x.kind == V_FLOAT ? x : fe_vint(x.i);
-        if (strcmp(op->kind, "Invert") == 0) {
+        if (op->kind_id == PK_UAdd) return x.kind == V_FLOAT ? x : fe_vint(x.i);
+        if (op->kind_id == PK_Invert) {
             if (x.kind == V_FLOAT) fe_fail(I, n->pos, "bad operand type for unary '~': a float");
             return fe_vint(~x.i);
         }
         fe_fail(I, n->pos, "unsupported unary operator");
     }
-    if (strcmp(k, "Compare") == 0) {
+    if (k == PK_Compare) {
         const PyVal *ops = pyast_list(n, "ops");
         const PyVal *comps = pyast_list(n, "comparators");
         if (!ops || !comps || ops->len != comps->len || ops->len == 0) fe_fail(I, n->pos, "malformed comparison");
@@ -212,13 +212,13 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         Val a = fe_eval(I, pyast_node(n, "left"));
         Val b = fe_eval(I, fe_list_node(comps, 0));
         if (!fe_list_node(ops, 0)) fe_fail(I, n->pos, "malformed comparison");
-        return fe_compare(I, fe_list_node(ops, 0)->kind, a, b, n->pos);
+        return fe_compare(I, fe_list_node(ops, 0)->kind_id, a, b, n->pos);
     }
-    if (strcmp(k, "BoolOp") == 0) {
+    if (k == PK_BoolOp) {
         const PyNode *op = pyast_node(n, "op");
         const PyVal *vals = pyast_list(n, "values");
         if (!op || !vals || vals->len == 0) fe_fail(I, n->pos, "malformed boolean operation");
-        int is_and = strcmp(op->kind, "And") == 0;
+        int is_and = op->kind_id == PK_And;
         Val v = vnone();
         for (int i = 0; i < vals->len; i++) {
             v = fe_eval(I, fe_list_node(vals, i));
@@ -230,30 +230,31 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         }
         return v;
     }
-    if (strcmp(k, "IfExp") == 0) {
+    if (k == PK_IfExp) {
         Val c = fe_eval(I, pyast_node(n, "test"));
         int t = fe_truthy(I, c, n->pos,
                        "a conditional expression needs a compile-time condition (use tl.where to choose per element)");
         return fe_eval(I, pyast_node(n, t ? "body" : "orelse"));
     }
-    if (strcmp(k, "Call") == 0) return fe_eval_call(I, n);
-    if (strcmp(k, "Attribute") == 0) return fe_eval_attribute(I, n);
-    if (strcmp(k, "Subscript") == 0) return fe_eval_subscript(I, n);
-    if (strcmp(k, "Tuple") == 0) return fe_make_seq(I, V_TUPLE, pyast_list(n, "elts"), n->pos.line);
-    if (strcmp(k, "List") == 0) return fe_make_seq(I, V_LIST, pyast_list(n, "elts"), n->pos.line);
-    if (strcmp(k, "Slice") == 0) fe_fail(I, n->pos, "a slice is only valid inside [...]");
+    if (k == PK_Call) return fe_eval_call(I, n);
+    if (k == PK_Attribute) return fe_eval_attribute(I, n);
+    if (k == PK_Subscript) return fe_eval_subscript(I, n);
+    if (k == PK_Tuple) return fe_make_seq(I, V_TUPLE, pyast_list(n, "elts"), n->pos.line);
+    if (k == PK_List) return fe_make_seq(I, V_LIST, pyast_list(n, "elts"), n->pos.line);
+    if (k == PK_Slice) fe_fail(I, n->pos, "a slice is only valid inside [...]");
     static const struct {
-        const char *kind, *what;
-    } unsupported[] = {{"Lambda", "lambda expressions"},       {"ListComp", "list comprehensions"},
-                       {"SetComp", "set comprehensions"},      {"DictComp", "dict comprehensions"},
-                       {"GeneratorExp", "generator expressions"}, {"Dict", "dict literals"},
-                       {"Set", "set literals"},                {"JoinedStr", "f-strings"},
-                       {"FormattedValue", "f-strings"},        {"NamedExpr", "assignment expressions (:=)"},
-                       {"Await", "'await' expressions"},       {"Yield", "'yield' expressions"},
-                       {"YieldFrom", "'yield from' expressions"}, {"Starred", "starred expressions"}};
+        PyKind kind;
+        const char *what;
+    } unsupported[] = {{PK_Lambda, "lambda expressions"},       {PK_ListComp, "list comprehensions"},
+                       {PK_SetComp, "set comprehensions"},      {PK_DictComp, "dict comprehensions"},
+                       {PK_GeneratorExp, "generator expressions"}, {PK_Dict, "dict literals"},
+                       {PK_Set, "set literals"},                {PK_JoinedStr, "f-strings"},
+                       {PK_FormattedValue, "f-strings"},        {PK_NamedExpr, "assignment expressions (:=)"},
+                       {PK_Await, "'await' expressions"},       {PK_Yield, "'yield' expressions"},
+                       {PK_YieldFrom, "'yield from' expressions"}, {PK_Starred, "starred expressions"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (strcmp(unsupported[i].kind, k) == 0) fe_fail(I, n->pos, "%s are not supported in kernels", unsupported[i].what);
-    fe_fail(I, n->pos, "'%s' expressions are not supported in kernels", k);
+        if (unsupported[i].kind == k) fe_fail(I, n->pos, "%s are not supported in kernels", unsupported[i].what);
+    fe_fail(I, n->pos, "'%s' expressions are not supported in kernels", n->kind);
 }
 
 Val fe_eval(Interp *I, const PyNode *n) {

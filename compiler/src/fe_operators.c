@@ -58,56 +58,56 @@ Expr *fe_binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, 
     return fe_mk_op(I, op, display, pos, 2, ea, eb, NULL, at);
 }
 
-Val fe_sym_binop(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
+Val fe_sym_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     const char *sym = fe_py_op_symbol(op);
     char display[16];
     snprintf(display, sizeof display, "'%s'", sym);
-    if (strcmp(op, "Pow") == 0) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
+    if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
     Expr *ea = fe_to_expr(I, a, pos, display), *eb = fe_to_expr(I, b, pos, display);
-    if (strcmp(op, "Add") == 0 || (strcmp(op, "Sub") == 0 && ea->type.ptr && !eb->type.ptr)) {
+    if (op == PK_Add || (op == PK_Sub && ea->type.ptr && !eb->type.ptr)) {
         if (ea->type.ptr && eb->type.ptr) fe_fail(I, pos, "cannot add two pointers");
         if (ea->type.ptr || eb->type.ptr) {
             Expr *p = ea->type.ptr ? ea : eb, *off = ea->type.ptr ? eb : ea;
             if (off->type.ptr || !dtype_is_int((DType)off->type.dtype) || off->type.dtype == DT_BOOL)
                 fe_fail(I, pos, "a pointer offset must be an integer (got %s)", type_str(I->a, off->type));
-            if (strcmp(op, "Sub") == 0) off = fe_mk_op(I, OP_NEG, "unary '-'", pos, 1, off, NULL, NULL, NULL);
+            if (op == PK_Sub) off = fe_mk_op(I, OP_NEG, "unary '-'", pos, 1, off, NULL, NULL, NULL);
             return fe_vexpr(fe_mk_op(I, OP_ADDPTR, display, pos, 2, p, off, NULL, NULL));
         }
     }
     if (ea->type.ptr || eb->type.ptr) {
-        if (strcmp(op, "Sub") == 0) fe_fail(I, pos, "pointer subtraction is not supported (add a negative offset instead)");
+        if (op == PK_Sub) fe_fail(I, pos, "pointer subtraction is not supported (add a negative offset instead)");
         fe_fail(I, pos, "'%s' is not supported on pointers (only pointer + integer offset)", sym);
     }
     static const struct {
-        const char *op;
+        PyKind op;
         Op code;
-    } table[] = {{"Add", OP_ADD},      {"Sub", OP_SUB},       {"Mult", OP_MUL},     {"Div", OP_DIV},
-                 {"FloorDiv", OP_FLOORDIV}, {"Mod", OP_MOD},  {"BitAnd", OP_AND},   {"BitOr", OP_OR},
-                 {"BitXor", OP_XOR},  {"LShift", OP_SHL},    {"RShift", OP_SHR}};
+    } table[] = {{PK_Add, OP_ADD},      {PK_Sub, OP_SUB},       {PK_Mult, OP_MUL},     {PK_Div, OP_DIV},
+                 {PK_FloorDiv, OP_FLOORDIV}, {PK_Mod, OP_MOD},  {PK_BitAnd, OP_AND},   {PK_BitOr, OP_OR},
+                 {PK_BitXor, OP_XOR},  {PK_LShift, OP_SHL},    {PK_RShift, OP_SHR}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].op, op) == 0) return fe_vexpr(fe_binary_expr(I, table[i].code, display, ea, eb, pos, NULL));
+        if (table[i].op == op) return fe_vexpr(fe_binary_expr(I, table[i].code, display, ea, eb, pos, NULL));
     fe_fail(I, pos, "operator '%s' is not supported on runtime values", sym);
 }
 
-Val fe_binop(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
-    if (strcmp(op, "Pow") == 0) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
-    if (strcmp(op, "MatMult") == 0) fe_fail(I, pos, "'@' is not supported");
+Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
+    if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
+    if (op == PK_MatMult) fe_fail(I, pos, "'@' is not supported");
     if (a.kind == V_EXPR || b.kind == V_EXPR) return fe_sym_binop(I, op, a, b, pos);
     return fe_ct_binop(I, op, a, b, pos);
 }
 
-Val fe_compare(Interp *I, const char *op, Val a, Val b, SrcPos pos) {
+Val fe_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (a.kind != V_EXPR && b.kind != V_EXPR) return fe_ct_compare(I, op, a, b, pos);
     static const struct {
-        const char *op;
+        PyKind op;
         Op code;
-    } table[] = {{"Lt", OP_CMP_LT}, {"LtE", OP_CMP_LE}, {"Gt", OP_CMP_GT},
-                 {"GtE", OP_CMP_GE}, {"Eq", OP_CMP_EQ}, {"NotEq", OP_CMP_NE}};
-    if ((strcmp(op, "Is") == 0 || strcmp(op, "IsNot") == 0)) return fe_ct_compare(I, op, a, b, pos);
+    } table[] = {{PK_Lt, OP_CMP_LT}, {PK_LtE, OP_CMP_LE}, {PK_Gt, OP_CMP_GT},
+                 {PK_GtE, OP_CMP_GE}, {PK_Eq, OP_CMP_EQ}, {PK_NotEq, OP_CMP_NE}};
+    if ((op == PK_Is || op == PK_IsNot)) return fe_ct_compare(I, op, a, b, pos);
     char display[16];
     snprintf(display, sizeof display, "'%s'", fe_py_op_symbol(op));
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].op, op) == 0) {
+        if (table[i].op == op) {
             Expr *ea = fe_to_expr(I, a, pos, display), *eb = fe_to_expr(I, b, pos, display);
             if (ea->type.ptr || eb->type.ptr) fe_fail(I, pos, "%s is not supported on pointers", display);
             return fe_vexpr(fe_binary_expr(I, table[i].code, display, ea, eb, pos, NULL));

@@ -31,17 +31,17 @@ void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
 
 void fe_assign_target(Interp *I, const PyNode *target, Val v) {
     if (!target) fe_fail(I, srcpos(0, 0), "malformed assignment");
-    if (pyast_is(target, "Name")) {
+    if (pyast_isk(target, PK_Name)) {
         if (!pyast_str(target, "id")) fe_fail(I, target->pos, "malformed name");
         fe_bind_name(I, pyast_str(target, "id"), v, target->pos);
         return;
     }
-    if (pyast_is(target, "Tuple") || pyast_is(target, "List"))
+    if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))
         fe_fail(I, target->pos, "tuple targets are not supported (assign each name on its own line)");
-    if (pyast_is(target, "Subscript"))
+    if (pyast_isk(target, PK_Subscript))
         fe_fail(I, target->pos, "assignment to a subscript is not supported (blocks are values; write memory with tl.store)");
-    if (pyast_is(target, "Attribute")) fe_fail(I, target->pos, "assignment to an attribute is not supported");
-    if (pyast_is(target, "Starred")) fe_fail(I, target->pos, "starred assignment targets are not supported");
+    if (pyast_isk(target, PK_Attribute)) fe_fail(I, target->pos, "assignment to an attribute is not supported");
+    if (pyast_isk(target, PK_Starred)) fe_fail(I, target->pos, "starred assignment targets are not supported");
     fe_fail(I, target->pos, "unsupported assignment target");
 }
 
@@ -51,7 +51,7 @@ void fe_assign_target(Interp *I, const PyNode *target, Val v) {
 void fe_collect_assigned(Arena *a, const PyVal *stmts, PtrVec *names);
 
 void fe_collect_name(Arena *a, const PyNode *target, PtrVec *names) {
-    if (!pyast_is(target, "Name")) return;
+    if (!pyast_isk(target, PK_Name)) return;
     const char *id = pyast_str(target, "id");
     if (!id) return;
     for (int i = 0; i < names->len; i++)
@@ -61,17 +61,17 @@ void fe_collect_name(Arena *a, const PyNode *target, PtrVec *names) {
 
 void fe_collect_node(Arena *a, const PyNode *n, PtrVec *names) {
     if (!n) return;
-    if (pyast_is(n, "Assign")) {
+    if (pyast_isk(n, PK_Assign)) {
         const PyVal *targets = pyast_list(n, "targets");
         for (int i = 0; targets && i < targets->len; i++)
             if (targets->items[i]->kind == PYV_NODE) fe_collect_name(a, targets->items[i]->node, names);
         return;
     }
-    if (pyast_is(n, "AugAssign") || pyast_is(n, "AnnAssign")) {
+    if (pyast_isk(n, PK_AugAssign) || pyast_isk(n, PK_AnnAssign)) {
         fe_collect_name(a, pyast_node(n, "target"), names);
         return;
     }
-    if (pyast_is(n, "FunctionDef") || pyast_is(n, "ClassDef") || pyast_is(n, "Lambda")) return;
+    if (pyast_isk(n, PK_FunctionDef) || pyast_isk(n, PK_ClassDef) || pyast_isk(n, PK_Lambda)) return;
     /* statements with bodies: If, For, While, With, Try ... */
     static const char *const fields[] = {"body", "orelse", "finalbody", "handlers"};
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
@@ -265,11 +265,11 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     const PyVal *orelse = pyast_list(node, "orelse");
     const PyVal *body = pyast_list(node, "body");
     if (!target || !body) fe_fail(I, node->pos, "malformed for loop");
-    if (pyast_is(target, "Tuple") || pyast_is(target, "List"))
+    if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))
         fe_fail(I, target->pos, "the target of a for loop must be a simple name (tuple targets are not supported)");
-    if (!pyast_is(target, "Name"))
+    if (!pyast_isk(target, PK_Name))
         fe_fail(I, target->pos, "the target of a for loop must be a simple name (not %s)",
-             pyast_is(target, "Subscript") ? "a subscript" : pyast_is(target, "Attribute") ? "an attribute" : "this expression");
+             pyast_isk(target, PK_Subscript) ? "a subscript" : pyast_isk(target, PK_Attribute) ? "an attribute" : "this expression");
     const char *name = pyast_str(target, "id");
     if (!name) fe_fail(I, target->pos, "malformed name");
     if (orelse && orelse->len > 0)
@@ -278,9 +278,9 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     if (!iter) fe_fail(I, node->pos, "malformed for loop");
     Val callee = {0};
     int is_range = 0;
-    if (pyast_is(iter, "Call")) {
+    if (pyast_isk(iter, PK_Call)) {
         const PyNode *func = pyast_node(iter, "func");
-        if (pyast_is(func, "Name") || pyast_is(func, "Attribute")) {
+        if (pyast_isk(func, PK_Name) || pyast_isk(func, PK_Attribute)) {
             callee = fe_eval(I, func);
             is_range = callee.kind == V_FUNC && (callee.i == B_RANGE || callee.i == B_STATIC_RANGE);
         }
@@ -338,52 +338,52 @@ void fe_visit_for(Interp *I, const PyNode *node) {
 }
 
 void fe_visit_stmt(Interp *I, const PyNode *s) {
-    const char *k = s->kind;
+    PyKind k = s->kind_id;
     I->list->mark = I->list->pending.len;
-    if (strcmp(k, "Expr") == 0) {
+    if (k == PK_Expr) {
         const PyNode *v = pyast_node(s, "value");
-        if (pyast_is(v, "Constant")) return; /* docstrings and bare literals */
+        if (pyast_isk(v, PK_Constant)) return; /* docstrings and bare literals */
         fe_eval(I, v);
         return;
     }
-    if (strcmp(k, "Assign") == 0) {
+    if (k == PK_Assign) {
         const PyVal *targets = pyast_list(s, "targets");
         Val v = fe_eval(I, pyast_node(s, "value"));
         for (int i = 0; targets && i < targets->len; i++) fe_assign_target(I, fe_list_node(targets, i), v);
         return;
     }
-    if (strcmp(k, "AnnAssign") == 0) {
+    if (k == PK_AnnAssign) {
         const PyNode *value = pyast_node(s, "value");
         const PyNode *target = pyast_node(s, "target");
         if (!value) {
-            if (!pyast_is(target, "Name")) fe_assign_target(I, target, vnone());
+            if (!pyast_isk(target, PK_Name)) fe_assign_target(I, target, vnone());
             return;
         }
         fe_assign_target(I, target, fe_eval(I, value));
         return;
     }
-    if (strcmp(k, "AugAssign") == 0) {
+    if (k == PK_AugAssign) {
         const PyNode *target = pyast_node(s, "target");
         const PyNode *op = pyast_node(s, "op");
         if (!target || !op) fe_fail(I, s->pos, "malformed augmented assignment");
-        if (!pyast_is(target, "Name")) fe_assign_target(I, target, vnone());
-        static const char *const ok[] = {"Add", "Sub", "Mult", "Div"};
+        if (!pyast_isk(target, PK_Name)) fe_assign_target(I, target, vnone());
+        static const PyKind ok[] = {PK_Add, PK_Sub, PK_Mult, PK_Div};
         int supported = 0;
-        for (int i = 0; i < 4; i++) supported |= strcmp(op->kind, ok[i]) == 0;
+        for (int i = 0; i < 4; i++) supported |= op->kind_id == ok[i];
         if (!supported)
-            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported (only += -= *= /=)", fe_py_op_symbol(op->kind));
+            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported (only += -= *= /=)", fe_py_op_symbol(op->kind_id));
         const char *name = pyast_str(target, "id");
         if (!name) fe_fail(I, target->pos, "malformed name");
         Val cur = fe_lookup(I, name, target->pos);
         Val rhs = fe_eval(I, pyast_node(s, "value"));
-        fe_bind_name(I, name, fe_binop(I, op->kind, cur, rhs, s->pos), target->pos);
+        fe_bind_name(I, name, fe_binop(I, op->kind_id, cur, rhs, s->pos), target->pos);
         return;
     }
-    if (strcmp(k, "For") == 0) {
+    if (k == PK_For) {
         fe_visit_for(I, s);
         return;
     }
-    if (strcmp(k, "If") == 0) {
+    if (k == PK_If) {
         Val c = fe_eval(I, pyast_node(s, "test"));
         int t = fe_truthy(I, c, s->pos,
                        "'if' on a runtime value is not supported (use tl.where to choose per element, or make the "
@@ -391,25 +391,26 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         fe_visit_body(I, pyast_list(s, t ? "body" : "orelse"));
         return;
     }
-    if (strcmp(k, "Pass") == 0) return;
-    if (strcmp(k, "Return") == 0) fe_fail(I, s->pos, "'return' in a kernel is not supported (kernels write results with tl.store)");
-    if (strcmp(k, "While") == 0) fe_fail(I, s->pos, "'while' loops are not supported (use 'for i in range(n)')");
-    if (strcmp(k, "Break") == 0) fe_fail(I, s->pos, "'break' is not supported (loops always run to the end of their range)");
-    if (strcmp(k, "Continue") == 0) fe_fail(I, s->pos, "'continue' is not supported (use tl.where or masks instead)");
-    if (strcmp(k, "AsyncFor") == 0) fe_fail(I, s->pos, "'async for' is not supported");
+    if (k == PK_Pass) return;
+    if (k == PK_Return) fe_fail(I, s->pos, "'return' in a kernel is not supported (kernels write results with tl.store)");
+    if (k == PK_While) fe_fail(I, s->pos, "'while' loops are not supported (use 'for i in range(n)')");
+    if (k == PK_Break) fe_fail(I, s->pos, "'break' is not supported (loops always run to the end of their range)");
+    if (k == PK_Continue) fe_fail(I, s->pos, "'continue' is not supported (use tl.where or masks instead)");
+    if (k == PK_AsyncFor) fe_fail(I, s->pos, "'async for' is not supported");
     static const struct {
-        const char *kind, *what;
-    } unsupported[] = {{"Assert", "'assert' statements"},  {"With", "'with' statements"},
-                       {"AsyncWith", "'async with' statements"}, {"Try", "'try' statements"},
-                       {"TryStar", "'try' statements"},    {"Raise", "'raise' statements"},
-                       {"Delete", "'del' statements"},     {"Global", "'global' statements"},
-                       {"Nonlocal", "'nonlocal' statements"}, {"Import", "'import' statements"},
-                       {"ImportFrom", "'import' statements"}, {"FunctionDef", "nested functions"},
-                       {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
-                       {"Match", "'match' statements"},    {"TypeAlias", "'type' statements"}};
+        PyKind kind;
+        const char *what;
+    } unsupported[] = {{PK_Assert, "'assert' statements"},  {PK_With, "'with' statements"},
+                       {PK_AsyncWith, "'async with' statements"}, {PK_Try, "'try' statements"},
+                       {PK_TryStar, "'try' statements"},    {PK_Raise, "'raise' statements"},
+                       {PK_Delete, "'del' statements"},     {PK_Global, "'global' statements"},
+                       {PK_Nonlocal, "'nonlocal' statements"}, {PK_Import, "'import' statements"},
+                       {PK_ImportFrom, "'import' statements"}, {PK_FunctionDef, "nested functions"},
+                       {PK_AsyncFunctionDef, "nested functions"}, {PK_ClassDef, "classes"},
+                       {PK_Match, "'match' statements"},    {PK_TypeAlias, "'type' statements"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (strcmp(unsupported[i].kind, k) == 0) fe_fail(I, s->pos, "%s are not supported in kernels", unsupported[i].what);
-    fe_fail(I, s->pos, "'%s' statements are not supported in kernels", k);
+        if (unsupported[i].kind == k) fe_fail(I, s->pos, "%s are not supported in kernels", unsupported[i].what);
+    fe_fail(I, s->pos, "'%s' statements are not supported in kernels", s->kind);
 }
 
 void fe_visit_body(Interp *I, const PyVal *stmts) {

@@ -33,7 +33,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
         const char *name = alias ? pyast_str(alias, "name") : NULL;
         const char *as = alias ? pyast_str(alias, "asname") : NULL;
         if (!name) continue;
-        if (pyast_is(s, "Import")) {
+        if (pyast_isk(s, PK_Import)) {
             if (as) {
                 Module m = fe_is_triton_module(name) ? MOD_TRITON : fe_is_language_module(name) ? MOD_TL : MOD_OTHER;
                 fe_env_set(I->a, &I->globals, as, fe_module_val(m, name), alias->pos);
@@ -67,16 +67,16 @@ void fe_import_names(Interp *I, const PyNode *s) {
 }
 
 int fe_is_jit_decorator(Interp *I, const PyNode *d) {
-    if (pyast_is(d, "Call")) d = pyast_node(d, "func");
-    if (pyast_is(d, "Name")) {
+    if (pyast_isk(d, PK_Call)) d = pyast_node(d, "func");
+    if (pyast_isk(d, PK_Name)) {
         if (!pyast_str(d, "id")) return 0;
         EnvEntry *e = fe_env_find(&I->globals, pyast_str(d, "id"));
         return e && e->v.kind == V_FUNC && e->v.i == B_JIT;
     }
-    if (pyast_is(d, "Attribute")) {
+    if (pyast_isk(d, PK_Attribute)) {
         const char *attr = pyast_str(d, "attr");
         const PyNode *base = pyast_node(d, "value");
-        if (!attr || strcmp(attr, "jit") != 0 || !pyast_is(base, "Name") || !pyast_str(base, "id")) return 0;
+        if (!attr || strcmp(attr, "jit") != 0 || !pyast_isk(base, PK_Name) || !pyast_str(base, "id")) return 0;
         EnvEntry *e = fe_env_find(&I->globals, pyast_str(base, "id"));
         return e && e->v.kind == V_MODULE && e->v.i == MOD_TRITON;
     }
@@ -85,16 +85,16 @@ int fe_is_jit_decorator(Interp *I, const PyNode *d) {
 
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann) {
     if (!ann) return 0;
-    if (pyast_is(ann, "Attribute")) {
+    if (pyast_isk(ann, PK_Attribute)) {
         const char *attr = pyast_str(ann, "attr");
         return attr && strcmp(attr, "constexpr") == 0;
     }
-    if (pyast_is(ann, "Name")) {
+    if (pyast_isk(ann, PK_Name)) {
         const char *id = pyast_str(ann, "id");
         EnvEntry *e = id ? fe_env_find(&I->globals, id) : NULL;
         return (e && e->v.kind == V_FUNC && e->v.i == B_CONSTEXPR) || (id && strcmp(id, "constexpr") == 0);
     }
-    if (pyast_is(ann, "Constant")) {
+    if (pyast_isk(ann, PK_Constant)) {
         const PyVal *v = pyast_field(ann, "value");
         return v && v->kind == PYV_STR && (strcmp(v->text, "tl.constexpr") == 0 || strcmp(v->text, "constexpr") == 0);
     }
@@ -167,11 +167,11 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);
         if (!s) continue;
-        if (pyast_is(s, "Import") || pyast_is(s, "ImportFrom")) fe_import_names(I, s);
+        if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) fe_import_names(I, s);
     }
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);
-        if (!s || !(pyast_is(s, "FunctionDef") || pyast_is(s, "AsyncFunctionDef"))) continue;
+        if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
         const char *fname = pyast_str(s, "name");
         if (!fname) continue;
         int jit = 0;
@@ -183,7 +183,7 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
         uf.s = fname;
         fe_env_set(I->a, &I->globals, fname, uf, s->pos);
         if (strcmp(fname, name) == 0) {
-            if (pyast_is(s, "AsyncFunctionDef")) fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
+            if (pyast_isk(s, PK_AsyncFunctionDef)) fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
             if (!jit) fe_fail(I, s->pos, "'%s' is not a kernel: it is not decorated with @triton.jit", name);
             match = s;
         }
@@ -260,7 +260,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'", mt_option_name(I->ctx, MT_OPT_DEFINE),
                     defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
-            if (strcmp(defs[i].name, defs[j].name) == 0) fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
+            if (strcmp(defs[i].name, defs[j].name) == 0)
+                fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
     if (sig->n != k->nruntime) {
         StrBuf names;

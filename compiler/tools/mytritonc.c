@@ -36,6 +36,18 @@ static const char usage[] =
     "                       num_warps; default: chosen from the kernel's shape\n"
     "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir,\n"
     "                       mlir-launcher (repeatable)\n"
+    "  --num-stages N       Triton's num_stages (1-16): accepted and recorded in NAME.h, a hint\n"
+    "                       the backends do not use yet\n"
+    "  --divisibility-16    Triton's specialization: every pointer 16-byte aligned, every i32\n"
+    "                       divisible by 16 (as :16 on each of them in the signature)\n"
+    "  --config TEXT        (repeatable) a dispatching launcher: -o writes NAME.h, NAME.cu and\n"
+    "                       NAME_host.c with launch_NAME over the variants NAME_cfg<i>\n"
+    "                       (compiled separately, one per config \"BM=64 NUM_WARPS=4 ...\")\n"
+    "  --when COND          the previous --config only runs when COND (over the key) holds\n"
+    "  --key NAMES          i32 parameters the configs are tuned for, e.g. \"M,N,K\"\n"
+    "  --restore NAME[=EXT] (repeatable) a buffer the kernel writes, tuned on a scratch copy\n"
+    "                       (EXT: its size in elements; CUDA default: to the allocation's end)\n"
+    "  --specialize on|off  the configs also exist as NAME_cfg<i>_d16 (default on)\n"
     "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
     "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
     "                       DIR/NAME.mlir for mlir)\n"
@@ -188,7 +200,12 @@ int main(int argc, char **argv) {
     mt_stage stages[64];
     int nstages = 0;
     const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
-    if (!defs) return 2;
+    mt_dispatch_config *configs = calloc((size_t)argc + 1, sizeof *configs);
+    const char **keys = calloc((size_t)argc + 1, sizeof *keys), **restore = calloc((size_t)argc + 1, sizeof *restore);
+    char *key_copy = NULL;
+    mt_dispatch dispatch = {0};
+    dispatch.specialize = 1;
+    if (!defs || !configs || !keys || !restore) return 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
@@ -223,6 +240,39 @@ int main(int argc, char **argv) {
                 return usage_error("--num-warps takes a power of two from 1 to 32 (got '%s')", val);
             }
             o.num_warps = (int)w;
+        }
+        else if (OPTION("--num-stages")) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 1 || v > 16) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--num-stages takes 1 to 16 (got '%s')", val);
+            }
+            o.num_stages = (int)v;
+        }
+        else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
+        else if (OPTION("--config")) configs[dispatch.nconfigs++].text = val;
+        else if (OPTION("--when")) {
+            if (!dispatch.nconfigs) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--when '%s' before any --config (it applies to the previous one)", val);
+            }
+            configs[dispatch.nconfigs - 1].when = val;
+        }
+        else if (OPTION("--key")) {
+            char *save = NULL;
+            free(key_copy);
+            key_copy = strdup(val);
+            dispatch.nkeys = 0;
+            for (char *t = strtok_r(key_copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) keys[dispatch.nkeys++] = t;
+        }
+        else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
+        else if (OPTION("--specialize")) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--specialize takes on or off (got '%s')", val);
+            }
+            dispatch.specialize = strcmp(val, "on") == 0;
         }
         else if (OPTION("--name")) o.name = val;
         else if (OPTION("--option-spelling")) {
@@ -299,6 +349,14 @@ int main(int argc, char **argv) {
         return rc;
     }
     o.mlir_binary = binary_text;
+    dispatch.configs = configs;
+    dispatch.keys = keys;
+    dispatch.restore = restore;
+    if (dispatch.nconfigs) o.dispatch = &dispatch;
+    else if (dispatch.nkeys || dispatch.nrestore) {
+        free_defines(defs, o.ndefines);
+        return usage_error("--key and --restore need --config%s", "");
+    }
     if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
     char *own_shim = NULL;
     if (!shim) shim = getenv("MYTRITON_SHIM");
@@ -316,6 +374,10 @@ int main(int argc, char **argv) {
     if (outdir && mt_ok(c) && mlir_binary) {
         /* the MLIR backend's second step: the launcher alone */
         mlir_launcher = mt_emit(c, MT_EMIT_MLIR_LAUNCHER);
+    } else if (outdir && mt_ok(c) && o.dispatch) {
+        h = mt_emit(c, MT_EMIT_DISPATCH_HEADER);
+        if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_DISPATCH_CUDA);
+        if (o.backends & MT_BACKEND_HOST) host = mt_emit(c, MT_EMIT_DISPATCH_HOST);
     } else if (outdir && mt_ok(c)) {
         h = mt_emit(c, MT_EMIT_HEADER);
         if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_CUDA_TU);
@@ -368,6 +430,10 @@ int main(int argc, char **argv) {
     free(defs);
     free(own_shim);
     free(binary_text);
+    free(configs);
+    free(keys);
+    free(restore);
+    free(key_copy);
     if (fflush(stdout) != 0) rc = rc ? rc : 1;
     return rc;
 }

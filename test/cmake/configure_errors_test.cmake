@@ -2,7 +2,8 @@
 # reported at configure time, pointing at the call (and, in the message, at
 # the line of the keyword at fault): unknown or repeated keywords, missing
 # values, SIGNATURE arity and names against the kernel's parameters, GRID
-# names, CONSTEXPR names, duplicate launcher names. See projects/configure_errors/CMakeLists.txt for the calls.
+# names, CONSTEXPR names, duplicate launcher names, CONFIGS/KEY/RESTORE/
+# SPECIALIZE/WHEN mistakes. See projects/configure_errors/CMakeLists.txt for the calls.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(_bin "${MYTRITON_WORK}/configure-${MYTRITON_CASE}")
@@ -57,6 +58,20 @@ elseif(MYTRITON_CASE STREQUAL "bad_backend")
 elseif(MYTRITON_CASE STREQUAL "older_minor_version")
   set(_expected "mytriton[^\n]*version[^\n]*0\\.0")
   set(_at "CMakeLists.txt:[0-9]+ \\(find_package\\)")
+elseif(MYTRITON_CASE STREQUAL "config_not_name_value")
+  set(_expected "KERNEL add_kernel: config 'BLOCK 128': 'BLOCK' is not NAME=VALUE")
+elseif(MYTRITON_CASE STREQUAL "config_unknown_constexpr")
+  set(_expected "CONSTEXPR BLK=128: add_kernel \\(kernels/add.py:6\\) has no parameter 'BLK'")
+elseif(MYTRITON_CASE STREQUAL "config_num_warps")
+  set(_expected "config 'BLOCK=64 NUM_WARPS=3': NUM_WARPS must be 1, 2, 4, 8, 16 or 32")
+elseif(MYTRITON_CASE STREQUAL "when_not_key")
+  set(_expected "config 'BLOCK=128 WHEN m >= 1024': WHEN uses 'm', which is not a KEY parameter \\(KEY n\\)")
+elseif(MYTRITON_CASE STREQUAL "key_without_configs")
+  set(_expected "KERNEL add_kernel: KEY needs CONFIGS")
+elseif(MYTRITON_CASE STREQUAL "restore_host_extent")
+  set(_expected "RESTORE out of KERNEL add_kernel: the host backend needs the buffer's extent in elements \\(RESTORE out=<expression>, e.g. out=M\\*N\\)")
+elseif(MYTRITON_CASE STREQUAL "specialize_value")
+  set(_expected "SPECIALIZE of KERNEL add_kernel must be ON or OFF, got 'MAYBE'")
 elseif(MYTRITON_CASE STREQUAL "wrong_version")
   set(_expected "mytriton[^\n]*version")
   set(_at "CMakeLists.txt:[0-9]+ \\(find_package\\)")

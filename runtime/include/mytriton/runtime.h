@@ -168,6 +168,9 @@ typedef enum mytriton_arg_kind {
     MYTRITON_ARG_PTR_FP8E5 = 29
 } mytriton_arg_kind;
 
+struct mytriton_tuner;
+struct mytriton_kernel_attributes;
+
 typedef struct mytriton_kernel_info {
     const char *name;        /* launcher name without "launch_", e.g. "vector_add" */
     const char *backend;     /* "cuda", "host" or "mlir" */
@@ -186,7 +189,46 @@ typedef struct mytriton_kernel_info {
      * cudaStream_t for CUDA kernels and ignored by host kernels. Returns a
      * cudaError_t / mytriton_status code. */
     int (*launch)(void *stream, void *const *args, const mytriton_grid *grid);
+    /* A dispatching launcher's tuner (mytriton/autotune.h), NULL for a
+     * plain kernel or variant. */
+    struct mytriton_tuner *tuner;
+    /* CUDA kernels: fills the attributes on the current device (see
+     * mytriton_kernel_get_attributes); NULL for host kernels and
+     * dispatchers. */
+    int (*attributes)(struct mytriton_kernel_attributes *out);
+    /* Loads what the first launch would load lazily (the MLIR backend's
+     * module), so that the launch is safe to capture in a CUDA graph; NULL
+     * when there is nothing to load. */
+    int (*preload)(void);
 } mytriton_kernel_info;
+
+/* A CUDA kernel's resources, from cudaFuncGetAttributes and
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor, read on first use per
+ * device. A persistent kernel can size its grid as
+ * max_blocks_per_sm * multiprocessor_count. */
+typedef struct mytriton_kernel_attributes {
+    int device;               /* the CUDA ordinal they were read on */
+    int registers;            /* per thread */
+    int static_shared_bytes;  /* per block */
+    int dynamic_shared_bytes; /* per block, as the launcher passes it */
+    int local_bytes;          /* per thread */
+    int threads_per_block;    /* what the launcher launches */
+    int max_threads_per_block;/* the kernel's limit */
+    int max_blocks_per_sm;    /* resident blocks per multiprocessor */
+    int multiprocessor_count; /* of the device */
+} mytriton_kernel_attributes;
+
+/* Attributes of a registered CUDA kernel (or variant) on the current
+ * device: MYTRITON_NOT_FOUND, or MYTRITON_INVALID_VALUE for kernels without
+ * device attributes (host kernels, dispatchers: query their variants). */
+int mytriton_kernel_get_attributes(const char *name, const char *backend, mytriton_kernel_attributes *out);
+/* The per-device cache generated attribute functions use: 1 and *out when
+ * `kernel`'s attributes on `device` are known. */
+int mytriton_attributes_cached(const void *kernel, int device, mytriton_kernel_attributes *out);
+void mytriton_attributes_store(const void *kernel, const mytriton_kernel_attributes *attributes);
+/* Runs the preload of a registered kernel (see the preload field); every
+ * registered kernel when name is NULL. */
+int mytriton_preload(const char *name, const char *backend);
 
 /* Adds a kernel; MYTRITON_INVALID_VALUE if another kernel of the same name
  * and backend is registered already (registering the same info twice is a
