@@ -203,6 +203,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     if (!c->module) return c;
     Define *defs = ARENA_ARRAY(a, Define, ndefines + 1);
     for (int i = 0; i < ndefines; i++) defs[i].name = defines[i].name, defs[i].value = defines[i].value;
+    ctx->triton_nan = o->opt_level >= 2;
     c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
     if (o->ngrid_params && !o->grid) {

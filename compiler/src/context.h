@@ -20,6 +20,8 @@ typedef struct MtContext {
     StrBuf diagnostics;   /* formatted diagnostics, in order */
     int errors;
     int cmake_spelling;   /* options named as mytriton_add_kernels() keywords */
+    int triton_nan;       /* tl.maximum/tl.minimum ignore NaN by default, as
+                           * Triton's (-O2); 0: NaN propagates, as the seed (-O1) */
 } MtContext;
 
 /* The options a diagnostic may name, spelled as on the command line (-D,
