@@ -27,6 +27,6 @@ set(_bin2 "${_dir}/build-value")
 mytriton_configure("configure with CONSTEXPR BLOCK=1+2" "${_dir}/src" "${_bin2}" ARGS -DCASE=bad_value)
 mytriton_step("build: must fail" EXPECT_FAIL OUTPUT _log COMMAND "${CMAKE_COMMAND}" --build "${_bin2}")
 message(STATUS "    build output:\n${_log}")
-mytriton_expect("${_log}" MATCHES "error: CONSTEXPR BLOCK=1\\+2: the value must be an integer, a float, True, False"
+mytriton_expect("${_log}" MATCHES "error: CONSTEXPR BLOCK=1\\+2: "
   "the compiler's message naming CONSTEXPR")
 mytriton_expect("${_log}" NOT_MATCHES "error: -D" "a message naming the command line's -D")
