@@ -51,7 +51,7 @@
  * A value that only renames another (expand_dims, a parameter plus offsets)
  * shares its variable.
  *
- * Float results against CUDA (the same operands; docs/host-numerics.md):
+ * Float results against CUDA (the same operands; docs/host-backend.md):
  *   exact (bit for bit): + - * of every float dtype, '/' and div_rn in f64
  *     and the narrow floats, sqrt_rn, fma in f32 / f64, floor, ceil, abs,
  *     neg, maximum, minimum, comparisons, casts, bitcasts, loads, stores,
@@ -484,7 +484,10 @@ static void emit_store(Host *H, const Inst *in) {
     DType pointee = (DType)operand_type(H->f, x[0]).dtype;
     int levels = shape.rank ? open_iter(H, &it) : 0;
     const char *dst = element_at(H, x[0], shape.rank ? &it : NULL);
-    const char *val = c_store(H->a, pointee, C_HOST, opd_as(H, x[1], pointee, shape.rank ? &it : NULL));
+    const char *val = opd_as(H, x[1], pointee, shape.rank ? &it : NULL);
+    /* a value of fp8e5 stores as it is: infinities too (the table's store conversion is the cast's satfinite one) */
+    if (pointee == DT_F8E5) val = arena_printf(H->a, "(mytriton_fp8e5){(uint8_t)mytriton_encode_small((double)%s, 5, 2, 1, 0)}", val);
+    else val = c_store(H->a, pointee, C_HOST, val);
     if (x[2].kind == OPD_NONE || x[2].kind == OPD_CONST) line(H, "%s = %s;", dst, val);
     else line(H, "if (%s) %s = %s;", opd(H, x[2], shape.rank ? &it : NULL), dst, val);
     H->indent -= levels;
