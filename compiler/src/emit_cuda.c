@@ -25,7 +25,19 @@ typedef struct Cuda {
     int loop_depth;
     const Inst *user;      /* the item whose operands are being rendered */
     Layout lane_layout;    /* for loop lanes (user == NULL) */
+    const char *index_type;/* a carried pointer's element index: int, or
+                            * long long when some offset is 64-bit */
 } Cuda;
+
+/* Whether an addptr of the block (or of a loop in it) has a 64-bit offset. */
+static int wide_offsets(const Function *f, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
+        if (in->op == OP_ADDPTR && dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64) return 1;
+    }
+    return 0;
+}
 
 static const char *arange_index(Cuda *C, const Inst *in, Layout l);
 
@@ -129,8 +141,9 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     if (in->op == OP_SUM && dtype_info(dt)->compute != dt) /* a narrow float: each partial sum rounded */
         line(C, "%s = %s;", lhs, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", lhs, rhs)));
     else if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
-    else if (in->op == OP_MAX) line(C, "%s = %s(%s, %s);", lhs, fl ? mx : "max", lhs, rhs);
-    else line(C, "%s = %s(%s, %s);", lhs, fl ? mn : "min", lhs, rhs);
+    /* as the seed: fmaxf/fminf on floats, a conditional on integers */
+    else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? mx : mn, lhs, rhs);
+    else line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs, rhs);
     C->indent--;
     line(C, "}");
     line(C, "__syncthreads();");
@@ -156,7 +169,7 @@ static void emit_loop(Cuda *C, const Inst *in) {
             /* a carried pointer: its element index, from one base parameter */
             const char *base, *index;
             pointer(C, l->inits[k], &base, &index);
-            line(C, "int %s = %s;", name, index ? index : "0");
+            line(C, "%s %s = %s;", C->index_type, name, index ? index : "0");
             C->ptr_base[r] = C->ptr_base[l->args[k]] = base;
             C->ptr_index[r] = C->ptr_index[l->args[k]] = name;
         } else {
@@ -190,7 +203,7 @@ static void emit_loop(Cuda *C, const Inst *in) {
             vals[k] = opd(C, l->yields[k]);
         }
         if (hazard) {
-            line(C, "%s v%d_next = %s;", t.ptr ? "int" : c_type((DType)t.dtype), l->results[k], vals[k]);
+            line(C, "%s v%d_next = %s;", t.ptr ? C->index_type : c_type((DType)t.dtype), l->results[k], vals[k]);
             vals[k] = arena_printf(C->a, "v%d_next", l->results[k]);
         }
     }
@@ -220,7 +233,13 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_EXPAND_DIMS: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_ZEROS:
     case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: line(C, "%s v%d = %s;", T, id, opd_as(C, x[0], (DType)in->type.dtype)); return;
+    case OP_FULL: /* an i32/f32 constant as written, as the seed: float v0 = 2; */
+        line(C, "%s v%d = %s;", T, id,
+             x[0].kind == OPD_CONST && (x[0].c.dt == DT_I32 || x[0].c.dt == DT_F32) &&
+                     (in->type.dtype == DT_I32 || in->type.dtype == DT_F32)
+                 ? opd(C, x[0])
+                 : opd_as(C, x[0], (DType)in->type.dtype));
+        return;
     case OP_ADDPTR: {
         const char *base, *index;
         pointer(C, x[0], &base, &index);
@@ -261,18 +280,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -282,7 +292,6 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -322,6 +331,7 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
     C.vname = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.ptr_base = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.ptr_index = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
     sb_init(&C.smem, a);
     StrBuf body, out;
     sb_init(&body, a);
