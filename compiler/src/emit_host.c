@@ -36,8 +36,8 @@
  *     (64-bit integers through a round-to-odd double); abs(MIN) is MIN;
  *   - a masked load is `(mask ? p[i] : other)`: a masked-off element never
  *     touches memory; a masked store is an `if`;
- *   - tl.maximum / tl.minimum propagate NaN and pick operand 1 on ties
- *     (propagate_nan=NONE: fmaxf / fminf);
+ *   - tl.maximum / tl.minimum propagate NaN (PropagateNan.ALL) or ignore it
+ *     (NONE), and pick operand 1 on ties (+0 and -0 included);
  *   - a reduction copies its operand to a scratch array and reduces it in
  *     the CUDA backend's shared-memory tree order (stride n/2 down to 1,
  *     a[i] op= a[i + stride]), each partial of a narrow float rounded, so
@@ -380,6 +380,17 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
                                 x[1], x[2]);
         }
         break;
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+        if (dtype_is_float(rt) && in->attrs.flag) {
+            /* NaN ignored; ties (+0 and -0) give operand 1 as the references say, where fmaxf may give either */
+            const char *p = x[0], *q = x[1], *T = c_type_in(rt, C_HOST);
+            if (in->args[0].kind != OPD_CONST && operand_type(H->f, in->args[0]).dtype != rt) p = arena_printf(H->a, "(%s)%s", T, p);
+            if (in->args[1].kind != OPD_CONST && operand_type(H->f, in->args[1]).dtype != rt) q = arena_printf(H->a, "(%s)%s", T, q);
+            return arena_printf(H->a, "(isnan(%s) ? (%s) : isnan(%s) ? (%s) : (%s) %s (%s) ? (%s) : (%s))", p, q, q, p, p,
+                                in->op == OP_MAXIMUM ? ">" : "<", q, p, q);
+        }
+        break;
     case OP_CAST: return host_cast(H, (DType)operand_type(H->f, in->args[0]).dtype, rt, in->attrs.flag, x[0]);
     case OP_EXP:
     case OP_EXP2:
@@ -395,8 +406,6 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_CEIL:
     case OP_DIV:
     case OP_DIV_RN:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
     case OP_CMP_LT:
     case OP_CMP_LE:
     case OP_CMP_GT:
