@@ -22,7 +22,7 @@
 #                                        backends do not use yet; WHEN: a condition
 #                                        over the KEY parameters, + - * // % and
 #                                        comparisons, and/or/not)
-#       [KEY <i32 param> ...]            what the choice depends on (Triton's key)
+#       [KEY <integer param> ...]        what the choice depends on (Triton's key)
 #       [RESTORE <param>[=<elements>] ...] buffers the kernel writes: tuning runs
 #                                        on scratch copies (CUDA: extent defaults to
 #                                        the allocation's end; host: required)

@@ -1,7 +1,7 @@
 /* Dispatching launchers (mytriton_add_kernels CONFIGS/KEY/RESTORE/WHEN/
  * SPECIALIZE): launch_NAME() over the separately compiled variants
  * NAME_cfg<i> (config i) and NAME_cfg<i>_d16 (config i with Triton's
- * divisibility specialization: pointers 16-byte aligned, i32 parameters
+ * divisibility specialization: pointers 16-byte aligned, integer parameters
  * divisible by 16). The launcher picks the _d16 variant when the arguments
  * qualify, and the config from the runtime's autotuning table
  * (mytriton/autotune.h), timing the configs on the first call of a new key.

@@ -44,7 +44,7 @@ static const char usage[] =
     "                       NAME_host.c with launch_NAME over the variants NAME_cfg<i>\n"
     "                       (compiled separately, one per config \"BM=64 NUM_WARPS=4 ...\")\n"
     "  --when COND          the previous --config only runs when COND (over the key) holds\n"
-    "  --key NAMES          i32 parameters the configs are tuned for, e.g. \"M,N,K\"\n"
+    "  --key NAMES          integer parameters the configs are tuned for, e.g. \"M,N,K\"\n"
     "  --restore NAME[=EXT] (repeatable) a buffer the kernel writes, tuned on a scratch copy\n"
     "                       (EXT: its size in elements; CUDA default: to the allocation's end)\n"
     "  --specialize on|off  the configs also exist as NAME_cfg<i>_d16 (default on)\n"
@@ -191,7 +191,31 @@ static void free_defines(mt_define *defs, int n) {
     free(defs);
 }
 
+/* The dispatch options' storage (--config, --key, --restore), owned by
+ * main() so that every return of compile_main() leaves nothing behind. */
+typedef struct DispatchArgs {
+    mt_dispatch_config *configs;
+    const char **keys, **restore;
+    char *key_copy;
+} DispatchArgs;
+
+static int compile_main(int argc, char **argv, DispatchArgs *da);
+
 int main(int argc, char **argv) {
+    DispatchArgs da = {0};
+    int rc = 2;
+    da.configs = calloc((size_t)argc + 1, sizeof *da.configs);
+    da.keys = calloc((size_t)argc + 1, sizeof *da.keys);
+    da.restore = calloc((size_t)argc + 1, sizeof *da.restore);
+    if (da.configs && da.keys && da.restore) rc = compile_main(argc, argv, &da);
+    free(da.configs);
+    free(da.keys);
+    free(da.restore);
+    free(da.key_copy);
+    return rc;
+}
+
+static int compile_main(int argc, char **argv, DispatchArgs *da) {
     mt_options o = {0};
     const char *grid_params[64];
     o.grid_params = grid_params;
@@ -200,12 +224,11 @@ int main(int argc, char **argv) {
     mt_stage stages[64];
     int nstages = 0;
     const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
-    mt_dispatch_config *configs = calloc((size_t)argc + 1, sizeof *configs);
-    const char **keys = calloc((size_t)argc + 1, sizeof *keys), **restore = calloc((size_t)argc + 1, sizeof *restore);
-    char *key_copy = NULL;
+    mt_dispatch_config *configs = da->configs;
+    const char **keys = da->keys, **restore = da->restore;
     mt_dispatch dispatch = {0};
     dispatch.specialize = 1;
-    if (!defs || !configs || !keys || !restore) return 2;
+    if (!defs) return 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
@@ -261,10 +284,11 @@ int main(int argc, char **argv) {
         }
         else if (OPTION("--key")) {
             char *save = NULL;
-            free(key_copy);
-            key_copy = strdup(val);
+            free(da->key_copy);
+            da->key_copy = strdup(val);
             dispatch.nkeys = 0;
-            for (char *t = strtok_r(key_copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) keys[dispatch.nkeys++] = t;
+            for (char *t = da->key_copy ? strtok_r(da->key_copy, ", ", &save) : NULL; t; t = strtok_r(NULL, ", ", &save))
+                keys[dispatch.nkeys++] = t;
         }
         else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
         else if (OPTION("--specialize")) {
@@ -430,10 +454,6 @@ int main(int argc, char **argv) {
     free(defs);
     free(own_shim);
     free(binary_text);
-    free(configs);
-    free(keys);
-    free(restore);
-    free(key_copy);
     if (fflush(stdout) != 0) rc = rc ? rc : 1;
     return rc;
 }

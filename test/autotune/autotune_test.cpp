@@ -475,6 +475,26 @@ TEST_F(Gpu, MisalignedArgumentsTakeTheGenericVariant) {
     for (int i = 0; i < n; i++) ASSERT_EQ(o[i + 1], x[i + 1] + 6.0f) << "element " << i;
     CUDA_OK(launch_at_tagged(nullptr, dx.p + 1, dout.p + 1, n));
     CUDA_OK(cudaDeviceSynchronize());
+    // config 2 of at_accumulate (BLOCK=1024, 8 warps: 4 elements per thread)
+    // has float4 accesses, checked at run time in the generic variant only
+    long timed = stats().timed_configs;
+    int64_t key[1] = {n};
+    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key, 1, 2), MYTRITON_SUCCESS);
+    CUDA_OK(cudaMemset(dout.p, 0, (n + 1) * sizeof(float)));
+    CUDA_OK(launch_at_accumulate(nullptr, dx.p + 1, dout.p + 1, n));
+    CUDA_OK(cudaDeviceSynchronize());
+    o = dout.download();
+    for (int i = 0; i < n; i++) ASSERT_EQ(o[i + 1], x[i + 1]) << "element " << i;
+    // aligned and n % 16 == 0: the _d16 variant, same result
+    const int m = 4096;
+    int64_t key2[1] = {m};
+    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key2, 1, 2), MYTRITON_SUCCESS);
+    CUDA_OK(cudaMemset(dout.p, 0, (n + 1) * sizeof(float)));
+    CUDA_OK(launch_at_accumulate(nullptr, dx.p, dout.p, m));
+    CUDA_OK(cudaDeviceSynchronize());
+    o = dout.download();
+    for (int i = 0; i < m; i++) ASSERT_EQ(o[i], x[i]) << "element " << i;
+    EXPECT_EQ(stats().timed_configs, timed);
 }
 
 TEST_F(Gpu, GraphCaptureUsesTheDefaultAndNeverTimes) {

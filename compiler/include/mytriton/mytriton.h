@@ -37,7 +37,7 @@ typedef struct mt_dispatch {
     int nconfigs;
     const mt_dispatch_config *configs;
     int nkeys;
-    const char *const *keys;      /* runtime i32 parameters */
+    const char *const *keys;      /* integer runtime parameters */
     int nrestore;
     const char *const *restore;   /* "c" or "c=M*N" (the extent in elements) */
     int specialize;               /* the _d16 variants exist */
