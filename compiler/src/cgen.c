@@ -313,6 +313,14 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
     if (to == DT_BOOL) return arena_printf(a, "(%s != 0)", x);
     if (from == DT_BOOL || (dtype_is_int(from) && dtype_is_int(to))) return arena_printf(a, "(%s)%s", T, x);
     if (dtype_is_int(from)) { /* to a float: one rounding to f32 / f64, then to a narrower float */
+        if (d == C_CUDA && (to == DT_F16 || to == DT_BF16)) {
+            /* one rounding, as Triton's cvt.rn.f16 / .bf16 (through f32, an integer above 2^24 rounds twice) */
+            int b64 = dtype_info(from)->bits == 64, u = dtype_is_unsigned(from);
+            const char *fn = b64 ? (u ? "ull" : "ll") : (u ? "uint" : "int");
+            const char *ct = b64 ? (u ? "unsigned long long" : "long long") : (u ? "unsigned" : "int");
+            if (to == DT_F16) return arena_printf(a, "__half2float(__%s2half_rn((%s)%s))", fn, ct, x);
+            return arena_printf(a, "__bfloat162float(__%s2bfloat16_rn((%s)%s))", fn, ct, x);
+        }
         DType ct = dtype_info(to)->compute;
         return c_round(a, to, d, arena_printf(a, "(%s)%s", c_type_in(ct, d), x));
     }

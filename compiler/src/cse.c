@@ -43,12 +43,13 @@ static unsigned hash_inst(const Inst *in) {
     h = mix(h, ((uint64_t)in->attrs.axis << 32) ^ (uint64_t)(uint32_t)in->attrs.start);
     h = mix(h, ((uint64_t)(uint32_t)in->attrs.end << 32) ^ (uint64_t)in->attrs.dtype);
     h = mix(h, ((uint64_t)(uint32_t)in->attrs.shape[0] << 32) ^ (uint64_t)(uint32_t)in->attrs.shape[1]);
+    h = mix(h, (uint64_t)(uint32_t)in->attrs.flag);
     return h;
 }
 
 static int same_attrs(const Attrs *x, const Attrs *y) {
     return x->axis == y->axis && x->start == y->start && x->end == y->end && x->rank == y->rank &&
-           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype;
+           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype && x->flag == y->flag;
 }
 
 static int same_inst(const Inst *x, const Inst *y) {

@@ -8,26 +8,65 @@
  * loop over the elements of its result, reading each operand by
  * broadcasting (a (R, 1) operand by row, a (1, C) or (C,) operand by
  * column, a one-element block or a scalar everywhere). The results are
- * those of the SSA per element, which the CUDA backend computes per thread:
+ * those of the SSA per element, which the CUDA backend computes per thread.
+ *
+ * Values. A value of every dtype of dtypes.def is held in the C type of its
+ * compute dtype (cgen.c: int8_t ... uint64_t, bool, float, double; f16,
+ * bf16, fp8e4nv and fp8e5 in a float holding a value of the dtype, rounded
+ * to it after every inexact op with mytriton/dtypes.h, bit-exact). Memory
+ * holds the dtype's own type (mytriton_fp16, ...); loads and stores convert
+ * (cgen.c c_load / c_store); a narrow-float scalar parameter is converted
+ * where it is read. Pointers are 64-bit element indexes from one base
+ * parameter. Elementwise ops render through cgen.c's c_op_expr (C_HOST),
+ * except where C would have undefined or implementation-defined behaviour,
+ * which this file renders itself:
+ *   - integer + - * and negation wrap modulo 2^bits: computed in uint64_t
+ *     and converted back with mt_wrap_<dtype> (no signed overflow, no
+ *     implementation-defined narrowing);
+ *   - '//' and '%' on integers truncate (Triton's arith.divsi / remsi):
+ *     x // 0 is -1 for signed dtypes and the largest value for unsigned ones
+ *     (all bits set), x % 0 is x; MIN // -1 wraps to MIN and MIN % -1 is 0.
+ *     (Triton leaves division by zero undefined; these are defined picks.)
+ *   - '<<' and '>>' by a negative amount or by at least the width give 0,
+ *     except '>>' of a negative signed value, which gives -1 (the PTX
+ *     shl/shr clamping); '>>' is arithmetic on signed dtypes;
+ *   - casts are Triton's (cgen.c c_cast_expr): integers wrap, float to
+ *     integer truncates and saturates (8-bit through 16 bits, then wraps),
+ *     NaN giving 0 (i64: INT64_MIN); integers to f16 / bf16 round once
+ *     (64-bit integers through a round-to-odd double); abs(MIN) is MIN;
  *   - a masked load is `(mask ? p[i] : other)`: a masked-off element never
  *     touches memory; a masked store is an `if`;
- *   - i32 arithmetic wraps (through uint32_t, no undefined behaviour); f32
- *     to i32 conversions truncate and saturate, NaN giving 0 (CUDA's
- *     cvt.rzi); `div` is f32 division;
- *   - tl.maximum / tl.minimum propagate NaN and pick operand 1 on ties;
+ *   - tl.maximum / tl.minimum propagate NaN (PropagateNan.ALL) or ignore it
+ *     (NONE), and pick operand 1 on ties (+0 and -0 included);
  *   - a reduction copies its operand to a scratch array and reduces it in
  *     the CUDA backend's shared-memory tree order (stride n/2 down to 1,
- *     a[i] op= a[i + stride]), so f32 sums agree bit for bit; tl.max and
- *     tl.min use fmaxf / fminf (NaN ignored unless all NaN);
+ *     a[i] op= a[i + stride]), each partial of a narrow float rounded, so
+ *     sums agree bit for bit; tl.max and tl.min use fmaxf / fminf (NaN
+ *     ignored unless all NaN); integer sums wrap;
  *   - a runtime loop is a C loop over a 64-bit counter (no overflow near
  *     INT32_MAX) whose carried values live in the result's variable,
  *     assigned at the end of each iteration (with temporaries where a yield
  *     reads a region argument that an earlier assignment overwrites, as the
- *     CUDA backend does);
- *   - pointers are i32 element indexes from one base parameter, as in the
- *     CUDA backend.
+ *     CUDA backend does).
  * A value that only renames another (expand_dims, a parameter plus offsets)
  * shares its variable.
+ *
+ * Float results against CUDA (the same operands; docs/host-backend.md):
+ *   exact (bit for bit): + - * of every float dtype, '/' and div_rn in f64
+ *     and the narrow floats, sqrt_rn, fma in f32 / f64, floor, ceil, abs,
+ *     neg, maximum, minimum, comparisons, casts, bitcasts, loads, stores,
+ *     reductions (the same tree), '%' where C's fmod and CUDA's agree;
+ *   f32 '/': IEEE here, CUDA -O1 IEEE too (exact); Triton and -O2 use
+ *     div.full.f32 (<= 2 ulp);
+ *   f32 exp, exp2, log, log2, sin, cos, erf, sqrt, rsqrt: the C library's
+ *     (glibc: <= 1 ulp; rsqrt is 1/sqrtf, two roundings) against CUDA's
+ *     (-O1: expf etc. <= 2 ulp; -O2/Triton: ex2.approx, sqrt.approx,
+ *     rsqrt.approx, libdevice: <= 2 ulp, ftz); relative 4e-6 covers both;
+ *   f64 math: the C library against libdevice, <= 2 ulp (relative 1e-15);
+ *   fma of f16 / bf16: fma in double, then one rounding to the dtype
+ *     (exact except when the double sum itself rounds onto a midpoint of
+ *     the dtype: operands of widely different scales).
+ *
  * The launcher checks the grid as the CUDA launcher does (the same
  * prologue), packs the arguments in a struct and runs the programs; a
  * program that cannot allocate its arena makes the launch return
@@ -40,25 +79,22 @@
 
 #define VERSION_LINE "mytritonc " MT_VERSION
 
-/* Helper functions of the generated file, emitted only when used. */
+/* Helper functions of the generated file, emitted only when used, per
+ * dtype (need[dtype]) or once (need_any). */
 enum {
-    H_I32 = 1 << 0,  /* mt_i32: uint32_t to int32_t, modulo 2^32 */
-    H_IADD = 1 << 1,
-    H_ISUB = 1 << 2,
-    H_IMUL = 1 << 3,
-    H_INEG = 1 << 4,
-    H_F2I = 1 << 5,  /* f32 to i32 as CUDA converts */
-    H_FMAX = 1 << 6, /* tl.maximum of f32 */
-    H_FMIN = 1 << 7,
-    H_IMAX = 1 << 8, /* tl.maximum of i32, and tl.max's tree */
-    H_IMIN = 1 << 9
+    N_WRAP = 1 << 0, /* mt_wrap_<dt>: uint64_t to the signed dtype, modulo 2^bits */
+    N_DIV = 1 << 1,  /* mt_div_<dt>: '//' without undefined behaviour */
+    N_MOD = 1 << 2,  /* mt_mod_<dt>: '%' */
+    N_SHL = 1 << 3,  /* mt_shl_<dt>: '<<' */
+    N_SHR = 1 << 4   /* mt_shr_<dt>: '>>' */
 };
+enum { NA_ODD = 1 << 0 }; /* mt_odd_double: a 64-bit integer as a double, rounded to odd */
 
 /* The elements an op loops over. */
 typedef struct Iter {
-    Type shape;   /* the op's result (or, for a store, broadcast) shape */
+    Type shape; /* the op's result (or, for a store, broadcast) shape */
     int numel;
-    int flat;     /* one loop over mt_e: every block operand has numel or 1 element */
+    int flat;   /* one loop over mt_e: every block operand has numel or 1 element */
 } Iter;
 
 typedef struct Host {
@@ -68,12 +104,14 @@ typedef struct Host {
     const Function *f;
     const char **pnames;
     int *param_used;
-    int *uses;            /* by value number */
-    const char **vname;   /* by value number: its C variable (region arguments: the loop result's) */
-    int *base;            /* pointer values: the parameter they index, -1 if unknown */
+    int *uses;          /* by value number */
+    const char **vname; /* by value number: its C variable (region arguments: the loop result's) */
+    int *base;          /* pointer values: the parameter they index, -1 if unknown */
     int pid_used[3];
-    unsigned helpers;
-    StrBuf blocks;        /* members of the arena struct */
+    int grid_used;      /* tl.num_programs: the launch's grid travels in the arguments */
+    unsigned need[DT_COUNT];
+    unsigned need_any;
+    StrBuf blocks;      /* members of the arena struct */
     int nblocks;
     StrBuf *out;
     int indent;
@@ -90,9 +128,73 @@ static void line(Host *H, const char *fmt, ...) {
     sb_putc(H->out, '\n');
 }
 
-static const char *host_type(DType dt) { return dt == DT_F32 ? "float" : dt == DT_BOOL ? "bool" : "int32_t"; }
+/* The dtype a value is held in: pointers are 64-bit element indexes. */
+static DType reg_dtype(Type t) { return t.ptr ? DT_I64 : (DType)t.dtype; }
+static const char *host_type(DType dt) { return c_type_in(dt, C_HOST); }
 
 static int64_t numel(Type t) { return type_numel(t); }
+
+/* ---- Integer arithmetic without undefined behaviour ---------------------- */
+
+/* A uint64_t expression as a value of integer dtype `dt`, modulo 2^bits. */
+static const char *wrap(Host *H, DType dt, const char *u) {
+    switch (dtype_info(dt)->cls) {
+    case DC_SINT:
+        H->need[dt] |= N_WRAP;
+        return arena_printf(H->a, "mt_wrap_%s(%s)", dtype_name(dt), u);
+    case DC_UINT: return arena_printf(H->a, "(%s)(%s)", host_type(dt), u);
+    case DC_BOOL: return arena_printf(H->a, "(((%s) & 1u) != 0)", u);
+    case DC_FLOAT:
+    case DC_NONE: break;
+    }
+    MT_ASSERT(!"not an integer dtype");
+    return u;
+}
+
+static const char *u64(Host *H, const char *x) { return arena_printf(H->a, "(uint64_t)%s", x); }
+
+static const char *helper_call(Host *H, unsigned n, const char *fn, DType dt, const char *x, const char *y) {
+    H->need[dt] |= n;
+    if (n & (N_DIV | N_MOD | N_SHL | N_SHR)) H->need[dt] |= dtype_is_unsigned(dt) ? 0 : N_WRAP;
+    return arena_printf(H->a, "mt_%s_%s(%s, %s)", fn, dtype_name(dt), x, y);
+}
+
+/* Whether every value of integer dtype `from` is a value of `to`. */
+static int int_fits(DType from, DType to) {
+    const DTypeInfo *f = dtype_info(from), *t = dtype_info(to);
+    if (from == DT_BOOL) return 1;
+    if (to == DT_BOOL) return 0;
+    if (f->cls == t->cls) return f->bits <= t->bits;
+    return f->cls == DC_UINT && f->bits < t->bits;
+}
+
+/* A register value converted from one dtype to another as Triton casts
+ * (rtz: fp_downcast_rounding="rtz"): cgen.c's c_cast_expr, except where C
+ * would narrow to a signed type implementation-defined, or where an
+ * integer would round twice on its way to a 16-bit float. */
+static const char *host_cast(Host *H, DType from, DType to, int rtz, const char *x) {
+    if (from == to) return x;
+    if (dtype_is_int(to) && to != DT_BOOL && dtype_is_signed(to)) {
+        if (dtype_is_int(from)) return int_fits(from, to) ? arena_printf(H->a, "(%s)%s", host_type(to), x) : wrap(H, to, u64(H, x));
+        if (to == DT_I64) return arena_printf(H->a, "mytriton_f2i64((double)%s)", x);
+        /* truncation saturating at 16 bits for 8-bit results (the GPU's cvt.rzi.s16), then wrapping */
+        if (dtype_info(to)->bits == 8) return wrap(H, to, u64(H, arena_printf(H->a, "mytriton_f2i((double)%s, -32768, 32767)", x)));
+        return arena_printf(H->a, "(%s)mytriton_f2i((double)%s, %lld, %lld)", host_type(to), x, (long long)dtype_int_min(to),
+                            (long long)dtype_int_max(to));
+    }
+    if ((to == DT_F16 || to == DT_BF16) && dtype_is_int(from) && from != DT_BOOL) {
+        const char *d = arena_printf(H->a, "(double)%s", x);
+        if (dtype_info(from)->bits == 64 && to == DT_BF16) {
+            /* |x| >= 2^53: rounded to odd first, so that the one rounding to bf16 is exact */
+            H->need_any |= NA_ODD;
+            d = dtype_is_signed(from) ? arena_printf(H->a, "(%s < 0 ? -mt_odd_double(0u - (uint64_t)%s) : mt_odd_double((uint64_t)%s))", x, x, x)
+                                      : arena_printf(H->a, "mt_odd_double(%s)", x);
+        }
+        const char *host = dtype_info(to)->host;
+        return arena_printf(H->a, "%s_to_float(%s_from_double(%s))", host, host, d);
+    }
+    return c_cast_expr(H->a, C_HOST, from, to, rtz, x);
+}
 
 /* ---- Operands ------------------------------------------------------------ */
 
@@ -109,34 +211,43 @@ static const char *element_of(Host *H, const char *name, Type t, const Iter *it)
     return arena_printf(H->a, "%s[%s]", name, r ? "mt_i" : "mt_j");
 }
 
-/* An operand's element under iteration `it` (NULL: a scalar context). */
+/* An operand's element under iteration `it` (NULL: a scalar context), as a
+ * register value. */
 static const char *opd(Host *H, Operand o, const Iter *it) {
     static const Iter scalar = {{0}, 1, 1};
     if (!it) it = &scalar;
     switch (o.kind) {
     case OPD_VALUE: return element_of(H, H->vname[o.id] ? H->vname[o.id] : arena_printf(H->a, "v%d", o.id), H->f->types[o.id], it);
-    case OPD_PARAM: H->param_used[o.id] = 1; return H->pnames[o.id];
+    case OPD_PARAM: {
+        H->param_used[o.id] = 1;
+        Type t = H->f->params[o.id].type;
+        if (!t.ptr) return c_load(H->a, (DType)t.dtype, C_HOST, H->pnames[o.id]); /* a narrow float: to float */
+        return H->pnames[o.id];
+    }
     case OPD_CONST: return c_const(H->a, o.c, C_HOST);
     case OPD_NONE: break;
     }
     return "0";
 }
 
-/* f32 to i32 as CUDA's cvt.rzi.s32.f32. */
-static const char *f2i(Host *H, const char *x) {
-    H->helpers |= H_F2I;
-    return arena_printf(H->a, "mt_f2i(%s)", x);
-}
-
-/* An operand converted to `dt` (numeric to numeric). */
+/* An operand converted to `dt` with Triton's cast (a load's other, a
+ * store's value, a fill, a loop's initial and yielded values). */
 static const char *opd_as(Host *H, Operand o, DType dt, const Iter *it) {
     if (o.kind == OPD_CONST) return c_const(H->a, const_convert(o.c, dt), C_HOST);
-    DType from = (DType)operand_type(H->f, o).dtype;
-    const char *x = opd(H, o, it);
-    if (from == dt) return x;
-    if (dt == DT_F32) return arena_printf(H->a, "(float)%s", x);
-    if (dt == DT_I32 && from == DT_F32) return f2i(H, x);
-    return x;
+    return host_cast(H, (DType)operand_type(H->f, o).dtype, dt, 0, opd(H, o, it));
+}
+
+/* Operand k of `in` as the op takes it: a constant converted to the op's
+ * computation dtype (the seed's constants as written), as the CUDA
+ * backend renders it. */
+static const char *opd_for(Host *H, const Inst *in, int k, const Iter *it) {
+    Operand o = in->args[k];
+    if (o.kind == OPD_CONST) {
+        DType dt = c_operand_dtype(H->a, H->f, in, k);
+        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(H->a, const_convert(o.c, dt), C_HOST);
+        return c_operand_const(H->a, o.c, dt, C_HOST);
+    }
+    return opd(H, o, it);
 }
 
 /* A pointer operand: its base parameter and the element it points at. */
@@ -150,7 +261,7 @@ static const char *element_at(Host *H, Operand p, const Iter *it) {
     return arena_printf(H->a, "%s[%s]", H->pnames[H->base[p.id]], opd(H, p, it));
 }
 
-/* A pointer operand's index, as i32 (a parameter: 0). */
+/* A pointer operand's element index (a parameter: 0). */
 static const char *ptr_index(Host *H, Operand p, const Iter *it) {
     if (p.kind == OPD_PARAM) {
         H->param_used[p.id] = 1;
@@ -163,11 +274,6 @@ static int ptr_base_of(const Host *H, Operand p) {
     if (p.kind == OPD_PARAM) return p.id;
     if (p.kind == OPD_VALUE) return H->base[p.id];
     return -1;
-}
-
-static const char *helper2(Host *H, unsigned h, const char *fn, const char *x, const char *y) {
-    H->helpers |= h;
-    return arena_printf(H->a, "%s(%s, %s)", fn, x, y);
 }
 
 /* ---- Iteration ------------------------------------------------------------- */
@@ -212,7 +318,7 @@ static void declare_block(Host *H, const char *name, Type t) {
 static void define(Host *H, const Inst *in, const Iter *it, const char *expr) {
     int id = in->result;
     Type t = in->type;
-    DType dt = t.ptr ? DT_I32 : (DType)t.dtype;
+    DType dt = reg_dtype(t);
     const char *name = H->vname[id];
     if (t.rank == 0) {
         line(H, "%s %s = %s;", host_type(dt), name, expr);
@@ -230,43 +336,124 @@ static void define(Host *H, const Inst *in, const Iter *it, const char *expr) {
 
 /* ---- Ops --------------------------------------------------------------- */
 
-static const char *arith(Host *H, const Inst *in, const Iter *it) {
-    const Operand *x = in->args;
+/* An elementwise op over operands already rendered (x[k]): cgen.c's shared
+ * renderer, except the integer ops whose C form has undefined behaviour. */
+static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     DType rt = (DType)in->type.dtype;
-    if (in->op == OP_DIV)
-        return arena_printf(H->a, "(%s / %s)", opd_as(H, x[0], DT_F32, it), opd_as(H, x[1], DT_F32, it));
-    const char *a = opd_as(H, x[0], rt, it), *b = opd_as(H, x[1], rt, it);
-    if (rt == DT_F32) {
-        switch (in->op) {
-        case OP_MAXIMUM: return helper2(H, H_FMAX, "mt_fmax", a, b);
-        case OP_MINIMUM: return helper2(H, H_FMIN, "mt_fmin", a, b);
-        default: return arena_printf(H->a, "(%s %s %s)", a, op_info(in->op)->c_op, b);
-        }
-    }
+    int integer = dtype_is_int(rt) && rt != DT_BOOL;
     switch (in->op) {
-    case OP_ADD: return helper2(H, H_IADD | H_I32, "mt_iadd", a, b);
-    case OP_SUB: return helper2(H, H_ISUB | H_I32, "mt_isub", a, b);
-    case OP_MUL: return helper2(H, H_IMUL | H_I32, "mt_imul", a, b);
-    case OP_MAXIMUM: return helper2(H, H_IMAX, "mt_imax", a, b);
-    case OP_MINIMUM: return helper2(H, H_IMIN, "mt_imin", a, b);
-    default: break;
+    case OP_NEG:
+        if (integer) return wrap(H, rt, arena_printf(H->a, "0u - %s", u64(H, x[0])));
+        break;
+    case OP_ABS:
+        if (integer && dtype_is_signed(rt))
+            return arena_printf(H->a, "(%s < 0 ? %s : %s)", x[0], wrap(H, rt, arena_printf(H->a, "0u - %s", u64(H, x[0]))), x[0]);
+        break;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+        if (integer) return wrap(H, rt, arena_printf(H->a, "%s %s %s", u64(H, x[0]), op_info(in->op)->c_op, u64(H, x[1])));
+        break;
+    case OP_FLOORDIV:
+        if (integer) return helper_call(H, N_DIV, "div", rt, x[0], x[1]);
+        break;
+    case OP_MOD:
+        if (integer) return helper_call(H, N_MOD, "mod", rt, x[0], x[1]);
+        break;
+    case OP_SHL:
+        if (integer) return helper_call(H, N_SHL, "shl", rt, x[0], x[1]);
+        break;
+    case OP_SHR:
+        if (integer) return helper_call(H, N_SHR, "shr", rt, x[0], x[1]);
+        break;
+    case OP_UMULHI: {
+        const char *hi = dtype_info(rt)->bits == 64
+                             ? arena_printf(H->a, "mytriton_umul64hi(%s, %s)", u64(H, x[0]), u64(H, x[1]))
+                             : arena_printf(H->a, "((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32", x[0], x[1]);
+        return wrap(H, rt, hi);
     }
-    MT_ASSERT(!"not an arithmetic op");
-    return "0";
+    case OP_FMA:
+        if (dtype_info(rt)->compute != rt) {
+            /* one rounding of the exact product plus the addend (in double) */
+            const char *host = dtype_info(rt)->host;
+            return arena_printf(H->a, "%s_to_float(%s_from_double(fma((double)%s, (double)%s, (double)%s)))", host, host, x[0],
+                                x[1], x[2]);
+        }
+        break;
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+        if (dtype_is_float(rt) && in->attrs.flag) {
+            /* NaN ignored; ties (+0 and -0) give operand 1 as the references say, where fmaxf may give either */
+            const char *p = x[0], *q = x[1], *T = c_type_in(rt, C_HOST);
+            if (in->args[0].kind != OPD_CONST && operand_type(H->f, in->args[0]).dtype != rt) p = arena_printf(H->a, "(%s)%s", T, p);
+            if (in->args[1].kind != OPD_CONST && operand_type(H->f, in->args[1]).dtype != rt) q = arena_printf(H->a, "(%s)%s", T, q);
+            return arena_printf(H->a, "(isnan(%s) ? (%s) : isnan(%s) ? (%s) : (%s) %s (%s) ? (%s) : (%s))", p, q, q, p, p,
+                                in->op == OP_MAXIMUM ? ">" : "<", q, p, q);
+        }
+        break;
+    case OP_CAST: return host_cast(H, (DType)operand_type(H->f, in->args[0]).dtype, rt, in->attrs.flag, x[0]);
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_SELECT:
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
+    }
+    return c_op_expr(H->a, C_HOST, H->f, in, x);
 }
 
-static const char *compare(Host *H, const Inst *in, const Iter *it) {
-    const Operand *x = in->args;
-    Type ta = operand_type(H->f, x[0]), tb = operand_type(H->f, x[1]);
-    const char *a, *b;
-    if (ta.dtype == DT_F32 || tb.dtype == DT_F32) {
-        a = opd_as(H, x[0], DT_F32, it);
-        b = opd_as(H, x[1], DT_F32, it);
-    } else {
-        a = opd(H, x[0], it);
-        b = opd(H, x[1], it);
+/* One step of a reduction's tree: lhs combined with rhs. */
+static const char *reduce_step(Host *H, Op op, DType dt, const char *lhs, const char *rhs) {
+    int fl = dtype_is_float(dt), dbl = dtype_info(dt)->compute == DT_F64;
+    if (op == OP_SUM) {
+        if (fl) return c_round(H->a, dt, C_HOST, arena_printf(H->a, "%s + %s", lhs, rhs)); /* a narrow float: each partial rounded */
+        return wrap(H, dt, arena_printf(H->a, "%s + %s", u64(H, lhs), u64(H, rhs)));
     }
-    return arena_printf(H->a, "(%s %s %s)", a, op_info(in->op)->c_op, b);
+    if (op == OP_MAX) {
+        if (fl) return arena_printf(H->a, "%s(%s, %s)", dbl ? "fmax" : "fmaxf", lhs, rhs);
+        return arena_printf(H->a, "(%s > %s ? %s : %s)", lhs, rhs, lhs, rhs);
+    }
+    if (op == OP_MIN) {
+        if (fl) return arena_printf(H->a, "%s(%s, %s)", dbl ? "fmin" : "fminf", lhs, rhs);
+        return arena_printf(H->a, "(%s < %s ? %s : %s)", lhs, rhs, lhs, rhs);
+    }
+    MT_ASSERT(!"not a reduction");
+    return lhs;
 }
 
 static void emit_reduce(Host *H, const Inst *in) {
@@ -280,7 +467,7 @@ static void emit_reduce(Host *H, const Inst *in) {
     declare_block(H, buf, bt);
     Iter it = {bt, n, 1};
     int levels = open_iter(H, &it);
-    line(H, "%s = %s;", element_of(H, buf, bt, &it), opd(H, in->args[0], &it));
+    line(H, "%s = %s;", element_of(H, buf, bt, &it), opd_as(H, in->args[0], dt, &it));
     H->indent -= levels;
     line(H, "for (int stride_%d = %d; stride_%d > 0; stride_%d >>= 1)", id, n / 2, id, id);
     H->indent++;
@@ -288,11 +475,7 @@ static void emit_reduce(Host *H, const Inst *in) {
     H->indent++;
     const char *lhs = arena_printf(H->a, "%s[mt_e]", buf);
     const char *rhs = arena_printf(H->a, "%s[mt_e + stride_%d]", buf, id);
-    const char *v;
-    if (in->op == OP_SUM) v = dt == DT_F32 ? arena_printf(H->a, "%s + %s", lhs, rhs) : helper2(H, H_IADD | H_I32, "mt_iadd", lhs, rhs);
-    else if (in->op == OP_MAX) v = dt == DT_F32 ? arena_printf(H->a, "fmaxf(%s, %s)", lhs, rhs) : helper2(H, H_IMAX, "mt_imax", lhs, rhs);
-    else v = dt == DT_F32 ? arena_printf(H->a, "fminf(%s, %s)", lhs, rhs) : helper2(H, H_IMIN, "mt_imin", lhs, rhs);
-    line(H, "%s = %s;", lhs, v);
+    line(H, "%s = %s;", lhs, reduce_step(H, in->op, dt, lhs, rhs));
     H->indent -= 2;
     line(H, "%s v%d = %s[0];", T, id, buf);
     if (!H->uses[id]) line(H, "(void)v%d;", id);
@@ -311,6 +494,9 @@ static void emit_store(Host *H, const Inst *in) {
     int levels = shape.rank ? open_iter(H, &it) : 0;
     const char *dst = element_at(H, x[0], shape.rank ? &it : NULL);
     const char *val = opd_as(H, x[1], pointee, shape.rank ? &it : NULL);
+    /* a value of fp8e5 stores as it is: infinities too (the table's store conversion is the cast's satfinite one) */
+    if (pointee == DT_F8E5) val = arena_printf(H->a, "(mytriton_fp8e5){(uint8_t)mytriton_encode_small((double)%s, 5, 2, 1, 0)}", val);
+    else val = c_store(H->a, pointee, C_HOST, val);
     if (x[2].kind == OPD_NONE || x[2].kind == OPD_CONST) line(H, "%s = %s;", dst, val);
     else line(H, "if (%s) %s = %s;", opd(H, x[2], shape.rank ? &it : NULL), dst, val);
     H->indent -= levels;
@@ -331,7 +517,7 @@ static void emit_loop(Host *H, const Inst *in) {
             int b = ptr_base_of(H, l->inits[k]);
             H->base[r] = H->base[l->args[k]] = b;
         }
-        DType dt = t.ptr ? DT_I32 : (DType)t.dtype;
+        DType dt = reg_dtype(t);
         if (t.rank == 0) {
             const char *init = t.ptr ? ptr_index(H, l->inits[k], NULL) : opd_as(H, l->inits[k], dt, NULL);
             line(H, "%s %s = %s;", host_type(dt), name, init);
@@ -351,7 +537,12 @@ static void emit_loop(Host *H, const Inst *in) {
          opd(H, l->step, NULL));
     H->indent++;
     H->vname[l->index] = arena_printf(H->a, "v%d", l->index);
-    if (H->uses[l->index]) line(H, "int32_t v%d = (int32_t)%s;", l->index, k64);
+    if (H->uses[l->index]) {
+        DType it = (DType)f->types[l->index].dtype;
+        /* in the range of the loop's dtype: start <= k < stop */
+        if (it == DT_I64) line(H, "int64_t v%d = %s;", l->index, k64);
+        else line(H, "%s v%d = (%s)%s;", host_type(it), l->index, host_type(it), k64);
+    }
     emit_block(H, &l->body);
     /* yields: a parallel assignment; temporaries only when a yield reads a
      * region argument that an earlier assignment overwrites */
@@ -363,7 +554,7 @@ static void emit_loop(Host *H, const Inst *in) {
     for (int k = 0; k < l->nyields; k++) {
         int r = l->results[k];
         Type t = f->types[r];
-        DType dt = t.ptr ? DT_I32 : (DType)t.dtype;
+        DType dt = reg_dtype(t);
         Operand y = l->yields[k];
         if (t.ptr && ptr_base_of(H, y) != H->base[r]) {
             mt_error(H->ctx, in->pos, "a loop-carried pointer must keep its base parameter (the host backend indexes one "
@@ -396,7 +587,7 @@ static void emit_loop(Host *H, const Inst *in) {
         if (!src[k]) continue;
         int r = l->results[k];
         Type t = f->types[r];
-        DType dt = t.ptr ? DT_I32 : (DType)t.dtype;
+        DType dt = reg_dtype(t);
         Operand y = l->yields[k];
         const char *name = H->vname[r];
         if (t.rank == 0) {
@@ -430,6 +621,11 @@ static void emit_inst(Host *H, const Inst *in) {
         H->pid_used[in->attrs.axis] = 1;
         define(H, in, &it, in->attrs.axis == 0 ? "pid_x" : in->attrs.axis == 1 ? "pid_y" : "pid_z");
         return;
+    case OP_NUM_PROGRAMS:
+        /* the launcher checked the grid: every dimension fits an i32 */
+        H->grid_used = 1;
+        define(H, in, &it, arena_printf(H->a, "(int32_t)args->mt_grid.%c", "xyz"[in->attrs.axis]));
+        return;
     case OP_ARANGE: {
         const char *e = it.numel == 1 ? "0" : "mt_e";
         define(H, in, &it, in->attrs.start ? arena_printf(H->a, "(%s + %d)", e, in->attrs.start) : e);
@@ -447,52 +643,80 @@ static void emit_inst(Host *H, const Inst *in) {
         define(H, in, &it, opd(H, x[0], &it));
         return;
     case OP_NEG:
-        if (in->type.dtype == DT_F32) define(H, in, &it, arena_printf(H->a, "(-%s)", opd(H, x[0], &it)));
-        else {
-            H->helpers |= H_INEG | H_I32;
-            define(H, in, &it, arena_printf(H->a, "mt_ineg(%s)", opd(H, x[0], &it)));
-        }
-        return;
-    case OP_EXP: define(H, in, &it, arena_printf(H->a, "expf(%s)", opd(H, x[0], &it))); return;
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
     case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
     case OP_MAXIMUM:
-    case OP_MINIMUM: define(H, in, &it, arith(H, in, &it)); return;
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
     case OP_CMP_GT:
     case OP_CMP_GE:
     case OP_CMP_EQ:
-    case OP_CMP_NE: define(H, in, &it, compare(H, in, &it)); return;
+    case OP_CMP_NE:
     case OP_AND:
     case OP_OR:
-        define(H, in, &it, arena_printf(H->a, "(%s %s %s)", opd(H, x[0], &it), op_info(in->op)->c_op, opd(H, x[1], &it)));
-        return;
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
     case OP_SELECT: {
-        DType dt = (DType)in->type.dtype;
-        define(H, in, &it,
-               arena_printf(H->a, "(%s ? %s : %s)", opd(H, x[0], &it), opd_as(H, x[1], dt, &it), opd_as(H, x[2], dt, &it)));
+        if (in->type.ptr) {
+            /* a pointer through a select or a hint: the host backend indexes one base parameter per pointer */
+            mt_error(H->ctx, in->pos, "the host backend does not support '%s' on pointers", op_info(in->op)->name);
+            H->failed = 1;
+            return;
+        }
+        const char *ops[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
+        const char *e = elementwise(H, in, ops);
+        if (!e) {
+            mt_error(H->ctx, in->pos, "the host backend cannot express '%s' on %s", op_info(in->op)->name, dtype_name((DType)in->type.dtype));
+            H->failed = 1;
+            return;
+        }
+        define(H, in, &it, e);
         return;
     }
     case OP_ADDPTR: {
         H->base[id] = ptr_base_of(H, x[0]);
         MT_ASSERT(H->base[id] >= 0);
         H->param_used[H->base[id]] = 1;
-        if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE && numel(f->types[x[1].id]) == numel(in->type)) {
-            /* the parameter's element indexes are the offsets */
+        DType ot = (DType)operand_type(f, x[1]).dtype;
+        if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE && numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {
+            /* the parameter's element indexes are the offsets (of any integer dtype) */
             H->vname[id] = H->vname[x[1].id];
             return;
         }
         const char *off = opd(H, x[1], &it);
-        if (x[0].kind == OPD_PARAM) define(H, in, &it, off);
-        else define(H, in, &it, helper2(H, H_IADD | H_I32, "mt_iadd", ptr_index(H, x[0], &it), off));
+        if (x[0].kind == OPD_PARAM) define(H, in, &it, host_cast(H, ot, DT_I64, 0, off));
+        else define(H, in, &it, wrap(H, DT_I64, arena_printf(H->a, "%s + %s", u64(H, ptr_index(H, x[0], &it)), u64(H, off))));
         return;
     }
     case OP_LOAD: {
         DType dt = (DType)in->type.dtype;
-        const char *src = element_at(H, x[0], &it);
+        const char *src = c_load(H->a, dt, C_HOST, element_at(H, x[0], &it));
         if (x[1].kind == OPD_NONE || (x[1].kind == OPD_CONST && x[1].c.i)) {
             define(H, in, &it, src);
             return;
@@ -506,32 +730,6 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_MAX:
     case OP_MIN: emit_reduce(H, in); return;
     case OP_FOR: emit_loop(H, in); return;
-    case OP_NUM_PROGRAMS:
-    case OP_ABS:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_FMA:
-    case OP_UMULHI:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-        mt_error(H->ctx, in->pos, "the host backend does not support '%s' yet", op_info(in->op)->name);
-        return;
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -552,33 +750,67 @@ static void count_uses(const Block *b, int *uses) {
 
 /* ---- The translation unit ------------------------------------------------ */
 
-static void emit_helpers(StrBuf *sb, unsigned h) {
-    if (!h) return;
-    sb_puts(sb, "/* i32 arithmetic wraps as on the GPU; f32 to i32 truncates and saturates,\n"
-                " * NaN giving 0 (CUDA's cvt.rzi); maximum/minimum propagate NaN and pick\n"
-                " * the second operand on ties. */\n");
-    if (h & H_I32)
-        sb_puts(sb, "static inline int32_t mt_i32(uint32_t x) {\n"
-                    "    return x <= 0x7fffffffu ? (int32_t)x : (int32_t)(x - 0x80000000u) - 0x7fffffff - 1;\n}\n");
-    if (h & H_IADD)
-        sb_puts(sb, "static inline int32_t mt_iadd(int32_t a, int32_t b) { return mt_i32((uint32_t)a + (uint32_t)b); }\n");
-    if (h & H_ISUB)
-        sb_puts(sb, "static inline int32_t mt_isub(int32_t a, int32_t b) { return mt_i32((uint32_t)a - (uint32_t)b); }\n");
-    if (h & H_IMUL)
-        sb_puts(sb, "static inline int32_t mt_imul(int32_t a, int32_t b) { return mt_i32((uint32_t)a * (uint32_t)b); }\n");
-    if (h & H_INEG) sb_puts(sb, "static inline int32_t mt_ineg(int32_t a) { return mt_i32(0u - (uint32_t)a); }\n");
-    if (h & H_IMAX) sb_puts(sb, "static inline int32_t mt_imax(int32_t a, int32_t b) { return a > b ? a : b; }\n");
-    if (h & H_IMIN) sb_puts(sb, "static inline int32_t mt_imin(int32_t a, int32_t b) { return a < b ? a : b; }\n");
-    if (h & H_F2I)
-        sb_puts(sb, "static inline int32_t mt_f2i(float x) {\n"
-                    "    if (isnan(x)) return 0;\n"
-                    "    if (x >= 2147483648.0f) return INT32_MAX;\n"
-                    "    if (x <= -2147483648.0f) return INT32_MIN;\n"
-                    "    return (int32_t)x;\n}\n");
-    if (h & H_FMAX)
-        sb_puts(sb, "static inline float mt_fmax(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a > b ? a : b; }\n");
-    if (h & H_FMIN)
-        sb_puts(sb, "static inline float mt_fmin(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a < b ? a : b; }\n");
+/* The helpers of one integer dtype. */
+static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
+    const char *T = c_type_in(dt, C_HOST), *nm = dtype_name(dt);
+    int bits = dtype_info(dt)->bits;
+    int sgn = dtype_is_signed(dt);
+    if (n & N_WRAP) {
+        if (bits == 64)
+            sb_printf(sb, "static inline int64_t mt_wrap_i64(uint64_t x) {\n"
+                          "    return x <= 0x7fffffffffffffffu ? (int64_t)x : (int64_t)(x - 0x8000000000000000u) - INT64_MAX - 1;\n}\n");
+        else
+            sb_printf(sb, "static inline %s mt_wrap_%s(uint64_t x) {\n    x &= 0x%llxu;\n"
+                          "    return x < 0x%llxu ? (%s)x : (%s)((int64_t)x - 0x%llx);\n}\n",
+                      T, nm, (1ull << bits) - 1, 1ull << (bits - 1), T, T, 1ull << bits);
+    }
+    if (n & N_DIV) {
+        if (sgn)
+            sb_printf(sb, "static inline %s mt_div_%s(%s a, %s b) {\n"
+                          "    return b == 0 ? -1 : b == -1 ? mt_wrap_%s(0u - (uint64_t)a) : (%s)(a / b);\n}\n",
+                      T, nm, T, T, nm, T);
+        else
+            sb_printf(sb, "static inline %s mt_div_%s(%s a, %s b) { return b == 0 ? (%s)-1 : (%s)(a / b); }\n", T, nm, T, T, T, T);
+    }
+    if (n & N_MOD) {
+        if (sgn)
+            sb_printf(sb, "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : b == -1 ? 0 : (%s)(a %% b); }\n", T, nm, T, T, T);
+        else sb_printf(sb, "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : (%s)(a %% b); }\n", T, nm, T, T, T);
+    }
+    if (n & N_SHL) {
+        if (sgn)
+            sb_printf(sb, "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : mt_wrap_%s((uint64_t)a << b);\n}\n", T,
+                      nm, T, T, bits, nm);
+        else
+            sb_printf(sb, "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : (%s)((uint64_t)a << b);\n}\n", T, nm,
+                      T, T, bits, T);
+    }
+    if (n & N_SHR) {
+        if (sgn)
+            sb_printf(sb, "static inline %s mt_shr_%s(%s a, %s b) {\n"
+                          "    if ((uint64_t)b >= %d) return a < 0 ? -1 : 0;\n"
+                          "    return a < 0 ? (%s)~(~a >> b) : (%s)(a >> b);\n}\n",
+                      T, nm, T, T, bits, T, T);
+        else sb_printf(sb, "static inline %s mt_shr_%s(%s a, %s b) { return (uint64_t)b >= %d ? 0 : (%s)(a >> b); }\n", T, nm, T, T, bits, T);
+    }
+}
+
+static void emit_helpers(StrBuf *sb, const Host *H) {
+    int any = H->need_any != 0;
+    for (int d = 0; d < DT_COUNT; d++) any |= H->need[d] != 0;
+    if (!any) return;
+    sb_puts(sb, "/* Integer arithmetic wraps as on the GPU, without undefined behaviour:\n"
+                " * x // 0 is all ones, x % 0 is x, shifts by the width or more give 0\n"
+                " * (-1 for '>>' of a negative value). */\n");
+    for (int d = 0; d < DT_COUNT; d++)
+        if (H->need[d]) emit_int_helpers(sb, (DType)d, H->need[d]);
+    if (H->need_any & NA_ODD)
+        sb_puts(sb, "/* A 64-bit integer as a double rounded to odd: one more rounding to a\n"
+                    " * 16-bit float then rounds as the integer itself would. */\n"
+                    "static inline double mt_odd_double(uint64_t m) {\n"
+                    "    int e = 0;\n"
+                    "    while (m >> 53) m = (m >> 1) | (m & 1u), e++;\n"
+                    "    return ldexp((double)m, e);\n}\n");
     sb_putc(sb, '\n');
 }
 
@@ -630,12 +862,13 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     if (arena_needed) sb_puts(&sb, "#include <stdlib.h>\n");
     sb_putc(&sb, '\n');
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", name);
-    emit_helpers(&sb, H.helpers);
+    emit_helpers(&sb, &H);
 
     /* the arguments of one launch */
     sb_printf(&sb, "struct %s_args {\n", name);
     int members = 0;
     for (int i = 0; i < f->nparams; i++, members++) sb_printf(&sb, "    %s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]));
+    if (H.grid_used) sb_puts(&sb, "    mytriton_grid mt_grid; /* tl.num_programs */\n"), members++;
     if (arena_needed) sb_puts(&sb, "    _Atomic int *mt_failed; /* set by a program that cannot allocate its blocks */\n"), members++;
     if (!members) sb_puts(&sb, "    char mt_unused;\n");
     sb_puts(&sb, "};\n\n");
@@ -649,7 +882,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     sb_printf(&sb, "static void %s(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z) {\n", program);
     int any_param = 0;
     for (int i = 0; i < f->nparams; i++) any_param |= H.param_used[i];
-    if (any_param || arena_needed)
+    if (any_param || arena_needed || H.grid_used)
         sb_printf(&sb, "    const struct %s_args *args = (const struct %s_args *)ctx;\n", name, name);
     else sb_puts(&sb, "    (void)ctx;\n");
     for (int i = 0; i < f->nparams; i++)
@@ -669,6 +902,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     emit_grid_prologue(&sb, a, s, launcher, "MYTRITON_INVALID_VALUE", "MYTRITON_SUCCESS");
     sb_printf(&sb, "    struct %s_args args;\n", name);
     for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "    args.%s = %s;\n", s->pnames[i], s->pnames[i]);
+    if (H.grid_used) sb_puts(&sb, "    args.mt_grid = grid;\n");
     if (arena_needed) sb_puts(&sb, "    _Atomic int mt_failed = 0;\n    args.mt_failed = &mt_failed;\n");
     if (!members) sb_puts(&sb, "    args.mt_unused = 0;\n");
     sb_printf(&sb, "    int status = mytriton_host_run(&grid, %s, &args);\n", program);

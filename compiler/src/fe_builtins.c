@@ -562,6 +562,10 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             if (A.v[3].kind != V_NONE) sum_dt = fe_need_dtype(I, A.v[3], A.pos[3], fn);
             else if (dtype_is_int(dt) && dtype_info(dt)->bits < 32) sum_dt = dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
             x = fe_cast_to(I, x, sum_dt, pos);
+        } else if (dtype_info((DType)x->type.dtype)->bits < 32) {
+            /* Triton's tl.max / tl.min (standard.py): a dtype narrower than
+             * 32 bits reduces in f32 (floats) or i32 (integers, bools) */
+            x = fe_cast_to(I, x, dtype_is_float((DType)x->type.dtype) ? DT_F32 : DT_I32, pos);
         }
         Op op = b == B_SUM ? OP_SUM : b == B_MAX ? OP_MAX : OP_MIN;
         return fe_vexpr(fe_mk_op(I, op, fn, pos, 1, x, NULL, NULL, NULL));
