@@ -53,8 +53,9 @@ Emitted emit_mlir(const std::string& path, const std::string& kernel, const std:
 
 std::string kernels(const std::string& file) { return std::string(MT_CONFORMANCE_DIR) + "/kernels/" + file; }
 
-// Lowers `text` with the build's pipeline; "" on success, else mlir-opt's errors.
-std::string lower(const std::string& tag, const std::string& text) {
+// Lowers `text` with the build's pipeline; "" on success, else mlir-opt's
+// errors. *binary: the gpu.binary module (its PTX as an escaped string).
+std::string lower(const std::string& tag, const std::string& text, std::string* binary = nullptr) {
     std::string dir = mt_test::make_temp_dir(tag);
     mt_test::write_file(dir + "/k.mlir", text);
     std::vector<std::string> argv = {MT_MLIR_OPT, dir + "/k.mlir"};
@@ -70,6 +71,7 @@ std::string lower(const std::string& tag, const std::string& text) {
     if (r.status != 0) return "mlir-opt failed:\n" + r.err;
     std::string bin = mt_test::read_file(dir + "/k.gpu.mlir");
     if (bin.find(".entry ") == std::string::npos) return "no .entry in\n" + bin;
+    if (binary) *binary = bin;
     return "";
 }
 
@@ -294,6 +296,196 @@ TEST(MlirEmit, Deterministic) {
     auto b = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "256"}}, 2);
     ASSERT_TRUE(a.ok) << a.diagnostics;
     EXPECT_EQ(a.text, b.text);
+}
+
+// ---- Every dtype and op of the tables (kernels/dtypes.py) ---------------------
+
+std::string dtypes_py() { return std::string(MT_MLIR_KERNELS_DIR) + "/dtypes.py"; }
+
+TEST(MlirDtypes, HalfPrecisionComputesInF32AndRoundsAfterEachInexactOp) {
+    auto e = emit_mlir(dtypes_py(), "half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16", {{"BLOCK", "128"}}, 1,
+                       "half_ops");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // an f16 parameter crosses as f16 (the header's mytriton_fp16) and is widened once
+    EXPECT_HAS(e.text, "%n: i32, %scale: f16) kernel");
+    EXPECT_HAS(e.text, "      %scale_f32 = arith.extf %scale : f16 to f32\n");
+    // loads of f16 elements, widened in the taken branch
+    EXPECT_HAS(e.text, "%v4 = llvm.getelementptr %x_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, f16\n");
+    EXPECT_HAS(e.text,
+               "        %v6_loaded = llvm.load %v4 : !llvm.ptr -> f16\n"
+               "        %v6_loaded_f32 = arith.extf %v6_loaded : f16 to f32\n"
+               "        scf.yield %v6_loaded_f32 : f32\n");
+    // x * y in f32, rounded to f16 (the bits of f16 arithmetic), then + scale
+    EXPECT_HAS(e.text,
+               "      %v9_exact = arith.mulf %v6, %v8 : f32\n"
+               "      %v9_exact_f16 = arith.truncf %v9_exact : f32 to f16\n"
+               "      %v9_exact_f16_f32 = arith.extf %v9_exact_f16 : f16 to f32\n"
+               "      %v10_exact = arith.addf %v9_exact_f16_f32, %scale_f32 : f32\n");
+    // propagate_nan=NONE: maxnumf (fmaxf); ALL: the NaN-propagating chain
+    EXPECT_HAS(e.text, "%v11 = arith.maxnumf %v10_exact_f16_f32, %v6 : f32\n");
+    EXPECT_HAS(e.text, "%v12_lhs_nan = arith.cmpf uno, %v11, %v11 : f32\n");
+    // tl.fma: one rounding in f32, then to f16
+    EXPECT_HAS(e.text, "%v13_exact = llvm.intr.fma(%v6, %v8, %v12) : (f32, f32, f32) -> f32\n");
+    EXPECT_HAS(e.text, "llvm.store %v13_exact_f16_f32_f16, %v14 : f16, !llvm.ptr\n");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_half", e.text, &bin), "");
+    EXPECT_HAS(bin, "cvt.rn.f16.f32");
+    EXPECT_HAS(bin, "fma.rn.f32");
+    EXPECT_HAS(bin, "max.f32");
+}
+
+TEST(MlirDtypes, CastsHaveTritonsSemantics) {
+    auto e = emit_mlir(dtypes_py(), "cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32", {{"BLOCK", "64"}},
+                       1, "casts");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // to 8-bit integers: the 16-bit conversion, then truncation (300.5 -> 44)
+    EXPECT_HAS(e.text, "%v6_i16 = arith.fptosi %v6 : f32 to i16\n      %v6_i8 = arith.trunci %v6_i16 : i16 to i8\n");
+    EXPECT_HAS(e.text, "%v6_u16 = arith.fptoui %v6 : f32 to i16\n      %v6_u8 = arith.trunci %v6_u16 : i16 to i8\n");
+    EXPECT_HAS(e.text, "%v6_i64 = arith.fptosi %v6 : f32 to i64\n");
+    EXPECT_HAS(e.text, "%v6_f16 = arith.truncf %v6 : f32 to f16\n");
+    // fp_downcast_rounding="rtz": the nearest, stepped toward zero where it is farther
+    EXPECT_HAS(e.text,
+               "      %v6_bf16 = arith.truncf %v6 : f32 to bf16\n"
+               "      %v6_back = arith.extf %v6_bf16 : bf16 to f32\n"
+               "      %v6_positive = arith.cmpf ogt, %v6, %c0.0_f32 : f32\n"
+               "      %v6_above = arith.cmpf ogt, %v6_back, %v6 : f32\n"
+               "      %v6_below = arith.cmpf olt, %v6_back, %v6 : f32\n"
+               "      %v6_away = arith.select %v6_positive, %v6_above, %v6_below : i1\n"
+               "      %v6_bits = arith.bitcast %v6_bf16 : bf16 to i16\n"
+               "      %v6_toward_zero = arith.subi %v6_bits, %c1_i16 : i16\n"
+               "      %v6_rz_bits = arith.select %v6_away, %v6_toward_zero, %v6_bits : i16\n"
+               "      %v6_rz_bf16 = arith.bitcast %v6_rz_bits : i16 to bf16\n");
+    EXPECT_HAS(e.text, "%v6_f64 = arith.extf %v6 : f32 to f64\n      %v18 = arith.mulf %v6_f64, %c2.5_f64 : f64\n");
+    EXPECT_HAS(e.text, "llvm.getelementptr %i8_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, i8\n");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_casts", e.text, &bin), "");
+    // what the GPU does: cvt.rzi saturates at 16 bits and NaN gives 0
+    EXPECT_HAS(bin, "cvt.rzi.s16.f32");
+    EXPECT_HAS(bin, "cvt.rzi.u16.f32");
+    EXPECT_HAS(bin, "cvt.rzi.s64.f32");
+    EXPECT_HAS(bin, "cvt.rn.bf16.f32");
+}
+
+TEST(MlirDtypes, IntegerOps) {
+    auto e = emit_mlir(dtypes_py(), "int_ops_kernel", "*i32, *i32, *i32, i32", {{"BLOCK", "64"}}, 1, "int_ops");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, " = arith.shli %v6, %c3_i32 : i32\n");
+    EXPECT_HAS(e.text, " = arith.shrsi %v8, %c1_i32 : i32\n");
+    EXPECT_HAS(e.text, " = arith.xori ");
+    EXPECT_HAS(e.text, " = arith.divsi %v6, %v8 : i32\n");
+    EXPECT_HAS(e.text, " = arith.remsi %v6, %v8 : i32\n");
+    // tl.umulhi: the high half of the extended product
+    EXPECT_HAS(e.text, "_low, %v16 = arith.mului_extended %v6, %v8 : i32\n");
+    // tl.abs of a signed integer
+    EXPECT_HAS(e.text, "_negative = arith.cmpi slt, %v6, %c0_i32 : i32\n");
+    // tl.num_programs(0)
+    EXPECT_HAS(e.text, "_index = gpu.grid_dim x\n");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_int", e.text, &bin), "");
+    EXPECT_HAS(bin, "mul.hi.u32");
+    EXPECT_HAS(bin, "%nctaid.x");
+    EXPECT_HAS(bin, "div.s32");
+    EXPECT_HAS(bin, "shr.s32");
+}
+
+TEST(MlirDtypes, UnsignedOpsAreTheUnsignedArithOps) {
+    auto e = emit_mlir(dtypes_py(), "unsigned_ops_kernel", "*u32, *u32, *u64, i32", {{"BLOCK", "64"}}, 1,
+                       "unsigned_ops");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "%v9 = arith.shrui %v6, %v8 : i32\n");
+    EXPECT_HAS(e.text, "%v10 = arith.divui %v6, %v8 : i32\n");
+    EXPECT_HAS(e.text, "%v12 = arith.remui %v6, %v8 : i32\n");
+    EXPECT_HAS(e.text, "%v14 = arith.cmpi ult, %v6, %v13 : i32\n");
+    EXPECT_HAS(e.text, "%v15 = arith.maxui %v6, %v13 : i32\n");
+    EXPECT_HAS(e.text, "%v16 = arith.minui %v6, %v13 : i32\n");
+    // u32 to u64 zero-extends
+    EXPECT_HAS(e.text, " = arith.extui %v17 : i32 to i64\n");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_unsigned", e.text, &bin), "");
+    EXPECT_HAS(bin, "div.u32");
+    EXPECT_HAS(bin, "shr.u32");
+}
+
+TEST(MlirDtypes, MathFunctionsLowerToLibdevice) {
+    auto e = emit_mlir(dtypes_py(), "math_kernel", "*fp32, *fp32, i32", {{"BLOCK", "64"}}, 1, "mathfn");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    for (const char* op : {"math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt", "math.sin", "math.cos",
+                           "math.erf", "math.floor", "math.ceil", "math.absf", "math.exp", "arith.divf", "arith.remf"})
+        EXPECT_HAS(e.text, std::string(" = ") + op + " ");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_math", e.text, &bin), "");
+    EXPECT_HAS(bin, "div.rn.f32");
+}
+
+TEST(MlirDtypes, Float64) {
+    auto e = emit_mlir(dtypes_py(), "math64_kernel", "*fp64, *fp32, i32", {{"BLOCK", "64"}}, 1, "math64");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, " = math.exp2 %v6 : f64\n");
+    EXPECT_HAS(e.text, " = arith.remf %v6, %c2.0_f64 : f64\n");
+    EXPECT_HAS(e.text, "%c3.0_f64 = arith.constant 3.0 : f64\n");
+    EXPECT_HAS(e.text, "llvm.getelementptr %x_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, f64\n");
+    // to f32 toward zero
+    EXPECT_HAS(e.text, " = arith.truncf %v");
+    EXPECT_HAS(e.text, " : f64 to f32\n");
+    EXPECT_HAS(e.text, " = arith.bitcast %v");
+    EXPECT_EQ(lower("dtypes_math64", e.text), "");
+}
+
+TEST(MlirDtypes, Fp8IsBytesConvertedInArith) {
+    auto e = emit_mlir(dtypes_py(), "fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", {{"BLOCK", "64"}}, 1, "fp8");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // stored as bytes: the f32 rounded to nearest even, saturated to the largest finite value, NaN 0x7f
+    EXPECT_HAS(e.text, "llvm.getelementptr %e4_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, i8\n");
+    EXPECT_HAS(e.text, "_sat = arith.minnumf %v6_abs, %c448.0_f32 : f32\n");
+    EXPECT_HAS(e.text, "%v6_sat_2 = arith.minnumf %v6_abs_2, %c57344.0_f32 : f32\n");
+    EXPECT_HAS(e.text, " = arith.select %v6_is_nan, %c127_i8, %v6_signed : i8\n");
+    // read back through f16: e4m3 scaled by 2^8, its NaN its own pattern
+    EXPECT_HAS(e.text, " = arith.bitcast %v6_f8e4nv_f16bits : i16 to f16\n");
+    EXPECT_HAS(e.text, " = arith.mulf %v6_f8e4nv_f32, %c256.0_f32 : f32\n");
+    EXPECT_EQ(e.text.find("f8E4M3FN"), std::string::npos) << "no fp8 MLIR types: mlir-opt 19 does not lower them";
+    EXPECT_EQ(lower("dtypes_fp8", e.text), "");
+}
+
+TEST(MlirDtypes, Bitcasts) {
+    auto e = emit_mlir(dtypes_py(), "bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32", {{"BLOCK", "64"}}, 1, "bitcasts");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "_bits = arith.bitcast %v6 : f32 to i32\n");
+    // an f16 register (f32) is its f16 first
+    EXPECT_HAS(e.text, " = arith.truncf %v10 : f32 to f16\n");
+    EXPECT_HAS(e.text, "_bits = arith.bitcast %v10_f16 : f16 to i16\n");
+    EXPECT_EQ(lower("dtypes_bitcast", e.text), "");
+}
+
+TEST(MlirDtypes, ReductionsOfEveryNumericDtype) {
+    auto e = emit_mlir(dtypes_py(), "reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8", {{"BLOCK", "64"}}, 1,
+                       "reduce");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "memref<64xi8, #gpu.address_space<workgroup>>");
+    EXPECT_HAS(e.text, " = arith.maxui %");
+    EXPECT_HAS(e.text, " = arith.minui %");
+    // a bf16 sum: each partial sum rounded to bf16
+    EXPECT_HAS(e.text, "_combined_bf16 = arith.truncf %v");
+    EXPECT_HAS(e.text, " = arith.maxnumf %");
+    EXPECT_EQ(lower("dtypes_reduce", e.text), "");
+}
+
+TEST(MlirDtypes, ScalarParametersOfEveryDtype) {
+    auto e = emit_mlir(dtypes_py(), "scalar_params_kernel", "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv",
+                       {{"BLOCK", "32"}}, 1, "params");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // bools and fp8 cross as bytes, as the launcher's C types
+    EXPECT_HAS(e.text, "(%out_ptr: !llvm.ptr, %flag_ptr: !llvm.ptr, %h: f16, %b: bf16, %l: i64, %u: i32, %d: f64, "
+                       "%c: i8, %e4: i8) kernel");
+    EXPECT_HAS(e.text, "%c_bool = arith.cmpi ne, %c, %c0_i8 : i8\n");
+    EXPECT_HAS(e.text, "%b_f32 = arith.extf %b : bf16 to f32\n");
+    // a bool stored as a byte
+    EXPECT_HAS(e.text, "_byte = arith.extui %v");
+    std::string bin;
+    ASSERT_EQ(lower("dtypes_params", e.text, &bin), "");
+    // one .param per parameter: the launcher's calling convention
+    size_t count = 0;
+    for (size_t at = bin.find(".param "); at != std::string::npos; at = bin.find(".param ", at + 1)) count++;
+    EXPECT_EQ(count, 9u) << bin;
 }
 
 // ---- What the backend does not cover: a diagnostic naming it, no module ----
