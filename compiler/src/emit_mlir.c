@@ -396,7 +396,8 @@ static const char *fp8_decode(Mlir *M, const char *b, DType dt) {
 
 /* An f32 as an 8-bit float's byte, as the GPU's cvt.rn.satfinite: round
  * to nearest even, beyond the largest finite value (infinities too) the
- * largest finite value, NaN 0x7f. Normal results round the f32's bits;
+ * largest finite value, NaN 0x7f with its sign (the runtime's conversion
+ * and CUDA's __nv_cvt_float_to_fp8). Normal results round the f32's bits;
  * subnormal ones are the value in units of the smallest subnormal, rounded
  * to an integer by adding and subtracting 2^23. */
 static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
@@ -430,13 +431,13 @@ static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
     line(M, "%s = arith.subf %s, %s : f32", qr, qa, fconst(M, DT_F32, 8388608.0));
     line(M, "%s = arith.fptoui %s : f32 to i32", qi, qr);
     line(M, "%s = arith.trunci %s : i32 to i8", s8, qi);
-    const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "magnitude"), *sc = tmp(M, x, "signed");
-    const char *nan = tmp(M, x, "is_nan"), *r = tmp(M, x, dtype_info(dt)->ssa);
+    const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "rounded"), *nan = tmp(M, x, "is_nan");
+    const char *mag = tmp(M, x, "magnitude"), *r = tmp(M, x, dtype_info(dt)->ssa);
     line(M, "%s = arith.cmpf oge, %s, %s : f32", isn, c, fconst(M, DT_F32, ldexp(1.0, 1 - b)));
     line(M, "%s = arith.select %s, %s, %s : i8", code, isn, n8, s8);
-    line(M, "%s = arith.ori %s, %s : i8", sc, code, sgnb);
     line(M, "%s = arith.cmpf uno, %s, %s : f32", nan, x, x);
-    line(M, "%s = arith.select %s, %s, %s : i8", r, nan, const_of(M, DT_I8, 0x7f), sc);
+    line(M, "%s = arith.select %s, %s, %s : i8", mag, nan, const_of(M, DT_I8, 0x7f), code);
+    line(M, "%s = arith.ori %s, %s : i8", r, mag, sgnb);
     return r;
 }
 

@@ -435,10 +435,12 @@ TEST(MlirDtypes, Fp8IsBytesConvertedInArith) {
     auto e = emit_mlir(dtypes_py(), "fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", {{"BLOCK", "64"}}, 1, "fp8");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // stored as bytes: the f32 rounded to nearest even, saturated to the largest finite value, NaN 0x7f
+    // with its sign (the runtime's mytriton_fp8e4nv_from_float, checked on every 7th f32 bit pattern)
     EXPECT_HAS(e.text, "llvm.getelementptr %e4_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, i8\n");
     EXPECT_HAS(e.text, "_sat = arith.minnumf %v6_abs, %c448.0_f32 : f32\n");
     EXPECT_HAS(e.text, "%v6_sat_2 = arith.minnumf %v6_abs_2, %c57344.0_f32 : f32\n");
-    EXPECT_HAS(e.text, " = arith.select %v6_is_nan, %c127_i8, %v6_signed : i8\n");
+    EXPECT_HAS(e.text, "%v6_magnitude = arith.select %v6_is_nan, %c127_i8, %v6_rounded : i8\n");
+    EXPECT_HAS(e.text, "%v6_f8e4nv = arith.ori %v6_magnitude, %v6_sign_bit : i8\n");
     // read back through f16: e4m3 scaled by 2^8, its NaN its own pattern
     EXPECT_HAS(e.text, " = arith.bitcast %v6_f8e4nv_f16bits : i16 to f16\n");
     EXPECT_HAS(e.text, " = arith.mulf %v6_f8e4nv_f32, %c256.0_f32 : f32\n");
