@@ -267,12 +267,11 @@ DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
     case TR_SHIFT: return rt;
     case TR_SPECIAL: break;
     }
-    switch (in->op) {
-    case OP_LOAD: return k == 1 ? DT_BOOL : rt;
-    case OP_STORE: return k == 2 ? DT_BOOL : k == 1 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
-    case OP_FULL: return in->attrs.dtype;
-    default: return (DType)operand_type(f, in->args[k]).dtype;
-    }
+    /* the ops with rules of their own that convert an operand */
+    if (in->op == OP_LOAD) return k == 1 ? DT_BOOL : rt;
+    if (in->op == OP_STORE) return k == 2 ? DT_BOOL : k == 1 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
+    if (in->op == OP_FULL) return in->attrs.dtype;
+    return (DType)operand_type(f, in->args[k]).dtype;
 }
 
 static int seed_dtype(DType dt) { return dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL; }

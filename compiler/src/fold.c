@@ -102,8 +102,47 @@ static int eval_const(const Inst *in, ConstVal *out) {
         *out = rt == DT_F32 ? const_f32((double)f32(pick)) : const_convert(pick, rt);
         return 1;
     }
-    default: return 0;
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
     }
+    return 0;
 }
 
 /* The operand `o` may stand for the result of `in` if it has its type. */
@@ -137,8 +176,58 @@ static int simplify(const Function *f, const Inst *in, Operand *out) {
         }
         if (operand_eq(x[1], x[2]) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
-    default: return 0;
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
+    case OP_ARANGE:
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+    case OP_EXPAND_DIMS:
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_CAST:
+    case OP_BITCAST:
+    case OP_HINT:
+    case OP_ADDPTR:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_FOR:
+    case OP_COUNT: break;
     }
+    return 0;
 }
 
 typedef struct Fold {

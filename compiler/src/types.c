@@ -152,17 +152,30 @@ static double round_format(double v, int mant, int emin, int emax, int has_inf) 
 }
 
 double round_to_dtype(double v, DType dt) {
-    switch (dt) {
+    switch (dt) { /* every dtype: a new float dtype must say how it rounds */
     case DT_F64: return v;
     case DT_F32: return (double)(float)v;
     case DT_F16: return round_format(v, 10, -14, 15, 1);
     case DT_BF16: return round_format(v, 7, -126, 127, 1);
-    case DT_F8E4NV: return isnan(v) ? v : round_format(v, 3, -6, 8, 0);
+    case DT_F8E4NV: /* satfinite: infinities and overflow saturate */
+        if (isnan(v)) return v;
+        return fmax(-448.0, fmin(448.0, round_format(v, 3, -6, 8, 0)));
     case DT_F8E5: /* satfinite, as the GPU's conversion: overflow saturates */
         if (isnan(v)) return v;
         return fmax(-57344.0, fmin(57344.0, round_format(v, 2, -14, 15, 1)));
-    default: return v;
+    case DT_NONE:
+    case DT_BOOL:
+    case DT_I8:
+    case DT_I16:
+    case DT_I32:
+    case DT_I64:
+    case DT_U8:
+    case DT_U16:
+    case DT_U32:
+    case DT_U64:
+    case DT_COUNT: break;
     }
+    return v;
 }
 
 ConstVal const_float(DType dt, double v) {
@@ -205,10 +218,12 @@ double const_as_double(ConstVal c) {
     return (double)c.i;
 }
 
-/* Float to integer as PTX's cvt.rzi: truncation, saturating at the
- * destination's limits, NaN to 0. */
+/* Float to integer as the GPU converts for Triton (cvt.rzi): truncation,
+ * saturating at the destination's limits, NaN to 0 (to i64: INT64_MIN);
+ * 8-bit destinations convert to 16 bits and then wrap. */
 static int64_t float_to_int(double v, DType to) {
-    if (isnan(v)) return 0;
+    if (dtype_info(to)->bits == 8) to = dtype_is_unsigned(to) ? DT_U16 : DT_I16;
+    if (isnan(v)) return to == DT_I64 ? INT64_MIN : 0;
     double t = trunc(v);
     if (dtype_is_unsigned(to)) {
         if (t <= 0) return 0;
@@ -623,7 +638,46 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
             FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, args[0]));
         *out = type_scalar((DType)args[0].dtype);
         return 1;
-    default: break;
+    case OP_NEG:
+    case OP_ABS:
+    case OP_EXP:
+    case OP_EXP2:
+    case OP_LOG:
+    case OP_LOG2:
+    case OP_SQRT:
+    case OP_SQRT_RN:
+    case OP_RSQRT:
+    case OP_SIN:
+    case OP_COS:
+    case OP_ERF:
+    case OP_FLOOR:
+    case OP_CEIL:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_DIV_RN:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+    case OP_FMA:
+    case OP_UMULHI:
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_SELECT:
+    case OP_FOR:
+    case OP_COUNT:
+        break;
     }
     FAIL("'%s' has no type rule", name);
 }

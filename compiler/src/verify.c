@@ -43,7 +43,7 @@ static int check_operand(Verifier *V, Operand o, const char *where) {
     case OPD_CONST:
         if (o.c.dt == DT_NONE || o.c.dt >= DT_COUNT) BAD("%s has a constant without a type", where);
         if (!dtype_is_float(o.c.dt) && !const_eq(const_int(o.c.dt, o.c.i), o.c))
-            BAD("%s has a %s constant out of range", where, dtype_name(o.c.dt));
+            BAD("%s has an %s constant out of range", where, dtype_name(o.c.dt));
         return 1;
     case OPD_NONE: return 1;
     }

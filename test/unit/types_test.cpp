@@ -45,11 +45,16 @@ TEST_F(Rules, DivisionIsAlwaysF32) {
     EXPECT_EQ(rule(OP_DIV, {f32(), f32()}), "f32");
 }
 
-TEST_F(Rules, BoolIsNotArithmetic) {
-    EXPECT_EQ(rule(OP_ADD, {boolean(), i32()}), "error: add needs i32 or f32 operands (got bool and i32)");
-    EXPECT_EQ(rule(OP_NEG, {boolean()}), "error: neg needs an i32 or f32 operand (got bool)");
+TEST_F(Rules, BoolTakesPartInPromotionThroughCasts) {
+    // Triton promotes a bool to the other operand's dtype; the frontend
+    // inserts that cast, so an SSA op whose operand skipped it is invalid
+    EXPECT_EQ(rule(OP_ADD, {boolean(), i32()}), "error: add computes in i32 but operand 0 is bool (a cast is missing)");
+    EXPECT_EQ(rule(OP_ADD, {boolean(), f32()}), "f32"); // the seed's implicit conversion, as C's
+    EXPECT_EQ(rule(OP_NEG, {boolean()}), "bool");
     EXPECT_EQ(rule(OP_AND, {boolean(), boolean()}), "bool");
-    EXPECT_EQ(rule(OP_AND, {i32(), boolean()}), "error: and needs bool operands (got i32 and bool)");
+    EXPECT_EQ(rule(OP_AND, {i32(), boolean()}), "error: and computes in i32 but operand 1 is bool (a cast is missing)");
+    EXPECT_EQ(rule(OP_AND, {i32(), i32()}), "i32");
+    EXPECT_EQ(rule(OP_AND, {f32(), f32()}), "error: and needs integers or bools (got f32 and f32)");
 }
 
 TEST_F(Rules, ComparisonsGiveBoolOfTheBroadcastShape) {
@@ -58,7 +63,8 @@ TEST_F(Rules, ComparisonsGiveBoolOfTheBroadcastShape) {
     EXPECT_EQ(rule(OP_CMP_GE, {blk(i32(), 4, 1), vec(f32(), 8)}), "block<4x8 x bool>");
     EXPECT_EQ(rule(OP_CMP_EQ, {blk(i32(), 1, 8), blk(i32(), 4, 1)}), "block<4x8 x bool>");
     EXPECT_EQ(rule(OP_CMP_EQ, {boolean(), boolean()}), "bool");
-    EXPECT_EQ(rule(OP_CMP_LT, {boolean(), boolean()}), "error: cmp_lt needs i32 or f32 operands (got bool and bool)");
+    EXPECT_EQ(rule(OP_CMP_LT, {boolean(), boolean()}), "bool"); // Triton compares int1 values
+    EXPECT_EQ(rule(OP_CMP_LT, {ptr_f32(), ptr_f32()}), "error: cmp_lt needs numbers (got ptr<f32> and ptr<f32>)");
 }
 
 TEST_F(Rules, BroadcastFailureNamesBothShapes) {
@@ -75,45 +81,53 @@ TEST_F(Rules, BroadcastFailureNamesBothShapes) {
 TEST_F(Rules, PointerOffsetsAreI32) {
     EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), i32()}), "ptr<f32>");
     EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), blk(i32(), 4, 8)}), "block<4x8 x ptr<f32>>");
-    EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), f32()}), "error: a pointer offset must be i32 (got f32)");
-    EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), ptr_f32()}), "error: a pointer offset must be i32 (got ptr<f32>)");
+    EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), f32()}), "error: a pointer offset must be an integer (got f32)");
+    EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), ptr_f32()}), "error: a pointer offset must be an integer (got ptr<f32>)");
+    EXPECT_EQ(rule(OP_ADDPTR, {ptr_f32(), boolean()}), "error: a pointer offset must be an integer (got bool)");
     EXPECT_EQ(rule(OP_ADDPTR, {i32(), i32()}), "error: addptr needs a pointer (got i32)");
-    EXPECT_EQ(rule(OP_ADD, {ptr_f32(), i32()}), "error: add needs i32 or f32 operands (got ptr<f32> and i32)");
-    EXPECT_EQ(rule(OP_MUL, {ptr_f32(), i32()}), "error: mul needs i32 or f32 operands (got ptr<f32> and i32)");
+    EXPECT_EQ(rule(OP_ADD, {ptr_f32(), i32()}), "error: add needs numbers (got ptr<f32> and i32)");
+    EXPECT_EQ(rule(OP_MUL, {ptr_f32(), i32()}), "error: mul needs numbers (got ptr<f32> and i32)");
 }
 
 TEST_F(Rules, LoadOtherAndStoreValueMustConvertToThePointee) {
     EXPECT_TRUE(dtype_convertible(DT_I32, DT_F32));
     EXPECT_TRUE(dtype_convertible(DT_F32, DT_I32));
     EXPECT_TRUE(dtype_convertible(DT_BOOL, DT_BOOL));
-    EXPECT_FALSE(dtype_convertible(DT_BOOL, DT_F32));
-    EXPECT_FALSE(dtype_convertible(DT_F32, DT_BOOL));
+    // Triton casts a load's other and a store's value to the pointee
+    EXPECT_TRUE(dtype_convertible(DT_BOOL, DT_F32));
+    EXPECT_TRUE(dtype_convertible(DT_F32, DT_BOOL));
+    EXPECT_FALSE(dtype_convertible(DT_NONE, DT_F32));
     EXPECT_EQ(rule(OP_LOAD, {ptr_f32(), boolean(), i32()}), "f32");
     EXPECT_EQ(rule(OP_LOAD, {vec(ptr_f32(), 8), vec(boolean(), 8), f32()}), "vector<8 x f32>");
-    EXPECT_EQ(rule(OP_LOAD, {ptr_f32(), boolean(), boolean()}),
-              "error: a load's 'other' (bool) cannot convert to the pointee f32");
+    EXPECT_EQ(rule(OP_LOAD, {ptr_f32(), boolean(), boolean()}), "f32");
     EXPECT_EQ(rule(OP_LOAD, {ptr_f32(), boolean(), ptr_f32()}),
               "error: a load's 'other' (ptr<f32>) cannot convert to the pointee f32");
     EXPECT_EQ(rule(OP_LOAD, {ptr_f32(), Type{}, f32()}, {1, 0, 1}), "error: a load's 'other' needs a mask");
     EXPECT_EQ(rule(OP_STORE, {ptr_f32(), i32(), Type{}}, {1, 1, 0}), "none");
-    EXPECT_EQ(rule(OP_STORE, {ptr_f32(), boolean(), Type{}}, {1, 1, 0}), "error: cannot store bool through ptr<f32>");
-    EXPECT_EQ(rule(OP_STORE, {vec(ptr_f32(), 8), vec(boolean(), 8), Type{}}, {1, 1, 0}),
-              "error: cannot store vector<8 x bool> through vector<8 x ptr<f32>>");
+    EXPECT_EQ(rule(OP_STORE, {ptr_f32(), boolean(), Type{}}, {1, 1, 0}), "none");
+    EXPECT_EQ(rule(OP_STORE, {vec(ptr_f32(), 8), vec(ptr_f32(), 8), Type{}}, {1, 1, 0}),
+              "error: cannot store vector<8 x ptr<f32>> through vector<8 x ptr<f32>>");
 }
 
-TEST_F(Rules, ExpNeedsF32) {
+TEST_F(Rules, MathFunctionsNeedF32OrF64AsTriton) {
     EXPECT_EQ(rule(OP_EXP, {f32()}), "f32");
     EXPECT_EQ(rule(OP_EXP, {vec(f32(), 16)}), "vector<16 x f32>");
-    EXPECT_EQ(rule(OP_EXP, {i32()}), "error: exp needs an f32 operand (got i32)");
-    EXPECT_EQ(rule(OP_EXP, {ptr_f32()}), "error: exp needs an f32 operand (got ptr<f32>)");
+    EXPECT_EQ(rule(OP_LOG, {type_scalar(DT_F64)}), "f64");
+    EXPECT_EQ(rule(OP_EXP, {i32()}),
+              "error: exp needs an f32 or f64 operand, as Triton's math functions (got i32; convert with .to(tl.float32))");
+    EXPECT_EQ(rule(OP_SQRT, {type_scalar(DT_F16)}),
+              "error: sqrt needs an f32 or f64 operand, as Triton's math functions (got f16; convert with .to(tl.float32))");
+    EXPECT_EQ(rule(OP_SQRT_RN, {type_scalar(DT_F64)}), "error: sqrt_rn needs an f32 operand, as Triton (got f64)");
+    EXPECT_EQ(rule(OP_FMA, {type_scalar(DT_F16), type_scalar(DT_F16), type_scalar(DT_F16)}), "f16");
 }
 
 TEST_F(Rules, ReductionsNeedRank1) {
     EXPECT_EQ(rule(OP_SUM, {vec(f32(), 128)}), "f32");
     EXPECT_EQ(rule(OP_MAX, {vec(i32(), 64)}), "i32");
-    EXPECT_EQ(rule(OP_SUM, {blk(f32(), 4, 8)}), "error: sum needs a rank-1 block of i32 or f32 (got block<4x8 x f32>)");
-    EXPECT_EQ(rule(OP_MIN, {f32()}), "error: min needs a rank-1 block of i32 or f32 (got f32)");
-    EXPECT_EQ(rule(OP_MAX, {vec(boolean(), 8)}), "error: max needs a rank-1 block of i32 or f32 (got vector<8 x bool>)");
+    EXPECT_EQ(rule(OP_SUM, {blk(f32(), 4, 8)}), "error: sum needs a rank-1 block of numbers (got block<4x8 x f32>)");
+    EXPECT_EQ(rule(OP_MIN, {f32()}), "error: min needs a rank-1 block of numbers (got f32)");
+    EXPECT_EQ(rule(OP_MAX, {vec(ptr_f32(), 8)}), "error: max needs a rank-1 block of numbers (got vector<8 x ptr<f32>>)");
+    EXPECT_EQ(rule(OP_SUM, {vec(type_scalar(DT_F16), 8)}), "f16");
 }
 
 // ---- The frontend's inference on kernel source ----------------------------
@@ -175,7 +189,7 @@ TEST(TypeInference, PointerPlusI32IsAddptr) {
 TEST(TypeInference, PointerPlusF32Rejected) {
     Inferred r = infer("    p = x + s\n", "types_ptr_f32");
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.text.find("k.py:7:9: error: a pointer offset must be i32 (got f32)"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("k.py:7:9: error: a pointer offset must be an integer (got f32)"), std::string::npos) << r.text;
 }
 
 TEST(TypeInference, PointerPlusPointerRejected) {
@@ -185,7 +199,7 @@ TEST(TypeInference, PointerPlusPointerRejected) {
 }
 
 TEST(TypeInference, PointerTimesAnythingRejected) {
-    for (const char* expr : {"x * 2", "2 * x", "x - n", "x / 2"}) {
+    for (const char* expr : {"x * 2", "2 * x", "n - x", "x / 2", "x // 2", "x << 1", "-x"}) {
         Inferred r = infer(std::string("    p = ") + expr + "\n", "types_ptr_mul");
         ASSERT_FALSE(r.ok) << expr;
         EXPECT_NE(r.text.find("k.py:7:9: error: "), std::string::npos) << r.text;
@@ -193,31 +207,40 @@ TEST(TypeInference, PointerTimesAnythingRejected) {
     }
 }
 
-TEST(TypeInference, LoadOtherMustConvert) {
+TEST(TypeInference, PointerMinusOffsetIsAddptr) {
+    // Triton: ptr - offset is ptr + (-offset)
+    Inferred r = infer("    tl.store(x - n, 1.0)\n", "types_ptr_sub");
+    ASSERT_TRUE(r.ok) << r.text;
+    EXPECT_EQ(r.text, "%0 = neg n : i32\n%1 = addptr x, %0 : ptr<f32>\nstore %1, 1.0, none\n");
+}
+
+TEST(TypeInference, LoadOtherConvertsToThePointee) {
     Inferred ok = infer("    v = tl.load(x, mask=n < 3, other=0)\n    tl.store(x, v)\n", "types_other_ok");
     ASSERT_TRUE(ok.ok) << ok.text;
     EXPECT_NE(ok.text.find("load x, %0, 0.0 : f32"), std::string::npos) << ok.text;  // the int 0 becomes 0.0
-    Inferred bad = infer("    v = tl.load(x, mask=n < 3, other=n < 2)\n", "types_other_bad");
-    ASSERT_FALSE(bad.ok);
-    EXPECT_NE(bad.text.find("error: a load's 'other' (bool) cannot convert to the pointee f32"), std::string::npos)
-        << bad.text;
+    // Triton casts a runtime 'other' to the pointee
+    Inferred b = infer("    v = tl.load(x, mask=n < 3, other=n < 2)\n    tl.store(x, v)\n", "types_other_bool");
+    ASSERT_TRUE(b.ok) << b.text;
+    EXPECT_NE(b.text.find("cast %1 {dtype=f32} : f32"), std::string::npos) << b.text;
 }
 
-TEST(TypeInference, StoreValueMustConvert) {
+TEST(TypeInference, StoreValueConvertsToThePointee) {
     Inferred ok = infer("    tl.store(x, n)\n", "types_store_ok");
     ASSERT_TRUE(ok.ok) << ok.text;
     EXPECT_EQ(ok.text, "store x, n, none\n");
-    Inferred bad = infer("    tl.store(x, n < 3)\n", "types_store_bad");
-    ASSERT_FALSE(bad.ok);
-    EXPECT_NE(bad.text.find("k.py:7:5: error: cannot store bool through ptr<f32>"), std::string::npos) << bad.text;
+    Inferred b = infer("    tl.store(x, n < 3)\n", "types_store_bool");
+    ASSERT_TRUE(b.ok) << b.text;
+    EXPECT_EQ(b.text, "%0 = cmp_lt n, 3 : bool\n%1 = cast %0 {dtype=f32} : f32\nstore x, %1, none\n");
 }
 
-TEST(TypeInference, ExpNeedsF32) {
+TEST(TypeInference, MathFunctionsNeedF32OrF64) {
     Inferred ok = infer("    tl.store(x, tl.exp(s))\n", "types_exp_ok");
     ASSERT_TRUE(ok.ok) << ok.text;
     Inferred bad = infer("    tl.store(x, tl.exp(n))\n", "types_exp_bad");
     ASSERT_FALSE(bad.ok);
-    EXPECT_NE(bad.text.find("k.py:7:17: error: tl.exp needs an f32 operand (got i32)"), std::string::npos) << bad.text;
+    EXPECT_NE(bad.text.find("k.py:7:17: error: tl.exp needs an f32 or f64 operand, as Triton's math functions (got i32"),
+              std::string::npos)
+        << bad.text;
 }
 
 TEST(TypeInference, ReductionsNeedRank1) {
@@ -230,10 +253,14 @@ TEST(TypeInference, ReductionsNeedRank1) {
         << bad.text;
 }
 
-TEST(TypeInference, WhereNeedsBoolCondition) {
-    Inferred bad = infer("    tl.store(x, tl.where(n, 1.0, 2.0))\n", "types_where");
+TEST(TypeInference, WhereCastsItsConditionToBool) {
+    // Triton: a non-bool condition is compared with 0
+    Inferred r = infer("    tl.store(x, tl.where(n, 1.0, 2.0))\n", "types_where");
+    ASSERT_TRUE(r.ok) << r.text;
+    EXPECT_NE(r.text.find("cast n {dtype=bool} : bool"), std::string::npos) << r.text;
+    Inferred bad = infer("    tl.store(x, tl.where(x, 1.0, 2.0))\n", "types_where_ptr");
     ASSERT_FALSE(bad.ok);
-    EXPECT_NE(bad.text.find("error: tl.where needs a bool condition (got i32)"), std::string::npos) << bad.text;
+    EXPECT_NE(bad.text.find("error: tl.where needs a bool condition (got ptr<f32>)"), std::string::npos) << bad.text;
 }
 
 TEST(TypeInference, LoopValuesKeepTheirTypes) {
