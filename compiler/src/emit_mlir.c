@@ -355,6 +355,12 @@ static const char *tmp(Mlir *M, const char *x, const char *what) {
     return fresh(M, arena_printf(M->a, "%s_%s", base, what));
 }
 
+/* The name of a conversion's result: `want` (an instruction's %vN) where
+ * given, else a helper %<x>_<what>. */
+static const char *result(Mlir *M, const char *want, const char *x, const char *what) {
+    return want ? want : tmp(M, x, what);
+}
+
 /* The fields of an 8-bit float: exponent bits, bias, and whether it is a
  * "finite" format (fp8e4nv: no infinities, NaN only at magnitude 0x7f)
  * rather than an IEEE-like one (fp8e5: the top exponent is inf/NaN). */
@@ -371,12 +377,13 @@ static double fp8_max(DType dt) {
 /* An 8-bit float's byte (i8) as the f32 of its value (exact). Its bits
  * placed in an f16 are the value scaled by 2^(bias - 15): the f16 read
  * back and rescaled; the finite format's NaN is its own pattern. */
-static const char *fp8_decode(Mlir *M, const char *b, DType dt) {
+static const char *fp8_decode(Mlir *M, const char *b, DType dt, const char *want) {
     int m = dtype_info(dt)->mant;
     const char *mag = tmp(M, b, "mag"), *sgn = tmp(M, b, "sign");
     const char *mag16 = tmp(M, b, "mag16"), *sgn16 = tmp(M, b, "sign16");
     const char *magsh = tmp(M, b, "mag_bits"), *sgnsh = tmp(M, b, "sign_bits");
-    const char *bits = tmp(M, b, "f16bits"), *h = tmp(M, b, "f16"), *f = tmp(M, b, "f32");
+    const char *bits = tmp(M, b, "f16bits"), *h = tmp(M, b, "f16");
+    const char *f = fp8_bias(dt) == 15 ? result(M, want, b, "f32") : tmp(M, b, "f32");
     line(M, "%s = arith.andi %s, %s : i8", mag, b, const_of(M, DT_I8, 0x7f));
     line(M, "%s = arith.andi %s, %s : i8", sgn, b, const_of(M, DT_I8, -128));
     line(M, "%s = arith.extui %s : i8 to i16", mag16, mag);
@@ -387,7 +394,7 @@ static const char *fp8_decode(Mlir *M, const char *b, DType dt) {
     line(M, "%s = arith.bitcast %s : i16 to f16", h, bits);
     line(M, "%s = arith.extf %s : f16 to f32", f, h);
     if (fp8_bias(dt) == 15) return f;
-    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *r = tmp(M, b, "value");
+    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *r = result(M, want, b, "value");
     line(M, "%s = arith.mulf %s, %s : f32", scaled, f, fconst(M, DT_F32, ldexp(1.0, 15 - fp8_bias(dt))));
     line(M, "%s = arith.cmpi eq, %s, %s : i8", nan, mag, const_of(M, DT_I8, 0x7f));
     line(M, "%s = arith.select %s, %s, %s : f32", r, nan, fconst(M, DT_F32, NAN), scaled);
@@ -456,14 +463,15 @@ static const char *away(Mlir *M, const char *x, const char *back, const char *S)
 /* x (a float of MLIR type S) rounded to the narrower float type T: to
  * nearest even, or toward zero (the nearest, stepped toward zero where it
  * is farther from zero than x; IT: T's bits as an integer). */
-static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, const char *IT, int rtz) {
-    const char *y = tmp(M, x, T);
+static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, const char *IT, int rtz,
+                          const char *want) {
+    const char *y = rtz ? tmp(M, x, T) : result(M, want, x, T);
     line(M, "%s = arith.truncf %s : %s to %s", y, x, S, T);
     if (!rtz) return y;
     const char *back = tmp(M, x, "back");
     line(M, "%s = arith.extf %s : %s to %s", back, y, T, S);
     const char *gt = away(M, x, back, S), *yb = tmp(M, x, "bits"), *ym = tmp(M, x, "toward_zero");
-    const char *ys = tmp(M, x, "rz_bits"), *r = tmp(M, x, arena_printf(M->a, "rz_%s", T));
+    const char *ys = tmp(M, x, "rz_bits"), *r = result(M, want, x, arena_printf(M->a, "rz_%s", T));
     line(M, "%s = arith.bitcast %s : %s to %s", yb, y, T, IT);
     line(M, "%s = arith.subi %s, %s : %s", ym, yb, constant(M, const_int(strcmp(IT, "i16") == 0 ? DT_I16 : DT_I32, 1)), IT);
     line(M, "%s = arith.select %s, %s, %s : %s", ys, gt, ym, yb, IT);
@@ -476,7 +484,7 @@ static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, 
 static const char *fp8_round_code(Mlir *M, const char *x, DType dt, int rtz) {
     const char *code = fp8_encode(M, x, dt);
     if (!rtz) return code;
-    const char *back = fp8_decode(M, code, dt);
+    const char *back = fp8_decode(M, code, dt, NULL);
     const char *gt = away(M, x, back, "f32");
     const char *dn = tmp(M, x, "toward_zero"), *r = tmp(M, x, arena_printf(M->a, "rz_%s", dtype_info(dt)->ssa));
     line(M, "%s = arith.subi %s, %s : i8", dn, code, const_of(M, DT_I8, 1));
@@ -487,34 +495,34 @@ static const char *fp8_round_code(Mlir *M, const char *x, DType dt, int rtz) {
 /* A register value of dtype dt (its compute type: f32 or f64) rounded to
  * dt, back in the register type; the identity for dtypes that compute in
  * themselves. */
-static const char *round_to(Mlir *M, const char *x, DType dt, int rtz) {
+static const char *round_to(Mlir *M, const char *x, DType dt, int rtz, const char *want) {
     DType ct = dtype_info(dt)->compute;
     if (ct == dt) return x;
     const char *S = reg_type(dt);
     if (is_half(dt)) {
         const char *T = dtype_info(dt)->mlir;
-        const char *y = narrow(M, x, S, T, "i16", rtz);
-        const char *r = tmp(M, y, S);
+        const char *y = narrow(M, x, S, T, "i16", rtz, NULL);
+        const char *r = result(M, want, y, S);
         line(M, "%s = arith.extf %s : %s to %s", r, y, T, S);
         return r;
     }
     MT_ASSERT(is_fp8(dt));
-    return fp8_decode(M, fp8_round_code(M, x, dt, rtz), dt);
+    return fp8_decode(M, fp8_round_code(M, x, dt, rtz), dt, want);
 }
 
 /* An element read from memory (mem_type) as a register value. */
-static const char *to_reg(Mlir *M, const char *x, DType dt) {
+static const char *to_reg(Mlir *M, const char *x, DType dt, const char *want) {
     if (dt == DT_BOOL) {
-        const char *r = tmp(M, x, "bool");
+        const char *r = result(M, want, x, "bool");
         line(M, "%s = arith.cmpi ne, %s, %s : i8", r, x, const_of(M, DT_I8, 0));
         return r;
     }
     if (is_half(dt)) {
-        const char *r = tmp(M, x, "f32");
+        const char *r = result(M, want, x, "f32");
         line(M, "%s = arith.extf %s : %s to f32", r, x, dtype_info(dt)->mlir);
         return r;
     }
-    if (is_fp8(dt)) return fp8_decode(M, x, dt);
+    if (is_fp8(dt)) return fp8_decode(M, x, dt, want);
     return x;
 }
 
@@ -541,12 +549,12 @@ static const char *to_mem(Mlir *M, const char *x, DType dt) {
  * results: the 16-bit conversion, then truncation, as Triton); integers to
  * floats round once; floats round to nearest even, or toward zero with
  * rtz (fp_downcast_rounding="rtz"). */
-static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz) {
+static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz, const char *want) {
     if (from == to) return x;
     const char *F = reg_type(from), *T = reg_type(to);
     const char *ssa = dtype_info(to)->ssa;
     if (to == DT_BOOL) {
-        const char *r = tmp(M, x, ssa);
+        const char *r = result(M, want, x, ssa);
         if (dtype_is_float(from)) line(M, "%s = arith.cmpf une, %s, %s : %s", r, x, fconst(M, dtype_info(from)->compute, 0.0), F);
         else line(M, "%s = arith.cmpi ne, %s, %s : %s", r, x, constant(M, const_int(from, 0)), F);
         return r;
@@ -556,49 +564,49 @@ static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz
         if (!dtype_is_float(to)) {
             int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;
             if (fb == tb) return x;
-            const char *r = tmp(M, x, ssa);
+            const char *r = result(M, want, x, ssa);
             line(M, "%s = arith.%s %s : %s to %s", r, fb < tb ? (unsig ? "extui" : "extsi") : "trunci", x, F, T);
             return r;
         }
         const char *op = unsig ? "arith.uitofp" : "arith.sitofp";
         if (is_half(to)) { /* one rounding, to the 16-bit float itself */
-            const char *h = tmp(M, x, dtype_info(to)->mlir), *r = tmp(M, h, T);
+            const char *h = tmp(M, x, dtype_info(to)->mlir), *r = result(M, want, h, T);
             line(M, "%s = %s %s : %s to %s", h, op, x, F, dtype_info(to)->mlir);
             line(M, "%s = arith.extf %s : %s to %s", r, h, dtype_info(to)->mlir, T);
             return r;
         }
         const char *r = tmp(M, x, is_fp8(to) ? T : ssa);
         line(M, "%s = %s %s : %s to %s", r, op, x, F, T);
-        return round_to(M, r, to, 0);
+        return round_to(M, r, to, 0, want);
     }
     if (!dtype_is_float(to)) {
         int tb = dtype_info(to)->bits;
         const char *op = dtype_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi";
         if (tb == 8) {
-            const char *w = tmp(M, x, dtype_is_unsigned(to) ? "u16" : "i16"), *r = tmp(M, x, ssa);
+            const char *w = tmp(M, x, dtype_is_unsigned(to) ? "u16" : "i16"), *r = result(M, want, x, ssa);
             line(M, "%s = %s %s : %s to i16", w, op, x, F);
             line(M, "%s = arith.trunci %s : i16 to i8", r, w);
             return r;
         }
-        const char *r = tmp(M, x, ssa);
+        const char *r = result(M, want, x, ssa);
         line(M, "%s = %s %s : %s to %s", r, op, x, F, T);
         return r;
     }
     /* float to float: F, T are f32 or f64 */
-    if (strcmp(F, T) == 0) return dtype_info(to)->compute == to ? x : round_to(M, x, to, rtz);
+    if (strcmp(F, T) == 0) return dtype_info(to)->compute == to ? x : round_to(M, x, to, rtz, want);
     if (strcmp(T, "f64") == 0) {
-        const char *r = tmp(M, x, ssa);
+        const char *r = result(M, want, x, ssa);
         line(M, "%s = arith.extf %s : f32 to f64", r, x);
         return r;
     }
     /* from f64 to a dtype computing in f32 */
     if (is_half(to)) { /* one rounding, to the 16-bit float itself */
-        const char *h = narrow(M, x, "f64", dtype_info(to)->mlir, "i16", rtz), *r = tmp(M, h, "f32");
+        const char *h = narrow(M, x, "f64", dtype_info(to)->mlir, "i16", rtz, NULL), *r = result(M, want, h, "f32");
         line(M, "%s = arith.extf %s : %s to f32", r, h, dtype_info(to)->mlir);
         return r;
     }
-    const char *f = narrow(M, x, "f64", "f32", "i32", rtz);
-    return to == DT_F32 ? f : round_to(M, f, to, rtz);
+    if (to == DT_F32) return narrow(M, x, "f64", "f32", "i32", rtz, want);
+    return round_to(M, narrow(M, x, "f64", "f32", "i32", rtz, NULL), to, rtz, want);
 }
 
 /* ---- Operands ---------------------------------------------------------------------- */
@@ -630,7 +638,7 @@ static const char *opd(Mlir *M, Operand o) {
  * convert() into %<value>_<dtype> (%v8_f32, %n_f32). */
 static const char *opd_as(Mlir *M, Operand o, DType dt) {
     if (o.kind == OPD_CONST) return constant(M, const_convert(o.c, dt));
-    return convert(M, opd(M, o), (DType)operand_type(M->f, o).dtype, dt, 0);
+    return convert(M, opd(M, o), (DType)operand_type(M->f, o).dtype, dt, 0, NULL);
 }
 
 /* Operand k of `in` in the dtype the op computes in (ops.def's rule). */
@@ -664,7 +672,7 @@ static const char *result_name(Mlir *M, const Inst *in) {
 static void finish(Mlir *M, const Inst *in, const char *computed) {
     DType dt = (DType)in->type.dtype;
     if (dtype_info(dt)->compute == dt) return;
-    M->vname[in->result] = round_to(M, computed, dt, 0);
+    M->vname[in->result] = round_to(M, computed, dt, 0, fresh(M, arena_printf(M->a, "v%d", in->result)));
 }
 
 static void emit_minmax(Mlir *M, const Inst *in) {
@@ -788,12 +796,18 @@ static void emit_bitcast(Mlir *M, const Inst *in) {
     DType from = (DType)operand_type(M->f, in->args[0]).dtype, to = (DType)in->type.dtype;
     const char *bits = to_mem(M, opd(M, in->args[0]), from);
     const char *F = mem_type(from), *T = mem_type(to);
+    int same = strcmp(T, reg_type(to)) == 0; /* the element is the register value */
+    if (strcmp(F, T) == 0 && same) {
+        M->vname[in->result] = bits; /* i32 and u32: the same value */
+        return;
+    }
+    const char *want = fresh(M, arena_printf(M->a, "v%d", in->result));
     if (strcmp(F, T) != 0) {
-        const char *y = fresh(M, helper(M, in->result, "bits"));
+        const char *y = same ? want : fresh(M, helper(M, in->result, "bits"));
         line(M, "%s = arith.bitcast %s : %s to %s", y, bits, F, T);
         bits = y;
     }
-    M->vname[in->result] = to_reg(M, bits, to);
+    M->vname[in->result] = to_reg(M, bits, to, want);
 }
 
 static void emit_load(Mlir *M, const Inst *in) {
@@ -813,7 +827,7 @@ static void emit_load(Mlir *M, const Inst *in) {
         }
         const char *raw = fresh(M, helper(M, id, "loaded"));
         line(M, "%s = llvm.load %s : !llvm.ptr -> %s", raw, p, MT);
-        M->vname[id] = to_reg(M, raw, dt);
+        M->vname[id] = to_reg(M, raw, dt, fresh(M, arena_printf(M->a, "v%d", id)));
         return;
     }
     const char *mask = opd(M, in->args[1]);
@@ -824,7 +838,7 @@ static void emit_load(Mlir *M, const Inst *in) {
     line(M, "%s = scf.if %s -> (%s) {", name, mask, T);
     M->indent++;
     line(M, "%s = llvm.load %s : !llvm.ptr -> %s", loaded, p, MT);
-    line(M, "scf.yield %s : %s", to_reg(M, loaded, dt), T);
+    line(M, "scf.yield %s : %s", to_reg(M, loaded, dt, NULL), T);
     M->indent--;
     line(M, "} else {");
     line(M, "  scf.yield %s : %s", other, T);
@@ -913,7 +927,7 @@ static void emit_reduce(Mlir *M, const Inst *in) {
         line(M, "%s = memref.load %s[%%tid_index] : %s", mine, buf, mem);
         line(M, "%s = memref.load %s[%s] : %s", theirs, buf, peer_index, mem);
         line(M, "%s = arith.%s %s, %s : %s", both, op, mine, theirs, T);
-        const char *kept = in->op == OP_SUM ? round_to(M, both, dt, 0) : both;
+        const char *kept = in->op == OP_SUM ? round_to(M, both, dt, 0, NULL) : both;
         line(M, "memref.store %s, %s[%%tid_index] : %s", kept, buf, mem);
         M->indent -= 2;
         line(M, "  }");
@@ -1048,7 +1062,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_CMP_NE: emit_compare(M, in); return;
     case OP_CAST: {
         DType from = (DType)operand_type(M->f, x[0]).dtype;
-        M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag);
+        M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag, fresh(M, arena_printf(M->a, "v%d", id)));
         return;
     }
     case OP_BITCAST: emit_bitcast(M, in); return;
@@ -1121,7 +1135,7 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     M.out = &M.prologue;
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
-        M.pval[i] = t.ptr ? M.pname[i] : to_reg(&M, M.pname[i], (DType)t.dtype);
+        M.pval[i] = t.ptr ? M.pname[i] : to_reg(&M, M.pname[i], (DType)t.dtype, NULL);
     }
     M.out = &body;
     emit_block(&M, &f->body);
