@@ -8,27 +8,45 @@
  * (tile_i = tid / C and tile_j = tid % C in rank-2 kernels). Each SSA value
  * %N is one per-thread scalar %vN:
  *
+ *   - dtypes (dtypes.def): a value has the MLIR type of its dtype's compute
+ *     dtype (i1, i8..i64 signless with the unsigned ops for unsigned
+ *     dtypes, f32, f64; f16, bf16 and the 8-bit floats compute in f32 and
+ *     are rounded to their dtype after every inexact op, as the C
+ *     backends: the same bits as native arithmetic). In memory and as
+ *     scalar parameters f16/bf16 are f16/bf16, bools and 8-bit floats are
+ *     i8 (mlir-opt 19 lowers no f8E4M3FN/f8E5M2 arithmetic or conversion
+ *     to NVVM: their conversions are arith on the bits, bit-exact with the
+ *     runtime's mytriton_fp8*_from_float/_to_float);
+ *   - ops (ops.def): the table's `mlir` column gives the arith/math op per
+ *     dtype class; casts follow Triton (float to 8-bit integers through 16
+ *     bits, rtz by stepping the nearest toward zero), bitcasts go through
+ *     the element's bits, fma is llvm.intr.fma and umulhi
+ *     arith.mului_extended (math.fma and math.absi have no lowering in
+ *     mlir-opt 19's NVVM pipeline), math functions lower to libdevice;
  *   - pointers are !llvm.ptr kernel arguments (one PTX parameter each, the
  *     launcher's calling convention); addptr is llvm.getelementptr, loads
  *     and stores are llvm.load / llvm.store;
  *   - a masked load is an scf.if yielding the loaded value or `other`; a
  *     masked store is an scf.if around the store;
  *   - maximum/minimum propagate NaN and pick the right operand on ties, as
- *     the CUDA backend's isnan/compare/select chain;
+ *     the C backends' isnan/compare/select chain; with NaN ignored
+ *     (PropagateNan.NONE) they are arith.maxnumf/minnumf (fmaxf/fminf);
  *   - a reduction stores into a workgroup buffer (a gpu.func workgroup
  *     attribution), then halves a stride in an scf.for of log2(threads)
  *     steps with a gpu.barrier after each step, as the CUDA backend's tree
- *     (same pairing, so float sums agree bit for bit); max/min use
- *     arith.maxnumf/minnumf (fmaxf/fminf: NaN ignored unless all NaN);
+ *     (same pairing, so float sums agree bit for bit; narrow float sums
+ *     rounded after each step); max/min use arith.maxnumf/minnumf (NaN
+ *     ignored unless all NaN) or the integer ops of the dtype's signedness;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields).
  *
- * Constants, thread ids and per-use arange indexes are defined once at the
- * top of the function (they dominate every use). Names: %vN for SSA value
- * N and %vN_<what> for its helpers, %c<value>_<type> / %true / %false for
- * constants, %tid (i32) and %tid_index, %tile_i, %tile_j, %smem_N for the
- * workgroup buffer of reduction %N; parameters keep their C names unless
- * those could collide (then p_<name>).
+ * Constants, thread ids, per-use arange indexes and scalar parameters
+ * widened to their register type are defined once at the top of the
+ * function (they dominate every use). Names: %vN for SSA value N and
+ * %vN_<what> / %<name>_<what> for helpers, %c<value>_<type> / %true /
+ * %false for constants, %tid (i32) and %tid_index, %tile_i, %tile_j,
+ * %smem_N for the workgroup buffer of reduction %N; parameters keep their
+ * C names unless those could collide (then p_<name>).
  *
  * What the backend does not cover is a diagnostic naming the op, never
  * wrong code. Requires: verified SSA and its TileInfo. */
