@@ -48,7 +48,7 @@ static unsigned hash_inst(const Inst *in) {
 
 static int same_attrs(const Attrs *x, const Attrs *y) {
     return x->axis == y->axis && x->start == y->start && x->end == y->end && x->rank == y->rank &&
-           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype;
+           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype && x->flag == y->flag;
 }
 
 static int same_inst(const Inst *x, const Inst *y) {
