@@ -412,10 +412,17 @@ static const char *fp8_decode(Mlir *M, const char *b, DType dt, const char *want
     line(M, "%s = arith.bitcast %s : i16 to f16", h, bits);
     line(M, "%s = arith.extf %s : f16 to f32", f, h);
     if (fp8_bias(dt) == 15) return f;
-    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *r = result(M, want, b, "value");
+    /* the NaN keeps its sign, as the runtime's conversion */
+    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *sgn32 = tmp(M, b, "sign32");
+    const char *nsh = tmp(M, b, "nan_sign"), *nbits = tmp(M, b, "nan_bits"), *nanf = tmp(M, b, "nan");
+    const char *r = result(M, want, b, "value");
     line(M, "%s = arith.mulf %s, %s : f32", scaled, f, fconst(M, DT_F32, ldexp(1.0, 15 - fp8_bias(dt))));
     line(M, "%s = arith.cmpi eq, %s, %s : i8", nan, mag, const_of(M, DT_I8, 0x7f));
-    line(M, "%s = arith.select %s, %s, %s : f32", r, nan, fconst(M, DT_F32, NAN), scaled);
+    line(M, "%s = arith.extui %s : i8 to i32", sgn32, sgn);
+    line(M, "%s = arith.shli %s, %s : i32", nsh, sgn32, int_const(M, 24));
+    line(M, "%s = arith.ori %s, %s : i32", nbits, nsh, int_const(M, 0x7fc00000));
+    line(M, "%s = arith.bitcast %s : i32 to f32", nanf, nbits);
+    line(M, "%s = arith.select %s, %s, %s : f32", r, nan, nanf, scaled);
     return r;
 }
 

@@ -5,10 +5,14 @@
 // that cannot collide, and diagnostics naming what it does not cover.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "mytriton/dtypes.h"
 #include "unit_support.h"
 
 extern "C" {
@@ -665,6 +669,215 @@ TEST(MlirCli, FailedCompileRemovesTheModule) {
     EXPECT_EQ(r.status, 1);
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.mlir"));
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.h"));
+}
+
+}  // namespace
+
+namespace {
+
+// ---- On the CPU: the conversions the backend writes as arith on bits --------
+//
+// kernels/conversions.py's module, its gpu.func made a func.func taking the
+// program id, runs under mlir-cpu-runner (mlir-19-tools) once per input;
+// a main function compares every output with the runtime's conversions
+// (mytriton/dtypes.h, the host backend's) and returns a bitmask of the
+// outputs that differ. Integer casts are left to the GPU tests: the CPU's
+// float-to-integer conversion does not saturate.
+
+// The kernel's module as a CPU module: func.func @<symbol>(%pid_arg: i32, ...).
+std::string cpu_kernel(const std::string& text) {
+    std::string t = text;
+    auto replace = [&t](const std::string& from, const std::string& to) {
+        size_t at = t.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos) t.replace(at, from.size(), to);
+    };
+    replace("module attributes {gpu.container_module} {\n", "module {\n");
+    size_t g = t.find("  gpu.module @");
+    t.erase(g, t.find('\n', g) + 1 - g);
+    size_t f = t.find("gpu.func @");
+    size_t open = t.find('(', f), attrs = t.find(") kernel attributes", f), body = t.find("{\n", attrs);
+    t.replace(f, body - f, "func.func @k(%pid_arg: i32, " + t.substr(open + 1, attrs - open - 1) + ") ");
+    replace("= gpu.block_id x", "= arith.index_cast %pid_arg : i32 to index");
+    replace("gpu.return", "return");
+    // the gpu.module's closing brace
+    size_t end = t.rfind("  }\n}");
+    t.erase(end, 4);
+    return t;
+}
+
+struct Output {
+    const char* name;
+    int bits;            // element width
+    uint32_t nan_above;  // magnitudes above this are NaN (0: none expected)
+    std::vector<int64_t> want;  // -1: any NaN, -2: not checked
+};
+
+std::string dense(const std::vector<int64_t>& v, const char* type) {
+    std::string s = "dense<[";
+    for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]> : tensor<" + std::to_string(v.size()) + "x" + type + ">";
+}
+
+std::string check_function(int bits) {
+    std::string w = "i" + std::to_string(bits), n = std::to_string(bits);
+    std::string load = bits == 32 ? "      %g = llvm.load %p : !llvm.ptr -> i32\n"
+                                  : "      %v = llvm.load %p : !llvm.ptr -> " + w + "\n      %g = arith.extui %v : " + w +
+                                        " to i32\n";
+    return "  func.func @check" + n +
+           "(%out: !llvm.ptr, %want: !llvm.ptr, %n: i32, %nan_above: i32) -> i32 {\n"
+           "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n    %cm1 = arith.constant -1 : i32\n"
+           "    %cm2 = arith.constant -2 : i32\n"
+           "    %mask = arith.constant " + std::to_string(bits == 32 ? 0x7fffffffLL : (1LL << (bits - 1)) - 1) + " : i32\n"
+           "    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {\n"
+           "      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, " + w + "\n" + load +
+           "      %q = llvm.getelementptr %want[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i32\n"
+           "      %w = llvm.load %q : !llvm.ptr -> i32\n"
+           "      %eq = arith.cmpi eq, %g, %w : i32\n"
+           "      %any_nan = arith.cmpi eq, %w, %cm1 : i32\n"
+           "      %any = arith.cmpi eq, %w, %cm2 : i32\n"
+           "      %mag = arith.andi %g, %mask : i32\n"
+           "      %is_nan = arith.cmpi ugt, %mag, %nan_above : i32\n"
+           "      %nan_ok = arith.andi %any_nan, %is_nan : i1\n"
+           "      %ok_nan = arith.ori %eq, %nan_ok : i1\n"
+           "      %ok = arith.ori %ok_nan, %any : i1\n"
+           "      %bad = arith.select %ok, %c0, %c1 : i32\n"
+           "      %next = arith.addi %acc, %bad : i32\n"
+           "      scf.yield %next : i32\n    }\n    return %r : i32\n  }\n";
+}
+
+TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
+    if (!MT_MLIR_CPU_RUNNER[0]) GTEST_SKIP() << "no mlir-cpu-runner (Debian: mlir-19-tools)";
+    std::string path = std::string(MT_MLIR_KERNELS_DIR) + "/conversions.py";
+    auto e = emit_mlir(path, "conversions_kernel",
+                       "*fp32, *fp64, *fp8e4nv, *fp8e5, *fp8e4nv, *fp8e5, *fp32, *fp32, *fp16, *fp16, *bf16, *bf16, "
+                       "*fp32, *fp16, *fp16");
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+
+    // inputs: the edges of every format, then random values of every scale
+    std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 300.5f, 448.0f, 464.0f, 480.0f, 1e6f, -1e6f,
+                             57344.0f, 61440.0f, 65504.0f, 65519.0f, 65520.0f, -65520.0f, 1e-8f, -1e-8f,
+                             0.001953125f, 0.0029296875f, 0.0009765625f, 1.52587890625e-05f, 2.2e-05f, 3e38f,
+                             1e-40f, -1e-40f, 1.0f + 1.0f / 16, 1.0f + 3.0f / 16, 1.0f + 1.0f / 32, NAN, -NAN,
+                             INFINITY, -INFINITY};
+    std::mt19937 gen(12);
+    std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+    std::uniform_int_distribution<int> expo(-30, 20), sign(0, 1);
+    while (xs.size() < 600) xs.push_back((sign(gen) ? -1.0f : 1.0f) * std::ldexp(mant(gen), expo(gen)));
+    std::vector<double> xds;
+    for (size_t i = 0; i < xs.size(); i++) xds.push_back(static_cast<double>(xs[i]) * (1.0 + 1e-9 * (i % 7)));
+
+    auto f32 = [](float v) -> int64_t {
+        uint32_t u;
+        std::memcpy(&u, &v, 4);
+        return std::isnan(v) ? -1 : static_cast<int64_t>(u);
+    };
+    auto nan_or = [](double v, int64_t bits) -> int64_t { return v != v ? -1 : bits; };
+    // rtz toward zero for finite values; infinities stay (16-bit) or
+    // saturate like the round-to-nearest conversion (8-bit, satfinite)
+    auto rz = [](double v, int e, int m) { return std::isinf(v) ? v : static_cast<double>(mytriton_round_rz(v, e, m)); };
+    std::vector<Output> outs = {{"fp8e4nv", 8, 0, {}},          {"fp8e5", 8, 0, {}},
+                                {"fp8e4nv rtz", 8, 0, {}},      {"fp8e5 rtz", 8, 0, {}},
+                                {"fp8e4nv to f32", 32, 0x7f800000u, {}}, {"fp8e5 to f32", 32, 0x7f800000u, {}},
+                                {"f16", 16, 0x7c00u, {}},       {"f16 rtz", 16, 0x7c00u, {}},
+                                {"bf16", 16, 0x7f80u, {}},      {"bf16 rtz", 16, 0x7f80u, {}},
+                                {"f64 to f32 rtz", 32, 0x7f800000u, {}}, {"f64 to f16", 16, 0x7c00u, {}},
+                                {"f64 to f16 rtz", 16, 0x7c00u, {}}};
+    for (size_t i = 0; i < xs.size(); i++) {
+        float x = xs[i];
+        double xd = xds[i];
+        mytriton_fp8e4nv a = mytriton_fp8e4nv_from_float(x);
+        mytriton_fp8e5 b = mytriton_fp8e5_from_float(x);
+        outs[0].want.push_back(a.bits);
+        outs[1].want.push_back(b.bits);
+        outs[2].want.push_back(x != x ? a.bits : mytriton_fp8e4nv_from_double(rz(x, 4, 3)).bits);
+        outs[3].want.push_back(x != x ? b.bits : mytriton_fp8e5_from_double(rz(x, 5, 2)).bits);
+        outs[4].want.push_back(f32(mytriton_fp8e4nv_to_float(a)));
+        outs[5].want.push_back(f32(mytriton_fp8e5_to_float(b)));
+        outs[6].want.push_back(nan_or(x, mytriton_fp16_from_float(x).bits));
+        outs[7].want.push_back(nan_or(x, mytriton_fp16_from_double(rz(x, 5, 10)).bits));
+        outs[8].want.push_back(nan_or(x, mytriton_bf16_from_float(x).bits));
+        outs[9].want.push_back(nan_or(x, mytriton_bf16_from_double(rz(x, 8, 7)).bits));
+        outs[10].want.push_back(f32(mytriton_f64_to_f32_rz(xd)));
+        outs[11].want.push_back(nan_or(xd, mytriton_fp16_from_double(xd).bits));
+        outs[12].want.push_back(nan_or(xd, mytriton_fp16_from_double(rz(xd, 5, 10)).bits));
+    }
+    // f32 subnormals to bf16: the CPU's conversion (LLVM's expansion of
+    // fptrunc to bf16 on x86) flushes them to zero, the GPU's cvt.rn.bf16.f32
+    // does not; the GPU tests compare those
+    for (size_t i = 0; i < xs.size(); i++)
+        if (std::fpclassify(xs[i]) == FP_SUBNORMAL) outs[8].want[i] = outs[9].want[i] = -2;
+    // infinities of the fp8 rtz outputs: the largest finite value, as the
+    // round-to-nearest conversion saturates
+    for (size_t i = 0; i < xs.size(); i++)
+        if (std::isinf(xs[i])) {
+            outs[2].want[i] = outs[0].want[i];
+            outs[3].want[i] = outs[1].want[i];
+        }
+
+    const std::string n = std::to_string(xs.size());
+    std::string main = "  llvm.mlir.global internal @in_x(";
+    std::vector<int64_t> xbits, xdbits;
+    for (float x : xs) {
+        uint32_t u;
+        std::memcpy(&u, &x, 4);
+        xbits.push_back(static_cast<int32_t>(u));
+    }
+    for (double x : xds) {
+        int64_t u;
+        std::memcpy(&u, &x, 8);
+        xdbits.push_back(u);
+    }
+    main += dense(xbits, "i32") + ") : !llvm.array<" + n + " x i32>\n";
+    main += "  llvm.mlir.global internal @in_xd(" + dense(xdbits, "i64") + ") : !llvm.array<" + n + " x i64>\n";
+    for (size_t k = 0; k < outs.size(); k++) {
+        std::string w = "i" + std::to_string(outs[k].bits), K = std::to_string(k);
+        main += "  llvm.mlir.global internal @out" + K + "(dense<0> : tensor<" + n + "x" + w + ">) : !llvm.array<" +
+                n + " x " + w + ">\n";
+        main += "  llvm.mlir.global internal @want" + K + "(" + dense(outs[k].want, "i32") + ") : !llvm.array<" + n +
+                " x i32>\n";
+    }
+    for (int bits : {8, 16, 32}) main += check_function(bits);
+    main += "  func.func @main() -> i32 {\n    %x = llvm.mlir.addressof @in_x : !llvm.ptr\n"
+            "    %xd = llvm.mlir.addressof @in_xd : !llvm.ptr\n";
+    std::string args = "%i, %x, %xd", types = "i32, !llvm.ptr, !llvm.ptr";
+    for (size_t k = 0; k < outs.size(); k++) {
+        std::string K = std::to_string(k);
+        main += "    %out" + K + " = llvm.mlir.addressof @out" + K + " : !llvm.ptr\n";
+        main += "    %want" + K + " = llvm.mlir.addressof @want" + K + " : !llvm.ptr\n";
+        args += ", %out" + K;
+        types += ", !llvm.ptr";
+    }
+    main += "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n    %n = arith.constant " + n +
+            " : i32\n    scf.for %i = %c0 to %n step %c1 : i32 {\n      func.call @k(" + args + ") : (" + types +
+            ") -> ()\n    }\n    %mask0 = arith.constant 0 : i32\n";
+    for (size_t k = 0; k < outs.size(); k++) {
+        std::string K = std::to_string(k), N = std::to_string(k + 1);
+        main += "    %nan" + K + " = arith.constant " +
+                std::to_string(outs[k].nan_above ? outs[k].nan_above : 0xffffffffu) + " : i32\n";
+        main += "    %bad" + K + " = func.call @check" + std::to_string(outs[k].bits) + "(%out" + K + ", %want" + K +
+                ", %n, %nan" + K + ") : (!llvm.ptr, !llvm.ptr, i32, i32) -> i32\n";
+        main += "    %any" + K + " = arith.cmpi ne, %bad" + K + ", %c0 : i32\n";
+        main += "    %bit" + K + " = arith.constant " + std::to_string(1 << k) + " : i32\n";
+        main += "    %set" + K + " = arith.select %any" + K + ", %bit" + K + ", %c0 : i32\n";
+        main += "    %mask" + N + " = arith.ori %mask" + K + ", %set" + K + " : i32\n";
+    }
+    main += "    return %mask" + std::to_string(outs.size()) + " : i32\n  }\n";
+    std::string module = cpu_kernel(e.text);
+    module.insert(module.rfind("}"), main);
+
+    std::string dir = mt_test::make_temp_dir("mlir_cpu_conversions");
+    mt_test::write_file(dir + "/cpu.mlir", module);
+    auto l = mt_test::run_process({MT_MLIR_OPT, dir + "/cpu.mlir", "--convert-scf-to-cf", "--convert-arith-to-llvm",
+                                   "--convert-func-to-llvm", "--reconcile-unrealized-casts", "-o", dir + "/cpu.ll.mlir"});
+    ASSERT_EQ(l.status, 0) << l.err << "\n" << module;
+    auto r = mt_test::run_process({MT_MLIR_CPU_RUNNER, dir + "/cpu.ll.mlir", "-e", "main", "-entry-point-result=i32"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    int mask = std::stoi(r.out);
+    std::string bad;
+    for (size_t k = 0; k < outs.size(); k++)
+        if (mask & (1 << k)) bad += std::string(bad.empty() ? "" : ", ") + outs[k].name;
+    EXPECT_EQ(mask, 0) << "the conversions that differ from the runtime's: " << bad;
 }
 
 }  // namespace
