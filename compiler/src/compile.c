@@ -71,7 +71,7 @@ static const PyNode *kernel_def(const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = body->items[i]->kind == PYV_NODE ? body->items[i]->node : NULL;
-        if (s && pyast_is(s, "FunctionDef") && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
+        if (s && pyast_isk(s, PK_FunctionDef) && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
     }
     return module;
 }

@@ -25,7 +25,19 @@ typedef struct Cuda {
     int loop_depth;
     const Inst *user;      /* the item whose operands are being rendered */
     Layout lane_layout;    /* for loop lanes (user == NULL) */
+    const char *index_type;/* a carried pointer's element index: int, or
+                            * long long when some offset is 64-bit */
 } Cuda;
+
+/* Whether an addptr of the block (or of a loop in it) has a 64-bit offset. */
+static int wide_offsets(const Function *f, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
+        if (in->op == OP_ADDPTR && dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64) return 1;
+    }
+    return 0;
+}
 
 static const char *arange_index(Cuda *C, const Inst *in, Layout l);
 
@@ -156,7 +168,7 @@ static void emit_loop(Cuda *C, const Inst *in) {
             /* a carried pointer: its element index, from one base parameter */
             const char *base, *index;
             pointer(C, l->inits[k], &base, &index);
-            line(C, "int %s = %s;", name, index ? index : "0");
+            line(C, "%s %s = %s;", C->index_type, name, index ? index : "0");
             C->ptr_base[r] = C->ptr_base[l->args[k]] = base;
             C->ptr_index[r] = C->ptr_index[l->args[k]] = name;
         } else {
@@ -190,7 +202,7 @@ static void emit_loop(Cuda *C, const Inst *in) {
             vals[k] = opd(C, l->yields[k]);
         }
         if (hazard) {
-            line(C, "%s v%d_next = %s;", t.ptr ? "int" : c_type((DType)t.dtype), l->results[k], vals[k]);
+            line(C, "%s v%d_next = %s;", t.ptr ? C->index_type : c_type((DType)t.dtype), l->results[k], vals[k]);
             vals[k] = arena_printf(C->a, "v%d_next", l->results[k]);
         }
     }
@@ -322,6 +334,7 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
     C.vname = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.ptr_base = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.ptr_index = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
     sb_init(&C.smem, a);
     StrBuf body, out;
     sb_init(&body, a);

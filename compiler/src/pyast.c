@@ -87,6 +87,7 @@ static PyVal *read_node(Reader *r, int depth) {
     PyNode *n = ARENA_NEW(a, PyNode);
     long long line, col, eline, ecol, nfields;
     n->kind = read_name(r);
+    n->kind_id = n->kind ? pyast_kind_of(n->kind) : PK_OTHER;
     if (!n->kind || !read_int(r, -1, 1 << 30, &line) || !read_int(r, -1, 1 << 30, &col) ||
         !read_int(r, -1, 1 << 30, &eline) || !read_int(r, -1, 1 << 30, &ecol) ||
         !read_int(r, 0, 64, &nfields))
@@ -225,6 +226,24 @@ const PyVal *pyast_list(const PyNode *node, const char *name) {
 const char *pyast_str(const PyNode *node, const char *name) {
     const PyVal *v = pyast_field(node, name);
     return v && v->kind == PYV_STR ? v->text : NULL;
+}
+
+static const char *const kind_names[] = {
+    "",
+#define PK(name) #name,
+#include "pyast_kinds.def"
+#undef PK
+};
+
+PyKind pyast_kind_of(const char *name) {
+    int lo = 1, hi = PK_COUNT - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(name, kind_names[mid]);
+        if (c == 0) return (PyKind)mid;
+        if (c < 0) hi = mid - 1;
+        else lo = mid + 1;
+    }
+    return PK_OTHER;
 }
 
 int pyast_is(const PyNode *node, const char *kind) {

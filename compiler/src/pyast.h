@@ -23,6 +23,15 @@ typedef enum PyValKind {
 
 typedef struct PyNode PyNode;
 
+/* A node's kind, read once (pyast_kinds.def). */
+typedef enum PyKind {
+    PK_OTHER = 0,
+#define PK(name) PK_##name,
+#include "pyast_kinds.def"
+#undef PK
+    PK_COUNT
+} PyKind;
+
 typedef struct PyVal {
     PyValKind kind;
     PyNode *node;             /* PYV_NODE */
@@ -35,7 +44,8 @@ typedef struct PyVal {
 } PyVal;
 
 struct PyNode {
-    const char *kind;
+    const char *kind;         /* the class name, as printed */
+    PyKind kind_id;           /* the same as an enum (PK_OTHER if unknown) */
     SrcPos pos;               /* 1-based line and column; 0 if none */
     SrcPos end;
     int nfields;
@@ -66,6 +76,10 @@ PyNode *pyast_node(const PyNode *node, const char *name);
 const PyVal *pyast_list(const PyNode *node, const char *name);
 const char *pyast_str(const PyNode *node, const char *name);
 int pyast_is(const PyNode *node, const char *kind);
+/* Whether the node exists and is of kind k. */
+static inline int pyast_isk(const PyNode *node, PyKind k) { return node && node->kind_id == k; }
+/* The kind of a class name (PK_OTHER if none). */
+PyKind pyast_kind_of(const char *name);
 
 /* Writes the tree in an indented text form (--emit=ast). */
 void pyast_print(StrBuf *sb, const PyNode *node);

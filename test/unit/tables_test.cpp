@@ -119,3 +119,18 @@ TEST(Tables, CastsMatchTritonOnTheGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// The reader finds a node's kind by binary search: the table must be sorted.
+TEST(Tables, EveryPythonNodeKindIsFound) {
+    const char* names[] = {
+#define PK(name) #name,
+#include "pyast_kinds.def"
+#undef PK
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) EXPECT_EQ(pyast_kind_of(names[i]), (PyKind)(i + 1)) << names[i];
+    EXPECT_EQ(pyast_kind_of("NotAKind"), PK_OTHER);
+}
+
+}  // namespace

@@ -1,0 +1,255 @@
+/* The frontend's internals, shared by its files (DESIGN 3.3):
+ *   fe_values.c     values, environments, errors, expression nodes, names
+ *   fe_python.c     compile-time arithmetic with Python semantics
+ *   fe_operators.c  operators on runtime values (Triton's promotion)
+ *   fe_builtins.c   the builtin library: tl.*, tl.math.*, methods, attributes
+ *   fe_expr.c       expressions
+ *   fe_stmt.c       statements and loops
+ *   frontend.c      module scope, kernel lookup, parameters, the entry point
+ * Errors unwind with longjmp to frontend_build(): all memory is in the
+ * compilation's arena, so nothing leaks. */
+#ifndef MT_FE_INTERNAL_H
+#define MT_FE_INTERNAL_H
+
+#include "frontend.h"
+
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MAX_NODES and MAX_HEIGHT bound what unrolling can build: about 1 KiB of
+ * memory per operation through the pipeline, and backends that walk
+ * operand chains recursively (a chain of 2^15 is ~3 MiB of C stack). */
+enum {
+    MAX_LOOP_DEPTH = 256,
+    MAX_EVAL_DEPTH = 1000,
+    MAX_NODES = 1 << 20,
+    MAX_HEIGHT = 1 << 15,
+    MAX_UNROLL = 1 << 20
+};
+
+/* ---- Interpreter values ---------------------------------------------- */
+
+typedef enum VKind {
+    V_NONE,
+    V_BOOL,
+    V_INT,
+    V_FLOAT,
+    V_STR,
+    V_TUPLE,
+    V_LIST,
+    V_EXPR,
+    V_DTYPE,
+    V_MODULE,
+    V_FUNC,
+    V_USERFUNC,
+    V_SLICE,
+    V_OPFN,   /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
+    V_METHOD  /* a bound method: `s` its name, `items[0]` the receiver */
+} VKind;
+
+typedef struct Val {
+    VKind kind;
+    int64_t i;         /* V_BOOL, V_INT, V_DTYPE (DType), V_MODULE (Module), V_FUNC (Builtin), V_OPFN (Op) */
+    double f;          /* V_FLOAT */
+    const char *s;     /* V_STR, V_MODULE/V_USERFUNC name */
+    struct Val *items; /* V_TUPLE, V_LIST */
+    int n;
+    Expr *e;           /* V_EXPR */
+    int ptr;           /* V_DTYPE: a pointer to the dtype (p.dtype) */
+} Val;
+
+typedef enum Module { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_PROPAGATE_NAN, MOD_OTHER } Module;
+
+typedef enum Builtin {
+    B_JIT,
+    B_CONSTEXPR,
+    B_PROGRAM_ID,
+    B_ARANGE,
+    B_LOAD,
+    B_STORE,
+    B_MAXIMUM,
+    B_MINIMUM,
+    B_WHERE,
+    B_SUM,
+    B_MAX,
+    B_MIN,
+    B_ZEROS,
+    B_FULL,
+    B_EMPTY,
+    B_STATIC_RANGE,
+    B_CDIV,
+    B_RANGE,
+    B_FLOAT,
+    B_INT,
+    B_BOOL,
+    B_PY_MIN,
+    B_PY_MAX,
+    B_ABS,
+    B_LEN,
+    B_NUM_PROGRAMS,
+    B_CAST,
+    B_TO,
+    B_CLAMP,
+    B_SIGMOID,
+    B_FDIV,
+    B_MULTIPLE_OF,
+    B_MAX_CONTIGUOUS,
+    B_MAX_CONSTANCY,
+    B_COUNT
+} Builtin;
+
+/* Parameters of each builtin, in order; `required` leading ones must be
+ * given; names from `hints_from` on are accepted and ignored (Triton's
+ * cache and eviction hints). `variadic`: Python's min/max. */
+typedef struct BuiltinSpec {
+    const char *display;
+    const char *params[8];
+    int required;
+    int hints_from;
+    int variadic;
+} BuiltinSpec;
+
+/* ---- Environments: name -> value hash maps ---------------------------- */
+
+typedef struct EnvEntry {
+    const char *name;
+    Val v;
+    SrcPos at; /* where it was last assigned */
+} EnvEntry;
+
+typedef struct Env {
+    EnvEntry *slots;
+    int cap, count;
+} Env;
+
+/* ---- The interpreter ----------------------------------------------------- */
+
+/* A statement list being built: the kernel body or a loop body. Loads
+ * created in earlier statements of the list are lowered before the next
+ * store or loop, so memory order follows the source. */
+typedef struct StmtList {
+    PtrVec *stmts;
+    PtrVec pending;  /* loads not yet attached to a statement */
+    int mark;        /* pending.len when the current statement began */
+} StmtList;
+
+typedef struct Interp {
+    MtContext *ctx;
+    Arena *a;
+    Kernel *k;
+    jmp_buf fail;
+    Env globals;      /* module-level imports and functions */
+    Env *env;         /* the current local environment */
+    StmtList *list;
+    ForRange *loops[MAX_LOOP_DEPTH]; /* loops whose bodies are being traced */
+    int depth;
+    Env loop_locals;  /* names first created in a runtime loop body */
+    int eval_depth;
+} Interp;
+
+/* Arguments bound to a builtin's parameters. */
+typedef struct Args {
+    Val v[8];
+    int given[8];
+    SrcPos pos[8];
+    int nvar; /* variadic */
+    Val var[16];
+} Args;
+
+/* The start, stop and step of a range() call. */
+typedef struct RangeParts {
+    Val v[3];
+    SrcPos pos[3];
+} RangeParts;
+
+/* ---- Small value constructors ------------------------------------------ */
+
+static inline Val vnone(void) { Val v = {0}; v.kind = V_NONE; return v; }
+static inline Val fe_vint(int64_t i) { Val v = {0}; v.kind = V_INT; v.i = i; return v; }
+static inline Val fe_vbool(int b) { Val v = {0}; v.kind = V_BOOL; v.i = b ? 1 : 0; return v; }
+static inline Val fe_vfloat(double f) { Val v = {0}; v.kind = V_FLOAT; v.f = f; return v; }
+static inline Val fe_vexpr(Expr *e) { Val v = {0}; v.kind = V_EXPR; v.e = e; return v; }
+
+static inline int fe_is_intlike(Val v) { return v.kind == V_INT || v.kind == V_BOOL; }
+static inline int fe_is_number(Val v) { return fe_is_intlike(v) || v.kind == V_FLOAT; }
+static inline double fe_as_double(Val v) { return v.kind == V_FLOAT ? v.f : (double)v.i; }
+
+
+/* ---- Functions of the frontend's files -------------------------------- */
+
+_Noreturn void fe_fail(Interp *I, SrcPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+unsigned fe_hash_name(const char *s);
+EnvEntry *fe_env_find(const Env *env, const char *name);
+void fe_env_set(Arena *a, Env *env, const char *name, Val v, SrcPos at);
+Env fe_env_copy(Arena *a, const Env *src);
+const char *fe_kind_name(Val v);
+Expr *fe_new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t);
+Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos);
+Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1, Expr *a2,                    const Attrs *at);
+Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
+Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
+Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what);
+void fe_add_capture(Interp *I, ForRange *loop, Expr *e);
+void fe_note_use(Interp *I, Val v);
+Val fe_lookup(Interp *I, const char *name, SrcPos pos);
+const char *fe_py_op_symbol(PyKind op);
+void fe_py_float_divmod(double vx, double wx, double *floordiv, double *modulo);
+int fe_values_equal(Val a, Val b);
+int fe_truthy(Interp *I, Val v, SrcPos pos, const char *what);
+Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
+Val fe_ct_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
+DType fe_promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int div_or_mod, SrcPos pos);
+Expr *fe_binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, SrcPos pos, const Attrs *at);
+Val fe_sym_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
+Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
+Val fe_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
+const PyNode *fe_list_node(const PyVal *list, int i);
+Val fe_eval_constant(Interp *I, const PyNode *n);
+Val fe_make_seq(Interp *I, VKind kind, const PyVal *elts, int pos_line);
+Val fe_eval_subscript(Interp *I, const PyNode *n);
+Val fe_eval_attribute(Interp *I, const PyNode *n);
+void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out, const Val *self);
+void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out);
+int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what);
+void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at);
+DType fe_need_dtype(Interp *I, Val v, SrcPos pos, const char *fn);
+Val fe_parse_float_string(Interp *I, const char *s, SrcPos pos);
+Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self);
+Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos);
+int fe_nan_ignored(Interp *I, const Args *A, int k, int dflt);
+Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self);
+Val fe_eval_call(Interp *I, const PyNode *n);
+Val fe_eval_inner(Interp *I, const PyNode *n);
+Val fe_eval(Interp *I, const PyNode *n);
+void fe_stmt_append(Interp *I, Stmt *s);
+void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos);
+void fe_assign_target(Interp *I, const PyNode *target, Val v);
+void fe_collect_name(Arena *a, const PyNode *target, PtrVec *names);
+void fe_collect_node(Arena *a, const PyNode *n, PtrVec *names);
+void fe_collect_assigned(Arena *a, const PyVal *stmts, PtrVec *names);
+SrcPos fe_find_else(Interp *I, const PyNode *node, const PyVal *orelse);
+int fe_pointer_param(const Expr *e);
+void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp);
+void fe_visit_for(Interp *I, const PyNode *node);
+void fe_visit_stmt(Interp *I, const PyNode *s);
+void fe_visit_body(Interp *I, const PyVal *stmts);
+Val fe_module_val(Module m, const char *name);
+int fe_is_triton_module(const char *name);
+int fe_is_language_module(const char *name);
+void fe_import_names(Interp *I, const PyNode *s);
+int fe_is_jit_decorator(Interp *I, const PyNode *d);
+int fe_is_constexpr_annotation(Interp *I, const PyNode *ann);
+Val fe_define_value(Interp *I, const Define *d);
+const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
+void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs, int ndefs);
+Val fe_tl_member(const char *attr, int math);
+const char *fe_closest_member(Arena *a, const char *attr, int math);
+
+#endif
