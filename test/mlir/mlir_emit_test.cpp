@@ -495,6 +495,26 @@ TEST(MlirDtypes, ScalarParametersOfEveryDtype) {
     EXPECT_EQ(count, 9u) << bin;
 }
 
+TEST(MlirDtypes, EveryKernelLowersAtO2) {
+    // -O2's passes (CSE, LICM, folding) leave other SSA to the same emitter
+    struct K {
+        const char *kernel, *signature, *block;
+    };
+    for (K k : {K{"half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16", "128"},
+                K{"cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32", "64"},
+                K{"int_ops_kernel", "*i32, *i32, *i32, i32", "64"},
+                K{"unsigned_ops_kernel", "*u32, *u32, *u64, i32", "64"},
+                K{"math_kernel", "*fp32, *fp32, i32", "64"}, K{"math64_kernel", "*fp64, *fp32, i32", "64"},
+                K{"fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", "64"},
+                K{"bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32", "64"},
+                K{"reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8", "64"},
+                K{"scalar_params_kernel", "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv", "32"}}) {
+        auto e = emit_mlir(dtypes_py(), k.kernel, k.signature, {{"BLOCK", k.block}}, 2, "o2");
+        ASSERT_TRUE(e.ok) << k.kernel << ": " << e.diagnostics;
+        EXPECT_EQ(lower(std::string("dtypes_o2_") + k.kernel, e.text), "") << k.kernel;
+    }
+}
+
 // ---- What the backend does not cover: a diagnostic naming it, no module ----
 
 struct HandEmit {
