@@ -374,19 +374,9 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
         if (fl) return arena_printf(a, "fabs%s(%s)", ct == DT_F64 ? "" : "f", x[0]);
         if (!dtype_is_signed(rt) || rt == DT_BOOL) return x[0];
         return arena_printf(a, "(%s < 0 ? -%s : %s)", x[0], x[0], x[0]);
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
-    case OP_FMA:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
         e = fill(a, info->c_tmpl, x, ct);
         round = 1;
         break;
@@ -473,4 +463,34 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
     }
     if (round && ct != rt) return c_round(a, rt, d, e);
     return e;
+}
+
+const char *c_triton_helpers(void) {
+    /* Triton's f32 instructions where CUDA has no intrinsic compiling to
+     * exactly them (measured: scripts/triton_numerics_probe.py) */
+    return "static __device__ __forceinline__ float mt_ex2_approx(float x) {\n"
+           "    float r;\n"
+           "    asm(\"ex2.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));\n"
+           "    return r;\n"
+           "}\n"
+           "static __device__ __forceinline__ float mt_ex2_approx_ftz(float x) {\n"
+           "    float r;\n"
+           "    asm(\"ex2.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));\n"
+           "    return r;\n"
+           "}\n"
+           "static __device__ __forceinline__ float mt_sqrt_approx(float x) {\n"
+           "    float r;\n"
+           "    asm(\"sqrt.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));\n"
+           "    return r;\n"
+           "}\n"
+           "static __device__ __forceinline__ float mt_rsqrt_approx(float x) {\n"
+           "    float r;\n"
+           "    asm(\"rsqrt.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));\n"
+           "    return r;\n"
+           "}\n"
+           "static __device__ __forceinline__ float mt_div_full(float a, float b) {\n"
+           "    float r;\n"
+           "    asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b));\n"
+           "    return r;\n"
+           "}\n";
 }

@@ -39,6 +39,11 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
  * (rtz: fp_downcast_rounding="rtz"); a reinterpretation of its bits. */
 const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, const char *x);
 const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const char *x);
+/* The __device__ helpers of Triton's f32 instructions (mt_ex2_approx,
+ * mt_ex2_approx_ftz, mt_sqrt_approx, mt_rsqrt_approx, mt_div_full) that
+ * ops_math.def's triton_f32 column and the -O2 division use; a translation
+ * unit that uses them includes this text once. */
+const char *c_triton_helpers(void);
 /* The C names of the function's parameters: the Python names, except where
  * they would collide; deterministic. */
 const char **c_param_names(Arena *a, const Function *f);

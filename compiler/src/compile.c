@@ -16,7 +16,7 @@
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
-enum { STAGE_COUNT = 9, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
+enum { STAGE_COUNT = 12, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -97,12 +97,44 @@ static PyNode *module_from_output(MtContext *ctx, const mt_options *o, const Shi
                                   o->shim ? o->shim : "mytriton_parse.py");
 }
 
+/* The launcher-only grid parameters: C identifiers, distinct, not the
+ * kernel's parameter names, not names the generated C reserves. */
+static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *o) {
+    const char *opt = mt_option_name(ctx, MT_OPT_GRID_PARAM);
+    for (int j = 0; j < o->ngrid_params; j++) {
+        const char *n = o->grid_params[j];
+        int ok = n && (isalpha((unsigned char)n[0]) || n[0] == '_');
+        for (const char *p = n; ok && *p; p++) ok = isalnum((unsigned char)*p) || *p == '_';
+        if (!ok) {
+            mt_error(ctx, srcpos(0, 0), "%s '%s': not an identifier", opt, n ? n : "");
+            return 0;
+        }
+        if (c_name_reserved(n) || strncmp(n, "mt_", 3) == 0) {
+            mt_error(ctx, srcpos(0, 0), "%s %s: the generated C uses this name; choose another", opt, n);
+            return 0;
+        }
+        for (int i = 0; i < k->nparams; i++)
+            if (strcmp(k->params[i].name, n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the kernel already has a parameter '%s' (use it in the grid directly)",
+                         opt, n, n);
+                return 0;
+            }
+        for (int i = 0; i < j; i++)
+            if (strcmp(o->grid_params[i], n) == 0) {
+                mt_error(ctx, srcpos(0, 0), "%s %s is given twice", opt, n);
+                return 0;
+            }
+    }
+    return 1;
+}
+
 /* given: the shim's output, or NULL to run the shim on o->path. */
 static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
     c->ctx = ctx;
+    ctx->cmake_spelling = o->cmake_spelling;
     c->opts = *o;
     if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
     if (!o->path || !o->kernel || (!o->shim && !given)) {
@@ -116,31 +148,81 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0) ? arena_strndup(a, o->kernel, n - 7) : o->kernel;
     }
     if (!valid_name(name)) {
-        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass --name with an ASCII identifier)",
-                 name);
+        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
+                 name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     if (system_header_name(name)) {
         mt_error(ctx, srcpos(0, 0),
                  "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-                 "the system header <%s.h> (pass --name with another name)",
-                 name, name, name);
+                 "the system header <%s.h> (pass %s with another name)",
+                 name, name, name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     c->name = arena_strdup(a, name);
     Signature *sig = signature_parse(ctx, o->signature ? o->signature : "");
     if (!sig) return c;
+    if (o->divisibility16) { /* Triton's specialization: :16 on every pointer and integer */
+        StrBuf st;
+        sb_init(&st, a);
+        for (int i = 0; i < sig->n; i++) {
+            const SigEntry *e = &sig->entries[i];
+            int d = e->divisibility;
+            if (!d && (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL))) d = 16;
+            sb_printf(&st, "%s%s%s%s", i ? ", " : "", e->name ? e->name : "", e->name ? ": " : "", e->type_text);
+            if (d) sb_printf(&st, ":%d", d);
+        }
+        sig = signature_parse(ctx, sb_str(&st));
+        if (!sig) return c;
+    }
+    /* a dispatching launcher: compiled against config 0 (types, names, tile) */
+    const mt_define *defines = o->defines;
+    int ndefines = o->ndefines;
+    if (o->dispatch) {
+        if (c->opts.backends & MT_BACKEND_MLIR) {
+            mt_error(ctx, srcpos(0, 0), "CONFIGS: the mlir backend has no dispatching launcher yet (use cuda and host)");
+            return c;
+        }
+        for (int k = 0; k < o->dispatch->nconfigs; k++) {
+            const char *text = o->dispatch->configs[k].text ? o->dispatch->configs[k].text : "";
+            mt_define *d = ARENA_ARRAY(a, mt_define, o->ndefines + strlen(text) / 2 + 2);
+            int nd = o->ndefines, nw = 0, ns = 0;
+            for (int i = 0; i < o->ndefines; i++) d[i] = o->defines[i];
+            if (!dispatch_config_parse(ctx, text, d, &nd, &nw, &ns)) return c;
+            if (k == 0) {
+                defines = d;
+                ndefines = nd;
+                if (nw) c->opts.num_warps = nw;
+                if (ns) c->opts.num_stages = ns;
+            }
+        }
+    }
     c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
     for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
     c->module = given ? module_from_output(ctx, o, given) : pyast_parse_file(ctx, o->python, o->shim);
     if (!c->module) return c;
-    Define *defs = ARENA_ARRAY(a, Define, o->ndefines + 1);
-    for (int i = 0; i < o->ndefines; i++) defs[i].name = o->defines[i].name, defs[i].value = o->defines[i].value;
-    c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, o->ndefines);
+    Define *defs = ARENA_ARRAY(a, Define, ndefines + 1);
+    for (int i = 0; i < ndefines; i++) defs[i].name = defines[i].name, defs[i].value = defines[i].value;
+    ctx->triton_nan = o->opt_level >= 2;
+    c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
+    if (o->ngrid_params && !o->grid) {
+        mt_error(ctx, srcpos(0, 0), "%s needs %s: the launcher-only parameters only size the grid",
+                 mt_option_name(ctx, MT_OPT_GRID_PARAM), mt_option_name(ctx, MT_OPT_GRID));
+        return c;
+    }
+    if (!check_grid_params(ctx, c->kernel, o)) return c;
     if (o->grid) {
-        c->grid = grid_parse(ctx, o->grid, c->kernel);
+        c->grid = grid_parse(ctx, o->grid, c->kernel, o->grid_params, o->ngrid_params);
         if (!c->grid) return c;
+        for (int j = 0; j < o->ngrid_params; j++) {
+            int index = c->kernel->nruntime + j;
+            if (index < 64 && !c->grid->uses_param[index]) {
+                mt_error(ctx, srcpos(0, 0), "%s %s: the grid \"%s\" does not use it", mt_option_name(ctx, MT_OPT_GRID_PARAM),
+                         o->grid_params[j], o->grid);
+                return c;
+            }
+        }
     }
     const char *symbol = arena_printf(a, "%s_kernel", c->name);
     c->f = lower_kernel(ctx, c->kernel, symbol);
@@ -168,12 +250,17 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     s->constexprs = sb_str(&cx);
     s->grid = c->grid;
     s->f = c->f;
-    s->pnames = c_param_names(a, c->f);
-    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + 1);
-    for (int i = 0; i < c->f->nparams; i++) s->pyname[i] = c->f->params[i].name;
+    /* the launcher's parameters: the kernel's, then the grid's own */
+    const char **kernel_names = c_param_names(a, c->f);
+    s->nextra = o->ngrid_params;
+    s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    for (int i = 0; i < c->f->nparams; i++) s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
+    for (int j = 0; j < s->nextra; j++) s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
     s->written = ssa_written_params(a, c->f);
     s->backends = c->opts.backends;
     s->tile = &c->tile;
+    s->num_stages = c->opts.num_stages;
     return c;
 }
 
@@ -254,6 +341,18 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
     case MT_EMIT_MLIR_LAUNCHER:
         if (!mt_emit(c, MT_EMIT_MLIR)) return NULL;
         return emit_mlir_launcher_unit(c->ctx, &c->spec, c->opts.mlir_binary);
+    case MT_EMIT_DISPATCH_HEADER:
+    case MT_EMIT_DISPATCH_CUDA:
+    case MT_EMIT_DISPATCH_HOST:
+        if (!c->opts.dispatch) {
+            mt_error(c->ctx, srcpos(0, 0), "a dispatching launcher needs configs (--config)");
+            return NULL;
+        }
+        if (!need_tile(c)) return NULL;
+        if (stage == MT_EMIT_DISPATCH_HEADER)
+            return emit_dispatch_header(c->ctx, &c->spec, c->opts.dispatch, dispatch_hash(c->ctx, &c->opts));
+        return emit_dispatch_unit(c->ctx, &c->spec, c->opts.dispatch, dispatch_hash(c->ctx, &c->opts),
+                                  stage == MT_EMIT_DISPATCH_CUDA);
     }
     return NULL;
 }

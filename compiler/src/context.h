@@ -19,7 +19,16 @@ typedef struct MtContext {
     size_t source_len;
     StrBuf diagnostics;   /* formatted diagnostics, in order */
     int errors;
+    int cmake_spelling;   /* options named as mytriton_add_kernels() keywords */
+    int triton_nan;       /* tl.maximum/tl.minimum ignore NaN by default, as
+                           * Triton's (-O2); 0: NaN propagates, as the seed (-O1) */
 } MtContext;
+
+/* The options a diagnostic may name, spelled as on the command line (-D,
+ * --signature, --grid, --name) or, when mytritonc runs from CMake, as the
+ * keywords of mytriton_add_kernels() (CONSTEXPR, SIGNATURE, GRID, NAME). */
+typedef enum MtOption { MT_OPT_DEFINE, MT_OPT_SIGNATURE, MT_OPT_GRID, MT_OPT_GRID_PARAM, MT_OPT_NAME } MtOption;
+const char *mt_option_name(const MtContext *ctx, MtOption opt);
 
 MtContext *mt_context_new(const char *filename);
 void mt_context_free(MtContext *ctx);

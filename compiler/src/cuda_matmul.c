@@ -192,7 +192,10 @@ static const char *regen(Regen *R, Operand o, int axis) {
     case OP_PROGRAM_ID: return arena_printf(C->a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
     case OP_ZEROS:
     case OP_EMPTY: return c_zero((DType)d->type.dtype);
-    case OP_FULL: return regen(R, d->args[0], -1);
+    case OP_FULL: /* the fill converted to the block's dtype */
+        if (d->args[0].kind == OPD_CONST)
+            return c_const(C->a, const_convert(d->args[0].c, (DType)d->type.dtype), C_CUDA);
+        return regen(R, d->args[0], -1);
     case OP_EXPAND_DIMS: return regen(R, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
     case OP_ADDPTR: {
         const char *base = d->args[0].kind == OPD_PARAM ? NULL : regen(R, d->args[0], axis);

@@ -14,6 +14,17 @@ MtContext *mt_context_new(const char *filename) {
     return ctx;
 }
 
+const char *mt_option_name(const MtContext *ctx, MtOption opt) {
+    static const char *const names[][2] = {
+        [MT_OPT_DEFINE] = {"-D", "CONSTEXPR"},
+        [MT_OPT_SIGNATURE] = {"--signature", "SIGNATURE"},
+        [MT_OPT_GRID] = {"--grid", "GRID"},
+        [MT_OPT_GRID_PARAM] = {"--grid-param", "GRID_PARAMS"},
+        [MT_OPT_NAME] = {"--name", "NAME"},
+    };
+    return names[opt][ctx->cmake_spelling ? 1 : 0];
+}
+
 void mt_context_free(MtContext *ctx) {
     if (ctx) arena_free(ctx->arena);
 }

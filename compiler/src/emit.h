@@ -4,6 +4,7 @@
 #define MT_EMIT_H
 
 #include "grid.h"
+#include "mytriton/mytriton.h"
 #include "shape.h"
 #include "ssa.h"
 
@@ -20,10 +21,13 @@ typedef struct Spec {
     const Grid *grid;        /* NULL: the launcher takes a mytriton_grid */
     const Function *f;
     const TileInfo *tile;
-    const char **pnames;     /* C names of the runtime parameters */
-    const char **pyname;     /* their Python names */
+    const char **pnames;     /* C names of the runtime parameters, then of
+                              * the nextra launcher-only grid parameters */
+    const char **pyname;     /* their Python names (same order) */
+    int nextra;              /* launcher-only int32_t grid parameters */
     const int *written;      /* per runtime parameter: stored through */
     int backends;
+    int num_stages;          /* the num_stages hint (0: none) */
 } Spec;
 
 /* The __global__ function alone (--emit=cuda; the golden files). */
@@ -37,11 +41,15 @@ const char *emit_header(Arena *a, const Spec *s);
 void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
                         const char *empty_value);
 /* A launcher's parameter list: the stream (CUDA), the grid (without a grid
- * expression), then the runtime parameters; "void" if none. */
+ * expression), the runtime parameters, then the launcher-only grid
+ * parameters (int32_t); "void" if none. */
 const char *launcher_params(Arena *a, const Spec *s, int with_stream);
 /* The registry entry mytriton_kernel_info_<NAME><suffix> of `backend`,
- * whose generic launch is the function `generic`. */
-void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic);
+ * whose generic launch is the function `generic`, whose tuner is the
+ * object `tuner` and whose attribute function is `attributes` (NULL:
+ * none). */
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic,
+               const char *tuner, const char *attributes);
 /* The generic launch `fname`: unpacks args[] for the typed `launcher`
  * (cuda: passes the stream). */
 void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda);
@@ -56,6 +64,18 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s);
 const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *binary);
 /* NAME.h's declarations of launch_NAME_mlir and its registry entry. */
 void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s);
+/* Dispatching launchers (emit_dispatch.c): NAME.h, and NAME.cu (cuda 1)
+ * or NAME_host.c (cuda 0) over the variants NAME_cfg<i>[_d16]; NULL after
+ * a diagnostic. */
+const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatch *d, const char *hash);
+const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d, const char *hash, int cuda);
+/* The kernel hash of the persistent tuning cache: compiler version, kernel
+ * source, kernel, signature, grid, level, constexprs and configs. */
+const char *dispatch_hash(MtContext *ctx, const mt_options *o);
+/* Splits a config ("BM=64 BN=128 NUM_WARPS=8 NUM_STAGES=3") into its
+ * constexprs (appended to defs, names and values arena strings) and its
+ * options; 0 after a diagnostic. */
+int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int *ndefs, int *num_warps, int *num_stages);
 /* Per runtime parameter: 1 if a store writes through it. */
 int *ssa_written_params(Arena *a, const Function *f);
 

@@ -141,8 +141,9 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     if (in->op == OP_SUM && dtype_info(dt)->compute != dt) /* a narrow float: each partial sum rounded */
         line(C, "%s = %s;", lhs, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", lhs, rhs)));
     else if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
-    else if (in->op == OP_MAX) line(C, "%s = %s(%s, %s);", lhs, fl ? mx : "max", lhs, rhs);
-    else line(C, "%s = %s(%s, %s);", lhs, fl ? mn : "min", lhs, rhs);
+    /* as the seed: fmaxf/fminf on floats, a conditional on integers */
+    else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? mx : mn, lhs, rhs);
+    else line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs, rhs);
     C->indent--;
     line(C, "}");
     line(C, "__syncthreads();");
@@ -232,7 +233,13 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_EXPAND_DIMS: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_ZEROS:
     case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: line(C, "%s v%d = %s;", T, id, opd_as(C, x[0], (DType)in->type.dtype)); return;
+    case OP_FULL: /* an i32/f32 constant as written, as the seed: float v0 = 2; */
+        line(C, "%s v%d = %s;", T, id,
+             x[0].kind == OPD_CONST && (x[0].c.dt == DT_I32 || x[0].c.dt == DT_F32) &&
+                     (in->type.dtype == DT_I32 || in->type.dtype == DT_F32)
+                 ? opd(C, x[0])
+                 : opd_as(C, x[0], (DType)in->type.dtype));
+        return;
     case OP_ADDPTR: {
         const char *base, *index;
         pointer(C, x[0], &base, &index);
@@ -273,18 +280,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -294,7 +292,6 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:

@@ -685,6 +685,6 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
 
     const char *generic = arena_printf(a, "mytriton_generic_%s_host", name);
     emit_generic(&sb, a, s, launcher, generic, 0);
-    emit_info(&sb, a, s, "_host", "host", generic);
+    emit_info(&sb, a, s, "_host", "host", generic, NULL, NULL);
     return sb_str(&sb);
 }

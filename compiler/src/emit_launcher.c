@@ -66,6 +66,8 @@ const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
         sb_printf(&sb, "%s%s %s", first ? "" : ", ", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
         first = 0;
     }
+    for (int j = 0; j < s->nextra; j++, first = 0)
+        sb_printf(&sb, "%sint32_t %s", first ? "" : ", ", s->pnames[s->f->nparams + j]);
     if (first) sb_puts(&sb, "void");
     return sb_str(&sb);
 }
@@ -100,7 +102,7 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
                         const char *empty_value) {
     const Function *f = s->f;
     if (s->grid) {
-        for (int i = 0; i < f->nparams && i < 64; i++) {
+        for (int i = 0; i < f->nparams + s->nextra && i < 64; i++) {
             if (!s->grid->uses_param[i]) continue;
             sb_printf(sb, "    if (%s < 0) {\n", s->pnames[i]);
             sb_printf(sb, "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", (int)%s);\n",
@@ -118,29 +120,33 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
         sb_printf(sb, "        return %s;\n    }\n", fail_value);
     }
     sb_puts(sb, "    int empty = 0;\n");
-    sb_printf(sb, "    if (mytriton_check_grid(\"%s\", &grid, &empty) != 0) return %s;\n", launcher, fail_value);
+    sb_printf(sb, "    if (mytriton_check_%sgrid(\"%s\", &grid, &empty) != 0) return %s;\n", s->grid ? "" : "explicit_",
+              launcher, fail_value);
     sb_printf(sb, "    if (empty) return %s;\n", empty_value);
 }
 
-void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic) {
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic,
+               const char *tuner, const char *attributes) {
     const Function *f = s->f;
     const char *id = arena_printf(a, "%s%s", s->name, suffix);
-    if (f->nparams) {
+    int nargs = f->nparams + s->nextra;
+    if (nargs) {
         sb_printf(sb, "static const char *const mytriton_arg_names_%s[] = {", id);
-        for (int i = 0; i < f->nparams; i++) sb_printf(sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
+        for (int i = 0; i < nargs; i++) sb_printf(sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
         sb_puts(sb, "};\n");
         sb_printf(sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
-        for (int i = 0; i < f->nparams; i++) sb_printf(sb, "%s%s", i ? ", " : "", arg_kind(a, f->params[i].type));
+        for (int i = 0; i < nargs; i++)
+            sb_printf(sb, "%s%s", i ? ", " : "", i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
         sb_puts(sb, "};\n");
     }
     sb_printf(sb, "%sconst mytriton_kernel_info mytriton_kernel_info_%s = {\n", strcmp(backend, "host") ? "extern \"C\" " : "", id);
     sb_printf(sb, "    %s, \"%s\", %s, %s,\n", c_string(a, s->name), backend, c_string(a, s->kernel), c_string(a, s->source));
     sb_printf(sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
               s->grid ? c_string(a, s->grid->text) : "NULL");
-    sb_printf(sb, "    %d, %d,\n", s->tile->block_threads, f->nparams);
-    if (f->nparams) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
+    sb_printf(sb, "    %d, %d,\n", s->tile->block_threads, nargs);
+    if (nargs) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(sb, "    NULL, NULL,\n");
-    sb_printf(sb, "    %s\n};\n", generic);
+    sb_printf(sb, "    %s,\n    %s, %s, NULL\n};\n", generic, tuner ? tuner : "NULL", attributes ? attributes : "NULL");
 }
 
 /* The generic launch: unpacks args[] for the typed launcher. */
@@ -153,7 +159,7 @@ void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, con
         sb_printf(sb, "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n", launcher);
         sb_puts(sb, "        return 1;\n    }\n");
     }
-    if (!f->nparams) sb_puts(sb, "    (void)args;\n");
+    if (!f->nparams && !s->nextra) sb_puts(sb, "    (void)args;\n");
     sb_printf(sb, "    return (int)%s(", launcher);
     int first = 1;
     if (cuda) sb_puts(sb, "(cudaStream_t)stream"), first = 0;
@@ -164,6 +170,8 @@ void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, con
         sb_printf(sb, "%s*(%s const *)args[%d]", first ? "" : ", ", ct, i);
         first = 0;
     }
+    for (int j = 0; j < s->nextra; j++, first = 0)
+        sb_printf(sb, "%s*(int32_t const *)args[%d]", first ? "" : ", ", f->nparams + j);
     sb_puts(sb, ");\n}\n\n");
     (void)a;
 }
@@ -183,6 +191,11 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     if (used[DT_BF16]) sb_puts(&sb, "#include <cuda_bf16.h>\n");
     if (used[DT_F8E4NV] || used[DT_F8E5]) sb_puts(&sb, "#include <cuda_fp8.h>\n");
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", s->name);
+    /* A loop whose body never reads its index declares a variable nvcc
+     * reports as unused (#177-D), which breaks -Werror builds; the kernel's
+     * text (golden at -O1) stays as it is and the warning is off for the
+     * generated code instead. */
+    sb_puts(&sb, "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read */\n#endif\n\n");
     sb_puts(&sb, kernel);
     sb_putc(&sb, '\n');
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
@@ -208,11 +221,30 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(&sb, "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
                    "dim3(%d), mt_args, 0, stream);\n",
               s->symbol, s->tile->block_threads);
-    sb_printf(&sb, "    if (err != cudaSuccess) mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n", launcher);
+    sb_printf(&sb, "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n", launcher);
+    sb_puts(&sb, "        mytriton_set_status_text((int)err, cudaGetErrorString(err));\n    }\n");
     sb_puts(&sb, "    return err;\n}\n\n");
     const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);
     emit_generic(&sb, a, s, launcher, generic, 1);
-    emit_info(&sb, a, s, "", "cuda", generic);
+    /* the attributes for the registry, read on first use per device */
+    const char *attributes = arena_printf(a, "mytriton_attributes_%s", s->name);
+    sb_printf(&sb, "static int %s(mytriton_kernel_attributes *out) {\n", attributes);
+    sb_puts(&sb, "    int dev = 0, blocks = 0, sms = 0;\n    cudaFuncAttributes fa;\n");
+    sb_puts(&sb, "    cudaError_t err = cudaGetDevice(&dev);\n");
+    sb_printf(&sb, "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n", s->symbol);
+    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaFuncGetAttributes(&fa, (const void *)%s);\n", s->symbol);
+    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, 0);\n",
+              s->symbol, s->tile->block_threads);
+    sb_puts(&sb, "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
+    sb_printf(&sb, "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
+                   "        return (int)err;\n    }\n", launcher);
+    sb_puts(&sb, "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
+    sb_puts(&sb, "    out->dynamic_shared_bytes = 0;\n    out->local_bytes = (int)fa.localSizeBytes;\n");
+    sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
+    sb_puts(&sb, "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
+    sb_puts(&sb, "    out->multiprocessor_count = sms;\n");
+    sb_printf(&sb, "    mytriton_attributes_store((const void *)%s, out);\n    return 0;\n}\n\n", s->symbol);
+    emit_info(&sb, a, s, "", "cuda", generic, NULL, attributes);
     return sb_str(&sb);
 }
 
@@ -233,6 +265,9 @@ const char *emit_header(Arena *a, const Spec *s) {
     sb_printf(&sb, " *   constexprs: %s\n", *s->constexprs ? s->constexprs : "(none)");
     if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->resolved);
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
+    for (int j = 0; j < s->nextra; j++)
+        sb_printf(&sb, " *   %s: a launcher-only parameter of the grid\n", s->pnames[s->f->nparams + j]);
+    if (s->num_stages > 0) sb_printf(&sb, " *   num_stages: %d (a hint this backend does not use yet)\n", s->num_stages);
     sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
     if (s->tile->block_threads != s->tile->threads)
         sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile), s->tile->threads,

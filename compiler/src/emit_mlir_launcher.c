@@ -138,6 +138,7 @@ static const char *params(Arena *a, const Spec *s) {
         Type t = s->f->params[i].type;
         sb_printf(&sb, ", %s %s", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
     }
+    for (int j = 0; j < s->nextra; j++) sb_printf(&sb, ", int32_t %s", s->pnames[s->f->nparams + j]);
     return sb_str(&sb);
 }
 
@@ -146,6 +147,8 @@ void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s) {
               s->name, s->tile->threads, s->tile->threads == 1 ? "" : "s");
     sb_printf(sb, "cudaError_t launch_%s_mlir(%s);\n", s->name, params(a, s));
     sb_printf(sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_mlir;\n", s->name);
+    sb_printf(sb, "/* loads the module in the current CUDA context now (before graph capture) */\n");
+    sb_printf(sb, "cudaError_t preload_%s_mlir(void);\n", s->name);
 }
 
 static const char *arg_kind(Arena *a, Type t) {
@@ -252,6 +255,7 @@ static const char loader[] =
     "        err = cudaFree(NULL);\n"
     "        if (err != cudaSuccess) {\n"
     "            mytriton_set_last_error(\"%s: %s\", mytriton_mlir_launcher, cudaGetErrorString(err));\n"
+    "            mytriton_set_status_text((int)err, cudaGetErrorString(err));\n"
     "            return err;\n"
     "        }\n"
     "        r = mytriton_mlir_cu.ctx_get_current(&context);\n"
@@ -394,37 +398,44 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     sb_puts(&sb, "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", NULL);\n");
     sb_puts(&sb, "    return cudaSuccess;\n}\n\n");
 
-    /* the generic launch and the registry entry */
+    /* the explicit preload: loads the module in the current context now, so
+     * that a later launch (e.g. under CUDA graph capture) loads nothing */
     const char *id = arena_printf(a, "%s_mlir", s->name);
+    sb_printf(&sb, "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return mytriton_mlir_function(&mt_function);\n}\n\n", id);
+    sb_printf(&sb, "static int mytriton_preload_%s(void) {\n    return (int)preload_%s();\n}\n\n", id, id);
+    /* the generic launch and the registry entry */
     sb_printf(&sb, "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n", id);
     if (s->grid) sb_puts(&sb, "    (void)grid;\n");
     else {
         sb_printf(&sb, "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n", launcher);
         sb_puts(&sb, "        return 1;\n    }\n");
     }
-    if (!f->nparams) sb_puts(&sb, "    (void)args;\n");
+    if (!f->nparams && !s->nextra) sb_puts(&sb, "    (void)args;\n");
     sb_printf(&sb, "    return (int)%s((cudaStream_t)stream", launcher);
     if (!s->grid) sb_puts(&sb, ", *grid");
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
         sb_printf(&sb, ", *(%s const *)args[%d]", c_launcher_type(a, t, t.ptr && !s->written[i]), i);
     }
+    for (int j = 0; j < s->nextra; j++) sb_printf(&sb, ", *(int32_t const *)args[%d]", f->nparams + j);
     sb_puts(&sb, ");\n}\n\n");
-    if (f->nparams) {
+    int nargs = f->nparams + s->nextra;
+    if (nargs) {
         sb_printf(&sb, "static const char *const mytriton_arg_names_%s[] = {", id);
-        for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
+        for (int i = 0; i < nargs; i++) sb_printf(&sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
         sb_puts(&sb, "};\n");
         sb_printf(&sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
-        for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", arg_kind(a, f->params[i].type));
+        for (int i = 0; i < nargs; i++)
+            sb_printf(&sb, "%s%s", i ? ", " : "", i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
         sb_puts(&sb, "};\n");
     }
     sb_printf(&sb, "const mytriton_kernel_info mytriton_kernel_info_%s = {\n", id);
     sb_printf(&sb, "    %s, \"mlir\", %s, %s,\n", c_string(a, s->name), c_string(a, s->kernel), c_string(a, s->source));
     sb_printf(&sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
               s->grid ? c_string(a, s->grid->text) : "NULL");
-    sb_printf(&sb, "    %d, %d,\n", s->tile->threads, f->nparams);
-    if (f->nparams) sb_printf(&sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
+    sb_printf(&sb, "    %d, %d,\n", s->tile->threads, nargs);
+    if (nargs) sb_printf(&sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(&sb, "    NULL, NULL,\n");
-    sb_printf(&sb, "    mytriton_generic_%s\n};\n", id);
+    sb_printf(&sb, "    mytriton_generic_%s,\n    NULL, NULL, mytriton_preload_%s\n};\n", id, id);
     return sb_str(&sb);
 }

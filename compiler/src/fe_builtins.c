@@ -474,7 +474,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_MAXIMUM:
     case B_MINIMUM: {
         Attrs at = {0};
-        at.flag = fe_nan_ignored(I, &A, 2, 0);
+        at.flag = fe_nan_ignored(I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
         return fe_vexpr(fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, fe_to_expr(I, A.v[0], A.pos[0], fn),
                                  fe_to_expr(I, A.v[1], A.pos[1], fn), pos, &at));
     }
@@ -574,7 +574,11 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[2], A.pos[2], fn);
+        /* a number keeps the type it is written in (the seed prints `full 2`
+         * for tl.full(s, 2, tl.float32)); the op converts it to dtype */
         Expr *fill = fe_to_expr_as(I, A.v[1], at.dtype, A.pos[1], "tl.full's value");
+        if ((A.v[1].kind == V_INT && at.dtype == DT_F32) || (A.v[1].kind == V_FLOAT && at.dtype == DT_I32))
+            fill = fe_to_expr(I, A.v[1], A.pos[1], "tl.full's value");
         return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
     }
     case B_STATIC_RANGE:

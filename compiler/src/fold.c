@@ -4,7 +4,10 @@
  *     maximum/minimum propagate NaN; a cast converts as Triton's; ops on
  *     other dtypes are not folded);
  *   - x + 0 and x - 0 on i32; x * 1 and x / 1; select with a constant
- *     condition or identical arms.
+ *     condition or identical arms;
+ *   - at -O2 only (pass_fold), also 0 + x and 1 * x: the seed's -O1
+ *     (pass_fold_seed) folds a constant on the right only, and its
+ *     --emit=ssa prints `add 0, %3`.
  * A value is replaced only by an operand of exactly its type.
  * Requires: verified SSA. Preserves: value numbers, region structure.
  * Region-aware: a replacement is an operand defined at the use or outside
@@ -110,22 +113,12 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_DIV_RN:
     case OP_FLOORDIV:
     case OP_MOD:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_XOR:
     case OP_SHL:
@@ -148,14 +141,14 @@ static int eval_const(const Inst *in, ConstVal *out) {
 /* The operand `o` may stand for the result of `in` if it has its type. */
 static int fits(const Function *f, const Inst *in, Operand o) { return type_eq(operand_type(f, o), in->type); }
 
-static int simplify(const Function *f, const Inst *in, Operand *out) {
+static int simplify(const Function *f, const Inst *in, int left_identities, Operand *out) {
     const Operand *x = in->args;
     switch (in->op) {
     case OP_ADD:
         /* integers only: on f32, -0.0 + 0 is +0.0 */
         if (in->type.dtype != DT_I32) return 0;
         if (is_const(x[1], DT_I32, 0) && fits(f, in, x[0])) return *out = x[0], 1;
-        if (is_const(x[0], DT_I32, 0) && fits(f, in, x[1])) return *out = x[1], 1;
+        if (left_identities && is_const(x[0], DT_I32, 0) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
     case OP_SUB:
         if (in->type.dtype != DT_I32) return 0;
@@ -163,7 +156,8 @@ static int simplify(const Function *f, const Inst *in, Operand *out) {
         return 0;
     case OP_MUL:
         if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0])) return *out = x[0], 1;
-        if ((is_const(x[0], DT_I32, 1) || is_const(x[0], DT_F32, 1)) && fits(f, in, x[1])) return *out = x[1], 1;
+        if (left_identities && (is_const(x[0], DT_I32, 1) || is_const(x[0], DT_F32, 1)) && fits(f, in, x[1]))
+            return *out = x[1], 1;
         return 0;
     case OP_DIV:
         if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0])) return *out = x[0], 1;
@@ -185,24 +179,14 @@ static int simplify(const Function *f, const Inst *in, Operand *out) {
     case OP_EXPAND_DIMS:
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_DIV_RN:
     case OP_FLOORDIV:
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -235,6 +219,7 @@ typedef struct Fold {
     Function *f;
     Operand *repl;
     PassStats *st;
+    int left_identities; /* 0 + x, 1 * x */
 } Fold;
 
 static void fold_block(Fold *F, Block *b);
@@ -262,7 +247,7 @@ static void fold_block(Fold *F, Block *b) {
             F->st->folded++;
             continue;
         }
-        if (in->result >= 0 && simplify(F->f, in, &r)) {
+        if (in->result >= 0 && simplify(F->f, in, F->left_identities, &r)) {
             F->repl[in->result] = r;
             F->st->folded++;
             continue;
@@ -272,9 +257,13 @@ static void fold_block(Fold *F, Block *b) {
     b->items.len = out;
 }
 
-void pass_fold(Arena *a, Function *f, PassStats *st) {
-    Fold F = {a, f, ARENA_ARRAY(a, Operand, f->nvalues + 1), st};
+static void fold_function(Arena *a, Function *f, PassStats *st, int left_identities) {
+    Fold F = {a, f, ARENA_ARRAY(a, Operand, f->nvalues + 1), st, left_identities};
     fold_block(&F, &f->body);
     for (int i = 0; i < f->nvalues; i++)
         if (F.repl[i].kind != OPD_NONE) f->defs[i] = NULL;
 }
+
+void pass_fold(Arena *a, Function *f, PassStats *st) { fold_function(a, f, st, 1); }
+
+void pass_fold_seed(Arena *a, Function *f, PassStats *st) { fold_function(a, f, st, 0); }

@@ -153,8 +153,8 @@ Val fe_define_value(Interp *I, const Define *d) {
         if (!(isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')) word = 0;
     if (!word)
         fe_fail(I, srcpos(0, 0),
-             "-D %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')", d->name,
-             d->value, d->name);
+             "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
+             mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, d->name);
     v.s = arena_strdup(I->a, t);
     return v;
 }
@@ -239,7 +239,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
                                     : v.kind == V_BOOL ? (v.i ? "True" : "False")
                                     : v.kind == V_FLOAT ? const_repr(I->a, const_f32(v.f)) : "None";
             } else
-                fe_fail(I, arg->pos, "the constexpr parameter '%s' has no value (pass -D %s=<value>)", p->name, p->name);
+                fe_fail(I, arg->pos, "the constexpr parameter '%s' has no value (pass %s %s=<value>)", p->name,
+                        mt_option_name(I->ctx, MT_OPT_DEFINE), p->name);
             fe_env_set(I->a, I->env, p->name, v, arg->pos);
         } else {
             p->runtime_index = k->nruntime;
@@ -252,12 +253,15 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             if (strcmp(k->params[i].name, defs[j].name) == 0) {
                 found = 1;
                 if (!k->params[i].is_constexpr)
-                    fe_fail(I, k->params[i].pos, "-D %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
-                         defs[j].name, defs[j].name);
+                    fe_fail(I, k->params[i].pos, "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
+                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, defs[j].name);
             }
-        if (!found) fe_fail(I, fn->pos, "-D %s: the kernel '%s' has no parameter named '%s'", defs[j].name, k->name, defs[j].name);
+        if (!found)
+            fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'", mt_option_name(I->ctx, MT_OPT_DEFINE),
+                    defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
-            if (strcmp(defs[i].name, defs[j].name) == 0) fe_fail(I, srcpos(0, 0), "-D %s is given twice", defs[j].name);
+            if (strcmp(defs[i].name, defs[j].name) == 0)
+                fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
     if (sig->n != k->nruntime) {
         StrBuf names;

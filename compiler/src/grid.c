@@ -14,6 +14,8 @@ typedef struct GParser {
     StrBuf resolved;
     int failed;
     int depth;
+    const char *const *extra; /* launcher-only grid parameters */
+    int nextra;
 } GParser;
 
 static GridExpr *gnew(GParser *P, GridKind k, GridExpr *a, GridExpr *b) {
@@ -26,7 +28,8 @@ static GridExpr *gnew(GParser *P, GridKind k, GridExpr *a, GridExpr *b) {
 
 static GridExpr *gfail(GParser *P, const char *msg, const char *detail) {
     if (!P->failed)
-        mt_error(P->ctx, srcpos(0, 0), "--grid \"%s\": %s%s (at column %d)", P->s, msg, detail ? detail : "",
+        mt_error(P->ctx, srcpos(0, 0), "%s \"%s\": %s%s (at column %d)", mt_option_name(P->ctx, MT_OPT_GRID), P->s, msg,
+                 detail ? detail : "",
                  (int)(P->p - P->s) + 1);
     P->failed = 1;
     return NULL;
@@ -125,9 +128,19 @@ static GridExpr *parse_atom(GParser *P) {
             P->depth--;
             return e;
         }
+        for (int j = 0; j < P->nextra; j++) {
+            if (strcmp(P->extra[j], name) != 0) continue;
+            GridExpr *e = gnew(P, G_PARAM, NULL, NULL);
+            e->param = k->nruntime + j;
+            if (e->param < 64) P->g->uses_param[e->param] = 1;
+            sb_puts(&P->resolved, name);
+            P->depth--;
+            return e;
+        }
         P->p = start;
         return gfail(P, arena_printf(P->ctx->arena, "unknown name '%s' (the grid can use the kernel's i32 parameters, "
-                                                    "its integer constexprs and cdiv)", name), NULL);
+                                                    "its integer constexprs, launcher-only integers declared with %s, "
+                                                    "and cdiv)", name, mt_option_name(P->ctx, MT_OPT_GRID_PARAM)), NULL);
     }
     if (!*P->p) return gfail(P, "the expression ends too early", NULL);
     return gfail(P, arena_printf(P->ctx->arena, "unexpected character '%c'", *P->p), NULL);
@@ -167,9 +180,9 @@ static GridExpr *parse_sum(GParser *P) {
     }
 }
 
-Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k) {
+Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k, const char *const *extra, int nextra) {
     Grid *g = ARENA_NEW(ctx->arena, Grid);
-    GParser P = {ctx, k, text, text, g, {0}, 0, 0};
+    GParser P = {ctx, k, text, text, g, {0}, 0, 0, extra, nextra};
     sb_init(&P.resolved, ctx->arena);
     g->text = text;
     for (;;) {

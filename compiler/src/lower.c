@@ -8,8 +8,12 @@
  *     arguments, lowers the body and the yields, and last allocates the
  *     results.
  * Memo entries made inside a region are dropped when it closes, so a value
- * defined in a body can never be reused outside it. Before each statement,
- * the loads that earlier statements created are lowered (memory order). */
+ * defined in a body can never be reused outside it.
+ * Memory order: a load is lowered lazily where it is first used, as in the
+ * seed, except when a statement that writes memory (a store, or a loop whose
+ * body stores) comes between the load's creation and a later use: such a
+ * load is lowered before that statement's write (after its operands, or
+ * before the loop's body), so it reads memory as the source order says. */
 #include "lower.h"
 
 typedef struct Lowerer {
@@ -18,7 +22,19 @@ typedef struct Lowerer {
     Function *f;
     Block *block;  /* where instructions go now */
     PtrVec undo;   /* Expr* whose memo was set, for region scoping */
+    /* use analysis of one statement list, indexed by Expr id */
+    int *stamp;    /* the list analysis that last marked the node */
+    int *last_use; /* the last statement of that list reading the node */
+    int nstamps;
+    PtrVec stack;  /* scratch for the marking walk */
 } Lowerer;
+
+/* A load created before the statement being lowered and not yet attached
+ * to a write: `last`, the last statement of its list that reads it. */
+typedef struct Waiting {
+    Expr *e;
+    int last;
+} Waiting;
 
 static void memo(Lowerer *L, Expr *e, int value) {
     e->lowered = 1;
@@ -95,9 +111,60 @@ static Operand lower_expr(Lowerer *L, Expr *root) {
     }
 }
 
-static void lower_stmts(Lowerer *L, PtrVec *stmts);
+static void lower_stmts(Lowerer *L, PtrVec *stmts, Expr **tail, int ntail);
 
-static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos) {
+/* Does the statement write memory? */
+static int stmt_writes(const Stmt *s) {
+    if (s->kind == STMT_STORE) return 1;
+    for (int i = 0; i < s->loop->body.len; i++)
+        if (stmt_writes(s->loop->body.items[i])) return 1;
+    return 0;
+}
+
+/* Marks the nodes read by `root` as last used by statement `idx` of the
+ * list analysis `stamp`, unless a later statement already marked them
+ * (the statements are walked last to first). Iterative: chains are long. */
+static void mark_uses(Lowerer *L, Expr *root, int idx, int stamp) {
+    PtrVec *st = &L->stack;
+    st->len = 0;
+    if (root) ptrvec_push(L->a, st, root);
+    while (st->len > 0) {
+        Expr *e = st->items[--st->len];
+        if (L->stamp[e->id] == stamp) continue;
+        L->stamp[e->id] = stamp;
+        L->last_use[e->id] = idx;
+        if (e->kind != EX_OP) continue;
+        for (int i = 0; i < e->nargs; i++)
+            if (e->args[i]) ptrvec_push(L->a, st, e->args[i]);
+    }
+}
+
+static void mark_stmt(Lowerer *L, Stmt *s, int idx, int stamp) {
+    if (s->kind == STMT_STORE) {
+        mark_uses(L, s->store, idx, stamp);
+        return;
+    }
+    ForRange *fr = s->loop;
+    for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->outputs[i], idx, stamp);
+    for (int i = fr->body.len - 1; i >= 0; i--) mark_stmt(L, fr->body.items[i], idx, stamp);
+    for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->inputs[i], idx, stamp);
+    for (int i = fr->captures.len - 1; i >= 0; i--) mark_uses(L, fr->captures.items[i], idx, stamp);
+    mark_uses(L, fr->step, idx, stamp);
+    mark_uses(L, fr->stop, idx, stamp);
+    mark_uses(L, fr->start, idx, stamp);
+}
+
+/* Before the write of statement `idx`: lowers the waiting loads that a
+ * later statement reads and that are not lowered yet. */
+static void lower_waiting(Lowerer *L, PtrVec *waiting, int idx) {
+    for (int i = 0; i < waiting->len; i++) {
+        Waiting *w = waiting->items[i];
+        if (!w->e->lowered && w->last > idx) lower_expr(L, w->e);
+    }
+    waiting->len = 0;
+}
+
+static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos, PtrVec *waiting, int idx, int writes) {
     Arena *a = L->a;
     Inst *in = ssa_inst_new(a, OP_FOR, pos);
     Loop *lp = ARENA_NEW(a, Loop);
@@ -113,6 +180,7 @@ static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos) {
     lp->yields = ARENA_ARRAY(a, Operand, n + 1);
     lp->results = ARENA_ARRAY(a, int, n + 1);
     for (int i = 0; i < n; i++) lp->inits[i] = lower_expr(L, fr->inputs[i]);
+    if (writes) lower_waiting(L, waiting, idx);
 
     int mark = L->undo.len;
     lp->index = ssa_new_value(a, L->f, type_scalar(DT_I32), in);
@@ -123,7 +191,7 @@ static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos) {
     }
     Block *outer = L->block;
     L->block = &lp->body;
-    lower_stmts(L, &fr->body);
+    lower_stmts(L, &fr->body, fr->outputs, n);
     for (int i = 0; i < n; i++) lp->yields[i] = lower_expr(L, fr->outputs[i]);
     L->block = outer;
     for (int i = mark; i < L->undo.len; i++) {
@@ -140,33 +208,55 @@ static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos) {
     ptrvec_push(a, &L->block->items, in);
 }
 
-static void lower_store(Lowerer *L, Expr *e) {
+static void lower_store(Lowerer *L, Expr *e, PtrVec *waiting, int idx) {
     Inst *in = ssa_inst_new(L->a, OP_STORE, e->pos);
     in->nargs = 3;
     in->args[1] = lower_expr(L, e->args[1]);
     in->args[0] = lower_expr(L, e->args[0]);
     in->args[2] = e->args[2] ? lower_expr(L, e->args[2]) : opd_none();
     in->type = type_scalar(DT_NONE);
+    lower_waiting(L, waiting, idx);
     ptrvec_push(L->a, &L->block->items, in);
 }
 
-static void lower_stmts(Lowerer *L, PtrVec *stmts) {
-    for (int i = 0; i < stmts->len; i++) {
+/* A statement list; `tail` (the loop's yields) reads after its last
+ * statement. */
+static void lower_stmts(Lowerer *L, PtrVec *stmts, Expr **tail, int ntail) {
+    int n = stmts->len;
+    int stamp = ++L->nstamps;
+    for (int i = ntail - 1; i >= 0; i--) mark_uses(L, tail[i], n, stamp);
+    for (int i = n - 1; i >= 0; i--) mark_stmt(L, stmts->items[i], i, stamp);
+    /* the last reader of each statement's earlier loads, taken now: the
+     * analyses of nested bodies mark the same nodes again */
+    Waiting **pre = ARENA_ARRAY(L->a, Waiting *, n + 1);
+    for (int i = 0; i < n; i++) {
         Stmt *s = stmts->items[i];
-        for (int k = 0; k < s->pre_loads.len; k++) lower_expr(L, s->pre_loads.items[k]);
-        if (s->kind == STMT_STORE) lower_store(L, s->store);
-        else lower_loop(L, s->loop, s->pos);
+        pre[i] = ARENA_ARRAY(L->a, Waiting, s->pre_loads.len + 1);
+        for (int k = 0; k < s->pre_loads.len; k++) {
+            Expr *e = s->pre_loads.items[k];
+            pre[i][k].e = e;
+            pre[i][k].last = L->stamp[e->id] == stamp ? L->last_use[e->id] : -1;
+        }
+    }
+    PtrVec waiting = {0};
+    for (int i = 0; i < n; i++) {
+        Stmt *s = stmts->items[i];
+        for (int k = 0; k < s->pre_loads.len; k++) ptrvec_push(L->a, &waiting, &pre[i][k]);
+        if (s->kind == STMT_STORE) lower_store(L, s->store, &waiting, i);
+        else lower_loop(L, s->loop, s->pos, &waiting, i, stmt_writes(s));
     }
 }
 
 Function *lower_kernel(MtContext *ctx, Kernel *k, const char *function_name) {
-    Lowerer L = {ctx, ctx->arena, NULL, NULL, {0}};
+    Lowerer L = {ctx, ctx->arena, NULL, NULL, {0}, NULL, NULL, 0, {0}};
+    L.stamp = ARENA_ARRAY(ctx->arena, int, k->nexprs + 1);
+    L.last_use = ARENA_ARRAY(ctx->arena, int, k->nexprs + 1);
     L.f = ssa_function_new(ctx->arena, function_name, k->nruntime);
     for (int i = 0; i < k->nruntime; i++) {
         L.f->params[i].name = k->runtime[i]->name;
         L.f->params[i].type = k->runtime[i]->type;
     }
     L.block = &L.f->body;
-    lower_stmts(&L, &k->body);
+    lower_stmts(&L, &k->body, NULL, 0);
     return L.f;
 }

@@ -59,6 +59,9 @@ typedef struct OpInfo {
 } OpInfo;
 
 extern const OpInfo op_table[OP_COUNT];
+/* Triton's f32 lowering of a math function as a CUDA expression (the
+ * triton_f32 column of ops_math.def), or "" when it is the C template's. */
+extern const char *const op_triton_f32[OP_COUNT];
 
 static inline const OpInfo *op_info(Op op) { return &op_table[op]; }
 static inline int op_has(Op op, int flag) { return (op_table[op].flags & flag) != 0; }

@@ -41,7 +41,7 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
     if (opt_level <= 0) return 1;
     if (opt_level == 1) {
         if (ssa_has_loops(f)) return 1; /* the seed's conservative rule */
-        pass_fold(ctx->arena, f, st);
+        pass_fold_seed(ctx->arena, f, st);
         if (!verify_after(&P, "constant folding")) return 0;
         pass_cse(ctx->arena, f, st);
         if (!verify_after(&P, "CSE")) return 0;

@@ -16,6 +16,8 @@ typedef struct PassStats {
 /* Each pass handles regions: values never move or merge across a region
  * boundary except as LICM hoists loop-invariant values out of a loop. */
 void pass_fold(Arena *a, Function *f, PassStats *st);
+/* -O1: the seed's folding, identities with the constant on the right only */
+void pass_fold_seed(Arena *a, Function *f, PassStats *st);
 void pass_cse(Arena *a, Function *f, PassStats *st);
 void pass_dce(Arena *a, Function *f, PassStats *st);
 void pass_licm(Arena *a, Function *f, PassStats *st);

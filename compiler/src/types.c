@@ -640,18 +640,9 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         return 1;
     case OP_NEG:
     case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
+    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+    #include "ops_math.def"
+    #undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -661,7 +652,6 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_FMA:
     case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:

@@ -27,6 +27,8 @@ static const char usage[] =
     "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
     "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
     "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
+    "  --grid-param NAME    a launcher-only int32_t parameter NAME (after the kernel's) that\n"
+    "                       the grid may use, e.g. --grid \"rows\" --grid-param rows (repeatable)\n"
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
@@ -34,6 +36,18 @@ static const char usage[] =
     "                       num_warps; default: chosen from the kernel's shape\n"
     "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir,\n"
     "                       mlir-launcher (repeatable)\n"
+    "  --num-stages N       Triton's num_stages (1-16): accepted and recorded in NAME.h, a hint\n"
+    "                       the backends do not use yet\n"
+    "  --divisibility-16    Triton's specialization: every pointer 16-byte aligned, every i32\n"
+    "                       divisible by 16 (as :16 on each of them in the signature)\n"
+    "  --config TEXT        (repeatable) a dispatching launcher: -o writes NAME.h, NAME.cu and\n"
+    "                       NAME_host.c with launch_NAME over the variants NAME_cfg<i>\n"
+    "                       (compiled separately, one per config \"BM=64 NUM_WARPS=4 ...\")\n"
+    "  --when COND          the previous --config only runs when COND (over the key) holds\n"
+    "  --key NAMES          i32 parameters the configs are tuned for, e.g. \"M,N,K\"\n"
+    "  --restore NAME[=EXT] (repeatable) a buffer the kernel writes, tuned on a scratch copy\n"
+    "                       (EXT: its size in elements; CUDA default: to the allocation's end)\n"
+    "  --specialize on|off  the configs also exist as NAME_cfg<i>_d16 (default on)\n"
     "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
     "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
     "                       DIR/NAME.mlir for mlir)\n"
@@ -44,6 +58,8 @@ static const char usage[] =
     "                       or $MYTRITON_PYTHON)\n"
     "  --shim PATH          the parser shim (default: mytriton_parse.py beside mytritonc,\n"
     "                       or $MYTRITON_SHIM)\n"
+    "  --option-spelling cmake  diagnostics name options as mytriton_add_kernels() does\n"
+    "                       (CONSTEXPR, GRID, SIGNATURE, NAME); default cli (-D, --grid, ...)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 on success, 1 when the kernel has an error, 2 on a usage error.\n";
@@ -55,6 +71,14 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
+/* The shim of an installed mytritonc, relative to its directory (set by
+ * the build from CMAKE_INSTALL_BINDIR and CMAKE_INSTALL_LIBEXECDIR). */
+#ifndef MT_SHIM_FROM_BINDIR
+#define MT_SHIM_FROM_BINDIR "../libexec/mytriton/mytriton_parse.py"
+#endif
+
+/* The parser shim: beside the executable (the build tree), else where the
+ * installed layout puts it (<prefix>/libexec/mytriton/). */
 static char *shim_beside_exe(const char *argv0) {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 64);
@@ -67,17 +91,39 @@ static char *shim_beside_exe(const char *argv0) {
     buf[n] = 0;
     char *slash = strrchr(buf, '/');
     const char *file = "mytriton_parse.py";
-    if (slash) strcpy(slash + 1, file);
-    else strcpy(buf, file);
+    char *base = slash ? slash + 1 : buf;
+    size_t room = sizeof buf - (size_t)(base - buf);
+    snprintf(base, room, "%s", file);
+    if (access(buf, R_OK) != 0 && strlen(MT_SHIM_FROM_BINDIR) < room) {
+        snprintf(base, room, "%s", MT_SHIM_FROM_BINDIR);
+        if (access(buf, R_OK) != 0) snprintf(base, room, "%s", file); /* the message names the usual place */
+    }
     return strdup(buf);
 }
 
-/* Writes `text` to DIR/NAME atomically (a temporary, then rename). */
+/* Whether the file at `path` holds exactly `text`. */
+static int same_content(const char *path, const char *text) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    size_t n = strlen(text), off = 0;
+    char buf[8192];
+    int same = 1;
+    for (size_t got; same && (got = fread(buf, 1, sizeof buf, fp)) > 0; off += got)
+        same = off + got <= n && memcmp(buf, text + off, got) == 0;
+    same = same && !ferror(fp) && off == n;
+    fclose(fp);
+    return same;
+}
+
+/* Writes `text` to DIR/NAME atomically (a temporary, then rename), unless
+ * the file already holds it: an unchanged output keeps its time, so the
+ * build system (Ninja's restat) recompiles nothing that depends on it. */
 static int write_file(const char *dir, const char *name, const char *text) {
     size_t len = strlen(dir) + strlen(name) + 32;
     char *path = malloc(len), *tmp = malloc(len);
     if (!path || !tmp) return free(path), free(tmp), 0;
     snprintf(path, len, "%s/%s", dir, name);
+    if (same_content(path, text)) return free(path), free(tmp), 1;
     snprintf(tmp, len, "%s/.%s.XXXXXX", dir, name);
     int fd = mkstemp(tmp);
     int ok = fd >= 0;
@@ -147,12 +193,19 @@ static void free_defines(mt_define *defs, int n) {
 
 int main(int argc, char **argv) {
     mt_options o = {0};
+    const char *grid_params[64];
+    o.grid_params = grid_params;
     o.opt_level = 2;
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
     int nstages = 0;
     const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
-    if (!defs) return 2;
+    mt_dispatch_config *configs = calloc((size_t)argc + 1, sizeof *configs);
+    const char **keys = calloc((size_t)argc + 1, sizeof *keys), **restore = calloc((size_t)argc + 1, sizeof *restore);
+    char *key_copy = NULL;
+    mt_dispatch dispatch = {0};
+    dispatch.specialize = 1;
+    if (!defs || !configs || !keys || !restore) return 2;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
@@ -172,6 +225,13 @@ int main(int argc, char **argv) {
         if (OPTION("--kernel")) o.kernel = val;
         else if (OPTION("--signature")) o.signature = val;
         else if (OPTION("--grid")) o.grid = val;
+        else if (OPTION("--grid-param")) {
+            if (o.ngrid_params == 64) {
+                free_defines(defs, o.ndefines);
+                return usage_error("at most 64 --grid-param%s", "");
+            }
+            grid_params[o.ngrid_params++] = val;
+        }
         else if (OPTION("--num-warps")) {
             char *end;
             long w = strtol(val, &end, 10);
@@ -181,7 +241,47 @@ int main(int argc, char **argv) {
             }
             o.num_warps = (int)w;
         }
+        else if (OPTION("--num-stages")) {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 1 || v > 16) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--num-stages takes 1 to 16 (got '%s')", val);
+            }
+            o.num_stages = (int)v;
+        }
+        else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
+        else if (OPTION("--config")) configs[dispatch.nconfigs++].text = val;
+        else if (OPTION("--when")) {
+            if (!dispatch.nconfigs) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--when '%s' before any --config (it applies to the previous one)", val);
+            }
+            configs[dispatch.nconfigs - 1].when = val;
+        }
+        else if (OPTION("--key")) {
+            char *save = NULL;
+            free(key_copy);
+            key_copy = strdup(val);
+            dispatch.nkeys = 0;
+            for (char *t = strtok_r(key_copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) keys[dispatch.nkeys++] = t;
+        }
+        else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
+        else if (OPTION("--specialize")) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--specialize takes on or off (got '%s')", val);
+            }
+            dispatch.specialize = strcmp(val, "on") == 0;
+        }
         else if (OPTION("--name")) o.name = val;
+        else if (OPTION("--option-spelling")) {
+            if (strcmp(val, "cmake") != 0 && strcmp(val, "cli") != 0) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--option-spelling is cli or cmake (got '%s')", val);
+            }
+            o.cmake_spelling = strcmp(val, "cmake") == 0;
+        }
         else if (OPTION("--python")) python = val;
         else if (OPTION("--shim")) shim = val;
         else if (OPTION("-o")) outdir = val;
@@ -249,6 +349,14 @@ int main(int argc, char **argv) {
         return rc;
     }
     o.mlir_binary = binary_text;
+    dispatch.configs = configs;
+    dispatch.keys = keys;
+    dispatch.restore = restore;
+    if (dispatch.nconfigs) o.dispatch = &dispatch;
+    else if (dispatch.nkeys || dispatch.nrestore) {
+        free_defines(defs, o.ndefines);
+        return usage_error("--key and --restore need --config%s", "");
+    }
     if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
     char *own_shim = NULL;
     if (!shim) shim = getenv("MYTRITON_SHIM");
@@ -266,6 +374,10 @@ int main(int argc, char **argv) {
     if (outdir && mt_ok(c) && mlir_binary) {
         /* the MLIR backend's second step: the launcher alone */
         mlir_launcher = mt_emit(c, MT_EMIT_MLIR_LAUNCHER);
+    } else if (outdir && mt_ok(c) && o.dispatch) {
+        h = mt_emit(c, MT_EMIT_DISPATCH_HEADER);
+        if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_DISPATCH_CUDA);
+        if (o.backends & MT_BACKEND_HOST) host = mt_emit(c, MT_EMIT_DISPATCH_HOST);
     } else if (outdir && mt_ok(c)) {
         h = mt_emit(c, MT_EMIT_HEADER);
         if (o.backends & MT_BACKEND_CUDA) cu = mt_emit(c, MT_EMIT_CUDA_TU);
@@ -318,6 +430,10 @@ int main(int argc, char **argv) {
     free(defs);
     free(own_shim);
     free(binary_text);
+    free(configs);
+    free(keys);
+    free(restore);
+    free(key_copy);
     if (fflush(stdout) != 0) rc = rc ? rc : 1;
     return rc;
 }

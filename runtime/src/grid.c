@@ -1,6 +1,7 @@
 /* Grid checks shared by every launcher: CUDA's limits, negative and empty
  * grids. Invalid dimensions are reported before an empty one, so a grid of
- * (0, -1, 1) is an error, not an empty launch. */
+ * (0, -1, 1) is an error, not an empty launch. Explicit grids (passed by the
+ * caller) must also have y and z of at least 1: only x may be 0. */
 #include "mytriton/runtime.h"
 
 #include <inttypes.h>
@@ -37,5 +38,21 @@ int mytriton_check_grid(const char *launcher, const mytriton_grid *grid, int *em
     }
     if ((dims[0] == 0 || dims[1] == 0 || dims[2] == 0) && empty != NULL)
         *empty = 1;
+    return MYTRITON_SUCCESS;
+}
+
+int mytriton_check_explicit_grid(const char *launcher, const mytriton_grid *grid, int *empty) {
+    int status = mytriton_check_grid(launcher, grid, empty);
+    if (status != MYTRITON_SUCCESS)
+        return status;
+    if (grid->y == 0 || grid->z == 0) {
+        if (empty != NULL)
+            *empty = 0;
+        mytriton_set_last_error(
+            "%s: grid dimension %c is 0 in the grid {%" PRId64 ", %" PRId64 ", %" PRId64 "}; "
+            "unused dimensions are 1 (mytriton_grid_1d(n) gives {n, 1, 1}; an x of 0 launches nothing)",
+            launcher == NULL ? "mytriton" : launcher, grid->y == 0 ? 'y' : 'z', grid->x, grid->y, grid->z);
+        return MYTRITON_INVALID_VALUE;
+    }
     return MYTRITON_SUCCESS;
 }

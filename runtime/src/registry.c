@@ -131,3 +131,88 @@ int mytriton_launch(const char *name, const char *backend, void *stream,
     }
     return info->launch(stream, args, info->grid == NULL ? grid : NULL);
 }
+
+/* ---- Kernel attributes --------------------------------------------------
+ * A small list of (kernel, device) -> attributes, filled by the generated
+ * attribute functions on first use. */
+typedef struct attr_entry {
+    const void *kernel;
+    mytriton_kernel_attributes attributes;
+} attr_entry;
+
+static attr_entry *attr_items;
+static int attr_count, attr_capacity;
+
+int mytriton_attributes_cached(const void *kernel, int device, mytriton_kernel_attributes *out) {
+    int i, found = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (i = 0; i < attr_count; i++) {
+        if (attr_items[i].kernel == kernel && attr_items[i].attributes.device == device) {
+            *out = attr_items[i].attributes;
+            found = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}
+
+void mytriton_attributes_store(const void *kernel, const mytriton_kernel_attributes *attributes) {
+    pthread_mutex_lock(&registry_lock);
+    if (attr_count == attr_capacity) {
+        int capacity = attr_capacity ? attr_capacity * 2 : 16;
+        attr_entry *items = realloc(attr_items, (size_t)capacity * sizeof *items);
+        if (items == NULL) {
+            pthread_mutex_unlock(&registry_lock);
+            return; /* not cached: read again next time */
+        }
+        attr_items = items;
+        attr_capacity = capacity;
+    }
+    attr_items[attr_count].kernel = kernel;
+    attr_items[attr_count].attributes = *attributes;
+    attr_count++;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+int mytriton_kernel_get_attributes(const char *name, const char *backend, mytriton_kernel_attributes *out) {
+    const mytriton_kernel_info *info = mytriton_find_kernel(name, backend);
+
+    if (info == NULL) {
+        mytriton_set_last_error("mytriton_kernel_get_attributes: no kernel named '%s' registered",
+                                name != NULL ? name : "(null)");
+        return MYTRITON_NOT_FOUND;
+    }
+    if (out == NULL || info->attributes == NULL) {
+        mytriton_set_last_error("mytriton_kernel_get_attributes: kernel '%s' (backend '%s') has no device "
+                                "attributes%s",
+                                info->name, backend_of(info),
+                                info->tuner != NULL ? " (a dispatcher: query its variants)" : "");
+        return MYTRITON_INVALID_VALUE;
+    }
+    return info->attributes(out);
+}
+
+int mytriton_preload(const char *name, const char *backend) {
+    int i, count, status;
+    if (name != NULL) {
+        const mytriton_kernel_info *info = mytriton_find_kernel(name, backend);
+        if (info == NULL) {
+            mytriton_set_last_error("mytriton_preload: no kernel named '%s' registered", name);
+            return MYTRITON_NOT_FOUND;
+        }
+        return info->preload != NULL ? info->preload() : MYTRITON_SUCCESS;
+    }
+    count = mytriton_kernel_count();
+    for (i = 0; i < count; i++) {
+        const mytriton_kernel_info *info = mytriton_kernel_at(i);
+        if (info == NULL || info->preload == NULL)
+            continue;
+        if (backend != NULL && strcmp(backend_of(info), backend) != 0)
+            continue;
+        status = info->preload();
+        if (status != MYTRITON_SUCCESS)
+            return status;
+    }
+    return MYTRITON_SUCCESS;
+}

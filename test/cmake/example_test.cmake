@@ -11,7 +11,13 @@ mytriton_configure("configure example_project (find_package(mytriton) from ${MYT
 mytriton_step("build example_project" ECHO
   COMMAND "${CMAKE_COMMAND}" --build "${_bin}")
 
-file(READ "${_bin}/matmul_kernels/matmul_runtime_k.h" _header)
-message(STATUS "==> the generated launcher header, ${_bin}/matmul_kernels/matmul_runtime_k.h:\n${_header}")
+file(READ "${_bin}/matmul_kernels/matmul_kernels/matmul_runtime_k.h" _header)
+message(STATUS "==> the generated launcher header, ${_bin}/matmul_kernels/matmul_kernels/matmul_runtime_k.h:\n${_header}")
 
 mytriton_step("run the example" ECHO COMMAND "${_bin}/matmul_example")
+
+message(STATUS "")
+message(STATUS "mytriton is installed in ${MYTRITON_PREFIX}")
+message(STATUS "  (use it with -DCMAKE_PREFIX_PATH=${MYTRITON_PREFIX} and find_package(mytriton))")
+message(STATUS "example_project is built in ${_bin}; run it again with:")
+message(STATUS "  ${_bin}/matmul_example")

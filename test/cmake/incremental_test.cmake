@@ -1,14 +1,15 @@
 # cmake.incremental: a project with two kernels. Editing one kernel's source
 # regenerates only that kernel's outputs; a no-op build regenerates nothing;
 # a newer compiler regenerates both; a changed CONSTEXPR regenerates only its
-# kernel. Evidence: Ninja's own explanation (-d explain), the custom
+# kernel; a comment-only edit rewrites no output and recompiles nothing; a
+# kernel removed from the call loses its generated files. Evidence: Ninja's own explanation (-d explain), the custom
 # commands' descriptions in the build log, and the outputs' timestamps.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 mytriton_fresh_copy(incremental _dir)
 set(_src "${_dir}/src")
 set(_bin "${_dir}/build")
-set(_gen "${_bin}/two_kernels")
+set(_gen "${_bin}/two_kernels/two_kernels")
 set(_add_outputs "${_gen}/add.h" "${_gen}/add_host.c")
 set(_scale_outputs "${_gen}/scale.h" "${_gen}/scale_host.c")
 
@@ -61,11 +62,13 @@ if(NOT _scale_after STREQUAL _scale_before)
 endif()
 message(STATUS "    ok: scale.h and scale_host.c untouched (same time and content)")
 _stamps(_add_after ${_add_outputs})
-if(_add_after STREQUAL _add_before)
-  message(STATUS "    note: add's outputs kept their time and content (the compiler rewrites only changed files)")
-else()
-  message(STATUS "    ok: add.h / add_host.c rewritten")
+if(NOT _add_after STREQUAL _add_before)
+  message(FATAL_ERROR "add's outputs were rewritten though only a comment changed: ${_add_before} -> ${_add_after}")
 endif()
+message(STATUS "    ok: add.h and add_host.c kept their time and content (outputs are written only when they change)")
+mytriton_expect("${_log}" NOT_MATCHES "Building C object" "no object recompiled (add_host.c, main.c)")
+_build("no-op build after the comment" _log)
+mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling" "no kernel recompiled again")
 
 # 2. A newer compiler regenerates everything.
 file(GLOB _compiler "${MYTRITON_PREFIX}/bin/mytritonc*")
@@ -81,3 +84,19 @@ _build("build after changing scale's CONSTEXPR" _log)
 mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel recompiled")
 mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling kernel add_kernel" "add_kernel not recompiled")
 mytriton_step("run the program again" ECHO COMMAND "${_bin}/check")
+
+# 4. A kernel removed from the call: its generated files go at the next
+# configure (no stale header left to include by mistake).
+mytriton_configure("reconfigure without scale_kernel" "${_src}" "${_bin}" ARGS -DDROP_SCALE=ON)
+foreach(_file IN LISTS _scale_outputs)
+  if(EXISTS "${_file}")
+    message(FATAL_ERROR "stale output left behind: ${_file}")
+  endif()
+endforeach()
+message(STATUS "    ok: scale.h and scale_host.c removed")
+foreach(_file IN LISTS _add_outputs)
+  if(NOT EXISTS "${_file}")
+    message(FATAL_ERROR "a current output was removed: ${_file}")
+  endif()
+endforeach()
+mytriton_step("build the library without scale_kernel" COMMAND "${CMAKE_COMMAND}" --build "${_bin}" --target two_kernels)

@@ -22,10 +22,11 @@ if(NOT _runtime_libs)
 endif()
 foreach(_file
     "${MYTRITON_PREFIX}/bin/mytritonc"
-    "${MYTRITON_PREFIX}/bin/mytriton_parse.py"
+    "${MYTRITON_PREFIX}/libexec/mytriton/mytriton_parse.py"
     "${MYTRITON_PREFIX}/include/mytriton/runtime.h"
     "${_cmakedir}/mytritonConfigVersion.cmake"
-    "${_cmakedir}/mytritonTargets.cmake"
+    "${_cmakedir}/mytriton-compiler-targets.cmake"
+    "${_cmakedir}/mytriton-runtime-targets.cmake"
     "${_cmakedir}/MytritonKernels.cmake")
   if(NOT EXISTS "${_file}")
     message(FATAL_ERROR "not installed: ${_file}")
@@ -43,3 +44,10 @@ foreach(_file IN LISTS _cmake_files)
   endif()
 endforeach()
 message(STATUS "    ok: no build-tree paths in the installed CMake files")
+if(EXISTS "${MYTRITON_PREFIX}/bin/mytriton_parse.py")
+  message(FATAL_ERROR "the parser shim is installed in bin/ (it belongs in libexec/mytriton/)")
+endif()
+# The installed compiler finds its shim in libexec/ by itself.
+mytriton_step("the installed mytritonc compiles without --shim"
+  COMMAND "${MYTRITON_PREFIX}/bin/mytritonc" "${MYTRITON_TEST_SOURCE}/projects/incremental/kernels/add.py"
+          --kernel add_kernel --signature "*fp32, *fp32, *fp32, i32" -D BLOCK=64 --emit=ssa)

@@ -15,6 +15,10 @@
 
 #include "mytriton/runtime.h"
 
+#if MT_TEST_CUDART
+#include <cuda_runtime_api.h>
+#endif
+
 namespace {
 
 // ---- status strings ---------------------------------------------------------
@@ -28,6 +32,40 @@ TEST(Status, StringsAreFixedAndNeverNull) {
     EXPECT_STREQ(mytriton_status_string(MYTRITON_LAUNCH_FAILED), "launch failed");
     EXPECT_STREQ(mytriton_status_string(-7), "unknown status");
     EXPECT_STREQ(mytriton_status_string(12345), "unknown status");
+}
+
+TEST(Status, CudaCodesHaveTheirNames) {
+    // cudaErrorInvalidConfiguration, cudaErrorIllegalAddress: what CUDA
+    // launchers return besides mytriton's own codes
+    EXPECT_STREQ(mytriton_status_string(9), "cudaErrorInvalidConfiguration");
+    EXPECT_STREQ(mytriton_status_string(700), "cudaErrorIllegalAddress");
+#if MT_TEST_CUDART
+    // every code the CUDA runtime names, against cudaGetErrorName
+    int checked = 0;
+    for (int code = 1; code < 1000; code++) {
+        const char *name = cudaGetErrorName(static_cast<cudaError_t>(code));
+        if (!name || std::string(name).find("cudaError") != 0 || code == 999) continue;
+        if (code == MYTRITON_INVALID_VALUE || code == MYTRITON_OUT_OF_MEMORY || code == MYTRITON_NO_DEVICE ||
+            code == MYTRITON_NOT_FOUND || code == MYTRITON_LAUNCH_FAILED)
+            continue;
+        EXPECT_STREQ(mytriton_status_string(code), name) << code;
+        checked++;
+    }
+    EXPECT_GT(checked, 50);
+#endif
+}
+
+TEST(Status, CudaLaunchersSetTheText) {
+    mytriton_set_status_text(9, "invalid configuration argument");
+    EXPECT_STREQ(mytriton_status_string(9), "invalid configuration argument");
+    EXPECT_STREQ(mytriton_status_string(700), "cudaErrorIllegalAddress");  // another code: its name
+    EXPECT_STREQ(mytriton_status_string(MYTRITON_INVALID_VALUE), "invalid value");
+    std::string other;
+    std::thread t([&] { other = mytriton_status_string(9); });  // per thread
+    t.join();
+    EXPECT_EQ(other, "cudaErrorInvalidConfiguration");
+    mytriton_set_status_text(0, nullptr);
+    EXPECT_STREQ(mytriton_status_string(9), "cudaErrorInvalidConfiguration");
 }
 
 TEST(Status, ValuesMatchCuda) {
@@ -132,6 +170,47 @@ TEST(Grid, OversizedIsInvalid) {
         EXPECT_NE(msg.find(std::string("dimension ") + c.axis), std::string::npos) << msg;
         EXPECT_NE(msg.find(c.value), std::string::npos) << msg;
     }
+}
+
+TEST(Grid, HelpersFillUnusedDimensionsWithOne) {
+    mytriton_grid g = mytriton_grid_1d(7);
+    EXPECT_EQ(g.x, 7);
+    EXPECT_EQ(g.y, 1);
+    EXPECT_EQ(g.z, 1);
+    g = mytriton_grid_2d(7, 5);
+    EXPECT_EQ(g.x, 7);
+    EXPECT_EQ(g.y, 5);
+    EXPECT_EQ(g.z, 1);
+    g = mytriton_grid_3d(7, 5, 3);
+    EXPECT_EQ(g.x, 7);
+    EXPECT_EQ(g.y, 5);
+    EXPECT_EQ(g.z, 3);
+}
+
+TEST(Grid, ExplicitGridNeedsYAndZ) {
+    // `{2}` leaves y and z at 0: an error with a message, not an empty launch
+    mytriton_grid g = {2, 0, 0};
+    int empty = 7;
+    mytriton_clear_last_error();
+    EXPECT_EQ(mytriton_check_explicit_grid("launch_k", &g, &empty), MYTRITON_INVALID_VALUE);
+    EXPECT_EQ(empty, 0);
+    std::string msg = mytriton_last_error();
+    EXPECT_NE(msg.find("launch_k: grid dimension y is 0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("mytriton_grid_1d"), std::string::npos) << msg;
+    g = {2, 1, 0};
+    EXPECT_EQ(mytriton_check_explicit_grid("launch_k", &g, &empty), MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("dimension z is 0"), std::string::npos);
+    // x of 0: empty, success (DESIGN 9)
+    g = {0, 1, 1};
+    EXPECT_EQ(mytriton_check_explicit_grid("launch_k", &g, &empty), MYTRITON_SUCCESS);
+    EXPECT_EQ(empty, 1);
+    g = mytriton_grid_1d(2);
+    EXPECT_EQ(mytriton_check_explicit_grid("launch_k", &g, &empty), MYTRITON_SUCCESS);
+    EXPECT_EQ(empty, 0);
+    // the other checks still come first
+    g = {-1, 0, 1};
+    EXPECT_EQ(mytriton_check_explicit_grid("launch_k", &g, &empty), MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("negative"), std::string::npos);
 }
 
 TEST(Grid, NullGridIsInvalid) {

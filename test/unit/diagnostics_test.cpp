@@ -289,7 +289,7 @@ const std::vector<Case>& cases() {
         {"GridUnknownName", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"cdiv(n, BLOK)\": unknown name 'BLOK' (the grid can use the kernel's i32 parameters, "
-         "its integer constexprs and cdiv) (at column 9)\n",
+         "its integer constexprs, launcher-only integers declared with --grid-param, and cdiv) (at column 9)\n",
          {{"BLOCK", "8"}}, "cdiv(n, BLOK)"},
         {"GridFloatParameter", "x, s, BLOCK: tl.constexpr", "*fp32, fp32",
          "    tl.store(x, s)\n",

@@ -24,6 +24,25 @@ typedef struct mytriton_grid {
     int64_t x, y, z;
 } mytriton_grid;
 
+/* Grids of one, two and three dimensions, the others 1. Prefer them to an
+ * initializer: in C, `mytriton_grid g = {n};` leaves y and z at 0, which a
+ * launcher rejects (CUDA's dim3(n) would mean n x 1 x 1). */
+static inline mytriton_grid mytriton_grid_1d(int64_t x) {
+    mytriton_grid g;
+    g.x = x, g.y = 1, g.z = 1;
+    return g;
+}
+static inline mytriton_grid mytriton_grid_2d(int64_t x, int64_t y) {
+    mytriton_grid g;
+    g.x = x, g.y = y, g.z = 1;
+    return g;
+}
+static inline mytriton_grid mytriton_grid_3d(int64_t x, int64_t y, int64_t z) {
+    mytriton_grid g;
+    g.x = x, g.y = y, g.z = z;
+    return g;
+}
+
 /* CUDA's grid limits; launchers check them before launching anything. */
 #define MYTRITON_GRID_X_MAX INT64_C(2147483647)
 #define MYTRITON_GRID_YZ_MAX INT64_C(65535)
@@ -39,8 +58,14 @@ typedef enum mytriton_status {
     MYTRITON_LAUNCH_FAILED = 719  /* == cudaErrorLaunchFailure */
 } mytriton_status;
 
-/* A fixed English description of a status (never NULL). */
+/* A description of a status (never NULL): mytriton's own codes, then the
+ * text a CUDA launcher set for the code of its last failure on this thread
+ * (cudaGetErrorString's), then the name of any other cudaError_t code
+ * ("cudaErrorInvalidConfiguration"), else "unknown status". */
 const char *mytriton_status_string(int status);
+/* Remembers, for this thread, the text of a status code the runtime cannot
+ * know (CUDA launchers pass cudaGetErrorString(err)); 255 bytes at most. */
+void mytriton_set_status_text(int status, const char *text);
 
 /* The message of the last failed launch on this thread ("" if none). */
 const char *mytriton_last_error(void);
@@ -95,6 +120,12 @@ static inline int64_t mytriton_i64_cdiv(int64_t a, int64_t b, int *ok) {
  * MYTRITON_INVALID_VALUE (after setting the last error, naming `launcher`),
  * or sets *empty = 1 when a dimension is 0 (launch nothing, succeed). */
 int mytriton_check_grid(const char *launcher, const mytriton_grid *grid, int *empty);
+/* Checks a grid the caller passed to a launcher (a kernel without a GRID):
+ * as mytriton_check_grid, except that a y or z of 0 is MYTRITON_INVALID_VALUE
+ * with a message (it is what `{n}` leaves there, never a way to ask for an
+ * empty launch). An x of 0 is an empty grid: nothing is launched and the
+ * launcher succeeds, as for computed grids (where any dimension may be 0). */
+int mytriton_check_explicit_grid(const char *launcher, const mytriton_grid *grid, int *empty);
 
 /* ---- Registry of generated kernels ----------------------------------------
  * Every generated translation unit defines one `const mytriton_kernel_info`
@@ -137,6 +168,9 @@ typedef enum mytriton_arg_kind {
     MYTRITON_ARG_PTR_FP8E5 = 29
 } mytriton_arg_kind;
 
+struct mytriton_tuner;
+struct mytriton_kernel_attributes;
+
 typedef struct mytriton_kernel_info {
     const char *name;        /* launcher name without "launch_", e.g. "vector_add" */
     const char *backend;     /* "cuda", "host" or "mlir" */
@@ -155,7 +189,46 @@ typedef struct mytriton_kernel_info {
      * cudaStream_t for CUDA kernels and ignored by host kernels. Returns a
      * cudaError_t / mytriton_status code. */
     int (*launch)(void *stream, void *const *args, const mytriton_grid *grid);
+    /* A dispatching launcher's tuner (mytriton/autotune.h), NULL for a
+     * plain kernel or variant. */
+    struct mytriton_tuner *tuner;
+    /* CUDA kernels: fills the attributes on the current device (see
+     * mytriton_kernel_get_attributes); NULL for host kernels and
+     * dispatchers. */
+    int (*attributes)(struct mytriton_kernel_attributes *out);
+    /* Loads what the first launch would load lazily (the MLIR backend's
+     * module), so that the launch is safe to capture in a CUDA graph; NULL
+     * when there is nothing to load. */
+    int (*preload)(void);
 } mytriton_kernel_info;
+
+/* A CUDA kernel's resources, from cudaFuncGetAttributes and
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor, read on first use per
+ * device. A persistent kernel can size its grid as
+ * max_blocks_per_sm * multiprocessor_count. */
+typedef struct mytriton_kernel_attributes {
+    int device;               /* the CUDA ordinal they were read on */
+    int registers;            /* per thread */
+    int static_shared_bytes;  /* per block */
+    int dynamic_shared_bytes; /* per block, as the launcher passes it */
+    int local_bytes;          /* per thread */
+    int threads_per_block;    /* what the launcher launches */
+    int max_threads_per_block;/* the kernel's limit */
+    int max_blocks_per_sm;    /* resident blocks per multiprocessor */
+    int multiprocessor_count; /* of the device */
+} mytriton_kernel_attributes;
+
+/* Attributes of a registered CUDA kernel (or variant) on the current
+ * device: MYTRITON_NOT_FOUND, or MYTRITON_INVALID_VALUE for kernels without
+ * device attributes (host kernels, dispatchers: query their variants). */
+int mytriton_kernel_get_attributes(const char *name, const char *backend, mytriton_kernel_attributes *out);
+/* The per-device cache generated attribute functions use: 1 and *out when
+ * `kernel`'s attributes on `device` are known. */
+int mytriton_attributes_cached(const void *kernel, int device, mytriton_kernel_attributes *out);
+void mytriton_attributes_store(const void *kernel, const mytriton_kernel_attributes *attributes);
+/* Runs the preload of a registered kernel (see the preload field); every
+ * registered kernel when name is NULL. */
+int mytriton_preload(const char *name, const char *backend);
 
 /* Adds a kernel; MYTRITON_INVALID_VALUE if another kernel of the same name
  * and backend is registered already (registering the same info twice is a

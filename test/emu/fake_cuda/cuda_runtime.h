@@ -37,6 +37,30 @@ inline cudaError_t cudaGetLastError() {
 }
 inline const char* cudaGetErrorString(cudaError_t e) { return e == 0 ? "no error" : "emulated launch error"; }
 
+// The attribute queries of the registry's attribute functions: one
+// emulated device with one multiprocessor, nothing measured.
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes, localSizeBytes;
+    int numRegs, maxThreadsPerBlock;
+};
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+inline cudaError_t cudaGetDevice(int* device) {
+    *device = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) {
+    *a = cudaFuncAttributes{0, 0, 0, 1024};
+    return cudaSuccess;
+}
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*, int threads, size_t) {
+    *blocks = threads > 0 ? 2048 / threads : 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr, int) {
+    *value = 1;
+    return cudaSuccess;
+}
+
 #define __global__
 #define __launch_bounds__(n)
 #define __shared__ static

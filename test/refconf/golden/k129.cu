@@ -1,0 +1,35 @@
+extern "C" __global__
+void k129_kernel(int M, int N, float* in2, float* in3, int K, float* in5, float* in6, float* out7) {
+    int tile_i = threadIdx.x / 16;
+    int tile_j = threadIdx.x % 16;
+    int v0 = blockIdx.x;
+    int v1 = (v0 * 2);
+    int v3 = tile_i;
+    int v4 = (v1 + v3);
+    int v5 = blockIdx.y;
+    int v6 = (v5 * 16);
+    int v8 = tile_j;
+    int v9 = (v6 + v8);
+    int v10 = (v4 * N);
+    int v11 = (v10 + v9);
+    float v12 = (v11 * 0.0f);
+    float v27 = v12;
+    for (int v13 = 0; v13 < K; v13 += 1) {
+        int v15 = (v4 * K);
+        bool v18 = (v4 < M);
+        float v19 = (v18 ? in5[(v15 + v13)] : -1.5f);
+        int v20 = (v13 * N);
+        bool v23 = (v9 < N);
+        float v24 = (v23 ? in6[(v20 + v9)] : 0.0f);
+        float v25 = (v19 * v24);
+        float v26 = (v27 + v25);
+        v27 = v26;
+    }
+    float v28 = (isnan(v27) ? (v27) : (isnan(4.0f) ? (4.0f) : ((v27) > (4.0f) ? (v27) : (4.0f))));
+    bool v30 = (v4 < M);
+    bool v31 = (v9 < N);
+    bool v32 = (v30 && v31);
+    if (v32) {
+        out7[v11] = v28;
+    }
+}

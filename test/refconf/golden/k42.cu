@@ -1,0 +1,22 @@
+extern "C" __global__
+void k42_kernel(int M, int N, float* in2, float* in3, float* in4, float* out5) {
+    int tile_i = threadIdx.x / 32;
+    int tile_j = threadIdx.x % 32;
+    int v0 = blockIdx.x;
+    int v1 = (v0 * 8);
+    int v3 = tile_i;
+    int v4 = (v1 + v3);
+    int v5 = (v4 * N);
+    int v6 = blockIdx.y;
+    int v7 = (v6 * 32);
+    int v9 = tile_j;
+    int v10 = (v7 + v9);
+    int v11 = (v5 + v10);
+    bool v13 = (v4 < M);
+    bool v14 = (v10 < N);
+    bool v15 = (v13 && v14);
+    float v16 = (v15 ? in3[v11] : -0.25f);
+    if (v15) {
+        out5[v11] = v16;
+    }
+}

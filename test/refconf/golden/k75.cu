@@ -1,0 +1,25 @@
+extern "C" __global__
+void k75_kernel(int M, int N, float* in2, float* in3, float* in4, float* in5, float* out6) {
+    int tile_i = threadIdx.x / 8;
+    int tile_j = threadIdx.x % 8;
+    int v0 = blockIdx.x;
+    int v1 = (v0 * 2);
+    int v3 = tile_i;
+    int v4 = (v1 + v3);
+    int v5 = (v4 * N);
+    int v6 = blockIdx.y;
+    int v7 = (v6 * 8);
+    int v9 = tile_j;
+    int v10 = (v7 + v9);
+    int v11 = (v5 + v10);
+    bool v13 = (v4 < M);
+    bool v14 = (v10 < N);
+    bool v15 = (v13 && v14);
+    float v16 = (v15 ? in3[v11] : 1.0f);
+    float v19 = (v14 ? in5[v10] : 1.75f);
+    float v20 = (isnan(v16) ? (v16) : (isnan(v19) ? (v19) : ((v16) > (v19) ? (v16) : (v19))));
+    float v21 = (v20 + v11);
+    if (v15) {
+        out6[v11] = v21;
+    }
+}
