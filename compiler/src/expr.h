@@ -28,6 +28,9 @@ typedef struct Expr {
     struct Expr *args[3];  /* EX_OP operands; NULL for an absent mask/other */
     Attrs attrs;
     ConstVal c;            /* EX_CONST */
+    int strong;            /* EX_CONST: a value Triton holds as a tensor (a
+                            * Python number assigned to a variable), not a
+                            * weak Python scalar */
     int param;             /* EX_PARAM: index among the runtime parameters */
     ForRange *loop;        /* EX_LOOP_* */
     int index;             /* EX_LOOP_CARRY / EX_LOOP_RESULT lane */

@@ -475,8 +475,11 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_MINIMUM: {
         Attrs at = {0};
         at.flag = fe_nan_ignored(I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
-        return fe_vexpr(fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, fe_to_expr(I, A.v[0], A.pos[0], fn),
-                                 fe_to_expr(I, A.v[1], A.pos[1], fn), pos, &at));
+        /* Triton computes bf16 maxima in f32 */
+        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
+        if (!x->type.ptr && x->type.dtype == DT_BF16) x = fe_cast_to(I, x, DT_F32, pos);
+        if (!y->type.ptr && y->type.dtype == DT_BF16) y = fe_cast_to(I, y, DT_F32, pos);
+        return fe_vexpr(fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, x, y, pos, &at));
     }
     case B_WHERE: {
         Expr *c = fe_to_expr(I, A.v[0], A.pos[0], fn);

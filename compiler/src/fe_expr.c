@@ -1,6 +1,9 @@
 /* Expressions: constants, sequences, subscripts, calls, operators. */
 #include "fe_internal.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 /* ---- Expressions -------------------------------------------------------- */
 
 Val fe_eval(Interp *I, const PyNode *n);
@@ -17,9 +20,19 @@ Val fe_eval_constant(Interp *I, const PyNode *n) {
     switch (v->kind) {
     case PYV_NONE: return vnone();
     case PYV_BOOL: return fe_vbool((int)v->i);
-    case PYV_INT:
-        if (!v->int_fits) fe_fail(I, n->pos, "the integer literal %.40s%s is too large", v->text, strlen(v->text) > 40 ? "..." : "");
-        return fe_vint(v->i);
+    case PYV_INT: {
+        if (v->int_fits) return fe_vint(v->i);
+        /* 2^63 .. 2^64-1: a uint64 to Triton, as an operand of runtime values */
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(v->text, &end, 10);
+        if (v->text[0] != '-' && *end == 0 && errno == 0) {
+            Val r = fe_vint((int64_t)u);
+            r.u64 = 1;
+            return r;
+        }
+        fe_fail(I, n->pos, "the integer literal %.40s%s is too large", v->text, strlen(v->text) > 40 ? "..." : "");
+    }
     case PYV_FLOAT: return fe_vfloat(v->f);
     case PYV_STR: {
         Val s = {0};

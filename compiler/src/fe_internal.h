@@ -63,6 +63,9 @@ typedef struct Val {
     int n;
     Expr *e;           /* V_EXPR */
     int ptr;           /* V_DTYPE: a pointer to the dtype (p.dtype) */
+    int u64;           /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
+    int strong;        /* a Python number assigned to a variable: a tensor in
+                        * Triton, so it takes part in promotion (not weak) */
 } Val;
 
 typedef enum Module { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_PROPAGATE_NAN, MOD_OTHER } Module;

@@ -13,7 +13,7 @@ DType fe_promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int di
     for (int i = 0; i < 2; i++)
         if (x[i]->type.ptr) fe_fail(I, pos, "%s is not supported on pointers (got %s)", display, type_str(I->a, x[i]->type));
     const char *err = NULL;
-    int weak[2] = {x[0]->kind == EX_CONST, x[1]->kind == EX_CONST};
+    int weak[2] = {x[0]->kind == EX_CONST && !x[0]->strong, x[1]->kind == EX_CONST && !x[1]->strong};
     DType ct = promote_dtypes(I->a, (DType)x[0]->type.dtype, weak[0], (DType)x[1]->type.dtype, weak[1], div_or_mod, &err);
     if (ct == DT_NONE) fe_fail(I, pos, "%s: %s", display, err);
     for (int i = 0; i < 2; i++) {
@@ -52,8 +52,8 @@ Expr *fe_binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, 
     DType ct = fe_promote_pair(I, display, &ea, &eb, div_or_mod, pos);
     if (rule == TR_DIV && !dtype_is_float(ct)) {
         /* int / int: both as f32 (the seed's i32 / i32 stays implicit) */
-        if (ea->kind != EX_CONST && ea->type.dtype != DT_I32) ea = fe_cast_to(I, ea, DT_F32, pos);
-        if (eb->kind != EX_CONST && eb->type.dtype != DT_I32) eb = fe_cast_to(I, eb, DT_F32, pos);
+        if ((ea->kind != EX_CONST || ea->strong) && ea->type.dtype != DT_I32) ea = fe_cast_to(I, ea, DT_F32, pos);
+        if ((eb->kind != EX_CONST || eb->strong) && eb->type.dtype != DT_I32) eb = fe_cast_to(I, eb, DT_F32, pos);
     }
     return fe_mk_op(I, op, display, pos, 2, ea, eb, NULL, at);
 }
@@ -89,15 +89,25 @@ Val fe_sym_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     fe_fail(I, pos, "operator '%s' is not supported on runtime values", sym);
 }
 
+static Val ct_binop_strong(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
+    Val r = fe_ct_binop(I, op, a, b, pos);
+    r.strong = a.strong || b.strong; /* computed from a tensor: a tensor */
+    return r;
+}
+
 Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
     if (op == PK_MatMult) fe_fail(I, pos, "'@' is not supported");
     if (a.kind == V_EXPR || b.kind == V_EXPR) return fe_sym_binop(I, op, a, b, pos);
-    return fe_ct_binop(I, op, a, b, pos);
+    return ct_binop_strong(I, op, a, b, pos);
 }
 
 Val fe_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
-    if (a.kind != V_EXPR && b.kind != V_EXPR) return fe_ct_compare(I, op, a, b, pos);
+    if (a.kind != V_EXPR && b.kind != V_EXPR) {
+        Val r = fe_ct_compare(I, op, a, b, pos);
+        r.strong = a.strong || b.strong;
+        return r;
+    }
     static const struct {
         PyKind op;
         Op code;

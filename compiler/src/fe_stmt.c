@@ -349,6 +349,8 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     if (k == PK_Assign) {
         const PyVal *targets = pyast_list(s, "targets");
         Val v = fe_eval(I, pyast_node(s, "value"));
+        /* Triton makes a Python number assigned to a variable a tensor */
+        if (fe_is_number(v)) v.strong = 1;
         for (int i = 0; targets && i < targets->len; i++) fe_assign_target(I, fe_list_node(targets, i), v);
         return;
     }
@@ -359,7 +361,11 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
             if (!pyast_isk(target, PK_Name)) fe_assign_target(I, target, vnone());
             return;
         }
-        fe_assign_target(I, target, fe_eval(I, value));
+        Val v = fe_eval(I, value);
+        /* `x: tl.constexpr = 3` stays a Python value; another annotation
+         * makes a tensor of it, as a plain assignment does */
+        if (fe_is_number(v) && !fe_is_constexpr_annotation(I, pyast_node(s, "annotation"))) v.strong = 1;
+        fe_assign_target(I, target, v);
         return;
     }
     if (k == PK_AugAssign) {
@@ -367,16 +373,19 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         const PyNode *op = pyast_node(s, "op");
         if (!target || !op) fe_fail(I, s->pos, "malformed augmented assignment");
         if (!pyast_isk(target, PK_Name)) fe_assign_target(I, target, vnone());
-        static const PyKind ok[] = {PK_Add, PK_Sub, PK_Mult, PK_Div};
+        static const PyKind ok[] = {PK_Add, PK_Sub, PK_Mult, PK_Div, PK_FloorDiv, PK_Mod,
+                                    PK_BitAnd, PK_BitOr, PK_BitXor, PK_LShift, PK_RShift};
         int supported = 0;
-        for (int i = 0; i < 4; i++) supported |= op->kind_id == ok[i];
+        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) supported |= op->kind_id == ok[i];
         if (!supported)
-            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported (only += -= *= /=)", fe_py_op_symbol(op->kind_id));
+            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported", fe_py_op_symbol(op->kind_id));
         const char *name = pyast_str(target, "id");
         if (!name) fe_fail(I, target->pos, "malformed name");
         Val cur = fe_lookup(I, name, target->pos);
         Val rhs = fe_eval(I, pyast_node(s, "value"));
-        fe_bind_name(I, name, fe_binop(I, op->kind_id, cur, rhs, s->pos), target->pos);
+        Val r = fe_binop(I, op->kind_id, cur, rhs, s->pos);
+        if (fe_is_number(r)) r.strong = 1;
+        fe_bind_name(I, name, r, target->pos);
         return;
     }
     if (k == PK_For) {

@@ -108,7 +108,7 @@ Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a
     Type types[3] = {{0}};
     uint8_t flags[3] = {0};
     for (int i = 0; i < n; i++) {
-        if (args[i]) types[i] = args[i]->type, flags[i] = (uint8_t)(ARG_PRESENT | (args[i]->kind == EX_CONST ? ARG_WEAK : 0));
+        if (args[i]) types[i] = args[i]->type, flags[i] = (uint8_t)(ARG_PRESENT | (args[i]->kind == EX_CONST && !args[i]->strong ? ARG_WEAK : 0));
     }
     Attrs none = {0};
     Type t;
@@ -135,16 +135,20 @@ Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a
  * Triton gives the literal: i32, u32, i64 or u64; f32 or f64; i1);
  * anything else is an error that names `what`. */
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what) {
+    Expr *e;
     switch (v.kind) {
     case V_EXPR: return v.e;
-    case V_BOOL: return fe_mk_const(I, const_bool((int)v.i), pos);
-    case V_INT: return fe_mk_const(I, const_int(const_int_dtype(v.i, 0), v.i), pos);
+    case V_BOOL: e = fe_mk_const(I, const_bool((int)v.i), pos); break;
+    case V_INT: e = fe_mk_const(I, const_int(const_int_dtype(v.i, v.u64), v.i), pos); break;
     case V_FLOAT: {
         ConstVal c = {const_float_dtype(v.f), 0, v.f};
-        return fe_mk_const(I, c, pos);
+        e = fe_mk_const(I, c, pos);
+        break;
     }
     default: fe_fail(I, pos, "%s needs a number or a block, not %s", what, fe_kind_name(v));
     }
+    e->strong = v.strong;
+    return e;
 }
 
 /* `e` converted to `dt`: a cast op (a constant converts at compile time). */

@@ -148,6 +148,9 @@ Val fe_define_value(Interp *I, const Define *d) {
         v.s = arena_strndup(I->a, t + 1, n - 2);
         return v;
     }
+    if (isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+' || t[0] == '.') && isdigit((unsigned char)t[1])))
+        fe_fail(I, srcpos(0, 0), "%s %s=%s: the number is not a 64-bit integer or a float", mt_option_name(I->ctx, MT_OPT_DEFINE),
+                d->name, d->value);
     int word = n > 0;
     for (size_t k = 0; k < n; k++)
         if (!(isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')) word = 0;

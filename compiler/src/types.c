@@ -327,13 +327,13 @@ int dtype_convertible(DType from, DType to) {
     return from != DT_NONE && to != DT_NONE && from < DT_COUNT && to < DT_COUNT;
 }
 
-/* Triton's kinds for rule 0: bool < uint < int < float. */
+/* Triton's dtype.kind() for rule 0: bool < integral < floating. */
 static int dtype_kind(DType dt) {
     switch (dtype_info(dt)->cls) {
     case DC_BOOL: return 0;
-    case DC_UINT: return 1;
-    case DC_SINT: return 2;
-    case DC_FLOAT: return 3;
+    case DC_UINT:
+    case DC_SINT: return 1;
+    case DC_FLOAT: return 2;
     case DC_NONE: break;
     }
     return -1;
@@ -367,7 +367,8 @@ DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div
         *err = arena_printf(a, "no common type of %s and %s", dtype_name(x), dtype_name(y));
         return DT_NONE;
     }
-    if (div_or_mod && dtype_is_unsigned(x) != dtype_is_unsigned(y)) {
+    /* Triton's int1 counts as unsigned here */
+    if (div_or_mod && (dtype_is_unsigned(x) || x == DT_BOOL) != (dtype_is_unsigned(y) || y == DT_BOOL)) {
         *err = arena_printf(a, "%s and %s have different signedness (cast them to the same signedness first, as Triton requires)",
                             dtype_name(x), dtype_name(y));
         return DT_NONE;

@@ -124,8 +124,10 @@ std::string expression(const std::string& op, const std::string& a, const std::s
 
 std::string kernel(int index, const Operand& a, const Operand& b, const std::string& expr) {
     std::string s = "\n\n@triton.jit\ndef k" + std::to_string(index) + "(a_ptr, b_ptr):\n";
-    if (a.tensor) s += "    a = tl.load(a_ptr + tl.arange(0, 4))\n";
-    if (b.tensor) s += "    b = tl.load(b_ptr + tl.arange(0, 4))\n";
+    // as the generator's probe: a scalar is assigned to a variable first,
+    // which makes it a tensor in Triton (a literal in an expression is not)
+    s += a.tensor ? "    a = tl.load(a_ptr + tl.arange(0, 4))\n" : "    a = " + a.literal + "\n";
+    s += b.tensor ? "    b = tl.load(b_ptr + tl.arange(0, 4))\n" : "    b = " + b.literal + "\n";
     s += "    r = " + expr + "\n    r.dtype.mytriton_probe\n";
     return s;
 }
@@ -173,8 +175,7 @@ TEST_P(Promotion, MatchesTriton) {
                 usable[i - first] = false;
                 continue;
             }
-            source += kernel(static_cast<int>(i), a, b,
-                             expression(c.op, a.tensor ? "a" : a.literal, b.tensor ? "b" : b.literal));
+            source += kernel(static_cast<int>(i), a, b, expression(c.op, "a", "b"));
         }
         std::string dir = mt_test::make_temp_dir(std::string("promotion_") + GetParam());
         std::string path = dir + "/cases.py";

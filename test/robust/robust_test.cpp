@@ -402,18 +402,20 @@ TEST(Limits, ConstantsOutsideI32) {
     };
     expect_compiles("const_int32_min", kernel("-2147483648"));
     expect_compiles("const_int32_max", kernel("2147483647"));
-    expect_diagnostic("const_2p31", kernel("2147483648"), "does not fit in i32");
-    expect_diagnostic("const_minus_2p31_minus_1", kernel("-2147483649"), "does not fit in i32");
-    expect_diagnostic("const_2p63", kernel("9223372036854775808"), "is too large");
+    // a literal takes the block's dtype (Triton's weak scalars): out of its range is an error
+    expect_diagnostic("const_2p31", kernel("2147483648"), "the scalar 2147483648 is out of range for i32");
+    expect_diagnostic("const_minus_2p31_minus_1", kernel("-2147483649"), "is out of range for i32");
+    expect_diagnostic("const_2p63", kernel("9223372036854775808"), "the scalar 9223372036854775808 is out of range for i32");
     expect_diagnostic("const_70_digits", kernel(std::string(70, '9')), "is too large");
-    expect_diagnostic("const_float_1e39", kHead + "    tl.store(out, 1e39)\n", "does not fit in f32");
+    // an f64 literal stored through an f32 pointer converts, as Triton's store (to inf)
+    expect_compiles("const_float_1e39", kHead + "    tl.store(out, 1e39)\n");
     expect_compiles("const_float_inf", kHead + "    tl.store(out, float('inf'))\n");
     // compile-time arithmetic is 64-bit: its overflow is a diagnostic
     expect_diagnostic("const_ct_overflow", kernel("9223372036854775807 * 2"), "integer overflow");
     // constexprs beyond i32 and beyond 64 bits
     const std::string ck = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
                            "def k(x, out, n, BLOCK: tl.constexpr, C: tl.constexpr):\n    tl.store(out, (n + C) * 1.0)\n";
-    expect_diagnostic("constexpr_2p40", ck, "does not fit in i32", {"-D", "C=1099511627776"});
+    expect_diagnostic("constexpr_2p40", ck, "is out of range for i32", {"-D", "C=1099511627776"});
     expect_diagnostic("constexpr_2p64", ck, "-D C=", {"-D", "C=18446744073709551616"});
 }
 

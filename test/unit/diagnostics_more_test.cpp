@@ -130,11 +130,11 @@ const std::vector<Case>& cases() {
          "k.py:8:5: error: assignment to a subscript is not supported (blocks are values; write memory with tl.store)\n"
          "        o[0] += 1\n"
          "        ^\n"},
-        {"AugmentedShift", "x, n", "*fp32, i32",
+        {"AugmentedMatMult", "x, n", "*fp32, i32",
          "    m = n\n"
-         "    m <<= 1\n",
-         "k.py:8:5: error: augmented assignment '<<=' is not supported (only += -= *= /=)\n"
-         "        m <<= 1\n"
+         "    m @= 1\n",
+         "k.py:8:5: error: augmented assignment '@=' is not supported\n"
+         "        m @= 1\n"
          "        ^\n"},
         // ---- expressions -----------------------------------------------------------
         {"ListComprehension", "x, n", "*fp32, i32",

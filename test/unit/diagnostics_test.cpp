@@ -339,9 +339,9 @@ const std::vector<Case>& cases() {
          "        v = o[0]\n"
          "              ^\n"},
         {"UnsupportedAugmentedAssignment", "x, n", "*fp32, i32",
-         "    m = n\n    m //= 2\n",
-         "k.py:8:5: error: augmented assignment '//=' is not supported (only += -= *= /=)\n"
-         "        m //= 2\n"
+         "    m = n\n    m **= 2\n",
+         "k.py:8:5: error: augmented assignment '**=' is not supported\n"
+         "        m **= 2\n"
          "        ^\n"},
         {"NestedFunction", "x, n", "*fp32, i32",
          "    def inner():\n        pass\n",
