@@ -8,27 +8,45 @@
  * (tile_i = tid / C and tile_j = tid % C in rank-2 kernels). Each SSA value
  * %N is one per-thread scalar %vN:
  *
+ *   - dtypes (dtypes.def): a value has the MLIR type of its dtype's compute
+ *     dtype (i1, i8..i64 signless with the unsigned ops for unsigned
+ *     dtypes, f32, f64; f16, bf16 and the 8-bit floats compute in f32 and
+ *     are rounded to their dtype after every inexact op, as the C
+ *     backends: the same bits as native arithmetic). In memory and as
+ *     scalar parameters f16/bf16 are f16/bf16, bools and 8-bit floats are
+ *     i8 (mlir-opt 19 lowers no f8E4M3FN/f8E5M2 arithmetic or conversion
+ *     to NVVM: their conversions are arith on the bits, bit-exact with the
+ *     runtime's mytriton_fp8*_from_float/_to_float);
+ *   - ops (ops.def): the table's `mlir` column gives the arith/math op per
+ *     dtype class; casts follow Triton (float to 8-bit integers through 16
+ *     bits, rtz by stepping the nearest toward zero), bitcasts go through
+ *     the element's bits, fma is llvm.intr.fma and umulhi
+ *     arith.mului_extended (math.fma and math.absi have no lowering in
+ *     mlir-opt 19's NVVM pipeline), math functions lower to libdevice;
  *   - pointers are !llvm.ptr kernel arguments (one PTX parameter each, the
  *     launcher's calling convention); addptr is llvm.getelementptr, loads
  *     and stores are llvm.load / llvm.store;
  *   - a masked load is an scf.if yielding the loaded value or `other`; a
  *     masked store is an scf.if around the store;
  *   - maximum/minimum propagate NaN and pick the right operand on ties, as
- *     the CUDA backend's isnan/compare/select chain;
+ *     the C backends' isnan/compare/select chain; with NaN ignored
+ *     (PropagateNan.NONE) they are arith.maxnumf/minnumf (fmaxf/fminf);
  *   - a reduction stores into a workgroup buffer (a gpu.func workgroup
  *     attribution), then halves a stride in an scf.for of log2(threads)
  *     steps with a gpu.barrier after each step, as the CUDA backend's tree
- *     (same pairing, so float sums agree bit for bit); max/min use
- *     arith.maxnumf/minnumf (fmaxf/fminf: NaN ignored unless all NaN);
+ *     (same pairing, so float sums agree bit for bit; narrow float sums
+ *     rounded after each step); max/min use arith.maxnumf/minnumf (NaN
+ *     ignored unless all NaN) or the integer ops of the dtype's signedness;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields).
  *
- * Constants, thread ids and per-use arange indexes are defined once at the
- * top of the function (they dominate every use). Names: %vN for SSA value
- * N and %vN_<what> for its helpers, %c<value>_<type> / %true / %false for
- * constants, %tid (i32) and %tid_index, %tile_i, %tile_j, %smem_N for the
- * workgroup buffer of reduction %N; parameters keep their C names unless
- * those could collide (then p_<name>).
+ * Constants, thread ids, per-use arange indexes and scalar parameters
+ * widened to their register type are defined once at the top of the
+ * function (they dominate every use). Names: %vN for SSA value N and
+ * %vN_<what> / %<name>_<what> for helpers, %c<value>_<type> / %true /
+ * %false for constants, %tid (i32) and %tid_index, %tile_i, %tile_j,
+ * %smem_N for the workgroup buffer of reduction %N; parameters keep their
+ * C names unless those could collide (then p_<name>).
  *
  * What the backend does not cover is a diagnostic naming the op, never
  * wrong code. Requires: verified SSA and its TileInfo. */
@@ -51,6 +69,8 @@ typedef struct Mlir {
     const Function *f;
     const TileInfo *tile;
     const char **pname;    /* MLIR names of the parameters (with %) */
+    const char **pval;     /* their register values (a scalar converted from
+                            * its parameter type where the two differ) */
     const char **vname;    /* by value number: its MLIR name (with %) */
     StrBuf prologue;       /* thread ids, constants, arange indexes */
     StrBuf workgroup;      /* the gpu.func workgroup attributions */
@@ -147,19 +167,75 @@ static const char **param_names(Mlir *M) {
     return names;
 }
 
-/* ---- Types and constants ------------------------------------------------------ */
+/* ---- Types ------------------------------------------------------------------ */
 
-static const char *scalar_type(DType dt) {
-    switch (dt) {
-    case DT_BOOL: return "i1";
-    case DT_I32: return "i32";
-    case DT_F32: return "f32";
-    default: return "none";
-    }
+/* A value in registers has the MLIR type of its dtype's compute dtype
+ * (dtypes.def): 16- and 8-bit floats are f32, rounded to their dtype after
+ * every inexact op, as in the C backends. */
+static const char *reg_type(DType dt) { return dtype_info(dtype_info(dt)->compute)->mlir; }
+
+/* 8-bit floats are bytes in memory and parameters: mlir-opt 19 lowers no
+ * arithmetic or conversion on f8E4M3FN / f8E5M2 to NVVM (the conversions
+ * below are arith on the bits); bools are bytes, as in C. */
+static int is_fp8(DType dt) { return dtype_is_float(dt) && dtype_info(dt)->bits == 8; }
+static int is_half(DType dt) { return dtype_is_float(dt) && dtype_info(dt)->bits == 16; }
+
+/* The MLIR type of an element in memory and of a scalar parameter. */
+static const char *mem_type(DType dt) {
+    if (dt == DT_BOOL || is_fp8(dt)) return "i8";
+    return dtype_info(dt)->mlir;
 }
 
 /* The per-thread type of a value of type t. */
-static const char *mtype(Type t) { return t.ptr ? "!llvm.ptr" : scalar_type((DType)t.dtype); }
+static const char *mtype(Type t) { return t.ptr ? "!llvm.ptr" : reg_type((DType)t.dtype); }
+
+/* The column of ops.def's `mlir` field for a dtype: 0 floats, 1 signed
+ * integers, 2 unsigned integers and bools. */
+static int mlir_column(DType dt) {
+    if (dtype_is_float(dt)) return 0;
+    return dtype_info(dt)->cls == DC_SINT ? 1 : 2;
+}
+
+/* The MLIR op of `op` for dtype dt from ops.def ("float|signed|unsigned"),
+ * NULL where the table has "-". */
+static const char *mlir_op(Arena *a, Op op, DType dt) {
+    const char *p = op_info(op)->mlir;
+    for (int k = mlir_column(dt); k > 0; k--) {
+        p = strchr(p, '|');
+        MT_ASSERT(p);
+        p++;
+    }
+    size_t n = strcspn(p, "|");
+    if (n == 1 && *p == '-') return NULL;
+    char *s = arena_alloc(a, n + 1);
+    memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+/* ---- Constants ------------------------------------------------------------------ */
+
+/* Digits of a float literal as MLIR reads it: a '.' before any exponent;
+ * sets *name to a name fragment (no '+'). */
+static const char *float_digits(Arena *a, const char *buf, const char **name) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    const char *e = strchr(buf, 'e');
+    if (!strchr(buf, '.')) {
+        sb_putn(&sb, buf, e ? (size_t)(e - buf) : strlen(buf));
+        sb_puts(&sb, ".0");
+        if (e) sb_puts(&sb, e);
+    } else {
+        sb_puts(&sb, buf);
+    }
+    const char *lit = sb_str(&sb);
+    StrBuf nm;
+    sb_init(&nm, a);
+    for (const char *q = lit; *q; q++)
+        if (*q != '+') sb_putc(&nm, *q);
+    *name = sb_str(&nm);
+    return lit;
+}
 
 /* The f32 that C reads from the CUDA backend's literal (the Python repr
  * with an f suffix), as an MLIR float literal that mlir-opt reads back to
@@ -183,46 +259,53 @@ static const char *f32_literal(Arena *a, double v, const char **name) {
         float back = (float)strtod(buf, NULL);
         if (back == fl && signbit(back) == signbit(fl)) break;
     }
-    /* an MLIR float literal has a '.' before any exponent */
-    StrBuf sb;
-    sb_init(&sb, a);
-    const char *e = strchr(buf, 'e');
-    if (!strchr(buf, '.')) {
-        sb_putn(&sb, buf, e ? (size_t)(e - buf) : strlen(buf));
-        sb_puts(&sb, ".0");
-        if (e) sb_puts(&sb, e);
-    } else {
-        sb_puts(&sb, buf);
-    }
-    const char *lit = sb_str(&sb);
-    StrBuf nm;
-    sb_init(&nm, a);
-    for (const char *q = lit; *q; q++)
-        if (*q != '+') sb_putc(&nm, *q);
-    *name = sb_str(&nm);
-    return lit;
+    return float_digits(a, buf, name);
 }
 
-/* A constant of its own type, defined once in the prologue. */
+/* An f64 as an MLIR literal: Python's repr (the shortest digits that read
+ * back), NaN and infinities as bits. */
+static const char *f64_literal(Arena *a, double v, const char **name) {
+    if (isnan(v)) {
+        *name = "nan";
+        return "0x7FF8000000000000";
+    }
+    if (isinf(v)) {
+        *name = v > 0 ? "inf" : "-inf";
+        return v > 0 ? "0x7FF0000000000000" : "0xFFF0000000000000";
+    }
+    char repr[32];
+    py_float_repr(v, repr);
+    return float_digits(a, repr, name);
+}
+
+/* A constant in its dtype's register type, defined once in the prologue:
+ * %true / %false, %c<value>_<iN> (integers as their signed value of the
+ * width: u8 255 is %c-1_i8), %c<digits>_f32 (also for 16- and 8-bit floats,
+ * whose values f32 holds exactly), %c<digits>_f64. */
 static const char *constant(Mlir *M, ConstVal c) {
-    const char *name, *def;
-    switch (c.dt) {
-    case DT_BOOL:
+    const char *name = "", *def = "";
+    const DTypeInfo *info = dtype_info(c.dt);
+    switch (info->cls) {
+    case DC_BOOL:
         name = c.i ? "%true" : "%false";
         def = arena_printf(M->a, "%s = arith.constant %s", name, c.i ? "true" : "false");
         break;
-    case DT_I32:
-        name = arena_printf(M->a, "%%c%lld_i32", (long long)c.i);
-        def = arena_printf(M->a, "%s = arith.constant %lld : i32", name, (long long)c.i);
-        break;
-    case DT_F32: {
-        const char *frag;
-        const char *lit = f32_literal(M->a, c.f, &frag);
-        name = arena_printf(M->a, "%%c%s_f32", frag);
-        def = arena_printf(M->a, "%s = arith.constant %s : f32", name, lit);
+    case DC_SINT:
+    case DC_UINT: {
+        int bits = info->bits;
+        int64_t v = bits == 64 ? c.i : (int64_t)((uint64_t)c.i << (64 - bits)) >> (64 - bits);
+        name = arena_printf(M->a, "%%c%lld_%s", (long long)v, info->mlir);
+        def = arena_printf(M->a, "%s = arith.constant %lld : %s", name, (long long)v, info->mlir);
         break;
     }
-    default: MT_ASSERT(!"a constant without a type"); return "";
+    case DC_FLOAT: {
+        const char *frag, *T = reg_type(c.dt);
+        const char *lit = info->compute == DT_F64 ? f64_literal(M->a, c.f, &frag) : f32_literal(M->a, c.f, &frag);
+        name = arena_printf(M->a, "%%c%s_%s", frag, T);
+        def = arena_printf(M->a, "%s = arith.constant %s : %s", name, lit, T);
+        break;
+    }
+    case DC_NONE: MT_ASSERT(!"a constant without a type"); return "";
     }
     if (!name_defined(M, name)) {
         name_define(M, name);
@@ -232,6 +315,8 @@ static const char *constant(Mlir *M, ConstVal c) {
 }
 
 static const char *int_const(Mlir *M, int64_t v) { return constant(M, const_i32(v)); }
+static const char *const_of(Mlir *M, DType dt, int64_t v) { return constant(M, const_int(dt, v)); }
+static const char *fconst(Mlir *M, DType dt, double v) { return constant(M, const_float(dt, v)); }
 
 static const char *index_const(Mlir *M, int v) {
     const char *name = arena_printf(M->a, "%%c%d", v);
@@ -280,6 +365,275 @@ static const char *arange_index(Mlir *M, const Inst *in, Layout l) {
     return name;
 }
 
+/* ---- Conversions -------------------------------------------------------------------- */
+
+/* A fresh helper name %<x>_<what> for value x (a %name). */
+static const char *tmp(Mlir *M, const char *x, const char *what) {
+    const char *base = x[0] == '%' ? x + 1 : x;
+    return fresh(M, arena_printf(M->a, "%s_%s", base, what));
+}
+
+/* The name of a conversion's result: `want` (an instruction's %vN) where
+ * given, else a helper %<x>_<what>. */
+static const char *result(Mlir *M, const char *want, const char *x, const char *what) {
+    return want ? want : tmp(M, x, what);
+}
+
+/* The fields of an 8-bit float: exponent bits, bias, and whether it is a
+ * "finite" format (fp8e4nv: no infinities, NaN only at magnitude 0x7f)
+ * rather than an IEEE-like one (fp8e5: the top exponent is inf/NaN). */
+static int fp8_ebits(DType dt) { return dtype_info(dt)->bits - 1 - dtype_info(dt)->mant; }
+static int fp8_bias(DType dt) { return (1 << (fp8_ebits(dt) - 1)) - 1; }
+static int fp8_finite(DType dt) { return fp8_ebits(dt) != 5; }
+/* The largest finite value. */
+static double fp8_max(DType dt) {
+    int e = fp8_ebits(dt), m = dtype_info(dt)->mant, b = fp8_bias(dt);
+    if (fp8_finite(dt)) return ldexp(1.0 + (double)((1 << m) - 2) / (1 << m), (1 << e) - 1 - b);
+    return ldexp(2.0 - ldexp(1.0, -m), (1 << e) - 2 - b);
+}
+
+/* An 8-bit float's byte (i8) as the f32 of its value (exact). Its bits
+ * placed in an f16 are the value scaled by 2^(bias - 15): the f16 read
+ * back and rescaled; the finite format's NaN is its own pattern. */
+static const char *fp8_decode(Mlir *M, const char *b, DType dt, const char *want) {
+    int m = dtype_info(dt)->mant;
+    const char *mag = tmp(M, b, "mag"), *sgn = tmp(M, b, "sign");
+    const char *mag16 = tmp(M, b, "mag16"), *sgn16 = tmp(M, b, "sign16");
+    const char *magsh = tmp(M, b, "mag_bits"), *sgnsh = tmp(M, b, "sign_bits");
+    const char *bits = tmp(M, b, "f16bits"), *h = tmp(M, b, "f16");
+    const char *f = fp8_bias(dt) == 15 ? result(M, want, b, "f32") : tmp(M, b, "f32");
+    line(M, "%s = arith.andi %s, %s : i8", mag, b, const_of(M, DT_I8, 0x7f));
+    line(M, "%s = arith.andi %s, %s : i8", sgn, b, const_of(M, DT_I8, -128));
+    line(M, "%s = arith.extui %s : i8 to i16", mag16, mag);
+    line(M, "%s = arith.extui %s : i8 to i16", sgn16, sgn);
+    line(M, "%s = arith.shli %s, %s : i16", magsh, mag16, const_of(M, DT_I16, 10 - m));
+    line(M, "%s = arith.shli %s, %s : i16", sgnsh, sgn16, const_of(M, DT_I16, 8));
+    line(M, "%s = arith.ori %s, %s : i16", bits, sgnsh, magsh);
+    line(M, "%s = arith.bitcast %s : i16 to f16", h, bits);
+    line(M, "%s = arith.extf %s : f16 to f32", f, h);
+    if (fp8_bias(dt) == 15) return f;
+    /* the NaN keeps its sign, as the runtime's conversion */
+    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *sgn32 = tmp(M, b, "sign32");
+    const char *nsh = tmp(M, b, "nan_sign"), *nbits = tmp(M, b, "nan_bits"), *nanf = tmp(M, b, "nan");
+    const char *r = result(M, want, b, "value");
+    line(M, "%s = arith.mulf %s, %s : f32", scaled, f, fconst(M, DT_F32, ldexp(1.0, 15 - fp8_bias(dt))));
+    line(M, "%s = arith.cmpi eq, %s, %s : i8", nan, mag, const_of(M, DT_I8, 0x7f));
+    line(M, "%s = arith.extui %s : i8 to i32", sgn32, sgn);
+    line(M, "%s = arith.shli %s, %s : i32", nsh, sgn32, int_const(M, 24));
+    line(M, "%s = arith.ori %s, %s : i32", nbits, nsh, int_const(M, 0x7fc00000));
+    line(M, "%s = arith.bitcast %s : i32 to f32", nanf, nbits);
+    line(M, "%s = arith.select %s, %s, %s : f32", r, nan, nanf, scaled);
+    return r;
+}
+
+/* An f32 as an 8-bit float's byte, as the GPU's cvt.rn.satfinite: round
+ * to nearest even, beyond the largest finite value (infinities too) the
+ * largest finite value, NaN 0x7f with its sign (the runtime's conversion
+ * and CUDA's __nv_cvt_float_to_fp8). Normal results round the f32's bits;
+ * subnormal ones are the value in units of the smallest subnormal, rounded
+ * to an integer by adding and subtracting 2^23. */
+static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
+    int m = dtype_info(dt)->mant, b = fp8_bias(dt), drop = 23 - m;
+    const char *bits = tmp(M, x, "bits"), *sgn = tmp(M, x, "sign"), *sgn8 = tmp(M, x, "sign8");
+    const char *sgnb = tmp(M, x, "sign_bit"), *abits = tmp(M, x, "abs_bits"), *ab = tmp(M, x, "abs");
+    const char *c = tmp(M, x, "sat"), *cb = tmp(M, x, "sat_bits");
+    line(M, "%s = arith.bitcast %s : f32 to i32", bits, x);
+    line(M, "%s = arith.shrui %s, %s : i32", sgn, bits, int_const(M, 31));
+    line(M, "%s = arith.trunci %s : i32 to i8", sgn8, sgn);
+    line(M, "%s = arith.shli %s, %s : i8", sgnb, sgn8, const_of(M, DT_I8, 7));
+    line(M, "%s = arith.andi %s, %s : i32", abits, bits, int_const(M, 0x7fffffff));
+    line(M, "%s = arith.bitcast %s : i32 to f32", ab, abits);
+    line(M, "%s = arith.minnumf %s, %s : f32", c, ab, fconst(M, DT_F32, fp8_max(dt)));
+    line(M, "%s = arith.bitcast %s : f32 to i32", cb, c);
+    /* normal: the bits rounded to m mantissa bits, the exponent rebiased */
+    const char *lsb = tmp(M, x, "lsb"), *odd = tmp(M, x, "odd"), *half = tmp(M, x, "half"), *up = tmp(M, x, "up");
+    const char *sh = tmp(M, x, "shifted"), *nb = tmp(M, x, "rebiased"), *n8 = tmp(M, x, "normal");
+    line(M, "%s = arith.shrui %s, %s : i32", lsb, cb, int_const(M, drop));
+    line(M, "%s = arith.andi %s, %s : i32", odd, lsb, int_const(M, 1));
+    line(M, "%s = arith.addi %s, %s : i32", half, cb, int_const(M, (1 << (drop - 1)) - 1));
+    line(M, "%s = arith.addi %s, %s : i32", up, half, odd);
+    line(M, "%s = arith.shrui %s, %s : i32", sh, up, int_const(M, drop));
+    line(M, "%s = arith.subi %s, %s : i32", nb, sh, int_const(M, (int64_t)(127 - b) << m));
+    line(M, "%s = arith.trunci %s : i32 to i8", n8, nb);
+    /* subnormal: in units of 2^(1 - bias - m), rounded to an integer */
+    const char *q = tmp(M, x, "units"), *qa = tmp(M, x, "units_up"), *qr = tmp(M, x, "units_rounded");
+    const char *qi = tmp(M, x, "units_int"), *s8 = tmp(M, x, "subnormal");
+    line(M, "%s = arith.mulf %s, %s : f32", q, c, fconst(M, DT_F32, ldexp(1.0, b - 1 + m)));
+    line(M, "%s = arith.addf %s, %s : f32", qa, q, fconst(M, DT_F32, 8388608.0));
+    line(M, "%s = arith.subf %s, %s : f32", qr, qa, fconst(M, DT_F32, 8388608.0));
+    line(M, "%s = arith.fptoui %s : f32 to i32", qi, qr);
+    line(M, "%s = arith.trunci %s : i32 to i8", s8, qi);
+    const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "rounded"), *nan = tmp(M, x, "is_nan");
+    const char *mag = tmp(M, x, "magnitude"), *r = tmp(M, x, dtype_info(dt)->ssa);
+    line(M, "%s = arith.cmpf oge, %s, %s : f32", isn, c, fconst(M, DT_F32, ldexp(1.0, 1 - b)));
+    line(M, "%s = arith.select %s, %s, %s : i8", code, isn, n8, s8);
+    line(M, "%s = arith.cmpf uno, %s, %s : f32", nan, x, x);
+    line(M, "%s = arith.select %s, %s, %s : i8", mag, nan, const_of(M, DT_I8, 0x7f), code);
+    line(M, "%s = arith.ori %s, %s : i8", r, mag, sgnb);
+    return r;
+}
+
+/* Whether `back`, x rounded to nearest (same sign), is farther from zero
+ * than x: x > 0 ? back > x : back < x (false for NaN and zero). */
+static const char *away(Mlir *M, const char *x, const char *back, const char *S) {
+    const char *pos = tmp(M, x, "positive"), *gt = tmp(M, x, "above"), *lt = tmp(M, x, "below");
+    const char *r = tmp(M, x, "away");
+    line(M, "%s = arith.cmpf ogt, %s, %s : %s", pos, x, fconst(M, strcmp(S, "f64") == 0 ? DT_F64 : DT_F32, 0.0), S);
+    line(M, "%s = arith.cmpf ogt, %s, %s : %s", gt, back, x, S);
+    line(M, "%s = arith.cmpf olt, %s, %s : %s", lt, back, x, S);
+    line(M, "%s = arith.select %s, %s, %s : i1", r, pos, gt, lt);
+    return r;
+}
+
+/* x (a float of MLIR type S) rounded to the narrower float type T: to
+ * nearest even, or toward zero (the nearest, stepped toward zero where it
+ * is farther from zero than x; IT: T's bits as an integer). */
+static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, const char *IT, int rtz,
+                          const char *want) {
+    const char *y = rtz ? tmp(M, x, T) : result(M, want, x, T);
+    line(M, "%s = arith.truncf %s : %s to %s", y, x, S, T);
+    if (!rtz) return y;
+    const char *back = tmp(M, x, "back");
+    line(M, "%s = arith.extf %s : %s to %s", back, y, T, S);
+    const char *gt = away(M, x, back, S), *yb = tmp(M, x, "bits"), *ym = tmp(M, x, "toward_zero");
+    const char *ys = tmp(M, x, "rz_bits"), *r = result(M, want, x, arena_printf(M->a, "rz_%s", T));
+    line(M, "%s = arith.bitcast %s : %s to %s", yb, y, T, IT);
+    line(M, "%s = arith.subi %s, %s : %s", ym, yb, constant(M, const_int(strcmp(IT, "i16") == 0 ? DT_I16 : DT_I32, 1)), IT);
+    line(M, "%s = arith.select %s, %s, %s : %s", ys, gt, ym, yb, IT);
+    line(M, "%s = arith.bitcast %s : %s to %s", r, ys, IT, T);
+    return r;
+}
+
+/* An f32 register value rounded to an 8-bit float (encode, with rtz the
+ * code stepped toward zero where it is farther from zero), as its byte. */
+static const char *fp8_round_code(Mlir *M, const char *x, DType dt, int rtz) {
+    const char *code = fp8_encode(M, x, dt);
+    if (!rtz) return code;
+    const char *back = fp8_decode(M, code, dt, NULL);
+    const char *gt = away(M, x, back, "f32");
+    const char *dn = tmp(M, x, "toward_zero"), *r = tmp(M, x, arena_printf(M->a, "rz_%s", dtype_info(dt)->ssa));
+    line(M, "%s = arith.subi %s, %s : i8", dn, code, const_of(M, DT_I8, 1));
+    line(M, "%s = arith.select %s, %s, %s : i8", r, gt, dn, code);
+    return r;
+}
+
+/* A register value of dtype dt (its compute type: f32 or f64) rounded to
+ * dt, back in the register type; the identity for dtypes that compute in
+ * themselves. */
+static const char *round_to(Mlir *M, const char *x, DType dt, int rtz, const char *want) {
+    DType ct = dtype_info(dt)->compute;
+    if (ct == dt) return x;
+    const char *S = reg_type(dt);
+    if (is_half(dt)) {
+        const char *T = dtype_info(dt)->mlir;
+        const char *y = narrow(M, x, S, T, "i16", rtz, NULL);
+        const char *r = result(M, want, y, S);
+        line(M, "%s = arith.extf %s : %s to %s", r, y, T, S);
+        return r;
+    }
+    MT_ASSERT(is_fp8(dt));
+    return fp8_decode(M, fp8_round_code(M, x, dt, rtz), dt, want);
+}
+
+/* An element read from memory (mem_type) as a register value. */
+static const char *to_reg(Mlir *M, const char *x, DType dt, const char *want) {
+    if (dt == DT_BOOL) {
+        const char *r = result(M, want, x, "bool");
+        line(M, "%s = arith.cmpi ne, %s, %s : i8", r, x, const_of(M, DT_I8, 0));
+        return r;
+    }
+    if (is_half(dt)) {
+        const char *r = result(M, want, x, "f32");
+        line(M, "%s = arith.extf %s : %s to f32", r, x, dtype_info(dt)->mlir);
+        return r;
+    }
+    if (is_fp8(dt)) return fp8_decode(M, x, dt, want);
+    return x;
+}
+
+/* A register value as an element in memory (mem_type): exact, the value
+ * already has its dtype's precision. */
+static const char *to_mem(Mlir *M, const char *x, DType dt) {
+    if (dt == DT_BOOL) {
+        const char *r = tmp(M, x, "byte");
+        line(M, "%s = arith.extui %s : i1 to i8", r, x);
+        return r;
+    }
+    if (is_half(dt)) {
+        const char *r = tmp(M, x, dtype_info(dt)->mlir);
+        line(M, "%s = arith.truncf %s : f32 to %s", r, x, dtype_info(dt)->mlir);
+        return r;
+    }
+    if (is_fp8(dt)) return fp8_encode(M, x, dt);
+    return x;
+}
+
+/* A register value of dtype `from` converted to `to` with Triton's cast
+ * semantics: integers wrap or extend by the source's signedness; bools are
+ * != 0; floats to integers truncate and saturate as cvt.rzi (8-bit
+ * results: the 16-bit conversion, then truncation, as Triton); integers to
+ * floats round once; floats round to nearest even, or toward zero with
+ * rtz (fp_downcast_rounding="rtz"). */
+static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz, const char *want) {
+    if (from == to) return x;
+    const char *F = reg_type(from), *T = reg_type(to);
+    const char *ssa = dtype_info(to)->ssa;
+    if (to == DT_BOOL) {
+        const char *r = result(M, want, x, ssa);
+        if (dtype_is_float(from)) line(M, "%s = arith.cmpf une, %s, %s : %s", r, x, fconst(M, dtype_info(from)->compute, 0.0), F);
+        else line(M, "%s = arith.cmpi ne, %s, %s : %s", r, x, constant(M, const_int(from, 0)), F);
+        return r;
+    }
+    if (!dtype_is_float(from)) {
+        int unsig = !dtype_is_signed(from) || from == DT_BOOL;
+        if (!dtype_is_float(to)) {
+            int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;
+            if (fb == tb) return x;
+            const char *r = result(M, want, x, ssa);
+            line(M, "%s = arith.%s %s : %s to %s", r, fb < tb ? (unsig ? "extui" : "extsi") : "trunci", x, F, T);
+            return r;
+        }
+        const char *op = unsig ? "arith.uitofp" : "arith.sitofp";
+        if (is_half(to)) { /* one rounding, to the 16-bit float itself */
+            const char *h = tmp(M, x, dtype_info(to)->mlir), *r = result(M, want, h, T);
+            line(M, "%s = %s %s : %s to %s", h, op, x, F, dtype_info(to)->mlir);
+            line(M, "%s = arith.extf %s : %s to %s", r, h, dtype_info(to)->mlir, T);
+            return r;
+        }
+        const char *r = tmp(M, x, is_fp8(to) ? T : ssa);
+        line(M, "%s = %s %s : %s to %s", r, op, x, F, T);
+        return round_to(M, r, to, 0, want);
+    }
+    if (!dtype_is_float(to)) {
+        int tb = dtype_info(to)->bits;
+        const char *op = dtype_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi";
+        if (tb == 8) {
+            const char *w = tmp(M, x, dtype_is_unsigned(to) ? "u16" : "i16"), *r = result(M, want, x, ssa);
+            line(M, "%s = %s %s : %s to i16", w, op, x, F);
+            line(M, "%s = arith.trunci %s : i16 to i8", r, w);
+            return r;
+        }
+        const char *r = result(M, want, x, ssa);
+        line(M, "%s = %s %s : %s to %s", r, op, x, F, T);
+        return r;
+    }
+    /* float to float: F, T are f32 or f64 */
+    if (strcmp(F, T) == 0) return dtype_info(to)->compute == to ? x : round_to(M, x, to, rtz, want);
+    if (strcmp(T, "f64") == 0) {
+        const char *r = result(M, want, x, ssa);
+        line(M, "%s = arith.extf %s : f32 to f64", r, x);
+        return r;
+    }
+    /* from f64 to a dtype computing in f32 */
+    if (is_half(to)) { /* one rounding, to the 16-bit float itself */
+        const char *h = narrow(M, x, "f64", dtype_info(to)->mlir, "i16", rtz, NULL), *r = result(M, want, h, "f32");
+        line(M, "%s = arith.extf %s : %s to f32", r, h, dtype_info(to)->mlir);
+        return r;
+    }
+    if (to == DT_F32) return narrow(M, x, "f64", "f32", "i32", rtz, want);
+    return round_to(M, narrow(M, x, "f64", "f32", "i32", rtz, NULL), to, rtz, want);
+}
+
 /* ---- Operands ---------------------------------------------------------------------- */
 
 static const char *opd(Mlir *M, Operand o) {
@@ -297,7 +651,7 @@ static const char *opd(Mlir *M, Operand o) {
         MT_ASSERT(M->vname[o.id]);
         return M->vname[o.id];
     }
-    case OPD_PARAM: return M->pname[o.id];
+    case OPD_PARAM: return M->pval[o.id];
     case OPD_CONST: return constant(M, o.c);
     case OPD_NONE: break;
     }
@@ -306,20 +660,14 @@ static const char *opd(Mlir *M, Operand o) {
 }
 
 /* An operand converted to dt: constants at compile time, values with
- * arith.sitofp / arith.fptosi into %<value>_<type> (%v8_f32, %n_f32). */
+ * convert() into %<value>_<dtype> (%v8_f32, %n_f32). */
 static const char *opd_as(Mlir *M, Operand o, DType dt) {
     if (o.kind == OPD_CONST) return constant(M, const_convert(o.c, dt));
-    Type t = operand_type(M->f, o);
-    const char *x = opd(M, o);
-    if (t.dtype == dt) return x;
-    const char *op = NULL;
-    if (t.dtype == DT_I32 && dt == DT_F32) op = "arith.sitofp";
-    else if (t.dtype == DT_F32 && dt == DT_I32) op = "arith.fptosi";
-    MT_ASSERT(op != NULL);
-    const char *name = fresh(M, arena_printf(M->a, "%s_%s", x + 1, scalar_type(dt)));
-    line(M, "%s = %s %s : %s to %s", name, op, x, scalar_type((DType)t.dtype), scalar_type(dt));
-    return name;
+    return convert(M, opd(M, o), (DType)operand_type(M->f, o).dtype, dt, 0, NULL);
 }
+
+/* Operand k of `in` in the dtype the op computes in (ops.def's rule). */
+static const char *opd_for(Mlir *M, const Inst *in, int k) { return opd_as(M, in->args[k], c_operand_dtype(M->a, M->f, in, k)); }
 
 static int is_true(Operand o) { return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i); }
 static int is_false(Operand o) { return o.kind == OPD_CONST && o.c.dt == DT_BOOL && !o.c.i; }
@@ -337,62 +685,160 @@ static const char *define(Mlir *M, int id) {
     return n;
 }
 
+/* The result of an inexact op on a narrow float: computed as %vN_exact,
+ * rounded into %vN (the C backends' c_round). Returns the name to compute
+ * into; finish() binds %vN. */
+static const char *result_name(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    if (dtype_info(dt)->compute == dt) return define(M, in->result);
+    return fresh(M, helper(M, in->result, "exact"));
+}
+
+static void finish(Mlir *M, const Inst *in, const char *computed) {
+    DType dt = (DType)in->type.dtype;
+    if (dtype_info(dt)->compute == dt) return;
+    M->vname[in->result] = round_to(M, computed, dt, 0, fresh(M, arena_printf(M->a, "v%d", in->result)));
+}
+
 static void emit_minmax(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
     int id = in->result;
     const char *a = opd_as(M, in->args[0], dt);
     const char *b = opd_as(M, in->args[1], dt);
+    const char *T = reg_type(dt);
     int mx = in->op == OP_MAXIMUM;
-    if (dt == DT_F32) {
-        /* isnan(a) ? a : isnan(b) ? b : (a > b ? a : b), the CUDA backend's chain */
+    if (dtype_is_float(dt) && in->attrs.flag) {
+        /* NaN ignored (PropagateNan.NONE): fmaxf / fminf, as Triton's maxnumf */
+        line(M, "%s = arith.%s %s, %s : %s", define(M, id), mx ? "maxnumf" : "minnumf", a, b, T);
+    } else if (dtype_is_float(dt)) {
+        /* isnan(a) ? a : isnan(b) ? b : (a > b ? a : b), the C backends' chain */
         const char *na = fresh(M, helper(M, id, "lhs_nan"));
         const char *nb = fresh(M, helper(M, id, "rhs_nan"));
         const char *cmp = fresh(M, helper(M, id, mx ? "gt" : "lt"));
         const char *pick = fresh(M, helper(M, id, "pick"));
         const char *nanb = fresh(M, helper(M, id, "or_rhs_nan"));
-        line(M, "%s = arith.cmpf uno, %s, %s : f32", na, a, a);
-        line(M, "%s = arith.cmpf uno, %s, %s : f32", nb, b, b);
-        line(M, "%s = arith.cmpf %s, %s, %s : f32", cmp, mx ? "ogt" : "olt", a, b);
-        line(M, "%s = arith.select %s, %s, %s : f32", pick, cmp, a, b);
-        line(M, "%s = arith.select %s, %s, %s : f32", nanb, nb, b, pick);
-        line(M, "%s = arith.select %s, %s, %s : f32", define(M, id), na, a, nanb);
+        line(M, "%s = arith.cmpf uno, %s, %s : %s", na, a, a, T);
+        line(M, "%s = arith.cmpf uno, %s, %s : %s", nb, b, b, T);
+        line(M, "%s = arith.cmpf %s, %s, %s : %s", cmp, mx ? "ogt" : "olt", a, b, T);
+        line(M, "%s = arith.select %s, %s, %s : %s", pick, cmp, a, b, T);
+        line(M, "%s = arith.select %s, %s, %s : %s", nanb, nb, b, pick, T);
+        line(M, "%s = arith.select %s, %s, %s : %s", define(M, id), na, a, nanb, T);
     } else {
-        const char *cmp = fresh(M, helper(M, id, mx ? "gt" : "lt"));
-        line(M, "%s = arith.cmpi %s, %s, %s : i32", cmp, mx ? "sgt" : "slt", a, b);
-        line(M, "%s = arith.select %s, %s, %s : i32", define(M, id), cmp, a, b);
+        line(M, "%s = %s %s, %s : %s", define(M, id), mlir_op(M->a, in->op, dt), a, b, T);
     }
 }
 
+/* An elementwise op of ops.def's mlir column over operands in its
+ * computation dtype (add, sub, mul, '//', '%', bitwise ops, shifts). */
 static void emit_binary(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
-    int id = in->result;
-    static const char *const iops[] = {"addi", "subi", "muli"}, *const fops[] = {"addf", "subf", "mulf"};
-    int k = in->op == OP_ADD ? 0 : in->op == OP_SUB ? 1 : 2;
-    if (in->op == OP_DIV) dt = DT_F32;
+    const char *op = mlir_op(M->a, in->op, dt);
+    if (!op) {
+        unsupported(M, in, "'%s' on %s", op_info(in->op)->name, dtype_info(dt)->triton);
+        return;
+    }
+    const char *a = opd_for(M, in, 0), *b = opd_for(M, in, 1);
+    const char *r = result_name(M, in);
+    line(M, "%s = %s %s, %s : %s", r, op, a, b, reg_type(dt));
+    finish(M, in, r);
+}
+
+/* True division: floats in the result's dtype (integers divide as f32). */
+static void emit_div(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *a = opd_as(M, in->args[0], dt), *b = opd_as(M, in->args[1], dt);
+    const char *r = result_name(M, in);
+    line(M, "%s = arith.divf %s, %s : %s", r, a, b, reg_type(dt));
+    finish(M, in, r);
+}
+
+/* exp, log, sqrt, ...: the math dialect's op of ops.def in the compute type,
+ * which mlir-opt lowers to libdevice. */
+static void emit_math(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *op = mlir_op(M->a, in->op, dt);
+    if (!op) {
+        unsupported(M, in, "tl.%s on %s", op_info(in->op)->name, dtype_info(dt)->triton);
+        return;
+    }
     const char *a = opd_as(M, in->args[0], dt);
-    const char *b = opd_as(M, in->args[1], dt);
-    const char *op = in->op == OP_DIV ? "divf" : dt == DT_F32 ? fops[k] : iops[k];
-    line(M, "%s = arith.%s %s, %s : %s", define(M, id), op, a, b, scalar_type(dt));
+    const char *r = result_name(M, in);
+    line(M, "%s = %s %s : %s", r, op, a, reg_type(dt));
+    finish(M, in, r);
+}
+
+static void emit_abs(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *T = reg_type(dt);
+    const char *x = opd_as(M, in->args[0], dt);
+    if (dtype_is_float(dt)) {
+        line(M, "%s = %s %s : %s", define(M, in->result), mlir_op(M->a, in->op, dt), x, T);
+    } else if (dtype_info(dt)->cls == DC_SINT) {
+        /* x < 0 ? 0 - x : x (math.absi has no lowering in mlir-opt 19's pipeline) */
+        const char *neg = fresh(M, helper(M, in->result, "neg")), *lt = fresh(M, helper(M, in->result, "negative"));
+        const char *zero = constant(M, const_int(dt, 0));
+        line(M, "%s = arith.subi %s, %s : %s", neg, zero, x, T);
+        line(M, "%s = arith.cmpi slt, %s, %s : %s", lt, x, zero, T);
+        line(M, "%s = arith.select %s, %s, %s : %s", define(M, in->result), lt, neg, x, T);
+    } else {
+        M->vname[in->result] = x; /* unsigned and bool: the operand */
+    }
 }
 
 static void emit_compare(Mlir *M, const Inst *in) {
     int id = in->result;
-    Type ta = operand_type(M->f, in->args[0]), tb = operand_type(M->f, in->args[1]);
-    DType dt = ta.dtype == DT_F32 || tb.dtype == DT_F32 ? DT_F32 : ta.dtype == DT_BOOL ? DT_BOOL : DT_I32;
-    const char *a = opd_as(M, in->args[0], dt);
-    const char *b = opd_as(M, in->args[1], dt);
-    /* C's comparisons: ordered except != (true when a NaN is involved) */
-    static const char *const fpred[] = {"olt", "ole", "ogt", "oge", "oeq", "une"};
-    static const char *const ipred[] = {"slt", "sle", "sgt", "sge", "eq", "ne"};
-    int k = in->op - OP_CMP_LT;
-    if (dt == DT_F32) line(M, "%s = arith.cmpf %s, %s, %s : f32", define(M, id), fpred[k], a, b);
-    else line(M, "%s = arith.cmpi %s, %s, %s : %s", define(M, id), ipred[k], a, b, scalar_type(dt));
+    DType ct = c_operand_dtype(M->a, M->f, in, 0);
+    const char *a = opd_as(M, in->args[0], ct);
+    const char *b = opd_as(M, in->args[1], ct);
+    /* C's comparisons: ordered except != (true when a NaN is involved);
+     * bools compare as unsigned (True > False) */
+    const char *pred = mlir_op(M->a, in->op, ct);
+    if (dtype_is_float(ct)) line(M, "%s = arith.cmpf %s, %s, %s : %s", define(M, id), pred, a, b, reg_type(ct));
+    else line(M, "%s = arith.cmpi %s, %s, %s : %s", define(M, id), pred, a, b, reg_type(ct));
+}
+
+static void emit_fma(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *T = reg_type(dt);
+    const char *a = opd_for(M, in, 0), *b = opd_for(M, in, 1), *c = opd_for(M, in, 2);
+    const char *r = result_name(M, in);
+    /* llvm.intr.fma: math.fma has no lowering in mlir-opt 19's NVVM pipeline */
+    line(M, "%s = llvm.intr.fma(%s, %s, %s) : (%s, %s, %s) -> %s", r, a, b, c, T, T, T, T);
+    finish(M, in, r);
+}
+
+static void emit_umulhi(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *a = opd_for(M, in, 0), *b = opd_for(M, in, 1);
+    const char *lo = fresh(M, helper(M, in->result, "low"));
+    line(M, "%s, %s = arith.mului_extended %s, %s : %s", lo, define(M, in->result), a, b, reg_type(dt));
+}
+
+/* The bits of a register value of dtype `from` read as dtype `to`: its
+ * element in memory, an arith.bitcast where the memory types differ (f16
+ * and i16, f32 and u32, ...), read back as a register value. */
+static void emit_bitcast(Mlir *M, const Inst *in) {
+    DType from = (DType)operand_type(M->f, in->args[0]).dtype, to = (DType)in->type.dtype;
+    const char *bits = to_mem(M, opd(M, in->args[0]), from);
+    const char *F = mem_type(from), *T = mem_type(to);
+    int same = strcmp(T, reg_type(to)) == 0; /* the element is the register value */
+    if (strcmp(F, T) == 0 && same) {
+        M->vname[in->result] = bits; /* i32 and u32: the same value */
+        return;
+    }
+    const char *want = fresh(M, arena_printf(M->a, "v%d", in->result));
+    if (strcmp(F, T) != 0) {
+        const char *y = same ? want : fresh(M, helper(M, in->result, "bits"));
+        line(M, "%s = arith.bitcast %s : %s to %s", y, bits, F, T);
+        bits = y;
+    }
+    M->vname[in->result] = to_reg(M, bits, to, want);
 }
 
 static void emit_load(Mlir *M, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
-    const char *T = scalar_type(dt);
+    const char *T = reg_type(dt), *MT = mem_type(dt);
     const char *p = opd(M, in->args[0]);
     if (is_false(in->args[1])) {
         M->vname[id] = in->args[2].kind == OPD_NONE ? constant(M, const_convert(const_i32(0), dt))
@@ -400,16 +846,25 @@ static void emit_load(Mlir *M, const Inst *in) {
         return;
     }
     if (is_true(in->args[1])) {
-        line(M, "%s = llvm.load %s : !llvm.ptr -> %s", define(M, id), p, T);
+        if (strcmp(T, MT) == 0) {
+            line(M, "%s = llvm.load %s : !llvm.ptr -> %s", define(M, id), p, T);
+            return;
+        }
+        const char *raw = fresh(M, helper(M, id, "loaded"));
+        line(M, "%s = llvm.load %s : !llvm.ptr -> %s", raw, p, MT);
+        M->vname[id] = to_reg(M, raw, dt, fresh(M, arena_printf(M->a, "v%d", id)));
         return;
     }
     const char *mask = opd(M, in->args[1]);
     const char *other = in->args[2].kind == OPD_NONE ? constant(M, const_convert(const_i32(0), dt))
                                                      : opd_as(M, in->args[2], dt);
     const char *loaded = fresh(M, helper(M, id, "loaded"));
-    line(M, "%s = scf.if %s -> (%s) {", define(M, id), mask, T);
-    line(M, "  %s = llvm.load %s : !llvm.ptr -> %s", loaded, p, T);
-    line(M, "  scf.yield %s : %s", loaded, T);
+    const char *name = define(M, id);
+    line(M, "%s = scf.if %s -> (%s) {", name, mask, T);
+    M->indent++;
+    line(M, "%s = llvm.load %s : !llvm.ptr -> %s", loaded, p, MT);
+    line(M, "scf.yield %s : %s", to_reg(M, loaded, dt, NULL), T);
+    M->indent--;
     line(M, "} else {");
     line(M, "  scf.yield %s : %s", other, T);
     line(M, "}");
@@ -419,44 +874,64 @@ static void emit_store(Mlir *M, const Inst *in) {
     if (is_false(in->args[2])) return; /* never stores */
     DType dt = (DType)operand_type(M->f, in->args[0]).dtype;
     const char *p = opd(M, in->args[0]);
-    const char *v = opd_as(M, in->args[1], dt);
+    const char *v = to_mem(M, opd_as(M, in->args[1], dt), dt);
     if (is_true(in->args[2])) {
-        line(M, "llvm.store %s, %s : %s, !llvm.ptr", v, p, scalar_type(dt));
+        line(M, "llvm.store %s, %s : %s, !llvm.ptr", v, p, mem_type(dt));
         return;
     }
     line(M, "scf.if %s {", opd(M, in->args[2]));
-    line(M, "  llvm.store %s, %s : %s, !llvm.ptr", v, p, scalar_type(dt));
+    line(M, "  llvm.store %s, %s : %s, !llvm.ptr", v, p, mem_type(dt));
     line(M, "}");
+}
+
+static void emit_addptr(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    DType ot = (DType)operand_type(M->f, in->args[1]).dtype;
+    const char *p = opd(M, in->args[0]), *off = opd(M, in->args[1]);
+    const char *OT = reg_type(ot);
+    if (in->args[1].kind == OPD_CONST) {
+        off = constant(M, const_convert(in->args[1].c, DT_I64));
+        OT = "i64";
+    } else if (!dtype_is_signed(ot) || ot == DT_BOOL) {
+        /* getelementptr sign-extends its index: unsigned offsets widen first */
+        if (dtype_info(ot)->bits < 64) {
+            const char *w = tmp(M, off, "i64");
+            line(M, "%s = arith.extui %s : %s to i64", w, off, OT);
+            off = w;
+            OT = "i64";
+        }
+    }
+    line(M, "%s = llvm.getelementptr %s[%s] : (!llvm.ptr, %s) -> !llvm.ptr, %s", define(M, in->result), p, off, OT,
+         mem_type(dt));
 }
 
 static void emit_reduce(Mlir *M, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     int n = M->tile->threads;
-    if (dt != DT_F32 && dt != DT_I32) {
-        unsupported(M, in, "tl.%s of %s elements (f32 or i32 only)", op_info(in->op)->name, scalar_type(dt));
-        return;
-    }
     if (n & (n - 1)) {
         unsupported(M, in, "tl.%s in a kernel of %d threads (the reduction tree needs a power of two)",
                     op_info(in->op)->name, n);
         return;
     }
-    const char *T = scalar_type(dt);
+    const char *T = reg_type(dt);
     const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
     const char *buf = fresh(M, arena_printf(M->a, "smem_%d", id));
     sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
-    const char *x = opd(M, in->args[0]);
+    const char *x = opd_as(M, in->args[0], dt);
     tid(M);
     line(M, "memref.store %s, %s[%%tid_index] : %s", x, buf, mem);
     line(M, "gpu.barrier");
     int steps = 0;
     while ((1 << steps) < n) steps++;
     if (steps > 0) {
+        /* sums add (narrow floats rounded after each step); max/min ignore NaN
+         * (fmaxf / fminf) on floats */
+        int fl = dtype_is_float(dt), col = mlir_column(dt);
         const char *op;
-        if (in->op == OP_SUM) op = dt == DT_F32 ? "addf" : "addi";
-        else if (in->op == OP_MAX) op = dt == DT_F32 ? "maxnumf" : "maxsi";
-        else op = dt == DT_F32 ? "minnumf" : "minsi";
+        if (in->op == OP_SUM) op = fl ? "addf" : "addi";
+        else if (in->op == OP_MAX) op = fl ? "maxnumf" : col == 1 ? "maxsi" : "maxui";
+        else op = fl ? "minnumf" : col == 1 ? "minsi" : "minui";
         const char *lo = int_const(M, 0), *hi = int_const(M, steps), *one = int_const(M, 1);
         const char *half = int_const(M, n / 2);
         const char *step = fresh(M, helper(M, id, "step"));
@@ -471,12 +946,15 @@ static void emit_reduce(Mlir *M, const Inst *in) {
         line(M, "  %s = arith.shrui %s, %s : i32", stride, half, step);
         line(M, "  %s = arith.cmpi ult, %%tid, %s : i32", active, stride);
         line(M, "  scf.if %s {", active);
-        line(M, "    %s = arith.addi %%tid, %s : i32", peer, stride);
-        line(M, "    %s = arith.index_cast %s : i32 to index", peer_index, peer);
-        line(M, "    %s = memref.load %s[%%tid_index] : %s", mine, buf, mem);
-        line(M, "    %s = memref.load %s[%s] : %s", theirs, buf, peer_index, mem);
-        line(M, "    %s = arith.%s %s, %s : %s", both, op, mine, theirs, T);
-        line(M, "    memref.store %s, %s[%%tid_index] : %s", both, buf, mem);
+        M->indent += 2;
+        line(M, "%s = arith.addi %%tid, %s : i32", peer, stride);
+        line(M, "%s = arith.index_cast %s : i32 to index", peer_index, peer);
+        line(M, "%s = memref.load %s[%%tid_index] : %s", mine, buf, mem);
+        line(M, "%s = memref.load %s[%s] : %s", theirs, buf, peer_index, mem);
+        line(M, "%s = arith.%s %s, %s : %s", both, op, mine, theirs, T);
+        const char *kept = in->op == OP_SUM ? round_to(M, both, dt, 0, NULL) : both;
+        line(M, "memref.store %s, %s[%%tid_index] : %s", kept, buf, mem);
+        M->indent -= 2;
         line(M, "  }");
         line(M, "  gpu.barrier");
         line(M, "}");
@@ -495,7 +973,8 @@ static void emit_loop(Mlir *M, const Inst *in) {
         return;
     }
     M->user = in;
-    const char *start = opd(M, l->start), *stop = opd(M, l->stop), *step = opd(M, l->step);
+    DType it = (DType)f->types[l->index].dtype;
+    const char *start = opd_as(M, l->start, it), *stop = opd_as(M, l->stop, it), *step = opd_as(M, l->step, it);
     const char **inits = ARENA_ARRAY(M->a, const char *, l->ncarried + 1);
     for (int k = 0; k < l->ncarried; k++) {
         Type t = f->types[l->args[k]];
@@ -516,7 +995,7 @@ static void emit_loop(Mlir *M, const Inst *in) {
         for (int k = 0; k < l->ncarried; k++) sb_printf(&head, "%s%s", k ? ", " : "", mtype(f->types[l->args[k]]));
         sb_puts(&head, ")");
     }
-    sb_puts(&head, " : i32 {");
+    sb_printf(&head, " : %s {", reg_type(it));
     line(M, "%s", sb_str(&head));
     M->indent++;
     M->loop_depth++;
@@ -549,9 +1028,10 @@ static void emit_inst(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
     M->user = in;
     switch (in->op) {
-    case OP_PROGRAM_ID: {
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS: {
         const char *idx = fresh(M, helper(M, id, "index"));
-        line(M, "%s = gpu.block_id %c", idx, "xyz"[in->attrs.axis]);
+        line(M, "%s = %s %c", idx, in->op == OP_PROGRAM_ID ? "gpu.block_id" : "gpu.grid_dim", "xyz"[in->attrs.axis]);
         line(M, "%s = arith.index_cast %s : index to i32", define(M, id), idx);
         return;
     }
@@ -559,57 +1039,19 @@ static void emit_inst(Mlir *M, const Inst *in) {
         if (M->tile->rank == 2) return; /* rendered at each use, as tile_i / tile_j / tid */
         M->vname[id] = arange_index(M, in, M->tile->layout[id]);
         return;
-    case OP_EXPAND_DIMS: M->vname[id] = opd(M, x[0]); return;
+    case OP_EXPAND_DIMS:
+    case OP_HINT: M->vname[id] = opd(M, x[0]); return;
     case OP_ZEROS:
     case OP_EMPTY: M->vname[id] = constant(M, const_convert(const_i32(0), dt)); return;
     case OP_FULL: M->vname[id] = opd_as(M, x[0], dt); return;
-    case OP_NEG:
-        if (dt == DT_F32) line(M, "%s = arith.negf %s : f32", define(M, id), opd(M, x[0]));
-        else {
-            const char *zero = int_const(M, 0);
-            line(M, "%s = arith.subi %s, %s : i32", define(M, id), zero, opd(M, x[0]));
-        }
-        return;
-    case OP_EXP: line(M, "%s = math.exp %s : f32", define(M, id), opd_as(M, x[0], DT_F32)); return;
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV: emit_binary(M, in); return;
-    case OP_MAXIMUM:
-    case OP_MINIMUM: emit_minmax(M, in); return;
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE: emit_compare(M, in); return;
-    case OP_AND:
-    case OP_OR: {
-        const char *a = opd(M, x[0]), *b = opd(M, x[1]);
-        line(M, "%s = arith.%s %s, %s : i1", define(M, id), in->op == OP_AND ? "andi" : "ori", a, b);
+    case OP_NEG: {
+        const char *a = opd_as(M, x[0], dt);
+        if (dtype_is_float(dt)) line(M, "%s = arith.negf %s : %s", define(M, id), a, reg_type(dt));
+        else line(M, "%s = arith.subi %s, %s : %s", define(M, id), constant(M, const_int(dt, 0)), a, reg_type(dt));
         return;
     }
-    case OP_SELECT: {
-        const char *c = opd(M, x[0]);
-        const char *a = opd_as(M, x[1], dt);
-        const char *b = opd_as(M, x[2], dt);
-        line(M, "%s = arith.select %s, %s, %s : %s", define(M, id), c, a, b, scalar_type(dt));
-        return;
-    }
-    case OP_ADDPTR: {
-        const char *p = opd(M, x[0]), *off = opd(M, x[1]);
-        line(M, "%s = llvm.getelementptr %s[%s] : (!llvm.ptr, i32) -> !llvm.ptr, %s", define(M, id), p, off,
-             scalar_type(dt));
-        return;
-    }
-    case OP_LOAD: emit_load(M, in); return;
-    case OP_STORE: emit_store(M, in); return;
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN: emit_reduce(M, in); return;
-    case OP_FOR: emit_loop(M, in); return;
-    case OP_NUM_PROGRAMS:
-    case OP_ABS:
+    case OP_ABS: emit_abs(M, in); return;
+    case OP_EXP:
     case OP_EXP2:
     case OP_LOG:
     case OP_LOG2:
@@ -620,45 +1062,56 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_COS:
     case OP_ERF:
     case OP_FLOOR:
-    case OP_CEIL:
-    case OP_DIV_RN:
+    case OP_CEIL: emit_math(M, in); return;
+    case OP_DIV:
+    case OP_DIV_RN: emit_div(M, in); return;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
     case OP_FLOORDIV:
     case OP_MOD:
-    case OP_FMA:
-    case OP_UMULHI:
+    case OP_AND:
+    case OP_OR:
     case OP_XOR:
     case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
+    case OP_SHR: emit_binary(M, in); return;
+    case OP_FMA: emit_fma(M, in); return;
+    case OP_UMULHI: emit_umulhi(M, in); return;
+    case OP_MAXIMUM:
+    case OP_MINIMUM: emit_minmax(M, in); return;
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE: emit_compare(M, in); return;
+    case OP_CAST: {
+        DType from = (DType)operand_type(M->f, x[0]).dtype;
+        M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag, fresh(M, arena_printf(M->a, "v%d", id)));
+        return;
+    }
+    case OP_BITCAST: emit_bitcast(M, in); return;
+    case OP_SELECT: {
+        const char *c = opd_as(M, x[0], DT_BOOL);
+        const char *a = opd_as(M, x[1], dt);
+        const char *b = opd_as(M, x[2], dt);
+        line(M, "%s = arith.select %s, %s, %s : %s", define(M, id), c, a, b, reg_type(dt));
+        return;
+    }
+    case OP_ADDPTR: emit_addptr(M, in); return;
+    case OP_LOAD: emit_load(M, in); return;
+    case OP_STORE: emit_store(M, in); return;
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN: emit_reduce(M, in); return;
+    case OP_FOR: emit_loop(M, in); return;
     case OP_COUNT: break;
     }
-    unsupported(M, in, "tl.%s", op_info(in->op)->name);
+    unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
 }
 
 static void emit_block(Mlir *M, const Block *b) {
     for (int i = 0; i < b->items.len && !M->failed; i++) emit_inst(M, b->items.items[i]);
-}
-
-/* Every op of the kernel is one the backend knows (the table may grow
- * before this file does). */
-static int check_ops(Mlir *M, const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        switch (in->op) {
-        case OP_PROGRAM_ID: case OP_ARANGE: case OP_ZEROS: case OP_FULL: case OP_EMPTY: case OP_EXPAND_DIMS:
-        case OP_NEG: case OP_EXP: case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MAXIMUM:
-        case OP_MINIMUM: case OP_CMP_LT: case OP_CMP_LE: case OP_CMP_GT: case OP_CMP_GE: case OP_CMP_EQ:
-        case OP_CMP_NE: case OP_AND: case OP_OR: case OP_SELECT: case OP_ADDPTR: case OP_LOAD: case OP_STORE:
-        case OP_SUM: case OP_MAX: case OP_MIN: break;
-        case OP_FOR:
-            if (!check_ops(M, &in->loop->body)) return 0;
-            break;
-        default: return unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
-        }
-    }
-    return 1;
 }
 
 /* The first op whose block has more elements than a CUDA block threads. */
@@ -692,7 +1145,6 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
                  tile_str(M.a, s->tile), MLIR_MAX_THREADS);
         return NULL;
     }
-    if (!check_ops(&M, &f->body)) return NULL;
     M.vname = ARENA_ARRAY(M.a, const char *, f->nvalues + 1);
     sb_init(&M.prologue, M.a);
     sb_init(&M.workgroup, M.a);
@@ -702,6 +1154,15 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     M.out = &body;
     M.indent = 3;
     M.pname = param_names(&M);
+    /* scalar parameters of a narrow type, read as register values (bool
+     * and 8-bit floats are bytes, 16-bit floats widen to f32) */
+    M.pval = ARENA_ARRAY(M.a, const char *, f->nparams + 1);
+    M.out = &M.prologue;
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        M.pval[i] = t.ptr ? M.pname[i] : to_reg(&M, M.pname[i], (DType)t.dtype, NULL);
+    }
+    M.out = &body;
     emit_block(&M, &f->body);
     if (M.failed) return NULL;
 
@@ -713,7 +1174,10 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     sb_puts(&out, "module attributes {gpu.container_module} {\n");
     sb_printf(&out, "  gpu.module @%s {\n", s->name);
     sb_printf(&out, "    gpu.func @%s(", s->symbol);
-    for (int i = 0; i < f->nparams; i++) sb_printf(&out, "%s%s: %s", i ? ", " : "", M.pname[i], mtype(f->params[i].type));
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        sb_printf(&out, "%s%s: %s", i ? ", " : "", M.pname[i], t.ptr ? "!llvm.ptr" : mem_type((DType)t.dtype));
+    }
     sb_puts(&out, ")");
     if (M.workgroup.len) sb_printf(&out, " workgroup(%s)", sb_str(&M.workgroup));
     sb_printf(&out, " kernel attributes {known_block_size = array<i32: %d, 1, 1>} {\n", s->tile->threads);

@@ -13,8 +13,11 @@
  * alone, and launches there fail with a message.
  *
  * The calling convention is the module's: every gpu.func argument is a
- * scalar (!llvm.ptr, i32, f32), so the PTX entry has one .param per runtime
- * parameter, in order; the launcher checks this against the PTX.
+ * scalar (!llvm.ptr, or the dtype's MLIR type: i8 for bools and 8-bit
+ * floats, f16/bf16 for 16-bit floats, as wide as the header's C type), so
+ * the PTX entry has one .param per runtime parameter, in order, and the
+ * launcher passes the address of each argument; it checks the count
+ * against the PTX.
  *
  * Errors: a CUresult is returned as the cudaError_t of the same number (the
  * two enumerations share their numbers for the codes a launch can give) and
@@ -352,7 +355,8 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
               " * made of %s.mlir (kernel %s, %d thread%s per block);\n"
               " * it is loaded once per CUDA context with the driver API. */\n",
               s->name, s->name, s->symbol, s->tile->threads, s->tile->threads == 1 ? "" : "s");
-    sb_puts(&sb, "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    sb_puts(&sb, "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
+                 "#include <string.h>\n\n");
     sb_puts(&sb, "#include <cuda.h>\n#include <cuda_runtime_api.h>\n\n");
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", s->name);
     sb_printf(&sb, "static const char mytriton_mlir_launcher[] = \"%s\";\nstatic const char mytriton_mlir_symbol[] = \"%s\";\n\n",
