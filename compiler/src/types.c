@@ -223,7 +223,7 @@ double const_as_double(ConstVal c) {
  * 8-bit destinations convert to 16 bits and then wrap. */
 static int64_t float_to_int(double v, DType to) {
     if (dtype_info(to)->bits == 8) to = dtype_is_unsigned(to) ? DT_U16 : DT_I16;
-    if (isnan(v)) return to == DT_I64 ? INT64_MIN : 0;
+    if (isnan(v)) return to == DT_I64 ? INT64_MIN : to == DT_U64 ? INT64_MIN /* 2^63 */ : 0;
     double t = trunc(v);
     if (dtype_is_unsigned(to)) {
         if (t <= 0) return 0;

@@ -177,7 +177,8 @@ LD cast(D from, D to, LD v) {
     if (kD[to].fl) return round_to(to, v);
     if (is_int(from)) return wrap_to(to, as_u64(v));
     // float to integer: truncation, saturation (8-bit: at 16 bits, then wrapping), NaN to 0
-    if (std::isnan(v)) return to == I64 ? int_min(I64) : 0;
+    // (to i64 the smallest value, to u64 2^63: the GPU's cvt.rzi)
+    if (std::isnan(v)) return to == I64 ? int_min(I64) : to == U64 ? 0x1p63L : 0;
     D sat = kD[to].bits == 8 ? (kD[to].sgn ? I16 : U16) : to;
     LD t = std::trunc(v);
     if (t < int_min(sat)) t = int_min(sat);

@@ -162,7 +162,8 @@ static inline MYTRITON_HD int64_t mytriton_f2i64(double v) {
     return (int64_t)v;
 }
 static inline MYTRITON_HD uint64_t mytriton_f2u(double v, uint64_t hi) {
-    if (v != v || v <= 0) return 0;
+    if (v != v) return hi == UINT64_MAX ? (uint64_t)1 << 63 : 0; /* as cvt.rzi.u64: NaN gives 2^63 */
+    if (v <= 0) return 0;
     if (v >= (double)hi) return hi;
     return (uint64_t)v;
 }
@@ -173,6 +174,8 @@ static inline MYTRITON_HD uint64_t mytriton_f2u(double v, uint64_t hi) {
  * finite value, as rtz does. */
 static inline MYTRITON_HD float mytriton_round_rz(double v, int ebits, int mbits) {
     if (v != v || v == 0) return (float)v;
+    if (v - v != 0) /* infinite: stays so where the format has infinities (not e4m3) */
+        return ebits == 4 ? (v < 0 ? -448.0f : 448.0f) : (float)v;
     int bias = (1 << (ebits - 1)) - 1;
     int emax = ebits == 4 ? 8 : bias, emin = 1 - bias;
     double a = v < 0 ? -v : v, q = 1;
