@@ -148,7 +148,12 @@ Val fe_define_value(Interp *I, const Define *d) {
         v.s = arena_strndup(I->a, t + 1, n - 2);
         return v;
     }
-    if (isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+' || t[0] == '.') && isdigit((unsigned char)t[1])))
+    /* a number too large for 64 bits (digits, with a sign, a point, an exponent) */
+    int numeric = isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+' || t[0] == '.') && isdigit((unsigned char)t[1]));
+    for (size_t k = 1; numeric && k < n; k++)
+        numeric = isdigit((unsigned char)t[k]) || t[k] == '.' || t[k] == '_' || t[k] == 'e' || t[k] == 'E' ||
+                  ((t[k] == '-' || t[k] == '+') && (t[k - 1] == 'e' || t[k - 1] == 'E'));
+    if (numeric)
         fe_fail(I, srcpos(0, 0), "%s %s=%s: the number is not a 64-bit integer or a float", mt_option_name(I->ctx, MT_OPT_DEFINE),
                 d->name, d->value);
     int word = n > 0;

@@ -406,6 +406,13 @@ struct Build {
                 for (auto& h : helpers) hu += "#undef " + h + "\n";
                 cuda_units[n % nunits] +=
                     "#include \"" + name + ".h\"\nnamespace " + name + "_ns {\n#include \"" + name + ".cu\"\n}\n";
+                // the -O2 units' helpers (Triton's instructions) are guarded for
+                // unity builds; each namespace here needs its own copy
+                std::string cu = slurp(gen + "/" + name + ".cu");
+                for (size_t at = 0; (at = cu.find("#define MYTRITON_HELPER_", at)) != std::string::npos; at++) {
+                    size_t end = cu.find_first_of(" \n", at + 8);
+                    cuda_units[n % nunits] += "#undef " + cu.substr(at + 8, end - at - 8) + "\n";
+                }
                 // the mlir launchers do not share a unit (each defines the
                 // same driver-loading helpers): one object each
                 if (mlir_ok.count(name)) mlir_files.push_back(name);
