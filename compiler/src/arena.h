@@ -15,8 +15,7 @@ void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t size);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
-char *arena_printf(Arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 size_t arena_bytes(const Arena *a);
 
@@ -49,8 +48,7 @@ void sb_indent(StrBuf *sb, const char *text, int indent);
 const char *sb_str(StrBuf *sb); /* NUL-terminated, never NULL */
 
 /* Internal invariant failures abort with the place; user errors never do. */
-#define MT_ASSERT(cond) \
-    ((cond) ? (void)0 : mt_internal_error(__FILE__, __LINE__, #cond))
+#define MT_ASSERT(cond) ((cond) ? (void)0 : mt_internal_error(__FILE__, __LINE__, #cond))
 _Noreturn void mt_internal_error(const char *file, int line, const char *what);
 
 #endif

@@ -12,7 +12,9 @@ const char *c_type_in(DType dt, CDialect d) {
     const DTypeInfo *c = dtype_info(dtype_info(dt)->compute);
     return d == C_CUDA ? c->cuda : c->host;
 }
-const char *c_mem_type(DType dt, CDialect d) { return d == C_CUDA ? dtype_info(dt)->cuda : dtype_info(dt)->host; }
+const char *c_mem_type(DType dt, CDialect d) {
+    return d == C_CUDA ? dtype_info(dt)->cuda : dtype_info(dt)->host;
+}
 
 /* Substitutes {0} in a dtype table template. */
 static const char *subst(Arena *a, const char *tmpl, const char *x) {
@@ -74,19 +76,24 @@ const char *c_const(Arena *a, ConstVal c, CDialect d) {
         if (c.i == INT32_MIN) return "(-2147483647 - 1)";
         return arena_printf(a, "%lld", (long long)c.i);
     case DC_UINT:
-        return arena_printf(a, "%llu%s", (unsigned long long)(uint64_t)c.i, info->bits == 64 ? "ULL" : "u");
+        return arena_printf(a, "%llu%s", (unsigned long long)(uint64_t)c.i,
+                            info->bits == 64 ? "ULL" : "u");
     case DC_FLOAT: {
         int dbl = info->compute == DT_F64;
         if (isnan(c.f)) {
-            if (dbl) return d == C_CUDA ? "__longlong_as_double(0x7ff8000000000000LL)" : "((double)NAN)";
+            if (dbl)
+                return d == C_CUDA ? "__longlong_as_double(0x7ff8000000000000LL)" : "((double)NAN)";
             return d == C_CUDA ? "__int_as_float(0x7fc00000)" : "NAN";
         }
         if (isinf(c.f)) {
             if (dbl) {
-                if (d == C_CUDA) return c.f > 0 ? "__longlong_as_double(0x7ff0000000000000LL)" : "(-__longlong_as_double(0x7ff0000000000000LL))";
+                if (d == C_CUDA)
+                    return c.f > 0 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                                   : "(-__longlong_as_double(0x7ff0000000000000LL))";
                 return c.f > 0 ? "((double)INFINITY)" : "(-(double)INFINITY)";
             }
-            if (d == C_CUDA) return c.f > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
+            if (d == C_CUDA)
+                return c.f > 0 ? "__int_as_float(0x7f800000)" : "(-__int_as_float(0x7f800000))";
             return c.f > 0 ? "INFINITY" : "(-INFINITY)";
         }
         if (dbl) {
@@ -104,47 +111,242 @@ const char *c_const(Arena *a, ConstVal c, CDialect d) {
 
 static const char *const reserved[] = {
     /* C and C++ keywords */
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
-    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
-    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
-    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "restrict", "return",
-    "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
-    "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "_Bool", "_Complex", "_Imaginary", "_Alignas",
-    "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert", "_Thread_local", "main", "NULL",
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+    "_Bool",
+    "_Complex",
+    "_Imaginary",
+    "_Alignas",
+    "_Alignof",
+    "_Atomic",
+    "_Generic",
+    "_Noreturn",
+    "_Static_assert",
+    "_Thread_local",
+    "main",
+    "NULL",
     /* CUDA and the generated code */
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "tile_i", "tile_j", "stream", "grid", "dim3",
-    "isnan", "expf", "fmaxf", "fminf", "max", "min", "INFINITY", "NAN", "cudaStream_t", "cudaError_t", "int32_t",
-    "int64_t", "uint32_t", "size_t", "ctx", "args", "pid_x", "pid_y", "pid_z", "ok", "status", "empty", "self",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "tile_i",
+    "tile_j",
+    "stream",
+    "grid",
+    "dim3",
+    "isnan",
+    "expf",
+    "fmaxf",
+    "fminf",
+    "max",
+    "min",
+    "INFINITY",
+    "NAN",
+    "cudaStream_t",
+    "cudaError_t",
+    "int32_t",
+    "int64_t",
+    "uint32_t",
+    "size_t",
+    "ctx",
+    "args",
+    "pid_x",
+    "pid_y",
+    "pid_z",
+    "ok",
+    "status",
+    "empty",
+    "self",
     /* locals and helpers of the generated code: the -O2 CUDA backend's
      * loops and lane indices, the launchers' error variable, CUDA vector
      * types and math the backends call, the MLIR launcher's driver API */
-    "i", "j", "q", "r", "t", "off", "tx", "ty", "err",
-    "fmaf", "uintptr_t", "intptr_t", "ptrdiff_t", "int8_t", "int16_t", "uint8_t", "uint16_t", "uint64_t", "texture",
-    "surface", "atomicAdd", "clock", "abs", "exp",
+    "i",
+    "j",
+    "q",
+    "r",
+    "t",
+    "off",
+    "tx",
+    "ty",
+    "err",
+    "fmaf",
+    "uintptr_t",
+    "intptr_t",
+    "ptrdiff_t",
+    "int8_t",
+    "int16_t",
+    "uint8_t",
+    "uint16_t",
+    "uint64_t",
+    "texture",
+    "surface",
+    "atomicAdd",
+    "clock",
+    "abs",
+    "exp",
     /* macros and functions of the headers the generated code includes
      * (stdint.h, stdlib.h, string.h, math.h, stdbool.h, dlfcn.h, pthread.h,
      * cuda_runtime.h): a parameter of that name would be replaced or shadow
      * what the code calls */
-    "errno", "EOF", "stdin", "stdout", "stderr", "assert", "offsetof", "malloc", "calloc", "realloc", "free",
-    "memcpy", "memset", "memmove", "strlen", "printf", "abort", "exit", "dlopen", "dlsym", "dlclose", "dlerror",
-    "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "isinf",
-    "isfinite", "isnormal", "signbit", "fpclassify", "math_errhandling", "MATH_ERRNO", "MATH_ERREXCEPT", "M_E",
-    "M_LOG2E", "M_LOG10E", "M_LN2", "M_LN10", "M_PI", "M_PI_2", "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI",
-    "M_SQRT2", "M_SQRT1_2", "float_t", "double_t", "CHAR_BIT", "MB_LEN_MAX",
+    "errno",
+    "EOF",
+    "stdin",
+    "stdout",
+    "stderr",
+    "assert",
+    "offsetof",
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "memcpy",
+    "memset",
+    "memmove",
+    "strlen",
+    "printf",
+    "abort",
+    "exit",
+    "dlopen",
+    "dlsym",
+    "dlclose",
+    "dlerror",
+    "EXIT_SUCCESS",
+    "EXIT_FAILURE",
+    "RAND_MAX",
+    "MB_CUR_MAX",
+    "HUGE_VAL",
+    "HUGE_VALF",
+    "HUGE_VALL",
+    "isinf",
+    "isfinite",
+    "isnormal",
+    "signbit",
+    "fpclassify",
+    "math_errhandling",
+    "MATH_ERRNO",
+    "MATH_ERREXCEPT",
+    "M_E",
+    "M_LOG2E",
+    "M_LOG10E",
+    "M_LN2",
+    "M_LN10",
+    "M_PI",
+    "M_PI_2",
+    "M_PI_4",
+    "M_1_PI",
+    "M_2_PI",
+    "M_2_SQRTPI",
+    "M_SQRT2",
+    "M_SQRT1_2",
+    "float_t",
+    "double_t",
+    "CHAR_BIT",
+    "MB_LEN_MAX",
 };
 
 /* <stdint.h>/<limits.h> limits: INT32_MAX, UINT8_MAX, INT64_C, INT_MAX,
  * LLONG_MIN, SIZE_MAX, ...; <float.h>: FLT_*, DBL_*; <math.h>: FP_*. */
 static int c_limit_macro(const char *name) {
-    static const char *const families[] = {"INT", "CHAR", "SCHAR", "SHRT", "LONG", "LLONG", "PTRDIFF", "SIZE",
+    static const char *const families[] = {"INT",        "CHAR",  "SCHAR",   "SHRT",
+                                           "LONG",       "LLONG", "PTRDIFF", "SIZE",
                                            "SIG_ATOMIC", "WCHAR", "WINT"};
     static const char *const suffixes[] = {"_MAX", "_MIN", "_C", "_WIDTH"};
     const char *n = name[0] == 'U' ? name + 1 : name;
-    if (strncmp(name, "FLT_", 4) == 0 || strncmp(name, "DBL_", 4) == 0 || strncmp(name, "LDBL_", 5) == 0 ||
-        strncmp(name, "FP_", 3) == 0)
+    if (strncmp(name, "FLT_", 4) == 0 || strncmp(name, "DBL_", 4) == 0 ||
+        strncmp(name, "LDBL_", 5) == 0 || strncmp(name, "FP_", 3) == 0)
         return 1;
     size_t len = strlen(n);
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
@@ -160,7 +362,8 @@ static int c_limit_macro(const char *name) {
 /* CUDA's vector types (float4, int2, uchar3, ...; make_float4 is covered
  * by the make_ prefix). */
 static int c_vector_type(const char *name) {
-    static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
+    static const char *const bases[] = {"char",     "uchar",     "short", "ushort",
+                                        "int",      "uint",      "long",  "ulong",
                                         "longlong", "ulonglong", "float", "double"};
     size_t len = strlen(name);
     if (len < 2 || name[len - 1] < '1' || name[len - 1] > '4') return 0;
@@ -175,14 +378,16 @@ int c_name_reserved(const char *name) {
     /* generated locals: v<digits>..., t<digits>, reduce_smem_*, stride_*,
      * mt_*, g<digit>, double underscores */
     if (name[0] == 'v' && isdigit((unsigned char)name[1])) return 1;
-    if (strncmp(name, "reduce_", 7) == 0 || strncmp(name, "stride_", 7) == 0 || strncmp(name, "mt_", 3) == 0 ||
-        strncmp(name, "mytriton", 8) == 0 || strncmp(name, "cuda", 4) == 0 || strncmp(name, "__", 2) == 0)
+    if (strncmp(name, "reduce_", 7) == 0 || strncmp(name, "stride_", 7) == 0 ||
+        strncmp(name, "mt_", 3) == 0 || strncmp(name, "mytriton", 8) == 0 ||
+        strncmp(name, "cuda", 4) == 0 || strncmp(name, "__", 2) == 0)
         return 1;
     /* mm_* (the -O2 matmul lowering), launch_* (launchers), make_*, CUDA's
      * and the driver API's CU..., MYTRITON_*, pthread_*, RTLD_*; X_al16 is
      * the -O2 backend's alignment flag of a parameter X */
-    if (strncmp(name, "mm_", 3) == 0 || strncmp(name, "launch_", 7) == 0 || strncmp(name, "make_", 5) == 0 ||
-        strncmp(name, "CU", 2) == 0 || strncmp(name, "MYTRITON", 8) == 0 || strncmp(name, "pthread_", 8) == 0 ||
+    if (strncmp(name, "mm_", 3) == 0 || strncmp(name, "launch_", 7) == 0 ||
+        strncmp(name, "make_", 5) == 0 || strncmp(name, "CU", 2) == 0 ||
+        strncmp(name, "MYTRITON", 8) == 0 || strncmp(name, "pthread_", 8) == 0 ||
         strncmp(name, "PTHREAD_", 8) == 0 || strncmp(name, "RTLD_", 5) == 0)
         return 1;
     size_t len = strlen(name);
@@ -224,7 +429,8 @@ const char **c_param_names(Arena *a, const Function *f) {
             /* a reserved suffix (X_al16) stays reserved under any prefix */
             if (c_name_reserved(cand)) cand = arena_printf(a, "%s_", cand);
             int clash = c_name_reserved(cand) || derived_name(f, cand);
-            for (int j = 0; j < f->nparams && !clash; j++) clash = strcmp(f->params[j].name, cand) == 0;
+            for (int j = 0; j < f->nparams && !clash; j++)
+                clash = strcmp(f->params[j].name, cand) == 0;
             for (int j = 0; j < i && !clash; j++) clash = strcmp(names[j], cand) == 0;
             if (!clash) {
                 names[i] = cand;
@@ -243,8 +449,8 @@ DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
     case TR_CMP: {
         Operand x = in->args[0], y = in->args[1];
         const char *err;
-        DType ct = promote_dtypes(a, (DType)operand_type(f, x).dtype, x.kind == OPD_CONST, (DType)operand_type(f, y).dtype,
-                                  y.kind == OPD_CONST, 0, &err);
+        DType ct = promote_dtypes(a, (DType)operand_type(f, x).dtype, x.kind == OPD_CONST,
+                                  (DType)operand_type(f, y).dtype, y.kind == OPD_CONST, 0, &err);
         return ct == DT_NONE ? (DType)operand_type(f, in->args[k]).dtype : ct;
     }
     case TR_SELECT: return k == 0 ? DT_BOOL : rt;
@@ -269,7 +475,8 @@ DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
     }
     /* the ops with rules of their own that convert an operand */
     if (in->op == OP_LOAD) return k == 1 ? DT_BOOL : rt;
-    if (in->op == OP_STORE) return k == 2 ? DT_BOOL : k == 1 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
+    if (in->op == OP_STORE)
+        return k == 2 ? DT_BOOL : k == 1 ? (DType)operand_type(f, in->args[0]).dtype : DT_NONE;
     if (in->op == OP_FULL) return in->attrs.dtype;
     return (DType)operand_type(f, in->args[k]).dtype;
 }
@@ -278,7 +485,8 @@ static int seed_dtype(DType dt) { return dt == DT_I32 || dt == DT_F32 || dt == D
 
 const char *c_operand_const(Arena *a, ConstVal c, DType opdt, CDialect d) {
     /* the seed's constants print as written: C converts them */
-    if (seed_dtype(c.dt) && seed_dtype(opdt) && !(opdt == DT_BOOL && c.dt != DT_BOOL)) return c_const(a, c, d);
+    if (seed_dtype(c.dt) && seed_dtype(opdt) && !(opdt == DT_BOOL && c.dt != DT_BOOL))
+        return c_const(a, c, d);
     return c_const(a, const_convert(c, opdt), d);
 }
 
@@ -301,7 +509,8 @@ static const char *fill(Arena *a, const char *tmpl, const char *const *x, DType 
 }
 
 static const char *int_literal(Arena *a, DType dt, int max) {
-    if (dtype_is_unsigned(dt)) return arena_printf(a, "%lluULL", (unsigned long long)(max ? dtype_int_max(dt) : 0));
+    if (dtype_is_unsigned(dt))
+        return arena_printf(a, "%lluULL", (unsigned long long)(max ? dtype_int_max(dt) : 0));
     if (max) return arena_printf(a, "%lldLL", (long long)dtype_int_max(dt));
     if (dtype_int_min(dt) == INT64_MIN) return "(-9223372036854775807LL - 1)";
     return arena_printf(a, "%lldLL", (long long)dtype_int_min(dt));
@@ -311,14 +520,17 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
     const char *T = c_type_in(to, d);
     if (from == to) return x;
     if (to == DT_BOOL) return arena_printf(a, "(%s != 0)", x);
-    if (from == DT_BOOL || (dtype_is_int(from) && dtype_is_int(to))) return arena_printf(a, "(%s)%s", T, x);
+    if (from == DT_BOOL || (dtype_is_int(from) && dtype_is_int(to)))
+        return arena_printf(a, "(%s)%s", T, x);
     if (dtype_is_int(from)) { /* to a float: one rounding to f32 / f64, then to a narrower float */
         if (d == C_CUDA && (to == DT_F16 || to == DT_BF16)) {
             /* one rounding, as Triton's cvt.rn.f16 / .bf16 (through f32, an integer above 2^24 rounds twice) */
             int b64 = dtype_info(from)->bits == 64, u = dtype_is_unsigned(from);
             const char *fn = b64 ? (u ? "ull" : "ll") : (u ? "uint" : "int");
-            const char *ct = b64 ? (u ? "unsigned long long" : "long long") : (u ? "unsigned" : "int");
-            if (to == DT_F16) return arena_printf(a, "__half2float(__%s2half_rn((%s)%s))", fn, ct, x);
+            const char *ct =
+                b64 ? (u ? "unsigned long long" : "long long") : (u ? "unsigned" : "int");
+            if (to == DT_F16)
+                return arena_printf(a, "__half2float(__%s2half_rn((%s)%s))", fn, ct, x);
             return arena_printf(a, "__bfloat162float(__%s2bfloat16_rn((%s)%s))", fn, ct, x);
         }
         DType ct = dtype_info(to)->compute;
@@ -334,36 +546,53 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
             if (dtype_info(to)->bits <= 16) {
                 int dbl = dtype_info(from)->compute == DT_F64;
                 if (dtype_is_unsigned(to))
-                    return arena_printf(a, "(%s)min(%s(%s), 65535u)", T, dbl ? "__double2uint_rz" : "__float2uint_rz", x);
-                return arena_printf(a, "(%s)max(-32768, min(%s(%s), 32767))", T, dbl ? "__double2int_rz" : "__float2int_rz", x);
+                    return arena_printf(a, "(%s)min(%s(%s), 65535u)", T,
+                                        dbl ? "__double2uint_rz" : "__float2uint_rz", x);
+                return arena_printf(a, "(%s)max(-32768, min(%s(%s), 32767))", T,
+                                    dbl ? "__double2int_rz" : "__float2int_rz", x);
             }
             return arena_printf(a, "(%s)%s", T, x);
         }
         /* host: the same, in software (mytriton/dtypes.h) */
         DType sat = dtype_info(to)->bits == 8 ? (dtype_is_unsigned(to) ? DT_U16 : DT_I16) : to;
-        if (dtype_is_unsigned(to)) return arena_printf(a, "(%s)mytriton_f2u((double)%s, %s)", T, x, int_literal(a, sat, 1));
+        if (dtype_is_unsigned(to))
+            return arena_printf(a, "(%s)mytriton_f2u((double)%s, %s)", T, x,
+                                int_literal(a, sat, 1));
         if (to == DT_I64) return arena_printf(a, "(%s)mytriton_f2i64((double)%s)", T, x);
-        return arena_printf(a, "(%s)mytriton_f2i((double)%s, %s, %s)", T, x, int_literal(a, sat, 0), int_literal(a, sat, 1));
+        return arena_printf(a, "(%s)mytriton_f2i((double)%s, %s, %s)", T, x, int_literal(a, sat, 0),
+                            int_literal(a, sat, 1));
     }
     /* float to float */
     int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;
-    if (tb > fb || (tb == fb && from != to && tb > 16)) return to == DT_F64 ? arena_printf(a, "(double)%s", x) : x;
+    if (tb > fb || (tb == fb && from != to && tb > 16))
+        return to == DT_F64 ? arena_printf(a, "(double)%s", x) : x;
     if (to == DT_F32) {
         if (!rtz) return arena_printf(a, "(float)%s", x);
-        return d == C_CUDA ? arena_printf(a, "__double2float_rz(%s)", x) : arena_printf(a, "mytriton_f64_to_f32_rz(%s)", x);
+        return d == C_CUDA ? arena_printf(a, "__double2float_rz(%s)", x)
+                           : arena_printf(a, "mytriton_f64_to_f32_rz(%s)", x);
     }
     if (rtz) {
-        if (d == C_CUDA && to == DT_F16 && from == DT_F32) return arena_printf(a, "__half2float(__float2half_rz(%s))", x);
-        if (d == C_CUDA && to == DT_BF16 && from == DT_F32) return arena_printf(a, "__bfloat162float(__float2bfloat16_rz(%s))", x);
-        return arena_printf(a, "mytriton_round_rz((double)%s, %d, %d)", x, to == DT_F16 ? 5 : to == DT_BF16 ? 8 : to == DT_F8E4NV ? 4 : 5,
+        if (d == C_CUDA && to == DT_F16 && from == DT_F32)
+            return arena_printf(a, "__half2float(__float2half_rz(%s))", x);
+        if (d == C_CUDA && to == DT_BF16 && from == DT_F32)
+            return arena_printf(a, "__bfloat162float(__float2bfloat16_rz(%s))", x);
+        return arena_printf(a, "mytriton_round_rz((double)%s, %d, %d)", x,
+                            to == DT_F16      ? 5
+                            : to == DT_BF16   ? 8
+                            : to == DT_F8E4NV ? 4
+                                              : 5,
                             dtype_info(to)->mant);
     }
     if (from == DT_F64) {
         /* one rounding from the double */
-        if (d == C_CUDA && to == DT_F16) return arena_printf(a, "__half2float(__double2half(%s))", x);
-        if (d == C_CUDA && to == DT_BF16) return arena_printf(a, "__bfloat162float(__double2bfloat16(%s))", x);
-        if (d == C_HOST && to == DT_F16) return arena_printf(a, "mytriton_fp16_to_float(mytriton_fp16_from_double(%s))", x);
-        if (d == C_HOST && to == DT_BF16) return arena_printf(a, "mytriton_bf16_to_float(mytriton_bf16_from_double(%s))", x);
+        if (d == C_CUDA && to == DT_F16)
+            return arena_printf(a, "__half2float(__double2half(%s))", x);
+        if (d == C_CUDA && to == DT_BF16)
+            return arena_printf(a, "__bfloat162float(__double2bfloat16(%s))", x);
+        if (d == C_HOST && to == DT_F16)
+            return arena_printf(a, "mytriton_fp16_to_float(mytriton_fp16_from_double(%s))", x);
+        if (d == C_HOST && to == DT_BF16)
+            return arena_printf(a, "mytriton_bf16_to_float(mytriton_bf16_from_double(%s))", x);
         return c_round(a, to, d, arena_printf(a, "(float)%s", x));
     }
     return c_round(a, to, d, x);
@@ -371,11 +600,16 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
 
 const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const char *x) {
     const char *bits = c_store(a, from, d, x);
-    if (d == C_CUDA) return c_load(a, to, d, arena_printf(a, "mytriton_bitcast<%s>(%s)", c_mem_type(to, d), bits));
-    return c_load(a, to, d, arena_printf(a, "MYTRITON_BITCAST(%s, %s, %s)", c_mem_type(to, d), c_mem_type(from, d), bits));
+    if (d == C_CUDA)
+        return c_load(a, to, d,
+                      arena_printf(a, "mytriton_bitcast<%s>(%s)", c_mem_type(to, d), bits));
+    return c_load(a, to, d,
+                  arena_printf(a, "MYTRITON_BITCAST(%s, %s, %s)", c_mem_type(to, d),
+                               c_mem_type(from, d), bits));
 }
 
-const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, const char *const *x) {
+const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
+                      const char *const *x) {
     const OpInfo *info = op_info(in->op);
     DType rt = (DType)in->type.dtype;
     DType ct = dtype_info(rt)->compute;
@@ -389,9 +623,9 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
         if (fl) return arena_printf(a, "fabs%s(%s)", ct == DT_F64 ? "" : "f", x[0]);
         if (!dtype_is_signed(rt) || rt == DT_BOOL) return x[0];
         return arena_printf(a, "(%s < 0 ? -%s : %s)", x[0], x[0], x[0]);
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
         e = fill(a, info->c_tmpl, x, ct);
         round = 1;
         break;
@@ -437,24 +671,32 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
     case OP_MINIMUM: {
         const char *p = x[0], *q = x[1];
         const char *T = c_type_in(rt, d);
-        if (in->args[0].kind != OPD_CONST && operand_type(f, in->args[0]).dtype != rt) p = arena_printf(a, "(%s)%s", T, x[0]);
-        if (in->args[1].kind != OPD_CONST && operand_type(f, in->args[1]).dtype != rt) q = arena_printf(a, "(%s)%s", T, x[1]);
+        if (in->args[0].kind != OPD_CONST && operand_type(f, in->args[0]).dtype != rt)
+            p = arena_printf(a, "(%s)%s", T, x[0]);
+        if (in->args[1].kind != OPD_CONST && operand_type(f, in->args[1]).dtype != rt)
+            q = arena_printf(a, "(%s)%s", T, x[1]);
         const char *cmp = in->op == OP_MAXIMUM ? ">" : "<";
         if (fl && in->attrs.flag)
-            return arena_printf(a, "f%s%s(%s, %s)", in->op == OP_MAXIMUM ? "max" : "min", ct == DT_F64 ? "" : "f", p, q);
+            return arena_printf(a, "f%s%s(%s, %s)", in->op == OP_MAXIMUM ? "max" : "min",
+                                ct == DT_F64 ? "" : "f", p, q);
         if (fl)
-            return arena_printf(a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))))", p, p, q, q, p, cmp,
-                                q, p, q);
+            return arena_printf(
+                a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : ((%s) %s (%s) ? (%s) : (%s))))", p, p,
+                q, q, p, cmp, q, p, q);
         return arena_printf(a, "((%s) %s (%s) ? (%s) : (%s))", p, cmp, q, p, q);
     }
     case OP_UMULHI: {
         int b64 = dtype_info(rt)->bits == 64;
         const char *T = c_type_in(rt, d);
         if (d == C_CUDA)
-            return b64 ? arena_printf(a, "(%s)__umul64hi((unsigned long long)%s, (unsigned long long)%s)", T, x[0], x[1])
+            return b64 ? arena_printf(
+                             a, "(%s)__umul64hi((unsigned long long)%s, (unsigned long long)%s)", T,
+                             x[0], x[1])
                        : arena_printf(a, "(%s)__umulhi((unsigned)%s, (unsigned)%s)", T, x[0], x[1]);
-        return b64 ? arena_printf(a, "(%s)mytriton_umul64hi((uint64_t)%s, (uint64_t)%s)", T, x[0], x[1])
-                   : arena_printf(a, "(%s)(((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32)", T, x[0], x[1]);
+        return b64 ? arena_printf(a, "(%s)mytriton_umul64hi((uint64_t)%s, (uint64_t)%s)", T, x[0],
+                                  x[1])
+                   : arena_printf(a, "(%s)(((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32)", T, x[0],
+                                  x[1]);
     }
     case OP_SELECT: return arena_printf(a, "(%s ? %s : %s)", x[0], x[1], x[2]);
     case OP_CAST: return c_cast_expr(a, d, od, rt, in->attrs.flag, x[0]);
@@ -487,20 +729,27 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, c
 static const struct TritonHelper {
     const char *name, *type, *params, *ptx, *body, *what;
 } triton_helpers[] = {
-    {"mt_ex2_approx", "float", "float x", "ex2.approx.f32 %0, %1;", "exp2f(x)", "2^x (tl.exp: after a product by log2 e)"},
-    {"mt_ex2_approx_ftz", "float", "float x", "ex2.approx.ftz.f32 %0, %1;", "exp2f(x)", "2^x, subnormals flushed (tl.exp2)"},
+    {"mt_ex2_approx", "float", "float x", "ex2.approx.f32 %0, %1;", "exp2f(x)",
+     "2^x (tl.exp: after a product by log2 e)"},
+    {"mt_ex2_approx_ftz", "float", "float x", "ex2.approx.ftz.f32 %0, %1;", "exp2f(x)",
+     "2^x, subnormals flushed (tl.exp2)"},
     {"mt_sqrt_approx", "float", "float x", "sqrt.approx.ftz.f32 %0, %1;", "sqrtf(x)", "tl.sqrt"},
-    {"mt_rsqrt_approx", "float", "float x", "rsqrt.approx.ftz.f32 %0, %1;", "1.0f / sqrtf(x)", "tl.rsqrt"},
-    {"mt_div_full", "float", "float x, float y", "div.full.f32 %0, %1, %2;", "x / y", "'/' and tl.fdiv"},
-    {"mt_floor_ftz", "float", "float x", "cvt.rmi.ftz.f32.f32 %0, %1;", "floorf(x)", "tl.floor (subnormals flushed, as Triton)"},
-    {"mt_ceil_ftz", "float", "float x", "cvt.rpi.ftz.f32.f32 %0, %1;", "ceilf(x)", "tl.ceil (subnormals flushed, as Triton)"},
+    {"mt_rsqrt_approx", "float", "float x", "rsqrt.approx.ftz.f32 %0, %1;", "1.0f / sqrtf(x)",
+     "tl.rsqrt"},
+    {"mt_div_full", "float", "float x, float y", "div.full.f32 %0, %1, %2;", "x / y",
+     "'/' and tl.fdiv"},
+    {"mt_floor_ftz", "float", "float x", "cvt.rmi.ftz.f32.f32 %0, %1;", "floorf(x)",
+     "tl.floor (subnormals flushed, as Triton)"},
+    {"mt_ceil_ftz", "float", "float x", "cvt.rpi.ftz.f32.f32 %0, %1;", "ceilf(x)",
+     "tl.ceil (subnormals flushed, as Triton)"},
     {"mt_ftz", "float", "float x", NULL, "fabsf(x) < 1.17549435e-38f ? copysignf(0.0f, x) : x",
      "a subnormal flushed to a zero of its sign (Triton's libdevice calls flush them)"},
     {"mt_frem_f32", "float", "float x, float y", NULL,
      "fabsf(y) == __int_as_float(0x7f800000) ? x : fmaf(-truncf(__fdiv_rn(x, y)), y, x)",
      "'%': LLVM's frem, x - trunc(x / y) * y fused (y infinite: x)"},
     {"mt_frem_f64", "double", "double x, double y", NULL,
-     "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)", "'%' on f64"},
+     "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)",
+     "'%' on f64"},
 };
 
 const char *c_triton_helpers(Arena *a, const char *code) {
@@ -509,22 +758,30 @@ const char *c_triton_helpers(Arena *a, const char *code) {
     for (size_t h = 0; h < sizeof triton_helpers / sizeof triton_helpers[0]; h++) {
         const struct TritonHelper *H = &triton_helpers[h];
         if (!strstr(code, arena_printf(a, "%s(", H->name))) continue;
-        if (!sb.len) sb_puts(&sb, "// Triton's numerics: the instructions Triton emits for these ops (each defined once\n"
-                                  "// in a translation unit that includes several generated kernels)\n");
+        if (!sb.len)
+            sb_puts(
+                &sb,
+                "// Triton's numerics: the instructions Triton emits for these ops (each defined once\n"
+                "// in a translation unit that includes several generated kernels)\n");
         const char *guard = arena_printf(a, "MYTRITON_HELPER_%s", H->name + 3);
         sb_printf(&sb, "#ifndef %s\n#define %s\n", guard, guard);
-        sb_printf(&sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name, H->params, H->what);
+        sb_printf(&sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name,
+                  H->params, H->what);
         if (!H->ptx) {
             sb_printf(&sb, "    return %s;\n}\n#endif\n", H->body);
             continue;
         }
         int two = strchr(H->params, ',') != NULL;
-        sb_printf(&sb, "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n", H->ptx,
-                  two ? ", \"f\"(y)" : "");
+        sb_printf(
+            &sb,
+            "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n",
+            H->ptx, two ? ", \"f\"(y)" : "");
         sb_printf(&sb, "#else\n    return %s;\n#endif\n}\n#endif\n", H->body);
     }
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);
 }
 
-const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct) { return fill(a, tmpl, x, ct); }
+const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct) {
+    return fill(a, tmpl, x, ct);
+}

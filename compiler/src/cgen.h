@@ -10,7 +10,7 @@ typedef enum CDialect { C_CUDA, C_HOST } CDialect;
 
 /* A register's C type (the compute dtype's: 16- and 8-bit floats are
  * "float"), in CUDA spelling / in a dialect; an element's type in memory. */
-const char *c_type(DType dt);                 /* "float", "int", "bool" */
+const char *c_type(DType dt); /* "float", "int", "bool" */
 const char *c_type_in(DType dt, CDialect d);
 const char *c_mem_type(DType dt, CDialect d); /* "__half" (CUDA), "mytriton_fp16" (host) */
 /* An element read from memory as a register value; a register value as an
@@ -19,11 +19,13 @@ const char *c_mem_type(DType dt, CDialect d); /* "__half" (CUDA), "mytriton_fp16
 const char *c_load(Arena *a, DType dt, CDialect d, const char *elem);
 const char *c_store(Arena *a, DType dt, CDialect d, const char *value);
 const char *c_round(Arena *a, DType dt, CDialect d, const char *value);
-const char *c_param_type(Arena *a, Type t);   /* a CUDA kernel parameter: "float*", "__half*", "int" */
-const char *c_launcher_type(Arena *a, Type t, int is_const); /* "const float*", "int32_t", "mytriton_fp16" */
+const char *c_param_type(Arena *a,
+                         Type t); /* a CUDA kernel parameter: "float*", "__half*", "int" */
+const char *c_launcher_type(Arena *a, Type t,
+                            int is_const); /* "const float*", "int32_t", "mytriton_fp16" */
 /* A constant as a C expression of its own type. */
 const char *c_const(Arena *a, ConstVal c, CDialect d);
-const char *c_zero(DType dt);                 /* "0.0f", "0", "false" */
+const char *c_zero(DType dt); /* "0.0f", "0", "false" */
 /* The dtype operand k of `in` takes part in the op as (its computation
  * dtype: a constant converts to it). */
 DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k);
@@ -34,7 +36,8 @@ const char *c_operand_const(Arena *a, ConstVal c, DType opdt, CDialect d);
  * operands already rendered (x[k]: a register value, or c_operand_const);
  * NULL for the ops a backend renders itself (loads, stores, reductions,
  * aranges, ...). Narrow floats are rounded after inexact operations. */
-const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in, const char *const *x);
+const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
+                      const char *const *x);
 /* A register value converted from one dtype to another, as Triton's cast
  * (rtz: fp_downcast_rounding="rtz"); a reinterpretation of its bits. */
 const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, const char *x);

@@ -52,16 +52,72 @@ static int valid_name(const char *s) {
  * hide a header that the generated code or the headers it includes need:
  * the C library's, the POSIX ones the launchers include, CUDA's. */
 static int system_header_name(const char *s) {
-    static const char *const headers[] = {
-        "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits", "locale", "math",
-        "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbool", "stddef", "stdint", "stdio", "stdlib",
-        "stdnoreturn", "string", "tgmath", "threads", "time", "uchar", "wchar", "wctype", "alloca", "dlfcn",
-        "endian", "features", "memory", "pthread", "sched", "strings", "unistd", "cuda", "cudaProfiler", "cuda_runtime",
-        "cuda_runtime_api", "builtin_types", "channel_descriptor", "common_functions", "cuda_device_runtime_api",
-        "cuda_surface_types", "cuda_texture_types", "device_atomic_functions", "device_functions", "device_launch_parameters",
-        "device_types", "driver_functions", "driver_types", "host_config", "host_defines", "library_types",
-        "math_constants", "math_functions", "sm_20_atomic_functions", "surface_functions", "surface_types",
-        "texture_fetch_functions", "texture_types", "vector_functions", "vector_types"};
+    static const char *const headers[] = {"assert",
+                                          "complex",
+                                          "ctype",
+                                          "errno",
+                                          "fenv",
+                                          "float",
+                                          "inttypes",
+                                          "iso646",
+                                          "limits",
+                                          "locale",
+                                          "math",
+                                          "setjmp",
+                                          "signal",
+                                          "stdalign",
+                                          "stdarg",
+                                          "stdatomic",
+                                          "stdbool",
+                                          "stddef",
+                                          "stdint",
+                                          "stdio",
+                                          "stdlib",
+                                          "stdnoreturn",
+                                          "string",
+                                          "tgmath",
+                                          "threads",
+                                          "time",
+                                          "uchar",
+                                          "wchar",
+                                          "wctype",
+                                          "alloca",
+                                          "dlfcn",
+                                          "endian",
+                                          "features",
+                                          "memory",
+                                          "pthread",
+                                          "sched",
+                                          "strings",
+                                          "unistd",
+                                          "cuda",
+                                          "cudaProfiler",
+                                          "cuda_runtime",
+                                          "cuda_runtime_api",
+                                          "builtin_types",
+                                          "channel_descriptor",
+                                          "common_functions",
+                                          "cuda_device_runtime_api",
+                                          "cuda_surface_types",
+                                          "cuda_texture_types",
+                                          "device_atomic_functions",
+                                          "device_functions",
+                                          "device_launch_parameters",
+                                          "device_types",
+                                          "driver_functions",
+                                          "driver_types",
+                                          "host_config",
+                                          "host_defines",
+                                          "library_types",
+                                          "math_constants",
+                                          "math_functions",
+                                          "sm_20_atomic_functions",
+                                          "surface_functions",
+                                          "surface_types",
+                                          "texture_fetch_functions",
+                                          "texture_types",
+                                          "vector_functions",
+                                          "vector_types"};
     for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
         if (strcmp(headers[i], s) == 0) return 1;
     return 0;
@@ -71,7 +127,9 @@ static const PyNode *kernel_def(const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = body->items[i]->kind == PYV_NODE ? body->items[i]->node : NULL;
-        if (s && pyast_isk(s, PK_FunctionDef) && pyast_str(s, "name") && strcmp(pyast_str(s, "name"), name) == 0) return s;
+        if (s && pyast_isk(s, PK_FunctionDef) && pyast_str(s, "name") &&
+            strcmp(pyast_str(s, "name"), name) == 0)
+            return s;
     }
     return module;
 }
@@ -93,7 +151,8 @@ static PyNode *module_from_output(MtContext *ctx, const mt_options *o, const Shi
     sb_init(&err, ctx->arena);
     if (g->out) sb_putn(&out, g->out, g->out_len);
     if (g->err) sb_putn(&err, g->err, g->err_len);
-    return pyast_from_shim_output(ctx, g->status, &out, &err, o->python && *o->python ? o->python : "python3",
+    return pyast_from_shim_output(ctx, g->status, &out, &err,
+                                  o->python && *o->python ? o->python : "python3",
                                   o->shim ? o->shim : "mytriton_parse.py");
 }
 
@@ -110,13 +169,16 @@ static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *
             return 0;
         }
         if (c_name_reserved(n) || strncmp(n, "mt_", 3) == 0) {
-            mt_error(ctx, srcpos(0, 0), "%s %s: the generated C uses this name; choose another", opt, n);
+            mt_error(ctx, srcpos(0, 0), "%s %s: the generated C uses this name; choose another",
+                     opt, n);
             return 0;
         }
         for (int i = 0; i < k->nparams; i++)
             if (strcmp(k->params[i].name, n) == 0) {
-                mt_error(ctx, srcpos(0, 0), "%s %s: the kernel already has a parameter '%s' (use it in the grid directly)",
-                         opt, n, n);
+                mt_error(
+                    ctx, srcpos(0, 0),
+                    "%s %s: the kernel already has a parameter '%s' (use it in the grid directly)",
+                    opt, n, n);
                 return 0;
             }
         for (int i = 0; i < j; i++)
@@ -138,25 +200,31 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     c->opts = *o;
     if (!c->opts.backends) c->opts.backends = MT_BACKEND_CUDA;
     if (!o->path || !o->kernel || (!o->shim && !given)) {
-        mt_error(ctx, srcpos(0, 0), "a kernel file, a kernel name and the parser shim are required");
+        mt_error(ctx, srcpos(0, 0),
+                 "a kernel file, a kernel name and the parser shim are required");
         return c;
     }
     /* NAME: --name, or the kernel name without a `_kernel` suffix */
     const char *name = o->name;
     if (!name) {
         size_t n = strlen(o->kernel);
-        name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0) ? arena_strndup(a, o->kernel, n - 7) : o->kernel;
+        name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0)
+                   ? arena_strndup(a, o->kernel, n - 7)
+                   : o->kernel;
     }
     if (!valid_name(name)) {
-        mt_error(ctx, srcpos(0, 0), "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
-                 name, mt_option_name(ctx, MT_OPT_NAME));
+        mt_error(
+            ctx, srcpos(0, 0),
+            "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
+            name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     if (system_header_name(name)) {
-        mt_error(ctx, srcpos(0, 0),
-                 "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-                 "the system header <%s.h> (pass %s with another name)",
-                 name, name, name, mt_option_name(ctx, MT_OPT_NAME));
+        mt_error(
+            ctx, srcpos(0, 0),
+            "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
+            "the system header <%s.h> (pass %s with another name)",
+            name, name, name, mt_option_name(ctx, MT_OPT_NAME));
         return c;
     }
     c->name = arena_strdup(a, name);
@@ -168,8 +236,11 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         for (int i = 0; i < sig->n; i++) {
             const SigEntry *e = &sig->entries[i];
             int d = e->divisibility;
-            if (!d && (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL))) d = 16;
-            sb_printf(&st, "%s%s%s%s", i ? ", " : "", e->name ? e->name : "", e->name ? ": " : "", e->type_text);
+            if (!d &&
+                (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL)))
+                d = 16;
+            sb_printf(&st, "%s%s%s%s", i ? ", " : "", e->name ? e->name : "", e->name ? ": " : "",
+                      e->type_text);
             if (d) sb_printf(&st, ":%d", d);
         }
         sig = signature_parse(ctx, sb_str(&st));
@@ -180,7 +251,9 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     int ndefines = o->ndefines;
     if (o->dispatch) {
         if (c->opts.backends & MT_BACKEND_MLIR) {
-            mt_error(ctx, srcpos(0, 0), "CONFIGS: the mlir backend has no dispatching launcher yet (use cuda and host)");
+            mt_error(
+                ctx, srcpos(0, 0),
+                "CONFIGS: the mlir backend has no dispatching launcher yet (use cuda and host)");
             return c;
         }
         for (int k = 0; k < o->dispatch->nconfigs; k++) {
@@ -199,10 +272,12 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     }
     c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
     for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
-    c->module = given ? module_from_output(ctx, o, given) : pyast_parse_file(ctx, o->python, o->shim);
+    c->module =
+        given ? module_from_output(ctx, o, given) : pyast_parse_file(ctx, o->python, o->shim);
     if (!c->module) return c;
     Define *defs = ARENA_ARRAY(a, Define, ndefines + 1);
-    for (int i = 0; i < ndefines; i++) defs[i].name = defines[i].name, defs[i].value = defines[i].value;
+    for (int i = 0; i < ndefines; i++)
+        defs[i].name = defines[i].name, defs[i].value = defines[i].value;
     ctx->triton_nan = o->opt_level >= 2;
     c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
@@ -218,8 +293,8 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         for (int j = 0; j < o->ngrid_params; j++) {
             int index = c->kernel->nruntime + j;
             if (index < 64 && !c->grid->uses_param[index]) {
-                mt_error(ctx, srcpos(0, 0), "%s %s: the grid \"%s\" does not use it", mt_option_name(ctx, MT_OPT_GRID_PARAM),
-                         o->grid_params[j], o->grid);
+                mt_error(ctx, srcpos(0, 0), "%s %s: the grid \"%s\" does not use it",
+                         mt_option_name(ctx, MT_OPT_GRID_PARAM), o->grid_params[j], o->grid);
                 return c;
             }
         }
@@ -245,7 +320,8 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     sb_init(&cx, a);
     for (int i = 0; i < c->kernel->nparams; i++) {
         const KernelParam *p = &c->kernel->params[i];
-        if (p->is_constexpr) sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
+        if (p->is_constexpr)
+            sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
     }
     s->constexprs = sb_str(&cx);
     s->grid = c->grid;
@@ -255,8 +331,10 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     s->nextra = o->ngrid_params;
     s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
     s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
-    for (int i = 0; i < c->f->nparams; i++) s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
-    for (int j = 0; j < s->nextra; j++) s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
+    for (int i = 0; i < c->f->nparams; i++)
+        s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
+    for (int j = 0; j < s->nextra; j++)
+        s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
     s->written = ssa_written_params(a, c->f);
     s->backends = c->opts.backends;
     s->tile = &c->tile;
@@ -266,8 +344,9 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
 
 mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL); }
 
-mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out, size_t out_len,
-                                       const char *err, size_t err_len, const char *source, size_t source_len) {
+mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out,
+                                       size_t out_len, const char *err, size_t err_len,
+                                       const char *source, size_t source_len) {
     ShimOutput g = {status, out, err, source, out_len, err_len, source_len};
     return compile_from(o, &g);
 }
@@ -296,7 +375,9 @@ static int need_tile(mt_compilation *c) {
             return 0;
         }
     } else if (c->opts.num_warps > 0) {
-        mt_error(c->ctx, srcpos(0, 0), "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per element)");
+        mt_error(
+            c->ctx, srcpos(0, 0),
+            "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per element)");
         c->tile_failed = 1;
         return 0;
     }
@@ -323,7 +404,8 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
-        if (c->opts.opt_level >= 2) return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
+        if (c->opts.opt_level >= 2)
+            return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         return emit_cuda_kernel(a, c->f, &c->tile, c->spec.symbol);
     case MT_EMIT_HEADER:
         if (!need_tile(c)) return NULL;
@@ -350,9 +432,10 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         }
         if (!need_tile(c)) return NULL;
         if (stage == MT_EMIT_DISPATCH_HEADER)
-            return emit_dispatch_header(c->ctx, &c->spec, c->opts.dispatch, dispatch_hash(c->ctx, &c->opts));
-        return emit_dispatch_unit(c->ctx, &c->spec, c->opts.dispatch, dispatch_hash(c->ctx, &c->opts),
-                                  stage == MT_EMIT_DISPATCH_CUDA);
+            return emit_dispatch_header(c->ctx, &c->spec, c->opts.dispatch,
+                                        dispatch_hash(c->ctx, &c->opts));
+        return emit_dispatch_unit(c->ctx, &c->spec, c->opts.dispatch,
+                                  dispatch_hash(c->ctx, &c->opts), stage == MT_EMIT_DISPATCH_CUDA);
     }
     return NULL;
 }

@@ -12,7 +12,8 @@
  * instead of running the shim on options->path (which still names the
  * file in diagnostics; options->shim may be NULL). `source` (NULL: none)
  * is the kernel text the diagnostics quote. */
-mt_compilation *mt_compile_shim_output(const mt_options *options, int status, const char *out, size_t out_len,
-                                       const char *err, size_t err_len, const char *source, size_t source_len);
+mt_compilation *mt_compile_shim_output(const mt_options *options, int status, const char *out,
+                                       size_t out_len, const char *err, size_t err_len,
+                                       const char *source, size_t source_len);
 
 #endif

@@ -17,17 +17,23 @@ typedef struct MtContext {
     const char *filename; /* as the user named it: diagnostics print it */
     const char *source;   /* the file's bytes, NUL-terminated; NULL if unread */
     size_t source_len;
-    StrBuf diagnostics;   /* formatted diagnostics, in order */
+    StrBuf diagnostics; /* formatted diagnostics, in order */
     int errors;
-    int cmake_spelling;   /* options named as mytriton_add_kernels() keywords */
-    int triton_nan;       /* tl.maximum/tl.minimum ignore NaN by default, as
+    int cmake_spelling; /* options named as mytriton_add_kernels() keywords */
+    int triton_nan;     /* tl.maximum/tl.minimum ignore NaN by default, as
                            * Triton's (-O2); 0: NaN propagates, as the seed (-O1) */
 } MtContext;
 
 /* The options a diagnostic may name, spelled as on the command line (-D,
  * --signature, --grid, --name) or, when mytritonc runs from CMake, as the
  * keywords of mytriton_add_kernels() (CONSTEXPR, SIGNATURE, GRID, NAME). */
-typedef enum MtOption { MT_OPT_DEFINE, MT_OPT_SIGNATURE, MT_OPT_GRID, MT_OPT_GRID_PARAM, MT_OPT_NAME } MtOption;
+typedef enum MtOption {
+    MT_OPT_DEFINE,
+    MT_OPT_SIGNATURE,
+    MT_OPT_GRID,
+    MT_OPT_GRID_PARAM,
+    MT_OPT_NAME
+} MtOption;
 const char *mt_option_name(const MtContext *ctx, MtOption opt);
 
 MtContext *mt_context_new(const char *filename);

@@ -13,7 +13,7 @@ typedef struct Cse {
     Arena *a;
     Function *f;
     Operand *repl;
-    Inst **table;   /* open addressing */
+    Inst **table; /* open addressing */
     int cap, count;
     PtrVec inserted; /* slots filled, for scope exit (as intptr) */
     PassStats *st;
@@ -42,18 +42,22 @@ static unsigned hash_inst(const Inst *in) {
     for (int i = 0; i < in->nargs; i++) h = mix(h, operand_bits(in->args[i]));
     h = mix(h, ((uint64_t)in->attrs.axis << 32) ^ (uint64_t)(uint32_t)in->attrs.start);
     h = mix(h, ((uint64_t)(uint32_t)in->attrs.end << 32) ^ (uint64_t)in->attrs.dtype);
-    h = mix(h, ((uint64_t)(uint32_t)in->attrs.shape[0] << 32) ^ (uint64_t)(uint32_t)in->attrs.shape[1]);
+    h = mix(
+        h, ((uint64_t)(uint32_t)in->attrs.shape[0] << 32) ^ (uint64_t)(uint32_t)in->attrs.shape[1]);
     h = mix(h, (uint64_t)(uint32_t)in->attrs.flag);
     return h;
 }
 
 static int same_attrs(const Attrs *x, const Attrs *y) {
     return x->axis == y->axis && x->start == y->start && x->end == y->end && x->rank == y->rank &&
-           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype && x->flag == y->flag;
+           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype &&
+           x->flag == y->flag;
 }
 
 static int same_inst(const Inst *x, const Inst *y) {
-    if (x->op != y->op || x->nargs != y->nargs || !type_eq(x->type, y->type) || !same_attrs(&x->attrs, &y->attrs)) return 0;
+    if (x->op != y->op || x->nargs != y->nargs || !type_eq(x->type, y->type) ||
+        !same_attrs(&x->attrs, &y->attrs))
+        return 0;
     for (int i = 0; i < x->nargs; i++)
         if (!operand_eq(x->args[i], y->args[i])) return 0;
     return 1;
@@ -94,7 +98,8 @@ static void grow(Cse *C) {
 static void pop_scope(Cse *C, int mark) {
     if (C->inserted.len == mark) return;
     PtrVec keep = {0};
-    for (int k = 0; k < mark; k++) ptrvec_push(C->a, &keep, C->table[(intptr_t)C->inserted.items[k]]);
+    for (int k = 0; k < mark; k++)
+        ptrvec_push(C->a, &keep, C->table[(intptr_t)C->inserted.items[k]]);
     memset(C->table, 0, sizeof(Inst *) * (size_t)C->cap);
     C->count = 0;
     C->inserted.len = 0;

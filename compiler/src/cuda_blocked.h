@@ -10,14 +10,14 @@ typedef struct CudaB {
     const Function *f;
     const TileInfo *tile;
     const char **pnames;
-    const int *param_div;     /* the signature's :N hints, per parameter */
-    int *alias;               /* value -> value it is stored as (-1: itself) */
-    const char **splat;       /* value -> the scalar every element holds */
-    int *ptr_param;           /* pointer value -> its base parameter */
-    const char **ptr_var;     /* carried pointer value -> its index variable */
-    char *align_needed;       /* pointer parameter -> alignment flag emitted */
-    StrBuf smem;              /* __shared__ declarations */
-    StrBuf prologue;          /* statements at kernel entry */
+    const int *param_div; /* the signature's :N hints, per parameter */
+    int *alias;           /* value -> value it is stored as (-1: itself) */
+    const char **splat;   /* value -> the scalar every element holds */
+    int *ptr_param;       /* pointer value -> its base parameter */
+    const char **ptr_var; /* carried pointer value -> its index variable */
+    char *align_needed;   /* pointer parameter -> alignment flag emitted */
+    StrBuf smem;          /* __shared__ declarations */
+    StrBuf prologue;      /* statements at kernel entry */
     StrBuf *out;
     int indent;
     int loop_depth;
@@ -55,7 +55,8 @@ void cb_emit_block(CudaB *C, const Block *b);
  * the tile cannot be spread so (NULL on success). */
 const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps);
 /* The -O2 kernel; param_div: the signature's divisibility hints (or NULL). */
-const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol, const int *param_div);
+const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
+                              const int *param_div);
 
 /* The matmul idiom: a top-level runtime loop whose only carried value is a
  * tile accumulating the outer product of a row block and a column block

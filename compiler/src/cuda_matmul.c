@@ -50,8 +50,9 @@ static int in_block(const Block *b, const Inst *x) {
  * and the special ops that regen() renders itself; any other op declines
  * the pattern. */
 static int regen_special(Op op) {
-    return op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS || op == OP_EMPTY ||
-           op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST || op == OP_BITCAST || op == OP_HINT;
+    return op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
+           op == OP_EMPTY || op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR ||
+           op == OP_CAST || op == OP_BITCAST || op == OP_HINT;
 }
 
 static int regenerable(const Function *f, const Loop *l, Operand o, int depth) {
@@ -60,8 +61,10 @@ static int regenerable(const Function *f, const Loop *l, Operand o, int depth) {
     if (o.id == l->index) return 1;
     const Inst *d = f->defs[o.id];
     if (!d) return 0;
-    if (f->types[o.id].rank == 0 && !in_block(&l->body, d) && d->op != OP_FOR) return 1; /* a uniform scalar in scope */
-    if (f->types[o.id].rank == 0 && d->op == OP_FOR) return !in_block(&l->body, d) && o.id != l->args[0];
+    if (f->types[o.id].rank == 0 && !in_block(&l->body, d) && d->op != OP_FOR)
+        return 1; /* a uniform scalar in scope */
+    if (f->types[o.id].rank == 0 && d->op == OP_FOR)
+        return !in_block(&l->body, d) && o.id != l->args[0];
     if (!regen_special(d->op) && op_info(d->op)->rule == TR_SPECIAL) return 0;
     if (!op_has(d->op, OPF_PURE)) return 0;
     for (int k = 0; k < d->nargs; k++)
@@ -83,33 +86,42 @@ static int use_count(const Block *b, int v) {
     int n = 0;
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        for (int k = 0; k < in->nargs; k++) n += in->args[k].kind == OPD_VALUE && in->args[k].id == v;
+        for (int k = 0; k < in->nargs; k++)
+            n += in->args[k].kind == OPD_VALUE && in->args[k].id == v;
     }
     return n;
 }
 
 static int match_loop(const Function *f, const TileInfo *t, const Inst *in, Match *m) {
-    if (in->op != OP_FOR || t->rank != 2 || t->rows < 4 || t->cols < 4 || t->rows % 4 || t->cols % 4) return 0;
+    if (in->op != OP_FOR || t->rank != 2 || t->rows < 4 || t->cols < 4 || t->rows % 4 ||
+        t->cols % 4)
+        return 0;
     const Loop *l = in->loop;
     if (l->ncarried != 1 || l->nyields != 1 || l->nresults != 1) return 0;
     Type acc = f->types[l->args[0]];
-    if (acc.ptr || acc.dtype != DT_F32 || acc.rank != 2 || acc.dims[0] != t->rows || acc.dims[1] != t->cols) return 0;
+    if (acc.ptr || acc.dtype != DT_F32 || acc.rank != 2 || acc.dims[0] != t->rows ||
+        acc.dims[1] != t->cols)
+        return 0;
     if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
     const Inst *add = def_in(f, l->yields[0]);
     if (!add || add->op != OP_ADD || !in_block(&l->body, add)) return 0;
-    int acc_side = add->args[0].kind == OPD_VALUE && add->args[0].id == l->args[0] ? 0
-                 : add->args[1].kind == OPD_VALUE && add->args[1].id == l->args[0] ? 1 : -1;
+    int acc_side = add->args[0].kind == OPD_VALUE && add->args[0].id == l->args[0]   ? 0
+                   : add->args[1].kind == OPD_VALUE && add->args[1].id == l->args[0] ? 1
+                                                                                     : -1;
     if (acc_side < 0) return 0;
     const Inst *mul = def_in(f, add->args[1 - acc_side]);
     if (!mul || mul->op != OP_MUL || !in_block(&l->body, mul)) return 0;
     const Inst *x = def_in(f, mul->args[0]), *y = def_in(f, mul->args[1]);
-    if (!x || !y || x->op != OP_LOAD || y->op != OP_LOAD || !in_block(&l->body, x) || !in_block(&l->body, y)) return 0;
+    if (!x || !y || x->op != OP_LOAD || y->op != OP_LOAD || !in_block(&l->body, x) ||
+        !in_block(&l->body, y))
+        return 0;
     Type tx = x->type, ty = y->type;
     if (tx.dtype != DT_F32 || ty.dtype != DT_F32 || tx.rank != 2 || ty.rank != 2) return 0;
     if (tx.dims[1] == 1 && ty.dims[0] == 1 && tx.dims[0] == t->rows && ty.dims[1] == t->cols) {
         m->load_row = x;
         m->load_col = y;
-    } else if (ty.dims[1] == 1 && tx.dims[0] == 1 && ty.dims[0] == t->rows && tx.dims[1] == t->cols) {
+    } else if (ty.dims[1] == 1 && tx.dims[0] == 1 && ty.dims[0] == t->rows &&
+               tx.dims[1] == t->cols) {
         m->load_row = y;
         m->load_col = x;
     } else {
@@ -173,15 +185,20 @@ static const char *regen(Regen *R, Operand o, int axis) {
         return d->attrs.start ? arena_printf(C->a, "(%s + %d)", c, d->attrs.start) : c;
     }
     if (d->op == OP_PROGRAM_ID) return arena_printf(C->a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    if (d->op == OP_NUM_PROGRAMS) return arena_printf(C->a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    if (d->op == OP_NUM_PROGRAMS)
+        return arena_printf(C->a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
     if (d->op == OP_ZEROS || d->op == OP_EMPTY) return c_zero((DType)d->type.dtype);
     if (d->op == OP_FULL) {
         DType dt = (DType)d->type.dtype;
-        if (d->args[0].kind == OPD_CONST) return c_const(C->a, const_convert(d->args[0].c, dt), C_CUDA);
+        if (d->args[0].kind == OPD_CONST)
+            return c_const(C->a, const_convert(d->args[0].c, dt), C_CUDA);
         const char *x = regen(R, d->args[0], -1);
-        return operand_type(f, d->args[0]).dtype == dt ? x : arena_printf(C->a, "((%s)%s)", c_type(dt), x);
+        return operand_type(f, d->args[0]).dtype == dt
+                   ? x
+                   : arena_printf(C->a, "((%s)%s)", c_type(dt), x);
     }
-    if (d->op == OP_EXPAND_DIMS) return regen(R, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
+    if (d->op == OP_EXPAND_DIMS)
+        return regen(R, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
     if (d->op == OP_ADDPTR) {
         const char *base = d->args[0].kind == OPD_PARAM ? NULL : regen(R, d->args[0], axis);
         const char *off = regen(R, d->args[1], axis);
@@ -190,7 +207,8 @@ static const char *regen(Regen *R, Operand o, int axis) {
     /* an elementwise op (regenerable() admitted no other) */
     const char *x[3] = {NULL, NULL, NULL};
     for (int k = 0; k < d->nargs && k < 3; k++)
-        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(C, d, k) : regen(R, d->args[k], axis);
+        x[k] =
+            d->args[k].kind == OPD_CONST ? cb_const_operand(C, d, k) : regen(R, d->args[k], axis);
     return cb_op_expr(C, d, x[0], x[1], x[2]);
 }
 
@@ -218,10 +236,10 @@ static int coef_k(const CudaB *C, const Loop *l, Operand o, int depth) {
  * iterations) into the registers `regs`; the store moves them to `dst`. */
 typedef struct Staged {
     const Inst *ld;
-    int n;              /* rows (or columns) of the tile */
+    int n; /* rows (or columns) of the tile */
     int along_rows;
-    const char *dst;    /* shared buffer */
-    const char *regs;   /* prefetch registers */
+    const char *dst;  /* shared buffer */
+    const char *regs; /* prefetch registers */
     int k_fastest;
 } Staged;
 
@@ -236,11 +254,13 @@ static int groups_per_thread(const CudaB *C, const Staged *S) {
 
 static void group_coords(CudaB *C, const Staged *S) {
     cb_line(C, "const int mm_g = mm_s * %d + (int)threadIdx.x;", C->tile->block_threads);
-    if (S->k_fastest) cb_line(C, "const int mm_kk = (mm_g %% %d) * 4, mm_r = mm_g / %d;", MM_BK / 4, MM_BK / 4);
+    if (S->k_fastest)
+        cb_line(C, "const int mm_kk = (mm_g %% %d) * 4, mm_r = mm_g / %d;", MM_BK / 4, MM_BK / 4);
     else cb_line(C, "const int mm_kk = mm_g / %d, mm_r = (mm_g %% %d) * 4;", S->n / 4, S->n / 4);
 }
 
-static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk, const char *len) {
+static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk,
+                       const char *len) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
     const Inst *ld = S->ld;
     int base = pointer_base(C->f, ld->args[0]);
@@ -270,10 +290,14 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     cb_line(C, "mm_m[q] = %s < %s%s%s;", kq, len, mask ? " && " : "", mask ? mask : "");
     C->indent--;
     cb_line(C, "}");
-    const char *al = C->param_div && C->param_div[base] >= 16 ? NULL : arena_printf(C->a, "(((uintptr_t)%s) & 15) == 0", bname);
-    cb_line(C, "if (%s%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && (mm_i[0] & 3) == 0 && mm_i[1] == mm_i[0] + 1 && "
-               "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
-            al ? al : "", al ? " && " : "");
+    const char *al = C->param_div && C->param_div[base] >= 16
+                         ? NULL
+                         : arena_printf(C->a, "(((uintptr_t)%s) & 15) == 0", bname);
+    cb_line(
+        C,
+        "if (%s%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && (mm_i[0] & 3) == 0 && mm_i[1] == mm_i[0] + 1 && "
+        "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
+        al ? al : "", al ? " && " : "");
     C->indent++;
     cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
     cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
@@ -283,7 +307,9 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
-    if (mask) cb_line(C, "if (mm_m[q]) mm_v[q] = %s[mm_i[q]];\n%*selse if (%s < %s) mm_v[q] = %s;", bname, C->indent * 4, "", kq, len, other);
+    if (mask)
+        cb_line(C, "if (mm_m[q]) mm_v[q] = %s[mm_i[q]];\n%*selse if (%s < %s) mm_v[q] = %s;", bname,
+                C->indent * 4, "", kq, len, other);
     else cb_line(C, "if (%s < %s) mm_v[q] = %s[mm_i[q]];", kq, len, bname);
     C->indent--;
     cb_line(C, "}");
@@ -304,7 +330,8 @@ static void stage_store(CudaB *C, const Staged *S) {
     if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
     const char *v = arena_printf(C->a, "%s[mm_s]", S->regs);
     if (S->k_fastest) {
-        for (int q = 0; q < 4; q++) cb_line(C, "%s[mm_kk + %d][mm_r] = %s.%c;", S->dst, q, v, "xyzw"[q]);
+        for (int q = 0; q < 4; q++)
+            cb_line(C, "%s[mm_kk + %d][mm_r] = %s.%c;", S->dst, q, v, "xyzw"[q]);
     } else {
         cb_line(C, "*(float4 *)&%s[mm_kk][mm_r] = %s;", S->dst, v);
     }
@@ -322,7 +349,8 @@ static void read_fragment(CudaB *C, const char *dst, const char *buf, int n, int
         cb_line(C, "for (int q = 0; q < %d; q += 4) {", n);
         C->indent++;
         cb_line(C, "const float4 t = *(const float4 *)&%s[mm_kk][%s];", buf, coordf(C, "q"));
-        cb_line(C, "%s[q] = t.x, %s[q + 1] = t.y, %s[q + 2] = t.z, %s[q + 3] = t.w;", dst, dst, dst, dst);
+        cb_line(C, "%s[q] = t.x, %s[q + 1] = t.y, %s[q + 2] = t.z, %s[q + 3] = t.w;", dst, dst, dst,
+                dst);
         C->indent--;
         cb_line(C, "}");
         return;
@@ -339,8 +367,10 @@ static void compute(CudaB *C, int acc, const char *bound) {
     read_fragment(C, "mm_a", "mm_As", t->tm, 1);
     read_fragment(C, "mm_b", "mm_Bs", t->tn, 0);
     int n = cb_open(C, LAYOUT_TILE);
-    const char *dst = arena_printf(C->a, "v%d%s%s", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "");
-    cb_line(C, "%s = fmaf(mm_a[%s], mm_b[%s], %s);", dst, t->tm > 1 ? "i" : "0", t->tn > 1 ? "j" : "0", dst);
+    const char *dst =
+        arena_printf(C->a, "v%d%s%s", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "");
+    cb_line(C, "%s = fmaf(mm_a[%s], mm_b[%s], %s);", dst, t->tm > 1 ? "i" : "0",
+            t->tn > 1 ? "j" : "0", dst);
     cb_close(C, n);
     C->indent--;
     cb_line(C, "}");
@@ -354,23 +384,34 @@ int cuda_matmul_emit(CudaB *C, const Inst *in) {
     int acc = l->results[0];
     C->alias[l->args[0]] = acc;
     /* the accumulator, from the carried input */
-    cb_line(C, "// %%%d: runtime loop of outer products, staged through shared memory in chunks of %d", acc, MM_BK);
+    cb_line(C,
+            "// %%%d: runtime loop of outer products, staged through shared memory in chunks of %d",
+            acc, MM_BK);
     cb_line(C, "float v%d%s%s;", acc, t->tm > 1 ? arena_printf(C->a, "[%d]", t->tm) : "",
             t->tn > 1 ? arena_printf(C->a, "[%d]", t->tn) : "");
     int n = cb_open(C, LAYOUT_TILE);
-    cb_line(C, "v%d%s%s = %s;", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "", cb_elem(C, l->inits[0], LAYOUT_TILE, "i", "j"));
+    cb_line(C, "v%d%s%s = %s;", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "",
+            cb_elem(C, l->inits[0], LAYOUT_TILE, "i", "j"));
     cb_close(C, n);
     if (!strstr(sb_str(&C->smem), "mm_As")) {
-        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_As[%d][%d];\n", MM_BK, t->rows + 4);
-        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_Bs[%d][%d];\n", MM_BK, t->cols + 4);
+        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_As[%d][%d];\n", MM_BK,
+                  t->rows + 4);
+        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_Bs[%d][%d];\n", MM_BK,
+                  t->cols + 4);
     }
-    Staged A = {m.load_row, t->rows, 1, "mm_As", "mm_pa", coef_k(C, l, m.load_row->args[0], 0) == 1};
-    Staged B = {m.load_col, t->cols, 0, "mm_Bs", "mm_pb", coef_k(C, l, m.load_col->args[0], 0) == 1};
+    Staged A = {m.load_row, t->rows, 1,
+                "mm_As",    "mm_pa", coef_k(C, l, m.load_row->args[0], 0) == 1};
+    Staged B = {m.load_col, t->cols, 0,
+                "mm_Bs",    "mm_pb", coef_k(C, l, m.load_col->args[0], 0) == 1};
     cb_line(C, "{");
     C->indent++;
-    cb_line(C, "const int mm_start = %s, mm_stop = %s, mm_step = %s;", cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
-            cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
-    cb_line(C, "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
+    cb_line(C, "const int mm_start = %s, mm_stop = %s, mm_step = %s;",
+            cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
+            cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"),
+            cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
+    cb_line(
+        C,
+        "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
     cb_line(C, "float4 mm_pa[%d], mm_pb[%d];", groups_per_thread(C, &A), groups_per_thread(C, &B));
     cb_line(C, "/* the first chunk into registers */");
     cb_line(C, "if (mm_n > 0) {");
@@ -391,7 +432,8 @@ int cuda_matmul_emit(CudaB *C, const Inst *in) {
     cb_line(C, "if (mm_c + %d < mm_n) {", MM_BK);
     C->indent++;
     cb_line(C, "const long long mm_next = mm_c + %d;", MM_BK);
-    cb_line(C, "const int mm_next_len = mm_n - mm_next < %d ? (int)(mm_n - mm_next) : %d;", MM_BK, MM_BK);
+    cb_line(C, "const int mm_next_len = mm_n - mm_next < %d ? (int)(mm_n - mm_next) : %d;", MM_BK,
+            MM_BK);
     stage_load(C, l, &A, "mm_next", "mm_next_len");
     stage_load(C, l, &B, "mm_next", "mm_next_len");
     C->indent--;

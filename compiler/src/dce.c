@@ -56,7 +56,8 @@ static void dce_block(Dce *D, Block *b) {
 
 void pass_dce(Arena *a, Function *f, PassStats *st) {
     Dce D = {f, ARENA_ARRAY(a, int, f->nvalues + 1), st, 1};
-    for (int i = 0; i < f->body.items.len; i++) ssa_for_each_operand(f->body.items.items[i], 1, count_one, &D);
+    for (int i = 0; i < f->body.items.len; i++)
+        ssa_for_each_operand(f->body.items.items[i], 1, count_one, &D);
     while (D.changed) {
         D.changed = 0;
         dce_block(&D, &f->body);

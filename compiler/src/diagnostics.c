@@ -49,8 +49,11 @@ static const char *source_line(const MtContext *ctx, int line, size_t *len) {
 
 /* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 static size_t utf8_seq(const unsigned char *s, size_t n) {
-    size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t len = s[0] < 0x80                    ? 1
+                 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+                 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                                : 0;
     if (len == 0 || len > n) return 0;
     for (size_t i = 1; i < len; i++)
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -63,8 +66,7 @@ static void report(MtContext *ctx, const char *kind, SrcPos pos, const char *fmt
     StrBuf *sb = &ctx->diagnostics;
     if (pos.line > 0)
         sb_printf(sb, "%s:%d:%d: %s: ", ctx->filename, pos.line, pos.col > 0 ? pos.col : 1, kind);
-    else
-        sb_printf(sb, "%s: %s: ", ctx->filename, kind);
+    else sb_printf(sb, "%s: %s: ", ctx->filename, kind);
     sb_vprintf(sb, fmt, ap);
     sb_putc(sb, '\n');
     size_t len = 0;
@@ -87,7 +89,8 @@ static void report(MtContext *ctx, const char *kind, SrcPos pos, const char *fmt
     for (size_t i = from; i < to;) {
         size_t n = utf8_seq(u + i, len - i);
         if (n == 0 || i + n > to) n = 1, sb_putc(sb, '?');
-        else if (n == 1) sb_putc(sb, (u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7f ? '?' : (char)u[i]);
+        else if (n == 1)
+            sb_putc(sb, (u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7f ? '?' : (char)u[i]);
         else sb_putn(sb, text + i, n);
         i += n;
     }

@@ -12,22 +12,22 @@ enum { BACKEND_CUDA = 1, BACKEND_HOST = 2, BACKEND_MLIR = 4 };
 
 /* One specialization: what the launcher, header and registry entry say. */
 typedef struct Spec {
-    const char *name;        /* NAME: launch_NAME, NAME.cu, NAME.h */
-    const char *symbol;      /* the __global__ function */
-    const char *kernel;      /* the Python function */
-    const char *source;      /* the kernel file's name, no directories */
-    const char *signature;   /* normalized */
-    const char *constexprs;  /* "BM=16, BN=16" ("" if none) */
-    const Grid *grid;        /* NULL: the launcher takes a mytriton_grid */
+    const char *name;       /* NAME: launch_NAME, NAME.cu, NAME.h */
+    const char *symbol;     /* the __global__ function */
+    const char *kernel;     /* the Python function */
+    const char *source;     /* the kernel file's name, no directories */
+    const char *signature;  /* normalized */
+    const char *constexprs; /* "BM=16, BN=16" ("" if none) */
+    const Grid *grid;       /* NULL: the launcher takes a mytriton_grid */
     const Function *f;
     const TileInfo *tile;
-    const char **pnames;     /* C names of the runtime parameters, then of
+    const char **pnames; /* C names of the runtime parameters, then of
                               * the nextra launcher-only grid parameters */
-    const char **pyname;     /* their Python names (same order) */
-    int nextra;              /* launcher-only int32_t grid parameters */
-    const int *written;      /* per runtime parameter: stored through */
+    const char **pyname; /* their Python names (same order) */
+    int nextra;          /* launcher-only int32_t grid parameters */
+    const int *written;  /* per runtime parameter: stored through */
     int backends;
-    int num_stages;          /* the num_stages hint (0: none) */
+    int num_stages; /* the num_stages hint (0: none) */
 } Spec;
 
 /* The __global__ function alone (--emit=cuda; the golden files). */
@@ -38,8 +38,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel);
 const char *emit_header(Arena *a, const Spec *s);
 /* The grid evaluation and checks of a launcher (CUDA and host): leaves
  * `mytriton_grid grid` ready, or returns `fail_value` / `empty_value`. */
-void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
-                        const char *empty_value);
+void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher,
+                        const char *fail_value, const char *empty_value);
 /* A launcher's parameter list: the stream (CUDA), the grid (without a grid
  * expression), the runtime parameters, then the launcher-only grid
  * parameters (int32_t); "void" if none. */
@@ -48,11 +48,12 @@ const char *launcher_params(Arena *a, const Spec *s, int with_stream);
  * whose generic launch is the function `generic`, whose tuner is the
  * object `tuner` and whose attribute function is `attributes` (NULL:
  * none). */
-void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic,
-               const char *tuner, const char *attributes);
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend,
+               const char *generic, const char *tuner, const char *attributes);
 /* The generic launch `fname`: unpacks args[] for the typed `launcher`
  * (cuda: passes the stream). */
-void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda);
+void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname,
+                  int cuda);
 /* NAME_host.c: the host (CPU) backend's translation unit (emit_host.c). */
 const char *emit_host_unit(MtContext *ctx, const Spec *s);
 /* The MLIR module (emit_mlir.c); NULL after a diagnostic naming what it
@@ -67,15 +68,18 @@ void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s);
 /* Dispatching launchers (emit_dispatch.c): NAME.h, and NAME.cu (cuda 1)
  * or NAME_host.c (cuda 0) over the variants NAME_cfg<i>[_d16]; NULL after
  * a diagnostic. */
-const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatch *d, const char *hash);
-const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d, const char *hash, int cuda);
+const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatch *d,
+                                 const char *hash);
+const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d,
+                               const char *hash, int cuda);
 /* The kernel hash of the persistent tuning cache: compiler version, kernel
  * source, kernel, signature, grid, level, constexprs and configs. */
 const char *dispatch_hash(MtContext *ctx, const mt_options *o);
 /* Splits a config ("BM=64 BN=128 NUM_WARPS=8 NUM_STAGES=3") into its
  * constexprs (appended to defs, names and values arena strings) and its
  * options; 0 after a diagnostic. */
-int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int *ndefs, int *num_warps, int *num_stages);
+int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int *ndefs,
+                          int *num_warps, int *num_stages);
 /* Per runtime parameter: 1 if a store writes through it. */
 int *ssa_written_params(Arena *a, const Function *f);
 

@@ -15,17 +15,17 @@ typedef struct Cuda {
     Arena *a;
     const Function *f;
     const TileInfo *tile;
-    const char **pnames;   /* C names of the parameters */
-    const char **vname;    /* by value number: its C expression */
-    const char **ptr_base; /* pointer values: the parameter */
-    const char **ptr_index;/* pointer values: the element index (NULL: 0) */
-    StrBuf smem;           /* __shared__ declarations */
+    const char **pnames;    /* C names of the parameters */
+    const char **vname;     /* by value number: its C expression */
+    const char **ptr_base;  /* pointer values: the parameter */
+    const char **ptr_index; /* pointer values: the element index (NULL: 0) */
+    StrBuf smem;            /* __shared__ declarations */
     StrBuf *out;
     int indent;
     int loop_depth;
-    const Inst *user;      /* the item whose operands are being rendered */
-    Layout lane_layout;    /* for loop lanes (user == NULL) */
-    const char *index_type;/* a carried pointer's element index: int, or
+    const Inst *user;       /* the item whose operands are being rendered */
+    Layout lane_layout;     /* for loop lanes (user == NULL) */
+    const char *index_type; /* a carried pointer's element index: int, or
                             * long long when some offset is 64-bit */
 } Cuda;
 
@@ -34,7 +34,9 @@ static int wide_offsets(const Function *f, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
-        if (in->op == OP_ADDPTR && dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64) return 1;
+        if (in->op == OP_ADDPTR &&
+            dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64)
+            return 1;
     }
     return 0;
 }
@@ -78,7 +80,8 @@ static const char *opd_as(Cuda *C, Operand o, DType dt) {
     Type t = operand_type(C->f, o);
     if (o.kind == OPD_CONST) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
     if (t.dtype == dt) return opd(C, o);
-    if (dtype_info((DType)t.dtype)->compute == dtype_info(dt)->compute && dtype_info(dt)->compute != dt)
+    if (dtype_info((DType)t.dtype)->compute == dtype_info(dt)->compute &&
+        dtype_info(dt)->compute != dt)
         return c_round(C->a, dt, C_CUDA, opd(C, o)); /* a narrow float as another */
     return arena_printf(C->a, "(%s)%s", c_type(dt), opd(C, o));
 }
@@ -89,7 +92,8 @@ static const char *opd_for(Cuda *C, const Inst *in, int k) {
     Operand o = in->args[k];
     if (o.kind == OPD_CONST) {
         DType dt = c_operand_dtype(C->a, C->f, in, k);
-        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
+        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM)
+            return c_const(C->a, const_convert(o.c, dt), C_CUDA);
         return c_operand_const(C->a, o.c, dt, C_CUDA);
     }
     return opd(C, o);
@@ -112,10 +116,15 @@ static const char *element(Cuda *C, Operand p) {
     return arena_printf(C->a, "%s[%s]", base, index ? index : "0");
 }
 
-static int is_true(Operand o) { return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i); }
+static int is_true(Operand o) {
+    return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i);
+}
 
 static const char *arange_index(Cuda *C, const Inst *in, Layout l) {
-    const char *idx = l == LAYOUT_ROWS ? "tile_i" : l == LAYOUT_COLS ? "tile_j" : l == LAYOUT_UNIFORM ? NULL : "threadIdx.x";
+    const char *idx = l == LAYOUT_ROWS      ? "tile_i"
+                      : l == LAYOUT_COLS    ? "tile_j"
+                      : l == LAYOUT_UNIFORM ? NULL
+                                            : "threadIdx.x";
     if (!idx) return arena_printf(C->a, "%d", in->attrs.start);
     if (in->attrs.start == 0) return idx;
     return arena_printf(C->a, "(%s + %d)", idx, in->attrs.start);
@@ -137,13 +146,18 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     const char *lhs = arena_printf(C->a, "%s[threadIdx.x]", buf);
     const char *rhs = arena_printf(C->a, "%s[threadIdx.x + stride_%d]", buf, id);
     int fl = dtype_is_float(dt);
-    const char *mx = dtype_info(dt)->compute == DT_F64 ? "fmax" : "fmaxf", *mn = dtype_info(dt)->compute == DT_F64 ? "fmin" : "fminf";
-    if (in->op == OP_SUM && dtype_info(dt)->compute != dt) /* a narrow float: each partial sum rounded */
-        line(C, "%s = %s;", lhs, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", lhs, rhs)));
+    const char *mx = dtype_info(dt)->compute == DT_F64 ? "fmax" : "fmaxf",
+               *mn = dtype_info(dt)->compute == DT_F64 ? "fmin" : "fminf";
+    if (in->op == OP_SUM &&
+        dtype_info(dt)->compute != dt) /* a narrow float: each partial sum rounded */
+        line(C, "%s = %s;", lhs,
+             c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", lhs, rhs)));
     else if (in->op == OP_SUM) line(C, "%s += %s;", lhs, rhs);
     /* as the seed: fmaxf/fminf on floats, a conditional on integers */
     else if (fl) line(C, "%s = %s(%s, %s);", lhs, in->op == OP_MAX ? mx : mn, lhs, rhs);
-    else line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs, rhs);
+    else
+        line(C, "%s = (%s %s %s ? %s : %s);", lhs, lhs, in->op == OP_MAX ? ">" : "<", rhs, lhs,
+             rhs);
     C->indent--;
     line(C, "}");
     line(C, "__syncthreads();");
@@ -178,8 +192,8 @@ static void emit_loop(Cuda *C, const Inst *in) {
         }
     }
     C->user = in;
-    line(C, "for (int v%d = %s; v%d < %s; v%d += %s) {", l->index, opd(C, l->start), l->index, opd(C, l->stop),
-         l->index, opd(C, l->step));
+    line(C, "for (int v%d = %s; v%d < %s; v%d += %s) {", l->index, opd(C, l->start), l->index,
+         opd(C, l->stop), l->index, opd(C, l->step));
     C->vname[l->index] = arena_printf(C->a, "v%d", l->index);
     C->indent++;
     C->loop_depth++;
@@ -203,7 +217,8 @@ static void emit_loop(Cuda *C, const Inst *in) {
             vals[k] = opd(C, l->yields[k]);
         }
         if (hazard) {
-            line(C, "%s v%d_next = %s;", t.ptr ? C->index_type : c_type((DType)t.dtype), l->results[k], vals[k]);
+            line(C, "%s v%d_next = %s;", t.ptr ? C->index_type : c_type((DType)t.dtype),
+                 l->results[k], vals[k]);
             vals[k] = arena_printf(C->a, "v%d_next", l->results[k]);
         }
     }
@@ -255,13 +270,15 @@ static void emit_inst(Cuda *C, const Inst *in) {
         DType dt = (DType)in->type.dtype;
         const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(C, x[2], dt);
         const char *mask = x[1].kind == OPD_NONE ? "true" : opd(C, x[1]);
-        line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, c_load(C->a, dt, C_CUDA, element(C, x[0])), other);
+        line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, c_load(C->a, dt, C_CUDA, element(C, x[0])),
+             other);
         return;
     }
     case OP_STORE: {
         const char *dst = element(C, x[0]);
         DType pt = (DType)operand_type(f, x[0]).dtype;
-        const char *val = c_store(C->a, pt, C_CUDA, dtype_info(pt)->compute != pt ? opd_as(C, x[1], pt) : opd(C, x[1]));
+        const char *val = c_store(
+            C->a, pt, C_CUDA, dtype_info(pt)->compute != pt ? opd_as(C, x[1], pt) : opd(C, x[1]));
         if (x[2].kind == OPD_CONST && !x[2].c.i) return; /* never stores */
         if (is_true(x[2])) {
             line(C, "%s = %s;", dst, val);
@@ -280,9 +297,9 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -322,7 +339,8 @@ static void emit_block(Cuda *C, const Block *b) {
     for (int i = 0; i < b->items.len; i++) emit_inst(C, b->items.items[i]);
 }
 
-const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, const char *symbol) {
+const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile,
+                             const char *symbol) {
     Cuda C = {0};
     C.a = a;
     C.f = f;

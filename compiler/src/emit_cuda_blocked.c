@@ -47,7 +47,9 @@ static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (in->op == OP_FOR) group_of_block(f, &in->loop->body, min_bytes);
-        int dt = in->op == OP_LOAD ? in->type.dtype : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype : -1;
+        int dt = in->op == OP_LOAD    ? in->type.dtype
+                 : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype
+                                      : -1;
         if (dt < 0) continue;
         int bytes = dtype_info((DType)dt)->bits <= 8 ? 1 : dtype_info((DType)dt)->bits / 8;
         if (bytes < *min_bytes) *min_bytes = bytes;
@@ -66,8 +68,8 @@ int cb_group(const Function *f) {
 static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, int threads) {
     int elems = t->threads;
     if (threads <= 0 || elems % threads != 0)
-        return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads", tile_str(a, t), elems,
-                            threads);
+        return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads",
+                            tile_str(a, t), elems, threads);
     int ept = elems / threads;
     if (t->rank <= 1) {
         t->tm = 1;
@@ -78,7 +80,8 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
     int tm = ept / tn;
     if (!divides(tm, t->rows) || !divides(tn, t->cols))
-        return arena_printf(a, "the tile %s cannot be spread evenly over %d threads", tile_str(a, t), threads);
+        return arena_printf(a, "the tile %s cannot be spread evenly over %d threads",
+                            tile_str(a, t), threads);
     t->tm = tm;
     t->tn = tn;
     return NULL;
@@ -88,7 +91,8 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
     t->tm = t->tn = 1;
     if (num_warps > 0) {
         if (num_warps > 32 || (num_warps & (num_warps - 1)) != 0)
-            return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)", num_warps);
+            return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)",
+                                num_warps);
         int threads = 32 * num_warps;
         if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
         const char *err = layout_for_threads(a, f, t, threads);
@@ -136,7 +140,8 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
     }
     t->block_threads = t->threads / (t->tm * t->tn);
     if (t->block_threads > 1024)
-        return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads", tile_str(a, t));
+        return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads",
+                            tile_str(a, t));
     return NULL;
 }
 
@@ -151,7 +156,9 @@ void cb_line(CudaB *C, const char *fmt, ...) {
     sb_putc(C->out, '\n');
 }
 
-static int is_arange(const CudaB *C, int v) { return C->f->defs[v] && C->f->defs[v]->op == OP_ARANGE; }
+static int is_arange(const CudaB *C, int v) {
+    return C->f->defs[v] && C->f->defs[v]->op == OP_ARANGE;
+}
 
 /* The element count and array suffix of a layout. */
 int cb_count(const CudaB *C, Layout l) {
@@ -170,8 +177,9 @@ static const char *decl_suffix(CudaB *C, Layout l) {
     switch (l) {
     case LAYOUT_ROWS: return t->tm > 1 ? arena_printf(C->a, "[%d]", t->tm) : "";
     case LAYOUT_COLS: return t->tn > 1 ? arena_printf(C->a, "[%d]", t->tn) : "";
-    case LAYOUT_TILE: return arena_printf(C->a, "%s%s", t->tm > 1 ? arena_printf(C->a, "[%d]", t->tm) : "",
-                                          t->tn > 1 ? arena_printf(C->a, "[%d]", t->tn) : "");
+    case LAYOUT_TILE:
+        return arena_printf(C->a, "%s%s", t->tm > 1 ? arena_printf(C->a, "[%d]", t->tm) : "",
+                            t->tn > 1 ? arena_printf(C->a, "[%d]", t->tn) : "");
     case LAYOUT_FLAT: return t->tm * t->tn > 1 ? arena_printf(C->a, "[%d]", t->tm * t->tn) : "";
     default: return "";
     }
@@ -203,7 +211,8 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
 static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
     if (per >= 2 * g && per % g == 0)
-        return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per, t, g, k, g);
+        return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,
+                            t, g, k, g);
     return arena_printf(C->a, "(%s * %d + %s)", t, per, k);
 }
 const char *cb_row(CudaB *C, const char *i) {
@@ -245,7 +254,8 @@ const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *
     while (C->alias[v] >= 0) {
         /* x[:, None] / x[None, :] of an arange: the axis says which index */
         const Inst *hop = C->f->defs[v];
-        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2) use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2)
+            use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
         v = C->alias[v];
     }
     const Inst *def = C->f->defs[v];
@@ -303,7 +313,8 @@ static AxisInfo axis_hint(CudaB *C, const Inst *hint, AxisInfo r) {
 static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     while (C->alias[v] >= 0) {
         const Inst *hop = C->f->defs[v];
-        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2) use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2)
+            use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
         v = C->alias[v];
     }
     const Inst *def = C->f->defs[v];
@@ -340,7 +351,9 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     }
     case OP_MUL: {
         AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        const Operand *k = def->args[1].kind == OPD_CONST ? &def->args[1] : def->args[0].kind == OPD_CONST ? &def->args[0] : NULL;
+        const Operand *k = def->args[1].kind == OPD_CONST   ? &def->args[1]
+                           : def->args[0].kind == OPD_CONST ? &def->args[0]
+                                                            : NULL;
         AxisInfo x = def->args[1].kind == OPD_CONST ? a : b;
         if (k) {
             long long c = k->c.i;
@@ -364,7 +377,9 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_SUB:
     case OP_ADDPTR: {
         AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        int s = (a.stride < 0 || b.stride < 0) ? -1 : def->op == OP_SUB ? a.stride - b.stride : a.stride + b.stride;
+        int s = (a.stride < 0 || b.stride < 0) ? -1
+                : def->op == OP_SUB            ? a.stride - b.stride
+                                               : a.stride + b.stride;
         r.stride = (s == 0 || s == 1) ? s : -1;
         r.div = min_int(a.div, b.div);
         return r;
@@ -374,7 +389,8 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_CAST: {
         /* an integer widened (or kept): the same values */
         DType from = (DType)operand_type(C->f, def->args[0]).dtype, to = (DType)def->type.dtype;
-        if (dtype_is_int(from) && from != DT_BOOL && dtype_is_int(to) && dtype_info(to)->bits >= dtype_info(from)->bits &&
+        if (dtype_is_int(from) && from != DT_BOOL && dtype_is_int(to) &&
+            dtype_info(to)->bits >= dtype_info(from)->bits &&
             dtype_is_signed(to) == dtype_is_signed(from))
             return axis_of(C, def->args[0], l);
         return r;
@@ -387,9 +403,9 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_EMPTY:
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_DIV:
     case OP_DIV_RN:
     case OP_FLOORDIV:
@@ -423,10 +439,13 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
 static AxisInfo axis_of(CudaB *C, Operand o, Layout use) {
     AxisInfo r = {0, 1};
     switch (o.kind) {
-    case OPD_CONST: r.div = dtype_is_int(o.c.dt) && o.c.dt != DT_BOOL ? pow2_of(o.c.i) : 1; return r;
+    case OPD_CONST:
+        r.div = dtype_is_int(o.c.dt) && o.c.dt != DT_BOOL ? pow2_of(o.c.i) : 1;
+        return r;
     case OPD_PARAM: {
         Type t = C->f->params[o.id].type;
-        r.div = t.ptr ? 16 : (C->param_div && C->param_div[o.id] ? min_int(16, C->param_div[o.id]) : 1);
+        r.div =
+            t.ptr ? 16 : (C->param_div && C->param_div[o.id] ? min_int(16, C->param_div[o.id]) : 1);
         return r;
     }
     case OPD_NONE: return r;
@@ -469,7 +488,8 @@ static const char *aligned_flag(CudaB *C, int p) {
     if (C->param_div && C->param_div[p] >= 16) return NULL; /* known */
     if (!C->align_needed[p]) {
         C->align_needed[p] = 1;
-        sb_printf(&C->prologue, "    const bool %s_al16 = (((uintptr_t)%s) & 15) == 0;\n", param_name(C, p), param_name(C, p));
+        sb_printf(&C->prologue, "    const bool %s_al16 = (((uintptr_t)%s) & 15) == 0;\n",
+                  param_name(C, p), param_name(C, p));
     }
     return arena_printf(C->a, "%s_al16", param_name(C, p));
 }
@@ -543,7 +563,8 @@ static void declare(CudaB *C, int v, DType dt) {
     cb_line(C, "%s v%d%s;", c_type(dt), v, decl_suffix(C, cb_layout(C, v)));
 }
 
-static void elementwise(CudaB *C, const Inst *in, const char *(*expr)(CudaB *, const Inst *, Layout)) {
+static void elementwise(CudaB *C, const Inst *in,
+                        const char *(*expr)(CudaB *, const Inst *, Layout)) {
     Layout l = cb_layout(C, in->result);
     if (cb_count(C, l) == 1) {
         cb_line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result, expr(C, in, l));
@@ -563,7 +584,8 @@ static const char *as_dtype(CudaB *C, Operand o, const char *x, DType dt) {
     if (o.kind == OPD_CONST) return c_const(C->a, const_convert(o.c, dt), C_CUDA);
     DType from = (DType)operand_type(C->f, o).dtype;
     if (from == dt) return x;
-    if (dtype_info(from)->compute == dtype_info(dt)->compute && dtype_info(dt)->compute != dt) return c_round(C->a, dt, C_CUDA, x);
+    if (dtype_info(from)->compute == dtype_info(dt)->compute && dtype_info(dt)->compute != dt)
+        return c_round(C->a, dt, C_CUDA, x);
     return arena_printf(C->a, "(%s)%s", c_type(dt), x);
 }
 
@@ -571,7 +593,8 @@ const char *cb_const_operand(CudaB *C, const Inst *in, int k) {
     ConstVal c = in->args[k].c;
     DType dt = c_operand_dtype(C->a, C->f, in, k);
     /* maximum/minimum compare their operands as written: the literal of the dtype */
-    if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(C->a, const_convert(c, dt), C_CUDA);
+    if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM)
+        return c_const(C->a, const_convert(c, dt), C_CUDA);
     return c_operand_const(C->a, c, dt, C_CUDA);
 }
 
@@ -584,8 +607,8 @@ static const char *E(CudaB *C, const Inst *in, int k, Layout ctx) {
 
 static const char *hfma(CudaB *C, DType rt, const char *a, const char *b, const char *c) {
     return c_load(C->a, rt, C_CUDA,
-                  arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a), c_store(C->a, rt, C_CUDA, b),
-                               c_store(C->a, rt, C_CUDA, c)));
+                  arena_printf(C->a, "__hfma(%s, %s, %s)", c_store(C->a, rt, C_CUDA, a),
+                               c_store(C->a, rt, C_CUDA, b), c_store(C->a, rt, C_CUDA, c)));
 }
 
 /* The ops whose Triton PTX differs from the shared renderer's C: math
@@ -601,10 +624,11 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     int f32 = dtype_is_float(rt) && ct == DT_F32, f64 = rt == DT_F64;
     const char *e = NULL;
     switch (in->op) {
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
-        if (in->op == OP_FMA && (rt == DT_F16 || rt == DT_BF16)) return hfma(C, rt, a, b, c); /* one rounding */
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
+        if (in->op == OP_FMA && (rt == DT_F16 || rt == DT_BF16))
+            return hfma(C, rt, a, b, c); /* one rounding */
         if (f32 && op_triton_f32[in->op][0]) e = c_template(C->a, op_triton_f32[in->op], x, ct);
         if (f64 && in->op == OP_RSQRT) e = arena_printf(C->a, "rsqrt(%s)", a);
         break;
@@ -627,10 +651,14 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
          * is NaN; operands of another dtype are converted (the seed's mixed maximum) */
         if (dtype_is_float(rt) && !in->attrs.flag) {
             const char *p = a, *q = b, *T = c_type(rt);
-            if (in->args[0].kind != OPD_CONST && operand_type(C->f, in->args[0]).dtype != rt) p = arena_printf(C->a, "(%s)%s", T, a);
-            if (in->args[1].kind != OPD_CONST && operand_type(C->f, in->args[1]).dtype != rt) q = arena_printf(C->a, "(%s)%s", T, b);
-            const char *fn = in->op == OP_MAXIMUM ? (f64 ? "fmax" : "fmaxf") : (f64 ? "fmin" : "fminf");
-            return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : %s(%s, %s)))", p, p, q, q, fn, p, q);
+            if (in->args[0].kind != OPD_CONST && operand_type(C->f, in->args[0]).dtype != rt)
+                p = arena_printf(C->a, "(%s)%s", T, a);
+            if (in->args[1].kind != OPD_CONST && operand_type(C->f, in->args[1]).dtype != rt)
+                q = arena_printf(C->a, "(%s)%s", T, b);
+            const char *fn =
+                in->op == OP_MAXIMUM ? (f64 ? "fmax" : "fmaxf") : (f64 ? "fmin" : "fminf");
+            return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : %s(%s, %s)))", p, p,
+                                q, q, fn, p, q);
         }
         break;
     case OP_PROGRAM_ID:
@@ -708,7 +736,8 @@ static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
         if (in->op == OP_SUB && k == 1) a = arena_printf(C->a, "-(%s)", a);
         return hfma(C, rt, a, b, c);
     }
-    return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL, in->nargs > 2 ? E(C, in, 2, l) : NULL);
+    return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL,
+                      in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
 
 /* ---- Loads and stores ------------------------------------------------------ */
@@ -742,7 +771,9 @@ static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const
  * first index is a multiple of V at run time. */
 static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
     int V = vec_elems(dt);
-    int n = ctx == LAYOUT_COLS || ctx == LAYOUT_TILE ? C->tile->tn : ctx == LAYOUT_FLAT ? C->tile->tm * C->tile->tn : 1;
+    int n = ctx == LAYOUT_COLS || ctx == LAYOUT_TILE ? C->tile->tn
+            : ctx == LAYOUT_FLAT                     ? C->tile->tm * C->tile->tn
+                                                     : 1;
     if (n < V || n % V != 0) return 0;
     /* groups of columns must hold whole 16-byte accesses */
     if (ctx != LAYOUT_FLAT && C->group % V != 0) return 0;
@@ -755,7 +786,8 @@ static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
 
 /* The condition of a 16-byte access: base aligned, index aligned (when
  * only known at run time), the whole group's mask; NULL when always. */
-static const char *vec_condition(CudaB *C, const char *al, int dynamic, int V, const char *idx, const char *mask) {
+static const char *vec_condition(CudaB *C, const char *al, int dynamic, int V, const char *idx,
+                                 const char *mask) {
     StrBuf sb;
     sb_init(&sb, C->a);
     if (al) sb_puts(&sb, al);
@@ -794,24 +826,31 @@ static const char *load_other(CudaB *C, const Inst *in, Layout l, const char *j)
  * of both the plain and the 16-byte forms). */
 static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
     DType dt = (DType)in->type.dtype;
-    const char *m = in->args[1].kind == OPD_NONE ? "true" : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
-    const char *elem = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])), cb_ptr_index(C, in->args[0], l, "i", j));
-    cb_line(C, "v%d%s = (%s ? %s : %s);", in->result, subscript(C, l, "i", j), m, c_load(C->a, dt, C_CUDA, elem),
-            load_other(C, in, l, j));
+    const char *m = in->args[1].kind == OPD_NONE
+                        ? "true"
+                        : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    const char *elem = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])),
+                                    cb_ptr_index(C, in->args[0], l, "i", j));
+    cb_line(C, "v%d%s = (%s ? %s : %s);", in->result, subscript(C, l, "i", j), m,
+            c_load(C->a, dt, C_CUDA, elem), load_other(C, in, l, j));
 }
 
 /* The value a store writes at element (i, j), as an element of the pointee. */
 static const char *store_value(CudaB *C, const Inst *in, Layout l, const char *j) {
     DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
     const char *v = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
-    if (dtype_info(pt)->compute != pt || in->args[1].kind == OPD_CONST) v = as_dtype(C, in->args[1], v, pt);
+    if (dtype_info(pt)->compute != pt || in->args[1].kind == OPD_CONST)
+        v = as_dtype(C, in->args[1], v, pt);
     return c_store(C->a, pt, C_CUDA, v);
 }
 
 static void store_element(CudaB *C, const Inst *in, Layout l, const char *j, int masked) {
-    const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])), cb_ptr_index(C, in->args[0], l, "i", j));
+    const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])),
+                                   cb_ptr_index(C, in->args[0], l, "i", j));
     const char *val = store_value(C, in, l, j);
-    if (masked) cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dst, val);
+    if (masked)
+        cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dst,
+                val);
     else cb_line(C, "%s = %s;", dst, val);
 }
 
@@ -854,7 +893,8 @@ static void emit_load(CudaB *C, const Inst *in) {
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "memcpy(mt_e, &t, sizeof t);");
         cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = %s;", V, id, subscript(C, l, "i", "j + q"), c_load(C->a, dt, C_CUDA, "mt_e[q]"));
+        cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = %s;", V, id, subscript(C, l, "i", "j + q"),
+                c_load(C->a, dt, C_CUDA, "mt_e[q]"));
         if (cond) group_fallback(C, in, l, V, 0);
         C->indent--;
         cb_line(C, "}");
@@ -871,14 +911,16 @@ static void emit_store(CudaB *C, const Inst *in) {
     if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return;
     int base = ptr_base(C, in->args[0]);
     DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
-    int masked = !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
+    int masked =
+        !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
     int vec = vectorizable(C, l, in->args[0], dt);
     if (vec) {
         int V = vec_elems(dt);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond = vec_condition(C, al, vec == 2, V, idx, masked ? group_mask(C, in, 2, l, "j", V) : "true");
+        const char *cond = vec_condition(C, al, vec == 2, V, idx,
+                                         masked ? group_mask(C, in, 2, l, "j", V) : "true");
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -909,11 +951,18 @@ static const char *combine(CudaB *C, const Inst *in, const char *dst, const char
     DType dt = (DType)in->type.dtype, ct = dtype_info(dt)->compute;
     int fl = dtype_is_float(dt), dbl = ct == DT_F64;
     if (in->op == OP_SUM) {
-        if (ct != dt) return arena_printf(C->a, "%s = %s;", dst, c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", dst, x)));
+        if (ct != dt)
+            return arena_printf(C->a, "%s = %s;", dst,
+                                c_round(C->a, dt, C_CUDA, arena_printf(C->a, "%s + %s", dst, x)));
         return arena_printf(C->a, "%s += %s;", dst, x);
     }
     MT_ASSERT(in->op == OP_MAX || in->op == OP_MIN);
-    const char *fn = in->op == OP_MAX ? (!fl ? "max" : dbl ? "fmax" : "fmaxf") : (!fl ? "min" : dbl ? "fmin" : "fminf");
+    const char *fn = in->op == OP_MAX ? (!fl   ? "max"
+                                         : dbl ? "fmax"
+                                               : "fmaxf")
+                                      : (!fl   ? "min"
+                                         : dbl ? "fmin"
+                                               : "fminf");
     return arena_printf(C->a, "%s = %s(%s, %s);", dst, fn, dst, x);
 }
 
@@ -921,7 +970,8 @@ static const char *combine(CudaB *C, const Inst *in, const char *dst, const char
  * overloads are int's), as the register type. */
 static const char *shuffled(CudaB *C, DType dt, const char *mask) {
     const char *s = arena_printf(C->a, "__shfl_xor_sync(%s, r, off)", mask);
-    if (dtype_info(dtype_info(dt)->compute)->bits < 32) return arena_printf(C->a, "(%s)%s", c_type(dt), s);
+    if (dtype_info(dtype_info(dt)->compute)->bits < 32)
+        return arena_printf(C->a, "(%s)%s", c_type(dt), s);
     return s;
 }
 
@@ -938,10 +988,12 @@ static void emit_reduce(CudaB *C, const Inst *in) {
     cb_line(C, "%s r = %s;", T, cb_elem(C, in->args[0], use, "i", "0"));
     if (ept > 1) {
         cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int j = 1; j < %d; j++) %s", ept, combine(C, in, "r", cb_elem(C, in->args[0], use, "i", "j")));
+        cb_line(C, "for (int j = 1; j < %d; j++) %s", ept,
+                combine(C, in, "r", cb_elem(C, in->args[0], use, "i", "j")));
     }
     int warp = nthreads < 32 ? nthreads : 32;
-    const char *mask = warp == 32 ? "0xffffffffu" : arena_printf(C->a, "0x%xu", (unsigned)((1u << warp) - 1));
+    const char *mask =
+        warp == 32 ? "0xffffffffu" : arena_printf(C->a, "0x%xu", (unsigned)((1u << warp) - 1));
     if (warp > 1)
         cb_line(C, "for (int off = %d; off > 0; off >>= 1) %s", warp / 2,
                 combine(C, in, "r", shuffled(C, dt, mask)));
@@ -990,9 +1042,9 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_COUNT: return 0;
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -1017,8 +1069,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:
-    case OP_SELECT:
-        return in->type.rank > 0;
+    case OP_SELECT: return in->type.rank > 0;
     }
     return 0;
 }
@@ -1094,8 +1145,8 @@ static int block_uses(const Block *b, int v) {
         if (in->op != OP_FOR) continue;
         const Loop *l = in->loop;
         Operand bounds[3] = {l->start, l->stop, l->step};
-        if (operands_use(bounds, 3, v) || operands_use(l->inits, l->ncarried, v) || operands_use(l->yields, l->nyields, v) ||
-            block_uses(&l->body, v))
+        if (operands_use(bounds, 3, v) || operands_use(l->inits, l->ncarried, v) ||
+            operands_use(l->yields, l->nyields, v) || block_uses(&l->body, v))
             return 1;
     }
     return 0;
@@ -1117,7 +1168,8 @@ static void emit_loop(CudaB *C, const Inst *in) {
             Layout lay = cb_layout(C, r);
             cb_line(C, "%s v%d%s;", C->index_type, r, decl_suffix(C, lay));
             int n = cb_open(C, lay);
-            cb_line(C, "v%d%s = %s;", r, subscript(C, lay, "i", "j"), cb_ptr_index(C, l->inits[k], lay, "i", "j"));
+            cb_line(C, "v%d%s = %s;", r, subscript(C, lay, "i", "j"),
+                    cb_ptr_index(C, l->inits[k], lay, "i", "j"));
             cb_close(C, n);
         } else {
             declare(C, r, (DType)t.dtype);
@@ -1125,8 +1177,10 @@ static void emit_loop(CudaB *C, const Inst *in) {
         }
     }
     /* a 64-bit counter: bounds near INT32_MAX must not wrap */
-    cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index, cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"),
-            l->index, cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index, cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
+    cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
+            cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
+            cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
+            cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
     C->indent++;
     if (block_uses(&l->body, l->index) || operands_use(l->yields, l->nyields, l->index))
         cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
@@ -1136,7 +1190,8 @@ static void emit_loop(CudaB *C, const Inst *in) {
     int hazard = 0;
     for (int k = 0; k < l->nyields; k++)
         for (int j = 0; j < l->nyields; j++)
-            if (j != k && l->yields[k].kind == OPD_VALUE && l->yields[k].id == l->args[j]) hazard = 1;
+            if (j != k && l->yields[k].kind == OPD_VALUE && l->yields[k].id == l->args[j])
+                hazard = 1;
     for (int pass = hazard ? 0 : 1; pass < 2; pass++) {
         for (int k = 0; k < l->nyields; k++) {
             int r = l->results[k];
@@ -1144,11 +1199,15 @@ static void emit_loop(CudaB *C, const Inst *in) {
             Layout lay = cb_layout(C, r);
             Operand y = l->yields[k];
             if (y.kind == OPD_VALUE && y.id == l->args[k]) continue;
-            const char *dst = pass == 0 ? arena_printf(C->a, "v%d_next", r) : arena_printf(C->a, "v%d", r);
-            if (pass == 0) cb_line(C, "%s %s%s;", t.ptr ? C->index_type : c_type((DType)t.dtype), dst, decl_suffix(C, lay));
+            const char *dst =
+                pass == 0 ? arena_printf(C->a, "v%d_next", r) : arena_printf(C->a, "v%d", r);
+            if (pass == 0)
+                cb_line(C, "%s %s%s;", t.ptr ? C->index_type : c_type((DType)t.dtype), dst,
+                        decl_suffix(C, lay));
             int n = cb_open(C, lay);
             const char *val;
-            if (hazard && pass == 1) val = arena_printf(C->a, "v%d_next%s", r, subscript(C, lay, "i", "j"));
+            if (hazard && pass == 1)
+                val = arena_printf(C->a, "v%d_next%s", r, subscript(C, lay, "i", "j"));
             else if (t.ptr) val = cb_ptr_index(C, y, lay, "i", "j");
             else val = cb_elem(C, y, lay, "i", "j");
             cb_line(C, "%s%s = %s;", dst, subscript(C, lay, "i", "j"), val);
@@ -1194,7 +1253,8 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_FULL: {
         DType dt = (DType)in->type.dtype;
         const char *v = as_dtype(C, x[0], cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"), dt);
-        if (x[0].kind != OPD_CONST && operand_type(C->f, x[0]).dtype != dt) v = arena_printf(C->a, "(%s)", v);
+        if (x[0].kind != OPD_CONST && operand_type(C->f, x[0]).dtype != dt)
+            v = arena_printf(C->a, "(%s)", v);
         C->splat[id] = v;
         return;
     }
@@ -1207,9 +1267,9 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_FOR: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -1234,9 +1294,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:
-    case OP_SELECT:
-        elementwise(C, in, binary_expr);
-        return;
+    case OP_SELECT: elementwise(C, in, binary_expr); return;
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -1252,12 +1310,15 @@ static int wide_offsets(const Function *f, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
-        if (in->op == OP_ADDPTR && dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64) return 1;
+        if (in->op == OP_ADDPTR &&
+            dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64)
+            return 1;
     }
     return 0;
 }
 
-const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol, const int *param_div) {
+const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
+                              const int *param_div) {
     CudaB C = {0};
     C.a = a;
     C.f = f;
@@ -1283,10 +1344,11 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
-    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads, symbol);
+    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
+              symbol);
     for (int i = 0; i < f->nparams; i++)
-        sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type),
-                  "", C.pnames[i]);
+        sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), "",
+                  C.pnames[i]);
     sb_puts(&out, ") {\n");
     if (C.smem.len) {
         sb_puts(&out, sb_str(&C.smem));

@@ -94,7 +94,7 @@ enum { NA_ODD = 1 << 0 }; /* mt_odd_double: a 64-bit integer as a double, rounde
 typedef struct Iter {
     Type shape; /* the op's result (or, for a store, broadcast) shape */
     int numel;
-    int flat;   /* one loop over mt_e: every block operand has numel or 1 element */
+    int flat; /* one loop over mt_e: every block operand has numel or 1 element */
 } Iter;
 
 typedef struct Host {
@@ -108,10 +108,10 @@ typedef struct Host {
     const char **vname; /* by value number: its C variable (region arguments: the loop result's) */
     int *base;          /* pointer values: the parameter they index, -1 if unknown */
     int pid_used[3];
-    int grid_used;      /* tl.num_programs: the launch's grid travels in the arguments */
+    int grid_used; /* tl.num_programs: the launch's grid travels in the arguments */
     unsigned need[DT_COUNT];
     unsigned need_any;
-    StrBuf blocks;      /* members of the arena struct */
+    StrBuf blocks; /* members of the arena struct */
     int nblocks;
     StrBuf *out;
     int indent;
@@ -153,7 +153,8 @@ static const char *wrap(Host *H, DType dt, const char *u) {
 
 static const char *u64(Host *H, const char *x) { return arena_printf(H->a, "(uint64_t)%s", x); }
 
-static const char *helper_call(Host *H, unsigned n, const char *fn, DType dt, const char *x, const char *y) {
+static const char *helper_call(Host *H, unsigned n, const char *fn, DType dt, const char *x,
+                               const char *y) {
     H->need[dt] |= n;
     if (n & (N_DIV | N_MOD | N_SHL | N_SHR)) H->need[dt] |= dtype_is_unsigned(dt) ? 0 : N_WRAP;
     return arena_printf(H->a, "mt_%s_%s(%s, %s)", fn, dtype_name(dt), x, y);
@@ -175,20 +176,28 @@ static int int_fits(DType from, DType to) {
 static const char *host_cast(Host *H, DType from, DType to, int rtz, const char *x) {
     if (from == to) return x;
     if (dtype_is_int(to) && to != DT_BOOL && dtype_is_signed(to)) {
-        if (dtype_is_int(from)) return int_fits(from, to) ? arena_printf(H->a, "(%s)%s", host_type(to), x) : wrap(H, to, u64(H, x));
+        if (dtype_is_int(from))
+            return int_fits(from, to) ? arena_printf(H->a, "(%s)%s", host_type(to), x)
+                                      : wrap(H, to, u64(H, x));
         if (to == DT_I64) return arena_printf(H->a, "mytriton_f2i64((double)%s)", x);
         /* truncation saturating at 16 bits for 8-bit results (the GPU's cvt.rzi.s16), then wrapping */
-        if (dtype_info(to)->bits == 8) return wrap(H, to, u64(H, arena_printf(H->a, "mytriton_f2i((double)%s, -32768, 32767)", x)));
-        return arena_printf(H->a, "(%s)mytriton_f2i((double)%s, %lld, %lld)", host_type(to), x, (long long)dtype_int_min(to),
-                            (long long)dtype_int_max(to));
+        if (dtype_info(to)->bits == 8)
+            return wrap(H, to,
+                        u64(H, arena_printf(H->a, "mytriton_f2i((double)%s, -32768, 32767)", x)));
+        return arena_printf(H->a, "(%s)mytriton_f2i((double)%s, %lld, %lld)", host_type(to), x,
+                            (long long)dtype_int_min(to), (long long)dtype_int_max(to));
     }
     if ((to == DT_F16 || to == DT_BF16) && dtype_is_int(from) && from != DT_BOOL) {
         const char *d = arena_printf(H->a, "(double)%s", x);
         if (dtype_info(from)->bits == 64 && to == DT_BF16) {
             /* |x| >= 2^53: rounded to odd first, so that the one rounding to bf16 is exact */
             H->need_any |= NA_ODD;
-            d = dtype_is_signed(from) ? arena_printf(H->a, "(%s < 0 ? -mt_odd_double(0u - (uint64_t)%s) : mt_odd_double((uint64_t)%s))", x, x, x)
-                                      : arena_printf(H->a, "mt_odd_double(%s)", x);
+            d = dtype_is_signed(from)
+                    ? arena_printf(
+                          H->a,
+                          "(%s < 0 ? -mt_odd_double(0u - (uint64_t)%s) : mt_odd_double((uint64_t)%s))",
+                          x, x, x)
+                    : arena_printf(H->a, "mt_odd_double(%s)", x);
         }
         const char *host = dtype_info(to)->host;
         return arena_printf(H->a, "%s_to_float(%s_from_double(%s))", host, host, d);
@@ -217,11 +226,15 @@ static const char *opd(Host *H, Operand o, const Iter *it) {
     static const Iter scalar = {{0}, 1, 1};
     if (!it) it = &scalar;
     switch (o.kind) {
-    case OPD_VALUE: return element_of(H, H->vname[o.id] ? H->vname[o.id] : arena_printf(H->a, "v%d", o.id), H->f->types[o.id], it);
+    case OPD_VALUE:
+        return element_of(H, H->vname[o.id] ? H->vname[o.id] : arena_printf(H->a, "v%d", o.id),
+                          H->f->types[o.id], it);
     case OPD_PARAM: {
         H->param_used[o.id] = 1;
         Type t = H->f->params[o.id].type;
-        if (!t.ptr) return c_load(H->a, (DType)t.dtype, C_HOST, H->pnames[o.id]); /* a narrow float: to float */
+        if (!t.ptr)
+            return c_load(H->a, (DType)t.dtype, C_HOST,
+                          H->pnames[o.id]); /* a narrow float: to float */
         return H->pnames[o.id];
     }
     case OPD_CONST: return c_const(H->a, o.c, C_HOST);
@@ -244,7 +257,8 @@ static const char *opd_for(Host *H, const Inst *in, int k, const Iter *it) {
     Operand o = in->args[k];
     if (o.kind == OPD_CONST) {
         DType dt = c_operand_dtype(H->a, H->f, in, k);
-        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) return c_const(H->a, const_convert(o.c, dt), C_HOST);
+        if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM)
+            return c_const(H->a, const_convert(o.c, dt), C_HOST);
         return c_operand_const(H->a, o.c, dt, C_HOST);
     }
     return opd(H, o, it);
@@ -309,7 +323,8 @@ static int open_iter(Host *H, const Iter *it) {
 /* A block value's storage: a member of the arena struct and a local
  * pointer to it. */
 static void declare_block(Host *H, const char *name, Type t) {
-    sb_printf(&H->blocks, "    %s %s[%lld];\n", host_type((DType)t.dtype), name, (long long)numel(t));
+    sb_printf(&H->blocks, "    %s %s[%lld];\n", host_type((DType)t.dtype), name,
+              (long long)numel(t));
     H->nblocks++;
     line(H, "%s *%s = mt_b->%s;", host_type((DType)t.dtype), name, name);
 }
@@ -347,12 +362,16 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
         break;
     case OP_ABS:
         if (integer && dtype_is_signed(rt))
-            return arena_printf(H->a, "(%s < 0 ? %s : %s)", x[0], wrap(H, rt, arena_printf(H->a, "0u - %s", u64(H, x[0]))), x[0]);
+            return arena_printf(H->a, "(%s < 0 ? %s : %s)", x[0],
+                                wrap(H, rt, arena_printf(H->a, "0u - %s", u64(H, x[0]))), x[0]);
         break;
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
-        if (integer) return wrap(H, rt, arena_printf(H->a, "%s %s %s", u64(H, x[0]), op_info(in->op)->c_op, u64(H, x[1])));
+        if (integer)
+            return wrap(
+                H, rt,
+                arena_printf(H->a, "%s %s %s", u64(H, x[0]), op_info(in->op)->c_op, u64(H, x[1])));
         break;
     case OP_FLOORDIV:
         if (integer) return helper_call(H, N_DIV, "div", rt, x[0], x[1]);
@@ -367,17 +386,19 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
         if (integer) return helper_call(H, N_SHR, "shr", rt, x[0], x[1]);
         break;
     case OP_UMULHI: {
-        const char *hi = dtype_info(rt)->bits == 64
-                             ? arena_printf(H->a, "mytriton_umul64hi(%s, %s)", u64(H, x[0]), u64(H, x[1]))
-                             : arena_printf(H->a, "((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32", x[0], x[1]);
+        const char *hi =
+            dtype_info(rt)->bits == 64
+                ? arena_printf(H->a, "mytriton_umul64hi(%s, %s)", u64(H, x[0]), u64(H, x[1]))
+                : arena_printf(H->a, "((uint64_t)(uint32_t)%s * (uint32_t)%s) >> 32", x[0], x[1]);
         return wrap(H, rt, hi);
     }
     case OP_FMA:
         if (dtype_info(rt)->compute != rt) {
             /* one rounding of the exact product plus the addend (in double) */
             const char *host = dtype_info(rt)->host;
-            return arena_printf(H->a, "%s_to_float(%s_from_double(fma((double)%s, (double)%s, (double)%s)))", host, host, x[0],
-                                x[1], x[2]);
+            return arena_printf(
+                H->a, "%s_to_float(%s_from_double(fma((double)%s, (double)%s, (double)%s)))", host,
+                host, x[0], x[1], x[2]);
         }
         break;
     case OP_MAXIMUM:
@@ -385,13 +406,17 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
         if (dtype_is_float(rt) && in->attrs.flag) {
             /* NaN ignored; ties (+0 and -0) give operand 1 as the references say, where fmaxf may give either */
             const char *p = x[0], *q = x[1], *T = c_type_in(rt, C_HOST);
-            if (in->args[0].kind != OPD_CONST && operand_type(H->f, in->args[0]).dtype != rt) p = arena_printf(H->a, "(%s)%s", T, p);
-            if (in->args[1].kind != OPD_CONST && operand_type(H->f, in->args[1]).dtype != rt) q = arena_printf(H->a, "(%s)%s", T, q);
-            return arena_printf(H->a, "(isnan(%s) ? (%s) : isnan(%s) ? (%s) : (%s) %s (%s) ? (%s) : (%s))", p, q, q, p, p,
-                                in->op == OP_MAXIMUM ? ">" : "<", q, p, q);
+            if (in->args[0].kind != OPD_CONST && operand_type(H->f, in->args[0]).dtype != rt)
+                p = arena_printf(H->a, "(%s)%s", T, p);
+            if (in->args[1].kind != OPD_CONST && operand_type(H->f, in->args[1]).dtype != rt)
+                q = arena_printf(H->a, "(%s)%s", T, q);
+            return arena_printf(
+                H->a, "(isnan(%s) ? (%s) : isnan(%s) ? (%s) : (%s) %s (%s) ? (%s) : (%s))", p, q, q,
+                p, p, in->op == OP_MAXIMUM ? ">" : "<", q, p, q);
         }
         break;
-    case OP_CAST: return host_cast(H, (DType)operand_type(H->f, in->args[0]).dtype, rt, in->attrs.flag, x[0]);
+    case OP_CAST:
+        return host_cast(H, (DType)operand_type(H->f, in->args[0]).dtype, rt, in->attrs.flag, x[0]);
     case OP_EXP:
     case OP_EXP2:
     case OP_LOG:
@@ -441,7 +466,10 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
 static const char *reduce_step(Host *H, Op op, DType dt, const char *lhs, const char *rhs) {
     int fl = dtype_is_float(dt), dbl = dtype_info(dt)->compute == DT_F64;
     if (op == OP_SUM) {
-        if (fl) return c_round(H->a, dt, C_HOST, arena_printf(H->a, "%s + %s", lhs, rhs)); /* a narrow float: each partial rounded */
+        if (fl)
+            return c_round(
+                H->a, dt, C_HOST,
+                arena_printf(H->a, "%s + %s", lhs, rhs)); /* a narrow float: each partial rounded */
         return wrap(H, dt, arena_printf(H->a, "%s + %s", u64(H, lhs), u64(H, rhs)));
     }
     if (op == OP_MAX) {
@@ -487,7 +515,8 @@ static void emit_store(Host *H, const Inst *in) {
     Type shape = type_scalar(DT_NONE);
     for (int k = 0; k < 3; k++) {
         Type s2;
-        if (x[k].kind != OPD_NONE && shape_broadcast(shape, operand_type(H->f, x[k]), &s2)) shape = s2;
+        if (x[k].kind != OPD_NONE && shape_broadcast(shape, operand_type(H->f, x[k]), &s2))
+            shape = s2;
     }
     Iter it = iter_for(H, in, shape);
     DType pointee = (DType)operand_type(H->f, x[0]).dtype;
@@ -495,7 +524,9 @@ static void emit_store(Host *H, const Inst *in) {
     const char *dst = element_at(H, x[0], shape.rank ? &it : NULL);
     const char *val = opd_as(H, x[1], pointee, shape.rank ? &it : NULL);
     /* a value of fp8e5 stores as it is: infinities too (the table's store conversion is the cast's satfinite one) */
-    if (pointee == DT_F8E5) val = arena_printf(H->a, "(mytriton_fp8e5){(uint8_t)mytriton_encode_small((double)%s, 5, 2, 1, 0)}", val);
+    if (pointee == DT_F8E5)
+        val = arena_printf(
+            H->a, "(mytriton_fp8e5){(uint8_t)mytriton_encode_small((double)%s, 5, 2, 1, 0)}", val);
     else val = c_store(H->a, pointee, C_HOST, val);
     if (x[2].kind == OPD_NONE || x[2].kind == OPD_CONST) line(H, "%s = %s;", dst, val);
     else line(H, "if (%s) %s = %s;", opd(H, x[2], shape.rank ? &it : NULL), dst, val);
@@ -519,22 +550,25 @@ static void emit_loop(Host *H, const Inst *in) {
         }
         DType dt = reg_dtype(t);
         if (t.rank == 0) {
-            const char *init = t.ptr ? ptr_index(H, l->inits[k], NULL) : opd_as(H, l->inits[k], dt, NULL);
+            const char *init =
+                t.ptr ? ptr_index(H, l->inits[k], NULL) : opd_as(H, l->inits[k], dt, NULL);
             line(H, "%s %s = %s;", host_type(dt), name, init);
         } else {
             Type st = type_with_shape(type_scalar(dt), t.rank, t.dims);
             declare_block(H, name, st);
             Iter it = {st, (int)numel(st), 1};
             Operand o = l->inits[k];
-            if (o.kind == OPD_VALUE && f->types[o.id].rank > 0 && numel(f->types[o.id]) != it.numel) it.flat = 0;
+            if (o.kind == OPD_VALUE && f->types[o.id].rank > 0 && numel(f->types[o.id]) != it.numel)
+                it.flat = 0;
             int levels = open_iter(H, &it);
-            line(H, "%s = %s;", element_of(H, name, st, &it), t.ptr ? ptr_index(H, o, &it) : opd_as(H, o, dt, &it));
+            line(H, "%s = %s;", element_of(H, name, st, &it),
+                 t.ptr ? ptr_index(H, o, &it) : opd_as(H, o, dt, &it));
             H->indent -= levels;
         }
     }
     const char *k64 = arena_printf(H->a, "v%d_k", l->index);
-    line(H, "for (int64_t %s = %s; %s < %s; %s += %s) {", k64, opd(H, l->start, NULL), k64, opd(H, l->stop, NULL), k64,
-         opd(H, l->step, NULL));
+    line(H, "for (int64_t %s = %s; %s < %s; %s += %s) {", k64, opd(H, l->start, NULL), k64,
+         opd(H, l->stop, NULL), k64, opd(H, l->step, NULL));
     H->indent++;
     H->vname[l->index] = arena_printf(H->a, "v%d", l->index);
     if (H->uses[l->index]) {
@@ -549,7 +583,9 @@ static void emit_loop(Host *H, const Inst *in) {
     int hazard = 0;
     for (int k = 0; k < l->nyields; k++)
         for (int j = 0; j < k; j++)
-            if (l->yields[k].kind == OPD_VALUE && strcmp(H->vname[l->yields[k].id], H->vname[l->args[j]]) == 0) hazard = 1;
+            if (l->yields[k].kind == OPD_VALUE &&
+                strcmp(H->vname[l->yields[k].id], H->vname[l->args[j]]) == 0)
+                hazard = 1;
     const char **src = ARENA_ARRAY(H->a, const char *, l->nyields + 1);
     for (int k = 0; k < l->nyields; k++) {
         int r = l->results[k];
@@ -557,13 +593,16 @@ static void emit_loop(Host *H, const Inst *in) {
         DType dt = reg_dtype(t);
         Operand y = l->yields[k];
         if (t.ptr && ptr_base_of(H, y) != H->base[r]) {
-            mt_error(H->ctx, in->pos, "a loop-carried pointer must keep its base parameter (the host backend indexes one "
-                                      "parameter per pointer)");
+            mt_error(
+                H->ctx, in->pos,
+                "a loop-carried pointer must keep its base parameter (the host backend indexes one "
+                "parameter per pointer)");
             H->failed = 1;
         }
         src[k] = NULL;
         /* a lane yielding its own region argument keeps its value */
-        if (y.kind == OPD_VALUE && H->vname[y.id] && strcmp(H->vname[y.id], H->vname[r]) == 0) continue;
+        if (y.kind == OPD_VALUE && H->vname[y.id] && strcmp(H->vname[y.id], H->vname[r]) == 0)
+            continue;
         if (!hazard) {
             src[k] = "";
             continue;
@@ -571,14 +610,17 @@ static void emit_loop(Host *H, const Inst *in) {
         /* a temporary copy of the yielded value */
         const char *tmp = arena_printf(H->a, "v%d_next", r);
         if (t.rank == 0) {
-            line(H, "%s %s = %s;", host_type(dt), tmp, t.ptr ? ptr_index(H, y, NULL) : opd_as(H, y, dt, NULL));
+            line(H, "%s %s = %s;", host_type(dt), tmp,
+                 t.ptr ? ptr_index(H, y, NULL) : opd_as(H, y, dt, NULL));
         } else {
             Type st = type_with_shape(type_scalar(dt), t.rank, t.dims);
             declare_block(H, tmp, st);
             Iter it = {st, (int)numel(st), 1};
-            if (y.kind == OPD_VALUE && f->types[y.id].rank > 0 && numel(f->types[y.id]) != it.numel) it.flat = 0;
+            if (y.kind == OPD_VALUE && f->types[y.id].rank > 0 && numel(f->types[y.id]) != it.numel)
+                it.flat = 0;
             int levels = open_iter(H, &it);
-            line(H, "%s = %s;", element_of(H, tmp, st, &it), t.ptr ? ptr_index(H, y, &it) : opd_as(H, y, dt, &it));
+            line(H, "%s = %s;", element_of(H, tmp, st, &it),
+                 t.ptr ? ptr_index(H, y, &it) : opd_as(H, y, dt, &it));
             H->indent -= levels;
         }
         src[k] = tmp;
@@ -591,15 +633,21 @@ static void emit_loop(Host *H, const Inst *in) {
         Operand y = l->yields[k];
         const char *name = H->vname[r];
         if (t.rank == 0) {
-            const char *v = hazard ? src[k] : t.ptr ? ptr_index(H, y, NULL) : opd_as(H, y, dt, NULL);
+            const char *v = hazard  ? src[k]
+                            : t.ptr ? ptr_index(H, y, NULL)
+                                    : opd_as(H, y, dt, NULL);
             line(H, "%s = %s;", name, v);
             continue;
         }
         Type st = type_with_shape(type_scalar(dt), t.rank, t.dims);
         Iter it = {st, (int)numel(st), 1};
-        if (!hazard && y.kind == OPD_VALUE && f->types[y.id].rank > 0 && numel(f->types[y.id]) != it.numel) it.flat = 0;
+        if (!hazard && y.kind == OPD_VALUE && f->types[y.id].rank > 0 &&
+            numel(f->types[y.id]) != it.numel)
+            it.flat = 0;
         int levels = open_iter(H, &it);
-        const char *v = hazard ? element_of(H, src[k], st, &it) : t.ptr ? ptr_index(H, y, &it) : opd_as(H, y, dt, &it);
+        const char *v = hazard  ? element_of(H, src[k], st, &it)
+                        : t.ptr ? ptr_index(H, y, &it)
+                                : opd_as(H, y, dt, &it);
         line(H, "%s = %s;", element_of(H, name, st, &it), v);
         H->indent -= levels;
     }
@@ -628,7 +676,8 @@ static void emit_inst(Host *H, const Inst *in) {
         return;
     case OP_ARANGE: {
         const char *e = it.numel == 1 ? "0" : "mt_e";
-        define(H, in, &it, in->attrs.start ? arena_printf(H->a, "(%s + %d)", e, in->attrs.start) : e);
+        define(H, in, &it,
+               in->attrs.start ? arena_printf(H->a, "(%s + %d)", e, in->attrs.start) : e);
         return;
     }
     case OP_ZEROS:
@@ -684,7 +733,8 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_SELECT: {
         if (in->type.ptr) {
             /* a pointer through a select or a hint: the host backend indexes one base parameter per pointer */
-            mt_error(H->ctx, in->pos, "the host backend does not support '%s' on pointers", op_info(in->op)->name);
+            mt_error(H->ctx, in->pos, "the host backend does not support '%s' on pointers",
+                     op_info(in->op)->name);
             H->failed = 1;
             return;
         }
@@ -692,7 +742,8 @@ static void emit_inst(Host *H, const Inst *in) {
         for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
         const char *e = elementwise(H, in, ops);
         if (!e) {
-            mt_error(H->ctx, in->pos, "the host backend cannot express '%s' on %s", op_info(in->op)->name, dtype_name((DType)in->type.dtype));
+            mt_error(H->ctx, in->pos, "the host backend cannot express '%s' on %s",
+                     op_info(in->op)->name, dtype_name((DType)in->type.dtype));
             H->failed = 1;
             return;
         }
@@ -704,14 +755,19 @@ static void emit_inst(Host *H, const Inst *in) {
         MT_ASSERT(H->base[id] >= 0);
         H->param_used[H->base[id]] = 1;
         DType ot = (DType)operand_type(f, x[1]).dtype;
-        if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE && numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {
+        if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE &&
+            numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {
             /* the parameter's element indexes are the offsets (of any integer dtype) */
             H->vname[id] = H->vname[x[1].id];
             return;
         }
         const char *off = opd(H, x[1], &it);
         if (x[0].kind == OPD_PARAM) define(H, in, &it, host_cast(H, ot, DT_I64, 0, off));
-        else define(H, in, &it, wrap(H, DT_I64, arena_printf(H->a, "%s + %s", u64(H, ptr_index(H, x[0], &it)), u64(H, off))));
+        else
+            define(
+                H, in, &it,
+                wrap(H, DT_I64,
+                     arena_printf(H->a, "%s + %s", u64(H, ptr_index(H, x[0], &it)), u64(H, off))));
         return;
     }
     case OP_LOAD: {
@@ -745,7 +801,8 @@ static void count_use(Operand *o, void *user) {
 }
 
 static void count_uses(const Block *b, int *uses) {
-    for (int i = 0; i < b->items.len; i++) ssa_for_each_operand(b->items.items[i], 1, count_use, uses);
+    for (int i = 0; i < b->items.len; i++)
+        ssa_for_each_operand(b->items.items[i], 1, count_use, uses);
 }
 
 /* ---- The translation unit ------------------------------------------------ */
@@ -757,41 +814,65 @@ static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
     int sgn = dtype_is_signed(dt);
     if (n & N_WRAP) {
         if (bits == 64)
-            sb_printf(sb, "static inline int64_t mt_wrap_i64(uint64_t x) {\n"
-                          "    return x <= 0x7fffffffffffffffu ? (int64_t)x : (int64_t)(x - 0x8000000000000000u) - INT64_MAX - 1;\n}\n");
+            sb_printf(
+                sb,
+                "static inline int64_t mt_wrap_i64(uint64_t x) {\n"
+                "    return x <= 0x7fffffffffffffffu ? (int64_t)x : (int64_t)(x - 0x8000000000000000u) - INT64_MAX - 1;\n}\n");
         else
-            sb_printf(sb, "static inline %s mt_wrap_%s(uint64_t x) {\n    x &= 0x%llxu;\n"
-                          "    return x < 0x%llxu ? (%s)x : (%s)((int64_t)x - 0x%llx);\n}\n",
+            sb_printf(sb,
+                      "static inline %s mt_wrap_%s(uint64_t x) {\n    x &= 0x%llxu;\n"
+                      "    return x < 0x%llxu ? (%s)x : (%s)((int64_t)x - 0x%llx);\n}\n",
                       T, nm, (1ull << bits) - 1, 1ull << (bits - 1), T, T, 1ull << bits);
     }
     if (n & N_DIV) {
         if (sgn)
-            sb_printf(sb, "static inline %s mt_div_%s(%s a, %s b) {\n"
-                          "    return b == 0 ? -1 : b == -1 ? mt_wrap_%s(0u - (uint64_t)a) : (%s)(a / b);\n}\n",
-                      T, nm, T, T, nm, T);
+            sb_printf(
+                sb,
+                "static inline %s mt_div_%s(%s a, %s b) {\n"
+                "    return b == 0 ? -1 : b == -1 ? mt_wrap_%s(0u - (uint64_t)a) : (%s)(a / b);\n}\n",
+                T, nm, T, T, nm, T);
         else
-            sb_printf(sb, "static inline %s mt_div_%s(%s a, %s b) { return b == 0 ? (%s)-1 : (%s)(a / b); }\n", T, nm, T, T, T, T);
+            sb_printf(
+                sb,
+                "static inline %s mt_div_%s(%s a, %s b) { return b == 0 ? (%s)-1 : (%s)(a / b); }\n",
+                T, nm, T, T, T, T);
     }
     if (n & N_MOD) {
         if (sgn)
-            sb_printf(sb, "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : b == -1 ? 0 : (%s)(a %% b); }\n", T, nm, T, T, T);
-        else sb_printf(sb, "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : (%s)(a %% b); }\n", T, nm, T, T, T);
+            sb_printf(
+                sb,
+                "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : b == -1 ? 0 : (%s)(a %% b); }\n",
+                T, nm, T, T, T);
+        else
+            sb_printf(
+                sb,
+                "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : (%s)(a %% b); }\n", T,
+                nm, T, T, T);
     }
     if (n & N_SHL) {
         if (sgn)
-            sb_printf(sb, "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : mt_wrap_%s((uint64_t)a << b);\n}\n", T,
-                      nm, T, T, bits, nm);
+            sb_printf(
+                sb,
+                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : mt_wrap_%s((uint64_t)a << b);\n}\n",
+                T, nm, T, T, bits, nm);
         else
-            sb_printf(sb, "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : (%s)((uint64_t)a << b);\n}\n", T, nm,
-                      T, T, bits, T);
+            sb_printf(
+                sb,
+                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : (%s)((uint64_t)a << b);\n}\n",
+                T, nm, T, T, bits, T);
     }
     if (n & N_SHR) {
         if (sgn)
-            sb_printf(sb, "static inline %s mt_shr_%s(%s a, %s b) {\n"
-                          "    if ((uint64_t)b >= %d) return a < 0 ? -1 : 0;\n"
-                          "    return a < 0 ? (%s)~(~a >> b) : (%s)(a >> b);\n}\n",
+            sb_printf(sb,
+                      "static inline %s mt_shr_%s(%s a, %s b) {\n"
+                      "    if ((uint64_t)b >= %d) return a < 0 ? -1 : 0;\n"
+                      "    return a < 0 ? (%s)~(~a >> b) : (%s)(a >> b);\n}\n",
                       T, nm, T, T, bits, T, T);
-        else sb_printf(sb, "static inline %s mt_shr_%s(%s a, %s b) { return (uint64_t)b >= %d ? 0 : (%s)(a >> b); }\n", T, nm, T, T, bits, T);
+        else
+            sb_printf(
+                sb,
+                "static inline %s mt_shr_%s(%s a, %s b) { return (uint64_t)b >= %d ? 0 : (%s)(a >> b); }\n",
+                T, nm, T, T, bits, T);
     }
 }
 
@@ -799,18 +880,20 @@ static void emit_helpers(StrBuf *sb, const Host *H) {
     int any = H->need_any != 0;
     for (int d = 0; d < DT_COUNT; d++) any |= H->need[d] != 0;
     if (!any) return;
-    sb_puts(sb, "/* Integer arithmetic wraps as on the GPU, without undefined behaviour:\n"
-                " * x // 0 is all ones, x % 0 is x, shifts by the width or more give 0\n"
-                " * (-1 for '>>' of a negative value). */\n");
+    sb_puts(sb,
+            "/* Integer arithmetic wraps as on the GPU, without undefined behaviour:\n"
+            " * x // 0 is all ones, x % 0 is x, shifts by the width or more give 0\n"
+            " * (-1 for '>>' of a negative value). */\n");
     for (int d = 0; d < DT_COUNT; d++)
         if (H->need[d]) emit_int_helpers(sb, (DType)d, H->need[d]);
     if (H->need_any & NA_ODD)
-        sb_puts(sb, "/* A 64-bit integer as a double rounded to odd: one more rounding to a\n"
-                    " * 16-bit float then rounds as the integer itself would. */\n"
-                    "static inline double mt_odd_double(uint64_t m) {\n"
-                    "    int e = 0;\n"
-                    "    while (m >> 53) m = (m >> 1) | (m & 1u), e++;\n"
-                    "    return ldexp((double)m, e);\n}\n");
+        sb_puts(sb,
+                "/* A 64-bit integer as a double rounded to odd: one more rounding to a\n"
+                " * 16-bit float then rounds as the integer itself would. */\n"
+                "static inline double mt_odd_double(uint64_t m) {\n"
+                "    int e = 0;\n"
+                "    while (m >> 53) m = (m >> 1) | (m & 1u), e++;\n"
+                "    return ldexp((double)m, e);\n}\n");
     sb_putc(sb, '\n');
 }
 
@@ -855,9 +938,11 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     int arena_needed = H.nblocks > 0;
     StrBuf sb;
     sb_init(&sb, a);
-    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE, s->source, s->kernel);
-    sb_puts(&sb, "/* Host (CPU) backend: each program of the grid runs as one call of the\n"
-                 " * program function; a block value is an array of its elements. */\n");
+    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE,
+              s->source, s->kernel);
+    sb_puts(&sb,
+            "/* Host (CPU) backend: each program of the grid runs as one call of the\n"
+            " * program function; a block value is an array of its elements. */\n");
     sb_puts(&sb, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n");
     if (arena_needed) sb_puts(&sb, "#include <stdlib.h>\n");
     sb_putc(&sb, '\n');
@@ -867,9 +952,14 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     /* the arguments of one launch */
     sb_printf(&sb, "struct %s_args {\n", name);
     int members = 0;
-    for (int i = 0; i < f->nparams; i++, members++) sb_printf(&sb, "    %s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]));
+    for (int i = 0; i < f->nparams; i++, members++)
+        sb_printf(&sb, "    %s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]));
     if (H.grid_used) sb_puts(&sb, "    mytriton_grid mt_grid; /* tl.num_programs */\n"), members++;
-    if (arena_needed) sb_puts(&sb, "    _Atomic int *mt_failed; /* set by a program that cannot allocate its blocks */\n"), members++;
+    if (arena_needed)
+        sb_puts(
+            &sb,
+            "    _Atomic int *mt_failed; /* set by a program that cannot allocate its blocks */\n"),
+            members++;
     if (!members) sb_puts(&sb, "    char mt_unused;\n");
     sb_puts(&sb, "};\n\n");
     if (arena_needed) {
@@ -879,19 +969,28 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     }
 
     /* the program */
-    sb_printf(&sb, "static void %s(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z) {\n", program);
+    sb_printf(&sb,
+              "static void %s(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z) {\n",
+              program);
     int any_param = 0;
     for (int i = 0; i < f->nparams; i++) any_param |= H.param_used[i];
     if (any_param || arena_needed || H.grid_used)
-        sb_printf(&sb, "    const struct %s_args *args = (const struct %s_args *)ctx;\n", name, name);
+        sb_printf(&sb, "    const struct %s_args *args = (const struct %s_args *)ctx;\n", name,
+                  name);
     else sb_puts(&sb, "    (void)ctx;\n");
     for (int i = 0; i < f->nparams; i++)
-        if (H.param_used[i]) sb_printf(&sb, "    %s = args->%s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]), s->pnames[i]);
+        if (H.param_used[i])
+            sb_printf(&sb, "    %s = args->%s;\n", decl(a, param_ctype(a, s, i), s->pnames[i]),
+                      s->pnames[i]);
     for (int d = 0; d < 3; d++)
         if (!H.pid_used[d]) sb_printf(&sb, "    (void)pid_%c;\n", "xyz"[d]);
     if (arena_needed) {
-        sb_printf(&sb, "    struct %s_blocks *mt_b = (struct %s_blocks *)malloc(sizeof(struct %s_blocks));\n", name, name, name);
-        sb_puts(&sb, "    if (mt_b == NULL) {\n        *args->mt_failed = 1;\n        return;\n    }\n");
+        sb_printf(
+            &sb,
+            "    struct %s_blocks *mt_b = (struct %s_blocks *)malloc(sizeof(struct %s_blocks));\n",
+            name, name, name);
+        sb_puts(&sb,
+                "    if (mt_b == NULL) {\n        *args->mt_failed = 1;\n        return;\n    }\n");
     }
     sb_puts(&sb, sb_str(&body));
     if (arena_needed) sb_puts(&sb, "    free(mt_b);\n");
@@ -901,18 +1000,21 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     sb_printf(&sb, "mytriton_status %s(%s) {\n", launcher, launcher_params(a, s, 0));
     emit_grid_prologue(&sb, a, s, launcher, "MYTRITON_INVALID_VALUE", "MYTRITON_SUCCESS");
     sb_printf(&sb, "    struct %s_args args;\n", name);
-    for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "    args.%s = %s;\n", s->pnames[i], s->pnames[i]);
+    for (int i = 0; i < f->nparams; i++)
+        sb_printf(&sb, "    args.%s = %s;\n", s->pnames[i], s->pnames[i]);
     if (H.grid_used) sb_puts(&sb, "    args.mt_grid = grid;\n");
-    if (arena_needed) sb_puts(&sb, "    _Atomic int mt_failed = 0;\n    args.mt_failed = &mt_failed;\n");
+    if (arena_needed)
+        sb_puts(&sb, "    _Atomic int mt_failed = 0;\n    args.mt_failed = &mt_failed;\n");
     if (!members) sb_puts(&sb, "    args.mt_unused = 0;\n");
     sb_printf(&sb, "    int status = mytriton_host_run(&grid, %s, &args);\n", program);
     sb_puts(&sb, "    if (status != MYTRITON_SUCCESS) return (mytriton_status)status;\n");
     if (arena_needed) {
         sb_puts(&sb, "    if (mt_failed) {\n");
-        sb_printf(&sb,
-                  "        mytriton_set_last_error(\"%s: out of memory for the block values of a program (%%zu bytes)\",\n"
-                  "                                sizeof(struct %s_blocks));\n",
-                  launcher, name);
+        sb_printf(
+            &sb,
+            "        mytriton_set_last_error(\"%s: out of memory for the block values of a program (%%zu bytes)\",\n"
+            "                                sizeof(struct %s_blocks));\n",
+            launcher, name);
         sb_puts(&sb, "        return MYTRITON_OUT_OF_MEMORY;\n    }\n");
     }
     sb_puts(&sb, "    return MYTRITON_SUCCESS;\n}\n\n");

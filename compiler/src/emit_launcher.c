@@ -63,7 +63,8 @@ const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
     if (!s->grid) sb_printf(&sb, "%smytriton_grid grid", first ? "" : ", "), first = 0;
     for (int i = 0; i < s->f->nparams; i++) {
         Type t = s->f->params[i].type;
-        sb_printf(&sb, "%s%s %s", first ? "" : ", ", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
+        sb_printf(&sb, "%s%s %s", first ? "" : ", ", c_launcher_type(a, t, t.ptr && !s->written[i]),
+                  s->pnames[i]);
         first = 0;
     }
     for (int j = 0; j < s->nextra; j++, first = 0)
@@ -74,12 +75,14 @@ const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
 
 static const char *upper_ident(Arena *a, const char *s) {
     char *u = arena_strdup(a, s);
-    for (char *p = u; *p; p++) *p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+    for (char *p = u; *p; p++)
+        *p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
     return u;
 }
 
 static const char *arg_kind(Arena *a, Type t) {
-    return arena_printf(a, "MYTRITON_ARG_%s%s", t.ptr ? "PTR_" : "", dtype_info((DType)t.dtype)->arg);
+    return arena_printf(a, "MYTRITON_ARG_%s%s", t.ptr ? "PTR_" : "",
+                        dtype_info((DType)t.dtype)->arg);
 }
 
 static const char *c_string(Arena *a, const char *s) {
@@ -98,15 +101,17 @@ static const char *c_string(Arena *a, const char *s) {
 
 /* The grid evaluation and checks shared by the CUDA and host launchers:
  * leaves `mytriton_grid grid` ready or returns `fail_value`. */
-void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fail_value,
-                        const char *empty_value) {
+void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher,
+                        const char *fail_value, const char *empty_value) {
     const Function *f = s->f;
     if (s->grid) {
         for (int i = 0; i < f->nparams + s->nextra && i < 64; i++) {
             if (!s->grid->uses_param[i]) continue;
             sb_printf(sb, "    if (%s < 0) {\n", s->pnames[i]);
-            sb_printf(sb, "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", (int)%s);\n",
-                      launcher, s->pyname[i], s->pnames[i]);
+            sb_printf(
+                sb,
+                "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", (int)%s);\n",
+                launcher, s->pyname[i], s->pnames[i]);
             sb_printf(sb, "        return %s;\n    }\n", fail_value);
         }
         sb_puts(sb, "    int ok = 1;\n    mytriton_grid grid;\n");
@@ -115,48 +120,60 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
             sb_printf(sb, "    grid.%c = %s;\n", "xyz"[d], v);
         }
         sb_puts(sb, "    if (!ok) {\n");
-        sb_printf(sb, "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a non-positive value\");\n",
-                  launcher, s->grid->resolved);
+        sb_printf(
+            sb,
+            "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a non-positive value\");\n",
+            launcher, s->grid->resolved);
         sb_printf(sb, "        return %s;\n    }\n", fail_value);
     }
     sb_puts(sb, "    int empty = 0;\n");
-    sb_printf(sb, "    if (mytriton_check_%sgrid(\"%s\", &grid, &empty) != 0) return %s;\n", s->grid ? "" : "explicit_",
-              launcher, fail_value);
+    sb_printf(sb, "    if (mytriton_check_%sgrid(\"%s\", &grid, &empty) != 0) return %s;\n",
+              s->grid ? "" : "explicit_", launcher, fail_value);
     sb_printf(sb, "    if (empty) return %s;\n", empty_value);
 }
 
-void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend, const char *generic,
-               const char *tuner, const char *attributes) {
+void emit_info(StrBuf *sb, Arena *a, const Spec *s, const char *suffix, const char *backend,
+               const char *generic, const char *tuner, const char *attributes) {
     const Function *f = s->f;
     const char *id = arena_printf(a, "%s%s", s->name, suffix);
     int nargs = f->nparams + s->nextra;
     if (nargs) {
         sb_printf(sb, "static const char *const mytriton_arg_names_%s[] = {", id);
-        for (int i = 0; i < nargs; i++) sb_printf(sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
+        for (int i = 0; i < nargs; i++)
+            sb_printf(sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
         sb_puts(sb, "};\n");
         sb_printf(sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
         for (int i = 0; i < nargs; i++)
-            sb_printf(sb, "%s%s", i ? ", " : "", i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
+            sb_printf(sb, "%s%s", i ? ", " : "",
+                      i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
         sb_puts(sb, "};\n");
     }
-    sb_printf(sb, "%sconst mytriton_kernel_info mytriton_kernel_info_%s = {\n", strcmp(backend, "host") ? "extern \"C\" " : "", id);
-    sb_printf(sb, "    %s, \"%s\", %s, %s,\n", c_string(a, s->name), backend, c_string(a, s->kernel), c_string(a, s->source));
+    sb_printf(sb, "%sconst mytriton_kernel_info mytriton_kernel_info_%s = {\n",
+              strcmp(backend, "host") ? "extern \"C\" " : "", id);
+    sb_printf(sb, "    %s, \"%s\", %s, %s,\n", c_string(a, s->name), backend,
+              c_string(a, s->kernel), c_string(a, s->source));
     sb_printf(sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
               s->grid ? c_string(a, s->grid->text) : "NULL");
     sb_printf(sb, "    %d, %d,\n", s->tile->block_threads, nargs);
     if (nargs) sb_printf(sb, "    mytriton_arg_names_%s, mytriton_arg_kinds_%s,\n", id, id);
     else sb_puts(sb, "    NULL, NULL,\n");
-    sb_printf(sb, "    %s,\n    %s, %s, NULL\n};\n", generic, tuner ? tuner : "NULL", attributes ? attributes : "NULL");
+    sb_printf(sb, "    %s,\n    %s, %s, NULL\n};\n", generic, tuner ? tuner : "NULL",
+              attributes ? attributes : "NULL");
 }
 
 /* The generic launch: unpacks args[] for the typed launcher. */
-void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname, int cuda) {
+void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, const char *fname,
+                  int cuda) {
     const Function *f = s->f;
-    sb_printf(sb, "static int %s(void *stream, void *const *args, const mytriton_grid *grid) {\n", fname);
+    sb_printf(sb, "static int %s(void *stream, void *const *args, const mytriton_grid *grid) {\n",
+              fname);
     if (!cuda) sb_puts(sb, "    (void)stream;\n");
     if (s->grid) sb_puts(sb, "    (void)grid;\n");
     else {
-        sb_printf(sb, "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n", launcher);
+        sb_printf(
+            sb,
+            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n",
+            launcher);
         sb_puts(sb, "        return 1;\n    }\n");
     }
     if (!f->nparams && !s->nextra) sb_puts(sb, "    (void)args;\n");
@@ -181,7 +198,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_init(&sb, a);
     const Function *f = s->f;
     const char *launcher = arena_printf(a, "launch_%s", s->name);
-    sb_printf(&sb, "// Generated by %s from %s (kernel %s). Do not edit.\n", VERSION_LINE, s->source, s->kernel);
+    sb_printf(&sb, "// Generated by %s from %s (kernel %s). Do not edit.\n", VERSION_LINE,
+              s->source, s->kernel);
     sb_printf(&sb, "#include <stdint.h>\n#include <cuda_runtime.h>\n");
     /* the CUDA headers of the narrow float types the kernel uses */
     int used[DT_COUNT] = {0};
@@ -195,7 +213,9 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
      * reports as unused (#177-D), which breaks -Werror builds; the kernel's
      * text (golden at -O1) stays as it is and the warning is off for the
      * generated code instead. */
-    sb_puts(&sb, "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read */\n#endif\n\n");
+    sb_puts(
+        &sb,
+        "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read */\n#endif\n\n");
     sb_puts(&sb, kernel);
     sb_putc(&sb, '\n');
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
@@ -205,9 +225,12 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
         if (t.ptr && !s->written[i])
-            sb_printf(&sb, "    %s mt_arg%d = (%s)%s;\n", c_param_type(a, t), i, c_param_type(a, t), s->pnames[i]);
-        else if (!t.ptr && dtype_info((DType)t.dtype)->compute != t.dtype) /* a narrow float scalar: as a float */
-            sb_printf(&sb, "    %s mt_arg%d = %s;\n", c_param_type(a, t), i, c_load(a, (DType)t.dtype, C_HOST, s->pnames[i]));
+            sb_printf(&sb, "    %s mt_arg%d = (%s)%s;\n", c_param_type(a, t), i, c_param_type(a, t),
+                      s->pnames[i]);
+        else if (!t.ptr && dtype_info((DType)t.dtype)->compute !=
+                               t.dtype) /* a narrow float scalar: as a float */
+            sb_printf(&sb, "    %s mt_arg%d = %s;\n", c_param_type(a, t), i,
+                      c_load(a, (DType)t.dtype, C_HOST, s->pnames[i]));
     }
     sb_puts(&sb, "    void *mt_args[] = {");
     for (int i = 0; i < f->nparams; i++) {
@@ -218,10 +241,15 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     }
     if (!f->nparams) sb_puts(&sb, "NULL");
     sb_puts(&sb, "};\n");
-    sb_printf(&sb, "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
-                   "dim3(%d), mt_args, 0, stream);\n",
-              s->symbol, s->tile->block_threads);
-    sb_printf(&sb, "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n", launcher);
+    sb_printf(
+        &sb,
+        "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
+        "dim3(%d), mt_args, 0, stream);\n",
+        s->symbol, s->tile->block_threads);
+    sb_printf(
+        &sb,
+        "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",
+        launcher);
     sb_puts(&sb, "        mytriton_set_status_text((int)err, cudaGetErrorString(err));\n    }\n");
     sb_puts(&sb, "    return err;\n}\n\n");
     const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);
@@ -231,19 +259,37 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(&sb, "static int %s(mytriton_kernel_attributes *out) {\n", attributes);
     sb_puts(&sb, "    int dev = 0, blocks = 0, sms = 0;\n    cudaFuncAttributes fa;\n");
     sb_puts(&sb, "    cudaError_t err = cudaGetDevice(&dev);\n");
-    sb_printf(&sb, "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n", s->symbol);
-    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaFuncGetAttributes(&fa, (const void *)%s);\n", s->symbol);
-    sb_printf(&sb, "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, 0);\n",
-              s->symbol, s->tile->block_threads);
-    sb_puts(&sb, "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
-    sb_printf(&sb, "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
-                   "        return (int)err;\n    }\n", launcher);
-    sb_puts(&sb, "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
-    sb_puts(&sb, "    out->dynamic_shared_bytes = 0;\n    out->local_bytes = (int)fa.localSizeBytes;\n");
+    sb_printf(
+        &sb,
+        "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n",
+        s->symbol);
+    sb_printf(&sb,
+              "    if (err == cudaSuccess) err = cudaFuncGetAttributes(&fa, (const void *)%s);\n",
+              s->symbol);
+    sb_printf(
+        &sb,
+        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, 0);\n",
+        s->symbol, s->tile->block_threads);
+    sb_puts(
+        &sb,
+        "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
+    sb_printf(
+        &sb,
+        "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
+        "        return (int)err;\n    }\n",
+        launcher);
+    sb_puts(
+        &sb,
+        "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
+    sb_puts(&sb,
+            "    out->dynamic_shared_bytes = 0;\n    out->local_bytes = (int)fa.localSizeBytes;\n");
     sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
-    sb_puts(&sb, "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
+    sb_puts(
+        &sb,
+        "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
     sb_puts(&sb, "    out->multiprocessor_count = sms;\n");
-    sb_printf(&sb, "    mytriton_attributes_store((const void *)%s, out);\n    return 0;\n}\n\n", s->symbol);
+    sb_printf(&sb, "    mytriton_attributes_store((const void *)%s, out);\n    return 0;\n}\n\n",
+              s->symbol);
     emit_info(&sb, a, s, "", "cuda", generic, NULL, attributes);
     return sb_str(&sb);
 }
@@ -252,26 +298,32 @@ const char *emit_header(Arena *a, const Spec *s) {
     StrBuf sb;
     sb_init(&sb, a);
     const char *guard = arena_printf(a, "MYTRITON_GENERATED_%s_H", upper_ident(a, s->name));
-    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE, s->source, s->kernel);
+    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE,
+              s->source, s->kernel);
     sb_printf(&sb, "#ifndef %s\n#define %s\n\n#include <stdint.h>\n", guard, guard);
     /* C spells i1 parameters `bool` through <stdbool.h> (C++ has it built in) */
     int any_bool = 0;
     for (int i = 0; i < s->f->nparams; i++) any_bool |= s->f->params[i].type.dtype == DT_BOOL;
     if (any_bool) sb_puts(&sb, "#include <stdbool.h>\n");
-    if (s->backends & (BACKEND_CUDA | BACKEND_MLIR)) sb_puts(&sb, "#include <cuda_runtime_api.h>\n");
-    sb_puts(&sb, "#include \"mytriton/runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    if (s->backends & (BACKEND_CUDA | BACKEND_MLIR))
+        sb_puts(&sb, "#include <cuda_runtime_api.h>\n");
+    sb_puts(&sb,
+            "#include \"mytriton/runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     sb_printf(&sb, "/* %s: kernel %s from %s\n", s->name, s->kernel, s->source);
     sb_printf(&sb, " *   signature: %s\n", s->signature);
     sb_printf(&sb, " *   constexprs: %s\n", *s->constexprs ? s->constexprs : "(none)");
     if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->resolved);
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
     for (int j = 0; j < s->nextra; j++)
-        sb_printf(&sb, " *   %s: a launcher-only parameter of the grid\n", s->pnames[s->f->nparams + j]);
-    if (s->num_stages > 0) sb_printf(&sb, " *   num_stages: %d (a hint this backend does not use yet)\n", s->num_stages);
+        sb_printf(&sb, " *   %s: a launcher-only parameter of the grid\n",
+                  s->pnames[s->f->nparams + j]);
+    if (s->num_stages > 0)
+        sb_printf(&sb, " *   num_stages: %d (a hint this backend does not use yet)\n",
+                  s->num_stages);
     sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
     if (s->tile->block_threads != s->tile->threads)
-        sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile), s->tile->threads,
-                  s->tile->tm * s->tile->tn);
+        sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile),
+                  s->tile->threads, s->tile->tm * s->tile->tn);
     sb_puts(&sb, " */\n");
     if (s->backends & BACKEND_CUDA) {
         sb_printf(&sb, "cudaError_t launch_%s(%s);\n", s->name, launcher_params(a, s, 1));
@@ -279,7 +331,8 @@ const char *emit_header(Arena *a, const Spec *s) {
     }
     if (s->backends & BACKEND_HOST) {
         sb_printf(&sb, "mytriton_status launch_%s_host(%s);\n", s->name, launcher_params(a, s, 0));
-        sb_printf(&sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_host;\n", s->name);
+        sb_printf(&sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_host;\n",
+                  s->name);
     }
     if (s->backends & BACKEND_MLIR) emit_mlir_header_decls(&sb, a, s);
     sb_printf(&sb, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);

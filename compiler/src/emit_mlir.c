@@ -68,18 +68,18 @@ typedef struct Mlir {
     const Spec *s;
     const Function *f;
     const TileInfo *tile;
-    const char **pname;    /* MLIR names of the parameters (with %) */
-    const char **pval;     /* their register values (a scalar converted from
+    const char **pname; /* MLIR names of the parameters (with %) */
+    const char **pval;  /* their register values (a scalar converted from
                             * its parameter type where the two differ) */
-    const char **vname;    /* by value number: its MLIR name (with %) */
-    StrBuf prologue;       /* thread ids, constants, arange indexes */
-    StrBuf workgroup;      /* the gpu.func workgroup attributions */
-    StrBuf *out;           /* the current body */
-    PtrVec names;          /* every name defined so far (const char *) */
+    const char **vname; /* by value number: its MLIR name (with %) */
+    StrBuf prologue;    /* thread ids, constants, arange indexes */
+    StrBuf workgroup;   /* the gpu.func workgroup attributions */
+    StrBuf *out;        /* the current body */
+    PtrVec names;       /* every name defined so far (const char *) */
     int indent;
     int loop_depth;
-    const Inst *user;      /* the item whose operands are being rendered */
-    Layout lane_layout;    /* for loop lanes (user == NULL) */
+    const Inst *user;   /* the item whose operands are being rendered */
+    Layout lane_layout; /* for loop lanes (user == NULL) */
     int failed;
 } Mlir;
 
@@ -104,7 +104,8 @@ static void pro(Mlir *M, const char *fmt, ...) {
     sb_putc(&M->prologue, '\n');
 }
 
-static int unsupported(Mlir *M, const Inst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int unsupported(Mlir *M, const Inst *in, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int unsupported(Mlir *M, const Inst *in, const char *fmt, ...) {
     if (M->failed) return 0;
     va_list ap;
@@ -151,9 +152,11 @@ static const char **param_names(Mlir *M) {
         const char *n = M->s->pnames[i];
         if (mlir_reserved(n)) {
             for (int k = 0;; k++) {
-                const char *cand = k ? arena_printf(M->a, "p%d_%s", k, n) : arena_printf(M->a, "p_%s", n);
+                const char *cand =
+                    k ? arena_printf(M->a, "p%d_%s", k, n) : arena_printf(M->a, "p_%s", n);
                 int clash = 0;
-                for (int j = 0; j < f->nparams && !clash; j++) clash = strcmp(M->s->pnames[j], cand) == 0;
+                for (int j = 0; j < f->nparams && !clash; j++)
+                    clash = strcmp(M->s->pnames[j], cand) == 0;
                 for (int j = 0; j < i && !clash; j++) clash = strcmp(names[j] + 1, cand) == 0;
                 if (!clash) {
                     n = cand;
@@ -300,7 +303,8 @@ static const char *constant(Mlir *M, ConstVal c) {
     }
     case DC_FLOAT: {
         const char *frag, *T = reg_type(c.dt);
-        const char *lit = info->compute == DT_F64 ? f64_literal(M->a, c.f, &frag) : f32_literal(M->a, c.f, &frag);
+        const char *lit =
+            info->compute == DT_F64 ? f64_literal(M->a, c.f, &frag) : f32_literal(M->a, c.f, &frag);
         name = arena_printf(M->a, "%%c%s_%s", frag, T);
         def = arena_printf(M->a, "%s = arith.constant %s : %s", name, lit, T);
         break;
@@ -354,9 +358,14 @@ static const char *tile_coord(Mlir *M, int rows) {
  * tile_j or tid plus its start (uniform: the start itself). */
 static const char *arange_index(Mlir *M, const Inst *in, Layout l) {
     if (l == LAYOUT_UNIFORM) return int_const(M, in->attrs.start);
-    const char *idx = l == LAYOUT_ROWS ? tile_coord(M, 1) : l == LAYOUT_COLS ? tile_coord(M, 0) : tid(M);
+    const char *idx = l == LAYOUT_ROWS   ? tile_coord(M, 1)
+                      : l == LAYOUT_COLS ? tile_coord(M, 0)
+                                         : tid(M);
     if (in->attrs.start == 0) return idx;
-    const char *name = arena_printf(M->a, "%%v%d_%s", in->result, l == LAYOUT_ROWS ? "rows" : l == LAYOUT_COLS ? "cols" : "flat");
+    const char *name = arena_printf(M->a, "%%v%d_%s", in->result,
+                                    l == LAYOUT_ROWS   ? "rows"
+                                    : l == LAYOUT_COLS ? "cols"
+                                                       : "flat");
     if (!name_defined(M, name)) {
         const char *c = int_const(M, in->attrs.start);
         name_define(M, name);
@@ -413,10 +422,13 @@ static const char *fp8_decode(Mlir *M, const char *b, DType dt, const char *want
     line(M, "%s = arith.extf %s : f16 to f32", f, h);
     if (fp8_bias(dt) == 15) return f;
     /* the NaN keeps its sign, as the runtime's conversion */
-    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"), *sgn32 = tmp(M, b, "sign32");
-    const char *nsh = tmp(M, b, "nan_sign"), *nbits = tmp(M, b, "nan_bits"), *nanf = tmp(M, b, "nan");
+    const char *scaled = tmp(M, b, "scaled"), *nan = tmp(M, b, "is_nan"),
+               *sgn32 = tmp(M, b, "sign32");
+    const char *nsh = tmp(M, b, "nan_sign"), *nbits = tmp(M, b, "nan_bits"),
+               *nanf = tmp(M, b, "nan");
     const char *r = result(M, want, b, "value");
-    line(M, "%s = arith.mulf %s, %s : f32", scaled, f, fconst(M, DT_F32, ldexp(1.0, 15 - fp8_bias(dt))));
+    line(M, "%s = arith.mulf %s, %s : f32", scaled, f,
+         fconst(M, DT_F32, ldexp(1.0, 15 - fp8_bias(dt))));
     line(M, "%s = arith.cmpi eq, %s, %s : i8", nan, mag, const_of(M, DT_I8, 0x7f));
     line(M, "%s = arith.extui %s : i8 to i32", sgn32, sgn);
     line(M, "%s = arith.shli %s, %s : i32", nsh, sgn32, int_const(M, 24));
@@ -435,7 +447,8 @@ static const char *fp8_decode(Mlir *M, const char *b, DType dt, const char *want
 static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
     int m = dtype_info(dt)->mant, b = fp8_bias(dt), drop = 23 - m;
     const char *bits = tmp(M, x, "bits"), *sgn = tmp(M, x, "sign"), *sgn8 = tmp(M, x, "sign8");
-    const char *sgnb = tmp(M, x, "sign_bit"), *abits = tmp(M, x, "abs_bits"), *ab = tmp(M, x, "abs");
+    const char *sgnb = tmp(M, x, "sign_bit"), *abits = tmp(M, x, "abs_bits"),
+               *ab = tmp(M, x, "abs");
     const char *c = tmp(M, x, "sat"), *cb = tmp(M, x, "sat_bits");
     line(M, "%s = arith.bitcast %s : f32 to i32", bits, x);
     line(M, "%s = arith.shrui %s, %s : i32", sgn, bits, int_const(M, 31));
@@ -446,7 +459,8 @@ static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
     line(M, "%s = arith.minnumf %s, %s : f32", c, ab, fconst(M, DT_F32, fp8_max(dt)));
     line(M, "%s = arith.bitcast %s : f32 to i32", cb, c);
     /* normal: the bits rounded to m mantissa bits, the exponent rebiased */
-    const char *lsb = tmp(M, x, "lsb"), *odd = tmp(M, x, "odd"), *half = tmp(M, x, "half"), *up = tmp(M, x, "up");
+    const char *lsb = tmp(M, x, "lsb"), *odd = tmp(M, x, "odd"), *half = tmp(M, x, "half"),
+               *up = tmp(M, x, "up");
     const char *sh = tmp(M, x, "shifted"), *nb = tmp(M, x, "rebiased"), *n8 = tmp(M, x, "normal");
     line(M, "%s = arith.shrui %s, %s : i32", lsb, cb, int_const(M, drop));
     line(M, "%s = arith.andi %s, %s : i32", odd, lsb, int_const(M, 1));
@@ -456,14 +470,16 @@ static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
     line(M, "%s = arith.subi %s, %s : i32", nb, sh, int_const(M, (int64_t)(127 - b) << m));
     line(M, "%s = arith.trunci %s : i32 to i8", n8, nb);
     /* subnormal: in units of 2^(1 - bias - m), rounded to an integer */
-    const char *q = tmp(M, x, "units"), *qa = tmp(M, x, "units_up"), *qr = tmp(M, x, "units_rounded");
+    const char *q = tmp(M, x, "units"), *qa = tmp(M, x, "units_up"),
+               *qr = tmp(M, x, "units_rounded");
     const char *qi = tmp(M, x, "units_int"), *s8 = tmp(M, x, "subnormal");
     line(M, "%s = arith.mulf %s, %s : f32", q, c, fconst(M, DT_F32, ldexp(1.0, b - 1 + m)));
     line(M, "%s = arith.addf %s, %s : f32", qa, q, fconst(M, DT_F32, 8388608.0));
     line(M, "%s = arith.subf %s, %s : f32", qr, qa, fconst(M, DT_F32, 8388608.0));
     line(M, "%s = arith.fptoui %s : f32 to i32", qi, qr);
     line(M, "%s = arith.trunci %s : i32 to i8", s8, qi);
-    const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "rounded"), *nan = tmp(M, x, "is_nan");
+    const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "rounded"),
+               *nan = tmp(M, x, "is_nan");
     const char *mag = tmp(M, x, "magnitude"), *r = tmp(M, x, dtype_info(dt)->ssa);
     line(M, "%s = arith.cmpf oge, %s, %s : f32", isn, c, fconst(M, DT_F32, ldexp(1.0, 1 - b)));
     line(M, "%s = arith.select %s, %s, %s : i8", code, isn, n8, s8);
@@ -478,7 +494,8 @@ static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
 static const char *away(Mlir *M, const char *x, const char *back, const char *S) {
     const char *pos = tmp(M, x, "positive"), *gt = tmp(M, x, "above"), *lt = tmp(M, x, "below");
     const char *r = tmp(M, x, "away");
-    line(M, "%s = arith.cmpf ogt, %s, %s : %s", pos, x, fconst(M, strcmp(S, "f64") == 0 ? DT_F64 : DT_F32, 0.0), S);
+    line(M, "%s = arith.cmpf ogt, %s, %s : %s", pos, x,
+         fconst(M, strcmp(S, "f64") == 0 ? DT_F64 : DT_F32, 0.0), S);
     line(M, "%s = arith.cmpf ogt, %s, %s : %s", gt, back, x, S);
     line(M, "%s = arith.cmpf olt, %s, %s : %s", lt, back, x, S);
     line(M, "%s = arith.select %s, %s, %s : i1", r, pos, gt, lt);
@@ -488,8 +505,8 @@ static const char *away(Mlir *M, const char *x, const char *back, const char *S)
 /* x (a float of MLIR type S) rounded to the narrower float type T: to
  * nearest even, or toward zero (the nearest, stepped toward zero where it
  * is farther from zero than x; IT: T's bits as an integer). */
-static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, const char *IT, int rtz,
-                          const char *want) {
+static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, const char *IT,
+                          int rtz, const char *want) {
     const char *y = rtz ? tmp(M, x, T) : result(M, want, x, T);
     line(M, "%s = arith.truncf %s : %s to %s", y, x, S, T);
     if (!rtz) return y;
@@ -498,7 +515,8 @@ static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, 
     const char *gt = away(M, x, back, S), *yb = tmp(M, x, "bits"), *ym = tmp(M, x, "toward_zero");
     const char *ys = tmp(M, x, "rz_bits"), *r = result(M, want, x, arena_printf(M->a, "rz_%s", T));
     line(M, "%s = arith.bitcast %s : %s to %s", yb, y, T, IT);
-    line(M, "%s = arith.subi %s, %s : %s", ym, yb, constant(M, const_int(strcmp(IT, "i16") == 0 ? DT_I16 : DT_I32, 1)), IT);
+    line(M, "%s = arith.subi %s, %s : %s", ym, yb,
+         constant(M, const_int(strcmp(IT, "i16") == 0 ? DT_I16 : DT_I32, 1)), IT);
     line(M, "%s = arith.select %s, %s, %s : %s", ys, gt, ym, yb, IT);
     line(M, "%s = arith.bitcast %s : %s to %s", r, ys, IT, T);
     return r;
@@ -511,7 +529,8 @@ static const char *fp8_round_code(Mlir *M, const char *x, DType dt, int rtz) {
     if (!rtz) return code;
     const char *back = fp8_decode(M, code, dt, NULL);
     const char *gt = away(M, x, back, "f32");
-    const char *dn = tmp(M, x, "toward_zero"), *r = tmp(M, x, arena_printf(M->a, "rz_%s", dtype_info(dt)->ssa));
+    const char *dn = tmp(M, x, "toward_zero"),
+               *r = tmp(M, x, arena_printf(M->a, "rz_%s", dtype_info(dt)->ssa));
     line(M, "%s = arith.subi %s, %s : i8", dn, code, const_of(M, DT_I8, 1));
     line(M, "%s = arith.select %s, %s, %s : i8", r, gt, dn, code);
     return r;
@@ -574,13 +593,16 @@ static const char *to_mem(Mlir *M, const char *x, DType dt) {
  * results: the 16-bit conversion, then truncation, as Triton); integers to
  * floats round once; floats round to nearest even, or toward zero with
  * rtz (fp_downcast_rounding="rtz"). */
-static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz, const char *want) {
+static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz,
+                           const char *want) {
     if (from == to) return x;
     const char *F = reg_type(from), *T = reg_type(to);
     const char *ssa = dtype_info(to)->ssa;
     if (to == DT_BOOL) {
         const char *r = result(M, want, x, ssa);
-        if (dtype_is_float(from)) line(M, "%s = arith.cmpf une, %s, %s : %s", r, x, fconst(M, dtype_info(from)->compute, 0.0), F);
+        if (dtype_is_float(from))
+            line(M, "%s = arith.cmpf une, %s, %s : %s", r, x,
+                 fconst(M, dtype_info(from)->compute, 0.0), F);
         else line(M, "%s = arith.cmpi ne, %s, %s : %s", r, x, constant(M, const_int(from, 0)), F);
         return r;
     }
@@ -590,7 +612,8 @@ static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz
             int fb = dtype_info(from)->bits, tb = dtype_info(to)->bits;
             if (fb == tb) return x;
             const char *r = result(M, want, x, ssa);
-            line(M, "%s = arith.%s %s : %s to %s", r, fb < tb ? (unsig ? "extui" : "extsi") : "trunci", x, F, T);
+            line(M, "%s = arith.%s %s : %s to %s", r,
+                 fb < tb ? (unsig ? "extui" : "extsi") : "trunci", x, F, T);
             return r;
         }
         const char *op = unsig ? "arith.uitofp" : "arith.sitofp";
@@ -608,7 +631,8 @@ static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz
         int tb = dtype_info(to)->bits;
         const char *op = dtype_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi";
         if (tb == 8) {
-            const char *w = tmp(M, x, dtype_is_unsigned(to) ? "u16" : "i16"), *r = result(M, want, x, ssa);
+            const char *w = tmp(M, x, dtype_is_unsigned(to) ? "u16" : "i16"),
+                       *r = result(M, want, x, ssa);
             line(M, "%s = %s %s : %s to i16", w, op, x, F);
             line(M, "%s = arith.trunci %s : i16 to i8", r, w);
             return r;
@@ -626,7 +650,8 @@ static const char *convert(Mlir *M, const char *x, DType from, DType to, int rtz
     }
     /* from f64 to a dtype computing in f32 */
     if (is_half(to)) { /* one rounding, to the 16-bit float itself */
-        const char *h = narrow(M, x, "f64", dtype_info(to)->mlir, "i16", rtz, NULL), *r = result(M, want, h, "f32");
+        const char *h = narrow(M, x, "f64", dtype_info(to)->mlir, "i16", rtz, NULL),
+                   *r = result(M, want, h, "f32");
         line(M, "%s = arith.extf %s : %s to f32", r, h, dtype_info(to)->mlir);
         return r;
     }
@@ -667,13 +692,19 @@ static const char *opd_as(Mlir *M, Operand o, DType dt) {
 }
 
 /* Operand k of `in` in the dtype the op computes in (ops.def's rule). */
-static const char *opd_for(Mlir *M, const Inst *in, int k) { return opd_as(M, in->args[k], c_operand_dtype(M->a, M->f, in, k)); }
+static const char *opd_for(Mlir *M, const Inst *in, int k) {
+    return opd_as(M, in->args[k], c_operand_dtype(M->a, M->f, in, k));
+}
 
-static int is_true(Operand o) { return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i); }
+static int is_true(Operand o) {
+    return o.kind == OPD_NONE || (o.kind == OPD_CONST && o.c.dt == DT_BOOL && o.c.i);
+}
 static int is_false(Operand o) { return o.kind == OPD_CONST && o.c.dt == DT_BOOL && !o.c.i; }
 
 /* The helper name base "vN_<what>". */
-static const char *helper(Mlir *M, int id, const char *what) { return arena_printf(M->a, "v%d_%s", id, what); }
+static const char *helper(Mlir *M, int id, const char *what) {
+    return arena_printf(M->a, "v%d_%s", id, what);
+}
 
 /* ---- Instructions ------------------------------------------------------------------ */
 
@@ -697,7 +728,8 @@ static const char *result_name(Mlir *M, const Inst *in) {
 static void finish(Mlir *M, const Inst *in, const char *computed) {
     DType dt = (DType)in->type.dtype;
     if (dtype_info(dt)->compute == dt) return;
-    M->vname[in->result] = round_to(M, computed, dt, 0, fresh(M, arena_printf(M->a, "v%d", in->result)));
+    M->vname[in->result] =
+        round_to(M, computed, dt, 0, fresh(M, arena_printf(M->a, "v%d", in->result)));
 }
 
 static void emit_minmax(Mlir *M, const Inst *in) {
@@ -775,7 +807,8 @@ static void emit_abs(Mlir *M, const Inst *in) {
         line(M, "%s = %s %s : %s", define(M, in->result), mlir_op(M->a, in->op, dt), x, T);
     } else if (dtype_info(dt)->cls == DC_SINT) {
         /* x < 0 ? 0 - x : x (math.absi has no lowering in mlir-opt 19's pipeline) */
-        const char *neg = fresh(M, helper(M, in->result, "neg")), *lt = fresh(M, helper(M, in->result, "negative"));
+        const char *neg = fresh(M, helper(M, in->result, "neg")),
+                   *lt = fresh(M, helper(M, in->result, "negative"));
         const char *zero = constant(M, const_int(dt, 0));
         line(M, "%s = arith.subi %s, %s : %s", neg, zero, x, T);
         line(M, "%s = arith.cmpi slt, %s, %s : %s", lt, x, zero, T);
@@ -793,7 +826,8 @@ static void emit_compare(Mlir *M, const Inst *in) {
     /* C's comparisons: ordered except != (true when a NaN is involved);
      * bools compare as unsigned (True > False) */
     const char *pred = mlir_op(M->a, in->op, ct);
-    if (dtype_is_float(ct)) line(M, "%s = arith.cmpf %s, %s, %s : %s", define(M, id), pred, a, b, reg_type(ct));
+    if (dtype_is_float(ct))
+        line(M, "%s = arith.cmpf %s, %s, %s : %s", define(M, id), pred, a, b, reg_type(ct));
     else line(M, "%s = arith.cmpi %s, %s, %s : %s", define(M, id), pred, a, b, reg_type(ct));
 }
 
@@ -811,7 +845,8 @@ static void emit_umulhi(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
     const char *a = opd_for(M, in, 0), *b = opd_for(M, in, 1);
     const char *lo = fresh(M, helper(M, in->result, "low"));
-    line(M, "%s, %s = arith.mului_extended %s, %s : %s", lo, define(M, in->result), a, b, reg_type(dt));
+    line(M, "%s, %s = arith.mului_extended %s, %s : %s", lo, define(M, in->result), a, b,
+         reg_type(dt));
 }
 
 /* The bits of a register value of dtype `from` read as dtype `to`: its
@@ -842,7 +877,7 @@ static void emit_load(Mlir *M, const Inst *in) {
     const char *p = opd(M, in->args[0]);
     if (is_false(in->args[1])) {
         M->vname[id] = in->args[2].kind == OPD_NONE ? constant(M, const_convert(const_i32(0), dt))
-                                                     : opd_as(M, in->args[2], dt);
+                                                    : opd_as(M, in->args[2], dt);
         return;
     }
     if (is_true(in->args[1])) {
@@ -901,8 +936,8 @@ static void emit_addptr(Mlir *M, const Inst *in) {
             OT = "i64";
         }
     }
-    line(M, "%s = llvm.getelementptr %s[%s] : (!llvm.ptr, %s) -> !llvm.ptr, %s", define(M, in->result), p, off, OT,
-         mem_type(dt));
+    line(M, "%s = llvm.getelementptr %s[%s] : (!llvm.ptr, %s) -> !llvm.ptr, %s",
+         define(M, in->result), p, off, OT, mem_type(dt));
 }
 
 static void emit_reduce(Mlir *M, const Inst *in) {
@@ -910,7 +945,8 @@ static void emit_reduce(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
     int n = M->tile->threads;
     if (n & (n - 1)) {
-        unsupported(M, in, "tl.%s in a kernel of %d threads (the reduction tree needs a power of two)",
+        unsupported(M, in,
+                    "tl.%s in a kernel of %d threads (the reduction tree needs a power of two)",
                     op_info(in->op)->name, n);
         return;
     }
@@ -974,7 +1010,8 @@ static void emit_loop(Mlir *M, const Inst *in) {
     }
     M->user = in;
     DType it = (DType)f->types[l->index].dtype;
-    const char *start = opd_as(M, l->start, it), *stop = opd_as(M, l->stop, it), *step = opd_as(M, l->step, it);
+    const char *start = opd_as(M, l->start, it), *stop = opd_as(M, l->stop, it),
+               *step = opd_as(M, l->step, it);
     const char **inits = ARENA_ARRAY(M->a, const char *, l->ncarried + 1);
     for (int k = 0; k < l->ncarried; k++) {
         Type t = f->types[l->args[k]];
@@ -984,15 +1021,18 @@ static void emit_loop(Mlir *M, const Inst *in) {
     }
     StrBuf head;
     sb_init(&head, M->a);
-    for (int k = 0; k < l->ncarried; k++) sb_printf(&head, "%s%s", k ? ", " : "", define(M, l->results[k]));
+    for (int k = 0; k < l->ncarried; k++)
+        sb_printf(&head, "%s%s", k ? ", " : "", define(M, l->results[k]));
     if (l->ncarried) sb_puts(&head, " = ");
     M->vname[l->index] = fresh(M, arena_printf(M->a, "v%d", l->index));
     sb_printf(&head, "scf.for %s = %s to %s step %s", M->vname[l->index], start, stop, step);
     if (l->ncarried) {
         sb_puts(&head, " iter_args(");
-        for (int k = 0; k < l->ncarried; k++) sb_printf(&head, "%s%s = %s", k ? ", " : "", define(M, l->args[k]), inits[k]);
+        for (int k = 0; k < l->ncarried; k++)
+            sb_printf(&head, "%s%s = %s", k ? ", " : "", define(M, l->args[k]), inits[k]);
         sb_puts(&head, ") -> (");
-        for (int k = 0; k < l->ncarried; k++) sb_printf(&head, "%s%s", k ? ", " : "", mtype(f->types[l->args[k]]));
+        for (int k = 0; k < l->ncarried; k++)
+            sb_printf(&head, "%s%s", k ? ", " : "", mtype(f->types[l->args[k]]));
         sb_puts(&head, ")");
     }
     sb_printf(&head, " : %s {", reg_type(it));
@@ -1013,7 +1053,8 @@ static void emit_loop(Mlir *M, const Inst *in) {
         sb_puts(&y, "scf.yield ");
         for (int k = 0; k < l->nyields; k++) sb_printf(&y, "%s%s", k ? ", " : "", vals[k]);
         sb_puts(&y, " : ");
-        for (int k = 0; k < l->nyields; k++) sb_printf(&y, "%s%s", k ? ", " : "", mtype(f->types[l->args[k]]));
+        for (int k = 0; k < l->nyields; k++)
+            sb_printf(&y, "%s%s", k ? ", " : "", mtype(f->types[l->args[k]]));
         line(M, "%s", sb_str(&y));
     }
     M->loop_depth--;
@@ -1031,7 +1072,8 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS: {
         const char *idx = fresh(M, helper(M, id, "index"));
-        line(M, "%s = %s %c", idx, in->op == OP_PROGRAM_ID ? "gpu.block_id" : "gpu.grid_dim", "xyz"[in->attrs.axis]);
+        line(M, "%s = %s %c", idx, in->op == OP_PROGRAM_ID ? "gpu.block_id" : "gpu.grid_dim",
+             "xyz"[in->attrs.axis]);
         line(M, "%s = arith.index_cast %s : index to i32", define(M, id), idx);
         return;
     }
@@ -1047,7 +1089,9 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_NEG: {
         const char *a = opd_as(M, x[0], dt);
         if (dtype_is_float(dt)) line(M, "%s = arith.negf %s : %s", define(M, id), a, reg_type(dt));
-        else line(M, "%s = arith.subi %s, %s : %s", define(M, id), constant(M, const_int(dt, 0)), a, reg_type(dt));
+        else
+            line(M, "%s = arith.subi %s, %s : %s", define(M, id), constant(M, const_int(dt, 0)), a,
+                 reg_type(dt));
         return;
     }
     case OP_ABS: emit_abs(M, in); return;
@@ -1087,7 +1131,8 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_CMP_NE: emit_compare(M, in); return;
     case OP_CAST: {
         DType from = (DType)operand_type(M->f, x[0]).dtype;
-        M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag, fresh(M, arena_printf(M->a, "v%d", id)));
+        M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag,
+                               fresh(M, arena_printf(M->a, "v%d", id)));
         return;
     }
     case OP_BITCAST: emit_bitcast(M, in); return;
@@ -1138,11 +1183,13 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     const Function *f = s->f;
     if (s->tile->threads > MLIR_MAX_THREADS) {
         const Inst *wide = widest(&f->body);
-        mt_error(ctx, wide ? wide->pos : srcpos(0, 0),
-                 "the MLIR backend does not cover '%s' of %lld elements: it runs one thread per element of the tile "
-                 "%s, and a CUDA block has at most %d threads (use a smaller block, or the cuda backend at -O2)",
-                 wide ? op_info(wide->op)->name : "a block", wide ? (long long)type_numel(wide->type) : 0LL,
-                 tile_str(M.a, s->tile), MLIR_MAX_THREADS);
+        mt_error(
+            ctx, wide ? wide->pos : srcpos(0, 0),
+            "the MLIR backend does not cover '%s' of %lld elements: it runs one thread per element of the tile "
+            "%s, and a CUDA block has at most %d threads (use a smaller block, or the cuda backend at -O2)",
+            wide ? op_info(wide->op)->name : "a block",
+            wide ? (long long)type_numel(wide->type) : 0LL, tile_str(M.a, s->tile),
+            MLIR_MAX_THREADS);
         return NULL;
     }
     M.vname = ARENA_ARRAY(M.a, const char *, f->nvalues + 1);
@@ -1166,9 +1213,10 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     emit_block(&M, &f->body);
     if (M.failed) return NULL;
 
-    sb_printf(&out, "// Generated by mytritonc %s from %s (kernel %s). Do not edit.\n", MT_VERSION, s->source, s->kernel);
-    sb_printf(&out, "// %s: tile %s, %d thread%s per block (one per element)", s->name, tile_str(M.a, s->tile),
-              s->tile->threads, s->tile->threads == 1 ? "" : "s");
+    sb_printf(&out, "// Generated by mytritonc %s from %s (kernel %s). Do not edit.\n", MT_VERSION,
+              s->source, s->kernel);
+    sb_printf(&out, "// %s: tile %s, %d thread%s per block (one per element)", s->name,
+              tile_str(M.a, s->tile), s->tile->threads, s->tile->threads == 1 ? "" : "s");
     if (*s->constexprs) sb_printf(&out, ", constexprs %s", s->constexprs);
     sb_puts(&out, ".\n");
     sb_puts(&out, "module attributes {gpu.container_module} {\n");
@@ -1176,11 +1224,13 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     sb_printf(&out, "    gpu.func @%s(", s->symbol);
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
-        sb_printf(&out, "%s%s: %s", i ? ", " : "", M.pname[i], t.ptr ? "!llvm.ptr" : mem_type((DType)t.dtype));
+        sb_printf(&out, "%s%s: %s", i ? ", " : "", M.pname[i],
+                  t.ptr ? "!llvm.ptr" : mem_type((DType)t.dtype));
     }
     sb_puts(&out, ")");
     if (M.workgroup.len) sb_printf(&out, " workgroup(%s)", sb_str(&M.workgroup));
-    sb_printf(&out, " kernel attributes {known_block_size = array<i32: %d, 1, 1>} {\n", s->tile->threads);
+    sb_printf(&out, " kernel attributes {known_block_size = array<i32: %d, 1, 1>} {\n",
+              s->tile->threads);
     sb_puts(&out, sb_str(&M.prologue));
     sb_puts(&out, sb_str(&body));
     sb_puts(&out, "      gpu.return\n    }\n  }\n}\n");

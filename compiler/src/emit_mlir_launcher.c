@@ -39,13 +39,15 @@ static const char *binary_ptx(MtContext *ctx, const char *text) {
     const char *key = "assembly = \"";
     const char *p = strstr(text, key);
     if (!p || !strstr(text, "gpu.binary")) {
-        mt_error(ctx, srcpos(0, 0),
-                 "--mlir-binary: no gpu.binary with an assembly attribute (lower NAME.mlir with mlir-opt's "
-                 "--gpu-module-to-binary='format=isa' pipeline first)");
+        mt_error(
+            ctx, srcpos(0, 0),
+            "--mlir-binary: no gpu.binary with an assembly attribute (lower NAME.mlir with mlir-opt's "
+            "--gpu-module-to-binary='format=isa' pipeline first)");
         return NULL;
     }
     if (strstr(p + 1, key)) {
-        mt_error(ctx, srcpos(0, 0), "--mlir-binary: more than one gpu.binary object (one target only)");
+        mt_error(ctx, srcpos(0, 0),
+                 "--mlir-binary: more than one gpu.binary object (one target only)");
         return NULL;
     }
     StrBuf sb;
@@ -63,9 +65,13 @@ static const char *binary_ptx(MtContext *ctx, const char *text) {
         int v = 0;
         for (int k = 1; k <= 2; k++) {
             char c = p[k];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                           : -1;
             if (d < 0) {
-                mt_error(ctx, srcpos(0, 0), "--mlir-binary: a malformed escape in the assembly string");
+                mt_error(ctx, srcpos(0, 0),
+                         "--mlir-binary: a malformed escape in the assembly string");
                 return NULL;
             }
             v = v * 16 + d;
@@ -75,7 +81,8 @@ static const char *binary_ptx(MtContext *ctx, const char *text) {
             continue;
         }
         if (v == 0) {
-            mt_error(ctx, srcpos(0, 0), "--mlir-binary: a NUL byte in the assembly string (expected PTX text)");
+            mt_error(ctx, srcpos(0, 0),
+                     "--mlir-binary: a NUL byte in the assembly string (expected PTX text)");
             return NULL;
         }
         sb_putc(&sb, (char)v);
@@ -101,7 +108,8 @@ static int entry_params(const char *ptx, const char *symbol) {
         const char *end = strchr(q, ')');
         if (!end) return -1;
         int count = 0;
-        for (const char *r = strstr(q, ".param"); r && r < end; r = strstr(r + 1, ".param")) count++;
+        for (const char *r = strstr(q, ".param"); r && r < end; r = strstr(r + 1, ".param"))
+            count++;
         return count;
     }
     return -1;
@@ -138,21 +146,25 @@ static const char *params(Arena *a, const Spec *s) {
         Type t = s->f->params[i].type;
         sb_printf(&sb, ", %s %s", c_launcher_type(a, t, t.ptr && !s->written[i]), s->pnames[i]);
     }
-    for (int j = 0; j < s->nextra; j++) sb_printf(&sb, ", int32_t %s", s->pnames[s->f->nparams + j]);
+    for (int j = 0; j < s->nextra; j++)
+        sb_printf(&sb, ", int32_t %s", s->pnames[s->f->nparams + j]);
     return sb_str(&sb);
 }
 
 void emit_mlir_header_decls(StrBuf *sb, Arena *a, const Spec *s) {
-    sb_printf(sb, "/* launch_%s_mlir: the MLIR backend's PTX (%s_mlir.c), %d thread%s per block */\n", s->name,
-              s->name, s->tile->threads, s->tile->threads == 1 ? "" : "s");
+    sb_printf(sb,
+              "/* launch_%s_mlir: the MLIR backend's PTX (%s_mlir.c), %d thread%s per block */\n",
+              s->name, s->name, s->tile->threads, s->tile->threads == 1 ? "" : "s");
     sb_printf(sb, "cudaError_t launch_%s_mlir(%s);\n", s->name, params(a, s));
     sb_printf(sb, "extern const mytriton_kernel_info mytriton_kernel_info_%s_mlir;\n", s->name);
-    sb_printf(sb, "/* loads the module in the current CUDA context now (before graph capture) */\n");
+    sb_printf(sb,
+              "/* loads the module in the current CUDA context now (before graph capture) */\n");
     sb_printf(sb, "cudaError_t preload_%s_mlir(void);\n", s->name);
 }
 
 static const char *arg_kind(Arena *a, Type t) {
-    return arena_printf(a, "MYTRITON_ARG_%s%s", t.ptr ? "PTR_" : "", dtype_info((DType)t.dtype)->arg);
+    return arena_printf(a, "MYTRITON_ARG_%s%s", t.ptr ? "PTR_" : "",
+                        dtype_info((DType)t.dtype)->arg);
 }
 
 /* The loader: statics private to this file. */
@@ -328,39 +340,47 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     Arena *a = ctx->arena;
     const Function *f = s->f;
     if (!binary) {
-        mt_error(ctx, srcpos(0, 0), "the MLIR launcher needs the lowered module (--mlir-binary FILE)");
+        mt_error(ctx, srcpos(0, 0),
+                 "the MLIR launcher needs the lowered module (--mlir-binary FILE)");
         return NULL;
     }
     const char *ptx = binary_ptx(ctx, binary);
     if (!ptx) return NULL;
     int np = entry_params(ptx, s->symbol);
     if (np < 0) {
-        mt_error(ctx, srcpos(0, 0), "--mlir-binary: the PTX has no '.entry %s' (was it lowered from %s.mlir?)", s->symbol,
-                 s->name);
+        mt_error(ctx, srcpos(0, 0),
+                 "--mlir-binary: the PTX has no '.entry %s' (was it lowered from %s.mlir?)",
+                 s->symbol, s->name);
         return NULL;
     }
     if (np != f->nparams) {
-        mt_error(ctx, srcpos(0, 0),
-                 "--mlir-binary: '.entry %s' takes %d parameters, the kernel %d (the launcher passes one per runtime "
-                 "parameter: keep mlir-opt's default calling convention for scalar arguments)",
-                 s->symbol, np, f->nparams);
+        mt_error(
+            ctx, srcpos(0, 0),
+            "--mlir-binary: '.entry %s' takes %d parameters, the kernel %d (the launcher passes one per runtime "
+            "parameter: keep mlir-opt's default calling convention for scalar arguments)",
+            s->symbol, np, f->nparams);
         return NULL;
     }
     const char *launcher = arena_printf(a, "launch_%s_mlir", s->name);
     StrBuf sb;
     sb_init(&sb, a);
-    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE, s->source, s->kernel);
+    sb_printf(&sb, "/* Generated by %s from %s (kernel %s). Do not edit. */\n", VERSION_LINE,
+              s->source, s->kernel);
     sb_printf(&sb,
               "/* The MLIR backend's launcher of %s: the PTX below is what mlir-opt\n"
               " * made of %s.mlir (kernel %s, %d thread%s per block);\n"
               " * it is loaded once per CUDA context with the driver API. */\n",
               s->name, s->name, s->symbol, s->tile->threads, s->tile->threads == 1 ? "" : "s");
-    sb_puts(&sb, "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
-                 "#include <string.h>\n\n");
+    sb_puts(
+        &sb,
+        "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
+        "#include <string.h>\n\n");
     sb_puts(&sb, "#include <cuda.h>\n#include <cuda_runtime_api.h>\n\n");
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", s->name);
-    sb_printf(&sb, "static const char mytriton_mlir_launcher[] = \"%s\";\nstatic const char mytriton_mlir_symbol[] = \"%s\";\n\n",
-              launcher, s->symbol);
+    sb_printf(
+        &sb,
+        "static const char mytriton_mlir_launcher[] = \"%s\";\nstatic const char mytriton_mlir_symbol[] = \"%s\";\n\n",
+        launcher, s->symbol);
     /* the PTX, a literal per line (no literal beyond what C requires compilers to accept) */
     sb_puts(&sb, "static const char *const mytriton_mlir_ptx[] = {\n");
     for (const char *p = ptx; *p;) {
@@ -386,28 +406,42 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     sb_puts(&sb, "    if (mt_err != cudaSuccess) return mt_err;\n");
     if (f->nparams) {
         sb_puts(&sb, "    void *mt_args[] = {");
-        for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s(void *)&%s", i ? ", " : "", s->pnames[i]);
+        for (int i = 0; i < f->nparams; i++)
+            sb_printf(&sb, "%s(void *)&%s", i ? ", " : "", s->pnames[i]);
         sb_puts(&sb, "};\n");
     } else {
         sb_puts(&sb, "    void **mt_args = NULL;\n");
     }
-    sb_printf(&sb,
-              "    mt_r = mytriton_mlir_cu.launch(mt_function, (unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z, %d, 1, 1, 0,\n"
-              "                                   (CUstream)stream, mt_args, NULL);\n",
-              s->tile->threads);
-    sb_puts(&sb, "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", NULL);\n");
+    sb_printf(
+        &sb,
+        "    mt_r = mytriton_mlir_cu.launch(mt_function, (unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z, %d, 1, 1, 0,\n"
+        "                                   (CUstream)stream, mt_args, NULL);\n",
+        s->tile->threads);
+    sb_puts(
+        &sb,
+        "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", NULL);\n");
     sb_puts(&sb, "    return cudaSuccess;\n}\n\n");
 
     /* the explicit preload: loads the module in the current context now, so
      * that a later launch (e.g. under CUDA graph capture) loads nothing */
     const char *id = arena_printf(a, "%s_mlir", s->name);
-    sb_printf(&sb, "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return mytriton_mlir_function(&mt_function);\n}\n\n", id);
-    sb_printf(&sb, "static int mytriton_preload_%s(void) {\n    return (int)preload_%s();\n}\n\n", id, id);
+    sb_printf(
+        &sb,
+        "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return mytriton_mlir_function(&mt_function);\n}\n\n",
+        id);
+    sb_printf(&sb, "static int mytriton_preload_%s(void) {\n    return (int)preload_%s();\n}\n\n",
+              id, id);
     /* the generic launch and the registry entry */
-    sb_printf(&sb, "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n", id);
+    sb_printf(
+        &sb,
+        "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n",
+        id);
     if (s->grid) sb_puts(&sb, "    (void)grid;\n");
     else {
-        sb_printf(&sb, "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n", launcher);
+        sb_printf(
+            &sb,
+            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n",
+            launcher);
         sb_puts(&sb, "        return 1;\n    }\n");
     }
     if (!f->nparams && !s->nextra) sb_puts(&sb, "    (void)args;\n");
@@ -415,22 +449,27 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     if (!s->grid) sb_puts(&sb, ", *grid");
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;
-        sb_printf(&sb, ", *(%s const *)args[%d]", c_launcher_type(a, t, t.ptr && !s->written[i]), i);
+        sb_printf(&sb, ", *(%s const *)args[%d]", c_launcher_type(a, t, t.ptr && !s->written[i]),
+                  i);
     }
-    for (int j = 0; j < s->nextra; j++) sb_printf(&sb, ", *(int32_t const *)args[%d]", f->nparams + j);
+    for (int j = 0; j < s->nextra; j++)
+        sb_printf(&sb, ", *(int32_t const *)args[%d]", f->nparams + j);
     sb_puts(&sb, ");\n}\n\n");
     int nargs = f->nparams + s->nextra;
     if (nargs) {
         sb_printf(&sb, "static const char *const mytriton_arg_names_%s[] = {", id);
-        for (int i = 0; i < nargs; i++) sb_printf(&sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
+        for (int i = 0; i < nargs; i++)
+            sb_printf(&sb, "%s%s", i ? ", " : "", c_string(a, s->pyname[i]));
         sb_puts(&sb, "};\n");
         sb_printf(&sb, "static const mytriton_arg_kind mytriton_arg_kinds_%s[] = {", id);
         for (int i = 0; i < nargs; i++)
-            sb_printf(&sb, "%s%s", i ? ", " : "", i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
+            sb_printf(&sb, "%s%s", i ? ", " : "",
+                      i < f->nparams ? arg_kind(a, f->params[i].type) : "MYTRITON_ARG_I32");
         sb_puts(&sb, "};\n");
     }
     sb_printf(&sb, "const mytriton_kernel_info mytriton_kernel_info_%s = {\n", id);
-    sb_printf(&sb, "    %s, \"mlir\", %s, %s,\n", c_string(a, s->name), c_string(a, s->kernel), c_string(a, s->source));
+    sb_printf(&sb, "    %s, \"mlir\", %s, %s,\n", c_string(a, s->name), c_string(a, s->kernel),
+              c_string(a, s->source));
     sb_printf(&sb, "    %s, %s, %s,\n", c_string(a, s->signature), c_string(a, s->constexprs),
               s->grid ? c_string(a, s->grid->text) : "NULL");
     sb_printf(&sb, "    %d, %d,\n", s->tile->threads, nargs);

@@ -9,38 +9,38 @@
 #include "types.h"
 
 typedef enum ExprKind {
-    EX_PARAM,       /* a runtime parameter of the kernel */
-    EX_CONST,       /* a scalar constant */
-    EX_OP,          /* an operation of the opcode table */
-    EX_LOOP_INDEX,  /* the induction variable of `loop` (i32) */
-    EX_LOOP_CARRY,  /* carried value `index` of `loop` at the start of an iteration */
-    EX_LOOP_RESULT  /* carried value `index` of `loop` after the loop */
+    EX_PARAM,      /* a runtime parameter of the kernel */
+    EX_CONST,      /* a scalar constant */
+    EX_OP,         /* an operation of the opcode table */
+    EX_LOOP_INDEX, /* the induction variable of `loop` (i32) */
+    EX_LOOP_CARRY, /* carried value `index` of `loop` at the start of an iteration */
+    EX_LOOP_RESULT /* carried value `index` of `loop` after the loop */
 } ExprKind;
 
 typedef struct ForRange ForRange;
 
 typedef struct Expr {
     ExprKind kind;
-    Op op;                 /* EX_OP */
+    Op op; /* EX_OP */
     Type type;
     SrcPos pos;
     int nargs;
-    struct Expr *args[3];  /* EX_OP operands; NULL for an absent mask/other */
+    struct Expr *args[3]; /* EX_OP operands; NULL for an absent mask/other */
     Attrs attrs;
-    ConstVal c;            /* EX_CONST */
-    int strong;            /* EX_CONST: a value Triton holds as a tensor (a
+    ConstVal c;     /* EX_CONST */
+    int strong;     /* EX_CONST: a value Triton holds as a tensor (a
                             * Python number assigned to a variable), not a
                             * weak Python scalar */
-    int param;             /* EX_PARAM: index among the runtime parameters */
-    ForRange *loop;        /* EX_LOOP_* */
-    int index;             /* EX_LOOP_CARRY / EX_LOOP_RESULT lane */
-    int depth;             /* loop nesting depth where the node was built */
-    int height;            /* 1 + the largest operand height: the longest
+    int param;      /* EX_PARAM: index among the runtime parameters */
+    ForRange *loop; /* EX_LOOP_* */
+    int index;      /* EX_LOOP_CARRY / EX_LOOP_RESULT lane */
+    int depth;      /* loop nesting depth where the node was built */
+    int height;     /* 1 + the largest operand height: the longest
                             * chain of dependent operations ending here */
-    int id;                /* creation order, for printing */
+    int id;         /* creation order, for printing */
     /* SSA lowering's memo (lower.c) */
     int lowered;
-    int lowered_value;     /* the SSA value, or -1 for an operand without one */
+    int lowered_value; /* the SSA value, or -1 for an operand without one */
 } Expr;
 
 typedef enum StmtKind { STMT_STORE, STMT_FOR } StmtKind;
@@ -48,24 +48,24 @@ typedef enum StmtKind { STMT_STORE, STMT_FOR } StmtKind;
 typedef struct Stmt {
     StmtKind kind;
     SrcPos pos;
-    Expr *store;    /* STMT_STORE: an EX_OP node with op OP_STORE */
-    ForRange *loop; /* STMT_FOR */
+    Expr *store;      /* STMT_STORE: an EX_OP node with op OP_STORE */
+    ForRange *loop;   /* STMT_FOR */
     PtrVec pre_loads; /* Expr*: loads of earlier statements, lowered first */
 } Stmt;
 
 struct ForRange {
     SrcPos pos;
     const char *index_name;
-    Expr *index;            /* EX_LOOP_INDEX */
+    Expr *index; /* EX_LOOP_INDEX */
     Expr *start, *stop, *step;
-    PtrVec captures;        /* Expr*: outer values read in the body, first-use order */
-    PtrVec body;            /* Stmt* */
+    PtrVec captures; /* Expr*: outer values read in the body, first-use order */
+    PtrVec body;     /* Stmt* */
     int ncarried;
-    const char **names;     /* carried source names, in source order */
-    Expr **inputs;          /* initial values */
-    Expr **args;            /* EX_LOOP_CARRY nodes */
-    Expr **outputs;         /* values at the end of an iteration */
-    Expr **results;         /* EX_LOOP_RESULT nodes */
+    const char **names; /* carried source names, in source order */
+    Expr **inputs;      /* initial values */
+    Expr **args;        /* EX_LOOP_CARRY nodes */
+    Expr **outputs;     /* values at the end of an iteration */
+    Expr **results;     /* EX_LOOP_RESULT nodes */
 };
 
 typedef struct KernelParam {
@@ -73,19 +73,19 @@ typedef struct KernelParam {
     Type type;
     SrcPos pos;
     int is_constexpr;
-    int runtime_index;      /* index among runtime parameters, or -1 */
+    int runtime_index;          /* index among runtime parameters, or -1 */
     const char *constexpr_text; /* the value as given (-D) or defaulted */
 } KernelParam;
 
 typedef struct Kernel {
-    const char *name;       /* the Python function */
+    const char *name; /* the Python function */
     SrcPos pos;
     int nparams;
-    KernelParam *params;    /* all parameters in order */
+    KernelParam *params; /* all parameters in order */
     int nruntime;
-    KernelParam **runtime;  /* the runtime ones in order */
-    PtrVec body;            /* Stmt* */
-    int nexprs;             /* nodes created (ids) */
+    KernelParam **runtime; /* the runtime ones in order */
+    PtrVec body;           /* Stmt* */
+    int nexprs;            /* nodes created (ids) */
 } Kernel;
 
 /* Prints the tree (--emit=expr). */

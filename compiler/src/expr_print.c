@@ -74,25 +74,27 @@ static void print_stmts(EPrinter *P, const PtrVec *stmts) {
         if (s->kind == STMT_STORE) {
             const Expr *st = s->store;
             for (int k = 0; k < 3; k++) define(P, st->args[k]);
-            sb_printf(P->sb, "%*sstore(%s, %s, %s)\n", P->indent, "", ref(P, st->args[0]), ref(P, st->args[1]),
-                      ref(P, st->args[2]));
+            sb_printf(P->sb, "%*sstore(%s, %s, %s)\n", P->indent, "", ref(P, st->args[0]),
+                      ref(P, st->args[1]), ref(P, st->args[2]));
             continue;
         }
         const ForRange *L = s->loop;
         define(P, L->start), define(P, L->stop), define(P, L->step);
         for (int k = 0; k < L->captures.len; k++) define(P, L->captures.items[k]);
         for (int k = 0; k < L->ncarried; k++) define(P, L->inputs[k]);
-        sb_printf(P->sb, "%*sfor %s in range(%s, %s, %s)", P->indent, "", L->index_name, ref(P, L->start),
-                  ref(P, L->stop), ref(P, L->step));
+        sb_printf(P->sb, "%*sfor %s in range(%s, %s, %s)", P->indent, "", L->index_name,
+                  ref(P, L->start), ref(P, L->stop), ref(P, L->step));
         if (L->captures.len) {
             sb_puts(P->sb, " captures(");
-            for (int k = 0; k < L->captures.len; k++) sb_printf(P->sb, "%s%s", k ? ", " : "", ref(P, L->captures.items[k]));
+            for (int k = 0; k < L->captures.len; k++)
+                sb_printf(P->sb, "%s%s", k ? ", " : "", ref(P, L->captures.items[k]));
             sb_puts(P->sb, ")");
         }
         if (L->ncarried) {
             sb_puts(P->sb, " carried(");
             for (int k = 0; k < L->ncarried; k++)
-                sb_printf(P->sb, "%s%s = %s", k ? ", " : "", ref(P, L->args[k]), ref(P, L->inputs[k]));
+                sb_printf(P->sb, "%s%s = %s", k ? ", " : "", ref(P, L->args[k]),
+                          ref(P, L->inputs[k]));
             sb_puts(P->sb, ")");
         }
         sb_puts(P->sb, " {\n");
@@ -103,7 +105,8 @@ static void print_stmts(EPrinter *P, const PtrVec *stmts) {
         print_stmts(P, &L->body);
         for (int k = 0; k < L->ncarried; k++) define(P, L->outputs[k]);
         sb_printf(P->sb, "%*syield", P->indent, "");
-        for (int k = 0; k < L->ncarried; k++) sb_printf(P->sb, "%s%s", k ? ", " : " ", ref(P, L->outputs[k]));
+        for (int k = 0; k < L->ncarried; k++)
+            sb_printf(P->sb, "%s%s", k ? ", " : " ", ref(P, L->outputs[k]));
         sb_putc(P->sb, '\n');
         P->done = saved;
         P->indent -= 2;
@@ -111,7 +114,8 @@ static void print_stmts(EPrinter *P, const PtrVec *stmts) {
         if (L->ncarried) {
             sb_puts(P->sb, " -> ");
             for (int k = 0; k < L->ncarried; k++)
-                sb_printf(P->sb, "%s%s : %s", k ? ", " : "", ref(P, L->results[k]), type_str(P->a, L->results[k]->type));
+                sb_printf(P->sb, "%s%s : %s", k ? ", " : "", ref(P, L->results[k]),
+                          type_str(P->a, L->results[k]->type));
         }
         sb_putc(P->sb, '\n');
     }

@@ -9,8 +9,13 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_CONSTEXPR] = {"tl.constexpr", {"value"}, 1, 8, 0},
     [B_PROGRAM_ID] = {"tl.program_id", {"axis"}, 1, 8, 0},
     [B_ARANGE] = {"tl.arange", {"start", "end"}, 2, 8, 0},
-    [B_LOAD] = {"tl.load", {"pointer", "mask", "other", "cache_modifier", "eviction_policy", "volatile"}, 1, 3, 0},
-    [B_STORE] = {"tl.store", {"pointer", "value", "mask", "cache_modifier", "eviction_policy"}, 2, 3, 0},
+    [B_LOAD] = {"tl.load",
+                {"pointer", "mask", "other", "cache_modifier", "eviction_policy", "volatile"},
+                1,
+                3,
+                0},
+    [B_STORE] =
+        {"tl.store", {"pointer", "value", "mask", "cache_modifier", "eviction_policy"}, 2, 3, 0},
     [B_MAXIMUM] = {"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_MINIMUM] = {"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_WHERE] = {"tl.where", {"condition", "x", "y"}, 3, 8, 0},
@@ -47,16 +52,32 @@ static const struct {
     VKind kind;
     int value;
 } tl_members[] = {
-    {"program_id", V_FUNC, B_PROGRAM_ID}, {"arange", V_FUNC, B_ARANGE},     {"load", V_FUNC, B_LOAD},
-    {"store", V_FUNC, B_STORE},           {"maximum", V_FUNC, B_MAXIMUM},
-    {"minimum", V_FUNC, B_MINIMUM},       {"where", V_FUNC, B_WHERE},       {"sum", V_FUNC, B_SUM},
-    {"max", V_FUNC, B_MAX},               {"min", V_FUNC, B_MIN},           {"zeros", V_FUNC, B_ZEROS},
-    {"full", V_FUNC, B_FULL},             {"empty", V_FUNC, B_EMPTY},       {"static_range", V_FUNC, B_STATIC_RANGE},
-    {"cdiv", V_FUNC, B_CDIV},             {"constexpr", V_FUNC, B_CONSTEXPR}, {"num_programs", V_FUNC, B_NUM_PROGRAMS},
-    {"cast", V_FUNC, B_CAST},             {"clamp", V_FUNC, B_CLAMP},       {"sigmoid", V_FUNC, B_SIGMOID},
-    {"fdiv", V_FUNC, B_FDIV},             {"multiple_of", V_FUNC, B_MULTIPLE_OF},
-    {"max_contiguous", V_FUNC, B_MAX_CONTIGUOUS}, {"max_constancy", V_FUNC, B_MAX_CONSTANCY},
-    {"math", V_MODULE, MOD_TL_MATH},      {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
+    {"program_id", V_FUNC, B_PROGRAM_ID},
+    {"arange", V_FUNC, B_ARANGE},
+    {"load", V_FUNC, B_LOAD},
+    {"store", V_FUNC, B_STORE},
+    {"maximum", V_FUNC, B_MAXIMUM},
+    {"minimum", V_FUNC, B_MINIMUM},
+    {"where", V_FUNC, B_WHERE},
+    {"sum", V_FUNC, B_SUM},
+    {"max", V_FUNC, B_MAX},
+    {"min", V_FUNC, B_MIN},
+    {"zeros", V_FUNC, B_ZEROS},
+    {"full", V_FUNC, B_FULL},
+    {"empty", V_FUNC, B_EMPTY},
+    {"static_range", V_FUNC, B_STATIC_RANGE},
+    {"cdiv", V_FUNC, B_CDIV},
+    {"constexpr", V_FUNC, B_CONSTEXPR},
+    {"num_programs", V_FUNC, B_NUM_PROGRAMS},
+    {"cast", V_FUNC, B_CAST},
+    {"clamp", V_FUNC, B_CLAMP},
+    {"sigmoid", V_FUNC, B_SIGMOID},
+    {"fdiv", V_FUNC, B_FDIV},
+    {"multiple_of", V_FUNC, B_MULTIPLE_OF},
+    {"max_contiguous", V_FUNC, B_MAX_CONTIGUOUS},
+    {"max_constancy", V_FUNC, B_MAX_CONSTANCY},
+    {"math", V_MODULE, MOD_TL_MATH},
+    {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
 };
 
 /* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
@@ -66,7 +87,7 @@ static const struct {
     int value;
 } math_members[] = {
     {"maximum", V_FUNC, B_MAXIMUM}, {"minimum", V_FUNC, B_MINIMUM}, {"fdiv", V_FUNC, B_FDIV},
-    {"cdiv", V_FUNC, B_CDIV}, {"sigmoid", V_FUNC, B_SIGMOID}, {"clamp", V_FUNC, B_CLAMP},
+    {"cdiv", V_FUNC, B_CDIV},       {"sigmoid", V_FUNC, B_SIGMOID}, {"clamp", V_FUNC, B_CLAMP},
 };
 
 /* A member of triton.language (math: of tl.math), or a V_NONE value. The
@@ -113,9 +134,11 @@ const char *fe_closest_member(Arena *a, const char *attr, int math) {
     const char *names[256];
     int n = 0;
     if (math) {
-        for (size_t i = 0; i < sizeof math_members / sizeof math_members[0]; i++) names[n++] = math_members[i].name;
+        for (size_t i = 0; i < sizeof math_members / sizeof math_members[0]; i++)
+            names[n++] = math_members[i].name;
     } else {
-        for (size_t i = 0; i < sizeof tl_members / sizeof tl_members[0]; i++) names[n++] = tl_members[i].name;
+        for (size_t i = 0; i < sizeof tl_members / sizeof tl_members[0]; i++)
+            names[n++] = tl_members[i].name;
         for (int d = 1; d < DT_COUNT; d++) names[n++] = dtype_info((DType)d)->triton;
     }
     for (int op = 0; op < OP_COUNT && n < 256; op++)
@@ -177,16 +200,21 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             if (v.kind == V_MODULE) v.s = arena_printf(I->a, "tl.%s", attr);
             if (v.kind != V_NONE) return v;
             const char *near = fe_closest_member(I->a, attr, math);
-            if (near) fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)", math ? "tl.math" : "tl", attr,
-                           math ? "tl.math" : "tl", near);
-            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (docs/language.md lists what is)", math ? "tl.math" : "tl", attr);
+            if (near)
+                fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
+                        math ? "tl.math" : "tl", attr, math ? "tl.math" : "tl", near);
+            fe_fail(I, n->pos,
+                    "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
+                    math ? "tl.math" : "tl", attr);
         }
         if (base.i == MOD_PROPAGATE_NAN) {
             if (strcmp(attr, "NONE") == 0) return fe_vint(0);
             if (strcmp(attr, "ALL") == 0) return fe_vint(0xFFFF);
             fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
         }
-        fe_fail(I, n->pos, "'%s.%s' is not supported (only triton.language functions can be used in kernels)", base.s, attr);
+        fe_fail(I, n->pos,
+                "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
+                base.s, attr);
     }
     if (base.kind == V_EXPR) {
         Type t = base.e->type;
@@ -208,8 +236,9 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
         /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
         Val m = fe_tl_member(attr, 0);
-        if (strcmp(attr, "to") == 0 || m.kind == V_OPFN || (m.kind == V_FUNC && (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN ||
-                                                                               m.i == B_SIGMOID || m.i == B_CAST))) {
+        if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
+            (m.kind == V_FUNC &&
+             (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN || m.i == B_SIGMOID || m.i == B_CAST))) {
             Val v = {0};
             v.kind = V_METHOD;
             v.s = attr;
@@ -224,7 +253,9 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         DType dt = (DType)base.i;
         const DTypeInfo *d = dtype_info(dt);
         if (strcmp(attr, "element_ty") == 0) {
-            if (!base.ptr) fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)", d->triton);
+            if (!base.ptr)
+                fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
+                        d->triton);
             Val v = base;
             v.ptr = 0;
             return v;
@@ -236,9 +267,11 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             v.s = d->triton;
             return v;
         }
-        static const char *const preds[] = {"is_floating", "is_int", "is_int_signed", "is_int_unsigned", "is_bool", "is_ptr",
-                                            "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_int8", "is_int16", "is_int32",
-                                            "is_int64", "is_uint8", "is_uint16", "is_uint32", "is_uint64", "is_fp8"};
+        static const char *const preds[] = {
+            "is_floating", "is_int",    "is_int_signed", "is_int_unsigned", "is_bool",
+            "is_ptr",      "is_fp16",   "is_bf16",       "is_fp32",         "is_fp64",
+            "is_int8",     "is_int16",  "is_int32",      "is_int64",        "is_uint8",
+            "is_uint16",   "is_uint32", "is_uint64",     "is_fp8"};
         for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
             if (strcmp(attr, preds[i]) == 0) {
                 Val v = {0};
@@ -254,10 +287,10 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
     fe_fail(I, n->pos, "%s has no attribute '%s'", fe_kind_name(base), attr);
 }
 
-
 /* Binds a call's arguments to `spec`'s parameters; `self` (a method's
  * receiver) is the first one when given. */
-void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out, const Val *self) {
+void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out,
+                  const Val *self) {
     memset(out, 0, sizeof *out);
     const PyVal *args = pyast_list(call, "args");
     const PyVal *kws = pyast_list(call, "keywords");
@@ -276,13 +309,14 @@ void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *
         if (!a) fe_fail(I, call->pos, "malformed call");
         if (pyast_isk(a, PK_Starred)) fe_fail(I, a->pos, "*args in calls are not supported");
         if (spec->variadic) {
-            if (out->nvar >= 16) fe_fail(I, a->pos, "%s() takes at most 16 arguments here", spec->display);
+            if (out->nvar >= 16)
+                fe_fail(I, a->pos, "%s() takes at most 16 arguments here", spec->display);
             out->var[out->nvar++] = fe_eval(I, a);
             continue;
         }
         if (i >= nparams)
-            fe_fail(I, a->pos, "%s() takes at most %d argument%s (%d given)", spec->display, nparams, nparams == 1 ? "" : "s",
-                 args->len + first);
+            fe_fail(I, a->pos, "%s() takes at most %d argument%s (%d given)", spec->display,
+                    nparams, nparams == 1 ? "" : "s", args->len + first);
         out->v[i] = fe_eval(I, a);
         out->given[i] = 1;
         out->pos[i] = a->pos;
@@ -295,29 +329,40 @@ void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *
         int k = -1;
         for (int p = 0; p < nparams; p++)
             if (strcmp(spec->params[p], name) == 0) k = p;
-        if (k < 0 || spec->variadic) fe_fail(I, kw->pos, "%s() got an unexpected keyword argument '%s'", spec->display, name);
-        if (out->given[k]) fe_fail(I, kw->pos, "%s() got multiple values for argument '%s'", spec->display, name);
+        if (k < 0 || spec->variadic)
+            fe_fail(I, kw->pos, "%s() got an unexpected keyword argument '%s'", spec->display,
+                    name);
+        if (out->given[k])
+            fe_fail(I, kw->pos, "%s() got multiple values for argument '%s'", spec->display, name);
         out->v[k] = fe_eval(I, pyast_node(kw, "value"));
         out->given[k] = 1;
         out->pos[k] = kw->pos;
     }
     if (spec->variadic) {
-        if (out->nvar < spec->required) fe_fail(I, call->pos, "%s() expects at least %d argument", spec->display, spec->required);
+        if (out->nvar < spec->required)
+            fe_fail(I, call->pos, "%s() expects at least %d argument", spec->display,
+                    spec->required);
         return;
     }
     for (int p = 0; p < spec->required; p++)
-        if (!out->given[p]) fe_fail(I, call->pos, "%s() missing required argument '%s'", spec->display, spec->params[p]);
+        if (!out->given[p])
+            fe_fail(I, call->pos, "%s() missing required argument '%s'", spec->display,
+                    spec->params[p]);
     for (int p = spec->hints_from; p < nparams; p++)
         if (out->given[p] && out->v[p].kind == V_EXPR)
-            fe_fail(I, out->pos[p], "%s(): '%s' must be a compile-time value", spec->display, spec->params[p]);
+            fe_fail(I, out->pos[p], "%s(): '%s' must be a compile-time value", spec->display,
+                    spec->params[p]);
     for (int p = 0; p < nparams; p++)
         if (!out->given[p]) out->v[p] = vnone(), out->pos[p] = call->pos;
 }
 
-void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) { fe_bind_spec(I, call, &builtins[b], out, NULL); }
+void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
+    fe_bind_spec(I, call, &builtins[b], out, NULL);
+}
 
 int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what) {
-    if (v.kind != V_INT && v.kind != V_BOOL) fe_fail(I, pos, "%s must be a compile-time integer, not %s", what, fe_kind_name(v));
+    if (v.kind != V_INT && v.kind != V_BOOL)
+        fe_fail(I, pos, "%s must be a compile-time integer, not %s", what, fe_kind_name(v));
     return v.i;
 }
 
@@ -325,24 +370,33 @@ int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what) {
 void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) {
     if (v.kind == V_INT) {
         at->rank = 1;
-        if (v.i <= 0 || v.i > MT_MAX_NUMEL) fe_fail(I, pos, "%s: shape dimensions must be between 1 and %d (got %lld)", fn, MT_MAX_NUMEL, (long long)v.i);
+        if (v.i <= 0 || v.i > MT_MAX_NUMEL)
+            fe_fail(I, pos, "%s: shape dimensions must be between 1 and %d (got %lld)", fn,
+                    MT_MAX_NUMEL, (long long)v.i);
         at->shape[0] = (int32_t)v.i;
         return;
     }
     if (v.kind != V_TUPLE && v.kind != V_LIST)
-        fe_fail(I, pos, "%s: the shape must be an int or a tuple of compile-time ints, not %s", fn, fe_kind_name(v));
-    if (v.n < 1 || v.n > 2) fe_fail(I, pos, "%s: blocks have 1 or 2 dimensions (the shape has %d)", fn, v.n);
+        fe_fail(I, pos, "%s: the shape must be an int or a tuple of compile-time ints, not %s", fn,
+                fe_kind_name(v));
+    if (v.n < 1 || v.n > 2)
+        fe_fail(I, pos, "%s: blocks have 1 or 2 dimensions (the shape has %d)", fn, v.n);
     at->rank = v.n;
     for (int i = 0; i < v.n; i++) {
-        if (v.items[i].kind != V_INT) fe_fail(I, pos, "%s: shape dimension %d is %s, not a compile-time int", fn, i, fe_kind_name(v.items[i]));
+        if (v.items[i].kind != V_INT)
+            fe_fail(I, pos, "%s: shape dimension %d is %s, not a compile-time int", fn, i,
+                    fe_kind_name(v.items[i]));
         if (v.items[i].i <= 0 || v.items[i].i > MT_MAX_NUMEL)
-            fe_fail(I, pos, "%s: shape dimensions must be between 1 and %d (got %lld)", fn, MT_MAX_NUMEL, (long long)v.items[i].i);
+            fe_fail(I, pos, "%s: shape dimensions must be between 1 and %d (got %lld)", fn,
+                    MT_MAX_NUMEL, (long long)v.items[i].i);
         at->shape[i] = (int32_t)v.items[i].i;
     }
 }
 
 DType fe_need_dtype(Interp *I, Val v, SrcPos pos, const char *fn) {
-    if (v.kind != V_DTYPE) fe_fail(I, pos, "%s: the dtype must be a tl dtype such as tl.float16 or tl.int32, not %s", fn, fe_kind_name(v));
+    if (v.kind != V_DTYPE)
+        fe_fail(I, pos, "%s: the dtype must be a tl dtype such as tl.float16 or tl.int32, not %s",
+                fn, fe_kind_name(v));
     if (v.ptr) fe_fail(I, pos, "%s: the dtype must not be a pointer dtype", fn);
     return (DType)v.i;
 }
@@ -360,12 +414,14 @@ Val fe_parse_float_string(Interp *I, const char *s, SrcPos pos) {
     const char *b = buf;
     int neg = 0;
     if (*b == '+' || *b == '-') neg = (*b == '-'), b++;
-    if (strcmp(b, "inf") == 0 || strcmp(b, "infinity") == 0) return fe_vfloat(neg ? -INFINITY : INFINITY);
+    if (strcmp(b, "inf") == 0 || strcmp(b, "infinity") == 0)
+        return fe_vfloat(neg ? -INFINITY : INFINITY);
     if (strcmp(b, "nan") == 0) return fe_vfloat(NAN);
     char *end;
     errno = 0;
     double f = strtod(buf, &end);
-    if (*end || strchr(buf, 'x') || strchr(buf, 'p')) fe_fail(I, pos, "float() cannot convert the string '%s'", s);
+    if (*end || strchr(buf, 'x') || strchr(buf, 'p'))
+        fe_fail(I, pos, "float() cannot convert the string '%s'", s);
     return fe_vfloat(f);
 }
 
@@ -383,8 +439,10 @@ Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
     fe_bind_spec(I, call, &spec, &A, self);
     Expr *e[3] = {NULL, NULL, NULL};
     for (int i = 0; i < info->nargs; i++) e[i] = fe_to_expr(I, A.v[i], A.pos[i], spec.display);
-    if (info->nargs == 1) return fe_vexpr(fe_mk_op(I, op, spec.display, call->pos, 1, e[0], NULL, NULL, NULL));
-    if (info->nargs == 2) return fe_vexpr(fe_binary_expr(I, op, spec.display, e[0], e[1], call->pos, NULL));
+    if (info->nargs == 1)
+        return fe_vexpr(fe_mk_op(I, op, spec.display, call->pos, 1, e[0], NULL, NULL, NULL));
+    if (info->nargs == 2)
+        return fe_vexpr(fe_binary_expr(I, op, spec.display, e[0], e[1], call->pos, NULL));
     fe_promote_pair(I, spec.display, &e[0], &e[1], 0, call->pos);
     fe_promote_pair(I, spec.display, &e[2], &e[0], 0, call->pos);
     fe_promote_pair(I, spec.display, &e[2], &e[1], 0, call->pos);
@@ -395,11 +453,13 @@ Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
 Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
     DType dt = fe_need_dtype(I, A->v[1], A->pos[1], fn);
-    int bitcast = A->v[3].kind != V_NONE && fe_truthy(I, A->v[3], A->pos[3], "bitcast= must be a compile-time bool");
+    int bitcast = A->v[3].kind != V_NONE &&
+                  fe_truthy(I, A->v[3], A->pos[3], "bitcast= must be a compile-time bool");
     Attrs at = {0};
     at.dtype = dt;
     if (A->v[2].kind != V_NONE) {
-        if (A->v[2].kind != V_STR || (strcmp(A->v[2].s, "rtne") != 0 && strcmp(A->v[2].s, "rtz") != 0))
+        if (A->v[2].kind != V_STR ||
+            (strcmp(A->v[2].s, "rtne") != 0 && strcmp(A->v[2].s, "rtz") != 0))
             fe_fail(I, A->pos[2], "%s: fp_downcast_rounding must be \"rtne\" or \"rtz\"", fn);
         at.flag = strcmp(A->v[2].s, "rtz") == 0;
     }
@@ -415,7 +475,8 @@ Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
 /* Triton's PropagateNan argument: 1 when NaN is ignored (NONE). */
 int fe_nan_ignored(Interp *I, const Args *A, int k, int dflt) {
     if (A->v[k].kind == V_NONE) return dflt;
-    if (A->v[k].kind != V_INT) fe_fail(I, A->pos[k], "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL");
+    if (A->v[k].kind != V_INT)
+        fe_fail(I, A->pos[k], "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL");
     return A->v[k].i == 0;
 }
 
@@ -430,16 +491,23 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_PROGRAM_ID: {
         Attrs at = {0};
         int64_t axis = fe_need_int(I, A.v[0], A.pos[0], "tl.program_id's axis");
-        if (axis < 0 || axis > 2) fe_fail(I, A.pos[0], "tl.program_id's axis must be 0, 1 or 2 (got %lld)", (long long)axis);
+        if (axis < 0 || axis > 2)
+            fe_fail(I, A.pos[0], "tl.program_id's axis must be 0, 1 or 2 (got %lld)",
+                    (long long)axis);
         at.axis = (int)axis;
         return fe_vexpr(fe_mk_op(I, OP_PROGRAM_ID, fn, pos, 0, NULL, NULL, NULL, &at));
     }
     case B_ARANGE: {
         int64_t s = fe_need_int(I, A.v[0], A.pos[0], "tl.arange's start");
         int64_t e = fe_need_int(I, A.v[1], A.pos[1], "tl.arange's end");
-        if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX) fe_fail(I, pos, "tl.arange's bounds must fit in i32");
-        if (e <= s) fe_fail(I, pos, "tl.arange needs start < end (got %lld, %lld)", (long long)s, (long long)e);
-        if (e - s > MT_MAX_NUMEL) fe_fail(I, pos, "tl.arange of %lld elements exceeds the limit of %d", (long long)(e - s), MT_MAX_NUMEL);
+        if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
+            fe_fail(I, pos, "tl.arange's bounds must fit in i32");
+        if (e <= s)
+            fe_fail(I, pos, "tl.arange needs start < end (got %lld, %lld)", (long long)s,
+                    (long long)e);
+        if (e - s > MT_MAX_NUMEL)
+            fe_fail(I, pos, "tl.arange of %lld elements exceeds the limit of %d",
+                    (long long)(e - s), MT_MAX_NUMEL);
         Attrs at = {0};
         at.start = (int)s;
         at.end = (int)e;
@@ -447,11 +515,16 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_LOAD: {
         Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.load's pointer");
-        if (!ptr->type.ptr) fe_fail(I, A.pos[0], "tl.load needs a pointer (got %s)", type_str(I->a, ptr->type));
-        Expr *mask = A.v[1].kind == V_NONE ? NULL : fe_to_expr(I, A.v[1], A.pos[1], "tl.load's mask");
+        if (!ptr->type.ptr)
+            fe_fail(I, A.pos[0], "tl.load needs a pointer (got %s)", type_str(I->a, ptr->type));
+        Expr *mask =
+            A.v[1].kind == V_NONE ? NULL : fe_to_expr(I, A.v[1], A.pos[1], "tl.load's mask");
         Expr *other = NULL;
         if (A.v[2].kind != V_NONE) {
-            if (!mask) fe_fail(I, A.pos[2], "tl.load's 'other' needs a mask (other is the value where the mask is false)");
+            if (!mask)
+                fe_fail(
+                    I, A.pos[2],
+                    "tl.load's 'other' needs a mask (other is the value where the mask is false)");
             other = fe_to_expr_as(I, A.v[2], (DType)ptr->type.dtype, A.pos[2], "tl.load's other");
         }
         Expr *e = fe_mk_op(I, OP_LOAD, fn, pos, 3, ptr, mask, other, NULL);
@@ -460,9 +533,12 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_STORE: {
         Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.store's pointer");
-        if (!ptr->type.ptr) fe_fail(I, A.pos[0], "tl.store needs a pointer (got %s)", type_str(I->a, ptr->type));
-        Expr *value = fe_to_expr_as(I, A.v[1], (DType)ptr->type.dtype, A.pos[1], "tl.store's value");
-        Expr *mask = A.v[2].kind == V_NONE ? NULL : fe_to_expr(I, A.v[2], A.pos[2], "tl.store's mask");
+        if (!ptr->type.ptr)
+            fe_fail(I, A.pos[0], "tl.store needs a pointer (got %s)", type_str(I->a, ptr->type));
+        Expr *value =
+            fe_to_expr_as(I, A.v[1], (DType)ptr->type.dtype, A.pos[1], "tl.store's value");
+        Expr *mask =
+            A.v[2].kind == V_NONE ? NULL : fe_to_expr(I, A.v[2], A.pos[2], "tl.store's mask");
         Expr *e = fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL);
         Stmt *s = ARENA_NEW(I->a, Stmt);
         s->kind = STMT_STORE;
@@ -474,12 +550,14 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_MAXIMUM:
     case B_MINIMUM: {
         Attrs at = {0};
-        at.flag = fe_nan_ignored(I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
+        at.flag = fe_nan_ignored(
+            I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
         /* Triton computes bf16 maxima in f32 */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
         if (!x->type.ptr && x->type.dtype == DT_BF16) x = fe_cast_to(I, x, DT_F32, pos);
         if (!y->type.ptr && y->type.dtype == DT_BF16) y = fe_cast_to(I, y, DT_F32, pos);
-        return fe_vexpr(fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, x, y, pos, &at));
+        return fe_vexpr(
+            fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, x, y, pos, &at));
     }
     case B_WHERE: {
         Expr *c = fe_to_expr(I, A.v[0], A.pos[0], fn);
@@ -491,7 +569,9 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_NUM_PROGRAMS: {
         Attrs at = {0};
         int64_t axis = fe_need_int(I, A.v[0], A.pos[0], "tl.num_programs's axis");
-        if (axis < 0 || axis > 2) fe_fail(I, A.pos[0], "tl.num_programs's axis must be 0, 1 or 2 (got %lld)", (long long)axis);
+        if (axis < 0 || axis > 2)
+            fe_fail(I, A.pos[0], "tl.num_programs's axis must be 0, 1 or 2 (got %lld)",
+                    (long long)axis);
         at.axis = (int)axis;
         return fe_vexpr(fe_mk_op(I, OP_NUM_PROGRAMS, fn, pos, 0, NULL, NULL, NULL, &at));
     }
@@ -499,12 +579,15 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_TO: return fe_make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn), *hi = fe_to_expr(I, A.v[2], A.pos[2], fn);
+        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),
+             *hi = fe_to_expr(I, A.v[2], A.pos[2], fn);
         fe_promote_pair(I, fn, &lo, &hi, 0, pos);
         fe_promote_pair(I, fn, &x, &lo, 0, pos);
         fe_promote_pair(I, fn, &x, &hi, 0, pos);
         if (x->type.ptr || !dtype_is_float((DType)x->type.dtype))
-            fe_fail(I, pos, "tl.clamp needs floats (got %s): Triton clamps only floating-point values", type_str(I->a, x->type));
+            fe_fail(I, pos,
+                    "tl.clamp needs floats (got %s): Triton clamps only floating-point values",
+                    type_str(I->a, x->type));
         Attrs at = {0};
         at.flag = fe_nan_ignored(I, &A, 3, 1);
         Expr *m = fe_mk_op(I, OP_MAXIMUM, fn, pos, 2, x, lo, NULL, &at);
@@ -513,17 +596,20 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_SIGMOID: {
         /* as Triton's standard library: 1 / (1 + exp(-x)) */
         Val x = A.v[0];
-        Val neg = fe_vexpr(fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
+        Val neg = fe_vexpr(
+            fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
         Val e = fe_vexpr(fe_mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
         return fe_binop(I, PK_Div, fe_vint(1), fe_binop(I, PK_Add, fe_vint(1), e, pos), pos);
     }
     case B_FDIV: {
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
-        int ieee = A.v[2].kind != V_NONE && fe_truthy(I, A.v[2], A.pos[2], "ieee_rounding must be a compile-time bool");
+        int ieee = A.v[2].kind != V_NONE &&
+                   fe_truthy(I, A.v[2], A.pos[2], "ieee_rounding must be a compile-time bool");
         for (int i = 0; i < 2; i++) {
             Expr *e = i ? y : x;
             if (e->type.ptr || !dtype_is_float((DType)e->type.dtype))
-                fe_fail(I, pos, "tl.fdiv needs float operands (got %s and %s)", type_str(I->a, x->type), type_str(I->a, y->type));
+                fe_fail(I, pos, "tl.fdiv needs float operands (got %s and %s)",
+                        type_str(I->a, x->type), type_str(I->a, y->type));
         }
         return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, x, y, pos, NULL));
     }
@@ -534,7 +620,9 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Val v = A.v[1];
         if ((v.kind == V_TUPLE || v.kind == V_LIST) && v.n >= 1) v = v.items[v.n - 1];
         int64_t k = fe_need_int(I, v, A.pos[1], "the hint's value");
-        if (k < 1 || k > (1 << 30)) fe_fail(I, A.pos[1], "%s: the value must be a positive integer (got %lld)", fn, (long long)k);
+        if (k < 1 || k > (1 << 30))
+            fe_fail(I, A.pos[1], "%s: the value must be a positive integer (got %lld)", fn,
+                    (long long)k);
         Attrs at = {0};
         at.axis = b == B_MULTIPLE_OF ? 0 : b == B_MAX_CONTIGUOUS ? 1 : 2;
         at.start = (int)k;
@@ -546,21 +634,28 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn);
         if (A.v[1].kind != V_NONE) {
             int64_t axis = fe_need_int(I, A.v[1], A.pos[1], "the axis");
-            if (axis != 0 && axis != -1) fe_fail(I, A.pos[1], "%s: only axis=0 (or None) is supported, over a rank-1 block", fn);
+            if (axis != 0 && axis != -1)
+                fe_fail(I, A.pos[1], "%s: only axis=0 (or None) is supported, over a rank-1 block",
+                        fn);
         }
         if (x->type.rank != 1)
             fe_fail(I, pos, "%s needs a rank-1 block (got %s)", fn, type_str(I->a, x->type));
         int32_t w = x->type.dims[0];
         if ((w & (w - 1)) != 0)
-            fe_fail(I, pos, "%s needs a block whose width is a power of two equal to the CUDA block size (got width %d)", fn, (int)w);
+            fe_fail(
+                I, pos,
+                "%s needs a block whose width is a power of two equal to the CUDA block size (got width %d)",
+                fn, (int)w);
         if (b == B_SUM) {
-            if (A.v[2].kind != V_NONE && fe_truthy(I, A.v[2], A.pos[2], "keep_dims must be a compile-time bool"))
+            if (A.v[2].kind != V_NONE &&
+                fe_truthy(I, A.v[2], A.pos[2], "keep_dims must be a compile-time bool"))
                 fe_fail(I, A.pos[2], "tl.sum: keep_dims=True is not supported yet");
             /* Triton's default: integers narrower than 32 bits (and bools)
              * sum in 32 bits of their signedness; dtype= casts first */
             DType dt = (DType)x->type.dtype, sum_dt = dt;
             if (A.v[3].kind != V_NONE) sum_dt = fe_need_dtype(I, A.v[3], A.pos[3], fn);
-            else if (dtype_is_int(dt) && dtype_info(dt)->bits < 32) sum_dt = dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
+            else if (dtype_is_int(dt) && dtype_info(dt)->bits < 32)
+                sum_dt = dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
             x = fe_cast_to(I, x, sum_dt, pos);
         } else if (dtype_info((DType)x->type.dtype)->bits < 32) {
             /* Triton's tl.max / tl.min (standard.py): a dtype narrower than
@@ -575,7 +670,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[1], A.pos[1], fn);
-        return fe_vexpr(fe_mk_op(I, b == B_ZEROS ? OP_ZEROS : OP_EMPTY, fn, pos, 0, NULL, NULL, NULL, &at));
+        return fe_vexpr(
+            fe_mk_op(I, b == B_ZEROS ? OP_ZEROS : OP_EMPTY, fn, pos, 0, NULL, NULL, NULL, &at));
     }
     case B_FULL: {
         Attrs at = {0};
@@ -584,7 +680,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         /* a number keeps the type it is written in (the seed prints `full 2`
          * for tl.full(s, 2, tl.float32)); the op converts it to dtype */
         Expr *fill = fe_to_expr_as(I, A.v[1], at.dtype, A.pos[1], "tl.full's value");
-        if ((A.v[1].kind == V_INT && at.dtype == DT_F32) || (A.v[1].kind == V_FLOAT && at.dtype == DT_I32))
+        if ((A.v[1].kind == V_INT && at.dtype == DT_F32) ||
+            (A.v[1].kind == V_FLOAT && at.dtype == DT_I32))
             fill = fe_to_expr(I, A.v[1], A.pos[1], "tl.full's value");
         return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
     }
@@ -592,21 +689,28 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_RANGE: fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
     case B_CDIV: {
         if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
-            return fe_binop(I, PK_FloorDiv, fe_binop(I, PK_Sub, fe_binop(I, PK_Add, A.v[0], A.v[1], pos), fe_vint(1), pos), A.v[1], pos);
-        Val num = fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
+            return fe_binop(
+                I, PK_FloorDiv,
+                fe_binop(I, PK_Sub, fe_binop(I, PK_Add, A.v[0], A.v[1], pos), fe_vint(1), pos),
+                A.v[1], pos);
+        Val num =
+            fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
         return fe_ct_binop(I, PK_FloorDiv, num, A.v[1], pos);
     }
     case B_FLOAT:
         if (!A.given[0]) return fe_vfloat(0);
         if (A.v[0].kind == V_STR) return fe_parse_float_string(I, A.v[0].s, A.pos[0]);
-        if (!fe_is_number(A.v[0])) fe_fail(I, A.pos[0], "float() needs a compile-time number or string, not %s", fe_kind_name(A.v[0]));
+        if (!fe_is_number(A.v[0]))
+            fe_fail(I, A.pos[0], "float() needs a compile-time number or string, not %s",
+                    fe_kind_name(A.v[0]));
         return fe_vfloat(fe_as_double(A.v[0]));
     case B_INT:
         if (!A.given[0]) return fe_vint(0);
         if (fe_is_intlike(A.v[0])) return fe_vint(A.v[0].i);
         if (A.v[0].kind == V_FLOAT) {
             double t = trunc(A.v[0].f);
-            if (!isfinite(t) || t < -9.2e18 || t > 9.2e18) fe_fail(I, A.pos[0], "int() of a float that is not finite or too large");
+            if (!isfinite(t) || t < -9.2e18 || t > 9.2e18)
+                fe_fail(I, A.pos[0], "int() of a float that is not finite or too large");
             return fe_vint((int64_t)t);
         }
         if (A.v[0].kind == V_STR) {
@@ -614,19 +718,23 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             errno = 0;
             long long v = strtoll(A.v[0].s, &end, 10);
             while (isspace((unsigned char)*end)) end++;
-            if (*end || errno || end == A.v[0].s) fe_fail(I, A.pos[0], "int() cannot convert the string '%s'", A.v[0].s);
+            if (*end || errno || end == A.v[0].s)
+                fe_fail(I, A.pos[0], "int() cannot convert the string '%s'", A.v[0].s);
             return fe_vint(v);
         }
-        fe_fail(I, A.pos[0], "int() needs a compile-time number or string, not %s", fe_kind_name(A.v[0]));
+        fe_fail(I, A.pos[0], "int() needs a compile-time number or string, not %s",
+                fe_kind_name(A.v[0]));
     case B_BOOL:
         if (!A.given[0]) return fe_vbool(0);
-        return fe_vbool(fe_truthy(I, A.v[0], A.pos[0], "bool() of a runtime value is not supported"));
+        return fe_vbool(
+            fe_truthy(I, A.v[0], A.pos[0], "bool() of a runtime value is not supported"));
     case B_PY_MIN:
     case B_PY_MAX: {
         Val *items = A.var;
         int n = A.nvar;
         if (n == 1) {
-            if (A.var[0].kind != V_TUPLE && A.var[0].kind != V_LIST) fe_fail(I, pos, "%s() of one argument needs a tuple or a list", fn);
+            if (A.var[0].kind != V_TUPLE && A.var[0].kind != V_LIST)
+                fe_fail(I, pos, "%s() of one argument needs a tuple or a list", fn);
             items = A.var[0].items;
             n = A.var[0].n;
             if (n == 0) fe_fail(I, pos, "%s() of an empty sequence", fn);
@@ -639,13 +747,15 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             at.flag = 1;
             Expr *acc = fe_to_expr(I, items[0], pos, fn);
             for (int i = 1; i < n; i++)
-                acc = fe_binary_expr(I, b == B_PY_MIN ? OP_MINIMUM : OP_MAXIMUM, fn, acc, fe_to_expr(I, items[i], pos, fn), pos, &at);
+                acc = fe_binary_expr(I, b == B_PY_MIN ? OP_MINIMUM : OP_MAXIMUM, fn, acc,
+                                     fe_to_expr(I, items[i], pos, fn), pos, &at);
             return fe_vexpr(acc);
         }
         Val best = items[0];
         for (int i = 0; i < n; i++) {
             if (!fe_is_number(items[i]))
-                fe_fail(I, pos, "%s() needs compile-time numbers (use tl.%s for blocks)", fn, b == B_PY_MIN ? "minimum" : "maximum");
+                fe_fail(I, pos, "%s() needs compile-time numbers (use tl.%s for blocks)", fn,
+                        b == B_PY_MIN ? "minimum" : "maximum");
             if (i == 0) continue;
             int less = fe_ct_compare(I, PK_Lt, items[i], best, pos).i;
             int greater = fe_ct_compare(I, PK_Gt, items[i], best, pos).i;

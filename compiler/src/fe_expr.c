@@ -31,7 +31,8 @@ Val fe_eval_constant(Interp *I, const PyNode *n) {
             r.u64 = 1;
             return r;
         }
-        fe_fail(I, n->pos, "the integer literal %.40s%s is too large", v->text, strlen(v->text) > 40 ? "..." : "");
+        fe_fail(I, n->pos, "the integer literal %.40s%s is too large", v->text,
+                strlen(v->text) > 40 ? "..." : "");
     }
     case PYV_FLOAT: return fe_vfloat(v->f);
     case PYV_STR: {
@@ -70,9 +71,13 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
     if (base.kind == V_TUPLE || base.kind == V_LIST) {
         if (pyast_isk(sl, PK_Slice)) fe_fail(I, sl->pos, "slicing a tuple is not supported");
         Val idx = fe_eval(I, sl);
-        if (!fe_is_intlike(idx)) fe_fail(I, sl->pos, "a tuple index must be a compile-time integer, not %s", fe_kind_name(idx));
+        if (!fe_is_intlike(idx))
+            fe_fail(I, sl->pos, "a tuple index must be a compile-time integer, not %s",
+                    fe_kind_name(idx));
         int64_t i = idx.i < 0 ? idx.i + base.n : idx.i;
-        if (i < 0 || i >= base.n) fe_fail(I, sl->pos, "tuple index %lld out of range (length %d)", (long long)idx.i, base.n);
+        if (i < 0 || i >= base.n)
+            fe_fail(I, sl->pos, "tuple index %lld out of range (length %d)", (long long)idx.i,
+                    base.n);
         return base.items[i];
     }
     if (base.kind != V_EXPR) fe_fail(I, n->pos, "%s cannot be indexed", fe_kind_name(base));
@@ -93,20 +98,26 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
         if (!it) fe_fail(I, sl->pos, "malformed index");
         if (pyast_isk(it, PK_Slice)) {
             if (pyast_node(it, "lower") || pyast_node(it, "upper") || pyast_node(it, "step"))
-                fe_fail(I, it->pos, "only ':' and None can index a block (slicing with bounds is not supported)");
+                fe_fail(
+                    I, it->pos,
+                    "only ':' and None can index a block (slicing with bounds is not supported)");
             kept++;
             out_axis++;
-        } else if (pyast_isk(it, PK_Constant) && pyast_field(it, "value") && pyast_field(it, "value")->kind == PYV_NONE) {
+        } else if (pyast_isk(it, PK_Constant) && pyast_field(it, "value") &&
+                   pyast_field(it, "value")->kind == PYV_NONE) {
             Attrs at = {0};
             at.axis = out_axis;
             x = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", it->pos, 1, x, NULL, NULL, &at);
             out_axis++;
         } else {
-            fe_fail(I, it->pos, "only ':' and None can index a block (element indexing is not supported)");
+            fe_fail(I, it->pos,
+                    "only ':' and None can index a block (element indexing is not supported)");
         }
     }
     if (kept != base.e->type.rank)
-        fe_fail(I, sl->pos, "the index has %d ':' but the block has rank %d (one ':' per dimension)", kept, base.e->type.rank);
+        fe_fail(I, sl->pos,
+                "the index has %d ':' but the block has rank %d (one ':' per dimension)", kept,
+                base.e->type.rank);
     return fe_vexpr(x);
 }
 
@@ -119,7 +130,8 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
     if (f.kind == V_METHOD) {
         Val self = f.items[0];
         if (self.kind == V_DTYPE) {
-            if (pyast_list(n, "args") && pyast_list(n, "args")->len) fe_fail(I, n->pos, "%s() takes no arguments", f.s);
+            if (pyast_list(n, "args") && pyast_list(n, "args")->len)
+                fe_fail(I, n->pos, "%s() takes no arguments", f.s);
             const DTypeInfo *d = dtype_info((DType)self.i);
             DType dt = (DType)self.i;
             int p = self.ptr;
@@ -135,10 +147,13 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
             else if (strcmp(m, "is_fp8") == 0) r = dt == DT_F8E4NV || dt == DT_F8E5;
             else {
                 /* is_fp16, is_int32, is_uint8, ...: by the Triton name's short form */
-                static const struct { const char *m; DType dt; } by[] = {
-                    {"is_fp16", DT_F16}, {"is_bf16", DT_BF16}, {"is_fp32", DT_F32}, {"is_fp64", DT_F64},
-                    {"is_int8", DT_I8}, {"is_int16", DT_I16}, {"is_int32", DT_I32}, {"is_int64", DT_I64},
-                    {"is_uint8", DT_U8}, {"is_uint16", DT_U16}, {"is_uint32", DT_U32}, {"is_uint64", DT_U64}};
+                static const struct {
+                    const char *m;
+                    DType dt;
+                } by[] = {{"is_fp16", DT_F16},   {"is_bf16", DT_BF16},  {"is_fp32", DT_F32},
+                          {"is_fp64", DT_F64},   {"is_int8", DT_I8},    {"is_int16", DT_I16},
+                          {"is_int32", DT_I32},  {"is_int64", DT_I64},  {"is_uint8", DT_U8},
+                          {"is_uint16", DT_U16}, {"is_uint32", DT_U32}, {"is_uint64", DT_U64}};
                 for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
                     if (strcmp(by[i].m, m) == 0) r = by[i].dt == dt;
             }
@@ -150,7 +165,9 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
         return fe_call_builtin(I, n, (Builtin)m.i, &self);
     }
     if (f.kind == V_USERFUNC)
-        fe_fail(I, n->pos, "calling other functions ('%s') is not supported (inline its body into the kernel)", f.s);
+        fe_fail(I, n->pos,
+                "calling other functions ('%s') is not supported (inline its body into the kernel)",
+                f.s);
     if (f.kind == V_MODULE) fe_fail(I, n->pos, "the module '%s' is not callable", f.s);
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
 }
@@ -178,8 +195,10 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
             if (x.kind == V_EXPR) {
                 /* Triton: a bool block inverted; other dtypes are an error */
                 if (x.e->type.ptr || x.e->type.dtype != DT_BOOL)
-                    fe_fail(I, n->pos, "'not' needs a bool block (got %s; compare with 0 first)", type_str(I->a, x.e->type));
-                return fe_vexpr(fe_mk_op(I, OP_XOR, "'not'", n->pos, 2, x.e, fe_mk_const(I, const_bool(1), n->pos), NULL, NULL));
+                    fe_fail(I, n->pos, "'not' needs a bool block (got %s; compare with 0 first)",
+                            type_str(I->a, x.e->type));
+                return fe_vexpr(fe_mk_op(I, OP_XOR, "'not'", n->pos, 2, x.e,
+                                         fe_mk_const(I, const_bool(1), n->pos), NULL, NULL));
             }
             return fe_vbool(!fe_truthy(I, x, n->pos, ""));
         }
@@ -189,20 +208,28 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
                 return fe_vexpr(fe_mk_op(I, OP_NEG, "unary '-'", n->pos, 1, x.e, NULL, NULL, NULL));
             }
             if (op->kind_id == PK_UAdd) {
-                if (!type_is_numeric(x.e->type)) fe_fail(I, n->pos, "unary '+' needs a number (got %s)", type_str(I->a, x.e->type));
+                if (!type_is_numeric(x.e->type))
+                    fe_fail(I, n->pos, "unary '+' needs a number (got %s)",
+                            type_str(I->a, x.e->type));
                 return x;
             }
             if (op->kind_id == PK_Invert) {
                 DType dt = (DType)x.e->type.dtype;
                 if (x.e->type.ptr || dtype_is_float(dt))
-                    fe_fail(I, n->pos, "'~' needs an integer or bool block (got %s): Triton has no '~' on floats",
-                         type_str(I->a, x.e->type));
+                    fe_fail(
+                        I, n->pos,
+                        "'~' needs an integer or bool block (got %s): Triton has no '~' on floats",
+                        type_str(I->a, x.e->type));
                 /* xor with all ones of the operand's own dtype */
-                return fe_vexpr(fe_mk_op(I, OP_XOR, "'~'", n->pos, 2, x.e, fe_mk_const(I, const_int(dt, -1), n->pos), NULL, NULL));
+                return fe_vexpr(fe_mk_op(I, OP_XOR, "'~'", n->pos, 2, x.e,
+                                         fe_mk_const(I, const_int(dt, -1), n->pos), NULL, NULL));
             }
-            fe_fail(I, n->pos, "'%s' of a runtime value is not supported", fe_py_op_symbol(op->kind_id));
+            fe_fail(I, n->pos, "'%s' of a runtime value is not supported",
+                    fe_py_op_symbol(op->kind_id));
         }
-        if (!fe_is_number(x)) fe_fail(I, n->pos, "bad operand type for unary '%s': %s", fe_py_op_symbol(op->kind_id), fe_kind_name(x));
+        if (!fe_is_number(x))
+            fe_fail(I, n->pos, "bad operand type for unary '%s': %s", fe_py_op_symbol(op->kind_id),
+                    fe_kind_name(x));
         if (op->kind_id == PK_USub) {
             if (x.kind == V_FLOAT) return fe_vfloat(-x.f);
             if (x.i == INT64_MIN) fe_fail(I, n->pos, "integer overflow in a compile-time '-'");
@@ -218,10 +245,13 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
     if (k == PK_Compare) {
         const PyVal *ops = pyast_list(n, "ops");
         const PyVal *comps = pyast_list(n, "comparators");
-        if (!ops || !comps || ops->len != comps->len || ops->len == 0) fe_fail(I, n->pos, "malformed comparison");
+        if (!ops || !comps || ops->len != comps->len || ops->len == 0)
+            fe_fail(I, n->pos, "malformed comparison");
         if (ops->len > 1)
-            fe_fail(I, n->pos, "chained comparisons are not supported (parenthesize each comparison when combining with &, "
-                            "e.g. (0 <= x) & (x < n))");
+            fe_fail(
+                I, n->pos,
+                "chained comparisons are not supported (parenthesize each comparison when combining with &, "
+                "e.g. (0 <= x) & (x < n))");
         Val a = fe_eval(I, pyast_node(n, "left"));
         Val b = fe_eval(I, fe_list_node(comps, 0));
         if (!fe_list_node(ops, 0)) fe_fail(I, n->pos, "malformed comparison");
@@ -236,8 +266,9 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         for (int i = 0; i < vals->len; i++) {
             v = fe_eval(I, fe_list_node(vals, i));
             if (v.kind == V_EXPR)
-                fe_fail(I, n->pos, "'%s' on runtime values is not supported (combine bool blocks with %s)", is_and ? "and" : "or",
-                     is_and ? "&" : "|");
+                fe_fail(I, n->pos,
+                        "'%s' on runtime values is not supported (combine bool blocks with %s)",
+                        is_and ? "and" : "or", is_and ? "&" : "|");
             int t = fe_truthy(I, v, n->pos, "");
             if (is_and ? !t : t) return v;
         }
@@ -245,8 +276,9 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
     }
     if (k == PK_IfExp) {
         Val c = fe_eval(I, pyast_node(n, "test"));
-        int t = fe_truthy(I, c, n->pos,
-                       "a conditional expression needs a compile-time condition (use tl.where to choose per element)");
+        int t = fe_truthy(
+            I, c, n->pos,
+            "a conditional expression needs a compile-time condition (use tl.where to choose per element)");
         return fe_eval(I, pyast_node(n, t ? "body" : "orelse"));
     }
     if (k == PK_Call) return fe_eval_call(I, n);
@@ -258,23 +290,33 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
     static const struct {
         PyKind kind;
         const char *what;
-    } unsupported[] = {{PK_Lambda, "lambda expressions"},       {PK_ListComp, "list comprehensions"},
-                       {PK_SetComp, "set comprehensions"},      {PK_DictComp, "dict comprehensions"},
-                       {PK_GeneratorExp, "generator expressions"}, {PK_Dict, "dict literals"},
-                       {PK_Set, "set literals"},                {PK_JoinedStr, "f-strings"},
-                       {PK_FormattedValue, "f-strings"},        {PK_NamedExpr, "assignment expressions (:=)"},
-                       {PK_Await, "'await' expressions"},       {PK_Yield, "'yield' expressions"},
-                       {PK_YieldFrom, "'yield from' expressions"}, {PK_Starred, "starred expressions"}};
+    } unsupported[] = {{PK_Lambda, "lambda expressions"},
+                       {PK_ListComp, "list comprehensions"},
+                       {PK_SetComp, "set comprehensions"},
+                       {PK_DictComp, "dict comprehensions"},
+                       {PK_GeneratorExp, "generator expressions"},
+                       {PK_Dict, "dict literals"},
+                       {PK_Set, "set literals"},
+                       {PK_JoinedStr, "f-strings"},
+                       {PK_FormattedValue, "f-strings"},
+                       {PK_NamedExpr, "assignment expressions (:=)"},
+                       {PK_Await, "'await' expressions"},
+                       {PK_Yield, "'yield' expressions"},
+                       {PK_YieldFrom, "'yield from' expressions"},
+                       {PK_Starred, "starred expressions"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (unsupported[i].kind == k) fe_fail(I, n->pos, "%s are not supported in kernels", unsupported[i].what);
+        if (unsupported[i].kind == k)
+            fe_fail(I, n->pos, "%s are not supported in kernels", unsupported[i].what);
     fe_fail(I, n->pos, "'%s' expressions are not supported in kernels", n->kind);
 }
 
 Val fe_eval(Interp *I, const PyNode *n) {
     if (!n) fe_fail(I, srcpos(0, 0), "malformed syntax tree (a missing expression)");
     if (++I->eval_depth > MAX_EVAL_DEPTH)
-        fe_fail(I, n->pos, "the expression is nested more than %d levels deep (split it with intermediate variables)",
-             MAX_EVAL_DEPTH);
+        fe_fail(
+            I, n->pos,
+            "the expression is nested more than %d levels deep (split it with intermediate variables)",
+            MAX_EVAL_DEPTH);
     Val v = fe_eval_inner(I, n);
     I->eval_depth--;
     return v;

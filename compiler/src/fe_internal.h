@@ -13,7 +13,6 @@
 
 #include "frontend.h"
 
-
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -50,21 +49,22 @@ typedef enum VKind {
     V_FUNC,
     V_USERFUNC,
     V_SLICE,
-    V_OPFN,   /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
-    V_METHOD  /* a bound method: `s` its name, `items[0]` the receiver */
+    V_OPFN,  /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
+    V_METHOD /* a bound method: `s` its name, `items[0]` the receiver */
 } VKind;
 
 typedef struct Val {
     VKind kind;
-    int64_t i;         /* V_BOOL, V_INT, V_DTYPE (DType), V_MODULE (Module), V_FUNC (Builtin), V_OPFN (Op) */
-    double f;          /* V_FLOAT */
+    int64_t
+        i;    /* V_BOOL, V_INT, V_DTYPE (DType), V_MODULE (Module), V_FUNC (Builtin), V_OPFN (Op) */
+    double f; /* V_FLOAT */
     const char *s;     /* V_STR, V_MODULE/V_USERFUNC name */
     struct Val *items; /* V_TUPLE, V_LIST */
     int n;
-    Expr *e;           /* V_EXPR */
-    int ptr;           /* V_DTYPE: a pointer to the dtype (p.dtype) */
-    int u64;           /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
-    int strong;        /* a Python number assigned to a variable: a tensor in
+    Expr *e;    /* V_EXPR */
+    int ptr;    /* V_DTYPE: a pointer to the dtype (p.dtype) */
+    int u64;    /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
+    int strong; /* a Python number assigned to a variable: a tensor in
                         * Triton, so it takes part in promotion (not weak) */
 } Val;
 
@@ -139,8 +139,8 @@ typedef struct Env {
  * store or loop, so memory order follows the source. */
 typedef struct StmtList {
     PtrVec *stmts;
-    PtrVec pending;  /* loads not yet attached to a statement */
-    int mark;        /* pending.len when the current statement began */
+    PtrVec pending; /* loads not yet attached to a statement */
+    int mark;       /* pending.len when the current statement began */
 } StmtList;
 
 typedef struct Interp {
@@ -148,12 +148,12 @@ typedef struct Interp {
     Arena *a;
     Kernel *k;
     jmp_buf fail;
-    Env globals;      /* module-level imports and functions */
-    Env *env;         /* the current local environment */
+    Env globals; /* module-level imports and functions */
+    Env *env;    /* the current local environment */
     StmtList *list;
     ForRange *loops[MAX_LOOP_DEPTH]; /* loops whose bodies are being traced */
     int depth;
-    Env loop_locals;  /* names first created in a runtime loop body */
+    Env loop_locals; /* names first created in a runtime loop body */
     int eval_depth;
 } Interp;
 
@@ -174,20 +174,44 @@ typedef struct RangeParts {
 
 /* ---- Small value constructors ------------------------------------------ */
 
-static inline Val vnone(void) { Val v = {0}; v.kind = V_NONE; return v; }
-static inline Val fe_vint(int64_t i) { Val v = {0}; v.kind = V_INT; v.i = i; return v; }
-static inline Val fe_vbool(int b) { Val v = {0}; v.kind = V_BOOL; v.i = b ? 1 : 0; return v; }
-static inline Val fe_vfloat(double f) { Val v = {0}; v.kind = V_FLOAT; v.f = f; return v; }
-static inline Val fe_vexpr(Expr *e) { Val v = {0}; v.kind = V_EXPR; v.e = e; return v; }
+static inline Val vnone(void) {
+    Val v = {0};
+    v.kind = V_NONE;
+    return v;
+}
+static inline Val fe_vint(int64_t i) {
+    Val v = {0};
+    v.kind = V_INT;
+    v.i = i;
+    return v;
+}
+static inline Val fe_vbool(int b) {
+    Val v = {0};
+    v.kind = V_BOOL;
+    v.i = b ? 1 : 0;
+    return v;
+}
+static inline Val fe_vfloat(double f) {
+    Val v = {0};
+    v.kind = V_FLOAT;
+    v.f = f;
+    return v;
+}
+static inline Val fe_vexpr(Expr *e) {
+    Val v = {0};
+    v.kind = V_EXPR;
+    v.e = e;
+    return v;
+}
 
 static inline int fe_is_intlike(Val v) { return v.kind == V_INT || v.kind == V_BOOL; }
 static inline int fe_is_number(Val v) { return fe_is_intlike(v) || v.kind == V_FLOAT; }
 static inline double fe_as_double(Val v) { return v.kind == V_FLOAT ? v.f : (double)v.i; }
 
-
 /* ---- Functions of the frontend's files -------------------------------- */
 
-_Noreturn void fe_fail(Interp *I, SrcPos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+_Noreturn void fe_fail(Interp *I, SrcPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 unsigned fe_hash_name(const char *s);
 EnvEntry *fe_env_find(const Env *env, const char *name);
 void fe_env_set(Arena *a, Env *env, const char *name, Val v, SrcPos at);
@@ -195,7 +219,8 @@ Env fe_env_copy(Arena *a, const Env *src);
 const char *fe_kind_name(Val v);
 Expr *fe_new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t);
 Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos);
-Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1, Expr *a2,                    const Attrs *at);
+Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1,
+               Expr *a2, const Attrs *at);
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
 Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
 Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what);
@@ -208,8 +233,10 @@ int fe_values_equal(Val a, Val b);
 int fe_truthy(Interp *I, Val v, SrcPos pos, const char *what);
 Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
 Val fe_ct_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
-DType fe_promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int div_or_mod, SrcPos pos);
-Expr *fe_binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, SrcPos pos, const Attrs *at);
+DType fe_promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int div_or_mod,
+                      SrcPos pos);
+Expr *fe_binary_expr(Interp *I, Op op, const char *display, Expr *ea, Expr *eb, SrcPos pos,
+                     const Attrs *at);
 Val fe_sym_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
 Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
 Val fe_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos);
@@ -218,7 +245,8 @@ Val fe_eval_constant(Interp *I, const PyNode *n);
 Val fe_make_seq(Interp *I, VKind kind, const PyVal *elts, int pos_line);
 Val fe_eval_subscript(Interp *I, const PyNode *n);
 Val fe_eval_attribute(Interp *I, const PyNode *n);
-void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out, const Val *self);
+void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *out,
+                  const Val *self);
 void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out);
 int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what);
 void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at);
@@ -251,7 +279,8 @@ int fe_is_jit_decorator(Interp *I, const PyNode *d);
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann);
 Val fe_define_value(Interp *I, const Define *d);
 const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
-void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs, int ndefs);
+void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
+                     int ndefs);
 Val fe_tl_member(const char *attr, int math);
 const char *fe_closest_member(Arena *a, const char *attr, int math);
 

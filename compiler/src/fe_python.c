@@ -7,12 +7,13 @@ const char *fe_py_op_symbol(PyKind op) {
     static const struct {
         PyKind op;
         const char *sym;
-    } t[] = {{PK_Add, "+"},      {PK_Sub, "-"},      {PK_Mult, "*"},     {PK_Div, "/"},     {PK_FloorDiv, "//"},
-             {PK_Mod, "%"},      {PK_Pow, "**"},     {PK_LShift, "<<"},  {PK_RShift, ">>"}, {PK_BitOr, "|"},
-             {PK_BitXor, "^"},   {PK_BitAnd, "&"},   {PK_MatMult, "@"},  {PK_Lt, "<"},      {PK_LtE, "<="},
-             {PK_Gt, ">"},       {PK_GtE, ">="},     {PK_Eq, "=="},      {PK_NotEq, "!="},  {PK_Is, "is"},
-             {PK_IsNot, "is not"}, {PK_In, "in"},    {PK_NotIn, "not in"}, {PK_USub, "-"},  {PK_UAdd, "+"},
-             {PK_Not, "not"},    {PK_Invert, "~"}};
+    } t[] = {{PK_Add, "+"},        {PK_Sub, "-"},   {PK_Mult, "*"},       {PK_Div, "/"},
+             {PK_FloorDiv, "//"},  {PK_Mod, "%"},   {PK_Pow, "**"},       {PK_LShift, "<<"},
+             {PK_RShift, ">>"},    {PK_BitOr, "|"}, {PK_BitXor, "^"},     {PK_BitAnd, "&"},
+             {PK_MatMult, "@"},    {PK_Lt, "<"},    {PK_LtE, "<="},       {PK_Gt, ">"},
+             {PK_GtE, ">="},       {PK_Eq, "=="},   {PK_NotEq, "!="},     {PK_Is, "is"},
+             {PK_IsNot, "is not"}, {PK_In, "in"},   {PK_NotIn, "not in"}, {PK_USub, "-"},
+             {PK_UAdd, "+"},       {PK_Not, "not"}, {PK_Invert, "~"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].op == op) return t[i].sym;
     return "?";
@@ -79,8 +80,10 @@ int fe_truthy(Interp *I, Val v, SrcPos pos, const char *what) {
 
 Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (a.u64 || b.u64)
-        fe_fail(I, pos, "compile-time arithmetic on integers of 2^63 and more is not supported (they work as operands of "
-                        "runtime values)");
+        fe_fail(
+            I, pos,
+            "compile-time arithmetic on integers of 2^63 and more is not supported (they work as operands of "
+            "runtime values)");
     const char *sym = fe_py_op_symbol(op);
     if ((a.kind == V_TUPLE || a.kind == V_LIST) && a.kind == b.kind && op == PK_Add) {
         Val r = a;
@@ -91,7 +94,8 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         return r;
     }
     if (!fe_is_number(a) || !fe_is_number(b))
-        fe_fail(I, pos, "unsupported operand types for '%s': %s and %s", sym, fe_kind_name(a), fe_kind_name(b));
+        fe_fail(I, pos, "unsupported operand types for '%s': %s and %s", sym, fe_kind_name(a),
+                fe_kind_name(b));
     if (fe_is_intlike(a) && fe_is_intlike(b)) {
         int64_t x = a.i, y = b.i, r;
         if (op == PK_Add) {
@@ -120,7 +124,8 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         if (op == PK_LShift || op == PK_RShift) {
             if (y < 0) fe_fail(I, pos, "negative shift count");
             if (op == PK_RShift) return fe_vint(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
-            if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) goto overflow;
+            if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))))
+                goto overflow;
             return fe_vint((int64_t)((uint64_t)x << y));
         }
         if (op == PK_BitAnd || op == PK_BitOr || op == PK_BitXor) {
@@ -130,7 +135,8 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         }
         fe_fail(I, pos, "operator '%s' is not supported", sym);
     overflow:
-        fe_fail(I, pos, "integer overflow in a compile-time '%s' (compile-time integers are 64-bit)", sym);
+        fe_fail(I, pos,
+                "integer overflow in a compile-time '%s' (compile-time integers are 64-bit)", sym);
     }
     double x = fe_as_double(a), y = fe_as_double(b);
     if (op == PK_Add) return fe_vfloat(x + y);
@@ -146,7 +152,8 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         fe_py_float_divmod(x, y, &q, &m);
         return fe_vfloat(op == PK_FloorDiv ? q : m);
     }
-    fe_fail(I, pos, "unsupported operand types for '%s': %s and %s", sym, fe_kind_name(a), fe_kind_name(b));
+    fe_fail(I, pos, "unsupported operand types for '%s': %s and %s", sym, fe_kind_name(a),
+            fe_kind_name(b));
 }
 
 Val fe_ct_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
@@ -156,17 +163,20 @@ Val fe_ct_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         int same = (a.kind == V_NONE && b.kind == V_NONE) ||
                    (a.kind == b.kind && (a.kind == V_BOOL) && a.i == b.i) ||
                    (a.kind == V_EXPR && b.kind == V_EXPR && a.e == b.e) ||
-                   (a.kind == b.kind && (a.kind == V_DTYPE || a.kind == V_MODULE || a.kind == V_FUNC) && a.i == b.i);
+                   (a.kind == b.kind &&
+                    (a.kind == V_DTYPE || a.kind == V_MODULE || a.kind == V_FUNC) && a.i == b.i);
         return fe_vbool(op == PK_Is ? same : !same);
     }
     if (op == PK_In || op == PK_NotIn) {
-        if (b.kind != V_TUPLE && b.kind != V_LIST) fe_fail(I, pos, "'in' needs a tuple or a list on its right");
+        if (b.kind != V_TUPLE && b.kind != V_LIST)
+            fe_fail(I, pos, "'in' needs a tuple or a list on its right");
         int found = 0;
         for (int i = 0; i < b.n && !found; i++) found = fe_values_equal(a, b.items[i]);
         return fe_vbool(op == PK_In ? found : !found);
     }
     if (!fe_is_number(a) || !fe_is_number(b))
-        fe_fail(I, pos, "'%s' is not supported between %s and %s", fe_py_op_symbol(op), fe_kind_name(a), fe_kind_name(b));
+        fe_fail(I, pos, "'%s' is not supported between %s and %s", fe_py_op_symbol(op),
+                fe_kind_name(a), fe_kind_name(b));
     double x = fe_as_double(a), y = fe_as_double(b);
     int r;
     if (fe_is_intlike(a) && fe_is_intlike(b)) {

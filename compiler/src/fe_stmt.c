@@ -21,8 +21,9 @@ void fe_stmt_append(Interp *I, Stmt *s) {
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
     for (int d = 0; d < I->depth; d++)
         if (strcmp(I->loops[d]->index_name, name) == 0)
-            fe_fail(I, pos, "cannot assign to '%s', the induction variable of the runtime loop at line %d", name,
-                 I->loops[d]->pos.line);
+            fe_fail(I, pos,
+                    "cannot assign to '%s', the induction variable of the runtime loop at line %d",
+                    name, I->loops[d]->pos.line);
     if (v.kind == V_MODULE || v.kind == V_FUNC || v.kind == V_USERFUNC) {
         /* aliases of functions are fine: they are compile-time values */
     }
@@ -37,11 +38,16 @@ void fe_assign_target(Interp *I, const PyNode *target, Val v) {
         return;
     }
     if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))
-        fe_fail(I, target->pos, "tuple targets are not supported (assign each name on its own line)");
+        fe_fail(I, target->pos,
+                "tuple targets are not supported (assign each name on its own line)");
     if (pyast_isk(target, PK_Subscript))
-        fe_fail(I, target->pos, "assignment to a subscript is not supported (blocks are values; write memory with tl.store)");
-    if (pyast_isk(target, PK_Attribute)) fe_fail(I, target->pos, "assignment to an attribute is not supported");
-    if (pyast_isk(target, PK_Starred)) fe_fail(I, target->pos, "starred assignment targets are not supported");
+        fe_fail(
+            I, target->pos,
+            "assignment to a subscript is not supported (blocks are values; write memory with tl.store)");
+    if (pyast_isk(target, PK_Attribute))
+        fe_fail(I, target->pos, "assignment to an attribute is not supported");
+    if (pyast_isk(target, PK_Starred))
+        fe_fail(I, target->pos, "starred assignment targets are not supported");
     fe_fail(I, target->pos, "unsupported assignment target");
 }
 
@@ -64,14 +70,16 @@ void fe_collect_node(Arena *a, const PyNode *n, PtrVec *names) {
     if (pyast_isk(n, PK_Assign)) {
         const PyVal *targets = pyast_list(n, "targets");
         for (int i = 0; targets && i < targets->len; i++)
-            if (targets->items[i]->kind == PYV_NODE) fe_collect_name(a, targets->items[i]->node, names);
+            if (targets->items[i]->kind == PYV_NODE)
+                fe_collect_name(a, targets->items[i]->node, names);
         return;
     }
     if (pyast_isk(n, PK_AugAssign) || pyast_isk(n, PK_AnnAssign)) {
         fe_collect_name(a, pyast_node(n, "target"), names);
         return;
     }
-    if (pyast_isk(n, PK_FunctionDef) || pyast_isk(n, PK_ClassDef) || pyast_isk(n, PK_Lambda)) return;
+    if (pyast_isk(n, PK_FunctionDef) || pyast_isk(n, PK_ClassDef) || pyast_isk(n, PK_Lambda))
+        return;
     /* statements with bodies: If, For, While, With, Try ... */
     static const char *const fields[] = {"body", "orelse", "finalbody", "handlers"};
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
@@ -139,23 +147,29 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         Val v = rp->v[i];
         if (v.kind == V_EXPR) {
             if (v.e->type.rank != 0 || v.e->type.ptr || v.e->type.dtype != DT_I32)
-                fe_fail(I, rp->pos[i], "the %s of a runtime loop must be an i32 scalar (got %s)", part_names[i],
-                     type_str(I->a, v.e->type));
+                fe_fail(I, rp->pos[i], "the %s of a runtime loop must be an i32 scalar (got %s)",
+                        part_names[i], type_str(I->a, v.e->type));
         } else if (v.kind != V_INT) {
-            fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i], fe_kind_name(v));
+            fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i],
+                    fe_kind_name(v));
         }
         bounds[i] = fe_to_expr(I, v, rp->pos[i], "range()");
     }
     if (rp->v[2].kind == V_EXPR)
-        fe_fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got a runtime value)");
+        fe_fail(
+            I, rp->pos[2],
+            "the step of a runtime loop must be a positive compile-time integer (got a runtime value)");
     if (rp->v[2].kind == V_INT && rp->v[2].i <= 0)
-        fe_fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got %lld)",
-             (long long)rp->v[2].i);
+        fe_fail(I, rp->pos[2],
+                "the step of a runtime loop must be a positive compile-time integer (got %lld)",
+                (long long)rp->v[2].i);
     if (rp->v[2].kind != V_INT)
-        fe_fail(I, rp->pos[2], "the step of a runtime loop must be a positive compile-time integer (got %s)",
-             fe_kind_name(rp->v[2]));
+        fe_fail(I, rp->pos[2],
+                "the step of a runtime loop must be a positive compile-time integer (got %s)",
+                fe_kind_name(rp->v[2]));
     bounds[2] = fe_to_expr(I, rp->v[2], rp->pos[2], "range()");
-    if (I->depth >= MAX_LOOP_DEPTH) fe_fail(I, node->pos, "runtime loops are nested more than %d deep", MAX_LOOP_DEPTH);
+    if (I->depth >= MAX_LOOP_DEPTH)
+        fe_fail(I, node->pos, "runtime loops are nested more than %d deep", MAX_LOOP_DEPTH);
 
     ForRange *L = ARENA_NEW(I->a, ForRange);
     L->pos = node->pos;
@@ -182,8 +196,10 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         EnvEntry *e = fe_env_find(I->env, L->names[i]);
         Val v = e->v;
         if (v.kind != V_EXPR && !fe_is_number(v))
-            fe_fail(I, node->pos, "'%s' is assigned in the runtime loop but holds %s before it (only numbers and blocks can be carried)",
-                 L->names[i], fe_kind_name(v));
+            fe_fail(
+                I, node->pos,
+                "'%s' is assigned in the runtime loop but holds %s before it (only numbers and blocks can be carried)",
+                L->names[i], fe_kind_name(v));
         fe_note_use(I, v);
         L->inputs[i] = fe_to_expr(I, v, e->at, "a loop-carried value");
     }
@@ -200,7 +216,8 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         arg->loop = L;
         arg->index = i;
         L->args[i] = arg;
-        fe_env_set(I->a, &body_env, L->names[i], fe_vexpr(arg), fe_env_find(I->env, L->names[i])->at);
+        fe_env_set(I->a, &body_env, L->names[i], fe_vexpr(arg),
+                   fe_env_find(I->env, L->names[i])->at);
     }
     Env *outer_env = I->env;
     StmtList *outer_list = I->list;
@@ -212,23 +229,26 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         EnvEntry *e = fe_env_find(&body_env, L->names[i]);
         Val v = e->v;
         if (v.kind != V_EXPR && !fe_is_number(v))
-            fe_fail(I, e->at, "'%s' is carried by the runtime loop at line %d but is assigned %s in its body", L->names[i],
-                 node->pos.line, fe_kind_name(v));
+            fe_fail(I, e->at,
+                    "'%s' is carried by the runtime loop at line %d but is assigned %s in its body",
+                    L->names[i], node->pos.line, fe_kind_name(v));
         Expr *out = fe_to_expr(I, v, e->at, "a loop-carried value");
         if (!type_eq(out->type, L->inputs[i]->type))
-            fe_fail(I, e->at,
-                 "the loop-carried variable '%s' changes type across an iteration: %s before the loop, %s at the end of "
-                 "the body (a carried value keeps one type; give it its final type before the loop)",
-                 L->names[i], type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
+            fe_fail(
+                I, e->at,
+                "the loop-carried variable '%s' changes type across an iteration: %s before the loop, %s at the end of "
+                "the body (a carried value keeps one type; give it its final type before the loop)",
+                L->names[i], type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
         if (out->type.ptr) {
             /* backends keep a carried pointer as an offset from one
              * parameter: it must stay inside the same one */
             int before = fe_pointer_param(L->inputs[i]), after = fe_pointer_param(out);
             if (before != after && before >= 0 && after >= 0)
-                fe_fail(I, e->at,
-                     "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' before the loop, '%s' "
-                     "at the end of the body",
-                     L->names[i], I->k->runtime[before]->name, I->k->runtime[after]->name);
+                fe_fail(
+                    I, e->at,
+                    "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' before the loop, '%s' "
+                    "at the end of the body",
+                    L->names[i], I->k->runtime[before]->name, I->k->runtime[after]->name);
         }
         L->outputs[i] = out;
     }
@@ -266,14 +286,18 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     const PyVal *body = pyast_list(node, "body");
     if (!target || !body) fe_fail(I, node->pos, "malformed for loop");
     if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))
-        fe_fail(I, target->pos, "the target of a for loop must be a simple name (tuple targets are not supported)");
+        fe_fail(I, target->pos,
+                "the target of a for loop must be a simple name (tuple targets are not supported)");
     if (!pyast_isk(target, PK_Name))
         fe_fail(I, target->pos, "the target of a for loop must be a simple name (not %s)",
-             pyast_isk(target, PK_Subscript) ? "a subscript" : pyast_isk(target, PK_Attribute) ? "an attribute" : "this expression");
+                pyast_isk(target, PK_Subscript)   ? "a subscript"
+                : pyast_isk(target, PK_Attribute) ? "an attribute"
+                                                  : "this expression");
     const char *name = pyast_str(target, "id");
     if (!name) fe_fail(I, target->pos, "malformed name");
     if (orelse && orelse->len > 0)
-        fe_fail(I, fe_find_else(I, node, orelse), "for/else is not supported (the loop always runs to the end of its range)");
+        fe_fail(I, fe_find_else(I, node, orelse),
+                "for/else is not supported (the loop always runs to the end of its range)");
     const PyNode *iter = pyast_node(node, "iter");
     if (!iter) fe_fail(I, node->pos, "malformed for loop");
     Val callee = {0};
@@ -288,7 +312,9 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     if (!is_range) {
         Val seq = fe_eval(I, iter);
         if (seq.kind != V_TUPLE && seq.kind != V_LIST)
-            fe_fail(I, iter->pos, "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
+            fe_fail(
+                I, iter->pos,
+                "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
         for (int i = 0; i < seq.n; i++) {
             fe_bind_name(I, name, seq.items[i], target->pos);
             fe_visit_body(I, body);
@@ -317,7 +343,9 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (step == 0) fe_fail(I, rp.pos[2], "%s() arg 3 must not be zero", fn);
         int64_t count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
                                  : (start > stop ? (start - stop - step - 1) / -step : 0);
-        if (count > MAX_UNROLL) fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count, MAX_UNROLL);
+        if (count > MAX_UNROLL)
+            fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count,
+                    MAX_UNROLL);
         for (int64_t k = 0; k < count; k++) {
             fe_bind_name(I, name, fe_vint(start + k * step), target->pos);
             fe_visit_body(I, body);
@@ -327,13 +355,16 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     if (is_static) {
         for (int i = 0; i < 3; i++)
             if (rp.v[i].kind != V_INT)
-                fe_fail(I, rp.pos[i], "tl.static_range needs compile-time integer bounds (got %s; use range() for a runtime loop)",
-                     fe_kind_name(rp.v[i]));
+                fe_fail(
+                    I, rp.pos[i],
+                    "tl.static_range needs compile-time integer bounds (got %s; use range() for a runtime loop)",
+                    fe_kind_name(rp.v[i]));
     }
     for (int d = 0; d < I->depth; d++)
         if (strcmp(I->loops[d]->index_name, name) == 0)
-            fe_fail(I, target->pos, "cannot assign to '%s', the induction variable of the runtime loop at line %d", name,
-                 I->loops[d]->pos.line);
+            fe_fail(I, target->pos,
+                    "cannot assign to '%s', the induction variable of the runtime loop at line %d",
+                    name, I->loops[d]->pos.line);
     fe_runtime_loop(I, node, name, &rp);
 }
 
@@ -351,7 +382,8 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         Val v = fe_eval(I, pyast_node(s, "value"));
         /* Triton makes a Python number assigned to a variable a tensor */
         if (fe_is_number(v)) v.strong = 1;
-        for (int i = 0; targets && i < targets->len; i++) fe_assign_target(I, fe_list_node(targets, i), v);
+        for (int i = 0; targets && i < targets->len; i++)
+            fe_assign_target(I, fe_list_node(targets, i), v);
         return;
     }
     if (k == PK_AnnAssign) {
@@ -364,7 +396,8 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         Val v = fe_eval(I, value);
         /* `x: tl.constexpr = 3` stays a Python value; another annotation
          * makes a tensor of it, as a plain assignment does */
-        if (fe_is_number(v) && !fe_is_constexpr_annotation(I, pyast_node(s, "annotation"))) v.strong = 1;
+        if (fe_is_number(v) && !fe_is_constexpr_annotation(I, pyast_node(s, "annotation")))
+            v.strong = 1;
         fe_assign_target(I, target, v);
         return;
     }
@@ -373,12 +406,13 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         const PyNode *op = pyast_node(s, "op");
         if (!target || !op) fe_fail(I, s->pos, "malformed augmented assignment");
         if (!pyast_isk(target, PK_Name)) fe_assign_target(I, target, vnone());
-        static const PyKind ok[] = {PK_Add, PK_Sub, PK_Mult, PK_Div, PK_FloorDiv, PK_Mod,
+        static const PyKind ok[] = {PK_Add,    PK_Sub,   PK_Mult,   PK_Div,    PK_FloorDiv, PK_Mod,
                                     PK_BitAnd, PK_BitOr, PK_BitXor, PK_LShift, PK_RShift};
         int supported = 0;
         for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) supported |= op->kind_id == ok[i];
         if (!supported)
-            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported", fe_py_op_symbol(op->kind_id));
+            fe_fail(I, s->pos, "augmented assignment '%s=' is not supported",
+                    fe_py_op_symbol(op->kind_id));
         const char *name = pyast_str(target, "id");
         if (!name) fe_fail(I, target->pos, "malformed name");
         Val cur = fe_lookup(I, name, target->pos);
@@ -394,31 +428,39 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     }
     if (k == PK_If) {
         Val c = fe_eval(I, pyast_node(s, "test"));
-        int t = fe_truthy(I, c, s->pos,
-                       "'if' on a runtime value is not supported (use tl.where to choose per element, or make the "
-                       "condition a tl.constexpr)");
+        int t = fe_truthy(
+            I, c, s->pos,
+            "'if' on a runtime value is not supported (use tl.where to choose per element, or make the "
+            "condition a tl.constexpr)");
         fe_visit_body(I, pyast_list(s, t ? "body" : "orelse"));
         return;
     }
     if (k == PK_Pass) return;
-    if (k == PK_Return) fe_fail(I, s->pos, "'return' in a kernel is not supported (kernels write results with tl.store)");
-    if (k == PK_While) fe_fail(I, s->pos, "'while' loops are not supported (use 'for i in range(n)')");
-    if (k == PK_Break) fe_fail(I, s->pos, "'break' is not supported (loops always run to the end of their range)");
-    if (k == PK_Continue) fe_fail(I, s->pos, "'continue' is not supported (use tl.where or masks instead)");
+    if (k == PK_Return)
+        fe_fail(I, s->pos,
+                "'return' in a kernel is not supported (kernels write results with tl.store)");
+    if (k == PK_While)
+        fe_fail(I, s->pos, "'while' loops are not supported (use 'for i in range(n)')");
+    if (k == PK_Break)
+        fe_fail(I, s->pos, "'break' is not supported (loops always run to the end of their range)");
+    if (k == PK_Continue)
+        fe_fail(I, s->pos, "'continue' is not supported (use tl.where or masks instead)");
     if (k == PK_AsyncFor) fe_fail(I, s->pos, "'async for' is not supported");
     static const struct {
         PyKind kind;
         const char *what;
-    } unsupported[] = {{PK_Assert, "'assert' statements"},  {PK_With, "'with' statements"},
-                       {PK_AsyncWith, "'async with' statements"}, {PK_Try, "'try' statements"},
-                       {PK_TryStar, "'try' statements"},    {PK_Raise, "'raise' statements"},
-                       {PK_Delete, "'del' statements"},     {PK_Global, "'global' statements"},
-                       {PK_Nonlocal, "'nonlocal' statements"}, {PK_Import, "'import' statements"},
-                       {PK_ImportFrom, "'import' statements"}, {PK_FunctionDef, "nested functions"},
-                       {PK_AsyncFunctionDef, "nested functions"}, {PK_ClassDef, "classes"},
-                       {PK_Match, "'match' statements"},    {PK_TypeAlias, "'type' statements"}};
+    } unsupported[] = {
+        {PK_Assert, "'assert' statements"},        {PK_With, "'with' statements"},
+        {PK_AsyncWith, "'async with' statements"}, {PK_Try, "'try' statements"},
+        {PK_TryStar, "'try' statements"},          {PK_Raise, "'raise' statements"},
+        {PK_Delete, "'del' statements"},           {PK_Global, "'global' statements"},
+        {PK_Nonlocal, "'nonlocal' statements"},    {PK_Import, "'import' statements"},
+        {PK_ImportFrom, "'import' statements"},    {PK_FunctionDef, "nested functions"},
+        {PK_AsyncFunctionDef, "nested functions"}, {PK_ClassDef, "classes"},
+        {PK_Match, "'match' statements"},          {PK_TypeAlias, "'type' statements"}};
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-        if (unsupported[i].kind == k) fe_fail(I, s->pos, "%s are not supported in kernels", unsupported[i].what);
+        if (unsupported[i].kind == k)
+            fe_fail(I, s->pos, "%s are not supported in kernels", unsupported[i].what);
     fe_fail(I, s->pos, "'%s' statements are not supported in kernels", s->kind);
 }
 

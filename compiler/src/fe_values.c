@@ -84,7 +84,9 @@ const char *fe_kind_name(Val v) {
 
 Expr *fe_new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t) {
     if (I->k->nexprs >= MAX_NODES)
-        fe_fail(I, pos, "the kernel grows past %d operations (a compile-time loop unrolls too far?)", MAX_NODES);
+        fe_fail(I, pos,
+                "the kernel grows past %d operations (a compile-time loop unrolls too far?)",
+                MAX_NODES);
     Expr *e = ARENA_NEW(I->a, Expr);
     e->kind = kind;
     e->pos = pos;
@@ -102,26 +104,31 @@ Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos) {
     return e;
 }
 
-Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1, Expr *a2,
-                   const Attrs *at) {
+Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1,
+               Expr *a2, const Attrs *at) {
     Expr *args[3] = {a0, a1, a2};
     Type types[3] = {{0}};
     uint8_t flags[3] = {0};
     for (int i = 0; i < n; i++) {
-        if (args[i]) types[i] = args[i]->type, flags[i] = (uint8_t)(ARG_PRESENT | (args[i]->kind == EX_CONST && !args[i]->strong ? ARG_WEAK : 0));
+        if (args[i])
+            types[i] = args[i]->type,
+            flags[i] = (uint8_t)(ARG_PRESENT |
+                                 (args[i]->kind == EX_CONST && !args[i]->strong ? ARG_WEAK : 0));
     }
     Attrs none = {0};
     Type t;
     const char *err;
-    if (!op_result_type_ex(I->a, op, display, types, flags, at ? at : &none, &t, &err)) fe_fail(I, pos, "%s", err);
+    if (!op_result_type_ex(I->a, op, display, types, flags, at ? at : &none, &t, &err))
+        fe_fail(I, pos, "%s", err);
     int height = 1;
     for (int i = 0; i < n; i++)
         if (args[i] && args[i]->height >= height) height = args[i]->height + 1;
     if (height > MAX_HEIGHT)
-        fe_fail(I, pos,
-             "this operation ends a chain of more than %d dependent operations (a compile-time loop unrolls too far? "
-             "a runtime loop keeps the chain short)",
-             MAX_HEIGHT);
+        fe_fail(
+            I, pos,
+            "this operation ends a chain of more than %d dependent operations (a compile-time loop unrolls too far? "
+            "a runtime loop keeps the chain short)",
+            MAX_HEIGHT);
     Expr *e = fe_new_expr(I, EX_OP, pos, t);
     e->height = height;
     e->op = op;
@@ -166,19 +173,22 @@ Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos) {
 Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what) {
     if (v.kind == V_EXPR) {
         DType from = (DType)v.e->type.dtype;
-        if (v.e->type.ptr) fe_fail(I, pos, "%s: a pointer cannot convert to %s", what, dtype_name(dt));
+        if (v.e->type.ptr)
+            fe_fail(I, pos, "%s: a pointer cannot convert to %s", what, dtype_name(dt));
         int seed = (from == DT_I32 || from == DT_F32) && (dt == DT_I32 || dt == DT_F32);
         if (from == dt || seed) return v.e;
         return fe_cast_to(I, v.e, dt, pos);
     }
     if (!fe_is_number(v)) return fe_to_expr(I, v, pos, what);
     if (dt == DT_I32 && v.kind == V_FLOAT) {
-        if (!isfinite(v.f) || v.f < -2147483648.0 || v.f >= 2147483648.0) fe_fail(I, pos, "%s: the float does not fit in i32", what);
+        if (!isfinite(v.f) || v.f < -2147483648.0 || v.f >= 2147483648.0)
+            fe_fail(I, pos, "%s: the float does not fit in i32", what);
         return fe_mk_const(I, const_i32((int64_t)v.f), pos);
     }
     if (dt == DT_F32 && v.kind == V_INT) return fe_to_expr(I, fe_vfloat((double)v.i), pos, what);
     if (dt == DT_I32 || dt == DT_F32 || dt == DT_BOOL) {
-        if (dt == DT_BOOL && v.kind != V_BOOL) return fe_mk_const(I, const_convert(fe_to_expr(I, v, pos, what)->c, dt), pos);
+        if (dt == DT_BOOL && v.kind != V_BOOL)
+            return fe_mk_const(I, const_convert(fe_to_expr(I, v, pos, what)->c, dt), pos);
         return fe_to_expr(I, v, pos, what);
     }
     Expr *c = fe_to_expr(I, v, pos, what);
@@ -216,7 +226,7 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
         const char *name;
         Builtin b;
     } py[] = {{"range", B_RANGE}, {"float", B_FLOAT}, {"int", B_INT}, {"bool", B_BOOL},
-              {"min", B_PY_MIN},  {"max", B_PY_MAX},   {"abs", B_ABS}, {"len", B_LEN}};
+              {"min", B_PY_MIN},  {"max", B_PY_MAX},  {"abs", B_ABS}, {"len", B_LEN}};
     for (size_t i = 0; i < sizeof py / sizeof py[0]; i++)
         if (strcmp(py[i].name, name) == 0) {
             Val v = {0};
@@ -226,10 +236,12 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
         }
     EnvEntry *local = fe_env_find(&I->loop_locals, name);
     if (local)
-        fe_fail(I, pos,
-             "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, and names first "
-             "created in a loop body do not exist after the loop: assign it before the loop to carry it)",
-             name, local->at.line, (int)local->v.i);
-    if (strcmp(name, "tl") == 0) fe_fail(I, pos, "undefined name 'tl' (add 'import triton.language as tl')");
+        fe_fail(
+            I, pos,
+            "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, and names first "
+            "created in a loop body do not exist after the loop: assign it before the loop to carry it)",
+            name, local->at.line, (int)local->v.i);
+    if (strcmp(name, "tl") == 0)
+        fe_fail(I, pos, "undefined name 'tl' (add 'import triton.language as tl')");
     fe_fail(I, pos, "undefined name '%s'", name);
 }

@@ -70,7 +70,8 @@ static int eval_const(const Inst *in, ConstVal *out) {
             else r = in->op == OP_MAXIMUM ? (x > y ? x : y) : (x < y ? x : y);
             *out = const_f32((double)r);
         } else {
-            *out = const_i32(in->op == OP_MAXIMUM ? (a.i > b.i ? a.i : b.i) : (a.i < b.i ? a.i : b.i));
+            *out =
+                const_i32(in->op == OP_MAXIMUM ? (a.i > b.i ? a.i : b.i) : (a.i < b.i ? a.i : b.i));
         }
         return 1;
     case OP_CMP_LT:
@@ -82,12 +83,20 @@ static int eval_const(const Inst *in, ConstVal *out) {
         int r;
         if (fl) {
             float x = f32(a), y = f32(b);
-            r = in->op == OP_CMP_LT ? x < y : in->op == OP_CMP_LE ? x <= y : in->op == OP_CMP_GT ? x > y
-              : in->op == OP_CMP_GE ? x >= y : in->op == OP_CMP_EQ ? x == y : x != y;
+            r = in->op == OP_CMP_LT   ? x < y
+                : in->op == OP_CMP_LE ? x <= y
+                : in->op == OP_CMP_GT ? x > y
+                : in->op == OP_CMP_GE ? x >= y
+                : in->op == OP_CMP_EQ ? x == y
+                                      : x != y;
         } else {
             int64_t x = a.i, y = b.i;
-            r = in->op == OP_CMP_LT ? x < y : in->op == OP_CMP_LE ? x <= y : in->op == OP_CMP_GT ? x > y
-              : in->op == OP_CMP_GE ? x >= y : in->op == OP_CMP_EQ ? x == y : x != y;
+            r = in->op == OP_CMP_LT   ? x < y
+                : in->op == OP_CMP_LE ? x <= y
+                : in->op == OP_CMP_GT ? x > y
+                : in->op == OP_CMP_GE ? x >= y
+                : in->op == OP_CMP_EQ ? x == y
+                                      : x != y;
         }
         *out = const_bool(r);
         return 1;
@@ -113,9 +122,9 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_DIV_RN:
     case OP_FLOORDIV:
     case OP_MOD:
@@ -139,7 +148,9 @@ static int eval_const(const Inst *in, ConstVal *out) {
 }
 
 /* The operand `o` may stand for the result of `in` if it has its type. */
-static int fits(const Function *f, const Inst *in, Operand o) { return type_eq(operand_type(f, o), in->type); }
+static int fits(const Function *f, const Inst *in, Operand o) {
+    return type_eq(operand_type(f, o), in->type);
+}
 
 static int simplify(const Function *f, const Inst *in, int left_identities, Operand *out) {
     const Operand *x = in->args;
@@ -148,19 +159,23 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
         /* integers only: on f32, -0.0 + 0 is +0.0 */
         if (in->type.dtype != DT_I32) return 0;
         if (is_const(x[1], DT_I32, 0) && fits(f, in, x[0])) return *out = x[0], 1;
-        if (left_identities && is_const(x[0], DT_I32, 0) && fits(f, in, x[1])) return *out = x[1], 1;
+        if (left_identities && is_const(x[0], DT_I32, 0) && fits(f, in, x[1]))
+            return *out = x[1], 1;
         return 0;
     case OP_SUB:
         if (in->type.dtype != DT_I32) return 0;
         if (is_const(x[1], DT_I32, 0) && fits(f, in, x[0])) return *out = x[0], 1;
         return 0;
     case OP_MUL:
-        if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0])) return *out = x[0], 1;
-        if (left_identities && (is_const(x[0], DT_I32, 1) || is_const(x[0], DT_F32, 1)) && fits(f, in, x[1]))
+        if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0]))
+            return *out = x[0], 1;
+        if (left_identities && (is_const(x[0], DT_I32, 1) || is_const(x[0], DT_F32, 1)) &&
+            fits(f, in, x[1]))
             return *out = x[1], 1;
         return 0;
     case OP_DIV:
-        if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0])) return *out = x[0], 1;
+        if ((is_const(x[1], DT_I32, 1) || is_const(x[1], DT_F32, 1)) && fits(f, in, x[0]))
+            return *out = x[0], 1;
         return 0;
     case OP_SELECT:
         if (x[0].kind == OPD_CONST) {
@@ -179,9 +194,9 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_EXPAND_DIMS:
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_DIV_RN:
     case OP_FLOORDIV:
     case OP_MOD:

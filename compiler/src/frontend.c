@@ -21,7 +21,9 @@ Val fe_module_val(Module m, const char *name) {
     return v;
 }
 
-int fe_is_triton_module(const char *name) { return strcmp(name, "triton") == 0 || strcmp(name, "mytriton") == 0; }
+int fe_is_triton_module(const char *name) {
+    return strcmp(name, "triton") == 0 || strcmp(name, "mytriton") == 0;
+}
 int fe_is_language_module(const char *name) {
     return strcmp(name, "triton.language") == 0 || strcmp(name, "mytriton.language") == 0;
 }
@@ -35,13 +37,17 @@ void fe_import_names(Interp *I, const PyNode *s) {
         if (!name) continue;
         if (pyast_isk(s, PK_Import)) {
             if (as) {
-                Module m = fe_is_triton_module(name) ? MOD_TRITON : fe_is_language_module(name) ? MOD_TL : MOD_OTHER;
+                Module m = fe_is_triton_module(name)     ? MOD_TRITON
+                           : fe_is_language_module(name) ? MOD_TL
+                                                         : MOD_OTHER;
                 fe_env_set(I->a, &I->globals, as, fe_module_val(m, name), alias->pos);
             } else {
                 /* `import a.b` binds `a` */
                 const char *dot = strchr(name, '.');
                 const char *top = dot ? arena_strndup(I->a, name, (size_t)(dot - name)) : name;
-                fe_env_set(I->a, &I->globals, top, fe_module_val(fe_is_triton_module(top) ? MOD_TRITON : MOD_OTHER, top), alias->pos);
+                fe_env_set(I->a, &I->globals, top,
+                           fe_module_val(fe_is_triton_module(top) ? MOD_TRITON : MOD_OTHER, top),
+                           alias->pos);
             }
             continue;
         }
@@ -76,7 +82,9 @@ int fe_is_jit_decorator(Interp *I, const PyNode *d) {
     if (pyast_isk(d, PK_Attribute)) {
         const char *attr = pyast_str(d, "attr");
         const PyNode *base = pyast_node(d, "value");
-        if (!attr || strcmp(attr, "jit") != 0 || !pyast_isk(base, PK_Name) || !pyast_str(base, "id")) return 0;
+        if (!attr || strcmp(attr, "jit") != 0 || !pyast_isk(base, PK_Name) ||
+            !pyast_str(base, "id"))
+            return 0;
         EnvEntry *e = fe_env_find(&I->globals, pyast_str(base, "id"));
         return e && e->v.kind == V_MODULE && e->v.i == MOD_TRITON;
     }
@@ -92,11 +100,13 @@ int fe_is_constexpr_annotation(Interp *I, const PyNode *ann) {
     if (pyast_isk(ann, PK_Name)) {
         const char *id = pyast_str(ann, "id");
         EnvEntry *e = id ? fe_env_find(&I->globals, id) : NULL;
-        return (e && e->v.kind == V_FUNC && e->v.i == B_CONSTEXPR) || (id && strcmp(id, "constexpr") == 0);
+        return (e && e->v.kind == V_FUNC && e->v.i == B_CONSTEXPR) ||
+               (id && strcmp(id, "constexpr") == 0);
     }
     if (pyast_isk(ann, PK_Constant)) {
         const PyVal *v = pyast_field(ann, "value");
-        return v && v->kind == PYV_STR && (strcmp(v->text, "tl.constexpr") == 0 || strcmp(v->text, "constexpr") == 0);
+        return v && v->kind == PYV_STR &&
+               (strcmp(v->text, "tl.constexpr") == 0 || strcmp(v->text, "constexpr") == 0);
     }
     return 0;
 }
@@ -149,20 +159,23 @@ Val fe_define_value(Interp *I, const Define *d) {
         return v;
     }
     /* a number too large for 64 bits (digits, with a sign, a point, an exponent) */
-    int numeric = isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+' || t[0] == '.') && isdigit((unsigned char)t[1]));
+    int numeric = isdigit((unsigned char)t[0]) ||
+                  ((t[0] == '-' || t[0] == '+' || t[0] == '.') && isdigit((unsigned char)t[1]));
     for (size_t k = 1; numeric && k < n; k++)
-        numeric = isdigit((unsigned char)t[k]) || t[k] == '.' || t[k] == '_' || t[k] == 'e' || t[k] == 'E' ||
+        numeric = isdigit((unsigned char)t[k]) || t[k] == '.' || t[k] == '_' || t[k] == 'e' ||
+                  t[k] == 'E' ||
                   ((t[k] == '-' || t[k] == '+') && (t[k - 1] == 'e' || t[k - 1] == 'E'));
     if (numeric)
-        fe_fail(I, srcpos(0, 0), "%s %s=%s: the number is not a 64-bit integer or a float", mt_option_name(I->ctx, MT_OPT_DEFINE),
-                d->name, d->value);
+        fe_fail(I, srcpos(0, 0), "%s %s=%s: the number is not a 64-bit integer or a float",
+                mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
     int word = n > 0;
     for (size_t k = 0; k < n; k++)
         if (!(isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')) word = 0;
     if (!word)
-        fe_fail(I, srcpos(0, 0),
-             "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
-             mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, d->name);
+        fe_fail(
+            I, srcpos(0, 0),
+            "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
+            mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, d->name);
     v.s = arena_strdup(I->a, t);
     return v;
 }
@@ -184,36 +197,49 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
         if (!fname) continue;
         int jit = 0;
         const PyVal *decos = pyast_list(s, "decorator_list");
-        for (int d = 0; decos && d < decos->len; d++) jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
+        for (int d = 0; decos && d < decos->len; d++)
+            jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
         if (jit) sb_printf(&found, "%s%s", found.len ? ", " : "", fname);
         Val uf = {0};
         uf.kind = V_USERFUNC;
         uf.s = fname;
         fe_env_set(I->a, &I->globals, fname, uf, s->pos);
         if (strcmp(fname, name) == 0) {
-            if (pyast_isk(s, PK_AsyncFunctionDef)) fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
-            if (!jit) fe_fail(I, s->pos, "'%s' is not a kernel: it is not decorated with @triton.jit", name);
+            if (pyast_isk(s, PK_AsyncFunctionDef))
+                fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
+            if (!jit)
+                fe_fail(I, s->pos, "'%s' is not a kernel: it is not decorated with @triton.jit",
+                        name);
             match = s;
         }
     }
     if (!match) {
-        if (found.len) fe_fail(I, srcpos(0, 0), "no kernel named '%s' (kernels in this file: %s)", name, sb_str(&found));
-        fe_fail(I, srcpos(0, 0), "no kernel named '%s' (this file has no @triton.jit functions)", name);
+        if (found.len)
+            fe_fail(I, srcpos(0, 0), "no kernel named '%s' (kernels in this file: %s)", name,
+                    sb_str(&found));
+        fe_fail(I, srcpos(0, 0), "no kernel named '%s' (this file has no @triton.jit functions)",
+                name);
     }
     return match;
 }
 
-void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs, int ndefs) {
+void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
+                     int ndefs) {
     const PyNode *args = pyast_node(fn, "args");
     if (!args) fe_fail(I, fn->pos, "malformed function");
     const PyVal *posonly = pyast_list(args, "posonlyargs");
     const PyVal *plain = pyast_list(args, "args");
     const PyVal *kwonly = pyast_list(args, "kwonlyargs");
     const PyVal *defaults = pyast_list(args, "defaults");
-    if (pyast_node(args, "vararg")) fe_fail(I, pyast_node(args, "vararg")->pos, "*args parameters are not supported in kernels");
-    if (pyast_node(args, "kwarg")) fe_fail(I, pyast_node(args, "kwarg")->pos, "**kwargs parameters are not supported in kernels");
+    if (pyast_node(args, "vararg"))
+        fe_fail(I, pyast_node(args, "vararg")->pos,
+                "*args parameters are not supported in kernels");
+    if (pyast_node(args, "kwarg"))
+        fe_fail(I, pyast_node(args, "kwarg")->pos,
+                "**kwargs parameters are not supported in kernels");
     if (kwonly && kwonly->len)
-        fe_fail(I, fe_list_node(kwonly, 0) ? fe_list_node(kwonly, 0)->pos : fn->pos, "keyword-only parameters are not supported in kernels");
+        fe_fail(I, fe_list_node(kwonly, 0) ? fe_list_node(kwonly, 0)->pos : fn->pos,
+                "keyword-only parameters are not supported in kernels");
     int n = (posonly ? posonly->len : 0) + (plain ? plain->len : 0);
     Kernel *k = I->k;
     k->nparams = n;
@@ -221,7 +247,9 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
     k->runtime = ARENA_ARRAY(I->a, KernelParam *, n + 1);
     int ndefaults = defaults ? defaults->len : 0;
     for (int i = 0; i < n; i++) {
-        const PyNode *arg = (posonly && i < posonly->len) ? fe_list_node(posonly, i) : fe_list_node(plain, i - (posonly ? posonly->len : 0));
+        const PyNode *arg = (posonly && i < posonly->len)
+                                ? fe_list_node(posonly, i)
+                                : fe_list_node(plain, i - (posonly ? posonly->len : 0));
         if (!arg) fe_fail(I, fn->pos, "malformed parameter");
         KernelParam *p = &k->params[i];
         p->name = pyast_str(arg, "arg");
@@ -229,7 +257,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
         if (!p->name) fe_fail(I, arg->pos, "malformed parameter");
         p->runtime_index = -1;
         for (int j = 0; j < i; j++)
-            if (strcmp(k->params[j].name, p->name) == 0) fe_fail(I, arg->pos, "duplicate parameter '%s'", p->name);
+            if (strcmp(k->params[j].name, p->name) == 0)
+                fe_fail(I, arg->pos, "duplicate parameter '%s'", p->name);
         p->is_constexpr = fe_is_constexpr_annotation(I, pyast_node(arg, "annotation"));
         int di = i - (n - ndefaults);
         const PyNode *def = di >= 0 ? fe_list_node(defaults, di) : NULL;
@@ -242,12 +271,15 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             else if (def) {
                 v = fe_eval(I, def);
                 if (!fe_is_number(v) && v.kind != V_NONE && v.kind != V_STR)
-                    fe_fail(I, def->pos, "the default of constexpr '%s' must be a compile-time value", p->name);
-                p->constexpr_text = v.kind == V_INT ? arena_printf(I->a, "%lld", (long long)v.i)
-                                    : v.kind == V_BOOL ? (v.i ? "True" : "False")
-                                    : v.kind == V_FLOAT ? const_repr(I->a, const_f32(v.f)) : "None";
+                    fe_fail(I, def->pos,
+                            "the default of constexpr '%s' must be a compile-time value", p->name);
+                p->constexpr_text = v.kind == V_INT     ? arena_printf(I->a, "%lld", (long long)v.i)
+                                    : v.kind == V_BOOL  ? (v.i ? "True" : "False")
+                                    : v.kind == V_FLOAT ? const_repr(I->a, const_f32(v.f))
+                                                        : "None";
             } else
-                fe_fail(I, arg->pos, "the constexpr parameter '%s' has no value (pass %s %s=<value>)", p->name,
+                fe_fail(I, arg->pos,
+                        "the constexpr parameter '%s' has no value (pass %s %s=<value>)", p->name,
                         mt_option_name(I->ctx, MT_OPT_DEFINE), p->name);
             fe_env_set(I->a, I->env, p->name, v, arg->pos);
         } else {
@@ -261,29 +293,35 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             if (strcmp(k->params[i].name, defs[j].name) == 0) {
                 found = 1;
                 if (!k->params[i].is_constexpr)
-                    fe_fail(I, k->params[i].pos, "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
-                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, defs[j].name);
+                    fe_fail(
+                        I, k->params[i].pos,
+                        "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
+                        mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, defs[j].name);
             }
         if (!found)
-            fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'", mt_option_name(I->ctx, MT_OPT_DEFINE),
-                    defs[j].name, k->name, defs[j].name);
+            fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'",
+                    mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
             if (strcmp(defs[i].name, defs[j].name) == 0)
-                fe_fail(I, srcpos(0, 0), "%s %s is given twice", mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
+                fe_fail(I, srcpos(0, 0), "%s %s is given twice",
+                        mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
     if (sig->n != k->nruntime) {
         StrBuf names;
         sb_init(&names, I->a);
-        for (int i = 0; i < k->nruntime; i++) sb_printf(&names, "%s%s", i ? ", " : "", k->runtime[i]->name);
-        fe_fail(I, fn->pos, "the signature has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)", sig->n,
-             sig->n == 1 ? "y" : "ies", k->name, k->nruntime, k->nruntime == 1 ? "" : "s",
-             k->nruntime ? sb_str(&names) : "none");
+        for (int i = 0; i < k->nruntime; i++)
+            sb_printf(&names, "%s%s", i ? ", " : "", k->runtime[i]->name);
+        fe_fail(I, fn->pos,
+                "the signature has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)",
+                sig->n, sig->n == 1 ? "y" : "ies", k->name, k->nruntime,
+                k->nruntime == 1 ? "" : "s", k->nruntime ? sb_str(&names) : "none");
     }
     for (int i = 0; i < k->nruntime; i++) {
         KernelParam *p = k->runtime[i];
         const SigEntry *se = &sig->entries[i];
         if (se->name && strcmp(se->name, p->name) != 0)
-            fe_fail(I, p->pos, "signature entry %d is named '%s' but the parameter is '%s'", i + 1, se->name, p->name);
+            fe_fail(I, p->pos, "signature entry %d is named '%s' but the parameter is '%s'", i + 1,
+                    se->name, p->name);
         p->type = se->type;
         Expr *e = fe_new_expr(I, EX_PARAM, p->pos, p->type);
         e->param = i;
@@ -291,8 +329,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
     }
 }
 
-Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_name, const Signature *sig,
-                       const Define *defines, int ndefines) {
+Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_name,
+                       const Signature *sig, const Define *defines, int ndefines) {
     Interp *I = ARENA_NEW(ctx->arena, Interp);
     I->ctx = ctx;
     I->a = ctx->arena;

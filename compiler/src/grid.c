@@ -28,8 +28,8 @@ static GridExpr *gnew(GParser *P, GridKind k, GridExpr *a, GridExpr *b) {
 
 static GridExpr *gfail(GParser *P, const char *msg, const char *detail) {
     if (!P->failed)
-        mt_error(P->ctx, srcpos(0, 0), "%s \"%s\": %s%s (at column %d)", mt_option_name(P->ctx, MT_OPT_GRID), P->s, msg,
-                 detail ? detail : "",
+        mt_error(P->ctx, srcpos(0, 0), "%s \"%s\": %s%s (at column %d)",
+                 mt_option_name(P->ctx, MT_OPT_GRID), P->s, msg, detail ? detail : "",
                  (int)(P->p - P->s) + 1);
     P->failed = 1;
     return NULL;
@@ -108,7 +108,10 @@ static GridExpr *parse_atom(GParser *P) {
                 long long v = kp->constexpr_text ? strtoll(kp->constexpr_text, &end, 0) : 0;
                 if (!kp->constexpr_text || *end || errno) {
                     P->p = start;
-                    return gfail(P, arena_printf(P->ctx->arena, "the constexpr '%s' is not an integer", name), NULL);
+                    return gfail(
+                        P,
+                        arena_printf(P->ctx->arena, "the constexpr '%s' is not an integer", name),
+                        NULL);
                 }
                 GridExpr *e = gnew(P, G_NUM, NULL, NULL);
                 e->num = v;
@@ -118,8 +121,11 @@ static GridExpr *parse_atom(GParser *P) {
             }
             if (kp->type.ptr || kp->type.dtype != DT_I32) {
                 P->p = start;
-                return gfail(P, arena_printf(P->ctx->arena, "'%s' is %s, but the grid can only use i32 parameters", name,
-                                             type_str(P->ctx->arena, kp->type)), NULL);
+                return gfail(P,
+                             arena_printf(P->ctx->arena,
+                                          "'%s' is %s, but the grid can only use i32 parameters",
+                                          name, type_str(P->ctx->arena, kp->type)),
+                             NULL);
             }
             GridExpr *e = gnew(P, G_PARAM, NULL, NULL);
             e->param = kp->runtime_index;
@@ -138,9 +144,14 @@ static GridExpr *parse_atom(GParser *P) {
             return e;
         }
         P->p = start;
-        return gfail(P, arena_printf(P->ctx->arena, "unknown name '%s' (the grid can use the kernel's i32 parameters, "
-                                                    "its integer constexprs, launcher-only integers declared with %s, "
-                                                    "and cdiv)", name, mt_option_name(P->ctx, MT_OPT_GRID_PARAM)), NULL);
+        return gfail(
+            P,
+            arena_printf(P->ctx->arena,
+                         "unknown name '%s' (the grid can use the kernel's i32 parameters, "
+                         "its integer constexprs, launcher-only integers declared with %s, "
+                         "and cdiv)",
+                         name, mt_option_name(P->ctx, MT_OPT_GRID_PARAM)),
+            NULL);
     }
     if (!*P->p) return gfail(P, "the expression ends too early", NULL);
     return gfail(P, arena_printf(P->ctx->arena, "unexpected character '%c'", *P->p), NULL);
@@ -152,10 +163,12 @@ static GridExpr *parse_product(GParser *P) {
         skip(P);
         if (!e) return NULL;
         GridKind k;
-        if (P->p[0] == '/' && P->p[1] == '/') k = G_FLOORDIV, P->p += 2, sb_puts(&P->resolved, " // ");
+        if (P->p[0] == '/' && P->p[1] == '/')
+            k = G_FLOORDIV, P->p += 2, sb_puts(&P->resolved, " // ");
         else if (*P->p == '*' && P->p[1] != '*') k = G_MUL, P->p++, sb_puts(&P->resolved, " * ");
         else if (*P->p == '%') k = G_MOD, P->p++, sb_puts(&P->resolved, " % ");
-        else if (*P->p == '/') return gfail(P, "use // for division (grid sizes are integers)", NULL);
+        else if (*P->p == '/')
+            return gfail(P, "use // for division (grid sizes are integers)", NULL);
         else if (*P->p == '*') return gfail(P, "'**' is not supported", NULL);
         else return e;
         GridExpr *r = parse_atom(P);
@@ -180,7 +193,8 @@ static GridExpr *parse_sum(GParser *P) {
     }
 }
 
-Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k, const char *const *extra, int nextra) {
+Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k, const char *const *extra,
+                 int nextra) {
     Grid *g = ARENA_NEW(ctx->arena, Grid);
     GParser P = {ctx, k, text, text, g, {0}, 0, 0, extra, nextra};
     sb_init(&P.resolved, ctx->arena);
@@ -200,8 +214,12 @@ Grid *grid_parse(MtContext *ctx, const char *text, const Kernel *k, const char *
             continue;
         }
         if (*P.p) {
-            gfail(&P, arena_printf(ctx->arena, "unexpected text '%s' after a dimension (dimensions are separated by commas)",
-                                   P.p), NULL);
+            gfail(&P,
+                  arena_printf(
+                      ctx->arena,
+                      "unexpected text '%s' after a dimension (dimensions are separated by commas)",
+                      P.p),
+                  NULL);
             return NULL;
         }
         break;
@@ -217,7 +235,7 @@ const char *grid_c_expr(Arena *a, const GridExpr *e, const char *const *names) {
     case G_NEG: return arena_printf(a, "mytriton_i64_sub(0, %s, &ok)", grid_c_expr(a, e->a, names));
     default: break;
     }
-    static const char *const fn[] = {[G_ADD] = "add", [G_SUB] = "sub", [G_MUL] = "mul",
+    static const char *const fn[] = {[G_ADD] = "add",           [G_SUB] = "sub", [G_MUL] = "mul",
                                      [G_FLOORDIV] = "floordiv", [G_MOD] = "mod", [G_CDIV] = "cdiv"};
     return arena_printf(a, "mytriton_i64_%s(%s, %s, &ok)", fn[e->kind], grid_c_expr(a, e->a, names),
                         grid_c_expr(a, e->b, names));

@@ -41,7 +41,8 @@ static void licm_loop(Licm *L, Block *parent, int *pos) {
     for (int i = 0; i < l->body.items.len; i++) {
         Inst *item = l->body.items.items[i];
         int invariant = item->op != OP_FOR && op_has(item->op, OPF_PURE) && item->result >= 0;
-        for (int k = 0; invariant && k < item->nargs; k++) invariant = operand_outside(L, item->args[k]);
+        for (int k = 0; invariant && k < item->nargs; k++)
+            invariant = operand_outside(L, item->args[k]);
         if (!invariant) {
             mark_defs(L, item, 1);
             continue;

@@ -20,13 +20,13 @@ typedef struct Lowerer {
     MtContext *ctx;
     Arena *a;
     Function *f;
-    Block *block;  /* where instructions go now */
-    PtrVec undo;   /* Expr* whose memo was set, for region scoping */
+    Block *block; /* where instructions go now */
+    PtrVec undo;  /* Expr* whose memo was set, for region scoping */
     /* use analysis of one statement list, indexed by Expr id */
     int *stamp;    /* the list analysis that last marked the node */
     int *last_use; /* the last statement of that list reading the node */
     int nstamps;
-    PtrVec stack;  /* scratch for the marking walk */
+    PtrVec stack; /* scratch for the marking walk */
 } Lowerer;
 
 /* A load created before the statement being lowered and not yet attached
@@ -42,7 +42,9 @@ static void memo(Lowerer *L, Expr *e, int value) {
     ptrvec_push(L->a, &L->undo, e);
 }
 
-static Operand memo_operand(Expr *e) { return e->lowered_value >= 0 ? opd_value(e->lowered_value) : opd_none(); }
+static Operand memo_operand(Expr *e) {
+    return e->lowered_value >= 0 ? opd_value(e->lowered_value) : opd_none();
+}
 
 /* An operand that needs no new instruction: a constant, a parameter, a
  * node already lowered (0: the op still has to be lowered). */

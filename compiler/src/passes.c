@@ -18,7 +18,8 @@ Operand ssa_resolve(const Operand *repl, Operand o) {
 static void replace_one(Operand *o, void *user) { *o = ssa_resolve((const Operand *)user, *o); }
 
 void ssa_apply_replacements(Block *b, const Operand *repl) {
-    for (int i = 0; i < b->items.len; i++) ssa_for_each_operand(b->items.items[i], 1, replace_one, (void *)repl);
+    for (int i = 0; i < b->items.len; i++)
+        ssa_for_each_operand(b->items.items[i], 1, replace_one, (void *)repl);
 }
 
 typedef struct Pipeline {
@@ -29,7 +30,8 @@ typedef struct Pipeline {
 static int verify_after(Pipeline *P, const char *stage) {
     const char *err;
     if (ssa_verify(P->ctx->arena, P->f, &err)) return 1;
-    mt_error(P->ctx, srcpos(0, 0), "internal error: the SSA verifier rejected the output of %s: %s", stage, err);
+    mt_error(P->ctx, srcpos(0, 0), "internal error: the SSA verifier rejected the output of %s: %s",
+             stage, err);
     return 0;
 }
 
@@ -51,9 +53,8 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
     static const struct {
         const char *name;
         void (*run)(Arena *, Function *, PassStats *);
-    } pipeline[] = {{"constant folding", pass_fold}, {"CSE", pass_cse},
-                    {"LICM", pass_licm},             {"constant folding", pass_fold},
-                    {"CSE", pass_cse},               {"DCE", pass_dce}};
+    } pipeline[] = {{"constant folding", pass_fold}, {"CSE", pass_cse}, {"LICM", pass_licm},
+                    {"constant folding", pass_fold}, {"CSE", pass_cse}, {"DCE", pass_dce}};
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         pipeline[i].run(ctx->arena, f, st);
         if (!verify_after(&P, pipeline[i].name)) return 0;

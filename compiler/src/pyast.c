@@ -74,7 +74,8 @@ static const char *read_name(Reader *r) {
     if (!t) return NULL;
     for (size_t i = 0; i < len; i++) {
         char c = t[i];
-        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
             return fail_token(r, "bad name"), NULL;
     }
     return arena_strndup(r->ctx->arena, t, len);
@@ -193,7 +194,8 @@ PyNode *pyast_read(MtContext *ctx, const char *text, size_t len) {
     size_t n;
     const char *magic = token(&r, &n);
     if (!magic) return NULL;
-    if (!token_is(magic, n, "mytriton-ast")) return fail_token(&r, "missing 'mytriton-ast' header"), NULL;
+    if (!token_is(magic, n, "mytriton-ast"))
+        return fail_token(&r, "missing 'mytriton-ast' header"), NULL;
     long long version;
     if (!read_int(&r, 0, 1000, &version)) return NULL;
     if (version != 1) return fail_token(&r, "unsupported serialization version"), NULL;
@@ -246,9 +248,7 @@ PyKind pyast_kind_of(const char *name) {
     return PK_OTHER;
 }
 
-int pyast_is(const PyNode *node, const char *kind) {
-    return node && strcmp(node->kind, kind) == 0;
-}
+int pyast_is(const PyNode *node, const char *kind) { return node && strcmp(node->kind, kind) == 0; }
 
 static void print_value(StrBuf *sb, const PyVal *v, int indent);
 

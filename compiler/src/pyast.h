@@ -9,16 +9,16 @@
 #include "context.h"
 
 typedef enum PyValKind {
-    PYV_NODE,     /* an AST node */
-    PYV_LIST,     /* a list of values */
-    PYV_STR,      /* str (UTF-8) */
-    PYV_BYTES,    /* bytes */
-    PYV_INT,      /* int; `i` valid when `int_fits`, `text` always */
-    PYV_FLOAT,    /* float */
-    PYV_COMPLEX,  /* complex (real in `f`, imaginary in `imag`) */
-    PYV_BOOL,     /* True / False in `i` */
-    PYV_NONE,     /* None (also an absent optional field) */
-    PYV_ELLIPSIS  /* ... */
+    PYV_NODE,    /* an AST node */
+    PYV_LIST,    /* a list of values */
+    PYV_STR,     /* str (UTF-8) */
+    PYV_BYTES,   /* bytes */
+    PYV_INT,     /* int; `i` valid when `int_fits`, `text` always */
+    PYV_FLOAT,   /* float */
+    PYV_COMPLEX, /* complex (real in `f`, imaginary in `imag`) */
+    PYV_BOOL,    /* True / False in `i` */
+    PYV_NONE,    /* None (also an absent optional field) */
+    PYV_ELLIPSIS /* ... */
 } PyValKind;
 
 typedef struct PyNode PyNode;
@@ -34,19 +34,19 @@ typedef enum PyKind {
 
 typedef struct PyVal {
     PyValKind kind;
-    PyNode *node;             /* PYV_NODE */
-    struct PyVal **items;     /* PYV_LIST */
-    int len;                  /* PYV_LIST: count; PYV_STR/BYTES: bytes */
-    const char *text;         /* PYV_STR/BYTES: data; PYV_INT/FLOAT: digits */
-    int64_t i;                /* PYV_INT (when int_fits), PYV_BOOL */
-    int int_fits;             /* PYV_INT: the value fits in int64_t */
-    double f, imag;           /* PYV_FLOAT, PYV_COMPLEX */
+    PyNode *node;         /* PYV_NODE */
+    struct PyVal **items; /* PYV_LIST */
+    int len;              /* PYV_LIST: count; PYV_STR/BYTES: bytes */
+    const char *text;     /* PYV_STR/BYTES: data; PYV_INT/FLOAT: digits */
+    int64_t i;            /* PYV_INT (when int_fits), PYV_BOOL */
+    int int_fits;         /* PYV_INT: the value fits in int64_t */
+    double f, imag;       /* PYV_FLOAT, PYV_COMPLEX */
 } PyVal;
 
 struct PyNode {
-    const char *kind;         /* the class name, as printed */
-    PyKind kind_id;           /* the same as an enum (PK_OTHER if unknown) */
-    SrcPos pos;               /* 1-based line and column; 0 if none */
+    const char *kind; /* the class name, as printed */
+    PyKind kind_id;   /* the same as an enum (PK_OTHER if unknown) */
+    SrcPos pos;       /* 1-based line and column; 0 if none */
     SrcPos end;
     int nfields;
     const char **names;
@@ -65,8 +65,8 @@ PyNode *pyast_parse_file(MtContext *ctx, const char *python, const char *shim);
 /* The second half of pyast_parse_file: the shim's exit status, stdout and
  * stderr into the module, or NULL after the diagnostic they call for
  * (`python` and `shim` name what ran, for the messages). */
-PyNode *pyast_from_shim_output(MtContext *ctx, int status, StrBuf *out, StrBuf *err, const char *python,
-                               const char *shim);
+PyNode *pyast_from_shim_output(MtContext *ctx, int status, StrBuf *out, StrBuf *err,
+                               const char *python, const char *shim);
 
 /* A field by name (NULL if the node has none). */
 const PyVal *pyast_field(const PyNode *node, const char *name);

@@ -11,14 +11,14 @@ typedef struct Shaper {
     MtContext *ctx;
     const Function *f;
     Arena *a;
-    int *parent;     /* union-find over value numbers */
-    Layout *forced;  /* by root; LAYOUT_UNIFORM: none */
+    int *parent;    /* union-find over value numbers */
+    Layout *forced; /* by root; LAYOUT_UNIFORM: none */
     SrcPos *forced_at;
     TileInfo *t;
     int have2, have1;
-    Type tile2;       /* broadcast of the rank-2 shapes */
+    Type tile2; /* broadcast of the rank-2 shapes */
     SrcPos tile2_at;
-    int width1;       /* the rank-1 width of a rank-1 kernel */
+    int width1; /* the rank-1 width of a rank-1 kernel */
     SrcPos width1_at;
     int failed;
 } Shaper;
@@ -41,8 +41,10 @@ static void force(Shaper *S, int v, Layout l, SrcPos at) {
     if (S->failed) return;
     int r = find(S, v);
     if (S->forced[r] != LAYOUT_UNIFORM && S->forced[r] != l) {
-        mt_error(S->ctx, at, "a rank-1 block is used here as %s of the tile, but at line %d as %s (compute it separately for each use)",
-                 layout_name(l), S->forced_at[r].line, layout_name(S->forced[r]));
+        mt_error(
+            S->ctx, at,
+            "a rank-1 block is used here as %s of the tile, but at line %d as %s (compute it separately for each use)",
+            layout_name(l), S->forced_at[r].line, layout_name(S->forced[r]));
         S->failed = 1;
         return;
     }
@@ -68,7 +70,8 @@ static int is_arange(const Function *f, Operand o) {
 /* Rank-1 values that take part in layout inference (aranges do not: each
  * use picks its own index). */
 static int is_rank1_value(const Shaper *S, Operand o) {
-    return o.kind == OPD_VALUE && S->f->types[o.id].rank == 1 && S->f->types[o.id].dims[0] > 1 && !is_arange(S->f, o);
+    return o.kind == OPD_VALUE && S->f->types[o.id].rank == 1 && S->f->types[o.id].dims[0] > 1 &&
+           !is_arange(S->f, o);
 }
 
 /* Pass 1: the tile. */
@@ -83,8 +86,10 @@ static void note_type(Shaper *S, Type t, SrcPos at) {
         }
         Type b;
         if (!shape_broadcast(S->tile2, t, &b)) {
-            mt_error(S->ctx, at, "a block of shape %s cannot share one tile with the block of shape %s at line %d",
-                     shape_str(S->a, t), shape_str(S->a, S->tile2), S->tile2_at.line);
+            mt_error(
+                S->ctx, at,
+                "a block of shape %s cannot share one tile with the block of shape %s at line %d",
+                shape_str(S->a, t), shape_str(S->a, S->tile2), S->tile2_at.line);
             S->failed = 1;
             return;
         }
@@ -100,7 +105,8 @@ static void collect_block(Shaper *S, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (in->op == OP_FOR) {
-            for (int k = 0; k < in->loop->ncarried; k++) note_type(S, S->f->types[in->loop->args[k]], in->pos);
+            for (int k = 0; k < in->loop->ncarried; k++)
+                note_type(S, S->f->types[in->loop->args[k]], in->pos);
             collect_block(S, &in->loop->body);
             continue;
         }
@@ -121,10 +127,11 @@ static void check_widths(Shaper *S, const Block *b) {
         if (op_has(in->op, OPF_REDUCE)) {
             Type x = operand_type(S->f, in->args[0]);
             if (x.rank == 1 && x.dims[0] != S->t->threads) {
-                mt_error(S->ctx, in->pos,
-                         "tl.%s over %d elements in a kernel whose tile %s has %d threads (a reduction spans the whole "
-                         "CUDA block: its width must equal the block size)",
-                         op_info(in->op)->name, (int)x.dims[0], tile_str(S->a, S->t), S->t->threads);
+                mt_error(
+                    S->ctx, in->pos,
+                    "tl.%s over %d elements in a kernel whose tile %s has %d threads (a reduction spans the whole "
+                    "CUDA block: its width must equal the block size)",
+                    op_info(in->op)->name, (int)x.dims[0], tile_str(S->a, S->t), S->t->threads);
                 S->failed = 1;
                 return;
             }
@@ -135,15 +142,18 @@ static void check_widths(Shaper *S, const Block *b) {
         if (S->t->rank == 2) {
             int R = S->t->rows, C = S->t->cols;
             if (w != R && w != C && w != R * C) {
-                mt_error(S->ctx, in->pos, "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d or %d)",
-                         w, tile_str(S->a, S->t), R, C, R * C);
+                mt_error(
+                    S->ctx, in->pos,
+                    "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d or %d)",
+                    w, tile_str(S->a, S->t), R, C, R * C);
                 S->failed = 1;
             }
         } else if (w != S->width1) {
-            mt_error(S->ctx, in->pos,
-                     "rank-1 blocks of widths %d and %d (line %d) in one kernel (the CUDA backend runs one thread per "
-                     "element, so a rank-1 kernel has one width)",
-                     w, S->width1, S->width1_at.line);
+            mt_error(
+                S->ctx, in->pos,
+                "rank-1 blocks of widths %d and %d (line %d) in one kernel (the CUDA backend runs one thread per "
+                "element, so a rank-1 kernel has one width)",
+                w, S->width1, S->width1_at.line);
             S->failed = 1;
         }
     }
@@ -166,7 +176,8 @@ static void constrain(Shaper *S, const Block *b) {
             continue;
         }
         if (in->op == OP_EXPAND_DIMS) {
-            if (is_rank1_value(S, in->args[0])) force(S, in->args[0].id, in->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS, in->pos);
+            if (is_rank1_value(S, in->args[0]))
+                force(S, in->args[0].id, in->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS, in->pos);
             continue;
         }
         if (op_has(in->op, OPF_REDUCE)) {
@@ -179,7 +190,9 @@ static void constrain(Shaper *S, const Block *b) {
             shape = type_scalar(DT_NONE);
             for (int k = 0; k < in->nargs; k++) {
                 Type s2;
-                if (in->args[k].kind != OPD_NONE && shape_broadcast(shape, operand_type(f, in->args[k]), &s2)) shape = s2;
+                if (in->args[k].kind != OPD_NONE &&
+                    shape_broadcast(shape, operand_type(f, in->args[k]), &s2))
+                    shape = s2;
             }
         }
         for (int k = 0; k < in->nargs; k++) {
@@ -188,7 +201,8 @@ static void constrain(Shaper *S, const Block *b) {
             else if (in->result >= 0) unite(S, in->result, in->args[k].id, in->pos);
             else if (in->op == OP_STORE) {
                 for (int j = 0; j < k; j++)
-                    if (is_rank1_value(S, in->args[j])) unite(S, in->args[j].id, in->args[k].id, in->pos);
+                    if (is_rank1_value(S, in->args[j]))
+                        unite(S, in->args[j].id, in->args[k].id, in->pos);
             }
         }
     }
@@ -216,13 +230,16 @@ Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, 
     if (w <= 1) return LAYOUT_UNIFORM;
     if (user->op == OP_EXPAND_DIMS) return user->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
     if (op_has(user->op, OPF_REDUCE)) return LAYOUT_FLAT;
-    if (user->result >= 0) return f->types[user->result].rank == 2 ? LAYOUT_COLS : t->layout[user->result];
+    if (user->result >= 0)
+        return f->types[user->result].rank == 2 ? LAYOUT_COLS : t->layout[user->result];
     /* a store: the broadcast shape of its operands decides */
     for (int j = 0; j < user->nargs; j++)
-        if (user->args[j].kind != OPD_NONE && operand_type(f, user->args[j]).rank == 2) return LAYOUT_COLS;
+        if (user->args[j].kind != OPD_NONE && operand_type(f, user->args[j]).rank == 2)
+            return LAYOUT_COLS;
     for (int j = 0; j < user->nargs; j++) {
         const Operand x = user->args[j];
-        if (x.kind == OPD_VALUE && !is_arange(f, x) && f->types[x.id].rank == 1 && f->types[x.id].dims[0] > 1)
+        if (x.kind == OPD_VALUE && !is_arange(f, x) && f->types[x.id].rank == 1 &&
+            f->types[x.id].dims[0] > 1)
             return t->layout[x.id];
     }
     return default_layout(t, w);
@@ -239,10 +256,13 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
             if (!is_arange(f, in->args[k])) continue;
             int w = f->types[in->args[k].id].dims[0];
             Layout l = shape_use_layout(t, f, in, k);
-            int want = l == LAYOUT_ROWS ? t->rows : l == LAYOUT_COLS ? t->cols : l == LAYOUT_FLAT ? t->threads : w;
+            int want = l == LAYOUT_ROWS   ? t->rows
+                       : l == LAYOUT_COLS ? t->cols
+                       : l == LAYOUT_FLAT ? t->threads
+                                          : w;
             if (w != want) {
-                mt_error(ctx, in->pos, "an arange of width %d cannot be %s of the %s tile", w, layout_name(l),
-                         tile_str(ctx->arena, t));
+                mt_error(ctx, in->pos, "an arange of width %d cannot be %s of the %s tile", w,
+                         layout_name(l), tile_str(ctx->arena, t));
                 return 0;
             }
         }
@@ -282,15 +302,17 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     }
     if ((long long)out->threads > max_elements) {
         if (max_elements <= 1024)
-            mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
-                     "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element at -O1: "
-                     "use a smaller block, or -O2)",
-                     tile_str(a, out), out->threads, max_elements);
+            mt_error(
+                ctx, S.have2 ? S.tile2_at : S.width1_at,
+                "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element at -O1: "
+                "use a smaller block, or -O2)",
+                tile_str(a, out), out->threads, max_elements);
         else
-            mt_error(ctx, S.have2 ? S.tile2_at : S.width1_at,
-                     "the tile %s has %d elements, more than the %d that one CUDA block holds (1024 threads of %d "
-                     "elements each): use a smaller block",
-                     tile_str(a, out), out->threads, max_elements, max_elements / 1024);
+            mt_error(
+                ctx, S.have2 ? S.tile2_at : S.width1_at,
+                "the tile %s has %d elements, more than the %d that one CUDA block holds (1024 threads of %d "
+                "elements each): use a smaller block",
+                tile_str(a, out), out->threads, max_elements, max_elements / 1024);
         return 0;
     }
     out->tm = out->tn = 1;
@@ -311,11 +333,14 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
             int w = t.dims[0];
             Layout forced = S.forced[find(&S, v)];
             if (forced == LAYOUT_UNIFORM) forced = default_layout(out, w);
-            int want = forced == LAYOUT_ROWS ? out->rows : forced == LAYOUT_COLS ? out->cols : out->threads;
+            int want = forced == LAYOUT_ROWS   ? out->rows
+                       : forced == LAYOUT_COLS ? out->cols
+                                               : out->threads;
             if (w != want) {
                 Inst *def = f->defs[v];
                 mt_error(ctx, def ? def->pos : srcpos(0, 0),
-                         "a rank-1 block of width %d cannot be %s of the %s tile", w, layout_name(forced), tile_str(a, out));
+                         "a rank-1 block of width %d cannot be %s of the %s tile", w,
+                         layout_name(forced), tile_str(a, out));
                 return 0;
             }
             l = forced;

@@ -17,10 +17,10 @@ typedef enum Layout {
 } Layout;
 
 typedef struct TileInfo {
-    int rank;        /* 0: scalar kernel, 1: rank-1, 2: rank-2 tile */
-    int rows, cols;  /* rank 2: R and C; rank 1: cols is the width */
-    int threads;     /* elements of the tile (one thread each at -O1) */
-    Layout *layout;  /* by value number */
+    int rank;       /* 0: scalar kernel, 1: rank-1, 2: rank-2 tile */
+    int rows, cols; /* rank 2: R and C; rank 1: cols is the width */
+    int threads;    /* elements of the tile (one thread each at -O1) */
+    Layout *layout; /* by value number */
     /* How the CUDA backend spreads the tile over a block: each thread
      * holds tm x tn elements (rank 1: tn consecutive ones) and the block
      * has block_threads threads. shape_analyze() sets 1, 1, threads; the

@@ -128,7 +128,8 @@ static int run(MtContext *ctx, char *const argv[], StrBuf *out, StrBuf *err) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (timed_out) {
-        mt_error(ctx, srcpos(0, 0), "the parser shim did not finish within %d s", SHIM_TIMEOUT_MS / 1000);
+        mt_error(ctx, srcpos(0, 0), "the parser shim did not finish within %d s",
+                 SHIM_TIMEOUT_MS / 1000);
         return -1;
     }
     if (too_big) {
@@ -136,7 +137,8 @@ static int run(MtContext *ctx, char *const argv[], StrBuf *out, StrBuf *err) {
         return -1;
     }
     if (WIFEXITED(status)) return WEXITSTATUS(status);
-    mt_error(ctx, srcpos(0, 0), "the parser shim was stopped by signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    mt_error(ctx, srcpos(0, 0), "the parser shim was stopped by signal %d",
+             WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     return -1;
 }
 
@@ -148,7 +150,8 @@ static int report_shim_error(MtContext *ctx, const char *text, size_t len) {
     char *copy = arena_strndup(ctx->arena, text + plen, len - plen);
     int line = 0, col = 0, consumed = 0;
     long nbytes = 0;
-    if (sscanf(copy, "%d %d %ld %n", &line, &col, &nbytes, &consumed) < 3 || consumed <= 0) return 0;
+    if (sscanf(copy, "%d %d %ld %n", &line, &col, &nbytes, &consumed) < 3 || consumed <= 0)
+        return 0;
     const char *msg = copy + consumed;
     size_t mlen = strlen(msg);
     if (nbytes >= 0 && (size_t)nbytes < mlen) mlen = (size_t)nbytes;
@@ -182,14 +185,15 @@ PyNode *pyast_parse_file(MtContext *ctx, const char *python, const char *shim) {
     return pyast_from_shim_output(ctx, rc, &out, &err, python, shim);
 }
 
-PyNode *pyast_from_shim_output(MtContext *ctx, int rc, StrBuf *out, StrBuf *err, const char *python, const char *shim) {
+PyNode *pyast_from_shim_output(MtContext *ctx, int rc, StrBuf *out, StrBuf *err, const char *python,
+                               const char *shim) {
     if (rc != 0) {
         if (report_shim_error(ctx, sb_str(out), out->len)) return NULL;
         const char *why = err->len ? last_line(ctx, err) : "no output";
         if (rc == 127 || strstr(why, "No such file") || strstr(why, "can't open file"))
-            mt_error(ctx, srcpos(0, 0), "cannot run the parser shim '%s' with '%s': %s", shim, python, why);
-        else
-            mt_error(ctx, srcpos(0, 0), "the parser shim failed (exit status %d): %s", rc, why);
+            mt_error(ctx, srcpos(0, 0), "cannot run the parser shim '%s' with '%s': %s", shim,
+                     python, why);
+        else mt_error(ctx, srcpos(0, 0), "the parser shim failed (exit status %d): %s", rc, why);
         return NULL;
     }
     return pyast_read(ctx, sb_str(out), out->len);

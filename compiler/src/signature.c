@@ -41,7 +41,8 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
         const char *e = parts.items[i];
         SigEntry *s = &sig->entries[i];
         if (!*e) {
-            mt_error(ctx, srcpos(0, 0), "%s: entry %d is empty (entries are separated by commas: \"*fp32, i32\")",
+            mt_error(ctx, srcpos(0, 0),
+                     "%s: entry %d is empty (entries are separated by commas: \"*fp32, i32\")",
                      mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1);
             return NULL;
         }
@@ -51,7 +52,8 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
         if (colon && !isdigit((unsigned char)trim(a, colon + 1, strlen(colon + 1))[0])) {
             s->name = trim(a, e, (size_t)(colon - e));
             if (!is_ident(s->name)) {
-                mt_error(ctx, srcpos(0, 0), "%s: entry %d: '%s' is not a parameter name", mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1, s->name);
+                mt_error(ctx, srcpos(0, 0), "%s: entry %d: '%s' is not a parameter name",
+                         mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1, s->name);
                 return NULL;
             }
             type = trim(a, colon + 1, strlen(colon + 1));
@@ -63,7 +65,9 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
             char *end;
             long v = strtol(h, &end, 10);
             if (!*h || *end || v <= 0 || v > 1024 || (v & (v - 1)) != 0) {
-                mt_error(ctx, srcpos(0, 0), "%s: entry %d: the hint in '%s' must be a power of two up to 1024", mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1, type);
+                mt_error(ctx, srcpos(0, 0),
+                         "%s: entry %d: the hint in '%s' must be a power of two up to 1024",
+                         mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1, type);
                 return NULL;
             }
             s->divisibility = (int)v;
@@ -74,8 +78,10 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
         if (dt == DT_NONE) {
             StrBuf known;
             sb_init(&known, a);
-            for (int d = 1; d < DT_COUNT; d++) sb_printf(&known, "%s%s", d > 1 ? ", " : "", dtype_info((DType)d)->sig);
-            mt_error(ctx, srcpos(0, 0), "%s: entry %d: unsupported type '%s' (a dtype, or * and a dtype, of: %s)",
+            for (int d = 1; d < DT_COUNT; d++)
+                sb_printf(&known, "%s%s", d > 1 ? ", " : "", dtype_info((DType)d)->sig);
+            mt_error(ctx, srcpos(0, 0),
+                     "%s: entry %d: unsupported type '%s' (a dtype, or * and a dtype, of: %s)",
                      mt_option_name(ctx, MT_OPT_SIGNATURE), i + 1, base, sb_str(&known));
             return NULL;
         }

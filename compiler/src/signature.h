@@ -8,9 +8,9 @@
 #include "types.h"
 
 typedef struct SigEntry {
-    const char *name;   /* NULL when the entry names no parameter */
+    const char *name; /* NULL when the entry names no parameter */
     Type type;
-    int divisibility;   /* the :N hint (bytes for pointers), 0 when absent */
+    int divisibility;      /* the :N hint (bytes for pointers), 0 when absent */
     const char *type_text; /* "*fp32" */
 } SigEntry;
 

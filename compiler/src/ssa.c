@@ -76,14 +76,21 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     case AT_AXIS: sb_printf(sb, " {axis=%d}", at->axis); return;
     case AT_RANGE: sb_printf(sb, " {start=%d, end=%d}", at->start, at->end); return;
     case AT_SHAPE:
-        if (at->rank == 1) sb_printf(sb, " {shape=(%d,), dtype=%s}", (int)at->shape[0], dtype_name(at->dtype));
-        else sb_printf(sb, " {shape=(%d, %d), dtype=%s}", (int)at->shape[0], (int)at->shape[1], dtype_name(at->dtype));
+        if (at->rank == 1)
+            sb_printf(sb, " {shape=(%d,), dtype=%s}", (int)at->shape[0], dtype_name(at->dtype));
+        else
+            sb_printf(sb, " {shape=(%d, %d), dtype=%s}", (int)at->shape[0], (int)at->shape[1],
+                      dtype_name(at->dtype));
         return;
-    case AT_DTYPE: sb_printf(sb, " {dtype=%s%s}", dtype_name(at->dtype), at->flag ? ", rounding=rtz" : ""); return;
+    case AT_DTYPE:
+        sb_printf(sb, " {dtype=%s%s}", dtype_name(at->dtype), at->flag ? ", rounding=rtz" : "");
+        return;
     case AT_NAN:
         if (at->flag) sb_puts(sb, " {nan_ignored}");
         return;
-    case AT_HINT: sb_printf(sb, " {%s=%d}", hints[at->axis >= 0 && at->axis < 3 ? at->axis : 0], at->start); return;
+    case AT_HINT:
+        sb_printf(sb, " {%s=%d}", hints[at->axis >= 0 && at->axis < 3 ? at->axis : 0], at->start);
+        return;
     }
 }
 
@@ -108,7 +115,8 @@ static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Loop *l, i
     sb_puts(sb, " {\n");
     print_items(sb, a, f, &l->body, indent + 2);
     sb_printf(sb, "%*syield", indent + 2, "");
-    for (int i = 0; i < l->nyields; i++) sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, l->yields[i]));
+    for (int i = 0; i < l->nyields; i++)
+        sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, l->yields[i]));
     sb_printf(sb, "\n%*s}\n", indent, "");
 }
 
@@ -120,7 +128,8 @@ static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, 
     }
     if (in->result >= 0) sb_printf(sb, "%%%d = ", in->result);
     sb_puts(sb, op_info(in->op)->name);
-    for (int i = 0; i < in->nargs; i++) sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, in->args[i]));
+    for (int i = 0; i < in->nargs; i++)
+        sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, in->args[i]));
     attrs_print(sb, in->op, &in->attrs);
     if (in->result >= 0) sb_printf(sb, " : %s", type_str(a, in->type));
     sb_putc(sb, '\n');
@@ -143,6 +152,7 @@ void ssa_for_each_operand(Inst *inst, int recurse, OperandFn fn, void *user) {
     fn(&l->step, user);
     for (int i = 0; i < l->ncarried; i++) fn(&l->inits[i], user);
     if (recurse)
-        for (int i = 0; i < l->body.items.len; i++) ssa_for_each_operand(l->body.items.items[i], 1, fn, user);
+        for (int i = 0; i < l->body.items.len; i++)
+            ssa_for_each_operand(l->body.items.items[i], 1, fn, user);
     for (int i = 0; i < l->nyields; i++) fn(&l->yields[i], user);
 }

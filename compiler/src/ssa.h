@@ -9,16 +9,16 @@
 #include "types.h"
 
 typedef enum OperandKind {
-    OPD_NONE,   /* an absent mask / other ("none") */
-    OPD_VALUE,  /* %N */
-    OPD_PARAM,  /* a runtime parameter, by name */
-    OPD_CONST   /* a constant, in Python repr */
+    OPD_NONE,  /* an absent mask / other ("none") */
+    OPD_VALUE, /* %N */
+    OPD_PARAM, /* a runtime parameter, by name */
+    OPD_CONST  /* a constant, in Python repr */
 } OperandKind;
 
 typedef struct Operand {
     OperandKind kind;
-    int id;       /* OPD_VALUE: value number; OPD_PARAM: runtime parameter index */
-    ConstVal c;   /* OPD_CONST */
+    int id;     /* OPD_VALUE: value number; OPD_PARAM: runtime parameter index */
+    ConstVal c; /* OPD_CONST */
 } Operand;
 
 typedef struct Block {
@@ -26,29 +26,29 @@ typedef struct Block {
 } Block;
 
 typedef struct Loop {
-    int index;            /* value number of the induction variable */
+    int index; /* value number of the induction variable */
     Operand start, stop, step;
     /* The carried lanes. The four counts are equal in valid SSA (the
      * verifier checks); lane i pairs inits[i], args[i], yields[i] and
      * results[i]. */
-    int ncarried;         /* inits and region arguments */
+    int ncarried; /* inits and region arguments */
     int nyields, nresults;
-    Operand *inits;       /* carried inputs */
-    int *args;            /* region arguments (value numbers) */
-    Operand *yields;      /* values at the end of an iteration */
-    int *results;         /* value numbers after the loop */
+    Operand *inits;  /* carried inputs */
+    int *args;       /* region arguments (value numbers) */
+    Operand *yields; /* values at the end of an iteration */
+    int *results;    /* value numbers after the loop */
     Block body;
 } Loop;
 
 typedef struct Inst {
     Op op;
-    int result;           /* value number, -1 if none (store, for) */
+    int result; /* value number, -1 if none (store, for) */
     Type type;
     int nargs;
     Operand args[3];
     Attrs attrs;
     SrcPos pos;
-    Loop *loop;           /* OP_FOR */
+    Loop *loop; /* OP_FOR */
 } Inst;
 
 typedef struct SsaParam {
@@ -59,12 +59,12 @@ typedef struct SsaParam {
 typedef struct Function {
     const char *name;
     int nparams;
-    SsaParam *params;     /* runtime parameters */
+    SsaParam *params; /* runtime parameters */
     Block body;
     int nvalues;
     int cap;
-    Type *types;          /* by value number */
-    Inst **defs;          /* defining item by value number (NULL: unused number) */
+    Type *types; /* by value number */
+    Inst **defs; /* defining item by value number (NULL: unused number) */
 } Function;
 
 Function *ssa_function_new(Arena *a, const char *name, int nparams);

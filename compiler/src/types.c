@@ -47,9 +47,12 @@ int64_t type_numel(Type t) {
 int type_is_numeric(Type t) { return !t.ptr && t.dtype != DT_NONE; }
 
 const DTypeInfo dtype_table[DT_COUNT] = {
-    [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, DT_NONE, "void", "{0}", "{0}", "void", "{0}", "{0}", "void", "none", "NONE"},
-#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, mlir, arg) \
-    [DT_##id] = {triton, sig, ssa, cls, bits, mant, DT_##compute, cuda, cl, cs, host, hl, hs, header, mlir, arg},
+    [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, DT_NONE, "void", "{0}", "{0}", "void",
+                 "{0}", "{0}", "void", "none", "NONE"},
+#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, \
+           mlir, arg)                                                                          \
+    [DT_##id] = {triton, sig, ssa,  cls, bits, mant,   DT_##compute, cuda,                     \
+                 cl,     cs,  host, hl,  hs,   header, mlir,         arg},
 #include "dtypes.def"
 #undef DT
 };
@@ -202,7 +205,8 @@ DType const_int_dtype(int64_t v, int is_unsigned_big) {
 
 DType const_float_dtype(double v) {
     double x = fabs(v);
-    if (isinf(x) || x == 0 || isnan(v) || (x >= ldexp(1.0, -126) && x <= (double)FLT_MAX)) return DT_F32;
+    if (isinf(x) || x == 0 || isnan(v) || (x >= ldexp(1.0, -126) && x <= (double)FLT_MAX))
+        return DT_F32;
     return DT_F64;
 }
 
@@ -297,8 +301,7 @@ void py_float_repr(double v, char *buf) {
             *o++ = '.';
             if (nd > exp10 + 1)
                 for (int i = exp10 + 1; i < nd; i++) *o++ = digits[i];
-            else
-                *o++ = '0';
+            else *o++ = '0';
         }
         *o = 0;
     } else {
@@ -349,7 +352,8 @@ DType integer_promote(DType x, DType y) {
 
 static int is_fp8(DType d) { return d == DT_F8E4NV || d == DT_F8E5; }
 
-DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod, const char **err) {
+DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod,
+                     const char **err) {
     if (x_weak != y_weak) {
         DType scalar = x_weak ? x : y, tensor = x_weak ? y : x;
         if (dtype_kind(scalar) <= dtype_kind(tensor)) {
@@ -368,20 +372,29 @@ DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div
         return DT_NONE;
     }
     /* Triton's int1 counts as unsigned here */
-    if (div_or_mod && (dtype_is_unsigned(x) || x == DT_BOOL) != (dtype_is_unsigned(y) || y == DT_BOOL)) {
-        *err = arena_printf(a, "%s and %s have different signedness (cast them to the same signedness first, as Triton requires)",
-                            dtype_name(x), dtype_name(y));
+    if (div_or_mod &&
+        (dtype_is_unsigned(x) || x == DT_BOOL) != (dtype_is_unsigned(y) || y == DT_BOOL)) {
+        *err = arena_printf(
+            a,
+            "%s and %s have different signedness (cast them to the same signedness first, as Triton requires)",
+            dtype_name(x), dtype_name(y));
         return DT_NONE;
     }
     return integer_promote(x, y);
 }
 
-int dtype_implicit(DType from, DType to) { return from == to || ((from == DT_I32 || from == DT_BOOL) && to == DT_F32); }
+int dtype_implicit(DType from, DType to) {
+    return from == to || ((from == DT_I32 || from == DT_BOOL) && to == DT_F32);
+}
 
-#define FAIL(...) do { *err = arena_printf(a, __VA_ARGS__); return 0; } while (0)
+#define FAIL(...)                            \
+    do {                                     \
+        *err = arena_printf(a, __VA_ARGS__); \
+        return 0;                            \
+    } while (0)
 
-static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const uint8_t *flags, int n, Type *shape,
-                             const char **err) {
+static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const uint8_t *flags,
+                             int n, Type *shape, const char **err) {
     Type s = type_scalar(DT_NONE);
     for (int i = 0; i < n; i++) {
         if (!(flags[i] & ARG_PRESENT)) continue;
@@ -392,7 +405,8 @@ static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const
             sb_printf(&sb, "cannot broadcast the operand shapes of %s:", name);
             int first = 1;
             for (int k = 0; k < n; k++)
-                if (flags[k] & ARG_PRESENT) sb_printf(&sb, "%s%s", first ? " " : " and ", shape_str(a, args[k])), first = 0;
+                if (flags[k] & ARG_PRESENT)
+                    sb_printf(&sb, "%s%s", first ? " " : " and ", shape_str(a, args[k])), first = 0;
             *err = sb_str(&sb);
             return 0;
         }
@@ -402,35 +416,38 @@ static int broadcast_or_fail(Arena *a, const char *name, const Type *args, const
     long long numel = 1;
     for (int i = 0; i < s.rank; i++) numel *= s.dims[i];
     if (numel > MT_MAX_NUMEL)
-        FAIL("the operands of %s broadcast to %s, %lld elements, more than the limit of %d", name, shape_str(a, s), numel,
-             MT_MAX_NUMEL);
+        FAIL("the operands of %s broadcast to %s, %lld elements, more than the limit of %d", name,
+             shape_str(a, s), numel, MT_MAX_NUMEL);
     *shape = s;
     return 1;
 }
 
-static Type shaped(DType dt, Type shape) { return type_with_shape(type_scalar(dt), shape.rank, shape.dims); }
+static Type shaped(DType dt, Type shape) {
+    return type_with_shape(type_scalar(dt), shape.rank, shape.dims);
+}
 
 /* The computation type of operands 0 and 1 and a check that each one
  * reaches it without a cast the frontend should have made. */
-static int computation(Arena *a, const char *name, const Type *args, const uint8_t *flags, int div_or_mod, DType *out,
-                       const char **err) {
+static int computation(Arena *a, const char *name, const Type *args, const uint8_t *flags,
+                       int div_or_mod, DType *out, const char **err) {
     for (int i = 0; i < 2; i++)
         if (!type_is_numeric(args[i]))
-            FAIL("%s needs numbers (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+            FAIL("%s needs numbers (got %s and %s)", name, type_str(a, args[0]),
+                 type_str(a, args[1]));
     const char *why = NULL;
-    DType ct = promote_dtypes(a, (DType)args[0].dtype, (flags[0] & ARG_WEAK) != 0, (DType)args[1].dtype,
-                              (flags[1] & ARG_WEAK) != 0, div_or_mod, &why);
+    DType ct = promote_dtypes(a, (DType)args[0].dtype, (flags[0] & ARG_WEAK) != 0,
+                              (DType)args[1].dtype, (flags[1] & ARG_WEAK) != 0, div_or_mod, &why);
     if (ct == DT_NONE) FAIL("%s: %s", name, why);
     for (int i = 0; i < 2; i++)
         if (!(flags[i] & ARG_WEAK) && !dtype_implicit((DType)args[i].dtype, ct))
-            FAIL("%s computes in %s but operand %d is %s (a cast is missing)", name, dtype_name(ct), i,
-                 type_str(a, args[i]));
+            FAIL("%s computes in %s but operand %d is %s (a cast is missing)", name, dtype_name(ct),
+                 i, type_str(a, args[i]));
     *out = ct;
     return 1;
 }
 
-int op_result_type(Arena *a, Op op, const Type *args, const int *present, const Attrs *at, Type *out,
-                   const char **err) {
+int op_result_type(Arena *a, Op op, const Type *args, const int *present, const Attrs *at,
+                   Type *out, const char **err) {
     return op_result_type_named(a, op, NULL, args, present, at, out, err);
 }
 
@@ -455,13 +472,15 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
             FAIL("%s has an operand without a type", name);
     switch (info->rule) {
     case TR_UNARY_NUM:
-        if (!type_is_numeric(args[0])) FAIL("%s needs a number (got %s)", name, type_str(a, args[0]));
+        if (!type_is_numeric(args[0]))
+            FAIL("%s needs a number (got %s)", name, type_str(a, args[0]));
         *out = args[0];
         return 1;
     case TR_UNARY_FLOAT:
         if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64))
-            FAIL("%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with .to(tl.float32))", name,
-                 type_str(a, args[0]));
+            FAIL(
+                "%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with .to(tl.float32))",
+                name, type_str(a, args[0]));
         *out = args[0];
         return 1;
     case TR_UNARY_F32:
@@ -472,7 +491,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case TR_DIV_F32:
         for (int i = 0; i < 2; i++)
             if (args[i].ptr || args[i].dtype != DT_F32)
-                FAIL("%s needs two f32 operands, as Triton (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+                FAIL("%s needs two f32 operands, as Triton (got %s and %s)", name,
+                     type_str(a, args[0]), type_str(a, args[1]));
         if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
         *out = shaped(DT_F32, shape);
         return 1;
@@ -492,8 +512,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case TR_INT_DIVMOD:
         if (!computation(a, name, args, flags, 1, &ct, err)) return 0;
         if (info->rule == TR_INT_DIVMOD && !dtype_is_int(ct))
-            FAIL("%s needs integers (got %s and %s; Triton has no '//' on floats)", name, type_str(a, args[0]),
-                 type_str(a, args[1]));
+            FAIL("%s needs integers (got %s and %s; Triton has no '//' on floats)", name,
+                 type_str(a, args[0]), type_str(a, args[1]));
         if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
         *out = shaped(ct, shape);
         return 1;
@@ -501,35 +521,38 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case TR_SHIFT:
         for (int i = 0; i < 2; i++)
             if (args[i].ptr || !dtype_is_int((DType)args[i].dtype))
-                FAIL("%s needs integers or bools (got %s and %s)", name, type_str(a, args[0]), type_str(a, args[1]));
+                FAIL("%s needs integers or bools (got %s and %s)", name, type_str(a, args[0]),
+                     type_str(a, args[1]));
         if (!computation(a, name, args, flags, 0, &ct, err)) return 0;
         if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
         *out = shaped(ct, shape);
         return 1;
     case TR_FMA:
         for (int i = 0; i < 3; i++)
-            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) || is_fp8((DType)args[i].dtype) ||
-                args[i].dtype != args[0].dtype)
-                FAIL("%s needs three floats of one dtype (got %s, %s and %s)", name, type_str(a, args[0]),
-                     type_str(a, args[1]), type_str(a, args[2]));
+            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) ||
+                is_fp8((DType)args[i].dtype) || args[i].dtype != args[0].dtype)
+                FAIL("%s needs three floats of one dtype (got %s, %s and %s)", name,
+                     type_str(a, args[0]), type_str(a, args[1]), type_str(a, args[2]));
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = shaped((DType)args[0].dtype, shape);
         return 1;
     case TR_UMULHI:
         for (int i = 0; i < 2; i++)
-            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) || args[i].dtype != args[0].dtype ||
-                dtype_info((DType)args[i].dtype)->bits < 32)
-                FAIL("%s needs two integers of one 32- or 64-bit dtype (got %s and %s)", name, type_str(a, args[0]),
-                     type_str(a, args[1]));
+            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) ||
+                args[i].dtype != args[0].dtype || dtype_info((DType)args[i].dtype)->bits < 32)
+                FAIL("%s needs two integers of one 32- or 64-bit dtype (got %s and %s)", name,
+                     type_str(a, args[0]), type_str(a, args[1]));
         if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
         *out = shaped((DType)args[0].dtype, shape);
         return 1;
     case TR_SELECT: {
-        if (args[0].ptr || args[0].dtype != DT_BOOL) FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
+        if (args[0].ptr || args[0].dtype != DT_BOOL)
+            FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
         DType dt;
         if (args[1].ptr || args[2].ptr) {
             if (!args[1].ptr || !args[2].ptr || args[1].dtype != args[2].dtype)
-                FAIL("%s needs two values of one type (got %s and %s)", name, type_str(a, args[1]), type_str(a, args[2]));
+                FAIL("%s needs two values of one type (got %s and %s)", name, type_str(a, args[1]),
+                     type_str(a, args[2]));
             if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
             Type t = type_ptr((DType)args[1].dtype);
             *out = type_with_shape(t, shape.rank, shape.dims);
@@ -545,13 +568,15 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     switch (op) {
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
-        if (at->axis < 0 || at->axis > 2) FAIL("%s axis must be 0, 1 or 2 (got %d)", name, at->axis);
+        if (at->axis < 0 || at->axis > 2)
+            FAIL("%s axis must be 0, 1 or 2 (got %d)", name, at->axis);
         *out = type_scalar(DT_I32);
         return 1;
     case OP_ARANGE: {
         if (at->end <= at->start) FAIL("arange needs start < end (got %d, %d)", at->start, at->end);
         int64_t n = (int64_t)at->end - at->start;
-        if (n > MT_MAX_NUMEL) FAIL("arange of %lld elements exceeds the limit of %d", (long long)n, MT_MAX_NUMEL);
+        if (n > MT_MAX_NUMEL)
+            FAIL("arange of %lld elements exceeds the limit of %d", (long long)n, MT_MAX_NUMEL);
         int32_t d = (int32_t)n;
         *out = type_with_shape(type_scalar(DT_I32), 1, &d);
         return 1;
@@ -559,26 +584,35 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: {
-        if (at->rank < 1 || at->rank > 2) FAIL("%s needs a shape of rank 1 or 2 (got rank %d)", name, at->rank);
+        if (at->rank < 1 || at->rank > 2)
+            FAIL("%s needs a shape of rank 1 or 2 (got rank %d)", name, at->rank);
         int64_t n = 1;
         for (int i = 0; i < at->rank; i++) {
-            if (at->shape[i] <= 0) FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
+            if (at->shape[i] <= 0)
+                FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
             n *= at->shape[i];
         }
-        if (n > MT_MAX_NUMEL) FAIL("%s of %lld elements exceeds the limit of %d", name, (long long)n, MT_MAX_NUMEL);
+        if (n > MT_MAX_NUMEL)
+            FAIL("%s of %lld elements exceeds the limit of %d", name, (long long)n, MT_MAX_NUMEL);
         if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
         if (op == OP_FULL) {
-            if (args[0].rank != 0 || args[0].ptr) FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, args[0]));
+            if (args[0].rank != 0 || args[0].ptr)
+                FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, args[0]));
             if (!dtype_convertible((DType)args[0].dtype, at->dtype))
-                FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype), dtype_name(args[0].dtype));
+                FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype),
+                     dtype_name(args[0].dtype));
         }
         *out = type_with_shape(type_scalar(at->dtype), at->rank, at->shape);
         return 1;
     }
     case OP_EXPAND_DIMS: {
         Type x = args[0];
-        if (x.rank > 1) FAIL("expand_dims needs a scalar or a rank-1 block (got %s): blocks have at most 2 dimensions", type_str(a, x));
-        if (at->axis < 0 || at->axis > x.rank) FAIL("expand_dims axis %d is out of range for %s", at->axis, type_str(a, x));
+        if (x.rank > 1)
+            FAIL(
+                "expand_dims needs a scalar or a rank-1 block (got %s): blocks have at most 2 dimensions",
+                type_str(a, x));
+        if (at->axis < 0 || at->axis > x.rank)
+            FAIL("expand_dims axis %d is out of range for %s", at->axis, type_str(a, x));
         int32_t dims[2];
         int k = 0;
         for (int i = 0; i <= x.rank; i++) dims[i] = (i == at->axis) ? 1 : x.dims[k++];
@@ -597,13 +631,12 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
         if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
         if (dtype_info(at->dtype)->bits != dtype_info((DType)args[0].dtype)->bits)
-            FAIL("%s cannot reinterpret %s (%d bits) as %s (%d bits)", name, dtype_name(args[0].dtype),
-                 dtype_info((DType)args[0].dtype)->bits, dtype_name(at->dtype), dtype_info(at->dtype)->bits);
+            FAIL("%s cannot reinterpret %s (%d bits) as %s (%d bits)", name,
+                 dtype_name(args[0].dtype), dtype_info((DType)args[0].dtype)->bits,
+                 dtype_name(at->dtype), dtype_info(at->dtype)->bits);
         *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
         return 1;
-    case OP_HINT:
-        *out = args[0];
-        return 1;
+    case OP_HINT: *out = args[0]; return 1;
     case OP_ADDPTR:
         if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
         if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)
@@ -618,7 +651,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (flags[2] & ARG_PRESENT) {
             if (!(flags[1] & ARG_PRESENT)) FAIL("a load's 'other' needs a mask");
             if (args[2].ptr || !dtype_convertible((DType)args[2].dtype, (DType)args[0].dtype))
-                FAIL("a load's 'other' (%s) cannot convert to the pointee %s", type_str(a, args[2]), dtype_name(args[0].dtype));
+                FAIL("a load's 'other' (%s) cannot convert to the pointee %s", type_str(a, args[2]),
+                     dtype_name(args[0].dtype));
         }
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = type_with_shape(type_scalar((DType)args[0].dtype), shape.rank, shape.dims);
@@ -641,9 +675,9 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         return 1;
     case OP_NEG:
     case OP_ABS:
-    #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-    #include "ops_math.def"
-    #undef MATH
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
@@ -667,8 +701,7 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_SHR:
     case OP_SELECT:
     case OP_FOR:
-    case OP_COUNT:
-        break;
+    case OP_COUNT: break;
     }
     FAIL("'%s' has no type rule", name);
 }

@@ -13,7 +13,9 @@
 
 typedef enum DType {
     DT_NONE = 0,
-#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, mlir, arg) DT_##id,
+#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, \
+           mlir, arg)                                                                          \
+    DT_##id,
 #include "dtypes.def"
 #undef DT
     DT_COUNT
@@ -36,12 +38,17 @@ extern const DTypeInfo dtype_table[DT_COUNT];
 static inline const DTypeInfo *dtype_info(DType dt) { return &dtype_table[dt]; }
 static inline int dtype_is_float(DType dt) { return dtype_table[dt].cls == DC_FLOAT; }
 static inline int dtype_is_int(DType dt) { /* bool counts, as Triton's int1 */
-    return dtype_table[dt].cls == DC_SINT || dtype_table[dt].cls == DC_UINT || dtype_table[dt].cls == DC_BOOL;
+    return dtype_table[dt].cls == DC_SINT || dtype_table[dt].cls == DC_UINT ||
+           dtype_table[dt].cls == DC_BOOL;
 }
-static inline int dtype_is_signed(DType dt) { return dtype_table[dt].cls == DC_SINT || dtype_table[dt].cls == DC_BOOL; }
+static inline int dtype_is_signed(DType dt) {
+    return dtype_table[dt].cls == DC_SINT || dtype_table[dt].cls == DC_BOOL;
+}
 static inline int dtype_is_unsigned(DType dt) { return dtype_table[dt].cls == DC_UINT; }
 /* Bytes in memory (bool: 1). */
-static inline int dtype_bytes(DType dt) { return dtype_table[dt].bits < 8 ? 1 : dtype_table[dt].bits / 8; }
+static inline int dtype_bytes(DType dt) {
+    return dtype_table[dt].bits < 8 ? 1 : dtype_table[dt].bits / 8;
+}
 /* By Triton name ("float16"), signature spelling ("fp16") or SSA spelling
  * ("f16"); DT_NONE if none. */
 DType dtype_by_triton(const char *name);
@@ -67,7 +74,7 @@ Type type_with_shape(Type elem, int rank, const int32_t *dims);
 Type type_elem(Type t); /* the same type with rank 0 */
 int type_eq(Type a, Type b);
 int64_t type_numel(Type t);
-int type_is_numeric(Type t); /* a number or a bool, not a pointer */
+int type_is_numeric(Type t);      /* a number or a bool, not a pointer */
 const char *dtype_name(DType dt); /* the SSA spelling: "i32", "f32", "bool" */
 const char *type_str(Arena *a, Type t);
 /* NumPy broadcasting of two shapes (rank <= 2). 0 if incompatible. */
@@ -86,7 +93,7 @@ typedef struct ConstVal {
 ConstVal const_i32(int64_t v);
 ConstVal const_f32(double v);
 ConstVal const_bool(int v);
-ConstVal const_int(DType dt, int64_t v); /* wrapped to the dtype's width */
+ConstVal const_int(DType dt, int64_t v);  /* wrapped to the dtype's width */
 ConstVal const_float(DType dt, double v); /* rounded to the dtype (RNE) */
 /* The dtype Triton gives a Python int / float literal (to_tensor): i32,
  * u32, i64 or u64 by range; f32, or f64 beyond f32's range. */
@@ -110,12 +117,12 @@ double round_to_dtype(double v, DType dt);
 
 /* Op attributes. */
 typedef struct Attrs {
-    int axis;          /* program_id, num_programs, expand_dims */
-    int start, end;    /* arange */
-    int rank;          /* zeros, full, empty: the shape */
+    int axis;       /* program_id, num_programs, expand_dims */
+    int start, end; /* arange */
+    int rank;       /* zeros, full, empty: the shape */
     int32_t shape[2];
-    DType dtype;       /* zeros, full, empty, cast, bitcast */
-    int flag;          /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
+    DType dtype; /* zeros, full, empty, cast, bitcast */
+    int flag;    /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
                         * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE) */
 } Attrs;
 
@@ -145,7 +152,8 @@ int dtype_convertible(DType from, DType to);
 /* Triton's computation type of a binary operation (semantic.py's
  * computation_type_impl): 0 and *err when there is none. `div_or_mod`: '/'
  * and '%'. */
-DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod, const char **err);
+DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod,
+                     const char **err);
 /* Triton's integer promotion (the usual arithmetic conversions). */
 DType integer_promote(DType x, DType y);
 /* Whether an operand of dtype `from` may feed an op computing in `to`

@@ -96,7 +96,8 @@ static char *shim_beside_exe(const char *argv0) {
     snprintf(base, room, "%s", file);
     if (access(buf, R_OK) != 0 && strlen(MT_SHIM_FROM_BINDIR) < room) {
         snprintf(base, room, "%s", MT_SHIM_FROM_BINDIR);
-        if (access(buf, R_OK) != 0) snprintf(base, room, "%s", file); /* the message names the usual place */
+        if (access(buf, R_OK) != 0)
+            snprintf(base, room, "%s", file); /* the message names the usual place */
     }
     return strdup(buf);
 }
@@ -232,8 +233,10 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = NULL;
-#define OPTION(flag)                                                                              \
-    ((strcmp(arg, flag) == 0 && (i + 1 < argc ? (val = argv[++i], 1) : (usage_error("%s needs a value", flag), exit(2), 0))) || \
+#define OPTION(flag)                                                           \
+    ((strcmp(arg, flag) == 0 &&                                                \
+      (i + 1 < argc ? (val = argv[++i], 1)                                     \
+                    : (usage_error("%s needs a value", flag), exit(2), 0))) || \
      (strncmp(arg, flag "=", strlen(flag) + 1) == 0 && (val = arg + strlen(flag) + 1, 1)))
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             fputs(usage, stdout);
@@ -254,8 +257,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
                 return usage_error("at most 64 --grid-param%s", "");
             }
             grid_params[o.ngrid_params++] = val;
-        }
-        else if (OPTION("--num-warps")) {
+        } else if (OPTION("--num-warps")) {
             char *end;
             long w = strtol(val, &end, 10);
             if (*end || w < 1 || w > 32 || (w & (w - 1)) != 0) {
@@ -263,8 +265,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
                 return usage_error("--num-warps takes a power of two from 1 to 32 (got '%s')", val);
             }
             o.num_warps = (int)w;
-        }
-        else if (OPTION("--num-stages")) {
+        } else if (OPTION("--num-stages")) {
             char *end;
             long v = strtol(val, &end, 10);
             if (*end || v < 1 || v > 16) {
@@ -272,41 +273,38 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
                 return usage_error("--num-stages takes 1 to 16 (got '%s')", val);
             }
             o.num_stages = (int)v;
-        }
-        else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
+        } else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
         else if (OPTION("--config")) configs[dispatch.nconfigs++].text = val;
         else if (OPTION("--when")) {
             if (!dispatch.nconfigs) {
                 free_defines(defs, o.ndefines);
-                return usage_error("--when '%s' before any --config (it applies to the previous one)", val);
+                return usage_error(
+                    "--when '%s' before any --config (it applies to the previous one)", val);
             }
             configs[dispatch.nconfigs - 1].when = val;
-        }
-        else if (OPTION("--key")) {
+        } else if (OPTION("--key")) {
             char *save = NULL;
             free(da->key_copy);
             da->key_copy = strdup(val);
             dispatch.nkeys = 0;
-            for (char *t = da->key_copy ? strtok_r(da->key_copy, ", ", &save) : NULL; t; t = strtok_r(NULL, ", ", &save))
+            for (char *t = da->key_copy ? strtok_r(da->key_copy, ", ", &save) : NULL; t;
+                 t = strtok_r(NULL, ", ", &save))
                 keys[dispatch.nkeys++] = t;
-        }
-        else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
+        } else if (OPTION("--restore")) restore[dispatch.nrestore++] = val;
         else if (OPTION("--specialize")) {
             if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
                 free_defines(defs, o.ndefines);
                 return usage_error("--specialize takes on or off (got '%s')", val);
             }
             dispatch.specialize = strcmp(val, "on") == 0;
-        }
-        else if (OPTION("--name")) o.name = val;
+        } else if (OPTION("--name")) o.name = val;
         else if (OPTION("--option-spelling")) {
             if (strcmp(val, "cmake") != 0 && strcmp(val, "cli") != 0) {
                 free_defines(defs, o.ndefines);
                 return usage_error("--option-spelling is cli or cmake (got '%s')", val);
             }
             o.cmake_spelling = strcmp(val, "cmake") == 0;
-        }
-        else if (OPTION("--python")) python = val;
+        } else if (OPTION("--python")) python = val;
         else if (OPTION("--shim")) shim = val;
         else if (OPTION("-o")) outdir = val;
         else if (OPTION("--mlir-binary")) mlir_binary = val;
@@ -327,13 +325,16 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             }
             free(copy);
         } else if (OPTION("--emit")) {
-            static const char *const names[] = {"ast", "expr", "ssa", "cuda", "header", "cu", "host", "mlir", "mlir-launcher"};
+            static const char *const names[] = {"ast", "expr", "ssa",  "cuda",         "header",
+                                                "cu",  "host", "mlir", "mlir-launcher"};
             int found = -1;
             for (int k = 0; k < 9; k++)
                 if (strcmp(val, names[k]) == 0) found = k;
             if (found < 0 || found == MT_EMIT_CUDA_TU) {
                 free_defines(defs, o.ndefines);
-                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir, mlir-launcher)", val);
+                return usage_error(
+                    "unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir, mlir-launcher)",
+                    val);
             }
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
         } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {
@@ -360,14 +361,21 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
 #undef OPTION
     }
     if (!o.path) return free_defines(defs, o.ndefines), usage_error("no kernel file given%s", "");
-    if (!o.kernel) return free_defines(defs, o.ndefines), usage_error("--kernel NAME is required%s", "");
-    if (!o.signature) return free_defines(defs, o.ndefines), usage_error("--signature SIG is required (\"\" for a kernel without runtime parameters)%s", "");
+    if (!o.kernel)
+        return free_defines(defs, o.ndefines), usage_error("--kernel NAME is required%s", "");
+    if (!o.signature)
+        return free_defines(defs, o.ndefines),
+               usage_error(
+                   "--signature SIG is required (\"\" for a kernel without runtime parameters)%s",
+                   "");
     if (!o.backends) o.backends = MT_BACKEND_CUDA;
     int wants_launcher = 0;
     for (int k = 0; k < nstages; k++) wants_launcher |= stages[k] == MT_EMIT_MLIR_LAUNCHER;
     char *binary_text = NULL;
-    if ((wants_launcher && !mlir_binary) || (mlir_binary && !(binary_text = read_whole(mlir_binary)))) {
-        int rc = mlir_binary ? 1 : usage_error("--emit=mlir-launcher needs --mlir-binary FILE%s", "");
+    if ((wants_launcher && !mlir_binary) ||
+        (mlir_binary && !(binary_text = read_whole(mlir_binary)))) {
+        int rc =
+            mlir_binary ? 1 : usage_error("--emit=mlir-launcher needs --mlir-binary FILE%s", "");
         for (int i = 0; i < o.ndefines; i++) free((char *)defs[i].name);
         free(defs);
         return rc;
@@ -414,7 +422,8 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
         if (outdir && mt_output_name(c)) {
             char *base = strdup(mt_output_name(c));
             size_t len = strlen(base) + 16;
-            char *f1 = malloc(len), *f2 = malloc(len), *f3 = malloc(len), *f4 = malloc(len), *f5 = malloc(len);
+            char *f1 = malloc(len), *f2 = malloc(len), *f3 = malloc(len), *f4 = malloc(len),
+                 *f5 = malloc(len);
             if (f1 && f2 && f3 && f4 && f5) {
                 snprintf(f1, len, "%s.cu", base);
                 snprintf(f2, len, "%s.h", base);
@@ -444,7 +453,8 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             if (ok && h) snprintf(fn, len, "%s.h", name), ok = write_file(outdir, fn, h);
             if (ok && host) snprintf(fn, len, "%s_host.c", name), ok = write_file(outdir, fn, host);
             if (ok && mlir) snprintf(fn, len, "%s.mlir", name), ok = write_file(outdir, fn, mlir);
-            if (ok && mlir_launcher) snprintf(fn, len, "%s_mlir.c", name), ok = write_file(outdir, fn, mlir_launcher);
+            if (ok && mlir_launcher)
+                snprintf(fn, len, "%s_mlir.c", name), ok = write_file(outdir, fn, mlir_launcher);
             free(fn);
             if (!ok) rc = 1;
         }

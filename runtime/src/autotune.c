@@ -42,7 +42,7 @@ typedef struct record {
 } record;
 
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
-static tuner_state *states;        /* every tuner's state, for reset */
+static tuner_state *states; /* every tuner's state, for reset */
 static record *records;
 static int record_count, record_capacity;
 static int env_loaded;
@@ -63,11 +63,9 @@ static uint64_t hash_key(int device, const int64_t *key, int nkeys) {
 
 static int same_key(const slot *s, int device, const int64_t *key, int nkeys) {
     int i;
-    if (s->device != device)
-        return 0;
+    if (s->device != device) return 0;
     for (i = 0; i < nkeys; i++)
-        if (s->key[i] != key[i])
-            return 0;
+        if (s->key[i] != key[i]) return 0;
     return 1;
 }
 
@@ -75,23 +73,19 @@ static int same_key(const slot *s, int device, const int64_t *key, int nkeys) {
  * fill. NULL only when the table has no slots. Call with the lock held. */
 static slot *probe(tuner_state *st, int nkeys, int device, const int64_t *key) {
     uint64_t mask, i;
-    if (st == NULL || st->capacity == 0)
-        return NULL;
+    if (st == NULL || st->capacity == 0) return NULL;
     mask = (uint64_t)st->capacity - 1;
     for (i = hash_key(device, key, nkeys) & mask;; i = (i + 1) & mask) {
         slot *s = &st->slots[i];
-        if (!s->used || same_key(s, device, key, nkeys))
-            return s;
+        if (!s->used || same_key(s, device, key, nkeys)) return s;
     }
 }
 
 static tuner_state *state_of(mytriton_tuner *t) {
     tuner_state *st = (tuner_state *)t->state;
-    if (st != NULL)
-        return st;
+    if (st != NULL) return st;
     st = calloc(1, sizeof *st);
-    if (st == NULL)
-        return NULL;
+    if (st == NULL) return NULL;
     st->tuner = t;
     st->next = states;
     states = st;
@@ -103,14 +97,12 @@ static tuner_state *state_of(mytriton_tuner *t) {
 static int put_choice(mytriton_tuner *t, int device, const int64_t *key, int config) {
     tuner_state *st = state_of(t);
     slot *s;
-    if (st == NULL)
-        return MYTRITON_OUT_OF_MEMORY;
+    if (st == NULL) return MYTRITON_OUT_OF_MEMORY;
     if ((st->count + 1) * 2 > st->capacity) { /* keep the load at most 1/2 */
         int capacity = st->capacity ? st->capacity * 2 : 16, i;
         slot *old = st->slots, *fresh = calloc((size_t)capacity, sizeof *fresh);
         int old_capacity = st->capacity;
-        if (fresh == NULL)
-            return MYTRITON_OUT_OF_MEMORY;
+        if (fresh == NULL) return MYTRITON_OUT_OF_MEMORY;
         st->slots = fresh;
         st->capacity = capacity;
         for (i = 0; i < old_capacity; i++) {
@@ -127,8 +119,7 @@ static int put_choice(mytriton_tuner *t, int device, const int64_t *key, int con
         s->used = 1;
         s->device = device;
         memset(s->key, 0, sizeof s->key);
-        for (i = 0; i < t->nkeys; i++)
-            s->key[i] = key[i];
+        for (i = 0; i < t->nkeys; i++) s->key[i] = key[i];
         st->count++;
     }
     s->config = config;
@@ -140,8 +131,7 @@ int mytriton_autotune_lookup(mytriton_tuner *t, int device, const int64_t *key) 
     slot *s;
     pthread_mutex_lock(&tune_lock);
     s = probe((tuner_state *)t->state, t->nkeys, device, key);
-    if (s != NULL && s->used)
-        config = s->config;
+    if (s != NULL && s->used) config = s->config;
     pthread_mutex_unlock(&tune_lock);
     return config;
 }
@@ -149,8 +139,7 @@ int mytriton_autotune_lookup(mytriton_tuner *t, int device, const int64_t *key) 
 int mytriton_autotune_default(const mytriton_tuner *t, const int64_t *key) {
     int c;
     for (c = 0; c < t->nconfigs; c++)
-        if (t->allowed == NULL || t->allowed(c, key))
-            return c;
+        if (t->allowed == NULL || t->allowed(c, key)) return c;
     return 0;
 }
 
@@ -173,20 +162,19 @@ static void free_record(record *r) {
 static char *dup_str(const char *s) {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
-    if (d != NULL)
-        memcpy(d, s, n);
+    if (d != NULL) memcpy(d, s, n);
     return d;
 }
 
 static int record_matches(const record *r, const char *name, const char *backend, const char *hash,
                           const char *device, int cc, int nkeys, const int64_t *key) {
     int i;
-    if (strcmp(r->name, name) != 0 || strcmp(r->backend, backend) != 0 || strcmp(r->hash, hash) != 0 ||
-        strcmp(r->device, device) != 0 || r->cc != cc || r->nkeys != nkeys)
+    if (strcmp(r->name, name) != 0 || strcmp(r->backend, backend) != 0 ||
+        strcmp(r->hash, hash) != 0 || strcmp(r->device, device) != 0 || r->cc != cc ||
+        r->nkeys != nkeys)
         return 0;
     for (i = 0; i < nkeys; i++)
-        if (r->key[i] != key[i])
-            return 0;
+        if (r->key[i] != key[i]) return 0;
     return 1;
 }
 
@@ -195,7 +183,8 @@ static int record_matches(const record *r, const char *name, const char *backend
 static int add_record(record *r) {
     int i;
     for (i = 0; i < record_count; i++) {
-        if (record_matches(&records[i], r->name, r->backend, r->hash, r->device, r->cc, r->nkeys, r->key)) {
+        if (record_matches(&records[i], r->name, r->backend, r->hash, r->device, r->cc, r->nkeys,
+                           r->key)) {
             free_record(&records[i]);
             records[i] = *r;
             return MYTRITON_SUCCESS;
@@ -222,8 +211,7 @@ static int split_tabs(char *line, char **fields, int max) {
     while (n < max) {
         char *tab = strchr(p, '\t');
         fields[n++] = p;
-        if (tab == NULL)
-            break;
+        if (tab == NULL) break;
         *tab = '\0';
         p = tab + 1;
     }
@@ -233,12 +221,10 @@ static int split_tabs(char *line, char **fields, int max) {
 static int parse_int64(const char *s, int64_t *out) {
     char *end;
     long long v;
-    if (*s == '\0')
-        return 0;
+    if (*s == '\0') return 0;
     errno = 0;
     v = strtoll(s, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return 0;
+    if (errno != 0 || *end != '\0') return 0;
     *out = (int64_t)v;
     return 1;
 }
@@ -250,30 +236,23 @@ static int parse_record(char *line, record *r) {
     int n = split_tabs(line, f, 9), nkeys = 0;
     char *p;
     memset(r, 0, sizeof *r);
-    if (n != 8)
-        return 0;
-    if (!parse_int64(f[4], &v) || v < 0 || v > 100000)
-        return 0;
+    if (n != 8) return 0;
+    if (!parse_int64(f[4], &v) || v < 0 || v > 100000) return 0;
     r->cc = (int)v;
-    if (!parse_int64(f[6], &v) || v < 0 || v > 100000)
-        return 0;
+    if (!parse_int64(f[6], &v) || v < 0 || v > 100000) return 0;
     r->config = (int)v;
     if (f[5][0] != '\0') {
         for (p = f[5];;) {
             char *comma = strchr(p, ',');
-            if (comma != NULL)
-                *comma = '\0';
-            if (nkeys == MYTRITON_AUTOTUNE_MAX_KEY || !parse_int64(p, &r->key[nkeys]))
-                return 0;
+            if (comma != NULL) *comma = '\0';
+            if (nkeys == MYTRITON_AUTOTUNE_MAX_KEY || !parse_int64(p, &r->key[nkeys])) return 0;
             nkeys++;
-            if (comma == NULL)
-                break;
+            if (comma == NULL) break;
             p = comma + 1;
         }
     }
     r->nkeys = nkeys;
-    if (f[0][0] == '\0' || f[1][0] == '\0' || f[2][0] == '\0')
-        return 0;
+    if (f[0][0] == '\0' || f[1][0] == '\0' || f[2][0] == '\0') return 0;
     r->name = dup_str(f[0]);
     r->backend = dup_str(f[1]);
     r->hash = dup_str(f[2]);
@@ -292,58 +271,55 @@ static int load_locked(const char *path) {
     char line[4096];
     int lineno = 0, bad = 0, status = MYTRITON_SUCCESS;
     if (fp == NULL) {
-        mytriton_set_last_error("mytriton_autotune_load: cannot open %s: %s", path, strerror(errno));
+        mytriton_set_last_error("mytriton_autotune_load: cannot open %s: %s", path,
+                                strerror(errno));
         return MYTRITON_NOT_FOUND;
     }
     while (fgets(line, sizeof line, fp) != NULL) {
         size_t len = strlen(line);
         record r;
         lineno++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = '\0';
-        else if (!feof(fp)) { /* longer than the buffer: skip the rest */
-            int c;
-            while ((c = fgetc(fp)) != EOF && c != '\n') {
-            }
+        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
+        else if (!feof(fp)) { /* longer than the buffer: skip the rest */ int c;
+            while ((c = fgetc(fp)) != EOF && c != '\n') {}
             if (!bad)
-                mytriton_set_last_error("mytriton_autotune_load: %s:%d: line too long", path, lineno);
+                mytriton_set_last_error("mytriton_autotune_load: %s:%d: line too long", path,
+                                        lineno);
             bad++;
             continue;
         }
-        if (len > 0 && line[len - 1] == '\r')
-            line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
         if (lineno == 1) {
             if (strcmp(line, CACHE_MAGIC) != 0) {
-                mytriton_set_last_error("mytriton_autotune_load: %s is not a mytriton autotune cache "
-                                        "(its first line is not '" CACHE_MAGIC "')",
-                                        path);
+                mytriton_set_last_error(
+                    "mytriton_autotune_load: %s is not a mytriton autotune cache "
+                    "(its first line is not '" CACHE_MAGIC "')",
+                    path);
                 fclose(fp);
                 return MYTRITON_INVALID_VALUE;
             }
             continue;
         }
-        if (len == 0 || line[0] == '#')
-            continue;
+        if (len == 0 || line[0] == '#') continue;
         if (!parse_record(line, &r)) {
             if (!bad)
-                mytriton_set_last_error("mytriton_autotune_load: %s:%d: malformed line (expected 8 "
-                                        "tab-separated fields: launcher, backend, hash, device, "
-                                        "capability, key, config index, config)",
-                                        path, lineno);
+                mytriton_set_last_error(
+                    "mytriton_autotune_load: %s:%d: malformed line (expected 8 "
+                    "tab-separated fields: launcher, backend, hash, device, "
+                    "capability, key, config index, config)",
+                    path, lineno);
             bad++;
             continue;
         }
         status = add_record(&r);
-        if (status != MYTRITON_SUCCESS)
-            break;
+        if (status != MYTRITON_SUCCESS) break;
     }
     if (ferror(fp) && status == MYTRITON_SUCCESS) {
         mytriton_set_last_error("mytriton_autotune_load: error reading %s", path);
         status = MYTRITON_INVALID_VALUE;
     }
     fclose(fp);
-    if (status == MYTRITON_SUCCESS && bad)
-        status = MYTRITON_INVALID_VALUE;
+    if (status == MYTRITON_SUCCESS && bad) status = MYTRITON_INVALID_VALUE;
     return status;
 }
 
@@ -352,30 +328,29 @@ static int save_locked(const char *path) {
     char *tmp = malloc(len);
     FILE *fp;
     int i, j, ok = 1;
-    if (tmp == NULL)
-        return MYTRITON_OUT_OF_MEMORY;
+    if (tmp == NULL) return MYTRITON_OUT_OF_MEMORY;
     snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
     fp = fopen(tmp, "w");
     if (fp == NULL) {
-        mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", tmp, strerror(errno));
+        mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", tmp,
+                                strerror(errno));
         free(tmp);
         return MYTRITON_INVALID_VALUE;
     }
     ok = fprintf(fp, CACHE_MAGIC "\n") > 0;
     for (i = 0; i < record_count && ok; i++) {
         const record *r = &records[i];
-        ok = fprintf(fp, "%s\t%s\t%s\t%s\t%d\t", r->name, r->backend, r->hash, r->device, r->cc) > 0;
+        ok =
+            fprintf(fp, "%s\t%s\t%s\t%s\t%d\t", r->name, r->backend, r->hash, r->device, r->cc) > 0;
         for (j = 0; j < r->nkeys && ok; j++)
             ok = fprintf(fp, "%s%lld", j ? "," : "", (long long)r->key[j]) > 0;
-        if (ok)
-            ok = fprintf(fp, "\t%d\t%s\n", r->config, r->config_text) > 0;
+        if (ok) ok = fprintf(fp, "\t%d\t%s\n", r->config, r->config_text) > 0;
     }
-    if (fclose(fp) != 0)
-        ok = 0;
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
+    if (fclose(fp) != 0) ok = 0;
+    if (ok && rename(tmp, path) != 0) ok = 0;
     if (!ok) {
-        mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", path, strerror(errno));
+        mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", path,
+                                strerror(errno));
         remove(tmp);
     }
     free(tmp);
@@ -421,8 +396,7 @@ void mytriton_autotune_reset(void) {
         free(st->slots);
         free(st);
     }
-    for (i = 0; i < record_count; i++)
-        free_record(&records[i]);
+    for (i = 0; i < record_count; i++) free_record(&records[i]);
     free(records);
     records = NULL;
     record_count = record_capacity = 0;
@@ -440,7 +414,8 @@ void mytriton_autotune_get_stats(mytriton_autotune_stats *out) {
 /* ---- tuning -------------------------------------------------------------- */
 
 /* The config of a loaded record for this key, or -1. Lock held. */
-static int from_records(const mytriton_tuner *t, const mytriton_device_id *dev, const int64_t *key) {
+static int from_records(const mytriton_tuner *t, const mytriton_device_id *dev,
+                        const int64_t *key) {
     int i;
     for (i = 0; i < record_count; i++) {
         const record *r = &records[i];
@@ -480,8 +455,7 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
     chosen = from_records(t, dev, key);
     if (chosen >= 0) {
         status = put_choice(t, dev->ordinal, key, chosen);
-        if (status == MYTRITON_SUCCESS)
-            stats.cache_hits++;
+        if (status == MYTRITON_SUCCESS) stats.cache_hits++;
         pthread_mutex_unlock(&tune_lock);
         *config = chosen;
         return status;
@@ -490,15 +464,13 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
 
     for (c = 0; c < t->nconfigs; c++) {
         double ms = 0.0;
-        if (t->allowed != NULL && !t->allowed(c, key))
-            continue;
+        if (t->allowed != NULL && !t->allowed(c, key)) continue;
         status = time(ctx, c, &ms);
         pthread_mutex_lock(&tune_lock);
         stats.timed_configs++;
         pthread_mutex_unlock(&tune_lock);
         if (status != MYTRITON_SUCCESS) {
-            if (first_error == MYTRITON_SUCCESS)
-                first_error = status;
+            if (first_error == MYTRITON_SUCCESS) first_error = status;
             continue; /* e.g. out of resources on this device: not a candidate */
         }
         if (chosen < 0 || ms < best) {
@@ -508,7 +480,8 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
     }
     if (chosen < 0) {
         if (first_error == MYTRITON_SUCCESS) {
-            mytriton_set_last_error("launch_%s: no config's WHEN condition holds for this key", t->name);
+            mytriton_set_last_error("launch_%s: no config's WHEN condition holds for this key",
+                                    t->name);
             first_error = MYTRITON_INVALID_VALUE;
         }
         return first_error;
@@ -524,8 +497,7 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
     r.cc = dev->cc;
     r.nkeys = t->nkeys;
     r.config = chosen;
-    for (c = 0; c < t->nkeys; c++)
-        r.key[c] = key[c];
+    for (c = 0; c < t->nkeys; c++) r.key[c] = key[c];
     pthread_mutex_lock(&tune_lock);
     status = put_choice(t, dev->ordinal, key, chosen);
     stats.tunings++;
@@ -547,31 +519,27 @@ double mytriton_autotune_clock_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-int mytriton_autotune_time_host(mytriton_autotune_launch_fn launch, void *ctx, int config, double *ms) {
+int mytriton_autotune_time_host(mytriton_autotune_launch_fn launch, void *ctx, int config,
+                                double *ms) {
     double t0, once, best = 0.0;
     int round, reps, i, status;
 
     t0 = mytriton_autotune_clock_ms();
     status = launch(ctx, config); /* warm-up, and the estimate of one launch */
-    if (status != MYTRITON_SUCCESS)
-        return status;
+    if (status != MYTRITON_SUCCESS) return status;
     once = mytriton_autotune_clock_ms() - t0;
     reps = once > 0.0 ? (int)(MYTRITON_AUTOTUNE_ROUND_MS / once) : 100;
-    if (reps < 1)
-        reps = 1;
-    if (reps > 100)
-        reps = 100;
+    if (reps < 1) reps = 1;
+    if (reps > 100) reps = 100;
     for (round = 0; round < MYTRITON_AUTOTUNE_ROUNDS; round++) {
         double elapsed;
         t0 = mytriton_autotune_clock_ms();
         for (i = 0; i < reps; i++) {
             status = launch(ctx, config);
-            if (status != MYTRITON_SUCCESS)
-                return status;
+            if (status != MYTRITON_SUCCESS) return status;
         }
         elapsed = (mytriton_autotune_clock_ms() - t0) / reps;
-        if (round == 0 || elapsed < best)
-            best = elapsed;
+        if (round == 0 || elapsed < best) best = elapsed;
     }
     *ms = best;
     return MYTRITON_SUCCESS;
@@ -584,16 +552,19 @@ mytriton_tuner *mytriton_autotune_find(const char *name, const char *backend) {
     return info != NULL ? info->tuner : NULL;
 }
 
-static mytriton_tuner *find_checked(const char *fn, const char *name, const char *backend, int nkeys) {
+static mytriton_tuner *find_checked(const char *fn, const char *name, const char *backend,
+                                    int nkeys) {
     mytriton_tuner *t = mytriton_autotune_find(name, backend);
     if (t == NULL) {
         mytriton_set_last_error("%s: no dispatching launcher named '%s'%s%s registered", fn,
-                                name != NULL ? name : "(null)", backend != NULL ? " for backend " : "",
+                                name != NULL ? name : "(null)",
+                                backend != NULL ? " for backend " : "",
                                 backend != NULL ? backend : "");
         return NULL;
     }
     if (nkeys >= 0 && nkeys != t->nkeys) {
-        mytriton_set_last_error("%s: launch_%s has %d key values, %d given", fn, t->name, t->nkeys, nkeys);
+        mytriton_set_last_error("%s: launch_%s has %d key values, %d given", fn, t->name, t->nkeys,
+                                nkeys);
         return NULL;
     }
     return t;
@@ -603,17 +574,17 @@ int mytriton_autotune_choice(const char *name, const char *backend, int device, 
                              int nkeys, int *config) {
     mytriton_tuner *t = find_checked("mytriton_autotune_choice", name, backend, -1);
     int c;
-    if (t == NULL)
-        return MYTRITON_NOT_FOUND;
+    if (t == NULL) return MYTRITON_NOT_FOUND;
     if (nkeys != t->nkeys || config == NULL || (nkeys > 0 && key == NULL)) {
-        mytriton_set_last_error("mytriton_autotune_choice: launch_%s has %d key values, %d given", t->name,
-                                t->nkeys, nkeys);
+        mytriton_set_last_error("mytriton_autotune_choice: launch_%s has %d key values, %d given",
+                                t->name, t->nkeys, nkeys);
         return MYTRITON_INVALID_VALUE;
     }
     c = mytriton_autotune_lookup(t, device, key);
     if (c < 0) {
-        mytriton_set_last_error("mytriton_autotune_choice: launch_%s: this key is not tuned on device %d",
-                                t->name, device);
+        mytriton_set_last_error(
+            "mytriton_autotune_choice: launch_%s: this key is not tuned on device %d", t->name,
+            device);
         return MYTRITON_NOT_FOUND;
     }
     *config = c;
@@ -624,16 +595,15 @@ int mytriton_autotune_force(const char *name, const char *backend, int device, c
                             int nkeys, int config) {
     mytriton_tuner *t = find_checked("mytriton_autotune_force", name, backend, -1);
     int status;
-    if (t == NULL)
-        return MYTRITON_NOT_FOUND;
+    if (t == NULL) return MYTRITON_NOT_FOUND;
     if (nkeys != t->nkeys || (nkeys > 0 && key == NULL)) {
-        mytriton_set_last_error("mytriton_autotune_force: launch_%s has %d key values, %d given", t->name,
-                                t->nkeys, nkeys);
+        mytriton_set_last_error("mytriton_autotune_force: launch_%s has %d key values, %d given",
+                                t->name, t->nkeys, nkeys);
         return MYTRITON_INVALID_VALUE;
     }
     if (config < 0 || config >= t->nconfigs) {
-        mytriton_set_last_error("mytriton_autotune_force: launch_%s has configs 0 to %d, not %d", t->name,
-                                t->nconfigs - 1, config);
+        mytriton_set_last_error("mytriton_autotune_force: launch_%s has configs 0 to %d, not %d",
+                                t->name, t->nconfigs - 1, config);
         return MYTRITON_INVALID_VALUE;
     }
     pthread_mutex_lock(&tune_lock);
@@ -646,16 +616,14 @@ int mytriton_autotune_pretune(const char *name, const char *backend, void *strea
                               void *const *const *arg_sets, int count, const mytriton_grid *grid) {
     mytriton_tuner *t = find_checked("mytriton_autotune_pretune", name, backend, -1);
     int i, status;
-    if (t == NULL)
-        return MYTRITON_NOT_FOUND;
+    if (t == NULL) return MYTRITON_NOT_FOUND;
     if (count < 0 || (count > 0 && arg_sets == NULL) || t->pretune == NULL) {
         mytriton_set_last_error("mytriton_autotune_pretune: launch_%s: no argument sets", t->name);
         return MYTRITON_INVALID_VALUE;
     }
     for (i = 0; i < count; i++) {
         status = t->pretune(stream, arg_sets[i], grid);
-        if (status != MYTRITON_SUCCESS)
-            return status;
+        if (status != MYTRITON_SUCCESS) return status;
     }
     return MYTRITON_SUCCESS;
 }
@@ -663,22 +631,21 @@ int mytriton_autotune_pretune(const char *name, const char *backend, void *strea
 int mytriton_autotune_host_scratch_begin(int n, void **ptrs, const int64_t *bytes, void **bases,
                                          const char *launcher) {
     int i;
-    for (i = 0; i < n; i++)
-        bases[i] = NULL;
+    for (i = 0; i < n; i++) bases[i] = NULL;
     for (i = 0; i < n; i++) {
         size_t shift = (size_t)((uintptr_t)ptrs[i] & 63u);
         char *copy;
-        if (ptrs[i] == NULL)
-            continue;
+        if (ptrs[i] == NULL) continue;
         if (bytes[i] < 0 || (uint64_t)bytes[i] > SIZE_MAX - 128) {
-            mytriton_set_last_error("%s: a RESTORE buffer's extent is negative or too large (%lld bytes)",
-                                    launcher, (long long)bytes[i]);
+            mytriton_set_last_error(
+                "%s: a RESTORE buffer's extent is negative or too large (%lld bytes)", launcher,
+                (long long)bytes[i]);
             return MYTRITON_INVALID_VALUE;
         }
         bases[i] = malloc((size_t)bytes[i] + 128);
         if (bases[i] == NULL) {
-            mytriton_set_last_error("%s: no memory for a scratch copy of a RESTORE buffer while tuning",
-                                    launcher);
+            mytriton_set_last_error(
+                "%s: no memory for a scratch copy of a RESTORE buffer while tuning", launcher);
             return MYTRITON_OUT_OF_MEMORY;
         }
         /* a 64-byte boundary, then the caller's offset from one */
@@ -691,6 +658,5 @@ int mytriton_autotune_host_scratch_begin(int n, void **ptrs, const int64_t *byte
 
 void mytriton_autotune_host_scratch_end(int n, void **bases) {
     int i;
-    for (i = 0; i < n; i++)
-        free(bases[i]);
+    for (i = 0; i < n; i++) free(bases[i]);
 }

@@ -20,8 +20,8 @@
 typedef struct host_range {
     mytriton_host_program program;
     const void *ctx;
-    int64_t gx, gy;       /* grid extents along x and y */
-    int64_t begin, end;   /* linear program indices [begin, end) */
+    int64_t gx, gy;     /* grid extents along x and y */
+    int64_t begin, end; /* linear program indices [begin, end) */
 } host_range;
 
 static void run_range(const host_range *r) {
@@ -49,12 +49,10 @@ static void *range_thread(void *arg) {
 static int parse_positive(const char *text) {
     char *end;
     long value;
-    if (text == NULL || *text == '\0')
-        return 0;
+    if (text == NULL || *text == '\0') return 0;
     errno = 0;
     value = strtol(text, &end, 10);
-    if (errno != 0 || *end != '\0' || value <= 0)
-        return 0;
+    if (errno != 0 || *end != '\0' || value <= 0) return 0;
     return value > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)value;
 }
 
@@ -67,8 +65,7 @@ int mytriton_host_threads(void) {
     return threads;
 }
 
-int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
-                      const void *ctx) {
+int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, const void *ctx) {
     static const char axis_names[3] = {'x', 'y', 'z'};
     host_range ranges[HOST_THREADS_MAX];
     pthread_t threads[HOST_THREADS_MAX];
@@ -79,8 +76,8 @@ int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
     int ok = 1, n, t, i;
 
     if (grid == NULL || program == NULL) {
-        mytriton_set_last_error("mytriton_host_run: %s", grid == NULL ? "no grid given"
-                                                                       : "no program given");
+        mytriton_set_last_error("mytriton_host_run: %s",
+                                grid == NULL ? "no grid given" : "no program given");
         return MYTRITON_INVALID_VALUE;
     }
     dims[0] = grid->x;
@@ -88,14 +85,15 @@ int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
     dims[2] = grid->z;
     for (i = 0; i < 3; i++) {
         if (dims[i] < 0) {
-            mytriton_set_last_error("mytriton_host_run: grid dimension %c is negative (%" PRId64 ")",
+            mytriton_set_last_error("mytriton_host_run: grid dimension %c is negative (%" PRId64
+                                    ")",
                                     axis_names[i], dims[i]);
             return MYTRITON_INVALID_VALUE;
         }
         if (dims[i] > INT32_MAX) {
-            mytriton_set_last_error(
-                "mytriton_host_run: grid dimension %c is %" PRId64 ", above the limit of %" PRId32,
-                axis_names[i], dims[i], INT32_MAX);
+            mytriton_set_last_error("mytriton_host_run: grid dimension %c is %" PRId64
+                                    ", above the limit of %" PRId32,
+                                    axis_names[i], dims[i], INT32_MAX);
             return MYTRITON_INVALID_VALUE;
         }
     }
@@ -106,12 +104,10 @@ int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
                                 dims[0], dims[1], dims[2]);
         return MYTRITON_INVALID_VALUE;
     }
-    if (total == 0)
-        return MYTRITON_SUCCESS;
+    if (total == 0) return MYTRITON_SUCCESS;
 
     n = mytriton_host_threads();
-    if ((int64_t)n > total)
-        n = (int)total;
+    if ((int64_t)n > total) n = (int)total;
     chunk = total / n;
     extra = total % n;
     for (t = 0; t < n; t++) {
@@ -131,17 +127,14 @@ int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
             (void)pthread_attr_setstacksize(&attr, HOST_STACK_MIN);
     }
     for (t = 1; t < n; t++)
-        started[t] = pthread_create(&threads[t], have_attr ? &attr : NULL, range_thread,
-                                    &ranges[t]) == 0;
-    if (have_attr)
-        pthread_attr_destroy(&attr);
+        started[t] =
+            pthread_create(&threads[t], have_attr ? &attr : NULL, range_thread, &ranges[t]) == 0;
+    if (have_attr) pthread_attr_destroy(&attr);
 
     run_range(&ranges[0]);
     for (t = 1; t < n; t++) {
-        if (started[t])
-            pthread_join(threads[t], NULL);
-        else
-            run_range(&ranges[t]);
+        if (started[t]) pthread_join(threads[t], NULL);
+        else run_range(&ranges[t]);
     }
     return MYTRITON_SUCCESS;
 }

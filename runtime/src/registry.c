@@ -27,10 +27,8 @@ static int find_locked(const char *name, const char *backend) {
     int i;
     for (i = 0; i < registry_count; i++) {
         const mytriton_kernel_info *info = registry_items[i];
-        if (strcmp(info->name, name) != 0)
-            continue;
-        if (backend == NULL || strcmp(backend_of(info), backend) == 0)
-            return i;
+        if (strcmp(info->name, name) != 0) continue;
+        if (backend == NULL || strcmp(backend_of(info), backend) == 0) return i;
     }
     return -1;
 }
@@ -75,12 +73,10 @@ const mytriton_kernel_info *mytriton_find_kernel(const char *name, const char *b
     const mytriton_kernel_info *info = NULL;
     int found;
 
-    if (name == NULL)
-        return NULL;
+    if (name == NULL) return NULL;
     pthread_mutex_lock(&registry_lock);
     found = find_locked(name, backend);
-    if (found >= 0)
-        info = registry_items[found];
+    if (found >= 0) info = registry_items[found];
     pthread_mutex_unlock(&registry_lock);
     return info;
 }
@@ -96,14 +92,13 @@ int mytriton_kernel_count(void) {
 const mytriton_kernel_info *mytriton_kernel_at(int index) {
     const mytriton_kernel_info *info = NULL;
     pthread_mutex_lock(&registry_lock);
-    if (index >= 0 && index < registry_count)
-        info = registry_items[index];
+    if (index >= 0 && index < registry_count) info = registry_items[index];
     pthread_mutex_unlock(&registry_lock);
     return info;
 }
 
-int mytriton_launch(const char *name, const char *backend, void *stream,
-                    void *const *args, const mytriton_grid *grid) {
+int mytriton_launch(const char *name, const char *backend, void *stream, void *const *args,
+                    const mytriton_grid *grid) {
     const mytriton_kernel_info *info = mytriton_find_kernel(name, backend);
 
     if (info == NULL) {
@@ -114,8 +109,9 @@ int mytriton_launch(const char *name, const char *backend, void *stream,
         return MYTRITON_NOT_FOUND;
     }
     if (info->launch == NULL) {
-        mytriton_set_last_error("mytriton_launch: kernel '%s' (backend '%s') has no generic launcher",
-                                info->name, backend_of(info));
+        mytriton_set_last_error(
+            "mytriton_launch: kernel '%s' (backend '%s') has no generic launcher", info->name,
+            backend_of(info));
         return MYTRITON_INVALID_VALUE;
     }
     if (info->num_args > 0 && args == NULL) {
@@ -124,9 +120,10 @@ int mytriton_launch(const char *name, const char *backend, void *stream,
         return MYTRITON_INVALID_VALUE;
     }
     if (info->grid == NULL && grid == NULL) {
-        mytriton_set_last_error("mytriton_launch: kernel '%s' has no grid expression; "
-                                "pass a mytriton_grid",
-                                info->name);
+        mytriton_set_last_error(
+            "mytriton_launch: kernel '%s' has no grid expression; "
+            "pass a mytriton_grid",
+            info->name);
         return MYTRITON_INVALID_VALUE;
     }
     return info->launch(stream, args, info->grid == NULL ? grid : NULL);
@@ -175,7 +172,8 @@ void mytriton_attributes_store(const void *kernel, const mytriton_kernel_attribu
     pthread_mutex_unlock(&registry_lock);
 }
 
-int mytriton_kernel_get_attributes(const char *name, const char *backend, mytriton_kernel_attributes *out) {
+int mytriton_kernel_get_attributes(const char *name, const char *backend,
+                                   mytriton_kernel_attributes *out) {
     const mytriton_kernel_info *info = mytriton_find_kernel(name, backend);
 
     if (info == NULL) {
@@ -184,10 +182,11 @@ int mytriton_kernel_get_attributes(const char *name, const char *backend, mytrit
         return MYTRITON_NOT_FOUND;
     }
     if (out == NULL || info->attributes == NULL) {
-        mytriton_set_last_error("mytriton_kernel_get_attributes: kernel '%s' (backend '%s') has no device "
-                                "attributes%s",
-                                info->name, backend_of(info),
-                                info->tuner != NULL ? " (a dispatcher: query its variants)" : "");
+        mytriton_set_last_error(
+            "mytriton_kernel_get_attributes: kernel '%s' (backend '%s') has no device "
+            "attributes%s",
+            info->name, backend_of(info),
+            info->tuner != NULL ? " (a dispatcher: query its variants)" : "");
         return MYTRITON_INVALID_VALUE;
     }
     return info->attributes(out);
@@ -206,13 +205,10 @@ int mytriton_preload(const char *name, const char *backend) {
     count = mytriton_kernel_count();
     for (i = 0; i < count; i++) {
         const mytriton_kernel_info *info = mytriton_kernel_at(i);
-        if (info == NULL || info->preload == NULL)
-            continue;
-        if (backend != NULL && strcmp(backend_of(info), backend) != 0)
-            continue;
+        if (info == NULL || info->preload == NULL) continue;
+        if (backend != NULL && strcmp(backend_of(info), backend) != 0) continue;
         status = info->preload();
-        if (status != MYTRITON_SUCCESS)
-            return status;
+        if (status != MYTRITON_SUCCESS) return status;
     }
     return MYTRITON_SUCCESS;
 }

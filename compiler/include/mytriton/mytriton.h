@@ -29,65 +29,65 @@ enum { MT_BACKEND_CUDA = 1, MT_BACKEND_HOST = 2, MT_BACKEND_MLIR = 4 };
  * MT_EMIT_DISPATCH_*. Config i's variant is compiled separately as
  * NAME_cfg<i> and, with `specialize`, NAME_cfg<i>_d16 (divisibility16). */
 typedef struct mt_dispatch_config {
-    const char *text;  /* "BM=64 BN=128 NUM_WARPS=8 NUM_STAGES=3" */
-    const char *when;  /* NULL, or a condition over the key names */
+    const char *text; /* "BM=64 BN=128 NUM_WARPS=8 NUM_STAGES=3" */
+    const char *when; /* NULL, or a condition over the key names */
 } mt_dispatch_config;
 
 typedef struct mt_dispatch {
     int nconfigs;
     const mt_dispatch_config *configs;
     int nkeys;
-    const char *const *keys;      /* integer runtime parameters */
+    const char *const *keys; /* integer runtime parameters */
     int nrestore;
-    const char *const *restore;   /* "c" or "c=M*N" (the extent in elements) */
-    int specialize;               /* the _d16 variants exist */
+    const char *const *restore; /* "c" or "c=M*N" (the extent in elements) */
+    int specialize;             /* the _d16 variants exist */
 } mt_dispatch;
 
 typedef struct mt_options {
-    const char *path;       /* the kernel file */
-    const char *kernel;     /* the @triton.jit function */
-    const char *signature;  /* "*fp32, *fp32, i32" */
+    const char *path;      /* the kernel file */
+    const char *kernel;    /* the @triton.jit function */
+    const char *signature; /* "*fp32, *fp32, i32" */
     const mt_define *defines;
     int ndefines;
-    const char *grid;       /* NULL: launchers take a mytriton_grid */
+    const char *grid;               /* NULL: launchers take a mytriton_grid */
     const char *const *grid_params; /* launcher-only int32_t parameters the
                                      * grid may use, after the kernel's */
     int ngrid_params;
-    const char *name;       /* NULL: the kernel name without "_kernel" */
-    int opt_level;          /* 0, 1, 2 */
-    int backends;           /* MT_BACKEND_*; 0 means CUDA */
-    const char *python;     /* NULL: "python3" */
-    const char *shim;       /* the parser shim script (required) */
-    const char *mlir_binary; /* mlir-opt's output for the MLIR module (the
+    const char *name;            /* NULL: the kernel name without "_kernel" */
+    int opt_level;               /* 0, 1, 2 */
+    int backends;                /* MT_BACKEND_*; 0 means CUDA */
+    const char *python;          /* NULL: "python3" */
+    const char *shim;            /* the parser shim script (required) */
+    const char *mlir_binary;     /* mlir-opt's output for the MLIR module (the
                               * text): MT_EMIT_MLIR_LAUNCHER embeds its PTX */
-    int num_warps;           /* -O2 CUDA: warps per program (threads per
+    int num_warps;               /* -O2 CUDA: warps per program (threads per
                               * block / 32), as Triton's num_warps; 0: chosen
                               * by the kernel's shape */
-    int num_stages;          /* software pipelining depth, as Triton's
+    int num_stages;              /* software pipelining depth, as Triton's
                               * num_stages: accepted and recorded, a hint
                               * the backends do not use yet; 0: none */
-    int divisibility16;      /* Triton's specialization: every pointer
+    int divisibility16;          /* Triton's specialization: every pointer
                               * parameter 16-byte aligned and every i32
                               * parameter divisible by 16 (as if the
                               * signature said :16 on each) */
     const mt_dispatch *dispatch; /* non-NULL: -o writes the dispatching
                               * launcher (MT_EMIT_DISPATCH_*), compiled
                               * against config 0's constexprs */
-    int cmake_spelling;      /* 1: diagnostics name the options as the keywords
+    int cmake_spelling;          /* 1: diagnostics name the options as the keywords
                               * of mytriton_add_kernels() (CONSTEXPR, GRID,
                               * SIGNATURE, NAME), not -D, --grid, ... */
 } mt_options;
 
 typedef enum mt_stage {
-    MT_EMIT_AST,      /* the kernel's Python AST */
-    MT_EMIT_EXPR,     /* the expression tree */
-    MT_EMIT_SSA,      /* optimized SSA */
-    MT_EMIT_CUDA,     /* the __global__ function */
-    MT_EMIT_HEADER,   /* NAME.h */
-    MT_EMIT_CUDA_TU,  /* NAME.cu */
-    MT_EMIT_HOST,     /* NAME_host.c */
-    MT_EMIT_MLIR,     /* the MLIR module */
-    MT_EMIT_MLIR_LAUNCHER, /* NAME_mlir.c: launch_NAME_mlir, the PTX of
+    MT_EMIT_AST,             /* the kernel's Python AST */
+    MT_EMIT_EXPR,            /* the expression tree */
+    MT_EMIT_SSA,             /* optimized SSA */
+    MT_EMIT_CUDA,            /* the __global__ function */
+    MT_EMIT_HEADER,          /* NAME.h */
+    MT_EMIT_CUDA_TU,         /* NAME.cu */
+    MT_EMIT_HOST,            /* NAME_host.c */
+    MT_EMIT_MLIR,            /* the MLIR module */
+    MT_EMIT_MLIR_LAUNCHER,   /* NAME_mlir.c: launch_NAME_mlir, the PTX of
                             * options.mlir_binary embedded */
     MT_EMIT_DISPATCH_HEADER, /* options.dispatch: NAME.h of the dispatcher */
     MT_EMIT_DISPATCH_CUDA,   /* NAME.cu: launch_NAME over the variants */

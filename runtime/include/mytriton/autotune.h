@@ -53,13 +53,13 @@ extern "C" {
 /* One dispatching launcher's tuning description (generated, one static
  * object per launcher; `state` belongs to the runtime). */
 typedef struct mytriton_tuner {
-    const char *name;               /* launch_<name> */
-    const char *backend;            /* "cuda" or "host" */
-    const char *hash;               /* 16 hex digits: kernel source, signature, configs, compiler */
+    const char *name;    /* launch_<name> */
+    const char *backend; /* "cuda" or "host" */
+    const char *hash;    /* 16 hex digits: kernel source, signature, configs, compiler */
     int nconfigs;
-    const char *const *configs;     /* e.g. "BM=64 BN=128 NUM_WARPS=8" */
-    const char *const *conditions;  /* per config: its WHEN text, or NULL */
-    int nkeys;                      /* 0 .. MYTRITON_AUTOTUNE_MAX_KEY */
+    const char *const *configs;    /* e.g. "BM=64 BN=128 NUM_WARPS=8" */
+    const char *const *conditions; /* per config: its WHEN text, or NULL */
+    int nkeys;                     /* 0 .. MYTRITON_AUTOTUNE_MAX_KEY */
     const char *const *key_names;
     /* 1 when config `config` may run for `key` (its WHEN); NULL: always. */
     int (*allowed)(int config, const int64_t *key);
@@ -67,14 +67,14 @@ typedef struct mytriton_tuner {
      * if it is not tuned yet, without the final launch (RESTORE buffers
      * are untouched; other written buffers get the timing runs' output). */
     int (*pretune)(void *stream, void *const *args, const mytriton_grid *grid);
-    void *state;                    /* the runtime's: NULL until first use */
+    void *state; /* the runtime's: NULL until first use */
 } mytriton_tuner;
 
 /* What the persistent cache keys a device by. */
 typedef struct mytriton_device_id {
-    int ordinal;                            /* CUDA device ordinal (0 on the host) */
+    int ordinal;                              /* CUDA device ordinal (0 on the host) */
     char name[MYTRITON_AUTOTUNE_DEVICE_NAME]; /* "NVIDIA H200"; "host" */
-    int cc;                                 /* compute capability, 90 for 9.0; 0 on the host */
+    int cc;                                   /* compute capability, 90 for 9.0; 0 on the host */
 } mytriton_device_id;
 
 /* Runs config `config` once on the arguments behind ctx (the launcher's
@@ -98,7 +98,8 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
                            mytriton_autotune_time_fn time, void *ctx, int *config);
 /* The host backend's timing: a CPU clock around `launch` (a warm-up, then
  * MYTRITON_AUTOTUNE_ROUNDS rounds). */
-int mytriton_autotune_time_host(mytriton_autotune_launch_fn launch, void *ctx, int config, double *ms);
+int mytriton_autotune_time_host(mytriton_autotune_launch_fn launch, void *ctx, int config,
+                                double *ms);
 /* Host scratch copies of RESTORE buffers: ptrs[i] is replaced by a copy of
  * bytes[i] bytes (>= 0) at the same offset modulo 64; bases[i] receives
  * what mytriton_autotune_host_scratch_end() frees. */

@@ -60,7 +60,8 @@ static inline int mytriton_cuda_time(mytriton_autotune_launch_fn launch, void *c
         if (err == cudaSuccess) err = cudaEventRecord(stop, stream);
         if (err == cudaSuccess) err = cudaEventSynchronize(stop);
         if (err == cudaSuccess) err = cudaEventElapsedTime(&elapsed, start, stop);
-        if (err == cudaSuccess && (round == 0 || elapsed / reps < best)) best = (double)elapsed / reps;
+        if (err == cudaSuccess && (round == 0 || elapsed / reps < best))
+            best = (double)elapsed / reps;
     }
     if (start) (void)cudaEventDestroy(start);
     if (stop) (void)cudaEventDestroy(stop);
@@ -86,10 +87,13 @@ static inline int64_t mytriton_cuda_extent(const void *p) {
         void *f = NULL;
         cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
-        if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 12000, cudaEnableDefault, &q) != cudaSuccess)
+        if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 12000, cudaEnableDefault,
+                                             &q) != cudaSuccess)
             f = NULL;
 #else
-        if (cudaGetDriverEntryPoint("cuMemGetAddressRange", &f, cudaEnableDefault, &q) != cudaSuccess) f = NULL;
+        if (cudaGetDriverEntryPoint("cuMemGetAddressRange", &f, cudaEnableDefault, &q) !=
+            cudaSuccess)
+            f = NULL;
 #endif
         fn = q == cudaDriverEntryPointSuccess ? (range_fn)f : NULL;
         tried = 1;
@@ -103,8 +107,9 @@ static inline int64_t mytriton_cuda_extent(const void *p) {
  * up to the end of the caller's allocation) holding a copy of the
  * caller's data, at the same offset modulo 256 (so alignment-specialized
  * variants qualify alike). bases[i] receives what to free. */
-static inline cudaError_t mytriton_cuda_scratch_begin(int n, void **ptrs, const int64_t *bytes, void **bases,
-                                                      cudaStream_t stream, const char *launcher) {
+static inline cudaError_t mytriton_cuda_scratch_begin(int n, void **ptrs, const int64_t *bytes,
+                                                      void **bases, cudaStream_t stream,
+                                                      const char *launcher) {
     for (int i = 0; i < n; i++) bases[i] = NULL;
     for (int i = 0; i < n; i++) {
         int64_t size = bytes[i];
@@ -112,17 +117,21 @@ static inline cudaError_t mytriton_cuda_scratch_begin(int n, void **ptrs, const 
         if (ptrs[i] == NULL) continue;
         if (size < 0) size = mytriton_cuda_extent(ptrs[i]);
         if (size < 0) {
-            mytriton_set_last_error("%s: cannot find the size of a RESTORE buffer's allocation (give its extent: "
-                                    "RESTORE name=expr)", launcher);
+            mytriton_set_last_error(
+                "%s: cannot find the size of a RESTORE buffer's allocation (give its extent: "
+                "RESTORE name=expr)",
+                launcher);
             return cudaErrorInvalidValue;
         }
         cudaError_t err = cudaMalloc(&bases[i], (size_t)size + 256);
         if (err != cudaSuccess) {
-            mytriton_set_last_error("%s: no memory for a scratch copy of a RESTORE buffer while tuning", launcher);
+            mytriton_set_last_error(
+                "%s: no memory for a scratch copy of a RESTORE buffer while tuning", launcher);
             return err;
         }
         char *copy = (char *)bases[i] + shift;
-        if (size > 0) err = cudaMemcpyAsync(copy, ptrs[i], (size_t)size, cudaMemcpyDeviceToDevice, stream);
+        if (size > 0)
+            err = cudaMemcpyAsync(copy, ptrs[i], (size_t)size, cudaMemcpyDeviceToDevice, stream);
         if (err != cudaSuccess) return err;
         ptrs[i] = copy;
     }

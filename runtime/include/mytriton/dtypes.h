@@ -22,10 +22,18 @@ extern "C" {
 #endif
 
 /* The bits of a value, as the GPU stores them. */
-typedef struct mytriton_fp16 { uint16_t bits; } mytriton_fp16;       /* IEEE binary16 (tl.float16) */
-typedef struct mytriton_bf16 { uint16_t bits; } mytriton_bf16;       /* bfloat16 (tl.bfloat16) */
-typedef struct mytriton_fp8e4nv { uint8_t bits; } mytriton_fp8e4nv; /* e4m3, no infinities (tl.float8e4nv) */
-typedef struct mytriton_fp8e5 { uint8_t bits; } mytriton_fp8e5;     /* e5m2 (tl.float8e5) */
+typedef struct mytriton_fp16 {
+    uint16_t bits;
+} mytriton_fp16; /* IEEE binary16 (tl.float16) */
+typedef struct mytriton_bf16 {
+    uint16_t bits;
+} mytriton_bf16; /* bfloat16 (tl.bfloat16) */
+typedef struct mytriton_fp8e4nv {
+    uint8_t bits;
+} mytriton_fp8e4nv; /* e4m3, no infinities (tl.float8e4nv) */
+typedef struct mytriton_fp8e5 {
+    uint8_t bits;
+} mytriton_fp8e5; /* e5m2 (tl.float8e5) */
 
 static inline MYTRITON_HD uint32_t mytriton_f32_bits(float f) {
     uint32_t u;
@@ -48,21 +56,26 @@ static inline MYTRITON_HD uint64_t mytriton_f64_bits(double f) {
  * format has infinities (else the all-ones exponent and mantissa is NaN).
  * `sat`: overflow and infinities give the largest finite value (the GPU's
  * satfinite conversions to fp8) instead of infinity. */
-static inline MYTRITON_HD uint32_t mytriton_encode_small(double v, int ebits, int mbits, int inf, int sat) {
+static inline MYTRITON_HD uint32_t mytriton_encode_small(double v, int ebits, int mbits, int inf,
+                                                         int sat) {
     uint64_t u = mytriton_f64_bits(v);
     uint32_t sign = (uint32_t)(u >> 63) << (ebits + mbits);
     int bias = (1 << (ebits - 1)) - 1;
     uint32_t expmask = (1u << ebits) - 1;
-    if (v != v) return sign | (expmask << mbits) | ((1u << mbits) - 1u); /* NaN: all ones (canonical for e4m3) */
+    if (v != v)
+        return sign | (expmask << mbits) |
+               ((1u << mbits) - 1u); /* NaN: all ones (canonical for e4m3) */
     double a = v < 0 ? -v : v;
-    uint32_t maxfin = inf ? (((expmask - 1) << mbits) | ((1u << mbits) - 1)) : ((expmask << mbits) | ((1u << mbits) - 2));
+    uint32_t maxfin = inf ? (((expmask - 1) << mbits) | ((1u << mbits) - 1))
+                          : ((expmask << mbits) | ((1u << mbits) - 2));
     if (a == 0) return sign;
     /* the exponent of a's leading bit */
     int e = (int)((u >> 52) & 0x7ff) - 1023;
     int emin = 1 - bias;
     if (a > 1e300 || e > (int)expmask - bias + 1) /* infinite, or far above the range */
         return sign | ((inf && !sat) ? (expmask << mbits) : maxfin);
-    if (e < emin - mbits - 2) return sign; /* far below half the smallest subnormal: rounds to zero */
+    if (e < emin - mbits - 2)
+        return sign; /* far below half the smallest subnormal: rounds to zero */
     int q = (e < emin ? emin : e) - mbits; /* quantum exponent */
     /* scaled = a / 2^q, rounded to nearest even (exact: a has 53 bits) */
     double scaled = a;
@@ -77,10 +90,12 @@ static inline MYTRITON_HD uint32_t mytriton_encode_small(double v, int ebits, in
         bits = (uint32_t)m; /* subnormal */
     } else {
         int ex = q + mbits;
-        while (m >= (2ull << mbits)) m >>= 1, ex++; /* rounding carried into the next binade (m even) */
+        while (m >= (2ull << mbits))
+            m >>= 1, ex++; /* rounding carried into the next binade (m even) */
         if (m < (1ull << mbits)) return sign | (uint32_t)m; /* not reached */
         int biased = ex + bias;
-        if (biased >= (int)expmask + (inf ? 0 : 1)) return sign | ((inf && !sat) ? (expmask << mbits) : maxfin);
+        if (biased >= (int)expmask + (inf ? 0 : 1))
+            return sign | ((inf && !sat) ? (expmask << mbits) : maxfin);
         bits = ((uint32_t)biased << mbits) | (uint32_t)(m & ((1ull << mbits) - 1));
         if (bits > maxfin) return sign | ((inf && !sat) ? (expmask << mbits) : maxfin);
     }
@@ -88,10 +103,12 @@ static inline MYTRITON_HD uint32_t mytriton_encode_small(double v, int ebits, in
 }
 
 /* The value of a small float's bits, exactly, as a double. */
-static inline MYTRITON_HD double mytriton_decode_small(uint32_t bits, int ebits, int mbits, int inf) {
+static inline MYTRITON_HD double mytriton_decode_small(uint32_t bits, int ebits, int mbits,
+                                                       int inf) {
     int bias = (1 << (ebits - 1)) - 1;
     uint32_t expmask = (1u << ebits) - 1;
-    uint32_t s = (bits >> (ebits + mbits)) & 1, e = (bits >> mbits) & expmask, m = bits & ((1u << mbits) - 1);
+    uint32_t s = (bits >> (ebits + mbits)) & 1, e = (bits >> mbits) & expmask,
+             m = bits & ((1u << mbits) - 1);
     double v;
     if (e == expmask && (inf || m == (1u << mbits) - 1)) {
         if (inf && m == 0) v = 1.0 / 0.0 * 1; /* infinity */
@@ -112,8 +129,12 @@ static inline MYTRITON_HD mytriton_fp16 mytriton_fp16_from_double(double v) {
     mytriton_fp16 h = {(uint16_t)mytriton_encode_small(v, 5, 10, 1, 0)};
     return h;
 }
-static inline MYTRITON_HD mytriton_fp16 mytriton_fp16_from_float(float v) { return mytriton_fp16_from_double((double)v); }
-static inline MYTRITON_HD float mytriton_fp16_to_float(mytriton_fp16 h) { return (float)mytriton_decode_small(h.bits, 5, 10, 1); }
+static inline MYTRITON_HD mytriton_fp16 mytriton_fp16_from_float(float v) {
+    return mytriton_fp16_from_double((double)v);
+}
+static inline MYTRITON_HD float mytriton_fp16_to_float(mytriton_fp16 h) {
+    return (float)mytriton_decode_small(h.bits, 5, 10, 1);
+}
 
 static inline MYTRITON_HD mytriton_bf16 mytriton_bf16_from_double(double v) {
     mytriton_bf16 h = {(uint16_t)mytriton_encode_small(v, 8, 7, 1, 0)};
@@ -131,20 +152,30 @@ static inline MYTRITON_HD mytriton_bf16 mytriton_bf16_from_float(float v) {
     h.bits = (uint16_t)(u >> 16);
     return h;
 }
-static inline MYTRITON_HD float mytriton_bf16_to_float(mytriton_bf16 h) { return mytriton_bits_f32((uint32_t)h.bits << 16); }
+static inline MYTRITON_HD float mytriton_bf16_to_float(mytriton_bf16 h) {
+    return mytriton_bits_f32((uint32_t)h.bits << 16);
+}
 
 static inline MYTRITON_HD mytriton_fp8e4nv mytriton_fp8e4nv_from_double(double v) {
     mytriton_fp8e4nv h = {(uint8_t)mytriton_encode_small(v, 4, 3, 0, 1)};
     return h;
 }
-static inline MYTRITON_HD mytriton_fp8e4nv mytriton_fp8e4nv_from_float(float v) { return mytriton_fp8e4nv_from_double((double)v); }
-static inline MYTRITON_HD float mytriton_fp8e4nv_to_float(mytriton_fp8e4nv h) { return (float)mytriton_decode_small(h.bits, 4, 3, 0); }
+static inline MYTRITON_HD mytriton_fp8e4nv mytriton_fp8e4nv_from_float(float v) {
+    return mytriton_fp8e4nv_from_double((double)v);
+}
+static inline MYTRITON_HD float mytriton_fp8e4nv_to_float(mytriton_fp8e4nv h) {
+    return (float)mytriton_decode_small(h.bits, 4, 3, 0);
+}
 static inline MYTRITON_HD mytriton_fp8e5 mytriton_fp8e5_from_double(double v) {
     mytriton_fp8e5 h = {(uint8_t)mytriton_encode_small(v, 5, 2, 1, 1)};
     return h;
 }
-static inline MYTRITON_HD mytriton_fp8e5 mytriton_fp8e5_from_float(float v) { return mytriton_fp8e5_from_double((double)v); }
-static inline MYTRITON_HD float mytriton_fp8e5_to_float(mytriton_fp8e5 h) { return (float)mytriton_decode_small(h.bits, 5, 2, 1); }
+static inline MYTRITON_HD mytriton_fp8e5 mytriton_fp8e5_from_float(float v) {
+    return mytriton_fp8e5_from_double((double)v);
+}
+static inline MYTRITON_HD float mytriton_fp8e5_to_float(mytriton_fp8e5 h) {
+    return (float)mytriton_decode_small(h.bits, 5, 2, 1);
+}
 
 /* Float to integer as the GPU converts (cvt.rzi): truncation toward zero,
  * saturating at the destination's limits, NaN to 0. */
@@ -162,7 +193,8 @@ static inline MYTRITON_HD int64_t mytriton_f2i64(double v) {
     return (int64_t)v;
 }
 static inline MYTRITON_HD uint64_t mytriton_f2u(double v, uint64_t hi) {
-    if (v != v) return hi == UINT64_MAX ? (uint64_t)1 << 63 : 0; /* as cvt.rzi.u64: NaN gives 2^63 */
+    if (v != v)
+        return hi == UINT64_MAX ? (uint64_t)1 << 63 : 0; /* as cvt.rzi.u64: NaN gives 2^63 */
     if (v <= 0) return 0;
     if (v >= (double)hi) return hi;
     return (uint64_t)v;
@@ -184,7 +216,8 @@ static inline MYTRITON_HD float mytriton_round_rz(double v, int ebits, int mbits
     while (a < q && e > -1100) q /= 2, e--;
     if (e < emin) e = emin;
     double quantum = 1;
-    for (int k = 0; k < (e - mbits < 0 ? mbits - e : e - mbits); k++) quantum = e - mbits < 0 ? quantum / 2 : quantum * 2;
+    for (int k = 0; k < (e - mbits < 0 ? mbits - e : e - mbits); k++)
+        quantum = e - mbits < 0 ? quantum / 2 : quantum * 2;
     double r = (double)(int64_t)(a / quantum) * quantum;
     double maxv = 1;
     for (int k = 0; k < emax; k++) maxv *= 2;
@@ -216,13 +249,19 @@ static inline MYTRITON_HD uint64_t mytriton_umul64hi(uint64_t a, uint64_t b) {
 #ifdef __cplusplus
 }
 /* The bits of a value read as another type of the same size. */
-template <class To, class From> static inline MYTRITON_HD To mytriton_bitcast(From x) {
+template <class To, class From>
+static inline MYTRITON_HD To mytriton_bitcast(From x) {
     To y;
     memcpy(&y, &x, sizeof y);
     return y;
 }
 #else
-#define MYTRITON_BITCAST(To, From, x) (((union { From f; To t; }){.f = (x)}).t)
+#define MYTRITON_BITCAST(To, From, x) \
+    (((union {                        \
+         From f;                      \
+         To t;                        \
+     }){.f = (x)})                    \
+         .t)
 #endif
 
 #endif

@@ -50,12 +50,12 @@ static inline mytriton_grid mytriton_grid_3d(int64_t x, int64_t y, int64_t z) {
 /* Status of host launchers and of the registry's generic calls. The values
  * shared with cudaError_t are equal to CUDA's. */
 typedef enum mytriton_status {
-    MYTRITON_SUCCESS = 0,         /* == cudaSuccess */
-    MYTRITON_INVALID_VALUE = 1,   /* == cudaErrorInvalidValue */
-    MYTRITON_OUT_OF_MEMORY = 2,   /* == cudaErrorMemoryAllocation */
-    MYTRITON_NOT_FOUND = 500,     /* == cudaErrorNotFound: no such kernel */
-    MYTRITON_NO_DEVICE = 100,     /* == cudaErrorNoDevice */
-    MYTRITON_LAUNCH_FAILED = 719  /* == cudaErrorLaunchFailure */
+    MYTRITON_SUCCESS = 0,        /* == cudaSuccess */
+    MYTRITON_INVALID_VALUE = 1,  /* == cudaErrorInvalidValue */
+    MYTRITON_OUT_OF_MEMORY = 2,  /* == cudaErrorMemoryAllocation */
+    MYTRITON_NOT_FOUND = 500,    /* == cudaErrorNotFound: no such kernel */
+    MYTRITON_NO_DEVICE = 100,    /* == cudaErrorNoDevice */
+    MYTRITON_LAUNCH_FAILED = 719 /* == cudaErrorLaunchFailure */
 } mytriton_status;
 
 /* A description of a status (never NULL): mytriton's own codes, then the
@@ -82,32 +82,48 @@ void mytriton_clear_last_error(void);
  * division by a non-positive divisor; Python semantics (floor division,
  * floor modulo, cdiv(a, b) = (a + b - 1) // b). */
 static inline int64_t mytriton_i64_add(int64_t a, int64_t b, int *ok) {
-    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) { *ok = 0; return 0; }
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) {
+        *ok = 0;
+        return 0;
+    }
     return a + b;
 }
 static inline int64_t mytriton_i64_sub(int64_t a, int64_t b, int *ok) {
-    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) { *ok = 0; return 0; }
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) {
+        *ok = 0;
+        return 0;
+    }
     return a - b;
 }
 static inline int64_t mytriton_i64_mul(int64_t a, int64_t b, int *ok) {
     if (a == 0 || b == 0) return 0;
-    if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) { *ok = 0; return 0; }
+    if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) {
+        *ok = 0;
+        return 0;
+    }
     if ((a > 0 && b > 0 && a > INT64_MAX / b) || (a < 0 && b < 0 && a < INT64_MAX / b) ||
         (a > 0 && b < 0 && b < INT64_MIN / a) || (a < 0 && b > 0 && a < INT64_MIN / b)) {
-        *ok = 0; return 0;
+        *ok = 0;
+        return 0;
     }
     return a * b;
 }
 static inline int64_t mytriton_i64_floordiv(int64_t a, int64_t b, int *ok) {
     int64_t q;
-    if (b <= 0) { *ok = 0; return 0; }
+    if (b <= 0) {
+        *ok = 0;
+        return 0;
+    }
     q = a / b;
     if ((a % b != 0) && (a < 0)) q -= 1;
     return q;
 }
 static inline int64_t mytriton_i64_mod(int64_t a, int64_t b, int *ok) {
     int64_t r;
-    if (b <= 0) { *ok = 0; return 0; }
+    if (b <= 0) {
+        *ok = 0;
+        return 0;
+    }
     r = a % b;
     if (r < 0) r += b;
     return r;
@@ -172,13 +188,13 @@ struct mytriton_tuner;
 struct mytriton_kernel_attributes;
 
 typedef struct mytriton_kernel_info {
-    const char *name;        /* launcher name without "launch_", e.g. "vector_add" */
-    const char *backend;     /* "cuda", "host" or "mlir" */
-    const char *kernel;      /* the Python function */
-    const char *source;      /* the kernel file's name (no directories) */
-    const char *signature;   /* normalized, e.g. "*fp32, *fp32, *fp32, i32" */
-    const char *constexprs;  /* e.g. "BLOCK=256" ("" when none) */
-    const char *grid;        /* the grid expression, or NULL: explicit grid */
+    const char *name;       /* launcher name without "launch_", e.g. "vector_add" */
+    const char *backend;    /* "cuda", "host" or "mlir" */
+    const char *kernel;     /* the Python function */
+    const char *source;     /* the kernel file's name (no directories) */
+    const char *signature;  /* normalized, e.g. "*fp32, *fp32, *fp32, i32" */
+    const char *constexprs; /* e.g. "BLOCK=256" ("" when none) */
+    const char *grid;       /* the grid expression, or NULL: explicit grid */
     int threads_per_block;
     int num_args;
     const char *const *arg_names;
@@ -207,21 +223,22 @@ typedef struct mytriton_kernel_info {
  * device. A persistent kernel can size its grid as
  * max_blocks_per_sm * multiprocessor_count. */
 typedef struct mytriton_kernel_attributes {
-    int device;               /* the CUDA ordinal they were read on */
-    int registers;            /* per thread */
-    int static_shared_bytes;  /* per block */
-    int dynamic_shared_bytes; /* per block, as the launcher passes it */
-    int local_bytes;          /* per thread */
-    int threads_per_block;    /* what the launcher launches */
-    int max_threads_per_block;/* the kernel's limit */
-    int max_blocks_per_sm;    /* resident blocks per multiprocessor */
-    int multiprocessor_count; /* of the device */
+    int device;                /* the CUDA ordinal they were read on */
+    int registers;             /* per thread */
+    int static_shared_bytes;   /* per block */
+    int dynamic_shared_bytes;  /* per block, as the launcher passes it */
+    int local_bytes;           /* per thread */
+    int threads_per_block;     /* what the launcher launches */
+    int max_threads_per_block; /* the kernel's limit */
+    int max_blocks_per_sm;     /* resident blocks per multiprocessor */
+    int multiprocessor_count;  /* of the device */
 } mytriton_kernel_attributes;
 
 /* Attributes of a registered CUDA kernel (or variant) on the current
  * device: MYTRITON_NOT_FOUND, or MYTRITON_INVALID_VALUE for kernels without
  * device attributes (host kernels, dispatchers: query their variants). */
-int mytriton_kernel_get_attributes(const char *name, const char *backend, mytriton_kernel_attributes *out);
+int mytriton_kernel_get_attributes(const char *name, const char *backend,
+                                   mytriton_kernel_attributes *out);
 /* The per-device cache generated attribute functions use: 1 and *out when
  * `kernel`'s attributes on `device` are known. */
 int mytriton_attributes_cached(const void *kernel, int device, mytriton_kernel_attributes *out);
@@ -241,17 +258,15 @@ const mytriton_kernel_info *mytriton_find_kernel(const char *name, const char *b
 int mytriton_kernel_count(void);
 const mytriton_kernel_info *mytriton_kernel_at(int index);
 /* Generic launch by name: MYTRITON_NOT_FOUND (and a last error) if absent. */
-int mytriton_launch(const char *name, const char *backend, void *stream,
-                    void *const *args, const mytriton_grid *grid);
+int mytriton_launch(const char *name, const char *backend, void *stream, void *const *args,
+                    const mytriton_grid *grid);
 
 /* ---- Host executor ----------------------------------------------------------
  * Host-backend launchers run `program(ctx, pid_x, pid_y, pid_z)` for every
  * program of the grid, on several threads. Each program writes disjoint
  * data in correct kernels, so results do not depend on the schedule. */
-typedef void (*mytriton_host_program)(const void *ctx, int32_t pid_x, int32_t pid_y,
-                                      int32_t pid_z);
-int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program,
-                      const void *ctx);
+typedef void (*mytriton_host_program)(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z);
+int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, const void *ctx);
 /* Threads the host executor uses (MYTRITON_HOST_THREADS, else the number of
  * processors). */
 int mytriton_host_threads(void);
