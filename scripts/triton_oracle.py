@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Triton as the oracle: every kernel of test/oracle/manifest.json is compiled
+"""Triton as the oracle: every kernel of test/oracle/manifest.json (and of
+test/oracle/manifest.d/*.json, one manifest per language area) is compiled
 by mytritonc (-O1 and -O2 CUDA, or the host backend) and by Triton 3.6, run on
 the same deterministic inputs, and the outputs are compared (bit-exact, or
 within a ulp bound per output and variant).
@@ -491,7 +492,8 @@ def check(entry, variant, got, want, inputs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", help="a build directory holding bin/mytritonc (default build-h200, then build)")
-    ap.add_argument("--manifest", default=os.path.join(ORACLE, "manifest.json"))
+    ap.add_argument("--manifest", action="append",
+                    help="a manifest (repeatable; default: test/oracle/manifest.json and test/oracle/manifest.d/*.json)")
     ap.add_argument("--variants", default=None, help="comma-separated: o1, o2, host (default o1,o2)")
     ap.add_argument("--host", action="store_true", help="the host backend against Triton (--variants host)")
     ap.add_argument("--only", help="a regular expression on the entry names")
@@ -509,7 +511,14 @@ def main():
         if v not in ("o1", "o2", "host"):
             ap.error("unknown variant %r" % v)
     t0 = time.time()
-    entries = json.load(open(opts.manifest))["kernels"]
+    manifests = opts.manifest or [os.path.join(ORACLE, "manifest.json")] + sorted(
+        os.path.join(ORACLE, "manifest.d", f) for f in os.listdir(os.path.join(ORACLE, "manifest.d"))
+        if f.endswith(".json"))
+    entries = [e for m in manifests for e in json.load(open(m))["kernels"]]
+    names = [e["name"] for e in entries]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        sys.exit("duplicate entry names across the manifests: " + ", ".join(dup))
     if opts.only:
         entries = [e for e in entries if re.search(opts.only, e["name"])]
     work = opts.work or tempfile.mkdtemp(prefix="mytriton-oracle-")
