@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One batched GPU-machine run for the language issues (13, 15) and the -O2
+# suite (14): build the h200 preset, every GPU test (labels gpu, autotune,
+# nvcc, oracle; the lang_* directories), the Triton oracle over every
+# manifest (-O1, -O2, host), the benchmark suite and the tl.dot benchmark
+# when present. Logs under $OUT; STEPS picks parts (build,ctest,oracle,bench,dot).
+set -uo pipefail
+OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
+STEPS="${STEPS:-build,ctest,oracle,bench,dot}"
+export PATH="/usr/local/cuda/bin:$PATH"
+t0=$(date +%s)
+el() { echo "$(( $(date +%s) - t0 )) s"; }
+has() { case ",$STEPS," in *",$1,"*) return 0;; esac; return 1; }
+if has build; then
+  { cmake --preset h200 && cmake --build --preset h200 -j 16; } > "$OUT/build.log" 2>&1
+  echo "== build exit $? after $(el)"; grep -E "error|FAILED" "$OUT/build.log" | head -20
+fi
+if has ctest; then
+  (cd build-h200 && timeout "${CTEST_TIMEOUT:-240}" ctest -j 8 --timeout 200 -L "gpu|autotune|nvcc|oracle" --output-on-failure) > "$OUT/ctest.log" 2>&1
+  echo "== ctest exit $? after $(el)"; grep -E "tests passed|\*\*\*Failed|Failed  |Not Run|Timeout" "$OUT/ctest.log" | head -40
+  grep -cE "Skipped|\*\*\*Skipped" "$OUT/ctest.log" | sed 's/^/skipped lines: /'
+fi
+if has oracle; then
+  timeout "${ORACLE_TIMEOUT:-150}" python3 scripts/triton_oracle.py --build-dir build-h200 --variants o1,o2,host --jobs 16 > "$OUT/oracle.log" 2>&1
+  echo "== oracle exit $? after $(el)"; grep -E "^FAIL|^ERR|passed|failed" "$OUT/oracle.log" | head -40
+fi
+if has bench && [ -f scripts/bench_suite.py ]; then
+  timeout "${BENCH_TIMEOUT:-200}" python3 scripts/bench_suite.py --markdown "$OUT/bench_suite.md" > "$OUT/bench_suite.log" 2>&1
+  echo "== bench_suite exit $? after $(el)"; tail -45 "$OUT/bench_suite.log"
+fi
+if has dot && [ -f scripts/bench_dot.py ]; then
+  timeout "${DOT_TIMEOUT:-150}" python3 scripts/bench_dot.py > "$OUT/bench_dot.log" 2>&1
+  echo "== bench_dot exit $? after $(el)"; tail -30 "$OUT/bench_dot.log"
+fi
