@@ -6,7 +6,11 @@
 #       SOURCE <file.py>                 (relative to the current source dir)
 #       SIGNATURE "<sig>"                e.g. "*fp32, *fp32, *fp32, i32"
 #       [NAME <launcher name>]           default: the function without "_kernel"
-#       [CONSTEXPR NAME=VALUE ...]
+#       [CONSTEXPR NAME=VALUE ...]       VALUE: a Python literal as -D takes it: 128,
+#                                        0.5, True, None, 'text' or a bare word
+#                                        (ACTIVATION=leaky_relu is a string), a
+#                                        tuple (1, 2); an item with spaces is
+#                                        quoted whole: "COEFS=(1.0, 2.0)"
 #       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
 #       [GRID_PARAMS name ...]           launcher-only int32_t parameters (after
 #                                        the kernel's) the GRID may use
@@ -26,6 +30,8 @@
 #       [RESTORE <param>[=<elements>] ...] buffers the kernel writes: tuning runs
 #                                        on scratch copies (CUDA: extent defaults to
 #                                        the allocation's end; host: required)
+#       [DEBUG ON|OFF]                   ON: tl.device_assert is compiled in (Triton's
+#                                        debug=True); default OFF (no code)
 #       [SPECIALIZE ON|OFF]              with CONFIGS: also build every config with
 #                                        pointers 16-byte aligned and i32 params
 #                                        divisible by 16 (NAME_cfg<i>_d16), used when
@@ -195,7 +201,7 @@ endfunction()
 macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
-    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE)
+    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE DEBUG)
     set(_kernel_multi_value CONSTEXPR GRID_PARAMS CONFIGS KEY RESTORE)
   # per call (anywhere in the call, once)
   set(_target_options STATIC SHARED)
@@ -537,11 +543,21 @@ macro(_mytriton_compile_command _cname _cargs_var _what)
   set(_stamp "${_stampdir}/${_cname}.options")
   string(REPLACE ";" "\n" _options_text "${${_cargs_var}}")
   _mytriton_write_if_different("${_stamp}" "${_options_text}\n")
+  # Modules the kernel imports (from common import f) are dependencies too:
+  # mytritonc writes them to a depfile where the generator reads one.
+  set(_depfile_args "")
+  set(_depfile_opt "")
+  if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    set(_depfile "${_stampdir}/${_cname}.d")
+    set(_depfile_args --depfile "${_depfile}")
+    set(_depfile_opt DEPFILE "${_depfile}")
+  endif()
   add_custom_command(
     OUTPUT ${_outputs}
     COMMAND "$<TARGET_FILE:mytriton::compiler>" ${${_cargs_var}} --option-spelling cmake
-            --python "${_python}" --shim "${_shim}" -o "${_outdir}"
+            --python "${_python}" --shim "${_shim}" -o "${_outdir}" ${_depfile_args}
     DEPENDS "${_src}" "${_shim}" ${_compiler_dep} "${_stamp}"
+    ${_depfile_opt}
     WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}"
     COMMENT "mytriton: compiling ${_what} [${_backends_text}]"
     VERBATIM)
@@ -784,6 +800,10 @@ function(mytriton_add_kernels target)
       _mytriton_error(${target} "${_fn}" OPT_LEVEL "OPT_LEVEL of KERNEL ${_fn} must be 0, 1 or 2, "
         "got '${_g${_g}_OPT_LEVEL}'")
     endif()
+    if(_g${_g}_has_DEBUG AND NOT _g${_g}_DEBUG MATCHES "^(ON|OFF)$")
+      _mytriton_error(${target} "${_fn}" DEBUG "DEBUG of KERNEL ${_fn} must be ON or OFF, "
+        "got '${_g${_g}_DEBUG}'")
+    endif()
     if(_g${_g}_has_NUM_WARPS AND NOT _g${_g}_NUM_WARPS MATCHES "^(1|2|4|8|16|32)$")
       _mytriton_error(${target} "${_fn}" NUM_WARPS "NUM_WARPS of KERNEL ${_fn} must be 1, 2, 4, "
         "8, 16 or 32, got '${_g${_g}_NUM_WARPS}'")
@@ -963,6 +983,9 @@ function(mytriton_add_kernels target)
       list(APPEND _args --grid-param "${_gp}")
     endforeach()
     list(APPEND _args --name "${_name}" "-O${_g${_g}_OPT_LEVEL}" --backends "${_backends_arg}")
+    if(_g${_g}_has_DEBUG AND _g${_g}_DEBUG STREQUAL "ON")
+      list(APPEND _args --debug)
+    endif()
     if(_g${_g}_has_NUM_WARPS)
       list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")
     endif()

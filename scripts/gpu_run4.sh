@@ -12,7 +12,7 @@ t0=$(date +%s)
 el() { echo "$(( $(date +%s) - t0 )) s"; }
 has() { case ",$STEPS," in *",$1,"*) return 0;; esac; return 1; }
 if has build; then
-  { cmake --preset h200 && cmake --build --preset h200 -j 16; } > "$OUT/build.log" 2>&1
+  { cmake --preset h200 && cmake --build --preset h200 -j 16 -- -k 0; } > "$OUT/build.log" 2>&1
   echo "== build exit $? after $(el)"; grep -E "error|FAILED" "$OUT/build.log" | head -20
 fi
 if has ctest; then

@@ -87,6 +87,18 @@ def float_to_bits(dt, x):
             return struct.unpack("<H", struct.pack("<e", x))[0]
         except OverflowError:
             return 0xFC00 if x < 0 else 0x7C00
+    if dt in ("fp8e4nv", "fp8e5"):  # the nearest code, ties to an even mantissa (tl.dot's fp8 inputs)
+        if math.isnan(x):
+            return 0x7F
+        best = None
+        for code in range(256):
+            v = bits_to_float(dt, code)
+            if math.isnan(v) or math.isinf(v):
+                continue
+            key = (abs(v - x), code & 1)
+            if best is None or key < best[0]:
+                best = (key, code)
+        return best[1]
     raise ValueError("no input generator for " + dt)
 
 
@@ -152,9 +164,21 @@ EDGE_FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 2.5, 3.5, -0.5, 127.5, 255.5, 30
 EDGE_F64 = [1e300, -1e300, 5e-324, 2.2250738585072014e-308, 0.1, 1.0 / 3.0]
 
 
+def in_dtype(arg):
+    """The dtype of an argument with initial contents: "in", or "inout" (an
+    input whose buffer the kernel also writes, compared after, as atomics'
+    targets), else None."""
+    return arg.get("in", arg.get("inout"))
+
+
+def out_dtype(arg):
+    """The dtype of an argument compared after the launch ("out" / "inout")."""
+    return arg.get("out", arg.get("inout"))
+
+
 def generate(entry, arg):
     """The bytes of input `arg` of `entry` (deterministic)."""
-    dt, n, gen = arg["in"], arg["n"], arg["gen"]
+    dt, n, gen = in_dtype(arg), arg["n"], arg["gen"]
     rng = random.Random(zlib.crc32((entry["name"] + "/" + arg["name"]).encode()))
     kind = gen["kind"]
     size, cls, code = DTYPES[dt][0], DTYPES[dt][1], DTYPES[dt][2]
@@ -200,6 +224,8 @@ def tolerance(arg, variant):
     cmp = arg.get("cmp", "exact")
     if cmp == "exact":
         return None
+    if "rtol" in cmp or "atol" in cmp:  # |got - Triton| <= atol + rtol * |Triton| (tl.dot's sum order)
+        return (float(cmp.get("rtol", 0.0)), float(cmp.get("atol", 0.0)))
     return cmp.get(variant, cmp.get("ulp", 0))
 
 
@@ -224,7 +250,10 @@ def compare(dt, got, want, ulp_bound, inputs_at):
             d = abs(bits_to_float(dt, g) - bits_to_float(dt, w))
             max_abs = max(max_abs, d) if not math.isnan(d) else math.inf
             max_ulp = max(max_ulp, u)
-            if ulp_bound is None or u > ulp_bound:
+            if isinstance(ulp_bound, tuple):
+                if not d <= ulp_bound[1] + ulp_bound[0] * abs(bits_to_float(dt, w)):
+                    bad.append(i)
+            elif ulp_bound is None or u > ulp_bound:
                 bad.append(i)
         else:
             d = abs(signed(dt, g) - signed(dt, w))
@@ -234,7 +263,10 @@ def compare(dt, got, want, ulp_bound, inputs_at):
         summary = "max ulp %s, max abs %.3g" % (max_ulp, max_abs)
     else:
         summary = "max abs %d" % max_abs
-    bound = "exact" if ulp_bound is None else "<=%d ulp" % ulp_bound
+    if isinstance(ulp_bound, tuple):
+        bound = "rtol %g, atol %g" % ulp_bound
+    else:
+        bound = "exact" if ulp_bound is None else "<=%d ulp" % ulp_bound
     summary += ", %d/%d mismatching (%s)" % (len(bad), len(want), bound)
     details = ["      [%d] got %s, Triton %s%s" % (i, show(dt, got[i]), show(dt, want[i]), inputs_at(i))
                for i in bad[:4]]
@@ -247,8 +279,8 @@ def compare(dt, got, want, ulp_bound, inputs_at):
 def signature(entry):
     parts = []
     for a in entry["args"]:
-        if "in" in a:
-            parts.append("*" + a["in"])
+        if in_dtype(a):
+            parts.append("*" + in_dtype(a))
         elif "out" in a:
             parts.append("*" + a["out"])
         else:
@@ -261,7 +293,14 @@ def define_text(v):
         return "True" if v else "False"
     if isinstance(v, str):
         return "'" + v + "'"
+    if isinstance(v, (list, tuple)):  # a JSON list: a tuple constexpr
+        return "(" + ", ".join(define_text(x) for x in v) + ("," if len(v) == 1 else "") + ")"
     return repr(v)
+
+
+def constexpr_value(v):
+    """A manifest constexpr as Triton takes it (a JSON list: a tuple)."""
+    return tuple(constexpr_value(x) for x in v) if isinstance(v, list) else v
 
 
 def run(cmd, cwd=None):
@@ -394,6 +433,10 @@ def load_module(path, cache):
     if path not in cache:
         spec = importlib.util.spec_from_file_location("oracle_" + re.sub(r"\W", "_", os.path.basename(path)), path)
         mod = importlib.util.module_from_spec(spec)
+        # helper modules beside the kernel file (from fn_helpers import ...)
+        kernels_dir = os.path.dirname(os.path.abspath(path))
+        if kernels_dir not in sys.path:
+            sys.path.insert(0, kernels_dir)
         spec.loader.exec_module(mod)
         cache[path] = mod
     return cache[path]
@@ -413,15 +456,18 @@ def run_triton(torch, entry, inputs, modules):
     kernel = getattr(mod, entry["kernel"])
     args, outs = [], {}
     for a in entry["args"]:
-        if "in" in a:
-            args.append(torch_buffer(torch, inputs[a["name"]], a["in"], "cuda"))
+        if in_dtype(a):
+            t = torch_buffer(torch, inputs[a["name"]], in_dtype(a), "cuda")
+            if "inout" in a:
+                outs[a["name"]] = t
+            args.append(t)
         elif "out" in a:
             t = torch_buffer(torch, bytes([SENTINEL]) * (a["n"] * DTYPES[a["out"]][0]), a["out"], "cuda")
             outs[a["name"]] = t
             args.append(t)
         else:
             args.append(a["value"])
-    kernel[grid_of(entry)](*args, **entry.get("constexprs", {}))
+    kernel[grid_of(entry)](*args, **{k: constexpr_value(v) for k, v in entry.get("constexprs", {}).items()})
     torch.cuda.synchronize()
     return {k: to_bytes(torch, t) for k, t in outs.items()}
 
@@ -429,8 +475,10 @@ def run_triton(torch, entry, inputs, modules):
 def run_cuda(torch, so, fn, entry, inputs):
     bufs, outs, keep = {}, {}, []
     for a in entry["args"]:
-        if "in" in a:
-            t = torch_buffer(torch, inputs[a["name"]], a["in"], "cuda")
+        if in_dtype(a):
+            t = torch_buffer(torch, inputs[a["name"]], in_dtype(a), "cuda")
+            if "inout" in a:
+                outs[a["name"]] = t
         elif "out" in a:
             t = torch_buffer(torch, bytes([SENTINEL]) * (a["n"] * DTYPES[a["out"]][0]), a["out"], "cuda")
             outs[a["name"]] = t
@@ -448,8 +496,10 @@ def run_cuda(torch, so, fn, entry, inputs):
 def run_host(so, fn, entry, inputs):
     bufs, outs = {}, {}
     for a in entry["args"]:
-        if "in" in a:
+        if in_dtype(a):
             b = ctypes.create_string_buffer(inputs[a["name"]], len(inputs[a["name"]]))
+            if "inout" in a:
+                outs[a["name"]] = b
         elif "out" in a:
             size = a["n"] * DTYPES[a["out"]][0]
             b = ctypes.create_string_buffer(bytes([SENTINEL]) * size, size)
@@ -475,9 +525,9 @@ def check(entry, variant, got, want, inputs):
         return (" at " + ", ".join(parts)) if parts else ""
 
     for a in entry["args"]:
-        if "out" not in a:
+        if not out_dtype(a):
             continue
-        dt = a["out"]
+        dt = out_dtype(a)
         o, summary, details = compare(dt, unpack(dt, got[a["name"]]), unpack(dt, want[a["name"]]),
                                       tolerance(a, variant), inputs_at)
         ok = ok and o
@@ -530,7 +580,7 @@ def main():
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs)
     futures = {(e["name"], v): pool.submit(build, e, v, tools) for e, v in jobs}
 
-    inputs = {e["name"]: {a["name"]: generate(e, a) for a in e["args"] if "in" in a} for e in entries}
+    inputs = {e["name"]: {a["name"]: generate(e, a) for a in e["args"] if in_dtype(a)} for e in entries}
     need_triton = not opts.compile_only and not opts.no_triton
     torch = None
     reference = {}

@@ -170,3 +170,16 @@ const char *sb_str(StrBuf *sb) {
     if (!sb->data) sb_reserve(sb, 0), sb->data[0] = 0;
     return sb->data;
 }
+
+void sb_quote(StrBuf *sb, const char *s) {
+    sb_putc(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') sb_printf(sb, "\\%c", *p);
+        else if (*p == '\n') sb_puts(sb, "\\n");
+        else if (*p == '\t') sb_puts(sb, "\\t");
+        else if (*p < 0x20 || *p == 0x7f) sb_printf(sb, "\\%03o", *p);
+        else if (*p == '?' && p[1] == '?') sb_puts(sb, "?\"\"");
+        else sb_putc(sb, (char)*p);
+    }
+    sb_putc(sb, '"');
+}

@@ -40,6 +40,9 @@ typedef struct StrBuf {
 void sb_init(StrBuf *sb, Arena *a);
 void sb_putc(StrBuf *sb, char c);
 void sb_puts(StrBuf *sb, const char *s);
+/* `s` as a C string literal: quotes, backslash escapes for quotes,
+ * backslashes and control characters, "?" split so no trigraph forms. */
+void sb_quote(StrBuf *sb, const char *s);
 void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);

@@ -701,7 +701,12 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_SELECT: return arena_printf(a, "(%s ? %s : %s)", x[0], x[1], x[2]);
     case OP_CAST: return c_cast_expr(a, d, od, rt, in->attrs.flag, x[0]);
     case OP_BITCAST: return c_bitcast_expr(a, d, od, rt, x[0]);
-    case OP_HINT: return x[0];
+    case OP_HINT:
+    case OP_BROADCAST: return x[0]; /* (broadcast: the operand's element, read broadcast) */
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -712,10 +717,23 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: return NULL;
     }
     if (round && ct != rt) return c_round(a, rt, d, e);
@@ -784,4 +802,51 @@ const char *c_triton_helpers(Arena *a, const char *code) {
 
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct) {
     return fill(a, tmpl, x, ct);
+}
+
+/* Triton pads each index to the digits of its dimension: ceil(log10(dim)). */
+static int index_width(int dim) {
+    int w = 0;
+    for (long long p = 1; p < dim; p *= 10) w++;
+    return w;
+}
+
+static const char *print_conversion(Arena *a, DType dt, int hex) {
+    const DTypeInfo *d = dtype_info(dt);
+    if (hex) {
+        if (dt == DT_BOOL) return "0x%x";
+        return arena_printf(a, "0x%%0%d%sx", d->bits / 4, d->bits > 32 ? "ll" : "");
+    }
+    if (d->cls == DC_FLOAT) return "%f";
+    if (d->cls == DC_SINT) return d->bits == 64 ? "%lld" : "%d";
+    return d->bits == 64 ? "%llu" : "%u";
+}
+
+const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_puts(&sb, "pid (%u, %u, %u) idx (");
+    for (int k = 0; k < t.rank; k++) {
+        int w = index_width((int)t.dims[k]);
+        if (w > 0) sb_printf(&sb, "%s%%%du", k ? ", " : "", w);
+        else sb_printf(&sb, "%s%%u", k ? ", " : "");
+    }
+    sb_puts(&sb, ")%s");
+    if (noperands > 1) sb_printf(&sb, "(operand %d) ", operand);
+    sb_printf(&sb, "%s\\n", print_conversion(a, (DType)t.dtype, hex));
+    return sb_str(&sb);
+}
+
+const char *c_print_arg(Arena *a, DType dt, int hex, const char *v) {
+    const DTypeInfo *d = dtype_info(dt);
+    if (hex) {
+        if (d->bits == 64) return arena_printf(a, "(unsigned long long)(%s)", v);
+        if (d->bits == 32) return arena_printf(a, "(unsigned)(%s)", v);
+        /* the bits of a narrow integer, not its sign extension */
+        return arena_printf(a, "(unsigned)((%s) & 0x%xu)", v, (1u << d->bits) - 1);
+    }
+    if (d->cls == DC_FLOAT) return arena_printf(a, "(double)(%s)", v);
+    if (d->cls == DC_SINT)
+        return arena_printf(a, d->bits == 64 ? "(long long)(%s)" : "(int)(%s)", v);
+    return arena_printf(a, d->bits == 64 ? "(unsigned long long)(%s)" : "(unsigned)(%s)", v);
 }

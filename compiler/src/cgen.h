@@ -53,6 +53,14 @@ const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType c
 /* The C names of the function's parameters: the Python names, except where
  * they would collide; deterministic. */
 const char **c_param_names(Arena *a, const Function *f);
+/* device_print's printf format for one element of a value of type `t`,
+ * operand `operand` of `noperands` (Triton's:
+ * "pid (%u, %u, %u) idx (%3u)%s%f\n", the prefix passed as the %s, "(operand
+ * i) " after it when there are several), as the text of a C string literal. */
+const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands);
+/* A register value of dtype `dt` (floats: in their compute type) as the
+ * printf argument of c_print_format's conversion. */
+const char *c_print_arg(Arena *a, DType dt, int hex, const char *v);
 /* Whether `name` is reserved in the generated C/CUDA. */
 int c_name_reserved(const char *name);
 

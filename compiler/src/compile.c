@@ -279,6 +279,9 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     for (int i = 0; i < ndefines; i++)
         defs[i].name = defines[i].name, defs[i].value = defines[i].value;
     ctx->triton_nan = o->opt_level >= 2;
+    ctx->python = o->python;
+    ctx->debug = o->debug;
+    ctx->shim = o->shim;
     c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
     if (o->ngrid_params && !o->grid) {
@@ -323,7 +326,14 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         if (p->is_constexpr)
             sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
     }
-    s->constexprs = sb_str(&cx);
+    /* constexprs print in a comment: control characters and a star
+     * followed by a slash (in a string constexpr) must not end it */
+    char *cxs = arena_strdup(a, sb_str(&cx));
+    for (char *p = cxs; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+        if (p[0] == '*' && p[1] == '/') p[1] = '?';
+    }
+    s->constexprs = cxs;
     s->grid = c->grid;
     s->f = c->f;
     /* the launcher's parameters: the kernel's, then the grid's own */
@@ -352,6 +362,12 @@ mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const ch
 }
 
 int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }
+const char *mt_dependency(const mt_compilation *c, int i) {
+    if (!c || i < 0) return NULL;
+    if (i == 0) return c->opts.path;
+    return i - 1 < c->ctx->deps.len ? c->ctx->deps.items[i - 1] : NULL;
+}
+
 const char *mt_diagnostics(const mt_compilation *c) { return sb_str(&c->ctx->diagnostics); }
 const char *mt_output_name(const mt_compilation *c) { return c->name; }
 
@@ -362,8 +378,12 @@ void mt_free(mt_compilation *c) {
 static int need_tile(mt_compilation *c) {
     if (c->have_tile) return 1;
     if (c->tile_failed || !c->f) return 0;
-    int blocked = c->opts.opt_level >= 2;
-    if (!shape_analyze(c->ctx, c->f, blocked ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
+    int dot = shape_has_dot(c->f);
+    int blocked = c->opts.opt_level >= 2 && !dot;
+    /* a dot kernel runs one CUDA thread per element of its tile; built for
+     * the host backend alone, its tile may be as large as -O2's */
+    int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
+    if (!shape_analyze(c->ctx, c->f, blocked || host_only ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
@@ -374,7 +394,7 @@ static int need_tile(mt_compilation *c) {
             c->tile_failed = 1;
             return 0;
         }
-    } else if (c->opts.num_warps > 0) {
+    } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),
             "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per element)");
@@ -404,9 +424,17 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
-        if (c->opts.opt_level >= 2)
+        if (c->opts.opt_level >= 2 && !c->tile.dot_box)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
-        return emit_cuda_kernel(a, c->f, &c->tile, c->spec.symbol);
+        if (c->tile.threads > MAX_TILE_O1) {
+            mt_error(
+                c->ctx, c->kernel->pos,
+                "the tile %s of a kernel with tl.dot needs %d CUDA threads, more than %d (built "
+                "for the host backend alone, larger tiles are accepted)",
+                tile_str(a, &c->tile), c->tile.threads, MAX_TILE_O1);
+            return NULL;
+        }
+        return emit_cuda_kernel_ex(a, c->f, &c->tile, c->spec.symbol, c->opts.opt_level >= 2);
     case MT_EMIT_HEADER:
         if (!need_tile(c)) return NULL;
         return emit_header(a, &c->spec);

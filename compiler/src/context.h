@@ -10,7 +10,14 @@
  * means "no position" (the diagnostic names the file only). */
 typedef struct SrcPos {
     int line, col;
+    int file; /* 0: the kernel's file; k > 0: ctx->files[k - 1] (an imported module) */
 } SrcPos;
+
+/* A file other than the kernel's that positions may point into. */
+typedef struct MtFile {
+    const char *name, *source;
+    size_t source_len;
+} MtFile;
 
 typedef struct MtContext {
     Arena *arena;
@@ -19,9 +26,14 @@ typedef struct MtContext {
     size_t source_len;
     StrBuf diagnostics; /* formatted diagnostics, in order */
     int errors;
-    int cmake_spelling; /* options named as mytriton_add_kernels() keywords */
-    int triton_nan;     /* tl.maximum/tl.minimum ignore NaN by default, as
+    int cmake_spelling;        /* options named as mytriton_add_kernels() keywords */
+    int triton_nan;            /* tl.maximum/tl.minimum ignore NaN by default, as
                            * Triton's (-O2); 0: NaN propagates, as the seed (-O1) */
+    const char *python, *shim; /* to parse imported modules (NULL: no imports) */
+    PtrVec deps;               /* const char *: the imported files, in order */
+    int debug;                 /* tl.device_assert compiled in (--debug, Triton's debug=True) */
+    PtrVec files;              /* MtFile *: imported modules, by SrcPos.file - 1 */
+    int parse_file;            /* the SrcPos.file of the nodes the AST reader makes */
 } MtContext;
 
 /* The options a diagnostic may name, spelled as on the command line (-D,
@@ -48,7 +60,7 @@ void mt_note(MtContext *ctx, SrcPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static inline SrcPos srcpos(int line, int col) {
-    SrcPos p = {line, col};
+    SrcPos p = {line, col, 0};
     return p;
 }
 

@@ -112,14 +112,27 @@ static void cse_block(Cse *C, Block *b) {
     int out = 0;
     for (int i = 0; i < b->items.len; i++) {
         Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
+        if (op_has(in->op, OPF_REGION)) {
+            /* each region is a scope: what it computes is not available
+             * after it, nor in the other branch of an if */
             Loop *l = in->loop;
             resolve_one(&l->start, C), resolve_one(&l->stop, C), resolve_one(&l->step, C);
+            if (in->op == OP_IF) resolve_one(&l->cond, C);
             for (int k = 0; k < l->ncarried; k++) resolve_one(&l->inits[k], C);
             int mark = C->inserted.len;
+            if (in->op == OP_WHILE) {
+                cse_block(C, &l->before);
+                resolve_one(&l->cond, C);
+                pop_scope(C, mark);
+            }
             cse_block(C, &l->body);
             for (int k = 0; k < l->nyields; k++) resolve_one(&l->yields[k], C);
             pop_scope(C, mark);
+            if (in->op == OP_IF) {
+                cse_block(C, &l->orelse);
+                for (int k = 0; k < l->nyields; k++) resolve_one(&l->else_yields[k], C);
+                pop_scope(C, mark);
+            }
             b->items.items[out++] = in;
             continue;
         }

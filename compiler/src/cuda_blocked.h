@@ -26,6 +26,9 @@ typedef struct CudaB {
     const char *index_type;   /* a carried pointer's element index: int, or long long
                                * when some offset is 64-bit */
     char *deferred, *emitted; /* by value: emission at first use */
+    const Block *cur_block;   /* the block being emitted */
+    const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
+    const Block **red_blk;    /* ... written in this block */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

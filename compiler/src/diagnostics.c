@@ -64,13 +64,21 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
 
 static void report(MtContext *ctx, const char *kind, SrcPos pos, const char *fmt, va_list ap) {
     StrBuf *sb = &ctx->diagnostics;
+    /* a position in an imported module names its file and quotes its line */
+    MtContext view = *ctx;
+    if (pos.file > 0 && pos.file <= ctx->files.len) {
+        const MtFile *f = ctx->files.items[pos.file - 1];
+        view.filename = f->name;
+        view.source = f->source;
+        view.source_len = f->source_len;
+    }
     if (pos.line > 0)
-        sb_printf(sb, "%s:%d:%d: %s: ", ctx->filename, pos.line, pos.col > 0 ? pos.col : 1, kind);
-    else sb_printf(sb, "%s: %s: ", ctx->filename, kind);
+        sb_printf(sb, "%s:%d:%d: %s: ", view.filename, pos.line, pos.col > 0 ? pos.col : 1, kind);
+    else sb_printf(sb, "%s: %s: ", view.filename, kind);
     sb_vprintf(sb, fmt, ap);
     sb_putc(sb, '\n');
     size_t len = 0;
-    const char *text = source_line(ctx, pos.line, &len);
+    const char *text = source_line(&view, pos.line, &len);
     if (!text) return;
     /* Show at most 200 bytes of a long line, around the column. */
     size_t col = pos.col > 0 ? (size_t)pos.col - 1 : 0;

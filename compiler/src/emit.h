@@ -32,6 +32,9 @@ typedef struct Spec {
 
 /* The __global__ function alone (--emit=cuda; the golden files). */
 const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, const char *symbol);
+/* The same; tensor_cores: tl.dot through mma.sync on sm_80+ (-O2). */
+const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *tile,
+                                const char *symbol, int tensor_cores);
 /* NAME.cu: includes, kernel, launcher, registry entry. */
 const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel);
 /* NAME.h: the launchers of the requested backends. */

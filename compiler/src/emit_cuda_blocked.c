@@ -28,7 +28,9 @@
 #include <string.h>
 
 #include "cgen.h"
+#include "cuda_atomic.h"
 #include "cuda_blocked.h"
+#include "reduce_gen.h"
 
 /* ---- Layout choice ----------------------------------------------------- */
 
@@ -38,7 +40,10 @@ static int has_reduction(const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (op_has(in->op, OPF_REDUCE)) return 1;
-        if (in->op == OP_FOR && has_reduction(&in->loop->body)) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_reduction(sub[k])) return 1;
     }
     return 0;
 }
@@ -46,7 +51,9 @@ static int has_reduction(const Block *b) {
 static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) group_of_block(f, &in->loop->body, min_bytes);
+        Block *sub[2];
+        int nsub = ssa_blocks(in, sub);
+        for (int k = 0; k < nsub; k++) group_of_block(f, sub[k], min_bytes);
         int dt = in->op == OP_LOAD    ? in->type.dtype
                  : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype
                                       : -1;
@@ -345,10 +352,13 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
             if (lp->start.kind == OPD_CONST) d = min_int(d, pow2_of(lp->start.c.i));
             else d = 1;
             if (lp->step.kind == OPD_CONST) d = min_int(d, pow2_of(lp->step.c.i));
+            else d = 1;
             r.div = d;
         }
         return r;
     }
+    case OP_WHILE:
+    case OP_IF: return r; /* a lane: nothing known */
     case OP_MUL: {
         AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
         const Operand *k = def->args[1].kind == OPD_CONST   ? &def->args[1]
@@ -426,11 +436,27 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_SHR:
     case OP_BITCAST:
     case OP_SELECT:
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_BROADCAST:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_COUNT: break;
     }
     return r;
@@ -690,13 +716,31 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_BITCAST:
     case OP_HINT:
     case OP_SELECT:
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_BROADCAST:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: break;
     }
     if (!e) {
@@ -942,6 +986,129 @@ static void emit_store(CudaB *C, const Inst *in) {
     cb_close(C, n);
 }
 
+/* ---- device_print, device_assert ------------------------------------------ */
+
+/* Each thread prints (checks) the elements it holds; an element every
+ * thread holds (a scalar), or a row or column replicated across threads,
+ * by one thread of those. Prints follow Triton's format. */
+static void emit_debug(CudaB *C, const Inst *in) {
+    Operand o = in->args[0];
+    Type t = operand_type(C->f, o);
+    Layout l = t.rank == 0 ? LAYOUT_UNIFORM : iter_layout(C, in);
+    const char *guard = NULL, *idx[2] = {"0", "0"};
+    if (l == LAYOUT_UNIFORM) guard = "threadIdx.x == 0";
+    else if (l == LAYOUT_ROWS) {
+        C->uses_tx = 1;
+        guard = "tx == 0";
+        idx[0] = cb_row(C, "i");
+    } else if (l == LAYOUT_COLS) {
+        C->uses_ty = 1;
+        guard = "ty == 0";
+        idx[t.rank - 1] = cb_col(C, "j");
+    } else if (l == LAYOUT_FLAT) idx[0] = flat_index(C, "j");
+    else idx[0] = cb_row(C, "i"), idx[1] = cb_col(C, "j");
+    int n = cb_open(C, l);
+    DType dt = (DType)t.dtype;
+    const char *v = cb_elem(C, o, use_of(C, in, 0, l), "i", "j");
+    StrBuf sb;
+    sb_init(&sb, C->a);
+    if (in->op == OP_PRINT) {
+        if (dtype_is_float(dt)) v = as_dtype(C, o, v, dtype_info(dt)->compute);
+        sb_printf(&sb,
+                  "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z",
+                  c_print_format(C->a, t, in->attrs.flag, in->attrs.start, in->attrs.end));
+        for (int k = 0; k < t.rank; k++) sb_printf(&sb, ", (unsigned)%s", idx[k]);
+        sb_puts(&sb, ", ");
+        sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
+        sb_printf(&sb, ", %s);", c_print_arg(C->a, dt, in->attrs.flag, v));
+    } else {
+        sb_printf(&sb, "if (!(%s)) __assertfail(", v);
+        sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
+        sb_puts(&sb, ", ");
+        sb_quote(&sb, in->attrs.file ? in->attrs.file : "");
+        sb_printf(&sb, ", %d, ", in->pos.line);
+        sb_quote(&sb, in->attrs.func ? in->attrs.func : "");
+        sb_puts(&sb, ", 1);");
+    }
+    if (guard) cb_line(C, "if (%s) %s", guard, sb_str(&sb));
+    else cb_line(C, "%s", sb_str(&sb));
+    cb_close(C, n);
+}
+
+/* ---- Atomics --------------------------------------------------------------- */
+
+/* An atomic: once per element of its shape. The thread's elements of a
+ * flat or tile layout, one after another; where threads share elements (a
+ * scalar or one-element block: all; rows: the threads of a row of the
+ * thread grid; columns: of a column), the first of them performs it and
+ * the old values reach the others through shared memory. A masked-off
+ * element does nothing and reads 0. */
+static const char *atomic_call(CudaB *C, const Inst *in, Layout l) {
+    const Operand *x = in->args;
+    DType dt = (DType)in->type.dtype;
+    int cas = in->op == OP_ATOMIC_CAS;
+    const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, x[0])),
+                                   cb_ptr_index(C, x[0], l, "i", "j"));
+    const char *call =
+        cuda_atomic_call(C->a, in, dst, cas ? E(C, in, 1, l) : NULL, E(C, in, cas ? 2 : 1, l));
+    if (cas || x[2].kind == OPD_NONE || (x[2].kind == OPD_CONST && x[2].c.i)) return call;
+    if (x[2].kind == OPD_CONST) return c_zero(dt);
+    return arena_printf(C->a, "(%s ? %s : %s)", E(C, in, 2, l), call, c_zero(dt));
+}
+
+static void count_use(Operand *o, void *user) {
+    int *u = user;
+    if (o->kind == OPD_VALUE && o->id == u[0]) u[1] = 1;
+}
+
+static int used(const Block *b, int id) {
+    int u[2] = {id, 0};
+    for (int i = 0; i < b->items.len && !u[1]; i++)
+        ssa_for_each_operand(b->items.items[i], 1, count_use, u);
+    return u[1];
+}
+
+static void emit_atomic(CudaB *C, const Inst *in) {
+    int id = in->result;
+    DType dt = (DType)in->type.dtype;
+    Layout l = cb_layout(C, id);
+    if (l == LAYOUT_FLAT || l == LAYOUT_TILE) {
+        int keep = used(&C->f->body, id);
+        if (keep) declare(C, id, dt);
+        int n = cb_open(C, l);
+        if (keep) cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), atomic_call(C, in, l));
+        else cb_line(C, "%s;", atomic_call(C, in, l));
+        cb_close(C, n);
+        return;
+    }
+    const TileInfo *t = C->tile;
+    int rows = l == LAYOUT_ROWS, cols = l == LAYOUT_COLS;
+    int size = rows ? t->rows : cols ? t->cols : 1;
+    sb_printf(&C->smem, "    __shared__ %s atomic_smem_%d[%d];\n", c_type(dt), id, size);
+    const char *slot = rows ? cb_row(C, "i") : cols ? cb_col(C, "j") : "0";
+    const char *who = rows ? "tx == 0" : cols ? "ty == 0" : "threadIdx.x == 0";
+    if (rows) C->uses_tx = 1;
+    if (cols) C->uses_ty = 1;
+    cb_line(C, "if (%s) {", who);
+    C->indent++;
+    int n = cb_open(C, l);
+    cb_line(C, "atomic_smem_%d[%s] = %s;", id, slot, atomic_call(C, in, l));
+    cb_close(C, n);
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "__syncthreads();");
+    if (rows || cols) {
+        declare(C, id, dt);
+        n = cb_open(C, l);
+        cb_line(C, "v%d%s = atomic_smem_%d[%s];", id, subscript(C, l, "i", "j"), id, slot);
+        cb_close(C, n);
+    } else {
+        cb_line(C, "%s v%d = atomic_smem_%d[0];", c_type(dt), id, id);
+    }
+    /* in a loop the buffer is written again next iteration */
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();");
+}
+
 /* ---- Reductions ------------------------------------------------------------ */
 
 /* Per-thread partials, warp shuffles, one exchange through shared memory.
@@ -1013,6 +1180,127 @@ static void emit_reduce(CudaB *C, const Inst *in) {
     cb_line(C, "}");
 }
 
+/* ---- Shape ops ------------------------------------------------------------- */
+
+/* Reshape, trans, join and split move elements between threads, and so
+ * does the generic axis path of reductions and scans: every element of the
+ * operand is written once to a __shared__ buffer at its row-major position
+ * in the operand's shape, and each thread reads what its result elements
+ * need. held_pos: the position of element (i, j) of a thread's elements of
+ * layout `l`, in a value of that layout; *guard: the threads that write it
+ * (NULL: all; a row is held by every thread of the row, written by the
+ * first). */
+static const char *held_pos(CudaB *C, Layout l, const char **guard) {
+    const TileInfo *t = C->tile;
+    *guard = NULL;
+    switch (l) {
+    case LAYOUT_UNIFORM:
+        if (t->block_threads > 1) *guard = "threadIdx.x == 0";
+        return "0";
+    case LAYOUT_ROWS:
+        if (t->cols > t->tn) *guard = (C->uses_tx = 1, "tx == 0");
+        return cb_row(C, "i");
+    case LAYOUT_COLS:
+        if (t->rows > t->tm) *guard = (C->uses_ty = 1, "ty == 0");
+        return cb_col(C, "j");
+    case LAYOUT_TILE:
+        return arena_printf(C->a, "%s * %d + %s", cb_row(C, "i"), t->cols, cb_col(C, "j"));
+    case LAYOUT_FLAT: return flat_index(C, "j");
+    }
+    return "0";
+}
+
+static Layout value_layout(CudaB *C, const Inst *in, int k) {
+    Operand o = in->args[k];
+    Type t = operand_type(C->f, o);
+    if (o.kind != OPD_VALUE || t.rank == 0 || type_numel(t) == 1) return LAYOUT_UNIFORM;
+    if (is_arange(C, o.id)) return use_of(C, in, k, LAYOUT_UNIFORM);
+    return cb_layout(C, o.id);
+}
+
+static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add) {
+    Layout l = value_layout(C, in, k);
+    const char *guard;
+    int n = cb_open(C, l);
+    const char *pos = held_pos(C, l, &guard);
+    if (scale != 1 || add != 0) pos = arena_printf(C->a, "(%s) * %d + %d", pos, scale, add);
+    const char *x = cb_elem(C, in->args[k], l, "i", "j");
+    if (guard) cb_line(C, "if (%s) %s[%s] = %s;", guard, buf, pos, x);
+    else cb_line(C, "%s[%s] = %s;", buf, pos, x);
+    cb_close(C, n);
+}
+
+static void emit_exchange(CudaB *C, const Inst *in) {
+    int id = in->result;
+    DType dt = (DType)in->type.dtype;
+    const char *T = c_type(dt);
+    Type xt = operand_type(C->f, in->args[0]);
+    int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
+    sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
+    const char *buf = arena_printf(C->a, "shape_smem_%d", id);
+    if (in->op == OP_JOIN) {
+        exchange_write(C, in, 0, buf, 2, 0);
+        exchange_write(C, in, 1, buf, 2, 1);
+    } else {
+        exchange_write(C, in, 0, buf, 1, 0);
+    }
+    cb_line(C, "__syncthreads();");
+    Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : cb_layout(C, id);
+    if (cb_count(C, rl) == 1) cb_line(C, "%s v%d;", T, id);
+    else declare(C, id, dt);
+    int loops = cb_open(C, rl);
+    const char *guard;
+    const char *p = held_pos(C, rl, &guard);
+    const char *src = p;    /* reshape, join: the same row-major position */
+    if (in->op == OP_TRANS) /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
+        src = arena_printf(C->a, "((%s) %% %d) * %d + (%s) / %d", p, (int)xt.dims[0],
+                           (int)xt.dims[1], p, (int)xt.dims[0]);
+    if (in->op == OP_SPLIT) src = arena_printf(C->a, "(%s) * 2 + %d", p, in->attrs.axis);
+    cb_line(C, "v%d%s = %s[%s];", id, cb_count(C, rl) == 1 ? "" : subscript(C, rl, "i", "j"), buf,
+            src);
+    cb_close(C, loops);
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();");
+}
+static void emit_axis_result(CudaB *C, const Inst *in, const char *buf);
+
+/* The generic axis path of a reduction or scan (reduce_gen.h): the operand
+ * into shared memory (one writer per element), then each thread computes
+ * the result elements it holds by combining along the axis in order. */
+static void emit_axis_reduce(CudaB *C, const Inst *in) {
+    int id = in->result;
+    Type xt = operand_type(C->f, in->args[0]);
+    DType xdt = (DType)xt.dtype;
+    /* an operand already in shared memory (written earlier in this block:
+     * several reductions of one value, tl.reduce's elements) is read there */
+    int v0 = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
+    if (v0 >= 0 && C->red_buf[v0] && C->red_blk[v0] == C->cur_block) {
+        emit_axis_result(C, in, C->red_buf[v0]);
+        return;
+    }
+    const char *buf = arena_printf(C->a, "red_smem_%d", id);
+    sb_printf(&C->smem, "    __shared__ %s %s[%lld];\n", c_type(xdt), buf,
+              (long long)type_numel(xt));
+    if (v0 >= 0) C->red_buf[v0] = buf, C->red_blk[v0] = C->cur_block;
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    exchange_write(C, in, 0, buf, 1, 0);
+    cb_line(C, "__syncthreads();");
+    emit_axis_result(C, in, buf);
+}
+
+/* The result elements of an axis reduction whose operand is in `buf`. */
+static void emit_axis_result(CudaB *C, const Inst *in, const char *buf) {
+    int id = in->result;
+    Layout lr = in->type.rank == 0 ? LAYOUT_UNIFORM : cb_layout(C, id);
+    declare(C, id, (DType)in->type.dtype);
+    RedGen g = {C->a, C_CUDA, C->f, in, arena_printf(C->a, "%s[%%s]", buf), NULL, NULL};
+    int n = cb_open(C, lr);
+    const char *unused;
+    const char **ls = red_lines(&g, held_pos(C, lr, &unused),
+                                arena_printf(C->a, "v%d%s", id, subscript(C, lr, "i", "j")));
+    for (int k = 0; ls[k]; k++) cb_line(C, "%s", ls[k]);
+    cb_close(C, n);
+}
+
 void cb_emit_block(CudaB *C, const Block *b);
 
 /* Pure ops over blocks are emitted where their value is first needed, not
@@ -1035,10 +1323,27 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_RESHAPE: /* (a __syncthreads: in place, reached by every thread) */
+    case OP_TRANS:
+    case OP_JOIN:
+    case OP_SPLIT:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: return 0;
     case OP_NEG:
     case OP_ABS:
@@ -1069,6 +1374,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:
+    case OP_BROADCAST:
     case OP_SELECT: return in->type.rank > 0;
     }
     return 0;
@@ -1107,15 +1413,29 @@ static void materialize_operands(CudaB *C, const Inst *in) {
     }
 }
 
+static void materialize_block(CudaB *C, const Block *b);
+
+/* What a region op reads from outside: its bounds, condition, carried
+ * inputs and what its regions read (`inner`: their blocks too). */
+static void materialize_region(CudaB *C, const Inst *in, int inner) {
+    const Loop *l = in->loop;
+    materialize(C, l->start), materialize(C, l->stop), materialize(C, l->step);
+    if (in->op == OP_IF) materialize(C, l->cond);
+    for (int k = 0; k < l->ncarried; k++) materialize(C, l->inits[k]);
+    if (!inner) return;
+    Block *sub[2];
+    int n = ssa_blocks(in, sub);
+    for (int k = 0; k < n; k++) materialize_block(C, sub[k]);
+    if (in->op == OP_WHILE) materialize(C, l->cond);
+    for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);
+    for (int k = 0; in->op == OP_IF && k < l->nyields; k++) materialize(C, l->else_yields[k]);
+}
+
 static void materialize_block(CudaB *C, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
-            const Loop *l = in->loop;
-            materialize(C, l->start), materialize(C, l->stop), materialize(C, l->step);
-            for (int k = 0; k < l->ncarried; k++) materialize(C, l->inits[k]);
-            materialize_block(C, &l->body);
-            for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);
+        if (op_has(in->op, OPF_REGION)) {
+            materialize_region(C, in, 1);
             continue;
         }
         materialize_operands(C, in);
@@ -1142,63 +1462,75 @@ static int block_uses(const Block *b, int v) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         if (operands_use(in->args, in->nargs, v)) return 1;
-        if (in->op != OP_FOR) continue;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        if (!n) continue;
         const Loop *l = in->loop;
-        Operand bounds[3] = {l->start, l->stop, l->step};
-        if (operands_use(bounds, 3, v) || operands_use(l->inits, l->ncarried, v) ||
-            operands_use(l->yields, l->nyields, v) || block_uses(&l->body, v))
+        Operand bounds[4] = {l->start, l->stop, l->step, l->cond};
+        if (operands_use(bounds, 4, v) || operands_use(l->inits, l->ncarried, v) ||
+            operands_use(l->yields, l->nyields, v) ||
+            (in->op == OP_IF && operands_use(l->else_yields, l->nyields, v)))
             return 1;
+        for (int k = 0; k < n; k++)
+            if (block_uses(sub[k], v)) return 1;
     }
     return 0;
 }
 
-static void emit_loop(CudaB *C, const Inst *in) {
+/* The variables of a region op's lanes, named after its results (a loop's
+ * region arguments alias them), initialized from the carried inputs (an
+ * if's are assigned by each branch). */
+static void declare_lanes(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
     const Function *f = C->f;
-    if (cuda_matmul_emit(C, in)) return;
-    for (int k = 0; k < l->ncarried; k++) {
+    for (int k = 0; k < l->nresults; k++) {
         int r = l->results[k];
         Type t = f->types[r];
-        C->alias[l->args[k]] = r;
+        int carried = k < l->ncarried;
+        if (carried) C->alias[l->args[k]] = r;
         if (t.ptr) {
-            /* a carried pointer: its element index, from one base parameter */
-            int base = ptr_base(C, l->inits[k]);
-            C->ptr_param[r] = C->ptr_param[l->args[k]] = base;
-            C->ptr_var[r] = C->ptr_var[l->args[k]] = arena_printf(C->a, "v%d", r);
+            /* a carried pointer: its element index, from one base parameter
+             * (an if's: known once its then branch is emitted) */
+            int base = carried ? ptr_base(C, l->inits[k]) : -1;
+            C->ptr_param[r] = base;
+            C->ptr_var[r] = arena_printf(C->a, "v%d", r);
+            if (carried) C->ptr_param[l->args[k]] = base, C->ptr_var[l->args[k]] = C->ptr_var[r];
             Layout lay = cb_layout(C, r);
             cb_line(C, "%s v%d%s;", C->index_type, r, decl_suffix(C, lay));
+            if (!carried) continue;
             int n = cb_open(C, lay);
             cb_line(C, "v%d%s = %s;", r, subscript(C, lay, "i", "j"),
                     cb_ptr_index(C, l->inits[k], lay, "i", "j"));
             cb_close(C, n);
         } else {
             declare(C, r, (DType)t.dtype);
-            copy_into(C, r, l->inits[k], NULL);
+            if (carried) copy_into(C, r, l->inits[k], NULL);
         }
     }
-    /* a 64-bit counter: bounds near INT32_MAX must not wrap */
-    cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
-            cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
-            cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
-            cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
-    C->indent++;
-    if (block_uses(&l->body, l->index) || operands_use(l->yields, l->nyields, l->index))
-        cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
-    C->loop_depth++;
-    cb_emit_block(C, &l->body);
-    for (int k = 0; k < l->nyields; k++) materialize(C, l->yields[k]);
+}
+
+/* The lanes take the yields (materialized first): a parallel assignment,
+ * through temporaries when a yield reads another lane's region argument. */
+static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
+    const Loop *l = in->loop;
+    const Function *f = C->f;
+    for (int k = 0; k < l->nyields; k++) materialize(C, yields[k]);
     int hazard = 0;
     for (int k = 0; k < l->nyields; k++)
-        for (int j = 0; j < l->nyields; j++)
-            if (j != k && l->yields[k].kind == OPD_VALUE && l->yields[k].id == l->args[j])
-                hazard = 1;
+        for (int j = 0; j < l->ncarried; j++)
+            if (j != k && yields[k].kind == OPD_VALUE && yields[k].id == l->args[j]) hazard = 1;
     for (int pass = hazard ? 0 : 1; pass < 2; pass++) {
         for (int k = 0; k < l->nyields; k++) {
             int r = l->results[k];
             Type t = f->types[r];
             Layout lay = cb_layout(C, r);
-            Operand y = l->yields[k];
-            if (y.kind == OPD_VALUE && y.id == l->args[k]) continue;
+            Operand y = yields[k];
+            if (k < l->ncarried && y.kind == OPD_VALUE && y.id == l->args[k]) continue;
+            if (t.ptr && pass == 1) {
+                int base = ptr_base(C, y);
+                if (C->ptr_param[r] < 0) C->ptr_param[r] = base;
+                MT_ASSERT(C->ptr_param[r] == base);
+            }
             const char *dst =
                 pass == 0 ? arena_printf(C->a, "v%d_next", r) : arena_printf(C->a, "v%d", r);
             if (pass == 0)
@@ -1214,6 +1546,48 @@ static void emit_loop(CudaB *C, const Inst *in) {
             cb_close(C, n);
         }
     }
+}
+
+static void emit_loop(CudaB *C, const Inst *in) {
+    const Loop *l = in->loop;
+    if (in->op == OP_FOR && cuda_matmul_emit(C, in)) return;
+    declare_lanes(C, in);
+    if (in->op == OP_IF) {
+        /* a uniform condition: every thread takes the same branch */
+        cb_line(C, "if (%s) {", cb_elem(C, l->cond, LAYOUT_UNIFORM, "0", "0"));
+        C->indent++;
+        cb_emit_block(C, &l->body);
+        assign_lanes(C, in, l->yields);
+        C->indent--;
+        cb_line(C, "} else {");
+        C->indent++;
+        cb_emit_block(C, &l->orelse);
+        assign_lanes(C, in, l->else_yields);
+        C->indent--;
+        cb_line(C, "}");
+        return;
+    }
+    if (in->op == OP_WHILE) {
+        cb_line(C, "for (;;) {");
+        C->indent++;
+        C->loop_depth++;
+        cb_emit_block(C, &l->before);
+        materialize(C, l->cond);
+        cb_line(C, "if (!%s) break;", cb_elem(C, l->cond, LAYOUT_UNIFORM, "0", "0"));
+    } else {
+        /* a 64-bit counter: bounds near INT32_MAX must not wrap */
+        if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
+        cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
+                cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
+                cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
+                cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
+        C->indent++;
+        if (block_uses(&l->body, l->index) || operands_use(l->yields, l->nyields, l->index))
+            cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
+        C->loop_depth++;
+    }
+    cb_emit_block(C, &l->body);
+    assign_lanes(C, in, l->yields);
     C->loop_depth--;
     C->indent--;
     cb_line(C, "}");
@@ -1224,11 +1598,8 @@ static void emit_inst(CudaB *C, const Inst *in) {
         C->deferred[in->result] = 1;
         return;
     }
-    if (in->op == OP_FOR) {
-        const Loop *l = in->loop;
-        materialize(C, l->start), materialize(C, l->stop), materialize(C, l->step);
-        for (int k = 0; k < l->ncarried; k++) materialize(C, l->inits[k]);
-        if (!cuda_matmul_find_loop(C->f, C->tile, in)) materialize_block(C, &l->body);
+    if (op_has(in->op, OPF_REGION)) {
+        materialize_region(C, in, in->op != OP_FOR || !cuda_matmul_find_loop(C->f, C->tile, in));
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
         /* (pointers and aliases produce no code: their operands are
          * materialized where they are used) */
@@ -1261,10 +1632,25 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_ADDPTR: C->ptr_param[id] = ptr_base(C, x[0]); return;
     case OP_LOAD: emit_load(C, in); return;
     case OP_STORE: emit_store(C, in); return;
+    case OP_PRINT:
+    case OP_ASSERT: emit_debug(C, in); return;
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS: emit_atomic(C, in); return;
+    case OP_DEBUG_BARRIER: cb_line(C, "__syncthreads();"); return;
     case OP_SUM:
     case OP_MAX:
-    case OP_MIN: emit_reduce(C, in); return;
-    case OP_FOR: emit_loop(C, in); return;
+    case OP_MIN:
+        if (shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
+        else emit_axis_reduce(C, in);
+        return;
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE: emit_axis_reduce(C, in); return;
+    case OP_FOR:
+    case OP_WHILE:
+    case OP_IF: emit_loop(C, in); return;
     case OP_NEG:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
@@ -1294,14 +1680,23 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:
+    case OP_BROADCAST:
     case OP_SELECT: elementwise(C, in, binary_expr); return;
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_JOIN:
+    case OP_SPLIT: emit_exchange(C, in); return;
+    case OP_DOT: /* compile.c emits kernels with tl.dot through emit_cuda.c */
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
 }
 
 void cb_emit_block(CudaB *C, const Block *b) {
+    const Block *outer = C->cur_block;
+    C->cur_block = b;
     for (int i = 0; i < b->items.len; i++) emit_inst(C, b->items.items[i]);
+    C->cur_block = outer;
 }
 
 /* Whether an addptr of the block (or of a loop in it) has a 64-bit offset:
@@ -1309,7 +1704,10 @@ void cb_emit_block(CudaB *C, const Block *b) {
 static int wide_offsets(const Function *f, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR && wide_offsets(f, &in->loop->body)) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (wide_offsets(f, sub[k])) return 1;
         if (in->op == OP_ADDPTR &&
             dtype_info((DType)operand_type(f, in->args[1]).dtype)->bits == 64)
             return 1;
@@ -1334,6 +1732,8 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.deferred = ARENA_ARRAY(a, char, f->nvalues + 1);
     C.emitted = ARENA_ARRAY(a, char, f->nvalues + 1);
     C.group = cb_group(f);
+    C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
     C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
@@ -1344,6 +1744,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);
     for (int i = 0; i < f->nparams; i++)

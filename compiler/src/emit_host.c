@@ -48,6 +48,9 @@
  *     assigned at the end of each iteration (with temporaries where a yield
  *     reads a region argument that an earlier assignment overwrites, as the
  *     CUDA backend does).
+ *   - tl.dot loops over (i, j) and k: one fused multiply-add per k in k
+ *     order from the accumulator, in f32 (f64; int8 wrapping in 32 bits),
+ *     TF32 operands truncated to 19 bits, tf32x3 split (docs/dot.md);
  * A value that only renames another (expand_dims, a parameter plus offsets)
  * shares its variable.
  *
@@ -76,6 +79,7 @@
 #include <string.h>
 
 #include "cgen.h"
+#include "reduce_gen.h"
 
 #define VERSION_LINE "mytritonc " MT_VERSION
 
@@ -88,7 +92,10 @@ enum {
     N_SHL = 1 << 3,  /* mt_shl_<dt>: '<<' */
     N_SHR = 1 << 4   /* mt_shr_<dt>: '>>' */
 };
-enum { NA_ODD = 1 << 0 }; /* mt_odd_double: a 64-bit integer as a double, rounded to odd */
+enum {
+    NA_ODD = 1 << 0, /* mt_odd_double: a 64-bit integer as a double, rounded to odd */
+    NA_TF32 = 1 << 1 /* mt_tf32_trunc / mt_tf32_rna: f32 to TF32 (tl.dot) */
+};
 
 /* The elements an op loops over. */
 typedef struct Iter {
@@ -116,6 +123,9 @@ typedef struct Host {
     StrBuf *out;
     int indent;
     int failed;
+    int stdio;  /* device_print / device_assert: <stdio.h> */
+    int aborts; /* device_assert: abort() of <stdlib.h> */
+    int atomics; /* mytriton/atomic.h is needed */
 } Host;
 
 static void line(Host *H, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -156,7 +166,8 @@ static const char *u64(Host *H, const char *x) { return arena_printf(H->a, "(uin
 static const char *helper_call(Host *H, unsigned n, const char *fn, DType dt, const char *x,
                                const char *y) {
     H->need[dt] |= n;
-    if (n & (N_DIV | N_MOD | N_SHL | N_SHR)) H->need[dt] |= dtype_is_unsigned(dt) ? 0 : N_WRAP;
+    /* (of these, only the signed div and shl helpers call mt_wrap) */
+    if (n & (N_DIV | N_SHL)) H->need[dt] |= dtype_is_unsigned(dt) ? 0 : N_WRAP;
     return arena_printf(H->a, "mt_%s_%s(%s, %s)", fn, dtype_name(dt), x, y);
 }
 
@@ -450,13 +461,31 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_FULL:
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_BROADCAST:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: break;
     }
     return c_op_expr(H->a, C_HOST, H->f, in, x);
@@ -465,7 +494,11 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
 /* One step of a reduction's tree: lhs combined with rhs. */
 static const char *reduce_step(Host *H, Op op, DType dt, const char *lhs, const char *rhs) {
     int fl = dtype_is_float(dt), dbl = dtype_info(dt)->compute == DT_F64;
-    if (op == OP_SUM) {
+    if (op == OP_CUMPROD) {
+        if (fl) return c_round(H->a, dt, C_HOST, arena_printf(H->a, "%s * %s", lhs, rhs));
+        return wrap(H, dt, arena_printf(H->a, "%s * %s", u64(H, lhs), u64(H, rhs)));
+    }
+    if (op == OP_SUM || op == OP_CUMSUM) {
         if (fl)
             return c_round(
                 H->a, dt, C_HOST,
@@ -509,6 +542,35 @@ static void emit_reduce(Host *H, const Inst *in) {
     if (!H->uses[id]) line(H, "(void)v%d;", id);
 }
 
+static const char *red_step(void *user, Op op, DType dt, const char *acc, const char *x) {
+    return reduce_step((Host *)user, op, dt, acc, x);
+}
+
+/* The generic axis path of a reduction or scan (reduce_gen.h): each result
+ * element combines the operand's elements along the axis in order, as the
+ * CUDA backends do. */
+static void emit_axis_reduce(Host *H, const Inst *in) {
+    int id = in->result;
+    Operand x = in->args[0];
+    MT_ASSERT(x.kind == OPD_VALUE);
+    const char *src = H->vname[x.id] ? H->vname[x.id] : arena_printf(H->a, "v%d", x.id);
+    RedGen g = {H->a, C_HOST, H->f, in, arena_printf(H->a, "%s[%%s]", src), red_step, H};
+    const char *T = host_type((DType)in->type.dtype);
+    const char **ls;
+    if (in->type.rank == 0) {
+        line(H, "%s v%d;", T, id);
+        ls = red_lines(&g, "0", arena_printf(H->a, "v%d", id));
+    } else {
+        declare_block(H, arena_printf(H->a, "v%d", id), in->type);
+        line(H, "for (int mt_e = 0; mt_e < %lld; mt_e++)", (long long)numel(in->type));
+        H->indent++;
+        ls = red_lines(&g, "mt_e", arena_printf(H->a, "v%d[mt_e]", id));
+    }
+    for (int k = 0; ls[k]; k++) line(H, "%s", ls[k]);
+    if (in->type.rank > 0) H->indent--;
+    else if (!H->uses[id]) line(H, "(void)v%d;", id);
+}
+
 static void emit_store(Host *H, const Inst *in) {
     const Operand *x = in->args;
     if (x[2].kind == OPD_CONST && !x[2].c.i) return; /* never stores */
@@ -533,22 +595,127 @@ static void emit_store(Host *H, const Inst *in) {
     H->indent -= levels;
 }
 
+/* The element indices of an op iterating over a single operand of type t
+ * (device_print, device_assert): after open_iter(). */
+static void element_indices(Host *H, const Iter *it, Type t, const char **idx) {
+    idx[0] = idx[1] = "0";
+    if (t.rank == 0 || it->numel == 1) return;
+    if (!it->flat) {
+        idx[0] = "mt_i", idx[1] = "mt_j";
+        return;
+    }
+    if (t.rank == 1) {
+        idx[0] = "mt_e";
+        return;
+    }
+    idx[0] = arena_printf(H->a, "mt_e / %d", (int)t.dims[1]);
+    idx[1] = arena_printf(H->a, "mt_e %% %d", (int)t.dims[1]);
+}
+
+/* device_print: every element in order, as Triton formats it on the GPU. */
+static void emit_print(Host *H, const Inst *in) {
+    const Operand *x = in->args;
+    Type t = operand_type(H->f, x[0]);
+    Iter it = iter_for(H, in, t);
+    int levels = t.rank ? open_iter(H, &it) : 0;
+    const char *idx[2];
+    element_indices(H, &it, t, idx);
+    DType dt = (DType)t.dtype;
+    const char *v = dtype_is_float(dt)
+                        ? opd_as(H, x[0], dtype_info(dt)->compute, t.rank ? &it : NULL)
+                        : opd(H, x[0], t.rank ? &it : NULL);
+    StrBuf args;
+    sb_init(&args, H->a);
+    for (int k = 0; k < t.rank; k++) sb_printf(&args, ", (unsigned)(%s)", idx[k]);
+    StrBuf prefix;
+    sb_init(&prefix, H->a);
+    sb_quote(&prefix, in->attrs.text ? in->attrs.text : "");
+    H->pid_used[0] = H->pid_used[1] = H->pid_used[2] = 1;
+    H->stdio = 1;
+    line(H, "printf(\"%s\", (unsigned)pid_x, (unsigned)pid_y, (unsigned)pid_z%s, %s, %s);",
+         c_print_format(H->a, t, in->attrs.flag, in->attrs.start, in->attrs.end), sb_str(&args),
+         sb_str(&prefix), c_print_arg(H->a, dt, in->attrs.flag, v));
+    H->indent -= levels;
+}
+
+/* device_assert (--debug): CUDA's message, then abort() (the launch cannot
+ * go on, as a failed assertion ends the CUDA context). */
+static void emit_assert(Host *H, const Inst *in) {
+    const Operand *x = in->args;
+    Type t = operand_type(H->f, x[0]);
+    Iter it = iter_for(H, in, t);
+    int levels = t.rank ? open_iter(H, &it) : 0;
+    const char *thread = t.rank == 0 || it.numel == 1 ? "0"
+                         : it.flat                    ? "mt_e"
+                                   : arena_printf(H->a, "mt_i * %d + mt_j", (int)t.dims[1]);
+    StrBuf sb;
+    sb_init(&sb, H->a);
+    sb_puts(
+        &sb,
+        "fprintf(stderr, \"%s:%d: %s: block: [%d,%d,%d], thread: [%d,0,0] Assertion `%s` failed.\\n\", ");
+    sb_quote(&sb, in->attrs.file ? in->attrs.file : "");
+    sb_printf(&sb, ", %d, ", in->pos.line);
+    sb_quote(&sb, in->attrs.func ? in->attrs.func : "");
+    sb_printf(&sb, ", (int)pid_x, (int)pid_y, (int)pid_z, (int)(%s), ", thread);
+    sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
+    sb_puts(&sb, ");");
+    H->pid_used[0] = H->pid_used[1] = H->pid_used[2] = 1;
+    H->stdio = H->aborts = 1;
+    line(H, "if (!(%s)) {", opd(H, x[0], t.rank ? &it : NULL));
+    H->indent++;
+    line(H, "%s", sb_str(&sb));
+    line(H, "abort();");
+    H->indent--;
+    line(H, "}");
+    H->indent -= levels;
+}
+
+/* An atomic: per element of its shape (a scalar pointer: once per
+ * program), through mytriton/atomic.h; a masked-off element does nothing
+ * and reads 0. */
+static void emit_atomic(Host *H, const Inst *in, const Iter *it) {
+    const Operand *x = in->args;
+    DType pt = (DType)in->type.dtype;
+    H->atomics = 1;
+    const char *fn = in->op == OP_ATOMIC_CAS ? "cas" : atomic_rmw_names[in->attrs.rmw];
+    const char *call;
+    if (in->op == OP_ATOMIC_CAS)
+        call = arena_printf(H->a, "mytriton_atomic_cas_%s(&%s, %s, %s)", dtype_name(pt),
+                            element_at(H, x[0], it), opd(H, x[1], it), opd(H, x[2], it));
+    else
+        call = arena_printf(H->a, "mytriton_atomic_%s_%s(&%s, %s)", fn, dtype_name(pt),
+                            element_at(H, x[0], it), opd(H, x[1], it));
+    if (in->op == OP_ATOMIC_RMW && x[2].kind == OPD_CONST && !x[2].c.i) call = c_zero(pt);
+    else if (in->op == OP_ATOMIC_RMW && x[2].kind != OPD_NONE && x[2].kind != OPD_CONST)
+        call = arena_printf(H->a, "(%s ? %s : %s)", opd(H, x[2], it), call, c_zero(pt));
+    define(H, in, it, call);
+}
+
 static void emit_block(Host *H, const Block *b);
 
-static void emit_loop(Host *H, const Inst *in) {
+/* The variables of a region op's lanes, named after its results (a loop's
+ * region arguments share them), initialized from the carried inputs (an
+ * if's: zero scalars and undefined blocks, which each branch assigns). */
+static void declare_lanes(Host *H, const Inst *in) {
     const Loop *l = in->loop;
     const Function *f = H->f;
-    /* carried values: the result's variable, initialized before the loop */
-    for (int k = 0; k < l->ncarried; k++) {
+    for (int k = 0; k < l->nresults; k++) {
         int r = l->results[k];
+        int arg = k < l->ncarried ? l->args[k] : r;
         Type t = f->types[r];
         const char *name = arena_printf(H->a, "v%d", r);
-        H->vname[r] = H->vname[l->args[k]] = name;
-        if (t.ptr) {
+        H->vname[r] = H->vname[arg] = name;
+        H->base[r] = H->base[arg] = -1;
+        if (t.ptr && k < l->ncarried) {
             int b = ptr_base_of(H, l->inits[k]);
-            H->base[r] = H->base[l->args[k]] = b;
+            H->base[r] = H->base[arg] = b;
         }
         DType dt = reg_dtype(t);
+        if (k >= l->ncarried) {
+            if (t.rank == 0) line(H, "%s %s = 0;", host_type(dt), name);
+            else declare_block(H, name, type_with_shape(type_scalar(dt), t.rank, t.dims));
+            continue;
+        }
         if (t.rank == 0) {
             const char *init =
                 t.ptr ? ptr_index(H, l->inits[k], NULL) : opd_as(H, l->inits[k], dt, NULL);
@@ -566,37 +733,31 @@ static void emit_loop(Host *H, const Inst *in) {
             H->indent -= levels;
         }
     }
-    const char *k64 = arena_printf(H->a, "v%d_k", l->index);
-    line(H, "for (int64_t %s = %s; %s < %s; %s += %s) {", k64, opd(H, l->start, NULL), k64,
-         opd(H, l->stop, NULL), k64, opd(H, l->step, NULL));
-    H->indent++;
-    H->vname[l->index] = arena_printf(H->a, "v%d", l->index);
-    if (H->uses[l->index]) {
-        DType it = (DType)f->types[l->index].dtype;
-        /* in the range of the loop's dtype: start <= k < stop */
-        if (it == DT_I64) line(H, "int64_t v%d = %s;", l->index, k64);
-        else line(H, "%s v%d = (%s)%s;", host_type(it), l->index, host_type(it), k64);
-    }
-    emit_block(H, &l->body);
-    /* yields: a parallel assignment; temporaries only when a yield reads a
-     * region argument that an earlier assignment overwrites */
+}
+
+/* The lanes take the yields: a parallel assignment; temporaries only when
+ * a yield reads a region argument that an earlier assignment overwrites. */
+static void assign_lanes(Host *H, const Inst *in, const Operand *yields) {
+    const Loop *l = in->loop;
+    const Function *f = H->f;
     int hazard = 0;
     for (int k = 0; k < l->nyields; k++)
-        for (int j = 0; j < k; j++)
-            if (l->yields[k].kind == OPD_VALUE &&
-                strcmp(H->vname[l->yields[k].id], H->vname[l->args[j]]) == 0)
+        for (int j = 0; j < k && j < l->ncarried; j++)
+            if (yields[k].kind == OPD_VALUE &&
+                strcmp(H->vname[yields[k].id], H->vname[l->args[j]]) == 0)
                 hazard = 1;
     const char **src = ARENA_ARRAY(H->a, const char *, l->nyields + 1);
     for (int k = 0; k < l->nyields; k++) {
         int r = l->results[k];
         Type t = f->types[r];
         DType dt = reg_dtype(t);
-        Operand y = l->yields[k];
+        Operand y = yields[k];
+        if (t.ptr && H->base[r] < 0 && k >= l->ncarried) H->base[r] = ptr_base_of(H, y);
         if (t.ptr && ptr_base_of(H, y) != H->base[r]) {
             mt_error(
                 H->ctx, in->pos,
-                "a loop-carried pointer must keep its base parameter (the host backend indexes one "
-                "parameter per pointer)");
+                "a loop-carried or branch-merged pointer must keep its base parameter (the host "
+                "backend indexes one parameter per pointer)");
             H->failed = 1;
         }
         src[k] = NULL;
@@ -630,7 +791,7 @@ static void emit_loop(Host *H, const Inst *in) {
         int r = l->results[k];
         Type t = f->types[r];
         DType dt = reg_dtype(t);
-        Operand y = l->yields[k];
+        Operand y = yields[k];
         const char *name = H->vname[r];
         if (t.rank == 0) {
             const char *v = hazard  ? src[k]
@@ -651,11 +812,155 @@ static void emit_loop(Host *H, const Inst *in) {
         line(H, "%s = %s;", element_of(H, name, st, &it), v);
         H->indent -= levels;
     }
+}
+
+static void emit_loop(Host *H, const Inst *in) {
+    const Loop *l = in->loop;
+    const Function *f = H->f;
+    declare_lanes(H, in);
+    if (in->op == OP_IF) {
+        line(H, "if (%s) {", opd(H, l->cond, NULL));
+        H->indent++;
+        emit_block(H, &l->body);
+        assign_lanes(H, in, l->yields);
+        H->indent--;
+        line(H, "} else {");
+        H->indent++;
+        emit_block(H, &l->orelse);
+        assign_lanes(H, in, l->else_yields);
+        H->indent--;
+        line(H, "}");
+    } else if (in->op == OP_WHILE) {
+        line(H, "for (;;) {");
+        H->indent++;
+        emit_block(H, &l->before);
+        line(H, "if (!%s) break;", opd(H, l->cond, NULL));
+        emit_block(H, &l->body);
+        assign_lanes(H, in, l->yields);
+        H->indent--;
+        line(H, "}");
+    } else {
+        const char *k64 = arena_printf(H->a, "v%d_k", l->index);
+        line(H, "for (int64_t %s = %s; %s < %s; %s += %s) {", k64, opd(H, l->start, NULL), k64,
+             opd(H, l->stop, NULL), k64, opd(H, l->step, NULL));
+        H->indent++;
+        H->vname[l->index] = arena_printf(H->a, "v%d", l->index);
+        if (H->uses[l->index]) {
+            DType it = (DType)f->types[l->index].dtype;
+            /* in the range of the loop's dtype: start <= k < stop */
+            if (it == DT_I64) line(H, "int64_t v%d = %s;", l->index, k64);
+            else line(H, "%s v%d = (%s)%s;", host_type(it), l->index, host_type(it), k64);
+        }
+        emit_block(H, &l->body);
+        assign_lanes(H, in, l->yields);
+        H->indent--;
+        line(H, "}");
+    }
+    for (int k = 0; k < l->nresults; k++) {
+        int r = l->results[k];
+        if (f->types[r].rank == 0 && !H->uses[r] && (k >= l->ncarried || !H->uses[l->args[k]]))
+            line(H, "(void)%s;", H->vname[r]);
+    }
+}
+
+/* Element `e` (a row-major index expression) of a shape op's operand. */
+static const char *flat_element(Host *H, Operand o, const char *e) {
+    Type t = operand_type(H->f, o);
+    if (t.rank == 0 || o.kind != OPD_VALUE) return opd(H, o, NULL);
+    if (numel(t) == 1) return arena_printf(H->a, "%s[0]", H->vname[o.id]);
+    return arena_printf(H->a, "%s[%s]", H->vname[o.id], e);
+}
+
+/* Reshape, trans, join and split: index remapping over row-major arrays
+ * (a reshape copies: a new name for the operand's array could hide a
+ * loop's carried value that the end of an iteration overwrites). */
+static void emit_shape(Host *H, const Inst *in) {
+    const Operand *x = in->args;
+    int id = in->result;
+    Type t = in->type, xt = operand_type(H->f, x[0]);
+    const char *name = H->vname[id];
+    if (t.rank == 0) { /* (1,) reshaped to a scalar, a (2,) split */
+        const char *e = in->op == OP_SPLIT ? (in->attrs.axis ? "1" : "0") : "0";
+        line(H, "%s %s = %s;", host_type((DType)t.dtype), name, flat_element(H, x[0], e));
+        if (!H->uses[id]) line(H, "(void)%s;", name);
+        return;
+    }
+    declare_block(H, name, t);
+    const char *src = flat_element(H, x[0], "mt_e"); /* reshape */
+    if (in->op == OP_TRANS) /* result (C0, R0) at e is operand (R0, C0) at (e % R0, e / R0) */
+        src = flat_element(H, x[0],
+                           arena_printf(H->a, "(mt_e %% %d) * %d + mt_e / %d", (int)xt.dims[0],
+                                        (int)xt.dims[1], (int)xt.dims[0]));
+    if (in->op == OP_SPLIT)
+        src = flat_element(H, x[0], arena_printf(H->a, "mt_e * 2 + %d", in->attrs.axis));
+    if (in->op == OP_JOIN)
+        src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
+                           flat_element(H, x[1], "mt_e / 2"));
+    line(H, "for (int mt_e = 0; mt_e < %d; mt_e++)", (int)numel(t));
+    H->indent++;
+    line(H, "%s[mt_e] = %s;", name, src);
     H->indent--;
+}
+
+/* tl.dot: for each (i, j), acc[i, j] plus the sum over k of a[i, k] * b[k, j]
+ * in k order, one fused multiply-add per k in the accumulator's compute
+ * type (products of f16, bf16, fp8 and TF32 operands are exact in f32, so
+ * this is the sum Triton's FMA path computes); f16 results are rounded
+ * once at the end; int8 sums wrap in 32 bits. TF32: each f32 operand
+ * truncated to TF32; tf32x3: a = big + small (cvt.rna), the small cross
+ * products first, then big * big onto acc. */
+static void emit_dot(Host *H, const Inst *in) {
+    int id = in->result;
+    Type xt = operand_type(H->f, in->args[0]), yt = operand_type(H->f, in->args[1]);
+    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
+    const char *A = H->vname[in->args[0].id], *B = H->vname[in->args[1].id],
+               *C = H->vname[in->args[2].id], *R = H->vname[id];
+    declare_block(H, R, in->type);
+    line(H, "for (int mt_i = 0; mt_i < %d; mt_i++)", M);
+    H->indent++;
+    line(H, "for (int mt_j = 0; mt_j < %d; mt_j++) {", N);
+    H->indent++;
+    const char *a = arena_printf(H->a, "%s[mt_i * %d + mt_k]", A, K);
+    const char *b = arena_printf(H->a, "%s[mt_k * %d + mt_j]", B, N);
+    const char *c = arena_printf(H->a, "%s[mt_i * %d + mt_j]", C, N);
+    const char *r = arena_printf(H->a, "%s[mt_i * %d + mt_j]", R, N);
+    if (ot == DT_I32) {
+        line(H, "uint32_t mt_s = (uint32_t)%s;", c);
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++)", K);
+        line(H, "    mt_s += (uint32_t)((int32_t)%s * (int32_t)%s);", a, b);
+        line(H, "%s = %s;", r, wrap(H, DT_I32, "mt_s"));
+    } else if (ot == DT_F64) {
+        line(H, "double mt_s = %s;", c);
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++)", K);
+        line(H, "    mt_s = fma(%s, %s, mt_s);", a, b);
+        line(H, "%s = mt_s;", r);
+    } else if (it == DT_F32 && in->attrs.flag == DOT_TF32X3) {
+        H->need_any |= NA_TF32;
+        line(H, "float mt_t = 0.0f;");
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++) {", K);
+        line(H, "    float mt_ab = mt_tf32_rna(%s), mt_bb = mt_tf32_rna(%s);", a, b);
+        line(H, "    mt_t = fmaf(mt_tf32_trunc(%s - mt_ab), mt_bb, mt_t);", a);
+        line(H, "}");
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++) {", K);
+        line(H, "    float mt_ab = mt_tf32_rna(%s), mt_bb = mt_tf32_rna(%s);", a, b);
+        line(H, "    mt_t = fmaf(mt_ab, mt_tf32_trunc(%s - mt_bb), mt_t);", b);
+        line(H, "}");
+        line(H, "float mt_s = %s + mt_t;", c);
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++)", K);
+        line(H, "    mt_s = fmaf(mt_tf32_rna(%s), mt_tf32_rna(%s), mt_s);", a, b);
+        line(H, "%s = mt_s;", r);
+    } else {
+        int tf32 = it == DT_F32 && in->attrs.flag == DOT_TF32;
+        if (tf32) H->need_any |= NA_TF32;
+        line(H, "float mt_s = %s;", c);
+        line(H, "for (int mt_k = 0; mt_k < %d; mt_k++)", K);
+        if (tf32) line(H, "    mt_s = fmaf(mt_tf32_trunc(%s), mt_tf32_trunc(%s), mt_s);", a, b);
+        else line(H, "    mt_s = fmaf(%s, %s, mt_s);", a, b);
+        line(H, "%s = %s;", r, ot == DT_F32 ? "mt_s" : c_round(H->a, ot, C_HOST, "mt_s"));
+    }
+    H->indent -= 2;
     line(H, "}");
-    for (int k = 0; k < l->ncarried; k++)
-        if (f->types[l->results[k]].rank == 0 && !H->uses[l->results[k]] && !H->uses[l->args[k]])
-            line(H, "(void)%s;", H->vname[l->results[k]]);
 }
 
 static void emit_inst(Host *H, const Inst *in) {
@@ -691,6 +996,11 @@ static void emit_inst(Host *H, const Inst *in) {
         }
         define(H, in, &it, opd(H, x[0], &it));
         return;
+    case OP_BROADCAST: define(H, in, &it, opd(H, x[0], &it)); return;
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_JOIN:
+    case OP_SPLIT: emit_shape(H, in); return;
     case OP_NEG:
     case OP_ABS:
     case OP_EXP:
@@ -782,10 +1092,26 @@ static void emit_inst(Host *H, const Inst *in) {
         return;
     }
     case OP_STORE: emit_store(H, in); return;
+    case OP_PRINT: emit_print(H, in); return;
+    case OP_ASSERT: emit_assert(H, in); return;
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS: emit_atomic(H, in, &it); return;
+    case OP_DEBUG_BARRIER: return; /* the programs of the host run one thread each */
     case OP_SUM:
     case OP_MAX:
-    case OP_MIN: emit_reduce(H, in); return;
-    case OP_FOR: emit_loop(H, in); return;
+    case OP_MIN:
+        if (in->attrs.flag & RED_AXIS) emit_axis_reduce(H, in);
+        else emit_reduce(H, in);
+        return;
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE: emit_axis_reduce(H, in); return;
+    case OP_FOR:
+    case OP_WHILE:
+    case OP_IF: emit_loop(H, in); return;
+    case OP_DOT: emit_dot(H, in); return;
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -880,10 +1206,13 @@ static void emit_helpers(StrBuf *sb, const Host *H) {
     int any = H->need_any != 0;
     for (int d = 0; d < DT_COUNT; d++) any |= H->need[d] != 0;
     if (!any) return;
-    sb_puts(sb,
-            "/* Integer arithmetic wraps as on the GPU, without undefined behaviour:\n"
-            " * x // 0 is all ones, x % 0 is x, shifts by the width or more give 0\n"
-            " * (-1 for '>>' of a negative value). */\n");
+    int ints = (H->need_any & NA_ODD) != 0;
+    for (int d = 0; d < DT_COUNT; d++) ints |= H->need[d] != 0;
+    if (ints)
+        sb_puts(sb,
+                "/* Integer arithmetic wraps as on the GPU, without undefined behaviour:\n"
+                " * x // 0 is all ones, x % 0 is x, shifts by the width or more give 0\n"
+                " * (-1 for '>>' of a negative value). */\n");
     for (int d = 0; d < DT_COUNT; d++)
         if (H->need[d]) emit_int_helpers(sb, (DType)d, H->need[d]);
     if (H->need_any & NA_ODD)
@@ -894,6 +1223,21 @@ static void emit_helpers(StrBuf *sb, const Host *H) {
                 "    int e = 0;\n"
                 "    while (m >> 53) m = (m >> 1) | (m & 1u), e++;\n"
                 "    return ldexp((double)m, e);\n}\n");
+    if (H->need_any & NA_TF32)
+        sb_puts(sb,
+                "/* TF32 (tl.dot): the tensor cores read the upper 19 bits of an f32\n"
+                " * (truncation); tf32x3 splits with cvt.rna.tf32.f32 (to nearest, ties\n"
+                " * away from zero). NaN and infinities pass unchanged. */\n"
+                "static inline float mt_tf32_trunc(float x) {\n"
+                "    union { float f; uint32_t u; } v = {x};\n"
+                "    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;\n"
+                "    v.u &= 0xffffe000u;\n"
+                "    return v.f;\n}\n"
+                "static inline float mt_tf32_rna(float x) {\n"
+                "    union { float f; uint32_t u; } v = {x};\n"
+                "    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;\n"
+                "    v.u = (v.u + 0x1000u) & 0xffffe000u;\n"
+                "    return v.f;\n}\n");
     sb_putc(sb, '\n');
 }
 
@@ -944,9 +1288,12 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
             "/* Host (CPU) backend: each program of the grid runs as one call of the\n"
             " * program function; a block value is an array of its elements. */\n");
     sb_puts(&sb, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n");
-    if (arena_needed) sb_puts(&sb, "#include <stdlib.h>\n");
+    if (H.stdio) sb_puts(&sb, "#include <stdio.h>\n");
+    if (arena_needed || H.aborts) sb_puts(&sb, "#include <stdlib.h>\n");
     sb_putc(&sb, '\n');
-    sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", name);
+    sb_puts(&sb, "#include \"mytriton/runtime.h\"\n");
+    if (H.atomics) sb_puts(&sb, "#include \"mytriton/atomic.h\"\n");
+    sb_printf(&sb, "#include \"%s.h\"\n\n", name);
     emit_helpers(&sb, &H);
 
     /* the arguments of one launch */

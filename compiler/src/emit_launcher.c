@@ -15,14 +15,23 @@
 static void ptr_bases(const Function *f, const Block *b, int *base) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        if (n) {
             const Loop *l = in->loop;
             for (int k = 0; k < l->ncarried; k++) {
                 const Operand o = l->inits[k];
                 int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
                 base[l->args[k]] = base[l->results[k]] = bs;
             }
-            ptr_bases(f, &l->body, base);
+            for (int k = 0; k < n; k++) ptr_bases(f, sub[k], base);
+            /* an if's lanes: the base of the then branch's yield */
+            for (int k = l->ncarried; k < l->nresults; k++) {
+                const Operand o = l->yields[k];
+                base[l->results[k]] = o.kind == OPD_PARAM   ? o.id
+                                      : o.kind == OPD_VALUE ? base[o.id]
+                                                            : -1;
+            }
             continue;
         }
         if (in->op == OP_ADDPTR) {
@@ -35,11 +44,12 @@ static void ptr_bases(const Function *f, const Block *b, int *base) {
 static void mark_written(const Block *b, const int *base, int *written) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
-            mark_written(&in->loop->body, base, written);
-            continue;
-        }
-        if (in->op != OP_STORE) continue;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) mark_written(sub[k], base, written);
+        if (n) continue;
+        /* stores and atomics write through their pointer operand */
+        if (in->op != OP_STORE && in->op != OP_ATOMIC_RMW && in->op != OP_ATOMIC_CAS) continue;
         const Operand o = in->args[0];
         int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
         if (bs >= 0) written[bs] = 1;
@@ -193,6 +203,15 @@ void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, con
     (void)a;
 }
 
+/* Whether the block (or a loop in it) has an instruction of `op`. */
+static int has_op(const Block *b, Op op) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == op || (in->op == OP_FOR && has_op(&in->loop->body, op))) return 1;
+    }
+    return 0;
+}
+
 const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     StrBuf sb;
     sb_init(&sb, a);
@@ -208,6 +227,14 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     if (used[DT_F16]) sb_puts(&sb, "#include <cuda_fp16.h>\n");
     if (used[DT_BF16]) sb_puts(&sb, "#include <cuda_bf16.h>\n");
     if (used[DT_F8E4NV] || used[DT_F8E5]) sb_puts(&sb, "#include <cuda_fp8.h>\n");
+    /* device_print's printf; device_assert's __assertfail */
+    if (has_op(&f->body, OP_PRINT)) sb_puts(&sb, "#include <cstdio>\n");
+    if (has_op(&f->body, OP_ASSERT))
+        /* CUDA's device-side assertion (what assert() calls; glibc hides
+         * __assert_fail under NDEBUG) */
+        sb_puts(&sb,
+                "extern \"C\" __device__ void __assertfail(const char *, const char *, unsigned, "
+                "const char *, size_t);\n");
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", s->name);
     /* A loop whose body never reads its index declares a variable nvcc
      * reports as unused (#177-D), which breaks -Werror builds; the kernel's

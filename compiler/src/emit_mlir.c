@@ -38,7 +38,12 @@
  *     rounded after each step); max/min use arith.maxnumf/minnumf (NaN
  *     ignored unless all NaN) or the integer ops of the dtype's signedness;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
- *     lanes (region arguments %vA, results %vR, scf.yield the yields).
+ *     lanes (region arguments %vA, results %vR, scf.yield the yields);
+ *   - tl.dot (a tile that is the bounding box of the kernel's blocks, loads
+ *     and stores guarded to their own shape by %box_* predicates): the
+ *     operands stored to workgroup buffers %smem_N_a / %smem_N_b, a
+ *     barrier, an scf.for K loop of llvm.intr.fma (int8: arith on i32)
+ *     per thread of the result, a barrier (the -O1 CUDA code's scheme).
  *
  * Constants, thread ids, per-use arange indexes and scalar parameters
  * widened to their register type are defined once at the top of the
@@ -140,7 +145,7 @@ static int mlir_reserved(const char *n) {
     if (n[0] == 'v' && isdigit((unsigned char)n[1])) return 1;
     if (n[0] == 'c' && (isdigit((unsigned char)n[1]) || n[1] == '-' || n[1] == '.')) return 1;
     if (strncmp(n, "cnan", 4) == 0 || strncmp(n, "cinf", 4) == 0 || strncmp(n, "tid", 3) == 0 ||
-        strncmp(n, "tile_", 5) == 0 || strncmp(n, "smem", 4) == 0)
+        strncmp(n, "tile_", 5) == 0 || strncmp(n, "smem", 4) == 0 || strncmp(n, "box_", 4) == 0)
         return 1;
     return strcmp(n, "true") == 0 || strcmp(n, "false") == 0;
 }
@@ -870,17 +875,21 @@ static void emit_bitcast(Mlir *M, const Inst *in) {
     M->vname[in->result] = to_reg(M, bits, to, want);
 }
 
+static const char *box_guard(Mlir *M, Type t, Layout l);
+static const char *and_guard(Mlir *M, const char *mask, const char *guard, int id);
+
 static void emit_load(Mlir *M, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     const char *T = reg_type(dt), *MT = mem_type(dt);
     const char *p = opd(M, in->args[0]);
+    const char *guard = box_guard(M, in->type, M->tile->layout[id]);
     if (is_false(in->args[1])) {
         M->vname[id] = in->args[2].kind == OPD_NONE ? constant(M, const_convert(const_i32(0), dt))
                                                     : opd_as(M, in->args[2], dt);
         return;
     }
-    if (is_true(in->args[1])) {
+    if (is_true(in->args[1]) && !guard) {
         if (strcmp(T, MT) == 0) {
             line(M, "%s = llvm.load %s : !llvm.ptr -> %s", define(M, id), p, T);
             return;
@@ -890,7 +899,7 @@ static void emit_load(Mlir *M, const Inst *in) {
         M->vname[id] = to_reg(M, raw, dt, fresh(M, arena_printf(M->a, "v%d", id)));
         return;
     }
-    const char *mask = opd(M, in->args[1]);
+    const char *mask = and_guard(M, is_true(in->args[1]) ? NULL : opd(M, in->args[1]), guard, id);
     const char *other = in->args[2].kind == OPD_NONE ? constant(M, const_convert(const_i32(0), dt))
                                                      : opd_as(M, in->args[2], dt);
     const char *loaded = fresh(M, helper(M, id, "loaded"));
@@ -910,11 +919,24 @@ static void emit_store(Mlir *M, const Inst *in) {
     DType dt = (DType)operand_type(M->f, in->args[0]).dtype;
     const char *p = opd(M, in->args[0]);
     const char *v = to_mem(M, opd_as(M, in->args[1], dt), dt);
-    if (is_true(in->args[2])) {
+    const char *guard = NULL;
+    if (M->tile->dot_box) {
+        Type shape = type_scalar(DT_NONE);
+        Layout l = LAYOUT_UNIFORM;
+        for (int k = 0; k < in->nargs; k++) {
+            Type s2, t = operand_type(M->f, in->args[k]);
+            if (in->args[k].kind != OPD_NONE && shape_broadcast(shape, t, &s2)) shape = s2;
+            if (in->args[k].kind == OPD_VALUE && t.rank == 1 && l == LAYOUT_UNIFORM)
+                l = shape_use_layout(M->tile, M->f, in, k);
+        }
+        guard = box_guard(M, shape, l);
+    }
+    if (is_true(in->args[2]) && !guard) {
         line(M, "llvm.store %s, %s : %s, !llvm.ptr", v, p, mem_type(dt));
         return;
     }
-    line(M, "scf.if %s {", opd(M, in->args[2]));
+    line(M, "scf.if %s {",
+         and_guard(M, is_true(in->args[2]) ? NULL : opd(M, in->args[2]), guard, -1));
     line(M, "  llvm.store %s, %s : %s, !llvm.ptr", v, p, mem_type(dt));
     line(M, "}");
 }
@@ -1001,6 +1023,482 @@ static void emit_reduce(Mlir *M, const Inst *in) {
     if (M->loop_depth > 0) line(M, "gpu.barrier");
 }
 
+/* Reshape, trans, join and split move elements between threads, as the
+ * CUDA backend: each operand element is stored once into a workgroup
+ * buffer at its row-major position in the operand's shape, a gpu.barrier,
+ * then each thread loads the element its result position maps to. The
+ * position (i32) of the element a thread holds in layout `l`; *guard the
+ * i1 that selects the one thread storing it (NULL: every thread). */
+static const char *held_pos(Mlir *M, Layout l, int id, const char **guard) {
+    *guard = NULL;
+    switch (l) {
+    case LAYOUT_UNIFORM:
+        *guard = fresh(M, helper(M, id, "first"));
+        line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, tid(M), int_const(M, 0));
+        return int_const(M, 0);
+    case LAYOUT_ROWS:
+    case LAYOUT_COLS:
+        *guard = fresh(M, helper(M, id, "first"));
+        line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, tile_coord(M, l == LAYOUT_COLS),
+             int_const(M, 0));
+        return tile_coord(M, l == LAYOUT_ROWS);
+    case LAYOUT_FLAT:
+    case LAYOUT_TILE: return tid(M);
+    }
+    return int_const(M, 0);
+}
+
+/* pos * scale + add, as an index. */
+static const char *exchange_index(Mlir *M, int id, const char *pos, int scale, int add) {
+    if (scale != 1) {
+        const char *s = fresh(M, helper(M, id, "scaled"));
+        line(M, "%s = arith.muli %s, %s : i32", s, pos, int_const(M, scale));
+        pos = s;
+    }
+    if (add != 0) {
+        const char *s = fresh(M, helper(M, id, "pos"));
+        line(M, "%s = arith.addi %s, %s : i32", s, pos, int_const(M, add));
+        pos = s;
+    }
+    const char *idx = fresh(M, helper(M, id, "index"));
+    line(M, "%s = arith.index_cast %s : i32 to index", idx, pos);
+    return idx;
+}
+
+static void exchange_store(Mlir *M, const Inst *in, int k, const char *buf, const char *mem,
+                           int scale, int add) {
+    Operand o = in->args[k];
+    Type t = operand_type(M->f, o);
+    Layout l = LAYOUT_UNIFORM;
+    if (o.kind == OPD_VALUE && t.rank > 0 && type_numel(t) > 1) {
+        const Inst *def = M->f->defs[o.id];
+        l = def && def->op == OP_ARANGE ? shape_use_layout(M->tile, M->f, in, k)
+                                        : M->tile->layout[o.id];
+    }
+    const char *x = opd(M, o);
+    const char *guard;
+    const char *pos = held_pos(M, l, in->result, &guard);
+    const char *idx = exchange_index(M, in->result, pos, scale, add);
+    if (guard) {
+        line(M, "scf.if %s {", guard);
+        line(M, "  memref.store %s, %s[%s] : %s", x, buf, idx, mem);
+        line(M, "}");
+    } else {
+        line(M, "memref.store %s, %s[%s] : %s", x, buf, idx, mem);
+    }
+}
+
+static void emit_exchange(Mlir *M, const Inst *in) {
+    int id = in->result;
+    DType dt = (DType)in->type.dtype;
+    if (dt == DT_BOOL) {
+        unsupported(M, in, "tl.%s of bool blocks", op_info(in->op)->name);
+        return;
+    }
+    Type xt = operand_type(M->f, in->args[0]);
+    int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
+    const char *T = reg_type(dt);
+    const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
+    const char *buf = fresh(M, arena_printf(M->a, "smem_%d", id));
+    sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    if (in->op == OP_JOIN) {
+        exchange_store(M, in, 0, buf, mem, 2, 0);
+        exchange_store(M, in, 1, buf, mem, 2, 1);
+    } else {
+        exchange_store(M, in, 0, buf, mem, 1, 0);
+    }
+    line(M, "gpu.barrier");
+    Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
+    const char *guard;
+    const char *p = rl == LAYOUT_UNIFORM ? int_const(M, 0) : held_pos(M, rl, id, &guard);
+    const char *idx;
+    if (in->op == OP_TRANS) {
+        /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
+        const char *r0 = int_const(M, xt.dims[0]);
+        const char *row = fresh(M, helper(M, id, "src_row")),
+                   *col = fresh(M, helper(M, id, "src_col"));
+        line(M, "%s = arith.remui %s, %s : i32", row, p, r0);
+        line(M, "%s = arith.divui %s, %s : i32", col, p, r0);
+        const char *at = fresh(M, helper(M, id, "src_row_start"));
+        line(M, "%s = arith.muli %s, %s : i32", at, row, int_const(M, xt.dims[1]));
+        const char *src = fresh(M, helper(M, id, "src"));
+        line(M, "%s = arith.addi %s, %s : i32", src, at, col);
+        idx = exchange_index(M, id, src, 1, 0);
+    } else if (in->op == OP_SPLIT) {
+        idx = exchange_index(M, id, p, 2, in->attrs.axis);
+    } else {
+        idx = exchange_index(M, id, p, 1, 0);
+    }
+    line(M, "%s = memref.load %s[%s] : %s", define(M, id), buf, idx, mem);
+    /* in a loop the buffer is written again next iteration */
+    if (M->loop_depth > 0) line(M, "gpu.barrier");
+}
+
+/* ---- Atomics ------------------------------------------------------------------------ */
+
+/* LLVM's orderings and NVPTX's sync scopes of Triton's sem and scope
+ * (cmpxchg's failure ordering: the strongest one allowed). */
+static const char *const atomic_order[SEM_COUNT] = {"acq_rel", "acquire", "release", "monotonic"};
+static const char *const atomic_fail_order[SEM_COUNT] = {"acquire", "acquire", "monotonic",
+                                                         "monotonic"};
+static const char *const atomic_scope[SCOPE_COUNT] = {"syncscope(\"device\") ",
+                                                      "syncscope(\"block\") ", ""};
+
+/* The atomic itself on this thread's element: the old value as a register
+ * value. Floats go through their bits where LLVM wants integers (cmpxchg,
+ * xchg); a float max / min is Triton's lowering (a value >= 0: a signed
+ * integer max / min of the bits; < 0: an unsigned min / max; NaN: a load). */
+static const char *atomic_core(Mlir *M, const Inst *in) {
+    const Operand *x = in->args;
+    int id = in->result;
+    DType dt = (DType)in->type.dtype;
+    const char *MT = mem_type(dt), *T = reg_type(dt);
+    int bits = dtype_info(dt)->bits, fl = dtype_is_float(dt);
+    const char *IT = bits == 16 ? "i16" : bits == 32 ? "i32" : "i64";
+    const char *p = opd(M, x[0]);
+    const char *ord = atomic_order[in->attrs.sem], *sc = atomic_scope[in->attrs.scope];
+    const char *old;
+    if (in->op == OP_ATOMIC_CAS) {
+        const char *c = to_mem(M, opd_as(M, x[1], dt), dt), *v = to_mem(M, opd_as(M, x[2], dt), dt);
+        if (fl) {
+            const char *ci = fresh(M, helper(M, id, "cmp_bits"));
+            const char *vi = fresh(M, helper(M, id, "val_bits"));
+            line(M, "%s = arith.bitcast %s : %s to %s", ci, c, MT, IT);
+            line(M, "%s = arith.bitcast %s : %s to %s", vi, v, MT, IT);
+            c = ci, v = vi;
+        }
+        const char *pair = fresh(M, helper(M, id, "pair"));
+        line(M, "%s = llvm.cmpxchg %s, %s, %s %s%s %s : !llvm.ptr, %s", pair, p, c, v, sc, ord,
+             atomic_fail_order[in->attrs.sem], IT);
+        old = fresh(M, helper(M, id, fl ? "old_bits" : "old"));
+        line(M, "%s = llvm.extractvalue %s[0] : !llvm.struct<(%s, i1)>", old, pair, IT);
+    } else {
+        int rmw = in->attrs.rmw;
+        const char *v = to_mem(M, opd_as(M, x[1], dt), dt);
+        if (fl && (rmw == RMW_MAX || rmw == RMW_MIN || rmw == RMW_XCHG)) {
+            const char *vi = fresh(M, helper(M, id, "val_bits"));
+            line(M, "%s = arith.bitcast %s : %s to %s", vi, v, MT, IT);
+            old = fresh(M, helper(M, id, "old_bits"));
+            if (rmw == RMW_XCHG) {
+                line(M, "%s = llvm.atomicrmw xchg %s, %s %s%s : !llvm.ptr, %s", old, p, vi, sc, ord,
+                     IT);
+            } else {
+                int mx = rmw == RMW_MAX;
+                const char *vr = opd_as(M, x[1], dt);
+                const char *pos = fresh(M, helper(M, id, "nonneg"));
+                const char *neg = fresh(M, helper(M, id, "neg"));
+                const char *r1 = fresh(M, helper(M, id, "signed")),
+                           *r2 = fresh(M, helper(M, id, "unsigned_or_nan")),
+                           *r3 = fresh(M, helper(M, id, "unsigned")),
+                           *r4 = fresh(M, helper(M, id, "current"));
+                line(M, "%s = arith.cmpf oge, %s, %s : %s", pos, vr, fconst(M, dt, 0.0), T);
+                line(M, "%s = arith.cmpf olt, %s, %s : %s", neg, vr, fconst(M, dt, 0.0), T);
+                line(M, "%s = scf.if %s -> (%s) {", old, pos, IT);
+                line(M, "  %s = llvm.atomicrmw %s %s, %s %s%s : !llvm.ptr, %s", r1,
+                     mx ? "max" : "min", p, vi, sc, ord, IT);
+                line(M, "  scf.yield %s : %s", r1, IT);
+                line(M, "} else {");
+                line(M, "  %s = scf.if %s -> (%s) {", r2, neg, IT);
+                line(M, "    %s = llvm.atomicrmw %s %s, %s %s%s : !llvm.ptr, %s", r3,
+                     mx ? "umin" : "umax", p, vi, sc, ord, IT);
+                line(M, "    scf.yield %s : %s", r3, IT);
+                line(M, "  } else {");
+                line(M, "    %s = llvm.load %s : !llvm.ptr -> %s", r4, p, IT);
+                line(M, "    scf.yield %s : %s", r4, IT);
+                line(M, "  }");
+                line(M, "  scf.yield %s : %s", r2, IT);
+                line(M, "}");
+            }
+        } else {
+            static const char *const int_ops[RMW_COUNT] = {"add", "max",  "min", "_and",
+                                                           "_or", "_xor", "xchg"};
+            const char *op = int_ops[rmw];
+            if (fl) op = "fadd"; /* the only other float atomic */
+            else if (dtype_is_unsigned(dt) && rmw == RMW_MAX) op = "umax";
+            else if (dtype_is_unsigned(dt) && rmw == RMW_MIN) op = "umin";
+            old = fresh(M, helper(M, id, "old"));
+            line(M, "%s = llvm.atomicrmw %s %s, %s %s%s : !llvm.ptr, %s", old, op, p, v, sc, ord,
+                 MT);
+            return to_reg(M, old, dt, NULL);
+        }
+    }
+    if (fl) {
+        const char *f = fresh(M, helper(M, id, "old"));
+        line(M, "%s = arith.bitcast %s : %s to %s", f, old, IT, MT);
+        old = f;
+    }
+    return to_reg(M, old, dt, NULL);
+}
+
+/* The atomic under its mask (a masked-off element reads 0): its value. */
+static const char *atomic_masked(Mlir *M, const Inst *in, const char *name) {
+    DType dt = (DType)in->type.dtype;
+    const char *T = reg_type(dt);
+    const Operand mask = in->op == OP_ATOMIC_RMW ? in->args[2] : opd_none();
+    const char *zero = constant(M, const_convert(const_i32(0), dt));
+    if (is_false(mask)) return zero;
+    if (is_true(mask)) return atomic_core(M, in);
+    line(M, "%s = scf.if %s -> (%s) {", name, opd(M, mask), T);
+    M->indent++;
+    const char *r = atomic_core(M, in);
+    line(M, "scf.yield %s : %s", r, T);
+    M->indent--;
+    line(M, "} else {");
+    line(M, "  scf.yield %s : %s", zero, T);
+    line(M, "}");
+    return name;
+}
+
+/* Each element once, as the CUDA backend: where threads share an element
+ * (a scalar or one-element block: all; a row or column block of a rank-2
+ * tile: a row or column of threads) the first performs it and the old value
+ * reaches the others through a workgroup buffer. */
+static void emit_atomic(Mlir *M, const Inst *in) {
+    int id = in->result;
+    DType dt = (DType)in->type.dtype;
+    Layout l = type_numel(in->type) == 1 ? LAYOUT_UNIFORM
+               : M->tile->rank == 2      ? M->tile->layout[id]
+                                         : LAYOUT_FLAT;
+    if (l == LAYOUT_FLAT || l == LAYOUT_TILE) {
+        M->vname[id] = atomic_masked(M, in, fresh(M, arena_printf(M->a, "v%d", id)));
+        return;
+    }
+    int n = l == LAYOUT_UNIFORM ? 1 : l == LAYOUT_ROWS ? M->tile->rows : M->tile->cols;
+    const char *T = reg_type(dt);
+    const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
+    const char *buf = fresh(M, arena_printf(M->a, "atomic_smem_%d", id));
+    sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    const char *who = l == LAYOUT_UNIFORM ? tid(M) : tile_coord(M, l == LAYOUT_COLS);
+    const char *slot = index_const(M, 0);
+    if (l != LAYOUT_UNIFORM) {
+        const char *c = tile_coord(M, l == LAYOUT_ROWS);
+        slot = arena_printf(M->a, "%s_index", c);
+        if (!name_defined(M, slot)) {
+            name_define(M, slot);
+            pro(M, "%s = arith.index_cast %s : i32 to index", slot, c);
+        }
+    }
+    const char *first = fresh(M, helper(M, id, "first"));
+    line(M, "%s = arith.cmpi eq, %s, %s : i32", first, who, int_const(M, 0));
+    line(M, "scf.if %s {", first);
+    M->indent++;
+    const char *r = atomic_masked(M, in, fresh(M, helper(M, id, "performed")));
+    line(M, "memref.store %s, %s[%s] : %s", r, buf, slot, mem);
+    M->indent--;
+    line(M, "}");
+    line(M, "gpu.barrier");
+    line(M, "%s = memref.load %s[%s] : %s", define(M, id), buf, slot, mem);
+    /* in a loop the buffer is written again next iteration */
+    if (M->loop_depth > 0) line(M, "gpu.barrier");
+}
+
+/* ---- tl.dot ------------------------------------------------------------------------- */
+
+/* In a tl.dot kernel's bounding-box tile (shape.h dot_box): the i1 that
+ * says this thread holds an element of a block of type t with layout l
+ * (tile_i < rows, tile_j < cols of its own shape), defined once in the
+ * prologue; NULL when every thread does. */
+static const char *box_pred(Mlir *M, int rows, int cols) {
+    int r = rows < M->tile->rows, c = cols < M->tile->cols;
+    if (!r && !c) return NULL;
+    const char *name = arena_printf(M->a, "%%box_%dx%d", r ? rows : 0, c ? cols : 0);
+    if (name_defined(M, name)) return name;
+    const char *ri = NULL, *ci = NULL;
+    if (r) {
+        ri = arena_printf(M->a, "%%box_rows_%d", rows);
+        if (!name_defined(M, ri)) {
+            const char *ti = tile_coord(M, 1), *n = int_const(M, rows);
+            name_define(M, ri);
+            pro(M, "%s = arith.cmpi ult, %s, %s : i32", ri, ti, n);
+        }
+    }
+    if (c) {
+        ci = arena_printf(M->a, "%%box_cols_%d", cols);
+        if (!name_defined(M, ci)) {
+            const char *tj = tile_coord(M, 0), *n = int_const(M, cols);
+            name_define(M, ci);
+            pro(M, "%s = arith.cmpi ult, %s, %s : i32", ci, tj, n);
+        }
+    }
+    if (r && !c) return ri;
+    if (c && !r) return ci;
+    name_define(M, name);
+    pro(M, "%s = arith.andi %s, %s : i1", name, ri, ci);
+    return name;
+}
+
+static const char *box_guard(Mlir *M, Type t, Layout l) {
+    if (!M->tile->dot_box || t.rank == 0) return NULL;
+    int r, c;
+    shape_extent(M->tile, t, l, &r, &c);
+    return box_pred(M, r, c);
+}
+
+/* A mask (NULL: none) and'ed with a box guard (NULL: none). */
+static const char *and_guard(Mlir *M, const char *mask, const char *guard, int id) {
+    if (!guard) return mask;
+    if (!mask) return guard;
+    const char *r = fresh(M, id >= 0 ? helper(M, id, "guarded") : "store_guarded");
+    line(M, "%s = arith.andi %s, %s : i1", r, guard, mask);
+    return r;
+}
+
+/* An f32 as TF32: the upper 19 bits (truncation, as the tensor cores read
+ * it) or cvt.rna.tf32.f32 (round to nearest, ties away: tf32x3's split);
+ * NaN and infinities unchanged. */
+static const char *tf32_of(Mlir *M, const char *x, int rna, int id) {
+    const char *bits = fresh(M, helper(M, id, "bits")), *exp = fresh(M, helper(M, id, "exp"));
+    const char *special = fresh(M, helper(M, id, "special"));
+    const char *r = fresh(M, helper(M, id, "tf32bits")), *f = fresh(M, helper(M, id, "tf32"));
+    const char *y = fresh(M, helper(M, id, "tf32sel"));
+    line(M, "%s = arith.bitcast %s : f32 to i32", bits, x);
+    line(M, "%s = arith.andi %s, %s : i32", exp, bits, int_const(M, 0x7f800000));
+    line(M, "%s = arith.cmpi eq, %s, %s : i32", special, exp, int_const(M, 0x7f800000));
+    if (rna) {
+        const char *up = fresh(M, helper(M, id, "rna"));
+        line(M, "%s = arith.addi %s, %s : i32", up, bits, int_const(M, 0x1000));
+        bits = up;
+    }
+    line(M, "%s = arith.andi %s, %s : i32", r, bits, int_const(M, (int32_t)0xffffe000u));
+    line(M, "%s = arith.bitcast %s : i32 to f32", f, r);
+    line(M, "%s = arith.select %s, %s, %s : f32", y, special, x, f);
+    return y;
+}
+
+/* tl.dot: the CUDA backend's -O1 scheme. Each thread's elements of the
+ * operands go to workgroup buffers (the threads inside each operand's
+ * shape), a barrier, then each thread (i, j) of the (M, N) result runs a
+ * K loop of fused multiply-adds in k order from the accumulator (int8:
+ * wrapping i32 products and sums), and a barrier before the buffers are
+ * written again. */
+static void emit_dot(Mlir *M, const Inst *in) {
+    const Function *f = M->f;
+    int id = in->result;
+    Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
+    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
+    const char *TI = reg_type(it), *TO = reg_type(ot);
+    int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
+    const char *bufs[2];
+    const char *mems[2];
+    int sizes[2] = {Mr * K, K * N}, rows[2] = {Mr, K}, cols[2] = {K, N};
+    for (int k = 0; k < 2; k++) {
+        mems[k] = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", sizes[k], TI);
+        bufs[k] = fresh(M, arena_printf(M->a, "smem_%d_%c", id, k ? 'b' : 'a'));
+        sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", bufs[k], mems[k]);
+    }
+    const char *ti = tile_coord(M, 1), *tj = tile_coord(M, 0);
+    for (int k = 0; k < 2; k++) {
+        const char *x = opd_as(M, in->args[k], (DType)operand_type(f, in->args[k]).dtype);
+        const char *g = box_pred(M, rows[k], cols[k]);
+        const char *at = fresh(M, helper(M, id, k ? "b_at" : "a_at"));
+        const char *at0 = fresh(M, helper(M, id, k ? "b_row" : "a_row"));
+        const char *idx = fresh(M, helper(M, id, k ? "b_index" : "a_index"));
+        line(M, "%s = arith.muli %s, %s : i32", at0, ti, int_const(M, cols[k]));
+        line(M, "%s = arith.addi %s, %s : i32", at, at0, tj);
+        line(M, "%s = arith.index_cast %s : i32 to index", idx, at);
+        if (g) line(M, "scf.if %s {", g);
+        line(M, "%smemref.store %s, %s[%s] : %s", g ? "  " : "", x, bufs[k], idx, mems[k]);
+        if (g) line(M, "}");
+    }
+    line(M, "gpu.barrier");
+    const char *acc = opd_as(M, in->args[2], ot);
+    const char *g = box_pred(M, Mr, N);
+    const char *res = g ? define(M, id) : NULL;
+    if (g) {
+        line(M, "%s = scf.if %s -> (%s) {", res, g, TO);
+        M->indent++;
+    }
+    /* the K loop */
+    const char *kv = fresh(M, helper(M, id, "k")), *sv = fresh(M, helper(M, id, "s"));
+    const char *sum = fresh(M, helper(M, id, "sum"));
+    const char *arow = fresh(M, helper(M, id, "a_base"));
+    line(M, "%s = arith.muli %s, %s : i32", arow, ti, int_const(M, K));
+    const char *ST = ot == DT_I32 ? "i32" : ot == DT_F64 ? "f64" : "f32";
+    const char *init = acc; /* f16 values are f32 registers */
+    /* tf32x3: the small cross products first */
+    if (prec == DOT_TF32X3) {
+        const char *tv = fresh(M, helper(M, id, "t"));
+        const char *kx = fresh(M, helper(M, id, "kx")), *tx = fresh(M, helper(M, id, "tx"));
+        line(M, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (f32) : i32 {", tv, kx,
+             int_const(M, 0), int_const(M, K), int_const(M, 1), tx, fconst(M, DT_F32, 0.0));
+        M->indent++;
+        const char *ai = fresh(M, helper(M, id, "xa_at")), *bi = fresh(M, helper(M, id, "xb_at"));
+        const char *bk = fresh(M, helper(M, id, "xb_row"));
+        const char *aix = fresh(M, helper(M, id, "xa_index")),
+                   *bix = fresh(M, helper(M, id, "xb_index"));
+        const char *a = fresh(M, helper(M, id, "xa")), *b = fresh(M, helper(M, id, "xb"));
+        line(M, "%s = arith.addi %s, %s : i32", ai, arow, kx);
+        line(M, "%s = arith.muli %s, %s : i32", bk, kx, int_const(M, N));
+        line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
+        line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
+        line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
+        line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);
+        line(M, "%s = memref.load %s[%s] : %s", b, bufs[1], bix, mems[1]);
+        const char *ab = tf32_of(M, a, 1, id), *bb = tf32_of(M, b, 1, id);
+        const char *as = fresh(M, helper(M, id, "a_small")),
+                   *bs = fresh(M, helper(M, id, "b_small"));
+        line(M, "%s = arith.subf %s, %s : f32", as, a, ab);
+        line(M, "%s = arith.subf %s, %s : f32", bs, b, bb);
+        const char *ast = tf32_of(M, as, 0, id), *bst = tf32_of(M, bs, 0, id);
+        const char *t1 = fresh(M, helper(M, id, "t1")), *t2 = fresh(M, helper(M, id, "t2"));
+        line(M, "%s = llvm.intr.fma(%s, %s, %s) : (f32, f32, f32) -> f32", t1, ast, bb, tx);
+        line(M, "%s = llvm.intr.fma(%s, %s, %s) : (f32, f32, f32) -> f32", t2, ab, bst, t1);
+        line(M, "scf.yield %s : f32", t2);
+        M->indent--;
+        line(M, "}");
+        const char *i2 = fresh(M, helper(M, id, "acc_t"));
+        line(M, "%s = arith.addf %s, %s : f32", i2, acc, tv);
+        init = i2;
+    }
+    line(M, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) : i32 {", sum, kv,
+         int_const(M, 0), int_const(M, K), int_const(M, 1), sv, init, ST);
+    M->indent++;
+    const char *ai = fresh(M, helper(M, id, "ka_at")), *bi = fresh(M, helper(M, id, "kb_at"));
+    const char *bk = fresh(M, helper(M, id, "kb_row"));
+    const char *aix = fresh(M, helper(M, id, "ka_index")),
+               *bix = fresh(M, helper(M, id, "kb_index"));
+    const char *a = fresh(M, helper(M, id, "ka")), *b = fresh(M, helper(M, id, "kb"));
+    line(M, "%s = arith.addi %s, %s : i32", ai, arow, kv);
+    line(M, "%s = arith.muli %s, %s : i32", bk, kv, int_const(M, N));
+    line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
+    line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
+    line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
+    line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);
+    line(M, "%s = memref.load %s[%s] : %s", b, bufs[1], bix, mems[1]);
+    const char *next = fresh(M, helper(M, id, "next"));
+    if (ot == DT_I32) {
+        const char *a32 = fresh(M, helper(M, id, "ka32")), *b32 = fresh(M, helper(M, id, "kb32"));
+        const char *p = fresh(M, helper(M, id, "prod"));
+        line(M, "%s = arith.extsi %s : i8 to i32", a32, a);
+        line(M, "%s = arith.extsi %s : i8 to i32", b32, b);
+        line(M, "%s = arith.muli %s, %s : i32", p, a32, b32);
+        line(M, "%s = arith.addi %s, %s : i32", next, sv, p);
+    } else {
+        if (prec == DOT_TF32 || prec == DOT_TF32X3) {
+            a = tf32_of(M, a, prec == DOT_TF32X3, id);
+            b = tf32_of(M, b, prec == DOT_TF32X3, id);
+        }
+        line(M, "%s = llvm.intr.fma(%s, %s, %s) : (%s, %s, %s) -> %s", next, a, b, sv, ST, ST, ST,
+             ST);
+    }
+    line(M, "scf.yield %s : %s", next, ST);
+    M->indent--;
+    line(M, "}");
+    const char *out = sum;
+    if (dtype_info(ot)->compute != ot) out = round_to(M, sum, ot, 0, NULL);
+    if (g) {
+        line(M, "scf.yield %s : %s", out, TO);
+        M->indent--;
+        line(M, "} else {");
+        line(M, "  scf.yield %s : %s", acc, TO);
+        line(M, "}");
+    } else {
+        M->vname[id] = out;
+    }
+    line(M, "gpu.barrier");
+}
+
 static void emit_loop(Mlir *M, const Inst *in) {
     const Loop *l = in->loop;
     const Function *f = M->f;
@@ -1062,6 +1560,115 @@ static void emit_loop(Mlir *M, const Inst *in) {
     line(M, "}");
 }
 
+/* A region's yields as MLIR operands of the lane types (`lane`: a value
+ * per lane giving its type and layout). */
+static const char *lane_values(Mlir *M, const Operand *y, int n, const int *lane) {
+    StrBuf sb;
+    sb_init(&sb, M->a);
+    for (int k = 0; k < n; k++) {
+        Type t = M->f->types[lane[k]];
+        M->user = NULL;
+        M->lane_layout = M->tile->layout[lane[k]];
+        sb_printf(&sb, "%s%s", k ? ", " : "",
+                  t.ptr ? opd(M, y[k]) : opd_as(M, y[k], (DType)t.dtype));
+    }
+    return sb_str(&sb);
+}
+
+static const char *lane_types(Mlir *M, const int *lane, int n) {
+    StrBuf sb;
+    sb_init(&sb, M->a);
+    for (int k = 0; k < n; k++) sb_printf(&sb, "%s%s", k ? ", " : "", mtype(M->f->types[lane[k]]));
+    return sb_str(&sb);
+}
+
+static void emit_yield(Mlir *M, const Operand *y, int n, const int *lane) {
+    if (M->failed) return;
+    if (!n) {
+        line(M, "scf.yield");
+        return;
+    }
+    const char *vals = lane_values(M, y, n, lane);
+    line(M, "scf.yield %s : %s", vals, lane_types(M, lane, n));
+}
+
+/* scf.if with results: each region yields the lanes. */
+static void emit_if(Mlir *M, const Inst *in) {
+    const Loop *l = in->loop;
+    int n = l->nresults;
+    M->user = in;
+    const char *c = opd_as(M, l->cond, DT_BOOL);
+    StrBuf head;
+    sb_init(&head, M->a);
+    for (int k = 0; k < n; k++) sb_printf(&head, "%s%s", k ? ", " : "", define(M, l->results[k]));
+    if (n) sb_puts(&head, " = ");
+    sb_printf(&head, "scf.if %s", c);
+    if (n) sb_printf(&head, " -> (%s)", lane_types(M, l->results, n));
+    line(M, "%s {", sb_str(&head));
+    M->indent++;
+    emit_block(M, &l->body);
+    emit_yield(M, l->yields, n, l->results);
+    M->indent--;
+    line(M, "} else {");
+    M->indent++;
+    emit_block(M, &l->orelse);
+    emit_yield(M, l->else_yields, n, l->results);
+    M->indent--;
+    line(M, "}");
+}
+
+/* scf.while: the before region gets the lanes as block arguments and ends
+ * in scf.condition, forwarding them unchanged; the after region takes them
+ * as block arguments of its own (fresh names for the same SSA values). */
+static void emit_while(Mlir *M, const Inst *in) {
+    const Loop *l = in->loop;
+    int n = l->ncarried;
+    const char *types = lane_types(M, l->args, n);
+    const char **inits = ARENA_ARRAY(M->a, const char *, n + 1);
+    for (int k = 0; k < n; k++) inits[k] = lane_values(M, &l->inits[k], 1, &l->args[k]);
+    StrBuf head;
+    sb_init(&head, M->a);
+    for (int k = 0; k < n; k++) sb_printf(&head, "%s%s", k ? ", " : "", define(M, l->results[k]));
+    if (n) sb_puts(&head, " = ");
+    sb_puts(&head, "scf.while (");
+    const char **names = ARENA_ARRAY(M->a, const char *, n + 1);
+    for (int k = 0; k < n; k++) {
+        names[k] = define(M, l->args[k]);
+        sb_printf(&head, "%s%s = %s", k ? ", " : "", names[k], inits[k]);
+    }
+    line(M, "%s) : (%s) -> (%s) {", sb_str(&head), types, types);
+    M->indent++;
+    M->loop_depth++;
+    emit_block(M, &l->before);
+    if (!M->failed) {
+        M->user = in;
+        const char *c = opd_as(M, l->cond, DT_BOOL);
+        StrBuf args;
+        sb_init(&args, M->a);
+        for (int k = 0; k < n; k++) sb_printf(&args, "%s%s", k ? ", " : "", names[k]);
+        if (n) line(M, "scf.condition(%s) %s : %s", c, sb_str(&args), types);
+        else line(M, "scf.condition(%s)", c);
+    }
+    M->indent--;
+    line(M, "} do {");
+    M->indent++;
+    if (n) {
+        StrBuf bb;
+        sb_init(&bb, M->a);
+        for (int k = 0; k < n; k++)
+            sb_printf(&bb, "%s%s: %s", k ? ", " : "", define(M, l->args[k]),
+                      mtype(M->f->types[l->args[k]]));
+        M->indent--;
+        line(M, "^bb0(%s):", sb_str(&bb));
+        M->indent++;
+    }
+    emit_block(M, &l->body);
+    emit_yield(M, l->yields, n, l->args);
+    M->loop_depth--;
+    M->indent--;
+    line(M, "}");
+}
+
 static void emit_inst(Mlir *M, const Inst *in) {
     if (M->failed) return;
     int id = in->result;
@@ -1082,7 +1689,12 @@ static void emit_inst(Mlir *M, const Inst *in) {
         M->vname[id] = arange_index(M, in, M->tile->layout[id]);
         return;
     case OP_EXPAND_DIMS:
+    case OP_BROADCAST: /* (each thread's element of the operand, read broadcast) */
     case OP_HINT: M->vname[id] = opd(M, x[0]); return;
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_JOIN:
+    case OP_SPLIT: emit_exchange(M, in); return;
     case OP_ZEROS:
     case OP_EMPTY: M->vname[id] = constant(M, const_convert(const_i32(0), dt)); return;
     case OP_FULL: M->vname[id] = opd_as(M, x[0], dt); return;
@@ -1146,10 +1758,35 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_ADDPTR: emit_addptr(M, in); return;
     case OP_LOAD: emit_load(M, in); return;
     case OP_STORE: emit_store(M, in); return;
+    case OP_PRINT:
+        /* not expressed yet (MLIR has gpu.printf; a later step) */
+        unsupported(M, in, "%s", "tl.device_print (use the cuda or host backend)");
+        return;
+    case OP_ASSERT:
+        unsupported(M, in, "%s", "tl.device_assert (use the cuda or host backend)");
+        return;
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS: emit_atomic(M, in); return;
+    case OP_DEBUG_BARRIER: line(M, "gpu.barrier"); return;
     case OP_SUM:
     case OP_MAX:
-    case OP_MIN: emit_reduce(M, in); return;
+    case OP_MIN:
+        if (shape_reduce_flat(M->tile, M->f, in)) emit_reduce(M, in);
+        else
+            unsupported(M, in, "tl.%s along an axis (the C backends cover it)",
+                        op_info(in->op)->name);
+        return;
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+        unsupported(M, in, "tl.%s (the C backends cover it)", op_info(in->op)->name);
+        return;
+    case OP_DOT: emit_dot(M, in); return;
     case OP_FOR: emit_loop(M, in); return;
+    case OP_IF: emit_if(M, in); return;
+    case OP_WHILE: emit_while(M, in); return;
     case OP_COUNT: break;
     }
     unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
@@ -1163,11 +1800,13 @@ static void emit_block(Mlir *M, const Block *b) {
 static const Inst *widest(const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
-            const Inst *w = widest(&in->loop->body);
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) {
+            const Inst *w = widest(sub[k]);
             if (w) return w;
-            continue;
         }
+        if (n) continue;
         if (in->result >= 0 && type_numel(in->type) > MLIR_MAX_THREADS) return in;
     }
     return NULL;

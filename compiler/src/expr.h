@@ -43,23 +43,35 @@ typedef struct Expr {
     int lowered_value; /* the SSA value, or -1 for an operand without one */
 } Expr;
 
-typedef enum StmtKind { STMT_STORE, STMT_FOR } StmtKind;
+typedef enum StmtKind { STMT_STORE, STMT_FOR, STMT_WHILE, STMT_IF } StmtKind;
 
 typedef struct Stmt {
     StmtKind kind;
     SrcPos pos;
     Expr *store;      /* STMT_STORE: an EX_OP node with op OP_STORE */
-    ForRange *loop;   /* STMT_FOR */
+    ForRange *loop;   /* STMT_FOR, STMT_WHILE, STMT_IF */
     PtrVec pre_loads; /* Expr*: loads of earlier statements, lowered first */
 } Stmt;
 
+/* A runtime region statement: a `for` over range(), a `while` (carried
+ * lanes as a for's; `cond_body` and `cond`, the condition evaluated before
+ * each iteration with the carried values in EX_LOOP_CARRY nodes), or an
+ * `if` (`cond`; `body` and `else_body` with their `outputs` and
+ * `else_outputs`; no inputs or args: a name the branches assign is lane i,
+ * EX_LOOP_RESULT after the statement). */
 struct ForRange {
+    StmtKind kind; /* STMT_FOR, STMT_WHILE, STMT_IF */
     SrcPos pos;
-    const char *index_name;
-    Expr *index; /* EX_LOOP_INDEX */
+    const char *index_name; /* for; NULL otherwise */
+    Expr *index;            /* EX_LOOP_INDEX (for) */
     Expr *start, *stop, *step;
-    PtrVec captures; /* Expr*: outer values read in the body, first-use order */
-    PtrVec body;     /* Stmt* */
+    int num_stages, unroll; /* tl.range's hints (0: none) */
+    Expr *cond;             /* if, while: an i1 scalar */
+    PtrVec cond_body;       /* while: statements of the condition */
+    PtrVec else_body;       /* if: Stmt* */
+    Expr **else_outputs;    /* if */
+    PtrVec captures;        /* Expr*: outer values read in the body, first-use order */
+    PtrVec body;            /* Stmt* */
     int ncarried;
     const char **names; /* carried source names, in source order */
     Expr **inputs;      /* initial values */

@@ -73,24 +73,34 @@ static void print_stmts(EPrinter *P, const PtrVec *stmts) {
         for (int k = 0; k < s->pre_loads.len; k++) define(P, s->pre_loads.items[k]);
         if (s->kind == STMT_STORE) {
             const Expr *st = s->store;
+            if (st->op != OP_STORE) { /* an atomic or a barrier: its node, where it happens */
+                if (st->nargs) define(P, st);
+                else sb_printf(P->sb, "%*s%s()\n", P->indent, "", op_info(st->op)->name);
+                continue;
+            }
             for (int k = 0; k < 3; k++) define(P, st->args[k]);
             sb_printf(P->sb, "%*sstore(%s, %s, %s)\n", P->indent, "", ref(P, st->args[0]),
                       ref(P, st->args[1]), ref(P, st->args[2]));
             continue;
         }
         const ForRange *L = s->loop;
-        define(P, L->start), define(P, L->stop), define(P, L->step);
+        int is_if = s->kind == STMT_IF;
+        if (s->kind == STMT_FOR) define(P, L->start), define(P, L->stop), define(P, L->step);
+        if (is_if) define(P, L->cond);
         for (int k = 0; k < L->captures.len; k++) define(P, L->captures.items[k]);
-        for (int k = 0; k < L->ncarried; k++) define(P, L->inputs[k]);
-        sb_printf(P->sb, "%*sfor %s in range(%s, %s, %s)", P->indent, "", L->index_name,
-                  ref(P, L->start), ref(P, L->stop), ref(P, L->step));
+        for (int k = 0; !is_if && k < L->ncarried; k++) define(P, L->inputs[k]);
+        if (s->kind == STMT_FOR)
+            sb_printf(P->sb, "%*sfor %s in range(%s, %s, %s)", P->indent, "", L->index_name,
+                      ref(P, L->start), ref(P, L->stop), ref(P, L->step));
+        else if (is_if) sb_printf(P->sb, "%*sif %s", P->indent, "", ref(P, L->cond));
+        else sb_printf(P->sb, "%*swhile", P->indent, "");
         if (L->captures.len) {
             sb_puts(P->sb, " captures(");
             for (int k = 0; k < L->captures.len; k++)
                 sb_printf(P->sb, "%s%s", k ? ", " : "", ref(P, L->captures.items[k]));
             sb_puts(P->sb, ")");
         }
-        if (L->ncarried) {
+        if (L->ncarried && !is_if) {
             sb_puts(P->sb, " carried(");
             for (int k = 0; k < L->ncarried; k++)
                 sb_printf(P->sb, "%s%s = %s", k ? ", " : "", ref(P, L->args[k]),
@@ -102,12 +112,29 @@ static void print_stmts(EPrinter *P, const PtrVec *stmts) {
         char *saved = P->done;
         P->done = ARENA_ARRAY(P->a, char, P->k->nexprs + 1);
         for (int k = 0; k < P->k->nexprs; k++) P->done[k] = saved[k];
+        if (s->kind == STMT_WHILE) {
+            print_stmts(P, &L->cond_body);
+            define(P, L->cond);
+            sb_printf(P->sb, "%*scondition %s\n", P->indent, "", ref(P, L->cond));
+            sb_printf(P->sb, "%*s} do {\n", P->indent - 2, "");
+            for (int k = 0; k < P->k->nexprs; k++) P->done[k] = saved[k];
+        }
         print_stmts(P, &L->body);
         for (int k = 0; k < L->ncarried; k++) define(P, L->outputs[k]);
         sb_printf(P->sb, "%*syield", P->indent, "");
         for (int k = 0; k < L->ncarried; k++)
             sb_printf(P->sb, "%s%s", k ? ", " : " ", ref(P, L->outputs[k]));
         sb_putc(P->sb, '\n');
+        if (is_if) {
+            for (int k = 0; k < P->k->nexprs; k++) P->done[k] = saved[k];
+            sb_printf(P->sb, "%*s} else {\n", P->indent - 2, "");
+            print_stmts(P, &L->else_body);
+            for (int k = 0; k < L->ncarried; k++) define(P, L->else_outputs[k]);
+            sb_printf(P->sb, "%*syield", P->indent, "");
+            for (int k = 0; k < L->ncarried; k++)
+                sb_printf(P->sb, "%s%s", k ? ", " : " ", ref(P, L->else_outputs[k]));
+            sb_putc(P->sb, '\n');
+        }
         P->done = saved;
         P->indent -= 2;
         sb_printf(P->sb, "%*s}", P->indent, "");

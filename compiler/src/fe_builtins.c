@@ -20,14 +20,30 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_MINIMUM] = {"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_WHERE] = {"tl.where", {"condition", "x", "y"}, 3, 8, 0},
     [B_SUM] = {"tl.sum", {"input", "axis", "keep_dims", "dtype"}, 1, 8, 0},
-    [B_MAX] = {"tl.max", {"input", "axis"}, 1, 8, 0},
-    [B_MIN] = {"tl.min", {"input", "axis"}, 1, 8, 0},
+    [B_MAX] = {"tl.max",
+               {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
+               1,
+               8,
+               0},
+    [B_MIN] = {"tl.min",
+               {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
+               1,
+               8,
+               0},
     [B_ZEROS] = {"tl.zeros", {"shape", "dtype"}, 2, 8, 0},
     [B_FULL] = {"tl.full", {"shape", "value", "dtype"}, 3, 8, 0},
     [B_EMPTY] = {"tl.empty", {"shape", "dtype"}, 2, 8, 0},
     [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
     [B_CDIV] = {"tl.cdiv", {"x", "div"}, 2, 8, 0},
     [B_RANGE] = {"range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
+    /* Triton 3.6's tl.range: num_stages and loop_unroll_factor are kept on
+     * the loop; the other hints are accepted (compile-time values) */
+    [B_TL_RANGE] = {"tl.range",
+                    {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
+                     "disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm"},
+                    1,
+                    10,
+                    0},
     [B_FLOAT] = {"float", {"x"}, 0, 8, 0},
     [B_INT] = {"int", {"x"}, 0, 8, 0},
     [B_BOOL] = {"bool", {"x"}, 0, 8, 0},
@@ -44,6 +60,53 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_MULTIPLE_OF] = {"tl.multiple_of", {"input", "values"}, 2, 8, 0},
     [B_MAX_CONTIGUOUS] = {"tl.max_contiguous", {"input", "values"}, 2, 8, 0},
     [B_MAX_CONSTANCY] = {"tl.max_constancy", {"input", "values"}, 2, 8, 0},
+    [B_STATIC_ASSERT] = {"tl.static_assert", {"cond", "msg"}, 1, 8, 0},
+    [B_STATIC_PRINT] = {"tl.static_print", {0}, 0, 8, 1},
+    [B_DEVICE_PRINT] = {"tl.device_print", {0}, 1, 8, 1},
+    [B_DEVICE_ASSERT] = {"tl.device_assert", {"cond", "msg", "mask"}, 1, 8, 0},
+    [B_PRINT] = {"print", {0}, 1, 8, 1},
+    /* the shape functions bind their own arguments (fe_shape.c) */
+    [B_RESHAPE] = {"tl.reshape", {0}, 0, 8, 1},
+    [B_VIEW] = {"tl.view", {0}, 0, 8, 1},
+    [B_RAVEL] = {"tl.ravel", {0}, 0, 8, 1},
+    [B_TRANS] = {"tl.trans", {0}, 0, 8, 1},
+    [B_PERMUTE] = {"tl.permute", {0}, 0, 8, 1},
+    [B_EXPAND_DIMS] = {"tl.expand_dims", {0}, 0, 8, 1},
+    [B_BROADCAST_TO] = {"tl.broadcast_to", {0}, 0, 8, 1},
+    [B_BROADCAST] = {"tl.broadcast", {0}, 0, 8, 1},
+    [B_JOIN] = {"tl.join", {0}, 0, 8, 1},
+    [B_SPLIT] = {"tl.split", {0}, 0, 8, 1},
+    /* reductions and scans along an axis (fe_reduce.c) */
+    [B_ARGMAX] = {"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
+    [B_ARGMIN] = {"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
+    [B_CUMSUM] = {"tl.cumsum", {"input", "axis", "reverse", "dtype"}, 1, 8, 0},
+    [B_CUMPROD] = {"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0},
+    [B_REDUCE] = {"tl.reduce", {"input", "axis", "combine_fn", "keep_dims"}, 3, 8, 0},
+    [B_ASSOC_SCAN] = {"tl.associative_scan", {"input", "axis", "combine_fn", "reverse"}, 3, 8, 0},
+    [B_ATOMIC_ADD] = {"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_MAX] = {"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_MIN] = {"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_AND] = {"tl.atomic_and", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_OR] = {"tl.atomic_or", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_XOR] = {"tl.atomic_xor", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_XCHG] = {"tl.atomic_xchg", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+    [B_ATOMIC_CAS] = {"tl.atomic_cas", {"pointer", "cmp", "val", "sem", "scope"}, 3, 8, 0},
+    [B_DEBUG_BARRIER] = {"tl.debug_barrier", {0}, 0, 8, 0},
+    [B_PHILOX] = {"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
+    [B_RANDINT] = {"tl.randint", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+    [B_RANDINT4X] = {"tl.randint4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+    [B_RAND] = {"tl.rand", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+    [B_RAND4X] = {"tl.rand4x", {"seed", "offsets", "n_rounds"}, 2, 8, 0},
+    [B_RANDN] = {"tl.randn", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+    [B_RANDN4X] = {"tl.randn4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+    [B_UINT_TO_UNIFORM_FLOAT] = {"tl.uint_to_uniform_float", {"x"}, 1, 8, 0},
+    [B_PAIR_UNIFORM_TO_NORMAL] = {"tl.pair_uniform_to_normal", {"u1", "u2"}, 2, 8, 0},
+    [B_DOT] = {"tl.dot",
+               {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
+                "out_dtype"},
+               2,
+               8,
+               0},
 };
 
 /* Members of the language module (tl.X). */
@@ -66,6 +129,7 @@ static const struct {
     {"full", V_FUNC, B_FULL},
     {"empty", V_FUNC, B_EMPTY},
     {"static_range", V_FUNC, B_STATIC_RANGE},
+    {"range", V_FUNC, B_TL_RANGE},
     {"cdiv", V_FUNC, B_CDIV},
     {"constexpr", V_FUNC, B_CONSTEXPR},
     {"num_programs", V_FUNC, B_NUM_PROGRAMS},
@@ -76,6 +140,45 @@ static const struct {
     {"multiple_of", V_FUNC, B_MULTIPLE_OF},
     {"max_contiguous", V_FUNC, B_MAX_CONTIGUOUS},
     {"max_constancy", V_FUNC, B_MAX_CONSTANCY},
+    {"static_assert", V_FUNC, B_STATIC_ASSERT},
+    {"static_print", V_FUNC, B_STATIC_PRINT},
+    {"device_print", V_FUNC, B_DEVICE_PRINT},
+    {"device_assert", V_FUNC, B_DEVICE_ASSERT},
+    {"reshape", V_FUNC, B_RESHAPE},
+    {"view", V_FUNC, B_VIEW},
+    {"ravel", V_FUNC, B_RAVEL},
+    {"trans", V_FUNC, B_TRANS},
+    {"permute", V_FUNC, B_PERMUTE},
+    {"expand_dims", V_FUNC, B_EXPAND_DIMS},
+    {"broadcast_to", V_FUNC, B_BROADCAST_TO},
+    {"broadcast", V_FUNC, B_BROADCAST},
+    {"join", V_FUNC, B_JOIN},
+    {"split", V_FUNC, B_SPLIT},
+    {"argmax", V_FUNC, B_ARGMAX},
+    {"argmin", V_FUNC, B_ARGMIN},
+    {"cumsum", V_FUNC, B_CUMSUM},
+    {"cumprod", V_FUNC, B_CUMPROD},
+    {"reduce", V_FUNC, B_REDUCE},
+    {"associative_scan", V_FUNC, B_ASSOC_SCAN},
+    {"atomic_add", V_FUNC, B_ATOMIC_ADD},
+    {"atomic_max", V_FUNC, B_ATOMIC_MAX},
+    {"atomic_min", V_FUNC, B_ATOMIC_MIN},
+    {"atomic_and", V_FUNC, B_ATOMIC_AND},
+    {"atomic_or", V_FUNC, B_ATOMIC_OR},
+    {"atomic_xor", V_FUNC, B_ATOMIC_XOR},
+    {"atomic_xchg", V_FUNC, B_ATOMIC_XCHG},
+    {"atomic_cas", V_FUNC, B_ATOMIC_CAS},
+    {"debug_barrier", V_FUNC, B_DEBUG_BARRIER},
+    {"philox", V_FUNC, B_PHILOX},
+    {"randint", V_FUNC, B_RANDINT},
+    {"randint4x", V_FUNC, B_RANDINT4X},
+    {"rand", V_FUNC, B_RAND},
+    {"rand4x", V_FUNC, B_RAND4X},
+    {"randn", V_FUNC, B_RANDN},
+    {"randn4x", V_FUNC, B_RANDN4X},
+    {"uint_to_uniform_float", V_FUNC, B_UINT_TO_UNIFORM_FLOAT},
+    {"pair_uniform_to_normal", V_FUNC, B_PAIR_UNIFORM_TO_NORMAL},
+    {"dot", V_FUNC, B_DOT},
     {"math", V_MODULE, MOD_TL_MATH},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
 };
@@ -212,6 +315,13 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             if (strcmp(attr, "ALL") == 0) return fe_vint(0xFFFF);
             fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
         }
+        if (base.i == MOD_USER) {
+            EnvEntry *e = base.umod ? fe_env_find(&base.umod->globals, attr) : NULL;
+            if (!e)
+                fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
+                        base.umod ? base.umod->filename : "?", attr);
+            return e->v;
+        }
         fe_fail(I, n->pos,
                 "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
                 base.s, attr);
@@ -234,11 +344,15 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             return v;
         }
         if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
+        if (strcmp(attr, "T") == 0) return fe_vexpr(fe_transpose(I, base.e, "'.T'", n->pos));
         /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
         Val m = fe_tl_member(attr, 0);
         if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
             (m.kind == V_FUNC &&
-             (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN || m.i == B_SIGMOID || m.i == B_CAST))) {
+             (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN || m.i == B_SIGMOID || m.i == B_CAST ||
+              (m.i >= B_RESHAPE && m.i <= B_SPLIT && m.i != B_BROADCAST) ||
+              m.i == B_ARGMAX || m.i == B_ARGMIN || m.i == B_CUMSUM || m.i == B_CUMPROD ||
+              m.i == B_REDUCE || m.i == B_ASSOC_SCAN))) {
             Val v = {0};
             v.kind = V_METHOD;
             v.s = attr;
@@ -295,7 +409,7 @@ void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *
     const PyVal *args = pyast_list(call, "args");
     const PyVal *kws = pyast_list(call, "keywords");
     int nparams = 0;
-    while (nparams < 8 && spec->params[nparams]) nparams++;
+    while (nparams < MAX_BUILTIN_PARAMS && spec->params[nparams]) nparams++;
     int first = 0;
     if (self) {
         out->v[0] = *self;
@@ -481,6 +595,10 @@ int fe_nan_ignored(Interp *I, const Args *A, int k, int dflt) {
 }
 
 Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
+    if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
+        b == B_DEVICE_ASSERT || b == B_PRINT)
+        return fe_call_debug(I, call, b);
+    if (b >= B_RESHAPE && b <= B_SPLIT) return fe_call_shape(I, call, b, self);
     Args A;
     fe_bind_spec(I, call, &builtins[b], &A, self);
     const char *fn = builtins[b].display;
@@ -488,6 +606,11 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     switch (b) {
     case B_JIT: fe_fail(I, pos, "triton.jit can only decorate the kernel");
     case B_CONSTEXPR: return A.v[0];
+    case B_STATIC_ASSERT:
+    case B_STATIC_PRINT:
+    case B_DEVICE_PRINT:
+    case B_DEVICE_ASSERT:
+    case B_PRINT: return fe_call_debug(I, call, b);
     case B_PROGRAM_ID: {
         Attrs at = {0};
         int64_t axis = fe_need_int(I, A.v[0], A.pos[0], "tl.program_id's axis");
@@ -577,6 +700,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_CAST:
     case B_TO: return fe_make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
+    case B_DOT: return fe_make_dot(I, &A, fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),
@@ -630,41 +754,13 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_SUM:
     case B_MAX:
-    case B_MIN: {
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn);
-        if (A.v[1].kind != V_NONE) {
-            int64_t axis = fe_need_int(I, A.v[1], A.pos[1], "the axis");
-            if (axis != 0 && axis != -1)
-                fe_fail(I, A.pos[1], "%s: only axis=0 (or None) is supported, over a rank-1 block",
-                        fn);
-        }
-        if (x->type.rank != 1)
-            fe_fail(I, pos, "%s needs a rank-1 block (got %s)", fn, type_str(I->a, x->type));
-        int32_t w = x->type.dims[0];
-        if ((w & (w - 1)) != 0)
-            fe_fail(
-                I, pos,
-                "%s needs a block whose width is a power of two equal to the CUDA block size (got width %d)",
-                fn, (int)w);
-        if (b == B_SUM) {
-            if (A.v[2].kind != V_NONE &&
-                fe_truthy(I, A.v[2], A.pos[2], "keep_dims must be a compile-time bool"))
-                fe_fail(I, A.pos[2], "tl.sum: keep_dims=True is not supported yet");
-            /* Triton's default: integers narrower than 32 bits (and bools)
-             * sum in 32 bits of their signedness; dtype= casts first */
-            DType dt = (DType)x->type.dtype, sum_dt = dt;
-            if (A.v[3].kind != V_NONE) sum_dt = fe_need_dtype(I, A.v[3], A.pos[3], fn);
-            else if (dtype_is_int(dt) && dtype_info(dt)->bits < 32)
-                sum_dt = dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
-            x = fe_cast_to(I, x, sum_dt, pos);
-        } else if (dtype_info((DType)x->type.dtype)->bits < 32) {
-            /* Triton's tl.max / tl.min (standard.py): a dtype narrower than
-             * 32 bits reduces in f32 (floats) or i32 (integers, bools) */
-            x = fe_cast_to(I, x, dtype_is_float((DType)x->type.dtype) ? DT_F32 : DT_I32, pos);
-        }
-        Op op = b == B_SUM ? OP_SUM : b == B_MAX ? OP_MAX : OP_MIN;
-        return fe_vexpr(fe_mk_op(I, op, fn, pos, 1, x, NULL, NULL, NULL));
-    }
+    case B_MIN:
+    case B_ARGMAX:
+    case B_ARGMIN:
+    case B_CUMSUM:
+    case B_CUMPROD: return fe_reduction(I, b, &A, fn, pos);
+    case B_REDUCE:
+    case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
     case B_ZEROS:
     case B_EMPTY: {
         Attrs at = {0};
@@ -686,6 +782,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
     }
     case B_STATIC_RANGE:
+    case B_TL_RANGE:
     case B_RANGE: fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
     case B_CDIV: {
         if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
@@ -774,6 +871,34 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         if (A.v[0].kind == V_TUPLE || A.v[0].kind == V_LIST) return fe_vint(A.v[0].n);
         if (A.v[0].kind == V_STR) return fe_vint((int64_t)strlen(A.v[0].s));
         fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A.v[0]));
+    case B_RESHAPE:
+    case B_VIEW:
+    case B_RAVEL:
+    case B_TRANS:
+    case B_PERMUTE:
+    case B_EXPAND_DIMS:
+    case B_BROADCAST_TO:
+    case B_BROADCAST:
+    case B_JOIN:
+    case B_SPLIT: /* (fe_call_shape) */
+    case B_ATOMIC_ADD: return fe_call_atomic(I, &A, RMW_ADD, fn, pos);
+    case B_ATOMIC_MAX: return fe_call_atomic(I, &A, RMW_MAX, fn, pos);
+    case B_ATOMIC_MIN: return fe_call_atomic(I, &A, RMW_MIN, fn, pos);
+    case B_ATOMIC_AND: return fe_call_atomic(I, &A, RMW_AND, fn, pos);
+    case B_ATOMIC_OR: return fe_call_atomic(I, &A, RMW_OR, fn, pos);
+    case B_ATOMIC_XOR: return fe_call_atomic(I, &A, RMW_XOR, fn, pos);
+    case B_ATOMIC_XCHG: return fe_call_atomic(I, &A, RMW_XCHG, fn, pos);
+    case B_ATOMIC_CAS: return fe_call_atomic(I, &A, -1, fn, pos);
+    case B_DEBUG_BARRIER: return fe_debug_barrier(I, pos);
+    case B_PHILOX: return fe_call_random(I, RNG_PHILOX, &A, fn, pos);
+    case B_RANDINT: return fe_call_random(I, RNG_RANDINT, &A, fn, pos);
+    case B_RANDINT4X: return fe_call_random(I, RNG_RANDINT4X, &A, fn, pos);
+    case B_RAND: return fe_call_random(I, RNG_RAND, &A, fn, pos);
+    case B_RAND4X: return fe_call_random(I, RNG_RAND4X, &A, fn, pos);
+    case B_RANDN: return fe_call_random(I, RNG_RANDN, &A, fn, pos);
+    case B_RANDN4X: return fe_call_random(I, RNG_RANDN4X, &A, fn, pos);
+    case B_UINT_TO_UNIFORM_FLOAT: return fe_call_random(I, RNG_UNIFORM, &A, fn, pos);
+    case B_PAIR_UNIFORM_TO_NORMAL: return fe_call_random(I, RNG_NORMAL_PAIR, &A, fn, pos);
     case B_COUNT: break;
     }
     fe_fail(I, pos, "unsupported call");

@@ -114,7 +114,9 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
                     "only ':' and None can index a block (element indexing is not supported)");
         }
     }
-    if (kept != base.e->type.rank)
+    /* fewer ':' than dimensions keep the trailing ones, as Triton's
+     * __getitem__ (x[None] of a rank-1 block is (1, N)) */
+    if (kept > base.e->type.rank)
         fe_fail(I, sl->pos,
                 "the index has %d ':' but the block has rank %d (one ':' per dimension)", kept,
                 base.e->type.rank);
@@ -164,10 +166,16 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
         if (m.kind == V_OPFN) return fe_call_op(I, n, (Op)m.i, &self);
         return fe_call_builtin(I, n, (Builtin)m.i, &self);
     }
-    if (f.kind == V_USERFUNC)
-        fe_fail(I, n->pos,
-                "calling other functions ('%s') is not supported (inline its body into the kernel)",
-                f.s);
+    if (f.kind == V_USERFUNC) return fe_call_user(I, n, f);
+    if (f.kind == V_MODULE && f.i == MOD_OTHER && strchr(f.s, '.')) {
+        /* `from common import f` where there is no common.py */
+        const char *dot = strrchr(f.s, '.');
+        const char *module = arena_strndup(I->a, f.s, (size_t)(dot - f.s));
+        if (*module && !fe_is_triton_module(module) && !fe_is_language_module(module))
+            fe_fail(I, n->pos,
+                    "cannot call '%s': no module '%s' beside the kernel file (looked for %s)",
+                    dot + 1, module, fe_module_path(I, module));
+    }
     if (f.kind == V_MODULE) fe_fail(I, n->pos, "the module '%s' is not callable", f.s);
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
 }
@@ -276,9 +284,8 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
     }
     if (k == PK_IfExp) {
         Val c = fe_eval(I, pyast_node(n, "test"));
-        int t = fe_truthy(
-            I, c, n->pos,
-            "a conditional expression needs a compile-time condition (use tl.where to choose per element)");
+        if (c.kind == V_EXPR) return fe_runtime_ifexp(I, n, c.e);
+        int t = fe_truthy(I, c, n->pos, "");
         return fe_eval(I, pyast_node(n, t ? "body" : "orelse"));
     }
     if (k == PK_Call) return fe_eval_call(I, n);

@@ -30,7 +30,8 @@ enum {
     MAX_EVAL_DEPTH = 1000,
     MAX_NODES = 1 << 20,
     MAX_HEIGHT = 1 << 15,
-    MAX_UNROLL = 1 << 20
+    MAX_UNROLL = 1 << 20,
+    MAX_BUILTIN_PARAMS = 10
 };
 
 /* ---- Interpreter values ---------------------------------------------- */
@@ -61,14 +62,23 @@ typedef struct Val {
     const char *s;     /* V_STR, V_MODULE/V_USERFUNC name */
     struct Val *items; /* V_TUPLE, V_LIST */
     int n;
-    Expr *e;    /* V_EXPR */
-    int ptr;    /* V_DTYPE: a pointer to the dtype (p.dtype) */
-    int u64;    /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
-    int strong; /* a Python number assigned to a variable: a tensor in
+    Expr *e;                 /* V_EXPR */
+    int ptr;                 /* V_DTYPE: a pointer to the dtype (p.dtype) */
+    int u64;                 /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
+    int strong;              /* a Python number assigned to a variable: a tensor in
                         * Triton, so it takes part in promotion (not weak) */
+    const struct UserFn *fn; /* V_USERFUNC: the function */
+    struct FeModule *umod;   /* V_MODULE of MOD_USER: the module */
 } Val;
 
-typedef enum Module { MOD_TRITON, MOD_TL, MOD_TL_MATH, MOD_PROPAGATE_NAN, MOD_OTHER } Module;
+typedef enum Module {
+    MOD_TRITON,
+    MOD_TL,
+    MOD_TL_MATH,
+    MOD_PROPAGATE_NAN,
+    MOD_OTHER,
+    MOD_USER /* a Python file beside the kernel's (fe_import.c): `umod` */
+} Module;
 
 typedef enum Builtin {
     B_JIT,
@@ -105,6 +115,50 @@ typedef enum Builtin {
     B_MULTIPLE_OF,
     B_MAX_CONTIGUOUS,
     B_MAX_CONSTANCY,
+    /* debugging (fe_debug.c) */
+    B_STATIC_ASSERT,
+    B_STATIC_PRINT,
+    B_DEVICE_PRINT,
+    B_DEVICE_ASSERT,
+    B_PRINT,
+    /* shape functions (fe_shape.c) */
+    B_RESHAPE,
+    B_VIEW,
+    B_RAVEL,
+    B_TRANS,
+    B_PERMUTE,
+    B_EXPAND_DIMS,
+    B_BROADCAST_TO,
+    B_BROADCAST,
+    B_JOIN,
+    B_SPLIT,
+    B_ARGMAX, /* reductions and scans along an axis (fe_reduce.c) */
+    B_ARGMIN,
+    B_CUMSUM,
+    B_CUMPROD,
+    B_REDUCE,
+    B_ASSOC_SCAN,
+    B_TL_RANGE,
+    /* atomics and random numbers (fe_atomic.c, fe_random.c) */
+    B_ATOMIC_ADD,
+    B_ATOMIC_MAX,
+    B_ATOMIC_MIN,
+    B_ATOMIC_AND,
+    B_ATOMIC_OR,
+    B_ATOMIC_XOR,
+    B_ATOMIC_XCHG,
+    B_ATOMIC_CAS,
+    B_DEBUG_BARRIER,
+    B_PHILOX,
+    B_RANDINT,
+    B_RANDINT4X,
+    B_RAND,
+    B_RAND4X,
+    B_RANDN,
+    B_RANDN4X,
+    B_UINT_TO_UNIFORM_FLOAT,
+    B_PAIR_UNIFORM_TO_NORMAL,
+    B_DOT,
     B_COUNT
 } Builtin;
 
@@ -113,7 +167,7 @@ typedef enum Builtin {
  * cache and eviction hints). `variadic`: Python's min/max. */
 typedef struct BuiltinSpec {
     const char *display;
-    const char *params[8];
+    const char *params[MAX_BUILTIN_PARAMS];
     int required;
     int hints_from;
     int variadic;
@@ -131,6 +185,36 @@ typedef struct Env {
     EnvEntry *slots;
     int cap, count;
 } Env;
+
+/* ---- Helper functions and the files they come from (fe_call.c) -------- */
+
+/* A Python file of @triton.jit functions: the kernel's, or a module
+ * imported beside it (parsed, never executed). */
+typedef struct FeModule {
+    const char *name;     /* the module name ("common"); NULL: the kernel's file */
+    const char *filename; /* as diagnostics print it */
+    const char *source;
+    size_t source_len;
+    Env globals; /* its imports and functions */
+    int loading; /* imports being read (an import cycle) */
+} FeModule;
+
+/* A function defined at module level. */
+typedef struct UserFn {
+    const char *name;
+    const PyNode *def;
+    FeModule *mod;
+    int jit; /* decorated with @triton.jit / @triton.jit(...) */
+} UserFn;
+
+/* A helper call being evaluated: its body runs in a fresh environment. */
+typedef struct CallFrame {
+    const UserFn *fn;
+    SrcPos call_pos;      /* in the caller's file */
+    FeModule *caller_mod; /* the caller's file */
+    struct CallFrame *parent;
+    int base_depth; /* I->depth at the call: the runtime loops of callers */
+} CallFrame;
 
 /* ---- The interpreter ----------------------------------------------------- */
 
@@ -151,17 +235,25 @@ typedef struct Interp {
     Env globals; /* module-level imports and functions */
     Env *env;    /* the current local environment */
     StmtList *list;
-    ForRange *loops[MAX_LOOP_DEPTH]; /* loops whose bodies are being traced */
+    ForRange *loops[MAX_LOOP_DEPTH]; /* regions (for, while, if) being traced */
     int depth;
-    Env loop_locals; /* names first created in a runtime loop body */
+    Env loop_locals;   /* names first created in a runtime loop body */
+    Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
+    FeModule *mod; /* the file whose code runs now */
+    FeModule *kernel_mod;
+    PtrVec modules;   /* FeModule *: the files imported so far */
+    CallFrame *frame; /* the innermost helper call; NULL in the kernel */
+    int ncalls;       /* helper calls so far (a bound on unrolled calls) */
+    int returned;     /* a `return` ran: the rest of the body is skipped */
+    Val ret;          /* its value */
 } Interp;
 
 /* Arguments bound to a builtin's parameters. */
 typedef struct Args {
-    Val v[8];
-    int given[8];
-    SrcPos pos[8];
+    Val v[MAX_BUILTIN_PARAMS];
+    int given[MAX_BUILTIN_PARAMS];
+    SrcPos pos[MAX_BUILTIN_PARAMS];
     int nvar; /* variadic */
     Val var[16];
 } Args;
@@ -170,6 +262,7 @@ typedef struct Args {
 typedef struct RangeParts {
     Val v[3];
     SrcPos pos[3];
+    int num_stages, unroll; /* tl.range's hints (0: none) */
 } RangeParts;
 
 /* ---- Small value constructors ------------------------------------------ */
@@ -256,6 +349,10 @@ Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self);
 Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos);
 int fe_nan_ignored(Interp *I, const Args *A, int k, int dflt);
 Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self);
+/* tl.sum, tl.max, tl.min, tl.argmax, tl.argmin, tl.cumsum, tl.cumprod (fe_reduce.c). */
+Val fe_reduction(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos);
+/* tl.reduce and tl.associative_scan with a @triton.jit combiner (fe_reduce.c). */
+Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos);
 Val fe_eval_call(Interp *I, const PyNode *n);
 Val fe_eval_inner(Interp *I, const PyNode *n);
 Val fe_eval(Interp *I, const PyNode *n);
@@ -269,6 +366,9 @@ SrcPos fe_find_else(Interp *I, const PyNode *node, const PyVal *orelse);
 int fe_pointer_param(const Expr *e);
 void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp);
 void fe_visit_for(Interp *I, const PyNode *node);
+void fe_visit_while(Interp *I, const PyNode *node);
+void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond);
+Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond);
 void fe_visit_stmt(Interp *I, const PyNode *s);
 void fe_visit_body(Interp *I, const PyVal *stmts);
 Val fe_module_val(Module m, const char *name);
@@ -282,6 +382,52 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
 void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
                      int ndefs);
 Val fe_tl_member(const char *attr, int math);
+/* Calls the helper `fn` (a V_USERFUNC) with positional arguments and
+ * returns its result (a V_TUPLE when it returns several values; None when
+ * it returns nothing). For tl.reduce / tl.associative_scan combiners. */
+Val fe_call_function(Interp *I, Val fn, const Val *args, int nargs, SrcPos call_pos);
+/* A call node whose callee evaluated to the V_USERFUNC `fn`. */
+Val fe_call_user(Interp *I, const PyNode *call, Val fn);
+/* tl.static_assert, tl.static_print, tl.device_print, print,
+ * tl.device_assert (fe_debug.c). */
+Val fe_call_debug(Interp *I, const PyNode *call, Builtin b);
+void fe_assert_stmt(Interp *I, const PyNode *s);
+/* Python's str() (repr: repr()) of a compile-time value. */
+const char *fe_val_str(Interp *I, Val v, int repr);
+/* The module `name` (`level` leading dots) as a file beside the importing
+ * one, parsed and its imports and functions bound; NULL when there is no
+ * such file. */
+FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at);
+/* The path fe_load_module looks at. */
+const char *fe_module_path(Interp *I, const char *name);
+/* Registers the module-level functions and constexprs (`N =
+ * tl.constexpr(4)`, `N: tl.constexpr = 4`) of `module` in I->globals. */
+void fe_define_functions(Interp *I, const PyNode *module);
+/* Switches diagnostics and module-level names to m's file. */
+void fe_enter_module(Interp *I, FeModule *m);
+/* Notes naming each helper call that leads to the current position. */
+void fe_note_call_chain(Interp *I);
+/* fe_shape.c: the shape functions (B_RESHAPE .. B_SPLIT) and x.T */
+Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self);
+Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos);
+/* fe_atomic.c: an atomic (rmw: AtomicRmw; -1: atomic_cas) and the barrier */
+Val fe_call_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos);
+Val fe_debug_barrier(Interp *I, SrcPos pos);
+/* fe_random.c: the functions of triton/language/random.py */
+typedef enum RandomFn {
+    RNG_PHILOX,
+    RNG_RANDINT,
+    RNG_RANDINT4X,
+    RNG_RAND,
+    RNG_RAND4X,
+    RNG_RANDN,
+    RNG_RANDN4X,
+    RNG_UNIFORM,
+    RNG_NORMAL_PAIR
+} RandomFn;
+Val fe_call_random(Interp *I, RandomFn which, const Args *A, const char *fn, SrcPos pos);
+Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos); /* fe_dot.c */
+Val fe_matmul(Interp *I, Val a, Val b, SrcPos pos);
 const char *fe_closest_member(Arena *a, const char *attr, int math);
 
 #endif

@@ -119,7 +119,11 @@ static Val ct_binop_strong(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
 
 Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
-    if (op == PK_MatMult) fe_fail(I, pos, "'@' is not supported");
+    if (op == PK_MatMult) {
+        if (a.kind != V_EXPR || b.kind != V_EXPR)
+            fe_fail(I, pos, "'@' needs two rank-2 blocks (a matrix product, tl.dot)");
+        return fe_matmul(I, a, b, pos);
+    }
     if (a.kind == V_EXPR || b.kind == V_EXPR) return fe_sym_binop(I, op, a, b, pos);
     return ct_binop_strong(I, op, a, b, pos);
 }

@@ -19,8 +19,8 @@ void fe_stmt_append(Interp *I, Stmt *s) {
 }
 
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
-    for (int d = 0; d < I->depth; d++)
-        if (strcmp(I->loops[d]->index_name, name) == 0)
+    for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
+        if (I->loops[d]->index_name && strcmp(I->loops[d]->index_name, name) == 0)
             fe_fail(I, pos,
                     "cannot assign to '%s', the induction variable of the runtime loop at line %d",
                     name, I->loops[d]->pos.line);
@@ -37,9 +37,27 @@ void fe_assign_target(Interp *I, const PyNode *target, Val v) {
         fe_bind_name(I, pyast_str(target, "id"), v, target->pos);
         return;
     }
-    if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))
-        fe_fail(I, target->pos,
-                "tuple targets are not supported (assign each name on its own line)");
+    if (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List)) {
+        /* `a, b = f(x)`: a compile-time tuple unpacked */
+        const PyVal *elts = pyast_list(target, "elts");
+        int n = elts ? elts->len : 0;
+        for (int i = 0; i < n; i++)
+            if (pyast_isk(fe_list_node(elts, i), PK_Starred))
+                fe_fail(I, fe_list_node(elts, i)->pos,
+                        "starred assignment targets are not supported");
+        if (v.kind != V_TUPLE && v.kind != V_LIST)
+            fe_fail(I, target->pos, "cannot unpack %s into %d name%s (only a tuple unpacks)",
+                    fe_kind_name(v), n, n == 1 ? "" : "s");
+        if (v.n != n)
+            fe_fail(I, target->pos, "cannot unpack a tuple of %d value%s into %d name%s", v.n,
+                    v.n == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        for (int i = 0; i < n; i++) {
+            Val item = v.items[i];
+            if (fe_is_number(item)) item.strong = 1;
+            fe_assign_target(I, fe_list_node(elts, i), item);
+        }
+        return;
+    }
     if (pyast_isk(target, PK_Subscript))
         fe_fail(
             I, target->pos,
@@ -57,6 +75,12 @@ void fe_assign_target(Interp *I, const PyNode *target, Val v) {
 void fe_collect_assigned(Arena *a, const PyVal *stmts, PtrVec *names);
 
 void fe_collect_name(Arena *a, const PyNode *target, PtrVec *names) {
+    if (target && (pyast_isk(target, PK_Tuple) || pyast_isk(target, PK_List))) {
+        const PyVal *elts = pyast_list(target, "elts");
+        for (int i = 0; elts && i < elts->len; i++)
+            fe_collect_name(a, fe_list_node(elts, i), names);
+        return;
+    }
     if (!pyast_isk(target, PK_Name)) return;
     const char *id = pyast_str(target, "id");
     if (!id) return;
@@ -131,66 +155,48 @@ int fe_pointer_param(const Expr *e) {
             e = e->args[0];
             break;
         case EX_LOOP_CARRY:
-        case EX_LOOP_RESULT: e = e->loop->inputs[e->index]; break;
+        case EX_LOOP_RESULT:
+            e = e->loop->kind == STMT_IF ? e->loop->outputs[e->index] : e->loop->inputs[e->index];
+            break;
         default: return -1;
         }
     }
     return -1;
 }
 
-void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
-    const PyVal *body = pyast_list(node, "body");
-    /* bounds: i32 scalars; step: a positive compile-time integer */
-    static const char *const part_names[] = {"start", "stop", "step"};
-    Expr *bounds[3];
-    for (int i = 0; i < 2; i++) {
-        Val v = rp->v[i];
-        if (v.kind == V_EXPR) {
-            if (v.e->type.rank != 0 || v.e->type.ptr || v.e->type.dtype != DT_I32)
-                fe_fail(I, rp->pos[i], "the %s of a runtime loop must be an i32 scalar (got %s)",
-                        part_names[i], type_str(I->a, v.e->type));
-        } else if (v.kind != V_INT) {
-            fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i],
-                    fe_kind_name(v));
-        }
-        bounds[i] = fe_to_expr(I, v, rp->pos[i], "range()");
-    }
-    if (rp->v[2].kind == V_EXPR)
-        fe_fail(
-            I, rp->pos[2],
-            "the step of a runtime loop must be a positive compile-time integer (got a runtime value)");
-    if (rp->v[2].kind == V_INT && rp->v[2].i <= 0)
-        fe_fail(I, rp->pos[2],
-                "the step of a runtime loop must be a positive compile-time integer (got %lld)",
-                (long long)rp->v[2].i);
-    if (rp->v[2].kind != V_INT)
-        fe_fail(I, rp->pos[2],
-                "the step of a runtime loop must be a positive compile-time integer (got %s)",
-                fe_kind_name(rp->v[2]));
-    bounds[2] = fe_to_expr(I, rp->v[2], rp->pos[2], "range()");
+/* ---- Runtime regions: for, while, if ------------------------------------ */
+
+static ForRange *region_new(Interp *I, StmtKind kind, const PyNode *node) {
     if (I->depth >= MAX_LOOP_DEPTH)
-        fe_fail(I, node->pos, "runtime loops are nested more than %d deep", MAX_LOOP_DEPTH);
-
+        fe_fail(I, node->pos, "runtime loops and branches are nested more than %d deep",
+                MAX_LOOP_DEPTH);
     ForRange *L = ARENA_NEW(I->a, ForRange);
+    L->kind = kind;
     L->pos = node->pos;
-    L->index_name = target;
-    L->start = bounds[0];
-    L->stop = bounds[1];
-    L->step = bounds[2];
+    return L;
+}
 
-    /* carried: names assigned in the body that exist before the loop */
-    PtrVec assigned = {0}, carried = {0};
-    fe_collect_assigned(I->a, body, &assigned);
-    for (int i = 0; i < assigned.len; i++)
-        if (fe_env_find(I->env, assigned.items[i]) && strcmp(assigned.items[i], target) != 0)
-            ptrvec_push(I->a, &carried, assigned.items[i]);
-    int n = carried.len;
+static void lanes_alloc(Interp *I, ForRange *L, int n) {
     L->ncarried = n;
     L->names = ARENA_ARRAY(I->a, const char *, n + 1);
     L->inputs = ARENA_ARRAY(I->a, Expr *, n + 1);
     L->args = ARENA_ARRAY(I->a, Expr *, n + 1);
     L->outputs = ARENA_ARRAY(I->a, Expr *, n + 1);
     L->results = ARENA_ARRAY(I->a, Expr *, n + 1);
+    L->else_outputs = ARENA_ARRAY(I->a, Expr *, n + 1);
+}
+
+/* Carried lanes of a loop (for, while): names assigned in the body that
+ * exist before it; their inputs, and region arguments bound in `env`. */
+static void loop_lanes(Interp *I, ForRange *L, const PyNode *node, const PtrVec *assigned,
+                       const char *target) {
+    PtrVec carried = {0};
+    for (int i = 0; i < assigned->len; i++)
+        if (fe_env_find(I->env, assigned->items[i]) &&
+            (!target || strcmp(assigned->items[i], target) != 0))
+            ptrvec_push(I->a, &carried, assigned->items[i]);
+    int n = carried.len;
+    lanes_alloc(I, L, n);
     for (int i = 0; i < n; i++) {
         L->names[i] = carried.items[i];
         EnvEntry *e = fe_env_find(I->env, L->names[i]);
@@ -203,35 +209,31 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         fe_note_use(I, v);
         L->inputs[i] = fe_to_expr(I, v, e->at, "a loop-carried value");
     }
+}
 
-    /* trace the body in an isolated environment */
-    I->loops[I->depth] = L;
-    I->depth++;
-    L->index = fe_new_expr(I, EX_LOOP_INDEX, node->pos, type_scalar(DT_I32));
-    L->index->loop = L;
-    Env body_env = fe_env_copy(I->a, I->env);
-    fe_env_set(I->a, &body_env, target, fe_vexpr(L->index), node->pos);
-    for (int i = 0; i < n; i++) {
-        Expr *arg = fe_new_expr(I, EX_LOOP_CARRY, node->pos, L->inputs[i]->type);
-        arg->loop = L;
-        arg->index = i;
-        L->args[i] = arg;
-        fe_env_set(I->a, &body_env, L->names[i], fe_vexpr(arg),
+/* The region arguments (EX_LOOP_CARRY), bound in `env`. */
+static void bind_args(Interp *I, ForRange *L, Env *env, int create) {
+    for (int i = 0; i < L->ncarried; i++) {
+        if (create) {
+            Expr *arg = fe_new_expr(I, EX_LOOP_CARRY, L->pos, L->inputs[i]->type);
+            arg->loop = L;
+            arg->index = i;
+            L->args[i] = arg;
+        }
+        fe_env_set(I->a, env, L->names[i], fe_vexpr(L->args[i]),
                    fe_env_find(I->env, L->names[i])->at);
     }
-    Env *outer_env = I->env;
-    StmtList *outer_list = I->list;
-    StmtList body_list = {&L->body, {0}, 0};
-    I->env = &body_env;
-    I->list = &body_list;
-    fe_visit_body(I, body);
-    for (int i = 0; i < n; i++) {
-        EnvEntry *e = fe_env_find(&body_env, L->names[i]);
+}
+
+/* The values of the carried names at the end of a loop body. */
+static void loop_outputs(Interp *I, ForRange *L, Env *body_env) {
+    const char *what = L->kind == STMT_WHILE ? "while loop" : "runtime loop";
+    for (int i = 0; i < L->ncarried; i++) {
+        EnvEntry *e = fe_env_find(body_env, L->names[i]);
         Val v = e->v;
         if (v.kind != V_EXPR && !fe_is_number(v))
-            fe_fail(I, e->at,
-                    "'%s' is carried by the runtime loop at line %d but is assigned %s in its body",
-                    L->names[i], node->pos.line, fe_kind_name(v));
+            fe_fail(I, e->at, "'%s' is carried by the %s at line %d but is assigned %s in its body",
+                    L->names[i], what, L->pos.line, fe_kind_name(v));
         Expr *out = fe_to_expr(I, v, e->at, "a loop-carried value");
         if (!type_eq(out->type, L->inputs[i]->type))
             fe_fail(
@@ -252,29 +254,338 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         }
         L->outputs[i] = out;
     }
-    I->env = outer_env;
-    I->list = outer_list;
-    I->depth--;
+}
 
-    for (int i = 0; i < n; i++) {
-        Expr *r = fe_new_expr(I, EX_LOOP_RESULT, node->pos, L->outputs[i]->type);
+/* After a loop: results bound to the carried names; names first created
+ * in the body do not escape. */
+static void loop_finish(Interp *I, ForRange *L, const PtrVec *assigned, Env *body_env) {
+    for (int i = 0; i < L->ncarried; i++) {
+        Expr *r = fe_new_expr(I, EX_LOOP_RESULT, L->pos, L->outputs[i]->type);
         r->loop = L;
         r->index = i;
         L->results[i] = r;
         fe_env_set(I->a, I->env, L->names[i], fe_vexpr(r), fe_env_find(I->env, L->names[i])->at);
     }
-    /* names first created in the body do not escape */
-    for (int i = 0; i < assigned.len; i++)
-        if (!fe_env_find(I->env, assigned.items[i])) {
+    for (int i = 0; i < assigned->len; i++)
+        if (!fe_env_find(I->env, assigned->items[i])) {
             /* the value: the line of the outermost loop it does not escape */
-            EnvEntry *inner = fe_env_find(&body_env, assigned.items[i]);
-            EnvEntry *nested = fe_env_find(&I->loop_locals, assigned.items[i]);
-            SrcPos at = inner ? inner->at : nested ? nested->at : node->pos;
-            fe_env_set(I->a, &I->loop_locals, assigned.items[i], fe_vint(node->pos.line), at);
+            EnvEntry *inner = fe_env_find(body_env, assigned->items[i]);
+            EnvEntry *nested = fe_env_find(&I->loop_locals, assigned->items[i]);
+            SrcPos at = inner ? inner->at : nested ? nested->at : L->pos;
+            fe_env_set(I->a, &I->loop_locals, assigned->items[i], fe_vint(L->pos.line), at);
         }
-
     Stmt *s = ARENA_NEW(I->a, Stmt);
-    s->kind = STMT_FOR;
+    s->kind = L->kind;
+    s->pos = L->pos;
+    s->loop = L;
+    fe_stmt_append(I, s);
+}
+
+/* Traces `stmts` as a region body of L in `env`, into `out`. */
+static void trace_body(Interp *I, Env *env, PtrVec *out, const PyVal *stmts) {
+    Env *outer_env = I->env;
+    StmtList *outer_list = I->list;
+    StmtList list = {out, {0}, 0};
+    I->env = env;
+    I->list = &list;
+    fe_visit_body(I, stmts);
+    I->env = outer_env;
+    I->list = outer_list;
+}
+
+/* A runtime condition as Triton takes it: a scalar, converted to i1. */
+static Expr *runtime_cond(Interp *I, Val c, SrcPos pos, const char *stmt) {
+    Expr *e = fe_to_expr(I, c, pos, "a condition");
+    if (e->type.rank != 0)
+        fe_fail(
+            I, pos,
+            "the condition of a runtime '%s' must be a scalar, not %s (the truth value of a block is "
+            "ambiguous: reduce it, or use tl.where to choose per element)",
+            stmt, type_str(I->a, e->type));
+    if (e->type.ptr)
+        fe_fail(I, pos, "the condition of a runtime '%s' must be a number or a bool, not %s", stmt,
+                type_str(I->a, e->type));
+    return e->type.dtype == DT_BOOL ? e : fe_cast_to(I, e, DT_BOOL, pos);
+}
+
+/* `a if cond else b` on a runtime scalar (Triton's visit_IfExp): an if
+ * statement with one lane, each branch evaluating its expression. */
+Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond_in) {
+    Expr *cond = runtime_cond(I, fe_vexpr(cond_in), pyast_node(n, "test")->pos, "x if c else y");
+    ForRange *L = region_new(I, STMT_IF, n);
+    L->cond = cond;
+    lanes_alloc(I, L, 1);
+    L->names[0] = "(if-expression)";
+    static const char *const field[2] = {"body", "orelse"};
+    PtrVec *bodies[2] = {&L->body, &L->else_body};
+    Expr *vals[2];
+    I->loops[I->depth] = L;
+    I->depth++;
+    for (int k = 0; k < 2; k++) {
+        const PyNode *e = pyast_node(n, field[k]);
+        if (!e) fe_fail(I, n->pos, "malformed conditional expression");
+        StmtList *outer = I->list;
+        StmtList list = {bodies[k], {0}, 0};
+        I->list = &list;
+        Val v = fe_eval(I, e);
+        if (v.kind != V_EXPR && !fe_is_number(v))
+            fe_fail(
+                I, e->pos,
+                "a conditional expression with a runtime condition must give numbers or blocks, "
+                "not %s",
+                fe_kind_name(v));
+        fe_note_use(I, v);
+        vals[k] = fe_to_expr(I, v, e->pos, "a conditional expression's value");
+        I->list = outer;
+    }
+    I->depth--;
+    if (!type_eq(vals[0]->type, vals[1]->type))
+        fe_fail(
+            I, n->pos,
+            "a conditional expression with a runtime condition has inconsistent types %s and %s "
+            "(as in Triton, both must have one type)",
+            type_str(I->a, vals[0]->type), type_str(I->a, vals[1]->type));
+    if (vals[0]->type.ptr) {
+        int a = fe_pointer_param(vals[0]), b = fe_pointer_param(vals[1]);
+        if (a != b && a >= 0 && b >= 0)
+            fe_fail(I, n->pos,
+                    "a conditional expression's pointers must point into one parameter ('%s' and "
+                    "'%s')",
+                    I->k->runtime[a]->name, I->k->runtime[b]->name);
+    }
+    L->outputs[0] = vals[0];
+    L->else_outputs[0] = vals[1];
+    Expr *r = fe_new_expr(I, EX_LOOP_RESULT, n->pos, vals[0]->type);
+    r->loop = L;
+    r->index = 0;
+    L->results[0] = r;
+    Stmt *st = ARENA_NEW(I->a, Stmt);
+    st->kind = STMT_IF;
+    st->pos = n->pos;
+    st->loop = L;
+    fe_stmt_append(I, st);
+    return fe_vexpr(r);
+}
+
+void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
+    const PyVal *body = pyast_list(node, "body");
+    /* bounds: i32 scalars; step: a nonzero compile-time integer or a runtime
+     * i32 (assumed positive, as scf.for) */
+    static const char *const part_names[] = {"start", "stop", "step"};
+    Expr *bounds[3];
+    for (int i = 0; i < 3; i++) {
+        Val v = rp->v[i];
+        if (v.kind == V_EXPR) {
+            if (v.e->type.rank != 0 || v.e->type.ptr || v.e->type.dtype != DT_I32)
+                fe_fail(I, rp->pos[i], "the %s of a runtime loop must be an i32 scalar (got %s)",
+                        part_names[i], type_str(I->a, v.e->type));
+        } else if (v.kind != V_INT) {
+            fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i],
+                    fe_kind_name(v));
+        }
+    }
+    if (rp->v[2].kind == V_INT && rp->v[2].i == 0)
+        fe_fail(I, rp->pos[2], "range() arg 3 must not be zero");
+    /* a negative compile-time step, as Triton: the loop runs over
+     * range(stop, start, -step) and the index is start - k + stop */
+    int negative = rp->v[2].kind == V_INT && rp->v[2].i < 0;
+    Val step = negative ? fe_vint(-rp->v[2].i) : rp->v[2];
+    bounds[0] = fe_to_expr(I, rp->v[negative ? 1 : 0], rp->pos[negative ? 1 : 0], "range()");
+    bounds[1] = fe_to_expr(I, rp->v[negative ? 0 : 1], rp->pos[negative ? 0 : 1], "range()");
+    bounds[2] = fe_to_expr(I, step, rp->pos[2], "range()");
+    ForRange *L = region_new(I, STMT_FOR, node);
+    L->index_name = target;
+    L->start = bounds[0];
+    L->stop = bounds[1];
+    L->step = bounds[2];
+    L->num_stages = rp->num_stages;
+    L->unroll = rp->unroll;
+
+    PtrVec assigned = {0};
+    fe_collect_assigned(I->a, body, &assigned);
+    loop_lanes(I, L, node, &assigned, target);
+
+    /* trace the body in an isolated environment */
+    I->loops[I->depth] = L;
+    I->depth++;
+    L->index = fe_new_expr(I, EX_LOOP_INDEX, node->pos, type_scalar(DT_I32));
+    L->index->loop = L;
+    Env body_env = fe_env_copy(I->a, I->env);
+    Val index = fe_vexpr(L->index);
+    if (negative) {
+        fe_note_use(I, rp->v[0]);
+        fe_note_use(I, rp->v[1]);
+        index = fe_binop(I, PK_Add, fe_binop(I, PK_Sub, rp->v[0], index, node->pos), rp->v[1],
+                         node->pos);
+    }
+    fe_env_set(I->a, &body_env, target, index, node->pos);
+    bind_args(I, L, &body_env, 1);
+    trace_body(I, &body_env, &L->body, body);
+    loop_outputs(I, L, &body_env);
+    I->depth--;
+    loop_finish(I, L, &assigned, &body_env);
+}
+
+/* `while cond: body` (scf.while): the carried names are those the body
+ * assigns that exist before; the condition is traced in a region of its
+ * own with the carried values, re-evaluated before each iteration. */
+void fe_visit_while(Interp *I, const PyNode *node) {
+    const PyVal *body = pyast_list(node, "body");
+    const PyVal *orelse = pyast_list(node, "orelse");
+    const PyNode *test = pyast_node(node, "test");
+    if (!body || !test) fe_fail(I, node->pos, "malformed while loop");
+    if (orelse && orelse->len > 0)
+        fe_fail(
+            I, fe_find_else(I, node, orelse),
+            "while/else is not supported (Triton rejects it: 'break' does not exist in kernels)");
+    ForRange *L = region_new(I, STMT_WHILE, node);
+    PtrVec assigned = {0};
+    fe_collect_assigned(I->a, body, &assigned);
+    loop_lanes(I, L, node, &assigned, NULL);
+
+    I->loops[I->depth] = L;
+    I->depth++;
+    /* the condition region */
+    Env cond_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &cond_env, 1);
+    {
+        Env *outer_env = I->env;
+        StmtList *outer_list = I->list;
+        StmtList list = {&L->cond_body, {0}, 0};
+        I->env = &cond_env;
+        I->list = &list;
+        list.mark = 0;
+        Val c = fe_eval(I, test);
+        if (c.kind != V_EXPR) {
+            int t = fe_truthy(I, c, test->pos, "");
+            if (t)
+                fe_fail(
+                    I, test->pos,
+                    "this while loop never ends: its condition is a compile-time true value (and "
+                    "'break' is not supported)");
+        }
+        L->cond = runtime_cond(I, c, test->pos, "while");
+        /* loads made by the condition are read by it: nothing waits */
+        I->env = outer_env;
+        I->list = outer_list;
+    }
+    /* the body */
+    Env body_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &body_env, 0);
+    trace_body(I, &body_env, &L->body, body);
+    loop_outputs(I, L, &body_env);
+    I->depth--;
+    loop_finish(I, L, &assigned, &body_env);
+}
+
+static int same_binding(Val a, Val b) { return a.kind == b.kind && fe_values_equal(a, b); }
+
+/* A value that leaves a branch of a runtime if (a lane). */
+static Expr *branch_value(Interp *I, ForRange *L, const char *name, EnvEntry *e,
+                          const char *which) {
+    Val v = e->v;
+    if (v.kind != V_EXPR && !fe_is_number(v))
+        fe_fail(
+            I, e->at,
+            "'%s' is assigned %s in the %s branch of the runtime if at line %d (only numbers and "
+            "blocks can leave a runtime branch)",
+            name, fe_kind_name(v), which, L->pos.line);
+    return fe_to_expr(I, v, e->at, "a value of a runtime branch");
+}
+
+/* `if cond:` on a runtime scalar (scf.if): both branches are traced; a
+ * name that exists before and that a branch changes, or that both
+ * branches create, is a result (one type in both branches, as Triton);
+ * a name only one branch creates does not exist after the statement. */
+void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
+    const PyVal *body = pyast_list(node, "body");
+    const PyVal *orelse = pyast_list(node, "orelse");
+    Expr *cond = runtime_cond(I, fe_vexpr(cond_in), pyast_node(node, "test")->pos, "if");
+    ForRange *L = region_new(I, STMT_IF, node);
+    L->cond = cond;
+    PtrVec assigned = {0};
+    fe_collect_assigned(I->a, body, &assigned);
+    fe_collect_assigned(I->a, orelse, &assigned);
+
+    I->loops[I->depth] = L;
+    I->depth++;
+    Env then_env = fe_env_copy(I->a, I->env);
+    trace_body(I, &then_env, &L->body, body);
+    Env else_env = fe_env_copy(I->a, I->env);
+    trace_body(I, &else_env, &L->else_body, orelse);
+
+    /* the lanes, in source order of first assignment */
+    PtrVec lanes = {0};
+    for (int i = 0; i < assigned.len; i++) {
+        const char *name = assigned.items[i];
+        EnvEntry *before = fe_env_find(I->env, name);
+        EnvEntry *t = fe_env_find(&then_env, name), *e = fe_env_find(&else_env, name);
+        if (before) {
+            if (same_binding(t->v, before->v) && same_binding(e->v, before->v)) continue;
+            if (before->v.kind != V_EXPR && !fe_is_number(before->v))
+                fe_fail(
+                    I, (same_binding(t->v, before->v) ? e : t)->at,
+                    "'%s' holds %s before the runtime if at line %d and cannot be reassigned in "
+                    "a branch (only numbers and blocks can)",
+                    name, fe_kind_name(before->v), node->pos.line);
+        } else if (!t || !e) {
+            EnvEntry *only = t ? t : e;
+            if (only) fe_env_set(I->a, &I->branch_locals, name, fe_vint(node->pos.line), only->at);
+            continue;
+        }
+        ptrvec_push(I->a, &lanes, (void *)name);
+    }
+    int n = lanes.len;
+    lanes_alloc(I, L, n);
+    for (int i = 0; i < n; i++) {
+        const char *name = lanes.items[i];
+        EnvEntry *before = fe_env_find(I->env, name);
+        EnvEntry *t = fe_env_find(&then_env, name), *e = fe_env_find(&else_env, name);
+        L->names[i] = name;
+        /* the outer value, where a branch keeps it, is read in the branch */
+        if (before && (same_binding(t->v, before->v) || same_binding(e->v, before->v)))
+            fe_note_use(I, before->v);
+        Expr *tv = branch_value(I, L, name, t, "then");
+        Expr *ev = branch_value(I, L, name, e, "else");
+        if (before) {
+            Expr *bv = fe_to_expr(I, before->v, before->at, "a value of a runtime branch");
+            Expr *changed[2] = {tv, ev};
+            EnvEntry *where[2] = {t, e};
+            for (int k = 0; k < 2; k++)
+                if (!type_eq(changed[k]->type, bv->type))
+                    fe_fail(I, where[k]->at,
+                            "'%s' is %s before the runtime if at line %d but the %s branch assigns "
+                            "%s (a name keeps its type across a runtime branch, as in Triton)",
+                            name, type_str(I->a, bv->type), node->pos.line, k ? "else" : "then",
+                            type_str(I->a, changed[k]->type));
+        } else if (!type_eq(tv->type, ev->type)) {
+            fe_fail(I, e->at,
+                    "'%s' is %s in the then branch of the runtime if at line %d but %s in the else "
+                    "branch (both branches must give it one type)",
+                    name, type_str(I->a, tv->type), node->pos.line, type_str(I->a, ev->type));
+        }
+        if (tv->type.ptr) {
+            int a = fe_pointer_param(tv), b = fe_pointer_param(ev);
+            if (a != b && a >= 0 && b >= 0)
+                fe_fail(I, node->pos,
+                        "the pointer '%s' must point into one parameter after the runtime if: '%s' "
+                        "in the then branch, '%s' in the else branch",
+                        name, I->k->runtime[a]->name, I->k->runtime[b]->name);
+        }
+        L->outputs[i] = tv;
+        L->else_outputs[i] = ev;
+    }
+    I->depth--;
+    for (int i = 0; i < n; i++) {
+        Expr *r = fe_new_expr(I, EX_LOOP_RESULT, node->pos, L->outputs[i]->type);
+        r->loop = L;
+        r->index = i;
+        L->results[i] = r;
+        EnvEntry *at = fe_env_find(&then_env, L->names[i]);
+        fe_env_set(I->a, I->env, L->names[i], fe_vexpr(r), at->at);
+    }
+    Stmt *s = ARENA_NEW(I->a, Stmt);
+    s->kind = STMT_IF;
     s->pos = node->pos;
     s->loop = L;
     fe_stmt_append(I, s);
@@ -306,7 +617,9 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         const PyNode *func = pyast_node(iter, "func");
         if (pyast_isk(func, PK_Name) || pyast_isk(func, PK_Attribute)) {
             callee = fe_eval(I, func);
-            is_range = callee.kind == V_FUNC && (callee.i == B_RANGE || callee.i == B_STATIC_RANGE);
+            is_range =
+                callee.kind == V_FUNC &&
+                (callee.i == B_RANGE || callee.i == B_STATIC_RANGE || callee.i == B_TL_RANGE);
         }
     }
     if (!is_range) {
@@ -315,14 +628,14 @@ void fe_visit_for(Interp *I, const PyNode *node) {
             fe_fail(
                 I, iter->pos,
                 "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
-        for (int i = 0; i < seq.n; i++) {
+        for (int i = 0; i < seq.n && !I->returned; i++) {
             fe_bind_name(I, name, seq.items[i], target->pos);
             fe_visit_body(I, body);
         }
         return;
     }
-    int is_static = callee.i == B_STATIC_RANGE;
-    const char *fn = is_static ? "tl.static_range" : "range";
+    int is_static = callee.i == B_STATIC_RANGE, is_tl_range = callee.i == B_TL_RANGE;
+    const char *fn = is_static ? "tl.static_range" : is_tl_range ? "tl.range" : "range";
     Args A;
     fe_bind_args(I, iter, (Builtin)callee.i, &A);
     RangeParts rp;
@@ -337,8 +650,26 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (given == 3) rp.v[2] = A.v[2], rp.pos[2] = A.pos[2];
         else rp.v[2] = fe_vint(1), rp.pos[2] = iter->pos;
     }
+    rp.num_stages = rp.unroll = 0;
+    if (is_tl_range) {
+        /* tl.range: always a runtime loop; its hints compile-time values */
+        static const char *const hint[] = {"num_stages", "loop_unroll_factor"};
+        for (int k = 0; k < 2; k++) {
+            if (!A.given[3 + k] || A.v[3 + k].kind == V_NONE) continue;
+            if (A.v[3 + k].kind != V_INT || A.v[3 + k].i < 0 || A.v[3 + k].i > 1024)
+                fe_fail(I, A.pos[3 + k],
+                        "tl.range's %s must be a compile-time integer from 0 to 1024 (got %s)",
+                        hint[k], fe_kind_name(A.v[3 + k]));
+            *(k ? &rp.unroll : &rp.num_stages) = (int)A.v[3 + k].i;
+        }
+        static const char *const other[] = {"disallow_acc_multi_buffer", "flatten",
+                                            "warp_specialize", "disable_licm"};
+        for (int k = 5; k < 9; k++)
+            if (A.given[k] && A.v[k].kind == V_EXPR)
+                fe_fail(I, A.pos[k], "tl.range's %s must be a compile-time value", other[k - 5]);
+    }
     int all_int = rp.v[0].kind == V_INT && rp.v[1].kind == V_INT && rp.v[2].kind == V_INT;
-    if (all_int) {
+    if (all_int && !is_tl_range) {
         int64_t start = rp.v[0].i, stop = rp.v[1].i, step = rp.v[2].i;
         if (step == 0) fe_fail(I, rp.pos[2], "%s() arg 3 must not be zero", fn);
         int64_t count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
@@ -346,7 +677,7 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (count > MAX_UNROLL)
             fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count,
                     MAX_UNROLL);
-        for (int64_t k = 0; k < count; k++) {
+        for (int64_t k = 0; k < count && !I->returned; k++) {
             fe_bind_name(I, name, fe_vint(start + k * step), target->pos);
             fe_visit_body(I, body);
         }
@@ -360,8 +691,8 @@ void fe_visit_for(Interp *I, const PyNode *node) {
                     "tl.static_range needs compile-time integer bounds (got %s; use range() for a runtime loop)",
                     fe_kind_name(rp.v[i]));
     }
-    for (int d = 0; d < I->depth; d++)
-        if (strcmp(I->loops[d]->index_name, name) == 0)
+    for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
+        if (I->loops[d]->index_name && strcmp(I->loops[d]->index_name, name) == 0)
             fe_fail(I, target->pos,
                     "cannot assign to '%s', the induction variable of the runtime loop at line %d",
                     name, I->loops[d]->pos.line);
@@ -428,19 +759,36 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     }
     if (k == PK_If) {
         Val c = fe_eval(I, pyast_node(s, "test"));
-        int t = fe_truthy(
-            I, c, s->pos,
-            "'if' on a runtime value is not supported (use tl.where to choose per element, or make the "
-            "condition a tl.constexpr)");
+        if (c.kind == V_EXPR) {
+            fe_visit_runtime_if(I, s, c.e);
+            return;
+        }
+        int t = fe_truthy(I, c, s->pos, "");
         fe_visit_body(I, pyast_list(s, t ? "body" : "orelse"));
         return;
     }
     if (k == PK_Pass) return;
-    if (k == PK_Return)
-        fe_fail(I, s->pos,
-                "'return' in a kernel is not supported (kernels write results with tl.store)");
-    if (k == PK_While)
-        fe_fail(I, s->pos, "'while' loops are not supported (use 'for i in range(n)')");
+    if (k == PK_Assert) {
+        fe_assert_stmt(I, s);
+        return;
+    }
+    if (k == PK_Return) {
+        const PyNode *value = pyast_node(s, "value");
+        if (!I->frame && value)
+            fe_fail(I, s->pos,
+                    "a kernel cannot return a value (kernels write results with tl.store)");
+        if (I->depth > (I->frame ? I->frame->base_depth : 0))
+            fe_fail(I, s->pos,
+                    "'return' inside a runtime loop or runtime if is not supported (return at the "
+                    "end of the function)");
+        I->ret = value ? fe_eval(I, value) : vnone();
+        I->returned = 1;
+        return;
+    }
+    if (k == PK_While) {
+        fe_visit_while(I, s);
+        return;
+    }
     if (k == PK_Break)
         fe_fail(I, s->pos, "'break' is not supported (loops always run to the end of their range)");
     if (k == PK_Continue)
@@ -465,7 +813,7 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
 }
 
 void fe_visit_body(Interp *I, const PyVal *stmts) {
-    for (int i = 0; stmts && i < stmts->len; i++) {
+    for (int i = 0; stmts && i < stmts->len && !I->returned; i++) {
         const PyNode *s = fe_list_node(stmts, i);
         if (!s) fe_fail(I, srcpos(0, 0), "malformed statement list");
         fe_visit_stmt(I, s);

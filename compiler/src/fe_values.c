@@ -56,6 +56,7 @@ _Noreturn void fe_fail(Interp *I, SrcPos pos, const char *fmt, ...) {
     va_start(ap, fmt);
     mt_verror(I->ctx, pos, fmt, ap);
     va_end(ap);
+    fe_note_call_chain(I);
     longjmp(I->fail, 1);
 }
 
@@ -226,7 +227,8 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
         const char *name;
         Builtin b;
     } py[] = {{"range", B_RANGE}, {"float", B_FLOAT}, {"int", B_INT}, {"bool", B_BOOL},
-              {"min", B_PY_MIN},  {"max", B_PY_MAX},  {"abs", B_ABS}, {"len", B_LEN}};
+              {"min", B_PY_MIN},  {"max", B_PY_MAX},  {"abs", B_ABS}, {"len", B_LEN},
+              {"print", B_PRINT}};
     for (size_t i = 0; i < sizeof py / sizeof py[0]; i++)
         if (strcmp(py[i].name, name) == 0) {
             Val v = {0};
@@ -241,6 +243,13 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
             "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, and names first "
             "created in a loop body do not exist after the loop: assign it before the loop to carry it)",
             name, local->at.line, (int)local->v.i);
+    EnvEntry *branch = fe_env_find(&I->branch_locals, name);
+    if (branch)
+        fe_fail(
+            I, pos,
+            "undefined name '%s' (it is assigned at line %d in only one branch of the runtime if at line %d, so it "
+            "does not exist after the if: assign it before the if, or in both branches)",
+            name, branch->at.line, (int)branch->v.i);
     if (strcmp(name, "tl") == 0)
         fe_fail(I, pos, "undefined name 'tl' (add 'import triton.language as tl')");
     fe_fail(I, pos, "undefined name '%s'", name);

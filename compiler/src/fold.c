@@ -121,6 +121,11 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_FULL:
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_BROADCAST:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
 #include "ops_math.def"
@@ -138,10 +143,23 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: break;
     }
     return 0;
@@ -192,6 +210,11 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_FULL:
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
+    case OP_RESHAPE:
+    case OP_TRANS:
+    case OP_BROADCAST:
+    case OP_JOIN:
+    case OP_SPLIT:
     case OP_NEG:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
@@ -220,10 +243,23 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
+    case OP_PRINT:
+    case OP_ASSERT:
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS:
+    case OP_DEBUG_BARRIER:
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+    case OP_TAKE:
+    case OP_DOT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: break;
     }
     return 0;
@@ -245,12 +281,21 @@ static void fold_block(Fold *F, Block *b) {
     int out = 0;
     for (int i = 0; i < b->items.len; i++) {
         Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
+        if (op_has(in->op, OPF_REGION)) {
             Loop *l = in->loop;
             resolve_one(&l->start, F), resolve_one(&l->stop, F), resolve_one(&l->step, F);
+            if (in->op == OP_IF) resolve_one(&l->cond, F);
             for (int k = 0; k < l->ncarried; k++) resolve_one(&l->inits[k], F);
+            if (in->op == OP_WHILE) {
+                fold_block(F, &l->before);
+                resolve_one(&l->cond, F);
+            }
             fold_block(F, &l->body);
             for (int k = 0; k < l->nyields; k++) resolve_one(&l->yields[k], F);
+            if (in->op == OP_IF) {
+                fold_block(F, &l->orelse);
+                for (int k = 0; k < l->nyields; k++) resolve_one(&l->else_yields[k], F);
+            }
             b->items.items[out++] = in;
             continue;
         }

@@ -36,6 +36,15 @@ void fe_import_names(Interp *I, const PyNode *s) {
         const char *as = alias ? pyast_str(alias, "asname") : NULL;
         if (!name) continue;
         if (pyast_isk(s, PK_Import)) {
+            FeModule *um = NULL;
+            if (!fe_is_triton_module(name) && !fe_is_language_module(name) && !strchr(name, '.'))
+                um = fe_load_module(I, name, 0, alias->pos);
+            if (um) {
+                Val v = fe_module_val(MOD_USER, name);
+                v.umod = um;
+                fe_env_set(I->a, &I->globals, as ? as : name, v, alias->pos);
+                continue;
+            }
             if (as) {
                 Module m = fe_is_triton_module(name)     ? MOD_TRITON
                            : fe_is_language_module(name) ? MOD_TL
@@ -53,6 +62,40 @@ void fe_import_names(Interp *I, const PyNode *s) {
         }
         const char *module = pyast_str(s, "module");
         const char *bind = as ? as : name;
+        const PyVal *lv = pyast_field(s, "level");
+        int level = lv && lv->kind == PYV_INT ? (int)lv->i : 0;
+        if (!module) {
+            /* `from . import common`: the name is a module beside this file */
+            FeModule *um = fe_load_module(I, name, level, alias->pos);
+            if (!um)
+                fe_fail(I, alias->pos, "no module '%s' beside this file (looked for %s)", name,
+                        fe_module_path(I, name));
+            Val v = fe_module_val(MOD_USER, name);
+            v.umod = um;
+            fe_env_set(I->a, &I->globals, bind, v, alias->pos);
+            continue;
+        }
+        if (!fe_is_triton_module(module) && !fe_is_language_module(module)) {
+            FeModule *um = fe_load_module(I, module, level, s->pos);
+            if (!um && level > 0)
+                fe_fail(I, s->pos, "no module '%s' beside this file (looked for %s)", module,
+                        fe_module_path(I, module));
+            if (um) {
+                if (strcmp(name, "*") == 0) {
+                    for (int k = 0; k < um->globals.cap; k++)
+                        if (um->globals.slots[k].name && um->globals.slots[k].v.kind == V_USERFUNC)
+                            fe_env_set(I->a, &I->globals, um->globals.slots[k].name,
+                                       um->globals.slots[k].v, alias->pos);
+                    continue;
+                }
+                EnvEntry *e = fe_env_find(&um->globals, name);
+                if (!e)
+                    fe_fail(I, alias->pos, "cannot import '%s' from '%s' (%s has no function '%s')",
+                            name, module, um->filename, name);
+                fe_env_set(I->a, &I->globals, bind, e->v, alias->pos);
+                continue;
+            }
+        }
         if (strcmp(name, "*") == 0) continue;
         Val v = {0};
         if (module && fe_is_triton_module(module)) {
@@ -140,7 +183,57 @@ int frontend_parse_define(const char *text, int *is_int, long long *i, double *f
 /* A -D / CONSTEXPR value, read as a Python literal: an int, a float, True,
  * False, None, or a string, written quoted ('x' or "x") or bare (a word
  * that is no other literal: ACTIVATION=leaky_relu). */
+static Val define_tuple(Interp *I, const Define *d) {
+    /* "(a, b, ...)": items split at commas outside quotes and parentheses */
+    const char *t = d->value;
+    size_t n = strlen(t);
+    Val v = {0};
+    v.kind = V_TUPLE;
+    PtrVec items = {0};
+    size_t start = 1;
+    int depth = 0;
+    char quote = 0;
+    for (size_t k = 1; k < n; k++) {
+        char c = t[k];
+        if (quote) {
+            if (c == quote) quote = 0;
+            continue;
+        }
+        if (c == '\'' || c == '"') quote = c;
+        else if (c == '(') depth++;
+        else if (c == ')' && depth > 0) depth--;
+        else if ((c == ',' && depth == 0) || k == n - 1) {
+            size_t a = start, b = k;
+            while (a < b && isspace((unsigned char)t[a])) a++;
+            while (b > a && isspace((unsigned char)t[b - 1])) b--;
+            if (a == b) {
+                /* "()" and "(1,)" end with no item; "(,)" and "(1,,2)" are errors */
+                if (c == ',')
+                    fe_fail(I, srcpos(0, 0), "%s %s=%s: an empty tuple item",
+                            mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
+            } else {
+                Define *item = ARENA_NEW(I->a, Define);
+                item->name = d->name;
+                item->value = arena_strndup(I->a, t + a, b - a);
+                Val *iv = ARENA_NEW(I->a, Val);
+                *iv = fe_define_value(I, item);
+                ptrvec_push(I->a, &items, iv);
+            }
+            start = k + 1;
+        }
+    }
+    if (quote || depth)
+        fe_fail(I, srcpos(0, 0), "%s %s=%s: unbalanced quotes or parentheses",
+                mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
+    v.n = items.len;
+    v.items = ARENA_ARRAY(I->a, Val, items.len + 1);
+    for (int i = 0; i < items.len; i++) v.items[i] = *(Val *)items.items[i];
+    return v;
+}
+
 Val fe_define_value(Interp *I, const Define *d) {
+    size_t len = strlen(d->value);
+    if (len >= 2 && d->value[0] == '(' && d->value[len - 1] == ')') return define_tuple(I, d);
     int is_int, is_bool;
     long long i;
     double f;
@@ -190,6 +283,7 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
         if (!s) continue;
         if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) fe_import_names(I, s);
     }
+    fe_define_functions(I, module);
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);
         if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
@@ -200,10 +294,6 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
         for (int d = 0; decos && d < decos->len; d++)
             jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
         if (jit) sb_printf(&found, "%s%s", found.len ? ", " : "", fname);
-        Val uf = {0};
-        uf.kind = V_USERFUNC;
-        uf.s = fname;
-        fe_env_set(I->a, &I->globals, fname, uf, s->pos);
         if (strcmp(fname, name) == 0) {
             if (pyast_isk(s, PK_AsyncFunctionDef))
                 fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
@@ -213,6 +303,7 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) 
             match = s;
         }
     }
+    I->mod->globals = I->globals;
     if (!match) {
         if (found.len)
             fe_fail(I, srcpos(0, 0), "no kernel named '%s' (kernels in this file: %s)", name,
@@ -270,13 +361,14 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             if (d) v = fe_define_value(I, d), p->constexpr_text = d->value;
             else if (def) {
                 v = fe_eval(I, def);
-                if (!fe_is_number(v) && v.kind != V_NONE && v.kind != V_STR)
+                if (!fe_is_number(v) && v.kind != V_NONE && v.kind != V_STR && v.kind != V_TUPLE)
                     fe_fail(I, def->pos,
                             "the default of constexpr '%s' must be a compile-time value", p->name);
                 p->constexpr_text = v.kind == V_INT     ? arena_printf(I->a, "%lld", (long long)v.i)
                                     : v.kind == V_BOOL  ? (v.i ? "True" : "False")
                                     : v.kind == V_FLOAT ? const_repr(I->a, const_f32(v.f))
-                                                        : "None";
+                                    : v.kind == V_NONE  ? "None"
+                                                        : fe_val_str(I, v, 1);
             } else
                 fe_fail(I, arg->pos,
                         "the constexpr parameter '%s' has no value (pass %s %s=<value>)", p->name,
@@ -342,6 +434,11 @@ Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_
     StmtList *top = ARENA_NEW(I->a, StmtList);
     top->stmts = &k->body;
     I->list = top;
+    FeModule *m = ARENA_NEW(I->a, FeModule);
+    m->filename = ctx->filename;
+    m->source = ctx->source;
+    m->source_len = ctx->source_len;
+    I->mod = I->kernel_mod = m;
     if (setjmp(I->fail)) return NULL;
     const PyNode *fn = fe_find_kernel(I, module, kernel_name);
     k->pos = fn->pos;

@@ -20,12 +20,15 @@ static int operand_outside(Licm *L, Operand o) { return o.kind != OPD_VALUE || !
 
 static void mark_defs(Licm *L, const Inst *in, char v) {
     if (in->result >= 0) L->inside[in->result] = v;
-    if (in->op != OP_FOR) return;
+    Block *sub[2];
+    int n = ssa_blocks(in, sub);
+    if (!n) return;
     const Loop *l = in->loop;
-    L->inside[l->index] = v;
+    if (l->index >= 0) L->inside[l->index] = v;
     for (int k = 0; k < l->ncarried; k++) L->inside[l->args[k]] = v;
     for (int k = 0; k < l->nresults; k++) L->inside[l->results[k]] = v;
-    for (int k = 0; k < l->body.items.len; k++) mark_defs(L, l->body.items.items[k], v);
+    for (int b = 0; b < n; b++)
+        for (int k = 0; k < sub[b]->items.len; k++) mark_defs(L, sub[b]->items.items[k], v);
 }
 
 static void licm_block(Licm *L, Block *b);
@@ -40,7 +43,8 @@ static void licm_loop(Licm *L, Block *parent, int *pos) {
     for (int k = 0; k < l->ncarried; k++) L->inside[l->args[k]] = 1;
     for (int i = 0; i < l->body.items.len; i++) {
         Inst *item = l->body.items.items[i];
-        int invariant = item->op != OP_FOR && op_has(item->op, OPF_PURE) && item->result >= 0;
+        int invariant =
+            !op_has(item->op, OPF_REGION) && op_has(item->op, OPF_PURE) && item->result >= 0;
         for (int k = 0; invariant && k < item->nargs; k++)
             invariant = operand_outside(L, item->args[k]);
         if (!invariant) {
@@ -59,9 +63,20 @@ static void licm_loop(Licm *L, Block *parent, int *pos) {
     for (int i = 0; i < l->body.items.len; i++) mark_defs(L, l->body.items.items[i], 0);
 }
 
+/* Loops nested in a while or an if are processed (values climb to the
+ * start of that region), but nothing leaves a while or an if: a branch
+ * may guard what it computes, and a while's body may run zero times. */
 static void licm_block(Licm *L, Block *b) {
-    for (int i = 0; i < b->items.len; i++)
-        if (((Inst *)b->items.items[i])->op == OP_FOR) licm_loop(L, b, &i);
+    for (int i = 0; i < b->items.len; i++) {
+        Inst *in = b->items.items[i];
+        if (in->op == OP_FOR) {
+            licm_loop(L, b, &i);
+            continue;
+        }
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) licm_block(L, sub[k]);
+    }
 }
 
 void pass_licm(Arena *a, Function *f, PassStats *st) {

@@ -6,14 +6,21 @@
  *   - a ForRange lowers start, stop, step, its captures (first-use order),
  *     its carried inputs, then allocates the induction value and region
  *     arguments, lowers the body and the yields, and last allocates the
- *     results.
+ *     results;
+ *   - a while lowers its captures and carried inputs, allocates its region
+ *     arguments, lowers the condition region, then the body and yields,
+ *     and last allocates the results;
+ *   - an if lowers its condition and captures, the then region and its
+ *     yields, the else region and its yields, then allocates the results.
  * Memo entries made inside a region are dropped when it closes, so a value
  * defined in a body can never be reused outside it.
  * Memory order: a load is lowered lazily where it is first used, as in the
  * seed, except when a statement that writes memory (a store, or a loop whose
  * body stores) comes between the load's creation and a later use: such a
  * load is lowered before that statement's write (after its operands, or
- * before the loop's body), so it reads memory as the source order says. */
+ * before the loop's body), so it reads memory as the source order says.
+ * An atomic or tl.debug_barrier() is a statement of its own (the frontend
+ * appends it where it is called), lowered as a store is. */
 #include "lower.h"
 
 typedef struct Lowerer {
@@ -116,10 +123,15 @@ static Operand lower_expr(Lowerer *L, Expr *root) {
 static void lower_stmts(Lowerer *L, PtrVec *stmts, Expr **tail, int ntail);
 
 /* Does the statement write memory? */
+static int list_writes(const PtrVec *stmts);
 static int stmt_writes(const Stmt *s) {
     if (s->kind == STMT_STORE) return 1;
-    for (int i = 0; i < s->loop->body.len; i++)
-        if (stmt_writes(s->loop->body.items[i])) return 1;
+    return list_writes(&s->loop->body) || list_writes(&s->loop->else_body) ||
+           list_writes(&s->loop->cond_body);
+}
+static int list_writes(const PtrVec *stmts) {
+    for (int i = 0; i < stmts->len; i++)
+        if (stmt_writes(stmts->items[i])) return 1;
     return 0;
 }
 
@@ -147,10 +159,23 @@ static void mark_stmt(Lowerer *L, Stmt *s, int idx, int stamp) {
         return;
     }
     ForRange *fr = s->loop;
+    if (s->kind == STMT_IF) {
+        for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->else_outputs[i], idx, stamp);
+        for (int i = fr->else_body.len - 1; i >= 0; i--)
+            mark_stmt(L, fr->else_body.items[i], idx, stamp);
+    }
     for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->outputs[i], idx, stamp);
     for (int i = fr->body.len - 1; i >= 0; i--) mark_stmt(L, fr->body.items[i], idx, stamp);
-    for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->inputs[i], idx, stamp);
+    if (s->kind == STMT_WHILE) {
+        mark_uses(L, fr->cond, idx, stamp);
+        for (int i = fr->cond_body.len - 1; i >= 0; i--)
+            mark_stmt(L, fr->cond_body.items[i], idx, stamp);
+    }
+    if (s->kind != STMT_IF)
+        for (int i = fr->ncarried - 1; i >= 0; i--) mark_uses(L, fr->inputs[i], idx, stamp);
     for (int i = fr->captures.len - 1; i >= 0; i--) mark_uses(L, fr->captures.items[i], idx, stamp);
+    if (s->kind == STMT_IF) mark_uses(L, fr->cond, idx, stamp);
+    if (s->kind != STMT_FOR) return;
     mark_uses(L, fr->step, idx, stamp);
     mark_uses(L, fr->stop, idx, stamp);
     mark_uses(L, fr->start, idx, stamp);
@@ -166,42 +191,74 @@ static void lower_waiting(Lowerer *L, PtrVec *waiting, int idx) {
     waiting->len = 0;
 }
 
-static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos, PtrVec *waiting, int idx, int writes) {
-    Arena *a = L->a;
-    Inst *in = ssa_inst_new(a, OP_FOR, pos);
-    Loop *lp = ARENA_NEW(a, Loop);
-    in->loop = lp;
-    lp->start = lower_expr(L, fr->start);
-    lp->stop = lower_expr(L, fr->stop);
-    lp->step = lower_expr(L, fr->step);
-    for (int i = 0; i < fr->captures.len; i++) lower_expr(L, fr->captures.items[i]);
-    int n = fr->ncarried;
-    lp->ncarried = lp->nyields = lp->nresults = n;
-    lp->inits = ARENA_ARRAY(a, Operand, n + 1);
-    lp->args = ARENA_ARRAY(a, int, n + 1);
-    lp->yields = ARENA_ARRAY(a, Operand, n + 1);
-    lp->results = ARENA_ARRAY(a, int, n + 1);
-    for (int i = 0; i < n; i++) lp->inits[i] = lower_expr(L, fr->inputs[i]);
-    if (writes) lower_waiting(L, waiting, idx);
-
-    int mark = L->undo.len;
-    lp->index = ssa_new_value(a, L->f, type_scalar(DT_I32), in);
-    memo(L, fr->index, lp->index);
-    for (int i = 0; i < n; i++) {
-        lp->args[i] = ssa_new_value(a, L->f, fr->args[i]->type, in);
-        memo(L, fr->args[i], lp->args[i]);
-    }
-    Block *outer = L->block;
-    L->block = &lp->body;
-    lower_stmts(L, &fr->body, fr->outputs, n);
-    for (int i = 0; i < n; i++) lp->yields[i] = lower_expr(L, fr->outputs[i]);
-    L->block = outer;
+/* Drops the memo entries made since `mark` (a region closes). */
+static void unmemo(Lowerer *L, int mark) {
     for (int i = mark; i < L->undo.len; i++) {
         Expr *e = L->undo.items[i];
         e->lowered = 0;
         e->lowered_value = -1;
     }
     L->undo.len = mark;
+}
+
+/* A region's statements and yields into `b`; its definitions stay in it. */
+static void lower_region(Lowerer *L, Block *b, PtrVec *stmts, Expr **outputs, Operand *yields,
+                         int n) {
+    int mark = L->undo.len;
+    Block *outer = L->block;
+    L->block = b;
+    lower_stmts(L, stmts, outputs, n);
+    for (int i = 0; i < n; i++) yields[i] = lower_expr(L, outputs[i]);
+    L->block = outer;
+    unmemo(L, mark);
+}
+
+static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos, PtrVec *waiting, int idx, int writes) {
+    Arena *a = L->a;
+    Op op = fr->kind == STMT_IF ? OP_IF : fr->kind == STMT_WHILE ? OP_WHILE : OP_FOR;
+    Inst *in = ssa_inst_new(a, op, pos);
+    Loop *lp = ARENA_NEW(a, Loop);
+    in->loop = lp;
+    lp->index = -1;
+    lp->start = lp->stop = lp->step = lp->cond = opd_none();
+    lp->num_stages = fr->num_stages;
+    lp->unroll = fr->unroll;
+    if (op == OP_FOR) {
+        lp->start = lower_expr(L, fr->start);
+        lp->stop = lower_expr(L, fr->stop);
+        lp->step = lower_expr(L, fr->step);
+    }
+    if (op == OP_IF) lp->cond = lower_expr(L, fr->cond);
+    for (int i = 0; i < fr->captures.len; i++) lower_expr(L, fr->captures.items[i]);
+    int n = fr->ncarried;
+    lp->ncarried = op == OP_IF ? 0 : n;
+    lp->nyields = lp->nresults = n;
+    lp->inits = ARENA_ARRAY(a, Operand, n + 1);
+    lp->args = ARENA_ARRAY(a, int, n + 1);
+    lp->yields = ARENA_ARRAY(a, Operand, n + 1);
+    lp->else_yields = ARENA_ARRAY(a, Operand, n + 1);
+    lp->results = ARENA_ARRAY(a, int, n + 1);
+    if (op != OP_IF)
+        for (int i = 0; i < n; i++) lp->inits[i] = lower_expr(L, fr->inputs[i]);
+    if (writes) lower_waiting(L, waiting, idx);
+
+    if (op == OP_IF) {
+        lower_region(L, &lp->body, &fr->body, fr->outputs, lp->yields, n);
+        lower_region(L, &lp->orelse, &fr->else_body, fr->else_outputs, lp->else_yields, n);
+    } else {
+        int mark = L->undo.len;
+        if (op == OP_FOR) {
+            lp->index = ssa_new_value(a, L->f, type_scalar(DT_I32), in);
+            memo(L, fr->index, lp->index);
+        }
+        for (int i = 0; i < n; i++) {
+            lp->args[i] = ssa_new_value(a, L->f, fr->args[i]->type, in);
+            memo(L, fr->args[i], lp->args[i]);
+        }
+        if (op == OP_WHILE) lower_region(L, &lp->before, &fr->cond_body, &fr->cond, &lp->cond, 1);
+        lower_region(L, &lp->body, &fr->body, fr->outputs, lp->yields, n);
+        unmemo(L, mark);
+    }
 
     for (int i = 0; i < n; i++) {
         lp->results[i] = ssa_new_value(a, L->f, fr->results[i]->type, in);
@@ -211,6 +268,26 @@ static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos, PtrVec *waiting, in
 }
 
 static void lower_store(Lowerer *L, Expr *e, PtrVec *waiting, int idx) {
+    if (e->op != OP_STORE) {
+        /* device_print, device_assert, an atomic (its value lowered here,
+         * where the source performs it, and reused by later statements) or a
+         * barrier: operands, then the waiting loads, then the op itself */
+        for (int k = 0; k < e->nargs; k++)
+            if (e->args[k]) lower_expr(L, e->args[k]);
+        lower_waiting(L, waiting, idx);
+        if (op_has(e->op, OPF_NO_RESULT)) {
+            Inst *in = ssa_inst_new(L->a, e->op, e->pos);
+            in->nargs = e->nargs;
+            for (int k = 0; k < e->nargs; k++)
+                in->args[k] = e->args[k] ? lower_expr(L, e->args[k]) : opd_none();
+            in->attrs = e->attrs;
+            in->type = type_scalar(DT_NONE);
+            ptrvec_push(L->a, &L->block->items, in);
+            return;
+        }
+        lower_expr(L, e);
+        return;
+    }
     Inst *in = ssa_inst_new(L->a, OP_STORE, e->pos);
     in->nargs = 3;
     in->args[1] = lower_expr(L, e->args[1]);

@@ -12,3 +12,7 @@ const char *const op_triton_f32[OP_COUNT] = {
 #include "ops_math.def"
 #undef MATH
 };
+
+const char *const atomic_rmw_names[RMW_COUNT] = {"add", "max", "min", "and", "or", "xor", "xchg"};
+const char *const atomic_sem_names[SEM_COUNT] = {"acq_rel", "acquire", "release", "relaxed"};
+const char *const atomic_scope_names[SCOPE_COUNT] = {"gpu", "cta", "sys"};

@@ -13,8 +13,19 @@ enum {
     OPF_CMP = 1 << 6,         /* numeric operands, bool result */
     OPF_LOGIC = 1 << 7,       /* integer or bool operands */
     OPF_COMMUTATIVE = 1 << 8, /* operands may be swapped */
-    OPF_REDUCE = 1 << 9,      /* rank-1 block to scalar */
-    OPF_CALL = 1 << 10        /* callable as tl.<spelling>(...) and tl.math.<spelling>(...) */
+    OPF_REDUCE = 1 << 9,      /* a reduction (Attrs: axis, RED_* flags) */
+    OPF_CALL = 1 << 10,       /* callable as tl.<spelling>(...) and tl.math.<spelling>(...) */
+    OPF_SCAN = 1 << 11        /* an inclusive scan along an axis (Attrs: axis, RED_* flags) */
+};
+
+/* Attrs.flag of reductions and scans (AT_REDUCE). A reduction without
+ * RED_AXIS is the rank-1 full reduction to a scalar (printed without
+ * attributes); with it, Attrs.axis is the axis reduced (0 or 1), or -1 for
+ * every element of a rank-2 block (axis=None). */
+enum {
+    RED_AXIS = 1 << 0,      /* the generic axis path: prints {axis=...} */
+    RED_KEEP_DIMS = 1 << 1, /* the reduced axis stays, of size 1 */
+    RED_REVERSE = 1 << 2    /* a scan from the last element to the first */
 };
 
 /* The type rule's class of an op (types.c). */
@@ -37,7 +48,45 @@ typedef enum TypeRule {
 } TypeRule;
 
 /* Which attributes an op has, for the printers. */
-typedef enum AttrKind { AT_NONE, AT_AXIS, AT_RANGE, AT_SHAPE, AT_DTYPE, AT_NAN, AT_HINT } AttrKind;
+typedef enum AttrKind {
+    AT_NONE,
+    AT_AXIS,
+    AT_RANGE,
+    AT_SHAPE,
+    AT_DTYPE,
+    AT_NAN,
+    AT_HINT,
+    AT_PRINT, /* device_print: text (the prefix), flag (hex), start/end (operand i of n) */
+    AT_ASSERT, /* device_assert: text (the message), file */
+    AT_DIMS, /* a shape without a dtype: reshape, broadcast */
+    AT_INDEX, /* split: which element of the last axis ({index=k}, in `axis`) */
+    AT_REDUCE, /* reductions and scans: {axis=1, keep_dims} / {axis=0, reverse} */
+    AT_ATOMIC, /* atomics: {rmw} (atomic_rmw), {sem}, {scope} */
+    AT_DOT /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
+} AttrKind;
+
+/* An atomic read-modify-write's operation (Attrs.rmw), its memory
+ * semantics (Attrs.sem) and scope (Attrs.scope): Triton's spellings, the
+ * default first. */
+typedef enum AtomicRmw {
+    RMW_ADD,
+    RMW_MAX,
+    RMW_MIN,
+    RMW_AND,
+    RMW_OR,
+    RMW_XOR,
+    RMW_XCHG,
+    RMW_COUNT
+} AtomicRmw;
+typedef enum AtomicSem { SEM_ACQ_REL, SEM_ACQUIRE, SEM_RELEASE, SEM_RELAXED, SEM_COUNT } AtomicSem;
+typedef enum AtomicScope { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, SCOPE_COUNT } AtomicScope;
+extern const char *const atomic_rmw_names[RMW_COUNT];     /* add max min and or xor xchg */
+extern const char *const atomic_sem_names[SEM_COUNT];     /* acq_rel acquire release relaxed */
+extern const char *const atomic_scope_names[SCOPE_COUNT]; /* gpu cta sys */
+
+/* tl.dot's input_precision (Attrs.flag of OP_DOT; start holds
+ * max_num_imprecise_acc). Only f32 operands read it. */
+typedef enum DotPrecision { DOT_TF32 = 0, DOT_IEEE = 1, DOT_TF32X3 = 2 } DotPrecision;
 
 typedef enum Op {
 #define OP(id, name, nargs, flags, rule, attrs, cop, tmpl, mlir, meaning) OP_##id,

@@ -5,7 +5,7 @@
 
 int ssa_has_loops(const Function *f) {
     for (int i = 0; i < f->body.items.len; i++)
-        if (((Inst *)f->body.items.items[i])->op == OP_FOR) return 1;
+        if (op_has(((Inst *)f->body.items.items[i])->op, OPF_REGION)) return 1;
     return 0;
 }
 

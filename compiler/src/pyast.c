@@ -95,6 +95,7 @@ static PyVal *read_node(Reader *r, int depth) {
         return NULL;
     n->pos = line > 0 ? srcpos((int)line, (int)col + 1) : srcpos(0, 0);
     n->end = eline > 0 ? srcpos((int)eline, (int)ecol + 1) : srcpos(0, 0);
+    n->pos.file = n->end.file = r->ctx->parse_file;
     n->nfields = (int)nfields;
     n->names = ARENA_ARRAY(a, const char *, nfields + 1);
     n->values = ARENA_ARRAY(a, PyVal *, nfields + 1);

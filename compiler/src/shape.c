@@ -21,6 +21,7 @@ typedef struct Shaper {
     int width1; /* the rank-1 width of a rank-1 kernel */
     SrcPos width1_at;
     int failed;
+    int dot; /* the kernel has a tl.dot: the tile is the bounding box */
 } Shaper;
 
 static int find(Shaper *S, int x) {
@@ -85,6 +86,11 @@ static void note_type(Shaper *S, Type t, SrcPos at) {
             return;
         }
         Type b;
+        if (S->dot) {
+            for (int i = 0; i < 2; i++)
+                if (t.dims[i] > S->tile2.dims[i]) S->tile2.dims[i] = t.dims[i];
+            return;
+        }
         if (!shape_broadcast(S->tile2, t, &b)) {
             mt_error(
                 S->ctx, at,
@@ -104,10 +110,14 @@ static void note_type(Shaper *S, Type t, SrcPos at) {
 static void collect_block(Shaper *S, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        if (n) {
             for (int k = 0; k < in->loop->ncarried; k++)
                 note_type(S, S->f->types[in->loop->args[k]], in->pos);
-            collect_block(S, &in->loop->body);
+            for (int k = 0; k < in->loop->nresults; k++)
+                note_type(S, S->f->types[in->loop->results[k]], in->pos);
+            for (int k = 0; k < n; k++) collect_block(S, sub[k]);
             continue;
         }
         if (in->result >= 0) note_type(S, in->type, in->pos);
@@ -120,11 +130,13 @@ static void collect_block(Shaper *S, const Block *b) {
 static void check_widths(Shaper *S, const Block *b) {
     for (int i = 0; i < b->items.len && !S->failed; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
-            check_widths(S, &in->loop->body);
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        if (n) {
+            for (int k = 0; k < n; k++) check_widths(S, sub[k]);
             continue;
         }
-        if (op_has(in->op, OPF_REDUCE)) {
+        if (op_has(in->op, OPF_REDUCE) && !(in->attrs.flag & RED_AXIS) && S->t->rank < 2) {
             Type x = operand_type(S->f, in->args[0]);
             if (x.rank == 1 && x.dims[0] != S->t->threads) {
                 mt_error(
@@ -141,7 +153,7 @@ static void check_widths(Shaper *S, const Block *b) {
         int w = t.dims[0];
         if (S->t->rank == 2) {
             int R = S->t->rows, C = S->t->cols;
-            if (w != R && w != C && w != R * C) {
+            if (S->dot ? (w > R && w > C) : (w != R && w != C && w != R * C)) {
                 mt_error(
                     S->ctx, in->pos,
                     "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d or %d)",
@@ -164,15 +176,24 @@ static void constrain(Shaper *S, const Block *b) {
     const Function *f = S->f;
     for (int i = 0; i < b->items.len && !S->failed; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
+        Block *sub[2];
+        int nsub = ssa_blocks(in, sub);
+        if (nsub) {
+            /* a lane's values share one layout: inputs, arguments, yields
+             * (of both branches of an if) and results */
             const Loop *l = in->loop;
-            for (int k = 0; k < l->ncarried; k++) {
-                if (f->types[l->args[k]].rank != 1 || f->types[l->args[k]].dims[0] <= 1) continue;
-                unite(S, l->args[k], l->results[k], in->pos);
-                if (is_rank1_value(S, l->inits[k])) unite(S, l->args[k], l->inits[k].id, in->pos);
-                if (is_rank1_value(S, l->yields[k])) unite(S, l->args[k], l->yields[k].id, in->pos);
+            for (int k = 0; k < l->nresults; k++) {
+                int r = l->results[k];
+                if (f->types[r].rank != 1 || f->types[r].dims[0] <= 1) continue;
+                if (k < l->ncarried) {
+                    unite(S, l->args[k], r, in->pos);
+                    if (is_rank1_value(S, l->inits[k])) unite(S, r, l->inits[k].id, in->pos);
+                }
+                if (is_rank1_value(S, l->yields[k])) unite(S, r, l->yields[k].id, in->pos);
+                if (in->op == OP_IF && is_rank1_value(S, l->else_yields[k]))
+                    unite(S, r, l->else_yields[k].id, in->pos);
             }
-            constrain(S, &l->body);
+            for (int k = 0; k < nsub; k++) constrain(S, sub[k]);
             continue;
         }
         if (in->op == OP_EXPAND_DIMS) {
@@ -180,10 +201,16 @@ static void constrain(Shaper *S, const Block *b) {
                 force(S, in->args[0].id, in->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS, in->pos);
             continue;
         }
-        if (op_has(in->op, OPF_REDUCE)) {
-            if (is_rank1_value(S, in->args[0])) force(S, in->args[0].id, LAYOUT_FLAT, in->pos);
+        if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) {
+            Type x = operand_type(f, in->args[0]);
+            if (!(in->attrs.flag & RED_AXIS) && x.rank == 1 && x.dims[0] == S->t->threads) {
+                if (is_rank1_value(S, in->args[0])) force(S, in->args[0].id, LAYOUT_FLAT, in->pos);
+            } else if (op_has(in->op, OPF_SCAN) && is_rank1_value(S, in->args[0])) {
+                unite(S, in->result, in->args[0].id, in->pos); /* the same elements */
+            }
             continue;
         }
+        if (shape_moves_elements(in->op)) continue; /* any layouts: elements exchanged */
         /* the broadcast shape of the op */
         Type shape = in->type;
         if (in->op == OP_STORE) {
@@ -220,7 +247,28 @@ static Layout layout_of_type(const Shaper *S, Type t) {
 }
 
 static Layout default_layout(const TileInfo *t, int w) {
+    if (t->dot_box) return w <= t->cols ? LAYOUT_COLS : LAYOUT_ROWS;
     return w == t->cols ? LAYOUT_COLS : w == t->rows ? LAYOUT_ROWS : LAYOUT_FLAT;
+}
+
+void shape_extent(const TileInfo *t, Type ty, Layout l, int *rows, int *cols) {
+    *rows = t->rows;
+    *cols = t->cols;
+    if (ty.rank == 2) {
+        if (ty.dims[0] > 1) *rows = ty.dims[0];
+        if (ty.dims[1] > 1) *cols = ty.dims[1];
+    } else if (ty.rank == 1 && ty.dims[0] > 1) {
+        if (l == LAYOUT_ROWS) *rows = ty.dims[0];
+        else if (l == LAYOUT_COLS) *cols = ty.dims[0];
+    }
+}
+
+static int has_dot(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_DOT || (in->op == OP_FOR && has_dot(&in->loop->body))) return 1;
+    }
+    return 0;
 }
 
 Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, int k) {
@@ -229,7 +277,12 @@ Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, 
     if (t->rank != 2) return w > 1 ? LAYOUT_FLAT : LAYOUT_UNIFORM;
     if (w <= 1) return LAYOUT_UNIFORM;
     if (user->op == OP_EXPAND_DIMS) return user->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
-    if (op_has(user->op, OPF_REDUCE)) return LAYOUT_FLAT;
+    if (shape_moves_elements(user->op)) return default_layout(t, w);
+    if (op_has(user->op, OPF_REDUCE) || op_has(user->op, OPF_SCAN)) {
+        if (shape_reduce_flat(t, f, user)) return LAYOUT_FLAT;
+        if (op_has(user->op, OPF_SCAN)) return t->layout[user->result];
+        return default_layout(t, w);
+    }
     if (user->result >= 0)
         return f->types[user->result].rank == 2 ? LAYOUT_COLS : t->layout[user->result];
     /* a store: the broadcast shape of its operands decides */
@@ -248,8 +301,11 @@ Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, 
 static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *t, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR) {
-            if (!check_arange_uses(ctx, f, t, &in->loop->body)) return 0;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        if (n) {
+            for (int k = 0; k < n; k++)
+                if (!check_arange_uses(ctx, f, t, sub[k])) return 0;
             continue;
         }
         for (int k = 0; k < in->nargs; k++) {
@@ -260,7 +316,7 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
                        : l == LAYOUT_COLS ? t->cols
                        : l == LAYOUT_FLAT ? t->threads
                                           : w;
-            if (w != want) {
+            if (t->dot_box ? w > want : w != want) {
                 mt_error(ctx, in->pos, "an arange of width %d cannot be %s of the %s tile", w,
                          layout_name(l), tile_str(ctx->arena, t));
                 return 0;
@@ -268,6 +324,18 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
         }
     }
     return 1;
+}
+
+int shape_moves_elements(Op op) {
+    return op == OP_RESHAPE || op == OP_TRANS || op == OP_JOIN || op == OP_SPLIT;
+}
+
+int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in) {
+    if (!op_has(in->op, OPF_REDUCE) || (in->attrs.flag & RED_AXIS)) return 0;
+    Type x = operand_type(f, in->args[0]);
+    return x.rank == 1 && x.dims[0] == t->threads &&
+           (t->rank < 2 || in->args[0].kind != OPD_VALUE || !t->layout ||
+            t->layout[in->args[0].id] == LAYOUT_FLAT || f->defs[in->args[0].id]->op == OP_ARANGE);
 }
 
 const char *tile_str(Arena *a, const TileInfo *t) {
@@ -284,6 +352,7 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     S.a = a;
     S.t = out;
     memset(out, 0, sizeof *out);
+    S.dot = out->dot_box = shape_has_dot(f);
     collect_block(&S, &f->body);
     if (S.failed) return 0;
     if (S.have2) {
@@ -301,7 +370,14 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
         out->rows = out->cols = out->threads = 1;
     }
     if ((long long)out->threads > max_elements) {
-        if (max_elements <= 1024)
+        if (out->dot_box && max_elements <= 1024)
+            mt_error(
+                ctx, S.tile2_at,
+                "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA block (a "
+                "dot runs one thread per element of the bounding box of its blocks for now: BLOCK_M * "
+                "BLOCK_N and the operands' shapes at most %d elements)",
+                tile_str(a, out), out->threads, max_elements, max_elements);
+        else if (max_elements <= 1024)
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,
                 "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element at -O1: "
@@ -336,7 +412,7 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
             int want = forced == LAYOUT_ROWS   ? out->rows
                        : forced == LAYOUT_COLS ? out->cols
                                                : out->threads;
-            if (w != want) {
+            if (out->dot_box ? w > want : w != want) {
                 Inst *def = f->defs[v];
                 mt_error(ctx, def ? def->pos : srcpos(0, 0),
                          "a rank-1 block of width %d cannot be %s of the %s tile", w,
@@ -349,3 +425,5 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     }
     return out->rank != 2 || check_arange_uses(ctx, f, out, &f->body);
 }
+
+int shape_has_dot(const Function *f) { return has_dot(&f->body); }

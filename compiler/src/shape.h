@@ -27,6 +27,11 @@ typedef struct TileInfo {
      * -O2 backend may choose more elements per thread. */
     int tm, tn;
     int block_threads;
+    /* A kernel with tl.dot: its (M, K), (K, N) and (M, N) blocks do not
+     * broadcast, so the tile is their bounding box and a smaller block
+     * occupies the threads with tile_i < rows and tile_j < cols of its own
+     * shape (loads and stores are guarded by that; shape_extent). */
+    int dot_box;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is
@@ -38,5 +43,22 @@ const char *tile_str(Arena *a, const TileInfo *t); /* "(16, 16)", "(256,)", "()"
  * (tile_i, tile_j or threadIdx.x) chosen by each use: the layout that
  * operand `k` of `user` needs. */
 Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, int k);
+/* Reshape, trans, join and split: ops whose result elements come from
+ * other threads' elements (the CUDA backends exchange them through shared
+ * memory), so they put no constraint on their operands' layouts. */
+int shape_moves_elements(Op op);
+/* Whether a reduction is the seed's block-wide one (a rank-1 operand of the
+ * tile's thread count, laid out flat, to a scalar: a shared-memory tree at
+ * -O1, shuffles at -O2). Every other reduction and every scan takes the
+ * generic axis path: the operand goes through shared memory and each
+ * thread combines, in order, the elements of its result along the axis. */
+int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in);
+
+/* In a dot_box tile: the rows and columns of the tile that a value of
+ * type t with layout l occupies (a dimension of 1: the whole tile's). */
+/* Whether the function has a tl.dot (its CUDA code is emit_cuda.c's at
+ * every level for now: one thread per element of the bounding box). */
+int shape_has_dot(const Function *f);
+void shape_extent(const TileInfo *t, Type ty, Layout l, int *rows, int *cols);
 
 #endif

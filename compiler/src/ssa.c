@@ -88,19 +88,80 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     case AT_NAN:
         if (at->flag) sb_puts(sb, " {nan_ignored}");
         return;
+    case AT_DIMS:
+        if (at->rank == 0) sb_puts(sb, " {shape=()}");
+        else if (at->rank == 1) sb_printf(sb, " {shape=(%d,)}", (int)at->shape[0]);
+        else sb_printf(sb, " {shape=(%d, %d)}", (int)at->shape[0], (int)at->shape[1]);
+        return;
+    case AT_INDEX: sb_printf(sb, " {index=%d}", at->axis); return;
     case AT_HINT:
         sb_printf(sb, " {%s=%d}", hints[at->axis >= 0 && at->axis < 3 ? at->axis : 0], at->start);
         return;
+    case AT_REDUCE:
+        if (!(at->flag & RED_AXIS)) return; /* the rank-1 full reduction, as the seed */
+        if (at->axis < 0) sb_puts(sb, " {axis=None");
+        else sb_printf(sb, " {axis=%d", at->axis);
+        if (at->flag & RED_KEEP_DIMS) sb_puts(sb, ", keep_dims");
+        if (at->flag & RED_REVERSE) sb_puts(sb, ", reverse");
+        if (op == OP_TAKE) sb_printf(sb, ", index=%d", at->start);
+        sb_putc(sb, '}');
+        return;
+    case AT_PRINT:
+        sb_puts(sb, " {prefix=");
+        sb_quote(sb, at->text ? at->text : "");
+        if (at->end > 1) sb_printf(sb, ", operand=%d/%d", at->start, at->end);
+        sb_puts(sb, at->flag ? ", hex}" : "}");
+        return;
+    case AT_ASSERT:
+        sb_puts(sb, " {msg=");
+        sb_quote(sb, at->text ? at->text : "");
+        sb_puts(sb, ", file=");
+        sb_quote(sb, at->file ? at->file : "");
+        sb_puts(sb, "}");
+        return;
+    case AT_ATOMIC:
+        sb_puts(sb, " {");
+        if (op == OP_ATOMIC_RMW)
+            sb_printf(sb, "%s, ",
+                      at->rmw >= 0 && at->rmw < RMW_COUNT ? atomic_rmw_names[at->rmw] : "?");
+        sb_printf(sb, "sem=%s, scope=%s}",
+                  at->sem >= 0 && at->sem < SEM_COUNT ? atomic_sem_names[at->sem] : "?",
+                  at->scope >= 0 && at->scope < SCOPE_COUNT ? atomic_scope_names[at->scope] : "?");
+        return;
+    case AT_DOT: {
+        static const char *const prec[3] = {"tf32", "ieee", "tf32x3"};
+        sb_printf(sb, " {input_precision=%s, max_num_imprecise_acc=%d}",
+                  prec[at->flag >= 0 && at->flag < 3 ? at->flag : 0], at->start);
+        return;
+    }
     }
 }
 
 static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent);
 
-static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Loop *l, int indent) {
+static void print_yields(StrBuf *sb, Arena *a, const Function *f, const Operand *y, int n,
+                         int indent) {
+    sb_printf(sb, "%*syield", indent, "");
+    for (int i = 0; i < n; i++) sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, y[i]));
+    sb_putc(sb, '\n');
+}
+
+static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent) {
+    const Loop *l = in->loop;
     for (int i = 0; i < l->nresults; i++) sb_printf(sb, "%s%%%d", i ? ", " : "", l->results[i]);
     if (l->nresults) sb_puts(sb, " = ");
-    sb_printf(sb, "for %%%d in range(%s, %s, %s)", l->index, operand_str(a, f, l->start),
-              operand_str(a, f, l->stop), operand_str(a, f, l->step));
+    if (in->op == OP_FOR)
+        sb_printf(sb, "for %%%d in range(%s, %s, %s)", l->index, operand_str(a, f, l->start),
+                  operand_str(a, f, l->stop), operand_str(a, f, l->step));
+    else if (in->op == OP_WHILE) sb_puts(sb, "while");
+    else sb_printf(sb, "if %s", operand_str(a, f, l->cond));
+    if (l->num_stages || l->unroll) {
+        sb_puts(sb, " {");
+        if (l->num_stages) sb_printf(sb, "num_stages=%d", l->num_stages);
+        if (l->unroll)
+            sb_printf(sb, "%sloop_unroll_factor=%d", l->num_stages ? ", " : "", l->unroll);
+        sb_puts(sb, "}");
+    }
     if (l->ncarried) {
         sb_puts(sb, " iter_args(");
         for (int i = 0; i < l->ncarried; i++)
@@ -113,17 +174,25 @@ static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Loop *l, i
             sb_printf(sb, "%s%s", i ? ", " : "", type_str(a, f->types[l->results[i]]));
     }
     sb_puts(sb, " {\n");
+    if (in->op == OP_WHILE) {
+        print_items(sb, a, f, &l->before, indent + 2);
+        sb_printf(sb, "%*scondition %s\n%*s} do {\n", indent + 2, "", operand_str(a, f, l->cond),
+                  indent, "");
+    }
     print_items(sb, a, f, &l->body, indent + 2);
-    sb_printf(sb, "%*syield", indent + 2, "");
-    for (int i = 0; i < l->nyields; i++)
-        sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, l->yields[i]));
-    sb_printf(sb, "\n%*s}\n", indent, "");
+    print_yields(sb, a, f, l->yields, l->nyields, indent + 2);
+    if (in->op == OP_IF) {
+        sb_printf(sb, "%*s} else {\n", indent, "");
+        print_items(sb, a, f, &l->orelse, indent + 2);
+        print_yields(sb, a, f, l->else_yields, l->nyields, indent + 2);
+    }
+    sb_printf(sb, "%*s}\n", indent, "");
 }
 
 static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent) {
     sb_printf(sb, "%*s", indent, "");
-    if (in->op == OP_FOR) {
-        print_loop(sb, a, f, in->loop, indent);
+    if (op_has(in->op, OPF_REGION)) {
+        print_loop(sb, a, f, in, indent);
         return;
     }
     if (in->result >= 0) sb_printf(sb, "%%%d = ", in->result);
@@ -141,18 +210,56 @@ static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b,
 
 void ssa_print(StrBuf *sb, Arena *a, const Function *f) { print_items(sb, a, f, &f->body, 0); }
 
+int ssa_blocks(const Inst *in, Block *out[2]) {
+    if (!op_has(in->op, OPF_REGION)) return 0;
+    Loop *l = in->loop;
+    if (in->op == OP_WHILE) {
+        out[0] = &l->before;
+        out[1] = &l->body;
+        return 2;
+    }
+    out[0] = &l->body;
+    if (in->op == OP_IF) {
+        out[1] = &l->orelse;
+        return 2;
+    }
+    return 1;
+}
+
+int ssa_block_writes(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (op_has(in->op, OPF_WRITES)) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (ssa_block_writes(sub[k])) return 1;
+    }
+    return 0;
+}
+
+static void for_each_in_block(Block *b, OperandFn fn, void *user) {
+    for (int i = 0; i < b->items.len; i++) ssa_for_each_operand(b->items.items[i], 1, fn, user);
+}
+
 void ssa_for_each_operand(Inst *inst, int recurse, OperandFn fn, void *user) {
-    if (inst->op != OP_FOR) {
+    if (!op_has(inst->op, OPF_REGION)) {
         for (int i = 0; i < inst->nargs; i++) fn(&inst->args[i], user);
         return;
     }
     Loop *l = inst->loop;
-    fn(&l->start, user);
-    fn(&l->stop, user);
-    fn(&l->step, user);
+    if (inst->op == OP_FOR) {
+        fn(&l->start, user);
+        fn(&l->stop, user);
+        fn(&l->step, user);
+    }
+    if (inst->op == OP_IF) fn(&l->cond, user);
     for (int i = 0; i < l->ncarried; i++) fn(&l->inits[i], user);
-    if (recurse)
-        for (int i = 0; i < l->body.items.len; i++)
-            ssa_for_each_operand(l->body.items.items[i], 1, fn, user);
+    if (inst->op == OP_WHILE && recurse) for_each_in_block(&l->before, fn, user);
+    if (inst->op == OP_WHILE) fn(&l->cond, user);
+    if (recurse) for_each_in_block(&l->body, fn, user);
     for (int i = 0; i < l->nyields; i++) fn(&l->yields[i], user);
+    if (inst->op == OP_IF && recurse) for_each_in_block(&l->orelse, fn, user);
+    if (inst->op == OP_IF)
+        for (int i = 0; i < l->nyields; i++) fn(&l->else_yields[i], user);
 }

@@ -25,8 +25,17 @@ typedef struct Block {
     PtrVec items; /* Inst* */
 } Block;
 
+/* A region op's fields (OP_FOR, OP_WHILE, OP_IF):
+ *   for:   index in range(start, stop, step); carried lanes; body.
+ *   while: carried lanes; `before` (the condition region, which reads the
+ *          region arguments and ends in `cond`, an i1 scalar), then `body`
+ *          (reads the same region arguments, yields the next values); the
+ *          results are the arguments when `cond` is false. index is -1.
+ *   if:    `cond` (an i1 scalar defined outside); `body` (then) yields
+ *          `yields`, `orelse` yields `else_yields`; no carried inputs or
+ *          arguments (ncarried 0), nyields == nresults. index is -1. */
 typedef struct Loop {
-    int index; /* value number of the induction variable */
+    int index; /* value number of the induction variable (for), else -1 */
     Operand start, stop, step;
     /* The carried lanes. The four counts are equal in valid SSA (the
      * verifier checks); lane i pairs inits[i], args[i], yields[i] and
@@ -38,6 +47,12 @@ typedef struct Loop {
     Operand *yields; /* values at the end of an iteration */
     int *results;    /* value numbers after the loop */
     Block body;
+    Operand cond;         /* if, while */
+    Block before;         /* while: the condition region */
+    Block orelse;         /* if: the else region */
+    Operand *else_yields; /* if: the else region's yields (nyields of them) */
+    int num_stages;       /* for: tl.range's num_stages (0: none) */
+    int unroll;           /* for: tl.range's loop_unroll_factor (0: none) */
 } Loop;
 
 typedef struct Inst {
@@ -48,7 +63,7 @@ typedef struct Inst {
     Operand args[3];
     Attrs attrs;
     SrcPos pos;
-    Loop *loop; /* OP_FOR */
+    Loop *loop; /* OP_FOR, OP_WHILE, OP_IF */
 } Inst;
 
 typedef struct SsaParam {
@@ -102,6 +117,12 @@ const char *operand_str(Arena *a, const Function *f, Operand o);
 
 /* Calls fn on every operand slot of an item (recursing into loops when
  * `recurse`): used by passes to rewrite uses and count them. */
+/* The nested blocks of a region op in execution order (for: body; while:
+ * before, body; if: then, else); 0 for other items. */
+int ssa_blocks(const Inst *in, Block *out[2]);
+/* Whether the block (or a region in it) writes memory. */
+int ssa_block_writes(const Block *b);
+
 typedef void (*OperandFn)(Operand *o, void *user);
 void ssa_for_each_operand(Inst *inst, int recurse, OperandFn fn, void *user);
 

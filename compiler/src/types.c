@@ -458,6 +458,54 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
     return op_result_type_ex(a, op, display, args, flags, at, out, err);
 }
 
+/* tl.dot (Triton's semantic.dot): (M, K) x (K, N) + (M, N). Operands of
+ * one dtype among i8, f16, bf16, f32, f64, or two fp8 dtypes (any pair);
+ * the accumulator: i32 for i8, f32 for f32 and bf16, f64 for f64, f16 or
+ * f32 for f16 and fp8. M, N, K powers of two, M, N >= 16, K >= 16 (32 for
+ * 8-bit operands), as Triton's NVIDIA backend (min_dot_size). */
+static int dot_result_type(Arena *a, const char *name, const Type *args, const Attrs *at, Type *out,
+                           const char **err) {
+    Type x = args[0], y = args[1], c = args[2];
+    if (x.ptr || y.ptr || c.ptr || x.rank != 2 || y.rank != 2 || c.rank != 2)
+        FAIL("%s needs two rank-2 blocks and a rank-2 accumulator (got %s, %s and %s)", name,
+             type_str(a, x), type_str(a, y), type_str(a, c));
+    DType dx = (DType)x.dtype, dy = (DType)y.dtype, dc = (DType)c.dtype;
+    int fp8x = dx == DT_F8E4NV || dx == DT_F8E5, fp8y = dy == DT_F8E4NV || dy == DT_F8E5;
+    DType want = DT_NONE;
+    if (fp8x && fp8y) want = (dc == DT_F16) ? DT_F16 : DT_F32;
+    else if (dx != dy)
+        FAIL("%s needs operands of one dtype (got %s and %s)", name, dtype_name(dx),
+             dtype_name(dy));
+    else if (dx == DT_I8) want = DT_I32;
+    else if (dx == DT_F32 || dx == DT_BF16) want = DT_F32;
+    else if (dx == DT_F64) want = DT_F64;
+    else if (dx == DT_F16) want = (dc == DT_F16) ? DT_F16 : DT_F32;
+    else
+        FAIL("%s does not take %s operands (int8, float16, bfloat16, float32, float64 or fp8)",
+             name, dtype_name(dx));
+    if (dc != want)
+        FAIL("%s of %s operands accumulates in %s (got a %s accumulator)", name, dtype_name(dx),
+             dtype_name(want), dtype_name(dc));
+    int32_t M = x.dims[0], K = x.dims[1], N = y.dims[1];
+    if (y.dims[0] != K)
+        FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
+             name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[0]);
+    if (c.dims[0] != M || c.dims[1] != N)
+        FAIL("%s: the accumulator has shape %s, the product (%d, %d)", name, shape_str(a, c),
+             (int)M, (int)N);
+    int kmin = dtype_info(dx)->bits == 8 ? 32 : 16;
+    if (M < 16 || N < 16 || K < kmin)
+        FAIL("%s needs M >= 16, N >= 16 and K >= %d (got M=%d, N=%d, K=%d)", name, kmin, (int)M,
+             (int)N, (int)K);
+    if ((M & (M - 1)) || (N & (N - 1)) || (K & (K - 1)))
+        FAIL("%s needs power-of-two M, N and K (got M=%d, N=%d, K=%d)", name, (int)M, (int)N,
+             (int)K);
+    if (at->flag < DOT_TF32 || at->flag > DOT_TF32X3)
+        FAIL("%s: input_precision must be tf32, tf32x3 or ieee", name);
+    *out = c;
+    return 1;
+}
+
 int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
                       const Attrs *at, Type *out, const char **err) {
     const OpInfo *info = op_info(op);
@@ -619,6 +667,66 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         *out = type_with_shape(x, x.rank + 1, dims);
         return 1;
     }
+    case OP_RESHAPE:
+    case OP_BROADCAST: {
+        Type x = args[0];
+        if (x.ptr)
+            FAIL("%s of a pointer block is not supported (reshape the offsets instead)", name);
+        if (at->rank < 0 || at->rank > 2)
+            FAIL("%s: blocks have at most 2 dimensions (the shape has %d)", name, at->rank);
+        int64_t n = 1;
+        for (int i = 0; i < at->rank; i++) {
+            if (at->shape[i] <= 0)
+                FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
+            n *= at->shape[i];
+        }
+        if (op == OP_RESHAPE && n != type_numel(x))
+            FAIL("%s cannot change the number of elements: %s has %lld, the shape %s has %lld",
+                 name, type_str(a, x), (long long)type_numel(x),
+                 shape_str(a, type_with_shape(x, at->rank, at->shape)), (long long)n);
+        if (op == OP_BROADCAST && x.rank > 0) {
+            if (x.rank != at->rank)
+                FAIL("%s cannot broadcast %s to %s: the ranks differ", name, type_str(a, x),
+                     shape_str(a, type_with_shape(x, at->rank, at->shape)));
+            for (int i = 0; i < x.rank; i++)
+                if (x.dims[i] != 1 && x.dims[i] != at->shape[i])
+                    FAIL("%s cannot broadcast %s to %s: dimension %d is %d, not 1 or %d", name,
+                         type_str(a, x), shape_str(a, type_with_shape(x, at->rank, at->shape)), i,
+                         (int)x.dims[i], (int)at->shape[i]);
+        }
+        *out = type_with_shape(x, at->rank, at->shape);
+        return 1;
+    }
+    case OP_TRANS: {
+        Type x = args[0];
+        if (x.ptr)
+            FAIL("%s of a pointer block is not supported (transpose the offsets instead)", name);
+        if (x.rank != 2) FAIL("%s needs a rank-2 block (got %s)", name, type_str(a, x));
+        int32_t dims[2] = {x.dims[1], x.dims[0]};
+        *out = type_with_shape(x, 2, dims);
+        return 1;
+    }
+    case OP_JOIN: {
+        if (args[0].ptr || args[1].ptr) FAIL("%s of pointers is not supported", name);
+        if (!type_eq(args[0], args[1]))
+            FAIL("%s needs two values of one type and shape (got %s and %s)", name,
+                 type_str(a, args[0]), type_str(a, args[1]));
+        if (args[0].rank > 1)
+            FAIL("%s of %s would make a rank-3 block: blocks have at most 2 dimensions", name,
+                 type_str(a, args[0]));
+        int32_t dims[2] = {args[0].rank ? args[0].dims[0] : 2, 2};
+        *out = type_with_shape(args[0], args[0].rank + 1, dims);
+        return 1;
+    }
+    case OP_SPLIT: {
+        Type x = args[0];
+        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+        if (x.rank < 1 || x.dims[x.rank - 1] != 2)
+            FAIL("%s needs a block whose last dimension is 2 (got %s)", name, type_str(a, x));
+        if (at->axis < 0 || at->axis > 1) FAIL("%s index %d is not 0 or 1", name, at->axis);
+        *out = type_with_shape(x, x.rank - 1, x.dims);
+        return 1;
+    }
     case OP_CAST:
         if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
         if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
@@ -657,6 +765,15 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = type_with_shape(type_scalar((DType)args[0].dtype), shape.rank, shape.dims);
         return 1;
+    case OP_PRINT:
+        if (args[0].dtype == DT_NONE) FAIL("%s needs a value", name);
+        *out = type_scalar(DT_NONE);
+        return 1;
+    case OP_ASSERT:
+        if (args[0].ptr || args[0].dtype == DT_NONE)
+            FAIL("%s needs a condition (got %s)", name, type_str(a, args[0]));
+        *out = type_scalar(DT_NONE);
+        return 1;
     case OP_STORE:
         if (!args[0].ptr) FAIL("store needs a pointer (got %s)", type_str(a, args[0]));
         if (args[1].ptr || !dtype_convertible((DType)args[1].dtype, (DType)args[0].dtype))
@@ -666,13 +783,79 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = type_scalar(DT_NONE);
         return 1;
+    case OP_ATOMIC_RMW:
+    case OP_ATOMIC_CAS: {
+        if (!args[0].ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, args[0]));
+        DType pt = (DType)args[0].dtype;
+        const char *why = atomic_dtype_error(op, at->rmw, pt);
+        if (why) FAIL("%s: %s", name, why);
+        for (int k = 1; k < 3; k++) {
+            if (!(flags[k] & ARG_PRESENT)) continue;
+            int is_mask = op == OP_ATOMIC_RMW && k == 2;
+            if (is_mask && (args[k].ptr || args[k].dtype != DT_BOOL))
+                FAIL("an atomic's mask must be bool (got %s)", type_str(a, args[k]));
+            if (!is_mask && (args[k].ptr || args[k].dtype != pt))
+                FAIL("%s: operand %d (%s) must be the pointee %s", name, k, type_str(a, args[k]),
+                     dtype_name(pt));
+            int fits = shape_broadcast(args[0], args[k], &shape) && shape.rank == args[0].rank;
+            for (int d = 0; fits && d < shape.rank; d++) fits = shape.dims[d] == args[0].dims[d];
+            if (!fits)
+                FAIL("%s: operand %d (%s) does not broadcast to the pointer's shape %s", name, k,
+                     type_str(a, args[k]), type_str(a, args[0]));
+        }
+        *out = type_with_shape(type_scalar(pt), args[0].rank, args[0].dims);
+        return 1;
+    }
+    case OP_DEBUG_BARRIER: *out = type_scalar(DT_NONE); return 1;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
-        if (args[0].rank != 1 || !type_is_numeric(args[0]))
-            FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, args[0]));
-        *out = type_scalar((DType)args[0].dtype);
+    case OP_ARGMAX:
+    case OP_ARGMIN:
+    case OP_CUMSUM:
+    case OP_TAKE:
+    case OP_CUMPROD: {
+        int scan = op_has(op, OPF_SCAN), flag = at ? at->flag : 0;
+        int axis = at ? at->axis : 0;
+        DType rdt = op == OP_ARGMAX || op == OP_ARGMIN ? DT_I32 : (DType)args[0].dtype;
+        if (op == OP_TAKE && (flag & RED_AXIS) && axis >= 0 && axis < args[0].rank &&
+            (at->start < 0 || at->start >= args[0].dims[axis]))
+            FAIL("take: index %d is out of range for axis %d of %s", at->start, axis,
+                 type_str(a, args[0]));
+        if (!(flag & RED_AXIS)) {
+            if (scan || op == OP_ARGMAX || op == OP_ARGMIN)
+                FAIL("%s needs an axis attribute", name);
+            if (args[0].rank != 1 || !type_is_numeric(args[0]))
+                FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, args[0]));
+            *out = type_scalar(rdt);
+            return 1;
+        }
+        if (args[0].rank < 1 || !type_is_numeric(args[0]))
+            FAIL("%s needs a block of numbers (got %s)", name, type_str(a, args[0]));
+        if (axis < -1 || axis >= args[0].rank || (axis == -1 && (scan || args[0].rank != 2)))
+            FAIL("%s: axis %d is out of range for a block of rank %d", name, axis,
+                 (int)args[0].rank);
+        if (scan) {
+            if (flag & RED_KEEP_DIMS) FAIL("%s: a scan has no keep_dims", name);
+            *out = args[0];
+            return 1;
+        }
+        if (flag & RED_REVERSE) FAIL("%s: a reduction has no reverse", name);
+        int32_t dims[2] = {args[0].dims[0], args[0].dims[1]};
+        int rank = args[0].rank;
+        if (flag & RED_KEEP_DIMS) {
+            for (int k = 0; k < rank; k++)
+                if (axis < 0 || k == axis) dims[k] = 1;
+        } else if (axis < 0 || rank == 1) {
+            rank = 0;
+        } else {
+            dims[0] = args[0].dims[1 - axis];
+            rank = 1;
+        }
+        *out = type_with_shape(type_scalar(rdt), rank, dims);
         return 1;
+    }
+    case OP_DOT: return dot_result_type(a, name, args, at, out, err);
     case OP_NEG:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
@@ -701,7 +884,27 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_SHR:
     case OP_SELECT:
     case OP_FOR:
+    case OP_IF:
+    case OP_WHILE:
     case OP_COUNT: break;
     }
     FAIL("'%s' has no type rule", name);
+}
+
+const char *atomic_dtype_error(Op op, int rmw, DType dt) {
+    int bits = dtype_info(dt)->bits;
+    if (op == OP_ATOMIC_CAS) {
+        if (bits != 16 && bits != 32 && bits != 64)
+            return "atomic_cas only supports elements of 16, 32 or 64 bits";
+        return NULL;
+    }
+    if (rmw < 0 || rmw >= RMW_COUNT) return "unknown atomic operation";
+    if ((dt == DT_F16 || dt == DT_BF16) && rmw != RMW_ADD)
+        return rmw == RMW_XCHG ? "atomic_xchg does not support fp16 or bf16"
+                               : "this atomic does not support fp16 or bf16 (only atomic_add does)";
+    if (bits < 32 && dt != DT_F16 && dt != DT_BF16)
+        return "atomics need elements of 32 or 64 bits (of 16 bits: atomic_add of fp16 / bf16, atomic_cas)";
+    if (dtype_is_float(dt) && (rmw == RMW_AND || rmw == RMW_OR || rmw == RMW_XOR))
+        return "bitwise atomics need integers";
+    return NULL;
 }

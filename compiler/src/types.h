@@ -121,9 +121,14 @@ typedef struct Attrs {
     int start, end; /* arange */
     int rank;       /* zeros, full, empty: the shape */
     int32_t shape[2];
-    DType dtype; /* zeros, full, empty, cast, bitcast */
-    int flag;    /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
-                        * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE) */
+    DType dtype;      /* zeros, full, empty, cast, bitcast */
+    int flag;         /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
+                        * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE);
+                        * device_print: 1 = hex */
+    const char *text; /* device_print: the prefix; device_assert: the message */
+    const char *file; /* device_assert: the file name, for the message */
+    const char *func; /* device_assert: the kernel's name, for the message */
+    int rmw, sem, scope; /* atomics: AtomicRmw, AtomicSem, AtomicScope (ops.h) */
 } Attrs;
 
 /* Operand flags of a type rule. */
@@ -145,6 +150,10 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
 /* The same with ARG_* flags per operand. */
 int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
                       const Attrs *attrs, Type *out, const char **err);
+/* Why Triton rejects atomic `op` (rmw: AtomicRmw of atomic_rmw) on elements
+ * of `dt`, or NULL when it accepts it (semantic.py's
+ * atom_red_typechecking_impl and atomic_cas). */
+const char *atomic_dtype_error(Op op, int rmw, DType dt);
 /* Whether a value of type `from` may be converted to dtype `to` on a load's
  * other / a store's value / a fill (Triton casts implicitly there). */
 int dtype_convertible(DType from, DType to);

@@ -51,6 +51,11 @@ static const char usage[] =
     "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
     "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
     "                       DIR/NAME.mlir for mlir)\n"
+    "  --debug              compile tl.device_assert in (as Triton's debug=True or\n"
+    "                       TRITON_DEBUG=1); without it device_assert is no code\n"
+    "  --depfile FILE       also write FILE, a Make-style depfile: DIR/NAME.h depends on\n"
+    "                       the kernel file and every module it imports (build systems\n"
+    "                       rerun mytritonc when one changes)\n"
     "  --mlir-binary FILE   mlir-opt's output for NAME.mlir (a gpu.binary holding PTX): the\n"
     "                       mlir-launcher stage embeds it, and -o then writes DIR/NAME_mlir.c\n"
     "                       alone (launch_NAME_mlir)\n"
@@ -119,6 +124,46 @@ static int same_content(const char *path, const char *text) {
 /* Writes `text` to DIR/NAME atomically (a temporary, then rename), unless
  * the file already holds it: an unchanged output keeps its time, so the
  * build system (Ninja's restat) recompiles nothing that depends on it. */
+static void put_make_text(FILE *f, const char *p) {
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\') fputc('\\', f);
+        if (*p == '$') fputc('$', f);
+        fputc(*p, f);
+    }
+}
+
+/* A path in a Make rule: absolute, spaces, '#' and '$' escaped. */
+static void put_make_path(FILE *f, const char *path) {
+    char cwd[4096];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd)) put_make_text(f, cwd), fputc('/', f);
+    put_make_text(f, path);
+}
+
+/* --depfile: "DIR/NAME.h: kernel.py imported.py ..." */
+static int write_depfile(const char *file, const char *outdir, const mt_compilation *c) {
+    FILE *f = fopen(file, "w");
+    if (!f) {
+        fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", file, strerror(errno));
+        return 0;
+    }
+    size_t len = strlen(outdir) + strlen(mt_output_name(c)) + 8;
+    char *target = malloc(len);
+    if (target) {
+        snprintf(target, len, "%s/%s.h", outdir, mt_output_name(c));
+        put_make_path(f, target);
+        free(target);
+    }
+    fputc(':', f);
+    for (int i = 0; mt_dependency(c, i); i++) {
+        fputs(" \\\n  ", f);
+        put_make_path(f, mt_dependency(c, i));
+    }
+    fputc('\n', f);
+    int ok = fclose(f) == 0;
+    if (!ok) fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", file, strerror(errno));
+    return ok;
+}
+
 static int write_file(const char *dir, const char *name, const char *text) {
     size_t len = strlen(dir) + strlen(name) + 32;
     char *path = malloc(len), *tmp = malloc(len);
@@ -224,7 +269,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
     int nstages = 0;
-    const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL;
+    const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL, *depfile = NULL;
     mt_dispatch_config *configs = da->configs;
     const char **keys = da->keys, **restore = da->restore;
     mt_dispatch dispatch = {0};
@@ -274,6 +319,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             }
             o.num_stages = (int)v;
         } else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
+        else if (strcmp(arg, "--debug") == 0) o.debug = 1;
         else if (OPTION("--config")) configs[dispatch.nconfigs++].text = val;
         else if (OPTION("--when")) {
             if (!dispatch.nconfigs) {
@@ -308,6 +354,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
         else if (OPTION("--shim")) shim = val;
         else if (OPTION("-o")) outdir = val;
         else if (OPTION("--mlir-binary")) mlir_binary = val;
+        else if (OPTION("--depfile")) depfile = val;
         else if (OPTION("--backends")) {
             o.backends = 0;
             char *copy = strdup(val), *save = NULL;
@@ -455,6 +502,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             if (ok && mlir) snprintf(fn, len, "%s.mlir", name), ok = write_file(outdir, fn, mlir);
             if (ok && mlir_launcher)
                 snprintf(fn, len, "%s_mlir.c", name), ok = write_file(outdir, fn, mlir_launcher);
+            if (ok && depfile) ok = write_depfile(depfile, outdir, c);
             free(fn);
             if (!ok) rc = 1;
         }

@@ -10,9 +10,9 @@ mytriton_configure("configure (configuring succeeds: kernels compile at build ti
   "${_dir}/src" "${_bin}")
 mytriton_step("build: must fail" EXPECT_FAIL OUTPUT _log COMMAND "${CMAKE_COMMAND}" --build "${_bin}")
 message(STATUS "    build output:\n${_log}")
-mytriton_expect("${_log}" MATCHES "kernels/bad\\.py:8:5: error: [^\n]*while"
-  "the diagnostic at bad.py:8:5 naming 'while'")
-mytriton_expect("${_log}" MATCHES "\n *while pid < n:[^\n]*\n *\\^" "the source line and a caret")
+mytriton_expect("${_log}" MATCHES "kernels/bad\\.py:8:5: error: [^\n]*'with'"
+  "the diagnostic at bad.py:8:5 naming 'with'")
+mytriton_expect("${_log}" MATCHES "\n *with pid < n:[^\n]*\n *\\^" "the source line and a caret")
 mytriton_expect("${_log}" MATCHES "FAILED: [^\n]*bad_kernels/bad" "Ninja names the failed command")
 file(GLOB _left "${_bin}/bad_kernels/bad_kernels/bad.*" "${_bin}/bad_kernels/bad_kernels/bad_host.c")
 if(_left)

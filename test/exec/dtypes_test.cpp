@@ -762,8 +762,8 @@ DTYPE_CASE(nan) {
     }, ref);
 }
 
-// tl.sum (narrow floats: each partial rounded, in the CUDA backend's tree
-// order; 8-bit integers: in 32 bits), tl.max and tl.min (NaN ignored).
+// tl.sum (f16: each partial rounded, in the CUDA backend's tree order;
+// bf16 in f32, as Triton; 8-bit integers: in 32 bits), tl.max and tl.min (NaN ignored).
 DTYPE_CASE(reduce) {
     const int block = 128, rows = 3;
     for (D d : kReduce) {
@@ -782,9 +782,12 @@ DTYPE_CASE(reduce) {
                     for (int i = 0; i < n; i++) s += as_u64(p[i]);
                     w[row * 3] = wrap_to(d, s);
                 } else {
+                    // bf16 sums in f32, as Triton's tl.sum (_promote_bfloat16_to_float32),
+                    // rounded to bf16 once by the store
+                    D sd = d == BF16 ? F32 : d;
                     for (int st = block / 2; st > 0; st >>= 1)
-                        for (int i = 0; i < st; i++) a[i] = arith(d, '+', a[i], a[i + st]);
-                    w[row * 3] = a[0];
+                        for (int i = 0; i < st; i++) a[i] = arith(sd, '+', a[i], a[i + st]);
+                    w[row * 3] = sd == d ? a[0] : arith(d, '+', a[0], 0);
                 }
                 LD mx = p[0], mn = p[0];
                 for (int i = 1; i < n; i++) mx = tmax(mx, p[i], true), mn = tmin(mn, p[i], true);

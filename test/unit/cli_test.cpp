@@ -69,12 +69,12 @@ TEST(Cli, FailedCompileWritesNothing) {
     std::string bad = dir + "/bad.py";
     mt_test::write_file(bad,
                         "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, n):\n"
-                        "    while n:\n        pass\n");
+                        "    with n:\n        pass\n");
     // a previous successful build's outputs are removed too
     mt_test::write_file(dir + "/k.cu", "stale");
     auto r = run_process({MT_TEST_COMPILER, bad, "--kernel", "k", "--signature", "*fp32, i32", "-o", dir});
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("bad.py:6:5: error: 'while' loops are not supported"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bad.py:6:5: error: 'with' statements are not supported"), std::string::npos) << r.err;
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.cu"));
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.h"));
 }

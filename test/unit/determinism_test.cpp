@@ -105,11 +105,11 @@ TEST(Determinism, ConcurrentCompilationsMatchSequentialOnes) {
 // Diagnostics, too, are per compilation: a failing and a succeeding
 // compilation at the same time do not see each other's errors.
 TEST(Determinism, ConcurrentDiagnosticsStaySeparate) {
-    std::string bad = write_kernel("determinism_bad", "bad.py", kernel_text("x, n", "    while n:\n        pass\n"));
+    std::string bad = write_kernel("determinism_bad", "bad.py", kernel_text("x, n", "    with n:\n        pass\n"));
     Job bad_job = {"", "k", "*fp32, i32", {}, nullptr, 2};
     std::string bad_reference = compile_all(bad_job, bad);
     std::string good_reference = compile_all(jobs()[0]);
-    ASSERT_NE(bad_reference.find("error: 'while' loops are not supported"), std::string::npos) << bad_reference;
+    ASSERT_NE(bad_reference.find("error: 'with' statements are not supported"), std::string::npos) << bad_reference;
     std::vector<std::string> got(8);
     std::vector<std::thread> threads;
     for (int t = 0; t < 8; t++)

@@ -247,9 +247,13 @@ TEST(TypeInference, ReductionsNeedRank1) {
     Inferred ok = infer("    tl.store(x, tl.sum(tl.load(x + tl.arange(0, 8))))\n", "types_sum_ok");
     ASSERT_TRUE(ok.ok) << ok.text;
     EXPECT_NE(ok.text.find("= sum %2 : f32"), std::string::npos) << ok.text;
-    Inferred bad = infer("    tl.store(x, tl.sum(tl.zeros((4, 8), tl.float32)))\n", "types_sum_bad");
+    /* a rank-2 block reduces along an axis, or entirely (axis=None) */
+    Inferred all = infer("    tl.store(x, tl.sum(tl.zeros((4, 8), tl.float32)))\n", "types_sum_all");
+    ASSERT_TRUE(all.ok) << all.text;
+    EXPECT_NE(all.text.find("= sum %0 {axis=None} : f32"), std::string::npos) << all.text;
+    Inferred bad = infer("    tl.store(x, tl.sum(tl.program_id(0)))\n", "types_sum_bad");
     ASSERT_FALSE(bad.ok);
-    EXPECT_NE(bad.text.find("k.py:7:17: error: tl.sum needs a rank-1 block (got block<4x8 x f32>)"), std::string::npos)
+    EXPECT_NE(bad.text.find("k.py:7:17: error: tl.sum needs a block of rank 1 or 2 (got i32)"), std::string::npos)
         << bad.text;
 }
 

@@ -73,6 +73,8 @@ typedef struct mt_options {
     const mt_dispatch *dispatch; /* non-NULL: -o writes the dispatching
                               * launcher (MT_EMIT_DISPATCH_*), compiled
                               * against config 0's constexprs */
+    int debug;                   /* 1: tl.device_assert is compiled in (Triton's
+                              * debug=True / TRITON_DEBUG=1); 0: it is no code */
     int cmake_spelling;          /* 1: diagnostics name the options as the keywords
                               * of mytriton_add_kernels() (CONSTEXPR, GRID,
                               * SIGNATURE, NAME), not -D, --grid, ... */
@@ -104,6 +106,9 @@ int mt_ok(const mt_compilation *c);
 const char *mt_emit(mt_compilation *c, mt_stage stage);
 /* All diagnostics so far, formatted ("" if none). */
 const char *mt_diagnostics(const mt_compilation *c);
+/* The files the compilation read: 0 is the kernel file, then each module
+ * imported beside it, in the order read; NULL past the end. */
+const char *mt_dependency(const mt_compilation *c, int i);
 /* The output name (NAME). */
 const char *mt_output_name(const mt_compilation *c);
 void mt_free(mt_compilation *c);

@@ -85,6 +85,16 @@ inline float __int_as_float(int i) {
     std::memcpy(&f, &i, sizeof f);
     return f;
 }
+inline unsigned __float_as_uint(float f) {
+    unsigned u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+inline float __uint_as_float(unsigned u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
 inline double __longlong_as_double(long long i) {
     double f;
     std::memcpy(&f, &i, sizeof f);
@@ -94,6 +104,10 @@ inline double __longlong_as_double(long long i) {
 inline float __fdiv_rn(float x, float y) { return x / y; }
 inline double __ddiv_rn(double x, double y) { return x / y; }
 inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline unsigned __umulhi(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x * y) >> 32); }
+inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+    return (unsigned long long)(((unsigned __int128)x * y) >> 64);
+}
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 using std::isnan;
 inline int max(int a, int b) { return a > b ? a : b; }
@@ -129,6 +143,20 @@ T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
     pthread_barrier_wait(&b->warps[warp]);
     T r;
     std::memcpy(&r, b->exchange[tid ^ (unsigned)lane_mask], sizeof r);
+    pthread_barrier_wait(&b->warps[warp]);
+    return r;
+}
+
+template <class T>
+T __shfl_sync(unsigned mask, T v, int src_lane) {
+    (void)mask;
+    mt_emu::Block* b = mt_emu::current();
+    unsigned tid = threadIdx.x, warp = tid / 32;
+    static_assert(sizeof(T) <= 16, "shuffle of a large type");
+    std::memcpy(b->exchange[tid], &v, sizeof v);
+    pthread_barrier_wait(&b->warps[warp]);
+    T r;
+    std::memcpy(&r, b->exchange[warp * 32 + ((unsigned)src_lane & 31u)], sizeof r);
     pthread_barrier_wait(&b->warps[warp]);
     return r;
 }

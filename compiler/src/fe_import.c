@@ -1,0 +1,142 @@
+/* Modules imported beside the kernel's file (issue 13): `from common import
+ * f`, `from .common import f`, `import common` then `common.f(...)`. The
+ * file (common.py in the importing file's directory) is parsed by the same
+ * parser shim, never executed: its imports and its functions are bound,
+ * nothing else runs. Each file is read once; every file read is a
+ * dependency of the compilation (ctx->deps, --depfile). */
+#include "fe_internal.h"
+
+#include <unistd.h>
+
+const char *fe_module_path(Interp *I, const char *name) {
+    const char *importer = I->mod ? I->mod->filename : I->ctx->filename;
+    const char *slash = strrchr(importer, '/');
+    StrBuf sb;
+    sb_init(&sb, I->a);
+    if (slash) sb_putn(&sb, importer, (size_t)(slash - importer) + 1);
+    for (const char *p = name; *p; p++) sb_putc(&sb, *p == '.' ? '/' : *p);
+    sb_puts(&sb, ".py");
+    return sb_str(&sb);
+}
+
+/* A module-level constexpr, as Triton lets kernels read them:
+ * `NAME = tl.constexpr(value)` or `NAME: tl.constexpr = value`; other
+ * module-level statements are ignored. */
+static void define_global(Interp *I, const PyNode *s) {
+    const PyNode *target = NULL, *value = pyast_node(s, "value");
+    int constexpr_ann = 0;
+    if (pyast_isk(s, PK_AnnAssign)) {
+        target = pyast_node(s, "target");
+        constexpr_ann = fe_is_constexpr_annotation(I, pyast_node(s, "annotation"));
+    } else {
+        const PyVal *targets = pyast_list(s, "targets");
+        if (targets && targets->len == 1) target = fe_list_node(targets, 0);
+    }
+    if (!target || !value || !pyast_isk(target, PK_Name) || !pyast_str(target, "id")) return;
+    int constexpr_call = 0;
+    if (pyast_isk(value, PK_Call)) {
+        const PyNode *fn = pyast_node(value, "func");
+        const char *attr = pyast_isk(fn, PK_Attribute) ? pyast_str(fn, "attr")
+                           : pyast_isk(fn, PK_Name)    ? pyast_str(fn, "id")
+                                                       : NULL;
+        constexpr_call = attr && strcmp(attr, "constexpr") == 0;
+    }
+    if (!constexpr_ann && !constexpr_call) return;
+    Val v = fe_eval(I, value);
+    if (v.kind == V_EXPR)
+        fe_fail(I, value->pos, "the module-level constexpr '%s' needs a compile-time value",
+                pyast_str(target, "id"));
+    fe_env_set(I->a, &I->globals, pyast_str(target, "id"), v, target->pos);
+}
+
+void fe_define_functions(Interp *I, const PyNode *module) {
+    const PyVal *body = pyast_list(module, "body");
+    for (int i = 0; body && i < body->len; i++) {
+        const PyNode *s = fe_list_node(body, i);
+        if (s && (pyast_isk(s, PK_Assign) || pyast_isk(s, PK_AnnAssign))) define_global(I, s);
+        if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
+        const char *fname = pyast_str(s, "name");
+        if (!fname) continue;
+        int jit = 0;
+        const PyVal *decos = pyast_list(s, "decorator_list");
+        for (int d = 0; decos && d < decos->len; d++)
+            jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
+        UserFn *fn = ARENA_NEW(I->a, UserFn);
+        fn->name = fname;
+        fn->def = s;
+        fn->mod = I->mod;
+        fn->jit = jit;
+        Val uf = {0};
+        uf.kind = V_USERFUNC;
+        uf.s = fname;
+        uf.fn = fn;
+        fe_env_set(I->a, &I->globals, fname, uf, s->pos);
+    }
+}
+
+FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {
+    (void)level; /* `.common` and `common` are both the file beside the importer */
+    if (!name || !*name) return NULL;
+    const char *path = fe_module_path(I, name);
+    for (int i = 0; i < I->modules.len; i++) {
+        FeModule *m = I->modules.items[i];
+        if (strcmp(m->filename, path) == 0) {
+            if (m->loading)
+                fe_fail(I, at, "circular import: '%s' (%s) imports itself through its imports",
+                        name, path);
+            return m;
+        }
+    }
+    if (access(path, F_OK) != 0) return NULL;
+    MtContext *ctx = I->ctx;
+    if (!ctx->shim)
+        fe_fail(I, at, "cannot import '%s' (%s): no parser shim to read it with", name, path);
+    FeModule *importer = I->mod;
+    Env importer_globals = I->globals;
+    /* the shim's diagnostics name the module's file and quote it */
+    const char *kernel_file = ctx->filename, *kernel_source = ctx->source;
+    size_t kernel_len = ctx->source_len;
+    ctx->filename = path;
+    ctx->source = NULL;
+    ctx->source_len = 0;
+    /* the module's nodes point into it (SrcPos.file) */
+    ctx->parse_file = ctx->files.len + 1;
+    PyNode *root = pyast_parse_file(ctx, ctx->python, ctx->shim);
+    ctx->parse_file = 0;
+    MtFile *file = ARENA_NEW(I->a, MtFile);
+    file->name = path;
+    file->source = ctx->source;
+    file->source_len = ctx->source_len;
+    ptrvec_push(I->a, &ctx->files, file);
+    ctx->filename = kernel_file;
+    ctx->source = kernel_source;
+    ctx->source_len = kernel_len;
+    FeModule *m = ARENA_NEW(I->a, FeModule);
+    m->name = arena_strdup(I->a, name);
+    m->filename = path;
+    m->source = ctx->source;
+    m->source_len = ctx->source_len;
+    fe_enter_module(I, importer);
+    I->globals = importer_globals;
+    if (!root) {
+        /* the shim's diagnostic names the module's file; say who imported it */
+        mt_note(ctx, at, "'%s' is imported here", name);
+        fe_note_call_chain(I);
+        longjmp(I->fail, 1);
+    }
+    ptrvec_push(I->a, &I->modules, m);
+    ptrvec_push(I->a, &ctx->deps, (void *)path);
+    m->loading = 1;
+    fe_enter_module(I, m);
+    const PyVal *body = pyast_list(root, "body");
+    for (int i = 0; body && i < body->len; i++) {
+        const PyNode *s = fe_list_node(body, i);
+        if (s && (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom))) fe_import_names(I, s);
+    }
+    fe_define_functions(I, root);
+    m->globals = I->globals;
+    m->loading = 0;
+    fe_enter_module(I, importer);
+    I->globals = importer_globals;
+    return m;
+}

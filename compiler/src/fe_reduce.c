@@ -1,0 +1,294 @@
+/* Reductions and scans of the builtin library (issue 13): tl.sum, tl.max,
+ * tl.min (with return_indices), tl.argmax, tl.argmin, tl.cumsum and
+ * tl.cumprod, along an axis of a rank-1 or rank-2 block, with Triton's
+ * dtype rules (standard.py). A rank-1 full reduction without keep_dims is
+ * the seed's op (no attributes); everything else carries Attrs.axis and
+ * the RED_* flags (ops.h). */
+#include "fe_internal.h"
+
+/* The axis argument: an int in [-rank, rank) normalized, or -1 for None
+ * (when allowed). */
+static int red_axis(Interp *I, const Args *A, int k, const char *fn, int rank, int allow_none) {
+    if (A->v[k].kind == V_NONE) {
+        if (!allow_none) fe_fail(I, A->pos[k], "%s: the axis must be a compile-time int", fn);
+        return -1;
+    }
+    int64_t ax = fe_need_int(I, A->v[k], A->pos[k], "the axis");
+    if (ax < -rank || ax >= rank)
+        fe_fail(I, A->pos[k],
+                "%s: axis %lld is out of range for a block of rank %d (expected %d <= axis < %d)",
+                fn, (long long)ax, rank, -rank, rank);
+    return (int)(ax < 0 ? ax + rank : ax);
+}
+
+static int red_flag(Interp *I, const Args *A, int k, const char *what) {
+    return A->v[k].kind != V_NONE && fe_truthy(I, A->v[k], A->pos[k], what);
+}
+
+/* Triton's _promote_bfloat16_to_float32. */
+static Expr *promote_bf16(Interp *I, Expr *x, SrcPos pos) {
+    return x->type.dtype == DT_BF16 ? fe_cast_to(I, x, DT_F32, pos) : x;
+}
+
+/* Triton's _pick_sum_dtype: dtype= if given, else integers narrower than 32
+ * bits (and bools) in 32 bits of their signedness. */
+static Expr *sum_dtype(Interp *I, Expr *x, const Args *A, int k, const char *fn, SrcPos pos) {
+    DType dt = (DType)x->type.dtype, to = dt;
+    if (A->v[k].kind != V_NONE) to = fe_need_dtype(I, A->v[k], A->pos[k], fn);
+    else if (dtype_is_int(dt) && dtype_info(dt)->bits < 32)
+        to = dtype_is_unsigned(dt) ? DT_U32 : DT_I32;
+    return fe_cast_to(I, x, to, pos);
+}
+
+static Expr *mk(Interp *I, Op op, const char *fn, SrcPos pos, Expr *x, int axis, int flags) {
+    Attrs at = {0};
+    at.axis = axis;
+    at.flag = flags;
+    int scan = op_has(op, OPF_SCAN);
+    /* the seed's form: a rank-1 block to a scalar */
+    if (!scan && (op == OP_SUM || op == OP_MAX || op == OP_MIN) && x->type.rank == 1 &&
+        !(flags & RED_KEEP_DIMS)) {
+        at.axis = 0;
+        at.flag = 0;
+    } else {
+        at.flag |= RED_AXIS;
+    }
+    return fe_mk_op(I, op, fn, pos, 1, x, NULL, NULL, &at);
+}
+
+static Expr *block_operand(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    if (x->type.ptr || x->type.rank < 1)
+        fe_fail(I, pos, "%s needs a block of rank 1 or 2 (got %s)", fn, type_str(I->a, x->type));
+    /* Triton's blocks have power-of-two dimensions */
+    for (int k = 0; k < x->type.rank; k++) {
+        int32_t w = x->type.dims[k];
+        if ((w & (w - 1)) == 0) continue;
+        if (x->type.rank == 1)
+            fe_fail(
+                I, pos,
+                "%s needs a block whose width is a power of two equal to the CUDA block size (got width %d)",
+                fn, (int)w);
+        fe_fail(I, pos, "%s needs a block whose dimensions are powers of two (got %s)", fn,
+                type_str(I->a, x->type));
+    }
+    return x;
+}
+
+static Val pair(Interp *I, Expr *a, Expr *b) {
+    Val v = {0};
+    v.kind = V_TUPLE;
+    v.n = 2;
+    v.items = ARENA_ARRAY(I->a, Val, 2);
+    v.items[0] = fe_vexpr(a);
+    v.items[1] = fe_vexpr(b);
+    return v;
+}
+
+Val fe_reduction(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos) {
+    Expr *x = block_operand(I, A, fn, pos);
+    int rank = x->type.rank;
+    switch (b) {
+    case B_SUM: {
+        int axis = red_axis(I, A, 1, fn, rank, 1);
+        int keep = red_flag(I, A, 2, "keep_dims must be a compile-time bool");
+        x = sum_dtype(I, promote_bf16(I, x, pos), A, 3, fn, pos);
+        return fe_vexpr(mk(I, OP_SUM, fn, pos, x, axis, keep ? RED_KEEP_DIMS : 0));
+    }
+    case B_MAX:
+    case B_MIN: {
+        /* input, axis, return_indices, return_indices_tie_break_left, keep_dims */
+        int axis = red_axis(I, A, 1, fn, rank, 1);
+        int keep = red_flag(I, A, 4, "keep_dims must be a compile-time bool");
+        int idx = red_flag(I, A, 2, "return_indices must be a compile-time bool");
+        if (A->v[3].kind != V_NONE)
+            (void)fe_truthy(I, A->v[3], A->pos[3],
+                            "return_indices_tie_break_left must be a compile-time bool");
+        x = promote_bf16(I, x, pos);
+        Op op = b == B_MAX ? OP_MAX : OP_MIN;
+        if (idx) {
+            /* the values keep their dtype; the indices are the first
+             * position of the extreme (tie_break_left; a valid answer for
+             * the "fast" tie rule too) */
+            Expr *v = mk(I, op, fn, pos, x, axis, keep ? RED_KEEP_DIMS : 0);
+            Expr *ix = mk(I, b == B_MAX ? OP_ARGMAX : OP_ARGMIN, fn, pos, x, axis,
+                          keep ? RED_KEEP_DIMS : 0);
+            return pair(I, v, ix);
+        }
+        /* Triton's tl.max / tl.min: a dtype narrower than 32 bits reduces
+         * in f32 (floats) or i32 (integers, bools) */
+        if (dtype_info((DType)x->type.dtype)->bits < 32)
+            x = fe_cast_to(I, x, dtype_is_float((DType)x->type.dtype) ? DT_F32 : DT_I32, pos);
+        return fe_vexpr(mk(I, op, fn, pos, x, axis, keep ? RED_KEEP_DIMS : 0));
+    }
+    case B_ARGMAX:
+    case B_ARGMIN: {
+        /* input, axis, tie_break_left, keep_dims */
+        int axis = red_axis(I, A, 1, fn, rank, 1);
+        if (A->v[2].kind != V_NONE)
+            (void)fe_truthy(I, A->v[2], A->pos[2], "tie_break_left must be a compile-time bool");
+        int keep = red_flag(I, A, 3, "keep_dims must be a compile-time bool");
+        x = promote_bf16(I, x, pos);
+        return fe_vexpr(mk(I, b == B_ARGMAX ? OP_ARGMAX : OP_ARGMIN, fn, pos, x, axis,
+                           keep ? RED_KEEP_DIMS : 0));
+    }
+    case B_CUMSUM:
+    case B_CUMPROD: {
+        /* input, axis=0, reverse=False[, dtype=None] */
+        int axis = !A->given[1] ? 0 : red_axis(I, A, 1, fn, rank, 0);
+        int rev = red_flag(I, A, 2, "reverse must be a compile-time bool");
+        x = promote_bf16(I, x, pos);
+        if (b == B_CUMSUM) x = sum_dtype(I, x, A, 3, fn, pos);
+        return fe_vexpr(
+            mk(I, b == B_CUMSUM ? OP_CUMSUM : OP_CUMPROD, fn, pos, x, axis, rev ? RED_REVERSE : 0));
+    }
+    default: break;
+    }
+    fe_fail(I, pos, "%s is not a reduction", fn);
+}
+
+/* ---- tl.reduce and tl.associative_scan with a combiner ------------------ */
+
+/* Element `t` along `axis` of x (the reduced shape). */
+static Expr *take(Interp *I, const char *fn, SrcPos pos, Expr *x, int axis, int t) {
+    Attrs at = {0};
+    at.axis = axis;
+    at.flag = RED_AXIS;
+    at.start = t;
+    return fe_mk_op(I, OP_TAKE, fn, pos, 1, x, NULL, NULL, &at);
+}
+
+/* The inputs: one block or a tuple of blocks of one shape. */
+static int inputs(Interp *I, const Args *A, const char *fn, SrcPos pos, Expr **xs) {
+    Val v = A->v[0];
+    int n = 1;
+    if (v.kind == V_TUPLE || v.kind == V_LIST) {
+        n = v.n;
+        if (n < 1 || n > 8)
+            fe_fail(I, A->pos[0], "%s: 1 to 8 inputs are supported (got %d)", fn, n);
+        for (int k = 0; k < n; k++) xs[k] = fe_to_expr(I, v.items[k], A->pos[0], fn);
+    } else {
+        xs[0] = fe_to_expr(I, v, A->pos[0], fn);
+    }
+    for (int k = 0; k < n; k++) {
+        Type t = xs[k]->type;
+        if (t.ptr || t.rank < 1)
+            fe_fail(I, pos, "%s needs a block of rank 1 or 2 (got %s)", fn, type_str(I->a, t));
+        if (!type_eq(
+                type_with_shape(t, t.rank, t.dims),
+                type_with_shape(type_scalar((DType)t.dtype), xs[0]->type.rank, xs[0]->type.dims)))
+            fe_fail(I, pos, "%s: the inputs must have one shape (got %s and %s)", fn,
+                    shape_str(I->a, xs[0]->type), shape_str(I->a, t));
+    }
+    if (A->v[2].kind != V_USERFUNC)
+        fe_fail(I, A->pos[2], "%s: combine_fn must be a @triton.jit function (got %s)", fn,
+                fe_kind_name(A->v[2]));
+    return n;
+}
+
+/* acc <- combine_fn(acc..., x...) */
+static void combine(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Expr **acc,
+                    Expr **x, int acc_first) {
+    Val args[16] = {0};
+    for (int k = 0; k < n; k++) {
+        args[k] = fe_vexpr(acc_first ? acc[k] : x[k]);
+        args[n + k] = fe_vexpr(acc_first ? x[k] : acc[k]);
+    }
+    Val r = fe_call_function(I, A->v[2], args, 2 * n, pos);
+    if (n == 1 && r.kind != V_TUPLE && r.kind != V_LIST) {
+        acc[0] = fe_to_expr(I, r, pos, fn);
+        return;
+    }
+    if ((r.kind != V_TUPLE && r.kind != V_LIST) || r.n != n)
+        fe_fail(I, A->pos[2], "%s: combine_fn must return %d value%s", fn, n, n == 1 ? "" : "s");
+    for (int k = 0; k < n; k++) acc[k] = fe_to_expr(I, r.items[k], pos, fn);
+}
+
+static Val result(Interp *I, int n, Expr **r) {
+    if (n == 1) return fe_vexpr(r[0]);
+    Val v = {0};
+    v.kind = V_TUPLE;
+    v.n = n;
+    v.items = ARENA_ARRAY(I->a, Val, n);
+    for (int k = 0; k < n; k++) v.items[k] = fe_vexpr(r[k]);
+    return v;
+}
+
+/* Reduces along `axis`: combine_fn folded left to right over the elements. */
+static void fold(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Expr **xs, int axis,
+                 int keep, Expr **acc) {
+    int len = xs[0]->type.dims[axis];
+    Expr *x[8];
+    for (int k = 0; k < n; k++) acc[k] = take(I, fn, pos, xs[k], axis, 0);
+    for (int t = 1; t < len; t++) {
+        for (int k = 0; k < n; k++) x[k] = take(I, fn, pos, xs[k], axis, t);
+        combine(I, A, fn, pos, n, acc, x, 1);
+    }
+    if (keep)
+        for (int k = 0; k < n; k++) {
+            if (acc[k]->type.rank == 0)
+                fe_fail(I, pos, "%s: keep_dims on a rank-1 block is not supported", fn);
+            Attrs at = {0};
+            at.axis = axis;
+            acc[k] = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, acc[k], NULL, NULL, &at);
+        }
+}
+
+Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos) {
+    Expr *xs[8], *acc[8];
+    int n = inputs(I, A, fn, pos, xs);
+    int rank = xs[0]->type.rank;
+    if (b == B_REDUCE) {
+        /* input, axis, combine_fn, keep_dims */
+        int axis = red_axis(I, A, 1, fn, rank, 1);
+        int keep = red_flag(I, A, 3, "keep_dims must be a compile-time bool");
+        if (axis < 0 && rank == 2) { /* every element: along the rows, then the columns */
+            fold(I, A, fn, pos, n, xs, 1, keep, acc);
+            for (int k = 0; k < n; k++) xs[k] = acc[k];
+            fold(I, A, fn, pos, n, xs, 0, keep, acc);
+        } else {
+            fold(I, A, fn, pos, n, xs, axis < 0 ? 0 : axis, keep, acc);
+        }
+        return result(I, n, acc);
+    }
+    /* associative_scan: input, axis, combine_fn, reverse */
+    int axis = red_axis(I, A, 1, fn, rank, 0);
+    int rev = red_flag(I, A, 3, "reverse must be a compile-time bool");
+    int len = xs[0]->type.dims[axis];
+    Attrs ar = {0};
+    ar.start = 0;
+    ar.end = len;
+    Expr *idx = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
+    if (rank == 2) {
+        Attrs ax = {0};
+        ax.axis = axis == 0 ? 1 : 0;
+        idx = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, idx, NULL, NULL, &ax);
+    }
+    Expr *res[8], *x[8];
+    for (int s = 0; s < len; s++) {
+        int t = rev ? len - 1 - s : s;
+        for (int k = 0; k < n; k++) x[k] = take(I, fn, pos, xs[k], axis, t);
+        if (s == 0)
+            for (int k = 0; k < n; k++) acc[k] = x[k];
+        else combine(I, A, fn, pos, n, acc, x, !rev);
+        Expr *is_t = fe_compare(I, PK_Eq, fe_vexpr(idx), fe_vint(t), pos).e;
+        for (int k = 0; k < n; k++) {
+            Expr *v = acc[k];
+            if (rank == 2) {
+                Attrs at = {0};
+                at.axis = axis;
+                v = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, v, NULL, NULL, &at);
+            }
+            if (s == 0) {
+                /* the first element's value, broadcast to the input's shape */
+                res[k] = fe_mk_op(I, OP_SELECT, fn, pos, 3, is_t, v, v, NULL);
+                continue;
+            }
+            if (v->type.dtype != res[k]->type.dtype)
+                fe_fail(I, pos, "%s: combine_fn changes the dtype (%s to %s)", fn,
+                        dtype_name(res[k]->type.dtype), dtype_name(v->type.dtype));
+            res[k] = fe_mk_op(I, OP_SELECT, fn, pos, 3, is_t, v, res[k], NULL);
+        }
+    }
+    return result(I, n, res);
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""tl.dot benchmark (issue 15): the tutorial matmul of
+test/oracle/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
+several tile configs and run through its generated launcher, Triton 3.6 on
+the same source with the same configs, and torch.matmul, on M = N = K =
+4096 (--size) for fp16, bf16, fp32 with TF32 and fp32 ieee. Prints ms (the
+median of --reps timed launches after warm-up, CUDA events) and TFLOP/s
+(2 M N K / time) per config, the best config of each, and the largest
+relative difference of mytriton's result from torch's.
+
+On the GPU machine (Triton 3.6, torch, nvcc, the repository's build):
+    python3 scripts/bench_dot.py                       # everything
+    python3 scripts/bench_dot.py --dtypes fp16 --size 2048 --reps 20
+    python3 scripts/bench_dot.py --no-triton           # mytriton and torch only
+Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-only
+
+mytriton's CUDA for tl.dot is currently the CUDA-core path at every level
+(one thread per element of the tile's bounding box, at most 1024: the
+configs below with BLOCK_M * BLOCK_N <= 1024 compile; larger ones are
+reported as not compiled, with mytritonc's message). Triton uses tensor
+cores: expect a large gap until the mma.sync / wgmma paths land."""
+import argparse
+import ctypes
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNELS = os.path.join(ROOT, "test", "oracle", "kernels", "dot.py")
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): Triton's
+# tutorial configs and small ones mytriton's CUDA-core path accepts.
+CONFIGS = [
+    (128, 256, 64, 8, 8, 3),
+    (128, 128, 32, 8, 4, 4),
+    (64, 128, 32, 8, 4, 4),
+    (64, 64, 32, 8, 4, 4),
+    (32, 32, 32, 8, 4, 4),
+    (32, 32, 16, 8, 4, 4),
+    (16, 32, 32, 8, 4, 4),
+]
+# dtype: (signature element, c dtype, ACC, PRECISION, torch dtype name, allow_tf32 for torch)
+DTYPES = {
+    "fp16": ("fp16", "fp16", "float32", "tf32", "float16", False),
+    "bf16": ("bf16", "bf16", "float32", "tf32", "bfloat16", False),
+    "fp32-tf32": ("fp32", "fp32", "float32", "tf32", "float32", True),
+    "fp32-ieee": ("fp32", "fp32", "float32", "ieee", "float32", False),
+}
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def find_mytritonc(build_dir):
+    for d in ([build_dir] if build_dir else [os.path.join(ROOT, "build-h200"), os.path.join(ROOT, "build")]):
+        exe = os.path.join(d, "bin", "mytritonc")
+        if os.path.exists(exe):
+            return exe
+    sys.exit("no mytritonc: build the repository first (cmake --preset default; ninja -C build mytritonc)")
+
+
+def runtime_objects(work, cc):
+    objs = []
+    src_dir = os.path.join(ROOT, "runtime", "src")
+    for src in sorted(os.listdir(src_dir)):
+        if src.endswith(".c"):
+            obj = os.path.join(work, "rt_" + src[:-2] + ".o")
+            rc, out = run([cc, "-std=c11", "-O2", "-fPIC", "-D_POSIX_C_SOURCE=200809L", "-I",
+                           os.path.join(ROOT, "runtime", "include"), "-c", os.path.join(src_dir, src), "-o", obj])
+            if rc:
+                sys.exit("compiling the runtime failed:\n" + out)
+            objs.append(obj)
+    return objs
+
+
+def build(args, tools, dtype, cfg):
+    """mytritonc -O2 and nvcc: (path of the .so, launcher) or (None, message)."""
+    el, cdt, acc, prec = DTYPES[dtype][:4]
+    bm, bn, bk, gm, warps, _stages = cfg
+    name = "mm_%s_%d_%d_%d" % (dtype.replace("-", "_"), bm, bn, bk)
+    d = os.path.join(tools["work"], name)
+    os.makedirs(d, exist_ok=True)
+    sig = "*%s, *%s, *%s, i32, i32, i32, i32, i32, i32, i32, i32, i32" % (el, el, cdt)
+    cmd = [tools["mytritonc"], KERNELS, "--kernel", "matmul_kernel", "--signature", sig, "--name", name, "-O2",
+           "--num-warps", str(warps), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
+    for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", gm), ("ACC", acc),
+                 ("PRECISION", prec), ("PLUS", "False"), ("ACTIVATION", "none")):
+        cmd += ["-D", "%s=%s" % (k, v)]
+    rc, out = run(cmd)
+    if rc:
+        return None, "mytritonc: " + out.strip().splitlines()[0]
+    so = os.path.join(d, "lib%s.so" % name)
+    rc, out = run([tools["nvcc"], "-shared", "-Xcompiler", "-fPIC", "-O3", "-arch=" + args.arch, "-I",
+                   os.path.join(ROOT, "runtime", "include"), "-I", d, os.path.join(d, name + ".cu")] +
+                  tools["runtime"] + ["-o", so])
+    if rc:
+        return None, "nvcc: " + out.strip()[-2000:]
+    return so, "launch_" + name
+
+
+def time_ms(torch, fn, reps):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir")
+    ap.add_argument("--size", type=int, default=4096)
+    ap.add_argument("--dtypes", default=",".join(DTYPES))
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--arch", default="sm_90a")
+    ap.add_argument("--no-triton", action="store_true")
+    ap.add_argument("--compile-only", action="store_true")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="mytriton-bench-dot-")
+    tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
+             "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
+    tools["runtime"] = runtime_objects(work, tools["cc"])
+    dtypes = [d for d in args.dtypes.split(",") if d]
+    if args.compile_only:
+        for dt in dtypes:
+            for cfg in CONFIGS:
+                so, msg = build(args, tools, dt, cfg)
+                print("%-10s %-22s %s" % (dt, "%dx%dx%d w%d" % (cfg[:3] + cfg[4:5]), "built" if so else msg))
+        return 0
+    import torch
+    triton = tl_mod = None
+    if not args.no_triton:
+        import triton  # noqa: F401
+        spec = importlib.util.spec_from_file_location("bench_dot_kernels", KERNELS)
+        tl_mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(tl_mod)
+    n = args.size
+    flops = 2.0 * n * n * n
+    print("M = N = K = %d; ms (median of %d), TFLOP/s" % (n, args.reps))
+    for dt in dtypes:
+        el, cdt, acc, prec, tname, allow = DTYPES[dt]
+        tdt = getattr(torch, tname)
+        g = torch.Generator(device="cuda").manual_seed(0)
+        a = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
+        b = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
+        torch.backends.cuda.matmul.allow_tf32 = allow
+        ref = torch.matmul(a, b)
+        t = time_ms(torch, lambda: torch.matmul(a, b), args.reps)
+        print("%-10s torch.matmul            %8.3f ms %7.1f TFLOP/s" % (dt, t, flops / t / 1e9))
+        best = {}
+        for cfg in CONFIGS:
+            bm, bn, bk, gm, warps, stages = cfg
+            label = "%dx%dx%d w%d s%d" % (bm, bn, bk, warps, stages)
+            c = torch.empty((n, n), device="cuda", dtype=tdt)
+            grid = ((n + bm - 1) // bm * ((n + bn - 1) // bn),)
+            so, launcher = build(args, tools, dt, cfg)
+            if so:
+                fn = getattr(ctypes.CDLL(so), launcher)
+                fn.restype = ctypes.c_int
+                stream = torch.cuda.current_stream().cuda_stream
+
+                def go(fn=fn, c=c):
+                    rc = fn(ctypes.c_void_p(stream), ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(b.data_ptr()),
+                            ctypes.c_void_p(c.data_ptr()), n, n, n, n, 1, n, 1, n, 1)
+                    if rc:
+                        raise RuntimeError("%s returned %d" % (launcher, rc))
+                t = time_ms(torch, go, args.reps)
+                err = ((c.float() - ref.float()).abs().max() / ref.float().abs().max()).item()
+                print("%-10s mytriton %-14s %8.3f ms %7.1f TFLOP/s  max rel diff %.2e" %
+                      (dt, label, t, flops / t / 1e9, err))
+                best["mytriton"] = min(best.get("mytriton", (1e30, "")), (t, label))
+            else:
+                print("%-10s mytriton %-14s not compiled: %s" % (dt, label, so is None and launcher[:160]))
+            if tl_mod is not None:
+                ct = torch.empty((n, n), device="cuda", dtype=tdt)
+
+                def tgo(ct=ct):
+                    tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,
+                                               BLOCK_K=bk, GROUP_M=gm, ACC=acc, PRECISION=prec, PLUS=False,
+                                               ACTIVATION="none", num_warps=warps, num_stages=stages)
+                try:
+                    t = time_ms(torch, tgo, args.reps)
+                    print("%-10s triton   %-14s %8.3f ms %7.1f TFLOP/s" % (dt, label, t, flops / t / 1e9))
+                    best["triton"] = min(best.get("triton", (1e30, "")), (t, label))
+                except Exception as e:  # out of resources for a config, ...
+                    print("%-10s triton   %-14s failed: %s" % (dt, label, str(e).splitlines()[0][:160]))
+        for who, (t, label) in sorted(best.items()):
+            print("%-10s best %-8s %-14s %8.3f ms %7.1f TFLOP/s" % (dt, who, label, t, flops / t / 1e9))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+// Shape ops (issue 13) through the CPU emulation of CUDA: the kernels of
+// ../lang_shape/kernels/shape.py at -O1 and -O2 (their __shared__
+// exchanges and __syncthreads), against references written here.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "shbcast_o1.h"
+#include "shbcast_o2.h"
+#include "shjoin_o1.h"
+#include "shjoin_o2.h"
+#include "shloop_o1.h"
+#include "shloop_o2.h"
+#include "shpairs_o1.h"
+#include "shpairs_o2.h"
+#include "shreshape_o1.h"
+#include "shreshape_o2.h"
+#include "shsplit_o1.h"
+#include "shsplit_o2.h"
+#include "shtexpr_o1.h"
+#include "shtexpr_o2.h"
+#include "shtrans_big_o2.h"
+#include "shtrans_o1.h"
+#include "shtrans_o2.h"
+
+namespace {
+
+std::vector<float> iota_f(size_t n, float scale, float add) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; i++) v[i] = (float)i * scale + add;
+    return v;
+}
+
+using Un = cudaError_t (*)(cudaStream_t, const float *, float *);
+using Tri = cudaError_t (*)(cudaStream_t, const float *, const float *, float *);
+using Split = cudaError_t (*)(cudaStream_t, const float *, float *, float *);
+
+}  // namespace
+
+TEST(EmuShape, TransTile) {
+    struct {
+        Un f;
+        int B;
+    } cases[] = {{launch_shtrans_o1, 16}, {launch_shtrans_o2, 16}, {launch_shtrans_big_o2, 64}};
+    for (auto c : cases) {
+        int B = c.B;
+        auto x = iota_f((size_t)B * B, 0.5f, -7.0f);
+        std::vector<float> y((size_t)B * B, -1.0f);
+        ASSERT_EQ(c.f(0, x.data(), y.data()), cudaSuccess);
+        for (int i = 0; i < B; i++)
+            for (int j = 0; j < B; j++)
+                ASSERT_EQ(y[i * B + j], x[j * B + i]) << B << " " << i << " " << j;
+    }
+}
+
+TEST(EmuShape, TransInExpression) {
+    const int B = 8;
+    for (Un f : {launch_shtexpr_o1, launch_shtexpr_o2}) {
+        auto x = iota_f(B * B, 0.25f, 1.0f);
+        std::vector<float> y(B * B, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        for (int i = 0; i < B; i++)
+            for (int j = 0; j < B; j++) {
+                float xt = x[j * B + i], xv = x[i * B + j];
+                ASSERT_EQ(y[i * B + j], xt * 2.0f + xv - xt + xt * 0.5f - xt) << i << " " << j;
+            }
+    }
+}
+
+TEST(EmuShape, ReshapeRoundTrip) {
+    const int R = 4, C = 8;
+    for (auto f : {launch_shreshape_o1, launch_shreshape_o2}) {
+        std::vector<int32_t> y(2 * R * C, -5);
+        ASSERT_EQ(f(0, y.data()), cudaSuccess);
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < C; j++) ASSERT_EQ(y[i * C + j], (i * C + j) * 10 + i);
+        for (int e = 0; e < R * C; e++) ASSERT_EQ(y[R * C + e], e + 1);
+    }
+}
+
+TEST(EmuShape, JoinInterleaves) {
+    const int N = 32;
+    for (Tri f : {launch_shjoin_o1, launch_shjoin_o2}) {
+        auto re = iota_f(N, 1.0f, 0.5f), im = iota_f(N, -2.0f, 7.0f);
+        std::vector<float> z(2 * N, -1.0f);
+        ASSERT_EQ(f(0, re.data(), im.data(), z.data()), cudaSuccess);
+        for (int i = 0; i < N; i++) {
+            ASSERT_EQ(z[2 * i], re[i]);
+            ASSERT_EQ(z[2 * i + 1], im[i]);
+        }
+    }
+}
+
+TEST(EmuShape, SplitDeinterleaves) {
+    const int N = 32;
+    for (Split f : {launch_shsplit_o1, launch_shsplit_o2}) {
+        auto z = iota_f(2 * N, 0.5f, -4.0f);
+        std::vector<float> re(2 * N, -1.0f), im(N, -1.0f);
+        ASSERT_EQ(f(0, z.data(), re.data(), im.data()), cudaSuccess);
+        for (int i = 0; i < N; i++) {
+            float r = z[2 * i], m = z[2 * i + 1];
+            ASSERT_EQ(re[i], r);
+            ASSERT_EQ(im[i], m);
+            ASSERT_EQ(re[N + i], r * r + m * m);
+        }
+    }
+}
+
+TEST(EmuShape, BroadcastTo) {
+    const int R = 4, C = 16;
+    for (Un f : {launch_shbcast_o1, launch_shbcast_o2}) {
+        auto x = iota_f(C, 3.0f, 0.25f);
+        std::vector<float> y(R * C, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < C; j++) ASSERT_EQ(y[i * C + j], x[j] + (float)(i * 100) + 3.0f);
+    }
+}
+
+TEST(EmuShape, InRuntimeLoops) {
+    using Loop = cudaError_t (*)(cudaStream_t, const float *, float *, int32_t);
+    for (Loop f : {launch_shloop_o1, launch_shloop_o2}) {
+        const int B = 8, n = 3;
+        auto x = iota_f((size_t)n * B * B, 1.0f, -50.0f);
+        std::vector<float> y(2 * B * B, -1.0f), want(2 * B * B, 0.0f);
+        ASSERT_EQ(f(0, x.data(), y.data(), n), cudaSuccess);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < B; i++)
+                for (int j = 0; j < B; j++) {
+                    want[i * B + j] += x[k * B * B + j * B + i] * (float)(k + 1);
+                    want[B * B + i * B + j] += x[k * B * B + i * B + j] * (float)(k + 1);
+                }
+        for (int e = 0; e < 2 * B * B; e++) ASSERT_EQ(y[e], want[e]) << e;
+    }
+    for (Loop f : {launch_shpairs_o1, launch_shpairs_o2}) {
+        const int N = 16, n = 4;
+        auto z = iota_f((size_t)n * 2 * N, 0.5f, -9.0f);
+        std::vector<float> y(2 * N, -1.0f), want(2 * N, 0.0f);
+        ASSERT_EQ(f(0, z.data(), y.data(), n), cudaSuccess);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < N; i++) {
+                want[2 * i] += z[k * 2 * N + 2 * i + 1];
+                want[2 * i + 1] += z[k * 2 * N + 2 * i];
+            }
+        for (int e = 0; e < 2 * N; e++) ASSERT_EQ(y[e], want[e]) << e;
+    }
+}

@@ -1,0 +1,228 @@
+// tl.dot's diagnostics: each rejected use (Triton's semantic.dot rules and
+// the backends' limits) with its whole output: `k.py:LINE:COL: error: ...`,
+// the source line and the caret. The kernel prologue is unit_support.h's
+// (the body starts at line 7).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "unit_support.h"
+
+namespace {
+
+using namespace mt_unit;
+
+#define LOADS                                                 \
+    "    r16 = tl.arange(0, 16)\n"                            \
+    "    r32 = tl.arange(0, 32)\n"                            \
+    "    a = tl.load(x + r16[:, None] * 32 + r32[None, :])\n" \
+    "    b = tl.load(x + r32[:, None] * 16 + r16[None, :])\n"
+
+const std::vector<DiagnosticCase> &cases() {
+    static const std::vector<DiagnosticCase> all = {
+        {"OperandDtypesDiffer", "x, y", "*fp16, *fp32",
+         "    r = tl.arange(0, 16)\n"
+         "    a = tl.load(x + r[:, None] * 16 + r[None, :])\n"
+         "    b = tl.load(y + r[:, None] * 16 + r[None, :])\n"
+         "    c = tl.dot(a, b)\n",
+         "k.py:10:9: error: tl.dot: both operands must be of one dtype (got f16 and f32)\n"
+         "        c = tl.dot(a, b)\n"
+         "            ^\n"},
+        {"Uint8Operands", "x", "*u8",
+         "    r = tl.arange(0, 32)\n"
+         "    a = tl.load(x + r[:, None] * 32 + r[None, :])\n"
+         "    c = tl.dot(a, a)\n",
+         "k.py:9:9: error: tl.dot: only int8 integer operands are supported\n"
+         "        c = tl.dot(a, a)\n"
+         "            ^\n"},
+        {"Int16Operands", "x", "*i16",
+         "    r = tl.arange(0, 16)\n"
+         "    a = tl.load(x + r[:, None] * 16 + r[None, :])\n"
+         "    c = tl.dot(a, a)\n",
+         "k.py:9:16: error: tl.dot: unsupported lhs dtype i16 (int8, float16, bfloat16, float32, float64, or two "
+         "fp8 operands)\n"
+         "        c = tl.dot(a, a)\n"
+         "                   ^\n"},
+        {"ShapesIncompatible", "x", "*fp16", LOADS "    c = tl.dot(a, a)\n",
+         "k.py:11:9: error: tl.dot: the shapes (16, 32) and (16, 32) are not compatible for a matrix product (K: 32 "
+         "and 16)\n"
+         "        c = tl.dot(a, a)\n"
+         "            ^\n"},
+        {"Rank1Operand", "x", "*fp16",
+         "    r = tl.arange(0, 16)\n"
+         "    a = tl.load(x + r)\n"
+         "    c = tl.dot(a, a)\n",
+         "k.py:9:16: error: tl.dot needs rank-2 blocks (got vector<16 x f16>)\n"
+         "        c = tl.dot(a, a)\n"
+         "                   ^\n"},
+        {"TooSmall", "x", "*fp16",
+         "    r = tl.arange(0, 8)\n"
+         "    a = tl.load(x + r[:, None] * 8 + r[None, :])\n"
+         "    c = tl.dot(a, a)\n",
+         "k.py:9:9: error: tl.dot needs M >= 16, N >= 16 and K >= 16 (got M=8, N=8, K=8)\n"
+         "        c = tl.dot(a, a)\n"
+         "            ^\n"},
+        {"Int8KTooSmall", "x", "*i8",
+         "    r = tl.arange(0, 16)\n"
+         "    a = tl.load(x + r[:, None] * 16 + r[None, :])\n"
+         "    c = tl.dot(a, a)\n",
+         "k.py:9:9: error: tl.dot needs M >= 16, N >= 16 and K >= 32 (got M=16, N=16, K=16)\n"
+         "        c = tl.dot(a, a)\n"
+         "            ^\n"},
+        {"OutDtypeBf16", "x", "*bf16", LOADS "    c = tl.dot(a, b, out_dtype=tl.bfloat16)\n",
+         "k.py:11:22: error: tl.dot: out_dtype=bfloat16 is unsupported (use float32 or float16 and cast with "
+         "'.to(tl.bfloat16)')\n"
+         "        c = tl.dot(a, b, out_dtype=tl.bfloat16)\n"
+         "                         ^\n"},
+        {"AccumulatorDtype", "x", "*fp16",
+         LOADS "    acc = tl.zeros((16, 16), dtype=tl.float16)\n"
+               "    c = tl.dot(a, b, acc)\n",
+         "k.py:12:22: error: tl.dot: the accumulator's dtype (f16) must be out_dtype (f32)\n"
+         "        c = tl.dot(a, b, acc)\n"
+         "                         ^\n"},
+        {"AccumulatorShape", "x", "*fp16",
+         LOADS "    acc = tl.zeros((16, 32), dtype=tl.float32)\n"
+               "    c = tl.dot(a, b, acc)\n",
+         "k.py:12:22: error: tl.dot: the accumulator must be a (16, 16) block (got block<16x32 x f32>)\n"
+         "        c = tl.dot(a, b, acc)\n"
+         "                         ^\n"},
+        {"Int8AccumulatorNeedsOutDtype", "x", "*i8",
+         "    r16 = tl.arange(0, 16)\n"
+         "    r32 = tl.arange(0, 32)\n"
+         "    a = tl.load(x + r16[:, None] * 32 + r32[None, :])\n"
+         "    b = tl.load(x + r32[:, None] * 16 + r16[None, :])\n"
+         "    acc = tl.zeros((16, 16), dtype=tl.int32)\n"
+         "    c = tl.dot(a, b, acc)\n",
+         "k.py:12:22: error: tl.dot: the accumulator's dtype (i32) must be out_dtype (f32): pass "
+         "out_dtype=tl.int32 with an int8 dot\n"
+         "        c = tl.dot(a, b, acc)\n"
+         "                         ^\n"},
+        {"UnknownPrecision", "x", "*fp32", LOADS "    c = tl.dot(a, b, input_precision=\"fast\")\n",
+         "k.py:11:22: error: tl.dot: input_precision must be one of tf32, tf32x3, ieee (got \"fast\")\n"
+         "        c = tl.dot(a, b, input_precision=\"fast\")\n"
+         "                         ^\n"},
+        {"Bf16x3NotYet", "x", "*fp32", LOADS "    c = tl.dot(a, b, input_precision=\"bf16x3\")\n",
+         "k.py:11:22: error: tl.dot: input_precision \"bf16x3\" is not supported yet (tf32, tf32x3, ieee)\n"
+         "        c = tl.dot(a, b, input_precision=\"bf16x3\")\n"
+         "                         ^\n"},
+        {"PrecisionAndAllowTf32", "x", "*fp32",
+         LOADS "    c = tl.dot(a, b, input_precision=\"ieee\", allow_tf32=True)\n",
+         "k.py:11:46: error: tl.dot: only one of input_precision and allow_tf32 can be specified\n"
+         "        c = tl.dot(a, b, input_precision=\"ieee\", allow_tf32=True)\n"
+         "                                                 ^\n"},
+        {"ImpreciseAccAboveK", "x, y", "*fp8e4nv, *fp8e5",
+         "    r16 = tl.arange(0, 16)\n"
+         "    r32 = tl.arange(0, 32)\n"
+         "    a = tl.load(x + r16[:, None] * 32 + r32[None, :])\n"
+         "    b = tl.load(y + r32[:, None] * 16 + r16[None, :])\n"
+         "    c = tl.dot(a, b, max_num_imprecise_acc=64)\n",
+         "k.py:11:22: error: tl.dot: max_num_imprecise_acc (64) must be <= K (32)\n"
+         "        c = tl.dot(a, b, max_num_imprecise_acc=64)\n"
+         "                         ^\n"},
+        {"MatmulOfScalars", "x, n", "*fp32, i32", "    v = n @ n\n",
+         "k.py:7:9: error: '@' needs rank-2 blocks (got i32)\n"
+         "        v = n @ n\n"
+         "            ^\n"},
+        {"TileTooLarge", "x", "*fp16",
+         "    r = tl.arange(0, 64)\n"
+         "    a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
+         "    c = tl.dot(a, a)\n"
+         "    tl.store(x + r[:, None] * 64 + r[None, :], c)\n",
+         "k.py:8:26: error: the tile (64, 64) of a kernel with tl.dot needs 4096 threads, more than the 1024 of a "
+         "CUDA block (a dot runs one thread per element of the bounding box of its blocks for now: BLOCK_M * "
+         "BLOCK_N and the operands' shapes at most 1024 elements)\n"
+         "        a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
+         "                             ^\n"},
+    };
+    return all;
+}
+
+class DotDiagnostic : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(DotDiagnostic, MatchesExpectedText) {
+    const DiagnosticCase &c = cases()[GetParam()];
+    std::string text = kernel_text(c.params, c.body) + c.after;
+    std::string path = write_kernel(std::string("dotdiag_") + c.name, "k.py", text);
+    std::string dir = path.substr(0, path.size() - 4);
+    CompileArgs a;
+    a.path = path;
+    a.signature = c.signature;
+    a.defines = c.defines;
+    a.grid = c.grid;
+    a.opt_level = c.opt_level;
+    Compiled r = compile(a);
+    EXPECT_FALSE(r.ok);
+    std::string got = r.diagnostics;
+    for (size_t at; (at = got.find(dir)) != std::string::npos;) got.erase(at, dir.size());
+    EXPECT_EQ(got, c.expected) << "kernel:\n" << text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rejected, DotDiagnostic, ::testing::Range<size_t>(0, cases().size()),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return std::string(cases()[info.param].name);
+                         });
+
+// Accepted forms: the SSA of tl.dot (attributes, the implicit zero
+// accumulator, out_dtype, '@', allow_tf32) and the CUDA at -O1 / -O2.
+Compiled accepted(const char *tag, const char *sig, const std::string &body, int opt = 2) {
+    std::string path = write_kernel(tag, "k.py", kernel_text("x, y", body));
+    CompileArgs a;
+    a.path = path;
+    a.signature = sig;
+    a.opt_level = opt;
+    return compile(a);
+}
+
+TEST(DotAccepted, SsaOfEachForm) {
+    Compiled r =
+        accepted("dot_ssa", "*fp16, *fp32",
+                 LOADS
+                 "    c = tl.dot(a, b, out_dtype=tl.float16)\n"
+                 "    d = tl.dot(a, b, input_precision=\"IEEE\", max_num_imprecise_acc=4)\n"
+                 "    e = a @ b\n"
+                 "    r = tl.arange(0, 16)\n"
+                 "    tl.store(y + r[:, None] * 16 + r[None, :], c + d + e)\n");
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.ssa.find("zeros {shape=(16, 16), dtype=f16} : block<16x16 x f16>"),
+              std::string::npos)
+        << r.ssa;
+    EXPECT_NE(r.ssa.find("{input_precision=tf32, max_num_imprecise_acc=0} : block<16x16 x f16>"),
+              std::string::npos)
+        << r.ssa;
+    EXPECT_NE(r.ssa.find("{input_precision=ieee, max_num_imprecise_acc=4} : block<16x16 x f32>"),
+              std::string::npos)
+        << r.ssa;
+}
+
+TEST(DotAccepted, Int8WithOutDtypeAndAllowTf32) {
+    Compiled r = accepted("dot_i8", "*i8, *i32",
+                          "    r16 = tl.arange(0, 16)\n"
+                          "    r32 = tl.arange(0, 32)\n"
+                          "    a = tl.load(x + r16[:, None] * 32 + r32[None, :])\n"
+                          "    b = tl.load(x + r32[:, None] * 16 + r16[None, :])\n"
+                          "    acc = tl.zeros((16, 16), dtype=tl.int32)\n"
+                          "    acc = tl.dot(a, b, acc, allow_tf32=False, out_dtype=tl.int32)\n"
+                          "    tl.store(y + r16[:, None] * 16 + r16[None, :], acc)\n");
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.ssa.find("{input_precision=ieee, max_num_imprecise_acc=0} : block<16x16 x i32>"),
+              std::string::npos)
+        << r.ssa;
+    EXPECT_NE(r.cuda.find("mt_mma_s8"), std::string::npos);  // -O2: mma.sync m16n8k32
+}
+
+TEST(DotAccepted, CudaCoresAtO1TensorCoresAtO2) {
+    std::string body = LOADS
+        "    c = tl.dot(a, b)\n"
+        "    r = tl.arange(0, 16)\n"
+        "    tl.store(y + r[:, None] * 16 + r[None, :], c)\n";
+    Compiled o1 = accepted("dot_o1", "*fp16, *fp32", body, 1);
+    Compiled o2 = accepted("dot_o2", "*fp16, *fp32", body, 2);
+    ASSERT_TRUE(o1.ok && o2.ok) << o1.diagnostics << o2.diagnostics;
+    EXPECT_EQ(o1.cuda.find("mma.sync"), std::string::npos);
+    EXPECT_NE(o2.cuda.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos);
+    EXPECT_NE(o2.cuda.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16"), std::string::npos);
+    EXPECT_NE(o2.cuda.find("#else"), std::string::npos);  // the CUDA-core fallback
+}
+
+}  // namespace

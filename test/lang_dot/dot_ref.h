@@ -1,0 +1,163 @@
+// References of the tl.dot execution tests (dot_test.cpp on the host and
+// CUDA, dot_emu_test.cpp through test/emu's CPU emulation of CUDA): element
+// conversions, inputs, and the tutorial matmul's check.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "mytriton/dtypes.h"
+#include "mytriton/runtime.h"
+
+namespace dot_ref {
+
+// ---- Element types: conversions to and from double ----------------------
+
+template <class T>
+struct Elem;
+template <>
+struct Elem<mytriton_fp16> {
+    static mytriton_fp16 from(double v) { return mytriton_fp16_from_double(v); }
+    static double to(mytriton_fp16 x) { return mytriton_fp16_to_float(x); }
+    static constexpr double eps = 0x1p-11;
+};
+template <>
+struct Elem<mytriton_bf16> {
+    static mytriton_bf16 from(double v) { return mytriton_bf16_from_double(v); }
+    static double to(mytriton_bf16 x) { return mytriton_bf16_to_float(x); }
+    static constexpr double eps = 0x1p-8;
+};
+template <>
+struct Elem<mytriton_fp8e4nv> {
+    static mytriton_fp8e4nv from(double v) { return mytriton_fp8e4nv_from_double(v); }
+    static double to(mytriton_fp8e4nv x) { return mytriton_fp8e4nv_to_float(x); }
+    static constexpr double eps = 0x1p-4;
+};
+template <>
+struct Elem<mytriton_fp8e5> {
+    static mytriton_fp8e5 from(double v) { return mytriton_fp8e5_from_double(v); }
+    static double to(mytriton_fp8e5 x) { return mytriton_fp8e5_to_float(x); }
+    static constexpr double eps = 0x1p-3;
+};
+template <>
+struct Elem<float> {
+    static float from(double v) { return (float)v; }
+    static double to(float x) { return x; }
+    static constexpr double eps = 0x1p-24;
+};
+template <>
+struct Elem<double> {
+    static double from(double v) { return v; }
+    static double to(double x) { return x; }
+    static constexpr double eps = 0x1p-53;
+};
+template <>
+struct Elem<int8_t> {
+    static int8_t from(double v) { return (int8_t)v; }
+    static double to(int8_t x) { return x; }
+    static constexpr double eps = 0;
+};
+template <>
+struct Elem<int32_t> {
+    static int32_t from(double v) { return (int32_t)v; }
+    static double to(int32_t x) { return x; }
+    static constexpr double eps = 0;
+};
+
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x1234567ull) {}
+    uint64_t next() {  // splitmix64
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform(double lo, double hi) {
+        return lo + (hi - lo) * (double)(next() >> 11) * 0x1p-53;
+    }
+};
+
+// Random elements of T: integers in [-128, 127], floats in [-2, 2].
+template <class T>
+std::vector<T> random_elems(size_t n, uint64_t seed) {
+    Rng r(seed);
+    std::vector<T> v(n);
+    for (auto &x : v) {
+        if (Elem<T>::eps == 0) x = Elem<T>::from((double)(int)(r.next() % 256) - 128);
+        else x = Elem<T>::from(r.uniform(-2, 2));
+    }
+    return v;
+}
+
+// The f32 a tensor core reads in TF32: the upper 19 bits.
+double tf32(double v) {
+    float f = (float)v;
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u &= 0xffffe000u;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+// ---- The tutorial matmul ----------------------------------------------------
+
+struct MatmulCase {
+    int M, N, K;  // problem
+    int block_k;  // BLOCK_K: an f16 accumulator is rounded once per block
+    bool tf32;    // f32 operands read as TF32
+    bool acc16;   // f16 accumulator
+    bool leaky;   // the leaky-ReLU epilogue
+};
+
+template <class TA, class TB, class TC>
+using MatmulLaunch =
+    std::function<int(bool host, const TA *, const TB *, TC *, int M, int N, int K)>;
+
+template <class Buffers, class Backend, class TA, class TB, class TC>
+void check_matmul(Backend backend, const MatmulCase &c, const MatmulLaunch<TA, TB, TC> &launch) {
+    Buffers bufs(backend);
+    auto a = random_elems<TA>((size_t)c.M * c.K, 1);
+    auto b = random_elems<TB>((size_t)c.K * c.N, 2);
+    std::vector<TC> out((size_t)c.M * c.N, Elem<TC>::from(-77));
+    TA *da = bufs.put(a);
+    TB *db = bufs.put(b);
+    TC *dc = bufs.put(out);
+    int status = launch(bufs.host(), da, db, dc, c.M, c.N, c.K);
+    ASSERT_EQ(status, 0) << mytriton_last_error();
+    bufs.get(out, dc);
+    int nblocks = (c.K + c.block_k - 1) / c.block_k;
+    int bad = 0;
+    for (int i = 0; i < c.M; i++)
+        for (int j = 0; j < c.N; j++) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < c.K; k++) {
+                double x = Elem<TA>::to(a[(size_t)i * c.K + k]),
+                       y = Elem<TB>::to(b[(size_t)k * c.N + j]);
+                if (c.tf32) x = tf32(x), y = tf32(y);
+                ref += x * y;
+                mag += std::fabs(x * y);
+            }
+            double got = Elem<TC>::to(out[(size_t)i * c.N + j]);
+            double tol;
+            if (Elem<TC>::eps == 0 && !c.leaky) {
+                tol = 0;  // int8: exact
+            } else {
+                tol = mag * c.K * 0x1p-23 + 1e-30;
+                if (c.acc16) tol += mag * 0x1p-10 * (nblocks + 1);
+                tol += std::fabs(ref) * 2 * Elem<TC>::eps;
+            }
+            if (c.leaky && ref < 0) ref *= 0.01;
+            if (!(std::fabs(got - ref) <= tol) && bad++ < 5)
+                ADD_FAILURE() << "C[" << i << ", " << j << "] = " << got << ", expected " << ref
+                              << " (tolerance " << tol << ")";
+        }
+    EXPECT_EQ(bad, 0);
+}
+
+}  // namespace dot_ref

@@ -1,0 +1,359 @@
+// tl.dot execution tests (kernels/dot.py, CMakeLists.txt): the tutorial
+// matmul for every operand dtype (fp16, bf16, fp32 with TF32 / ieee /
+// tf32x3, fp64, int8, fp8 e4m3 x e5m2), with `acc=` and `acc +=`, an f16
+// accumulator, a leaky-ReLU epilogue, masked K tails and grouped ordering;
+// a batched matmul and the '@' operator. References are written here in
+// C++ from the kernels' source: sums in double of the operands as the
+// kernel reads them (TF32: the upper 19 bits of each f32), compared with a
+// tolerance for the float sum order and the output's rounding; int8 is
+// exact.
+//
+//   Host.*   the host backend (always)
+//   Cuda.*   the CUDA backend at the case's level (skipped without a GPU)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dot_ref.h"
+#include "mytriton/runtime.h"
+#include "mytriton_lang_dot.h"
+#include "mytriton_lang_dot_big.h"
+
+#if MT_DOT_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace {
+
+using namespace dot_ref;
+
+// ---- Buffers on the host or the device ------------------------------------
+
+enum class Backend { Host, Cuda };
+
+#if MT_DOT_CUDA
+void cuda_check(cudaError_t e, const char *what) {
+    if (e != cudaSuccess)
+        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+bool gpu_available(std::string *why) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    else if (n == 0) *why = "no CUDA device";
+    return e == cudaSuccess && n > 0;
+}
+#endif
+
+class Buffers {
+  public:
+    explicit Buffers(Backend b) : b_(b) {}
+    ~Buffers() {
+#if MT_DOT_CUDA
+        for (void *p : dev_) (void)cudaFree(p);
+#endif
+    }
+    Buffers(const Buffers &) = delete;
+    Buffers &operator=(const Buffers &) = delete;
+    bool host() const { return b_ == Backend::Host; }
+
+    template <class T>
+    T *put(std::vector<T> &v) {
+        if (host()) return v.data();
+#if MT_DOT_CUDA
+        void *p = nullptr;
+        cuda_check(cudaMalloc(&p, v.size() * sizeof(T)), "cudaMalloc");
+        cuda_check(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
+                   "cudaMemcpy");
+        dev_.push_back(p);
+        return static_cast<T *>(p);
+#else
+        throw std::logic_error("CUDA not built");
+#endif
+    }
+    template <class T>
+    void get(std::vector<T> &v, const T *p) {
+        if (host()) return;
+#if MT_DOT_CUDA
+        cuda_check(cudaDeviceSynchronize(), "kernel");
+        cuda_check(cudaMemcpy(v.data(), p, v.size() * sizeof(T), cudaMemcpyDeviceToHost),
+                   "cudaMemcpy");
+#else
+        (void)v;
+        (void)p;
+#endif
+    }
+
+  private:
+    Backend b_;
+    std::vector<void *> dev_;
+};
+
+#if MT_DOT_CUDA
+#define MT_CUDA_CALL(name, ...) (int)launch_##name(nullptr, __VA_ARGS__)
+#else
+#define MT_CUDA_CALL(name, ...) -1
+#endif
+
+// A matmul case's launcher: contiguous row-major A, B and C.
+#define MM_LAUNCH(name, TA, TB, TC)                                                                \
+    MatmulLaunch<TA, TB, TC>([](bool host, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return host ? (int)launch_##name##_host(a, b, c, M, N, K, K, 1, N, 1, N, 1)                \
+                    : MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, N, 1, N, 1);                      \
+    })
+
+#if MT_DOT_CUDA
+#define MT_NEED_GPU()                                    \
+    do {                                                 \
+        std::string why_;                                \
+        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+#define DOT_TEST(name, body)                  \
+    TEST(Host, name) { body(Backend::Host); } \
+    TEST(Cuda, name) {                        \
+        MT_NEED_GPU();                        \
+        body(Backend::Cuda);                  \
+    }
+#else
+#define DOT_TEST(name, body) \
+    TEST(Host, name) { body(Backend::Host); }
+#endif
+
+const MatmulCase kF16{70, 50, 40, 16, false, false, false};
+
+void mm_f16(Backend be) {
+    check_matmul<Buffers>(be, kF16, MM_LAUNCH(mm_f16, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_f16_o2(Backend be) {
+    check_matmul<Buffers>(be, kF16,
+                          MM_LAUNCH(mm_f16_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_f16_acc16_o2(Backend be) {
+    MatmulCase c = kF16;
+    c.acc16 = true;
+    c.leaky = true;
+    check_matmul<Buffers>(be, c,
+                          MM_LAUNCH(mm_f16_acc16_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_bf16_o2(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{33, 64, 48, 16, false, false, false},
+                          MM_LAUNCH(mm_bf16_o2, mytriton_bf16, mytriton_bf16, mytriton_bf16));
+}
+void mm_i8_o2(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{70, 50, 100, 32, false, false, false},
+                          MM_LAUNCH(mm_i8_o2, int8_t, int8_t, int32_t));
+}
+void mm_f16_leaky(Backend be) {
+    MatmulCase c = kF16;
+    c.leaky = true;
+    check_matmul<Buffers>(be, c,
+                          MM_LAUNCH(mm_f16_leaky, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_f16_acc16(Backend be) {
+    MatmulCase c = kF16;
+    c.acc16 = true;
+    check_matmul<Buffers>(be, c,
+                          MM_LAUNCH(mm_f16_acc16, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_bf16(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{33, 64, 48, 16, false, false, false},
+                          MM_LAUNCH(mm_bf16, mytriton_bf16, mytriton_bf16, mytriton_bf16));
+}
+void mm_f32_tf32(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{64, 40, 36, 16, true, false, false},
+                          MM_LAUNCH(mm_f32_tf32, float, float, float));
+}
+void mm_f32_tf32_o2(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{64, 40, 36, 16, true, false, false},
+                          MM_LAUNCH(mm_f32_tf32_o2, float, float, float));
+}
+void mm_f32_ieee(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{40, 70, 100, 32, false, false, false},
+                          MM_LAUNCH(mm_f32_ieee, float, float, float));
+}
+void mm_f32_tf32x3(Backend be) {
+    // tf32x3 is about as accurate as f32: compared with the exact operands
+    check_matmul<Buffers>(be, MatmulCase{64, 64, 48, 16, false, false, true},
+                          MM_LAUNCH(mm_f32_tf32x3, float, float, float));
+}
+void mm_f64(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{20, 30, 40, 16, false, false, false},
+                          MM_LAUNCH(mm_f64, double, double, double));
+}
+void mm_i8(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{70, 50, 100, 32, false, false, false},
+                          MM_LAUNCH(mm_i8, int8_t, int8_t, int32_t));
+}
+void mm_i8_plus(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{17, 64, 64, 32, false, false, false},
+                          MM_LAUNCH(mm_i8_plus, int8_t, int8_t, int32_t));
+}
+void mm_fp8(Backend be) {
+    check_matmul<Buffers>(be, MatmulCase{32, 48, 80, 32, false, false, false},
+                          MM_LAUNCH(mm_fp8, mytriton_fp8e4nv, mytriton_fp8e5, float));
+}
+
+DOT_TEST(MatmulF16, mm_f16)
+DOT_TEST(MatmulF16O2, mm_f16_o2)
+DOT_TEST(MatmulF16LeakyReluPlusEq, mm_f16_leaky)
+DOT_TEST(MatmulF16Acc16LeakyO2, mm_f16_acc16_o2)
+DOT_TEST(MatmulBf16PlusEqO2, mm_bf16_o2)
+DOT_TEST(MatmulI8O2, mm_i8_o2)
+DOT_TEST(MatmulF16Acc16, mm_f16_acc16)
+DOT_TEST(MatmulBf16PlusEq, mm_bf16)
+DOT_TEST(MatmulF32Tf32, mm_f32_tf32)
+DOT_TEST(MatmulF32Tf32O2, mm_f32_tf32_o2)
+DOT_TEST(MatmulF32IeeePlusEq, mm_f32_ieee)
+DOT_TEST(MatmulF32Tf32x3Leaky, mm_f32_tf32x3)
+DOT_TEST(MatmulF64, mm_f64)
+DOT_TEST(MatmulI8, mm_i8)
+DOT_TEST(MatmulI8PlusEq, mm_i8_plus)
+DOT_TEST(MatmulFp8E4xE5, mm_fp8)
+
+// Triton-sized tiles, host backend only (mytriton_lang_dot_big).
+TEST(Host, MatmulF16Tile128x64LeakyRelu) {
+    MatmulCase c{200, 130, 96, 32, false, false, true};
+    check_matmul<Buffers>(
+        Backend::Host, c,
+        MatmulLaunch<mytriton_fp16, mytriton_fp16, mytriton_fp16>(
+            [](bool, const mytriton_fp16 *a, const mytriton_fp16 *b, mytriton_fp16 *o, int M, int N,
+               int K) { return (int)launch_big_f16_host(a, b, o, M, N, K, K, 1, N, 1, N, 1); }));
+}
+TEST(Host, MatmulI8Tile64PlusEq) {
+    MatmulCase c{100, 70, 160, 64, false, false, false};
+    check_matmul<Buffers>(
+        Backend::Host, c,
+        MatmulLaunch<int8_t, int8_t, int32_t>(
+            [](bool, const int8_t *a, const int8_t *b, int32_t *o, int M, int N, int K) {
+                return (int)launch_big_i8_host(a, b, o, M, N, K, K, 1, N, 1, N, 1);
+            }));
+}
+
+// ---- Batched matmul: C[z] = A[z] @ B[z], fp16 in, fp32 out ------------------
+
+void bmm(Backend be) {
+    const int B = 3, M = 40, N = 24, K = 50;
+    Buffers bufs(be);
+    auto a = random_elems<mytriton_fp16>((size_t)B * M * K, 3);
+    auto b = random_elems<mytriton_fp16>((size_t)B * K * N, 4);
+    std::vector<float> c((size_t)B * M * N, -77.0f);
+    auto *da = bufs.put(a);
+    auto *db = bufs.put(b);
+    float *dc = bufs.put(c);
+    int st = bufs.host() ? (int)launch_bmm_f16_host(da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
+                                                    M * N, N, 1, B)
+                         : MT_CUDA_CALL(bmm_f16, da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
+                                        M * N, N, 1, B);
+    ASSERT_EQ(st, 0) << mytriton_last_error();
+    bufs.get(c, dc);
+    int bad = 0;
+    for (int z = 0; z < B; z++)
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double ref = 0, mag = 0;
+                for (int k = 0; k < K; k++) {
+                    double p = Elem<mytriton_fp16>::to(a[((size_t)z * M + i) * K + k]) *
+                               Elem<mytriton_fp16>::to(b[((size_t)z * K + k) * N + j]);
+                    ref += p;
+                    mag += std::fabs(p);
+                }
+                double got = c[((size_t)z * M + i) * N + j];
+                if (!(std::fabs(got - ref) <= mag * K * 0x1p-23 + 1e-30) && bad++ < 5)
+                    ADD_FAILURE() << "C[" << z << ", " << i << ", " << j << "] = " << got
+                                  << ", expected " << ref;
+            }
+    EXPECT_EQ(bad, 0);
+}
+DOT_TEST(BatchedMatmulF16, bmm)
+
+// ---- Two chained dots: O = sum over key blocks of f16((Q K^T) * scale) V -----
+
+template <class Launch>
+void check_lin_attn(Backend be, Launch launch) {
+    const int n = 70, D = 16;
+    const float scale = 0.25f;
+    Buffers bufs(be);
+    auto q = random_elems<mytriton_fp16>((size_t)n * D, 8);
+    auto k = random_elems<mytriton_fp16>((size_t)n * D, 9);
+    auto v = random_elems<mytriton_fp16>((size_t)n * D, 10);
+    std::vector<mytriton_fp16> o((size_t)n * D, Elem<mytriton_fp16>::from(-77));
+    auto *dq = bufs.put(q);
+    auto *dk = bufs.put(k);
+    auto *dv = bufs.put(v);
+    auto *dout = bufs.put(o);
+    ASSERT_EQ(launch(bufs.host(), dq, dk, dv, dout, n, scale), 0) << mytriton_last_error();
+    bufs.get(o, dout);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < D; d++) {
+            double ref = 0, mag = 0;
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int e = 0; e < D; e++)
+                    s += Elem<mytriton_fp16>::to(q[(size_t)i * D + e]) *
+                         Elem<mytriton_fp16>::to(k[(size_t)j * D + e]);
+                double p =
+                    Elem<mytriton_fp16>::to(Elem<mytriton_fp16>::from((double)((float)s * scale)));
+                double x = p * Elem<mytriton_fp16>::to(v[(size_t)j * D + d]);
+                ref += x;
+                mag += std::fabs(x);
+            }
+            double got = Elem<mytriton_fp16>::to(o[(size_t)i * D + d]);
+            double tol = mag * 0x1p-10 + std::fabs(ref) * 0x1p-10 + 1e-6;
+            if (!(std::fabs(got - ref) <= tol) && bad++ < 5)
+                ADD_FAILURE() << "O[" << i << ", " << d << "] = " << got << ", expected " << ref;
+        }
+    EXPECT_EQ(bad, 0);
+}
+
+#define LIN_ATTN_LAUNCH(name)                                                             \
+    [](bool host, const mytriton_fp16 *q, const mytriton_fp16 *k, const mytriton_fp16 *v, \
+       mytriton_fp16 *o, int n, float scale) {                                            \
+        return host ? (int)launch_##name##_host(q, k, v, o, n, scale)                     \
+                    : MT_CUDA_CALL(name, q, k, v, o, n, scale);                           \
+    }
+void lin_attn(Backend be) { check_lin_attn(be, LIN_ATTN_LAUNCH(lin_attn)); }
+void lin_attn_o2(Backend be) { check_lin_attn(be, LIN_ATTN_LAUNCH(lin_attn_o2)); }
+DOT_TEST(LinearAttentionTwoDots, lin_attn)
+DOT_TEST(LinearAttentionTwoDotsO2, lin_attn_o2)
+
+// ---- a @ b + bias, bf16 operands ---------------------------------------------
+
+void matmul_op(Backend be) {
+    const int BM = 16, BN = 16, BK = 32;
+    Buffers bufs(be);
+    auto a = random_elems<mytriton_bf16>(BM * BK, 5);
+    auto b = random_elems<mytriton_bf16>(BK * BN, 6);
+    auto bias = random_elems<float>(BN, 7);
+    std::vector<float> c(BM * BN, -77.0f);
+    auto *da = bufs.put(a);
+    auto *db = bufs.put(b);
+    float *dbias = bufs.put(bias);
+    float *dc = bufs.put(c);
+    int st = bufs.host() ? (int)launch_matmul_op_bf16_host(da, db, dbias, dc)
+                         : MT_CUDA_CALL(matmul_op_bf16, da, db, dbias, dc);
+    ASSERT_EQ(st, 0) << mytriton_last_error();
+    bufs.get(c, dc);
+    for (int i = 0; i < BM; i++)
+        for (int j = 0; j < BN; j++) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < BK; k++) {
+                double p =
+                    Elem<mytriton_bf16>::to(a[i * BK + k]) * Elem<mytriton_bf16>::to(b[k * BN + j]);
+                ref += p;
+                mag += std::fabs(p);
+            }
+            ref += bias[j];
+            EXPECT_NEAR(c[i * BN + j], ref, (mag + std::fabs(bias[j])) * BK * 0x1p-23 + 1e-30)
+                << i << ", " << j;
+        }
+}
+DOT_TEST(MatmulOperatorBf16Bias, matmul_op)
+
+}  // namespace

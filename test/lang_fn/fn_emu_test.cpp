@@ -1,0 +1,117 @@
+// The generated CUDA of device_print and device_assert kernels (-O1, -O2)
+// run on test/emu's CPU emulation of CUDA: the printed lines (in any
+// order, as on a GPU) are Triton's, and a failing assertion aborts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda_runtime.h"
+#include "emu_fn_assert_o1.h"
+#include "emu_fn_assert_o2.h"
+#include "emu_fn_print2d_o1.h"
+#include "emu_fn_print2d_o2.h"
+#include "emu_fn_print_o1.h"
+#include "emu_fn_print_o2.h"
+
+namespace {
+
+std::vector<std::string> sorted_lines(const std::string &text) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t nl = text.find('\n', at);
+        if (nl == std::string::npos) nl = text.size();
+        lines.push_back(text.substr(at, nl - at));
+        at = nl + 1;
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+template <typename F>
+std::string captured(F run) {
+    fflush(stdout);
+    testing::internal::CaptureStdout();
+    run();
+    fflush(stdout);
+    return testing::internal::GetCapturedStdout();
+}
+
+TEST(Emu, DevicePrint) {
+    float x[4] = {1.5f, -2.0f, 0.25f, 3.0f};
+    int32_t iv[4] = {1, -2, 300, 7};
+    const char *want =
+        "pid (0, 0, 0) idx (0) x: 1.500000\n"
+        "pid (0, 0, 0) idx (1) x: -2.000000\n"
+        "pid (0, 0, 0) idx (2) x: 0.250000\n"
+        "pid (0, 0, 0) idx (3) x: 3.000000\n"
+        "pid (0, 0, 0) idx (0) vals: (operand 0) 1\n"
+        "pid (0, 0, 0) idx (1) vals: (operand 0) -2\n"
+        "pid (0, 0, 0) idx (2) vals: (operand 0) 300\n"
+        "pid (0, 0, 0) idx (3) vals: (operand 0) 7\n"
+        "pid (0, 0, 0) idx (0) vals: (operand 1) 3.000000\n"
+        "pid (0, 0, 0) idx (1) vals: (operand 1) -4.000000\n"
+        "pid (0, 0, 0) idx (2) vals: (operand 1) 0.500000\n"
+        "pid (0, 0, 0) idx (3) vals: (operand 1) 6.000000\n"
+        "pid (0, 0, 0) idx (0) h: 0x00000001\n"
+        "pid (0, 0, 0) idx (1) h: 0xfffffffe\n"
+        "pid (0, 0, 0) idx (2) h: 0x0000012c\n"
+        "pid (0, 0, 0) idx (3) h: 0x00000007\n";
+    std::string o1 = captured([&] { EXPECT_EQ(launch_emu_fn_print_o1(nullptr, x, iv), 0); });
+    std::string o2 = captured([&] { EXPECT_EQ(launch_emu_fn_print_o2(nullptr, x, iv), 0); });
+    EXPECT_EQ(sorted_lines(o1), sorted_lines(want));
+    EXPECT_EQ(sorted_lines(o2), sorted_lines(want));
+}
+
+TEST(Emu, DevicePrintTileRowsColumns) {
+    float x[32];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 8; c++) x[r * 8 + c] = (float)(r * 10 + c);
+    std::string want;
+    char line[128];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 8; c++) {
+            std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (%d, %d) t: %f\n", r, c,
+                          (double)(r * 10 + c));
+            want += line;
+        }
+    for (int r = 0; r < 4; r++) {
+        std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (%d, 0) r: %d\n", r, r);
+        want += line;
+    }
+    for (int c = 0; c < 8; c++) {
+        std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (0, %d) c: 0x%02x\n", c, c);
+        want += line;
+    }
+    std::string o1 = captured([&] { EXPECT_EQ(launch_emu_fn_print2d_o1(nullptr, x), 0); });
+    std::string o2 = captured([&] { EXPECT_EQ(launch_emu_fn_print2d_o2(nullptr, x), 0); });
+    EXPECT_EQ(sorted_lines(o1), sorted_lines(want));
+    EXPECT_EQ(sorted_lines(o2), sorted_lines(want));
+}
+
+TEST(Emu, DeviceAssert) {
+    const int n = 40;
+    std::vector<float> x(n, 1.0f), out(n);
+    EXPECT_EQ(launch_emu_fn_assert_o1(nullptr, x.data(), out.data(), n), 0);
+    EXPECT_EQ(launch_emu_fn_assert_o2(nullptr, x.data(), out.data(), n), 0);
+    EXPECT_EQ(out[n - 1], 2.0f);
+    x[37] = -3.0f;
+    EXPECT_DEATH(launch_emu_fn_assert_o1(nullptr, x.data(), out.data(), n), "negative input");
+    EXPECT_DEATH(launch_emu_fn_assert_o2(nullptr, x.data(), out.data(), n), "negative input");
+}
+
+}  // namespace
+
+// CUDA's device-side assertion, for the emulation: CUDA's message, abort().
+extern "C" void __assertfail(const char *msg, const char *file, unsigned line, const char *func,
+                             size_t) {
+    std::fprintf(
+        stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+        line, func, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, msg);
+    std::abort();
+}

@@ -1,0 +1,158 @@
+# Helper @triton.jit functions, constexprs and imported helpers
+# (test/lang_fn, issue 13).
+import triton
+import triton.language as tl
+from fn_common import leaky_relu
+import fn_common
+
+
+@triton.jit
+def relu(x):
+    return tl.maximum(x, 0.0)
+
+
+@triton.jit
+def activation(x, KIND: tl.constexpr):
+    # returns from compile-time branches
+    if KIND == "leaky_relu":
+        return leaky_relu(x)
+    if KIND == "relu":
+        return relu(x)
+    return x
+
+
+@triton.jit
+def act_kernel(x_ptr, w_ptr, out_ptr, n, K, BLOCK: tl.constexpr, ACTIVATION: tl.constexpr):
+    # a matmul-like reduction over K (out[i] = sum_k x[i*K+k] * w[k]), then
+    # the activation chosen by a string constexpr
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for k in range(K):
+        xv = tl.load(x_ptr + offs * K + k, mask=mask, other=0.0)
+        wv = tl.load(w_ptr + k)
+        acc += xv * wv
+    if ACTIVATION == "leaky_relu":
+        acc = leaky_relu(acc)
+    acc = activation(acc, ACTIVATION)
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+@triton.jit
+def add2(a, b):
+    return a + b
+
+
+@triton.jit
+def mul2(a, b):
+    return a * b
+
+
+@triton.jit
+def sum_prod(a, b):
+    # a tuple return; helpers calling helpers
+    return add2(a, b), mul2(a, b)
+
+
+HALF: tl.constexpr = tl.constexpr(0.5)
+
+
+@triton.jit
+def affine(x, scale=1.0, shift: tl.constexpr = HALF, *, bias=0.0):
+    return x * scale + shift + bias
+
+
+@triton.jit
+def tuple_kernel(x_ptr, y_ptr, s_ptr, p_ptr, a_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    s, p = sum_prod(x, y)
+    tl.store(s_ptr + offs, s, mask=mask)
+    tl.store(p_ptr + offs, p, mask=mask)
+    # keyword arguments and defaults: x*2 + 0.5, then (.)*1 + 0.25 + 1
+    a = affine(x, scale=2.0)
+    a = affine(a, shift=0.25, bias=1.0)
+    a = fn_common.square_plus(a, c=y)
+    tl.store(a_ptr + offs, a, mask=mask)
+
+
+@triton.jit
+def step(acc, x, i):
+    return acc + x * i, i
+
+
+@triton.jit
+def loop_kernel(x_ptr, out_ptr, n, ITERS, BLOCK: tl.constexpr):
+    # a helper called in a runtime loop
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in range(ITERS):
+        acc, last = step(acc, x, i)
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+@triton.jit
+def poly(x, COEFS: tl.constexpr):
+    r = tl.zeros(x.shape, x.dtype)
+    for c in COEFS:
+        r = r * x + c
+    return r
+
+
+@triton.jit
+def constexpr_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, COEFS: tl.constexpr,
+                     SCALE: tl.constexpr, USE_LOG: tl.constexpr, OFFSET: tl.constexpr = None):
+    # tuple, float, bool and None constexprs; a local constexpr
+    tl.static_assert(len(COEFS) == 3, "COEFS needs three coefficients")
+    tl.static_assert(BLOCK % 32 == 0)
+    LN2: tl.constexpr = 0.6931471805599453
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = poly(x, COEFS) * SCALE
+    if USE_LOG:
+        y = y * LN2
+    if OFFSET is not None:
+        y = y + OFFSET
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def print_kernel(x_ptr, i_ptr, BLOCK: tl.constexpr):
+    # tl.device_print and print(): Triton's format, every element
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    i = tl.load(i_ptr + offs)
+    tl.device_print("x", x)
+    print("vals", i, x * 2)
+    tl.device_print("h: ", i, hex=True)
+
+
+@triton.jit
+def check_nonnegative(x, mask):
+    tl.device_assert(x >= 0, "negative input", mask=mask)
+
+
+@triton.jit
+def assert_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # tl.device_assert: only with DEBUG ON (Triton's debug=True)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=-1.0)
+    check_nonnegative(x, mask)
+    tl.store(out_ptr + offs, x + 1.0, mask=mask)
+
+
+@triton.jit
+def print2d_kernel(x_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    # a tile, a column of it and a row of it
+    r = tl.arange(0, BM)
+    c = tl.arange(0, BN)
+    t = tl.load(x_ptr + r[:, None] * BN + c[None, :])
+    tl.device_print("t", t)
+    tl.device_print("r", r[:, None])
+    tl.device_print("c", c[None, :].to(tl.int8), hex=True)

@@ -1,0 +1,385 @@
+// Reductions along an axis, argmax/argmin and scans (issue 13): the kernels
+// of test/oracle/kernels/red.py against references written here from their
+// Python source. Built three ways (CMakeLists.txt): the host backend
+// (HostO1/HostO2), CUDA on a GPU (CudaO1/CudaO2, skipped without one) and
+// the generated CUDA on test/emu's CPU emulation (MT_RED_EMU: O1/O2).
+//
+// Tolerances: integers, maxima, minima and indices exact; float sums are
+// combined in order along the axis by mytriton (Triton uses a tree), so
+// they are compared with a double reference within a relative 1e-5 (1e-4
+// for the layer norm, whose variance subtracts), plus Triton's approximate
+// exp at -O2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#if MT_RED_EMU
+#include "lang_red_emu.h"
+#else
+#include "mytriton_lang_red_o1.h"
+#include "mytriton_lang_red_o2.h"
+#endif
+#if MT_RED_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace {
+
+enum class B { Host, Cuda };
+
+// Buffers for one launch: host vectors as they are (host backend, emulated
+// CUDA), or device copies written back by finish() (CUDA).
+struct Runner {
+    B b;
+    std::vector<std::function<void()>> back;
+    std::vector<void *> frees;
+    explicit Runner(B b_) : b(b_) {}
+    template <class T>
+    T *buf(std::vector<T> &v) {
+#if MT_RED_CUDA
+        if (b == B::Cuda) {
+            T *d = nullptr;
+            if (cudaMalloc((void **)&d, v.size() * sizeof(T)) != cudaSuccess) return nullptr;
+            cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+            frees.push_back(d);
+            back.push_back(
+                [d, &v] { cudaMemcpy(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost); });
+            return d;
+        }
+#endif
+        return v.data();
+    }
+    void finish() {
+#if MT_RED_CUDA
+        if (b == B::Cuda) {
+            cudaDeviceSynchronize();
+            for (auto &f : back) f();
+        }
+#endif
+    }
+    ~Runner() {
+#if MT_RED_CUDA
+        for (void *p : frees) cudaFree(p);
+#endif
+    }
+};
+
+#if MT_RED_EMU
+#define RUN(r, name, ...) ((int)launch_##name(nullptr, __VA_ARGS__))
+#elif MT_RED_CUDA
+#define RUN(r, name, ...)                                      \
+    ((r).b == B::Host ? (int)launch_##name##_host(__VA_ARGS__) \
+                      : (int)launch_##name(nullptr, __VA_ARGS__))
+#else
+#define RUN(r, name, ...) ((int)launch_##name##_host(__VA_ARGS__))
+#endif
+// launches red_<case>_o1 or _o2 and waits for it
+#define LAUNCH(r, opt, c, ...)                                                                  \
+    do {                                                                                        \
+        int rc_ =                                                                               \
+            (opt) == 1 ? RUN(r, red_##c##_o1, __VA_ARGS__) : RUN(r, red_##c##_o2, __VA_ARGS__); \
+        ASSERT_EQ(rc_, 0);                                                                      \
+        (r).finish();                                                                           \
+    } while (0)
+
+std::vector<float> rand_f(size_t n, unsigned seed, float lo, float hi) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(lo, hi);
+    std::vector<float> v(n);
+    for (auto &x : v) x = d(g);
+    return v;
+}
+std::vector<int32_t> rand_i(size_t n, unsigned seed, int lo, int hi) {
+    std::mt19937 g(seed);
+    std::uniform_int_distribution<int> d(lo, hi);
+    std::vector<int32_t> v(n);
+    for (auto &x : v) x = d(g);
+    return v;
+}
+::testing::AssertionResult near(double got, double want, double rel, double abs_tol = 1e-6) {
+    if (std::fabs(got - want) <= abs_tol + rel * std::fabs(want))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << got << ", want " << want;
+}
+
+#if MT_RED_CUDA
+bool have_gpu() {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+#endif
+
+}  // namespace
+
+#if MT_RED_EMU
+#define RED_CASE(name)                          \
+    static void name##_case(B b, int opt);      \
+    TEST(O1, name) { name##_case(B::Cuda, 1); } \
+    TEST(O2, name) { name##_case(B::Cuda, 2); } \
+    static void name##_case(B b, int opt)
+#elif MT_RED_CUDA
+#define RED_CASE(name)                                     \
+    static void name##_case(B b, int opt);                 \
+    TEST(HostO1, name) { name##_case(B::Host, 1); }        \
+    TEST(HostO2, name) { name##_case(B::Host, 2); }        \
+    TEST(CudaO1, name) {                                   \
+        if (!have_gpu()) GTEST_SKIP() << "no CUDA device"; \
+        name##_case(B::Cuda, 1);                           \
+    }                                                      \
+    TEST(CudaO2, name) {                                   \
+        if (!have_gpu()) GTEST_SKIP() << "no CUDA device"; \
+        name##_case(B::Cuda, 2);                           \
+    }                                                      \
+    static void name##_case(B b, int opt)
+#else
+#define RED_CASE(name)                              \
+    static void name##_case(B b, int opt);          \
+    TEST(HostO1, name) { name##_case(B::Host, 1); } \
+    TEST(HostO2, name) { name##_case(B::Host, 2); } \
+    static void name##_case(B b, int opt)
+#endif
+
+static const int M = 37;
+
+RED_CASE(RowSum) {
+    const int BN = 16;
+    auto x = rand_f((size_t)M * BN, 1, -2, 2);
+    std::vector<float> y(M + 4, -1.0f);
+    Runner r(b);
+    LAUNCH(r, opt, row_sum, r.buf(x), r.buf(y), M);
+    for (int i = 0; i < M; i++) {
+        double s = 0;
+        for (int j = 0; j < BN; j++) s += x[(size_t)i * BN + j];
+        EXPECT_TRUE(near(y[i], s, 1e-5)) << i;
+    }
+    EXPECT_EQ(y[M], -1.0f);
+}
+
+RED_CASE(ColSumInt) {
+    const int BM = 8, BN = 16, P = (M + BM - 1) / BM;
+    auto x = rand_i((size_t)M * BN, 2, -1000, 1000);
+    std::vector<int32_t> y((size_t)P * BN, -1);
+    Runner r(b);
+    LAUNCH(r, opt, col_sum, r.buf(x), r.buf(y), M);
+    for (int p = 0; p < P; p++)
+        for (int j = 0; j < BN; j++) {
+            int32_t s = 0;
+            for (int i = p * BM; i < p * BM + BM && i < M; i++) s += x[(size_t)i * BN + j];
+            EXPECT_EQ(y[(size_t)p * BN + j], s) << p << "," << j;
+        }
+}
+
+RED_CASE(RowNormalizeKeepDims) {
+    const int BN = 32;
+    auto x = rand_f((size_t)M * BN, 3, 0.5f, 2.0f);
+    std::vector<float> y((size_t)M * BN, -1.0f);
+    Runner r(b);
+    LAUNCH(r, opt, row_normalize, r.buf(x), r.buf(y), M);
+    for (int i = 0; i < M; i++) {
+        double s = 0;
+        for (int j = 0; j < BN; j++) s += x[(size_t)i * BN + j];
+        for (int j = 0; j < BN; j++)
+            EXPECT_TRUE(near(y[(size_t)i * BN + j], x[(size_t)i * BN + j] / s, 2e-5))
+                << i << "," << j;
+    }
+}
+
+RED_CASE(SoftmaxRows) {
+    const int BN = 64;
+    auto x = rand_f((size_t)M * BN, 4, -4, 4);
+    std::vector<float> y((size_t)M * BN, -1.0f);
+    Runner r(b);
+    LAUNCH(r, opt, softmax_rows, r.buf(x), r.buf(y), M);
+    for (int i = 0; i < M; i++) {
+        double mx = -1e30, s = 0;
+        for (int j = 0; j < BN; j++) mx = std::max(mx, (double)x[(size_t)i * BN + j]);
+        for (int j = 0; j < BN; j++) s += std::exp(x[(size_t)i * BN + j] - mx);
+        for (int j = 0; j < BN; j++)
+            EXPECT_TRUE(near(y[(size_t)i * BN + j], std::exp(x[(size_t)i * BN + j] - mx) / s, 2e-5))
+                << i << "," << j;
+    }
+}
+
+RED_CASE(MaxWithIndicesAndArgmin) {
+    const int BM = 8, BN = 16, P = (M + BM - 1) / BM;
+    auto xi = rand_i((size_t)M * BN, 5, -4, 4);
+    std::vector<float> x(xi.begin(), xi.end());
+    std::vector<float> v(M, -1.0f);
+    std::vector<int32_t> ix(M, -1), a((size_t)P * BN, -1);
+    Runner r(b);
+    LAUNCH(r, opt, max_idx, r.buf(x), r.buf(v), r.buf(ix), r.buf(a), M);
+    for (int i = 0; i < M; i++) {
+        int best = 0;
+        for (int j = 1; j < BN; j++)
+            if (x[(size_t)i * BN + j] > x[(size_t)i * BN + best]) best = j;
+        EXPECT_EQ(v[i], x[(size_t)i * BN + best]) << i;
+        EXPECT_EQ(ix[i], best) << i;
+    }
+    for (int p = 0; p < P; p++)
+        for (int j = 0; j < BN; j++) {
+            auto at = [&](int k) {
+                int i = p * BM + k;
+                return i < M ? x[(size_t)i * BN + j] : 0.0f;
+            };
+            int best = 0;
+            for (int k = 1; k < BM; k++)
+                if (at(k) < at(best)) best = k;
+            EXPECT_EQ(a[(size_t)p * BN + j], best) << p << "," << j;
+        }
+}
+
+RED_CASE(ArgmaxTiesFirstIndex) {
+    const int BN = 32;
+    auto x = rand_i((size_t)M * BN, 6, 0, 2);
+    std::vector<int32_t> i1(M, -1), i2(M, -1);
+    Runner r(b);
+    LAUNCH(r, opt, argmax_ties, r.buf(x), r.buf(i1), r.buf(i2), M);
+    for (int i = 0; i < M; i++) {
+        int hi = 0, lo = 0;
+        for (int j = 1; j < BN; j++) {
+            if (x[(size_t)i * BN + j] > x[(size_t)i * BN + hi]) hi = j;
+            if (x[(size_t)i * BN + j] < x[(size_t)i * BN + lo]) lo = j;
+        }
+        EXPECT_EQ(i1[i], hi) << i;
+        EXPECT_EQ(i2[i], lo) << i;
+    }
+}
+
+RED_CASE(ScansBothAxes) {
+    const int BM = 4, BN = 8;
+    auto x = rand_i((size_t)M * BN, 7, -3, 3);
+    size_t n = (size_t)M * BN;
+    std::vector<int32_t> a(n, -1), bb(n, -1), c(n, -1), d(n, -1);
+    Runner r(b);
+    LAUNCH(r, opt, scans, r.buf(x), r.buf(a), r.buf(bb), r.buf(c), r.buf(d), M);
+    auto X = [&](int i, int j) { return i < M ? x[(size_t)i * BN + j] : 0; };
+    for (int i = 0; i < M; i++) {
+        int t0 = i / BM * BM;
+        for (int j = 0; j < BN; j++) {
+            int32_t ea = 0, eb = 0, ec = 1, ed = 1;
+            for (int k = 0; k <= j; k++) ea += X(i, k);
+            for (int k = i; k < t0 + BM; k++) eb += X(k, j);
+            for (int k = t0; k <= i; k++) ec *= X(k, j);
+            for (int k = j; k < BN; k++) ed *= X(i, k);
+            size_t e = (size_t)i * BN + j;
+            EXPECT_EQ(a[e], ea) << i << "," << j;
+            EXPECT_EQ(bb[e], eb) << i << "," << j;
+            EXPECT_EQ(c[e], ec) << i << "," << j;
+            EXPECT_EQ(d[e], ed) << i << "," << j;
+        }
+    }
+}
+
+RED_CASE(ReduceAllAndKeepDims) {
+    const int BM = 8, BN = 16, P = 3;
+    auto x = rand_f((size_t)P * BM * BN, 8, -2, 2);
+    std::vector<float> s(P, -1.0f), m(P, -1.0f);
+    Runner r(b);
+    LAUNCH(r, opt, reduce_all, r.buf(x), r.buf(s), r.buf(m));
+    for (int p = 0; p < P; p++) {
+        double t = 0;
+        float hi = -1e30f;
+        for (int e = 0; e < BM * BN; e++) {
+            t += x[(size_t)p * BM * BN + e];
+            hi = std::max(hi, x[(size_t)p * BM * BN + e]);
+        }
+        EXPECT_TRUE(near(s[p], t, 1e-5, 1e-5)) << p;
+        EXPECT_EQ(m[p], hi) << p;
+    }
+}
+
+RED_CASE(LayerNormRows) {
+    const int BN = 64;
+    const float eps = 1e-5f;
+    auto x = rand_f((size_t)M * BN, 9, -3, 3), w = rand_f(BN, 10, 0.5f, 1.5f),
+         bias = rand_f(BN, 11, -1, 1);
+    std::vector<float> y((size_t)M * BN, -1.0f);
+    Runner r(b);
+    LAUNCH(r, opt, layer_norm, r.buf(x), r.buf(w), r.buf(bias), r.buf(y), M, eps);
+    for (int i = 0; i < M; i++) {
+        double mean = 0, var = 0;
+        for (int j = 0; j < BN; j++) mean += x[(size_t)i * BN + j];
+        mean /= BN;
+        for (int j = 0; j < BN; j++)
+            var += (x[(size_t)i * BN + j] - mean) * (x[(size_t)i * BN + j] - mean);
+        var /= BN;
+        double rstd = 1.0 / std::sqrt(var + eps);
+        for (int j = 0; j < BN; j++)
+            EXPECT_TRUE(near(y[(size_t)i * BN + j],
+                             (x[(size_t)i * BN + j] - mean) * rstd * w[j] + bias[j], 1e-4, 1e-5))
+                << i << "," << j;
+    }
+}
+
+RED_CASE(VectorCumsumArgmax) {
+    const int BLOCK = 128, P = 3;
+    auto x = rand_f((size_t)P * BLOCK, 12, -2, 2);
+    std::vector<float> c((size_t)P * BLOCK, -1.0f);
+    std::vector<int32_t> a(P, -1);
+    Runner r(b);
+    LAUNCH(r, opt, vec_scan, r.buf(x), r.buf(c), r.buf(a));
+    for (int p = 0; p < P; p++) {
+        double s = 0;
+        int best = 0;
+        for (int k = 0; k < BLOCK; k++) {
+            s += x[(size_t)p * BLOCK + k];
+            EXPECT_TRUE(near(c[(size_t)p * BLOCK + k], s, 1e-5, 1e-5)) << p << "," << k;
+            if (x[(size_t)p * BLOCK + k] > x[(size_t)p * BLOCK + best]) best = k;
+        }
+        EXPECT_EQ(a[p], best) << p;
+    }
+}
+
+RED_CASE(ReduceWithCombiners) {
+    const int BM = 4, BN = 8, P = (M + BM - 1) / BM;
+    auto x = rand_i((size_t)M * BN, 13, -9, 9);
+    std::vector<int32_t> r(M, -1), c((size_t)P * BN, -1), v(M, -1), ix(M, -1);
+    Runner run(b);
+    LAUNCH(run, opt, reduce_fn, run.buf(x), run.buf(r), run.buf(c), run.buf(v), run.buf(ix), M);
+    auto X = [&](int i, int j) { return i < M ? x[(size_t)i * BN + j] : 0; };
+    for (int i = 0; i < M; i++) {
+        int32_t ma = 0, mv = X(i, 0), mi = 0;
+        for (int j = 0; j < BN; j++) {
+            ma = std::max(ma, std::abs(X(i, j)));
+            if (X(i, j) < mv) mv = X(i, j), mi = j;
+        }
+        EXPECT_EQ(r[i], ma) << i;
+        EXPECT_EQ(v[i], mv) << i;
+        EXPECT_EQ(ix[i], mi) << i;
+    }
+    for (int p = 0; p < P; p++)
+        for (int j = 0; j < BN; j++) {
+            int32_t s = 0;
+            for (int k = 0; k < BM; k++) s += X(p * BM + k, j);
+            EXPECT_EQ(c[(size_t)p * BN + j], s) << p << "," << j;
+        }
+}
+
+RED_CASE(AssociativeScanWithCombiners) {
+    const int BM = 4, BN = 8;
+    auto x = rand_f((size_t)M * BN, 14, -2, 2);
+    size_t n = (size_t)M * BN;
+    std::vector<float> a(n, -1.0f), s(n, -1.0f);
+    Runner run(b);
+    LAUNCH(run, opt, scan_fn, run.buf(x), run.buf(a), run.buf(s), M);
+    auto X = [&](int i, int j) { return i < M ? x[(size_t)i * BN + j] : 0.0f; };
+    for (int i = 0; i < M; i++) {
+        int t0 = i / BM * BM;
+        for (int j = 0; j < BN; j++) {
+            float mx = X(i, 0);
+            for (int k = 1; k <= j; k++) mx = std::max(mx, X(i, k));
+            // from the tile's last row up, in order
+            float acc = X(t0 + BM - 1, j);
+            for (int k = t0 + BM - 2; k >= i; k--) acc = X(k, j) + acc;
+            EXPECT_EQ(a[(size_t)i * BN + j], mx) << i << "," << j;
+            EXPECT_EQ(s[(size_t)i * BN + j], acc) << i << "," << j;
+        }
+    }
+}

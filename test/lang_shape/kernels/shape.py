@@ -1,0 +1,91 @@
+# Shape ops (issue 13): kernels of test/lang_shape (host, CUDA -O1/-O2).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def trans_tile_kernel(X, Y, B: tl.constexpr):
+    # load a (B, B) tile, store its transpose through tl.trans
+    r = tl.arange(0, B)
+    x = tl.load(X + r[:, None] * B + r[None, :])
+    tl.store(Y + r[:, None] * B + r[None, :], tl.trans(x))
+
+
+@triton.jit
+def trans_expr_kernel(X, Y, B: tl.constexpr):
+    # .T and x.trans() inside an expression, and tl.permute
+    r = tl.arange(0, B)
+    x = tl.load(X + r[:, None] * B + r[None, :])
+    y = x.T * 2.0 + x - tl.permute(x, (1, 0)) + tl.permute(x, 1, 0) * 0.5 - x.trans(1, 0)
+    tl.store(Y + r[:, None] * B + r[None, :], y)
+
+
+@triton.jit
+def reshape_kernel(Y, R: tl.constexpr, C: tl.constexpr):
+    # an arange reshaped to (R, C) and back (row-major)
+    a = tl.arange(0, R * C)
+    m = tl.reshape(a, (R, C))
+    i = tl.arange(0, R)[:, None]
+    j = tl.arange(0, C)[None, :]
+    tl.store(Y + i * C + j, m * 10 + i)
+    back = m.reshape(R * C) + tl.ravel(m * 0) + tl.view(m, R * C) * 0
+    tl.store(Y + R * C + a, back + 1)
+
+
+@triton.jit
+def join_kernel(RE, IM, Z, N: tl.constexpr):
+    # interleave: complex numbers stored as (re, im) pairs
+    o = tl.arange(0, N)
+    z = tl.join(tl.load(RE + o), tl.load(IM + o))
+    tl.store(Z + o[:, None] * 2 + tl.arange(0, 2)[None, :], z)
+
+
+@triton.jit
+def split_kernel(Z, RE, IM, N: tl.constexpr):
+    # deinterleave (re, im) pairs; the magnitude squared in RE + N
+    o = tl.arange(0, N)
+    z = tl.load(Z + o[:, None] * 2 + tl.arange(0, 2)[None, :])
+    re, im = tl.split(z)
+    tl.store(RE + o, re)
+    tl.store(IM + o, im)
+    tl.store(RE + N + o, re * re + im * im)
+
+
+@triton.jit
+def broadcast_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
+    # broadcast_to, broadcast and expand_dims with negative axes
+    x = tl.load(X + tl.arange(0, C))
+    rows = tl.broadcast_to(x[None, :], (R, C))
+    col = tl.expand_dims(tl.arange(0, R), -1) * 100
+    a, b = tl.broadcast(rows, col)
+    i = tl.expand_dims(tl.arange(0, R), axis=1)
+    j = tl.expand_dims(tl.arange(0, C), (0,))
+    tl.store(Y + i * C + j, a + b + tl.broadcast_to(3, R, C))
+
+
+
+@triton.jit
+def loop_kernel(X, Y, n, B: tl.constexpr):
+    # shape ops in a runtime loop (the exchange buffers are reused): the
+    # sum over k of (k + 1) * X_k transposed, and of X_k raveled
+    r = tl.arange(0, B)
+    acc = tl.zeros((B, B), dtype=tl.float32)
+    flat = tl.zeros((B * B,), dtype=tl.float32)
+    for k in range(0, n):
+        x = tl.load(X + k * B * B + r[:, None] * B + r[None, :])
+        acc += tl.trans(x) * (k + 1)
+        flat += tl.ravel(x) * (k + 1)
+    tl.store(Y + r[:, None] * B + r[None, :], acc)
+    tl.store(Y + B * B + tl.arange(0, B * B), flat)
+
+
+@triton.jit
+def loop_pairs_kernel(Z, Y, n, N: tl.constexpr):
+    # split and join in a runtime loop: the pairs of every Z_k swapped, summed
+    o = tl.arange(0, N)
+    acc = tl.zeros((N, 2), dtype=tl.float32)
+    for k in range(0, n):
+        z = tl.load(Z + k * 2 * N + o[:, None] * 2 + tl.arange(0, 2)[None, :])
+        re, im = tl.split(z)
+        acc += tl.join(im, re)
+    tl.store(Y + o[:, None] * 2 + tl.arange(0, 2)[None, :], acc)

@@ -1,0 +1,258 @@
+// Shape ops (issue 13): the kernels of kernels/shape.py at -O1 and -O2 on
+// the host backend (always) and CUDA (skipped without a GPU), against
+// references written here. Every kernel runs one program over small
+// deterministic inputs; outputs are compared exactly (the ops move
+// elements; the arithmetic around them is exact in f32).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mytriton/runtime.h"
+#include "mytriton_lang_shape_kernels.h"
+#if MT_SHAPE_MLIR
+#include "mytriton_lang_shape_mlir.h"
+#endif
+
+#if MT_SHAPE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace {
+
+// Mlir: the MLIR backend's launchers (device memory, as Cuda).
+enum class Backend { Host, Cuda, Mlir };
+
+std::vector<float> iota_f(size_t n, float scale, float add) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; i++) v[i] = (float)i * scale + add;
+    return v;
+}
+
+// Buffers a kernel reads and writes: host vectors, copied to and from the
+// device for the CUDA backend.
+template <typename T>
+struct Buf {
+    std::vector<T> h;
+    T *d = nullptr;
+    explicit Buf(std::vector<T> v) : h(std::move(v)) {}
+    Buf(const Buf &) = delete;
+    Buf &operator=(const Buf &) = delete;
+    ~Buf() {
+#if MT_SHAPE_CUDA
+        if (d) cudaFree(d);
+#endif
+    }
+    T *ptr(Backend b) {
+        if (b == Backend::Host) return h.data();
+#if MT_SHAPE_CUDA
+        if (!d) {
+            EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), h.size() * sizeof(T)), cudaSuccess);
+            EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
+                      cudaSuccess);
+        }
+#endif
+        return d;
+    }
+    void fetch(Backend b) {
+#if MT_SHAPE_CUDA
+        if (b != Backend::Host) {
+            EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            EXPECT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost),
+                      cudaSuccess);
+        }
+#else
+        (void)b;
+#endif
+    }
+};
+
+template <typename T>
+void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) ASSERT_EQ(got[i], want[i]) << what << " at " << i;
+}
+
+// One launch: the host launchers return a mytriton status, the CUDA ones a
+// cudaError_t; both are 0 on success.
+#define RUN(b, opt, name, ...)                                                    \
+    do {                                                                          \
+        int st_ = -1;                                                             \
+        if ((b) == Backend::Host)                                                 \
+            st_ = (opt) == 1 ? (int)launch_shape_##name##_o1_host(__VA_ARGS__)    \
+                             : (int)launch_shape_##name##_o2_host(__VA_ARGS__);   \
+        else if ((b) == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, __VA_ARGS__); \
+        else st_ = MLIR_LAUNCH(name, __VA_ARGS__);                                \
+        ASSERT_EQ(st_, 0) << #name;                                               \
+    } while (0)
+
+#if MT_SHAPE_CUDA
+#define CUDA_LAUNCH(opt, name, ...)                             \
+    ((opt) == 1 ? (int)launch_shape_##name##_o1(0, __VA_ARGS__) \
+                : (int)launch_shape_##name##_o2(0, __VA_ARGS__))
+bool gpu_available(std::string *why) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    else if (n == 0) *why = "no CUDA device";
+    return e == cudaSuccess && n > 0;
+}
+#else
+#define CUDA_LAUNCH(opt, name, ...) (-1)
+#endif
+#if MT_SHAPE_MLIR
+#define MLIR_LAUNCH(name, ...) ((int)launch_shape_##name##_m_mlir(0, __VA_ARGS__))
+#else
+#define MLIR_LAUNCH(name, ...) (-1)
+#endif
+
+void trans_tile(Backend b, int opt) {
+    const int B = 16;
+    Buf<float> x(iota_f(B * B, 1.5f, -3.0f)), y(std::vector<float>(B * B, -1.0f));
+    RUN(b, opt, trans_tile, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    std::vector<float> want(B * B);
+    for (int i = 0; i < B; i++)
+        for (int j = 0; j < B; j++) want[i * B + j] = x.h[j * B + i];
+    expect_equal(y.h, want, "trans_tile");
+}
+
+void trans_expr(Backend b, int opt) {
+    const int B = 8;
+    Buf<float> x(iota_f(B * B, 0.25f, 1.0f)), y(std::vector<float>(B * B, -1.0f));
+    RUN(b, opt, trans_expr, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    std::vector<float> want(B * B);
+    for (int i = 0; i < B; i++)
+        for (int j = 0; j < B; j++) {
+            float xt = x.h[j * B + i], xv = x.h[i * B + j];
+            want[i * B + j] = xt * 2.0f + xv - xt + xt * 0.5f - xt;
+        }
+    expect_equal(y.h, want, "trans_expr");
+}
+
+void reshape(Backend b, int opt) {
+    const int R = 4, C = 8;
+    Buf<int32_t> y(std::vector<int32_t>(2 * R * C, -5));
+    RUN(b, opt, reshape, y.ptr(b));
+    y.fetch(b);
+    std::vector<int32_t> want(2 * R * C);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) want[i * C + j] = (i * C + j) * 10 + i;
+    for (int e = 0; e < R * C; e++) want[R * C + e] = e + 1;
+    expect_equal(y.h, want, "reshape");
+}
+
+void join(Backend b, int opt) {
+    const int N = 32;
+    Buf<float> re(iota_f(N, 1.0f, 0.5f)), im(iota_f(N, -2.0f, 7.0f)),
+        z(std::vector<float>(2 * N, -1.0f));
+    RUN(b, opt, join, re.ptr(b), im.ptr(b), z.ptr(b));
+    z.fetch(b);
+    std::vector<float> want(2 * N);
+    for (int i = 0; i < N; i++) want[2 * i] = re.h[i], want[2 * i + 1] = im.h[i];
+    expect_equal(z.h, want, "join");
+}
+
+void split(Backend b, int opt) {
+    const int N = 32;
+    Buf<float> z(iota_f(2 * N, 0.5f, -4.0f)), re(std::vector<float>(2 * N, -1.0f)),
+        im(std::vector<float>(N, -1.0f));
+    RUN(b, opt, split, z.ptr(b), re.ptr(b), im.ptr(b));
+    re.fetch(b);
+    im.fetch(b);
+    std::vector<float> want_re(2 * N), want_im(N);
+    for (int i = 0; i < N; i++) {
+        float r = z.h[2 * i], m = z.h[2 * i + 1];
+        want_re[i] = r, want_im[i] = m;
+        want_re[N + i] = r * r + m * m;
+    }
+    expect_equal(re.h, want_re, "split re");
+    expect_equal(im.h, want_im, "split im");
+}
+
+void broadcast(Backend b, int opt) {
+    const int R = 4, C = 16;
+    Buf<float> x(iota_f(C, 3.0f, 0.25f)), y(std::vector<float>(R * C, -1.0f));
+    RUN(b, opt, broadcast, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    std::vector<float> want(R * C);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) want[i * C + j] = x.h[j] + (float)(i * 100) + 3.0f;
+    expect_equal(y.h, want, "broadcast");
+}
+
+void loop(Backend b, int opt) {
+    const int B = 8, n = 3;
+    Buf<float> x(iota_f((size_t)n * B * B, 1.0f, -50.0f)), y(std::vector<float>(2 * B * B, -1.0f));
+    RUN(b, opt, loop, x.ptr(b), y.ptr(b), n);
+    y.fetch(b);
+    std::vector<float> want(2 * B * B, 0.0f);
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < B; i++)
+            for (int j = 0; j < B; j++) {
+                want[i * B + j] += x.h[k * B * B + j * B + i] * (float)(k + 1);
+                want[B * B + i * B + j] += x.h[k * B * B + i * B + j] * (float)(k + 1);
+            }
+    expect_equal(y.h, want, "loop");
+}
+
+void loop_pairs(Backend b, int opt) {
+    const int N = 16, n = 4;
+    Buf<float> z(iota_f((size_t)n * 2 * N, 0.5f, -9.0f)), y(std::vector<float>(2 * N, -1.0f));
+    RUN(b, opt, loop_pairs, z.ptr(b), y.ptr(b), n);
+    y.fetch(b);
+    std::vector<float> want(2 * N, 0.0f);
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < N; i++) {
+            want[2 * i] += z.h[k * 2 * N + 2 * i + 1];
+            want[2 * i + 1] += z.h[k * 2 * N + 2 * i];
+        }
+    expect_equal(y.h, want, "loop_pairs");
+}
+
+}  // namespace
+
+#define SHAPE_CASE(name)                              \
+    TEST(Host, name##_o1) { name(Backend::Host, 1); } \
+    TEST(Host, name##_o2) { name(Backend::Host, 2); } \
+    TEST(Cuda, name##_o1) {                           \
+        SHAPE_NEED_GPU();                             \
+        name(Backend::Cuda, 1);                       \
+    }                                                 \
+    TEST(Cuda, name##_o2) {                           \
+        SHAPE_NEED_GPU();                             \
+        name(Backend::Cuda, 2);                       \
+    }                                                 \
+    TEST(Mlir, name) {                                \
+        SHAPE_NEED_MLIR();                            \
+        name(Backend::Mlir, 1);                       \
+    }
+
+#if MT_SHAPE_CUDA
+#define SHAPE_NEED_GPU()                                 \
+    do {                                                 \
+        std::string why_;                                \
+        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+#else
+#define SHAPE_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
+#endif
+#if MT_SHAPE_MLIR
+#define SHAPE_NEED_MLIR() SHAPE_NEED_GPU()
+#else
+#define SHAPE_NEED_MLIR() \
+    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
+#endif
+
+SHAPE_CASE(trans_tile)
+SHAPE_CASE(trans_expr)
+SHAPE_CASE(reshape)
+SHAPE_CASE(join)
+SHAPE_CASE(split)
+SHAPE_CASE(broadcast)
+SHAPE_CASE(loop)
+SHAPE_CASE(loop_pairs)

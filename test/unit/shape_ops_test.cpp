@@ -1,0 +1,217 @@
+// Shape ops (issue 13): the verifier's shape rules on hand-built SSA, and
+// one expected diagnostic per rejected use of tl.reshape, tl.trans,
+// tl.permute, tl.expand_dims, tl.broadcast_to, tl.broadcast, tl.join,
+// tl.split and x.T (the kernel k(x, n) of diagnostics_test.cpp, body from
+// line 7).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "unit_support.h"
+
+namespace {
+
+using namespace mt_unit;
+
+#define EXPECT_VALID(s) EXPECT_EQ((s).verify(), "") << (s).print()
+#define EXPECT_REJECTED(s, text)                              \
+    do {                                                      \
+        std::string err_ = (s).verify();                      \
+        EXPECT_NE(err_, "") << "accepted:\n" << (s).print();  \
+        EXPECT_NE(err_.find(text), std::string::npos)         \
+            << "message: " << err_ << "\nwanted: " << (text); \
+    } while (0)
+
+Attrs dims_attr(std::vector<int> shape) {
+    Attrs at{};
+    at.rank = static_cast<int>(shape.size());
+    for (size_t i = 0; i < shape.size() && i < 2; i++) at.shape[i] = shape[i];
+    return at;
+}
+
+TEST(ShapeVerifier, ReshapeKeepsTheElementCount) {
+    Ssa ok;
+    Operand a = ok.typed(OP_ARANGE, {}, range_attr(0, 32));
+    Operand m = ok.op(OP_RESHAPE, blk(i32(), 4, 8), {a}, dims_attr({4, 8}));
+    ok.op(OP_RESHAPE, vec(i32(), 32), {m}, dims_attr({32}));
+    EXPECT_VALID(ok);
+
+    Ssa bad;
+    Operand b = bad.typed(OP_ARANGE, {}, range_attr(0, 32));
+    bad.op(OP_RESHAPE, blk(i32(), 4, 4), {b}, dims_attr({4, 4}));
+    EXPECT_REJECTED(bad, "cannot change the number of elements");
+
+    Ssa typed;  // the recorded type must be the rule's
+    Operand c = typed.typed(OP_ARANGE, {}, range_attr(0, 32));
+    typed.op(OP_RESHAPE, blk(i32(), 8, 4), {c}, dims_attr({4, 8}));
+    EXPECT_NE(typed.verify(), "");
+}
+
+TEST(ShapeVerifier, TransNeedsRankTwo) {
+    Ssa ok;
+    Operand z = ok.typed(OP_ZEROS, {}, shape_attr({4, 8}, DT_F32));
+    ok.op(OP_TRANS, blk(f32(), 8, 4), {z});
+    EXPECT_VALID(ok);
+
+    Ssa bad;
+    Operand a = bad.typed(OP_ARANGE, {}, range_attr(0, 8));
+    bad.op(OP_TRANS, vec(i32(), 8), {a});
+    EXPECT_REJECTED(bad, "needs a rank-2 block");
+}
+
+TEST(ShapeVerifier, BroadcastRepeatsOnlyOnes) {
+    Ssa ok;
+    Operand z = ok.typed(OP_ZEROS, {}, shape_attr({1, 8}, DT_F32));
+    ok.op(OP_BROADCAST, blk(f32(), 4, 8), {z}, dims_attr({4, 8}));
+    ok.op(OP_BROADCAST, blk(f32(), 2, 2), {cf(1.0)}, dims_attr({2, 2}));
+    EXPECT_VALID(ok);
+
+    Ssa bad;
+    Operand y = bad.typed(OP_ZEROS, {}, shape_attr({2, 8}, DT_F32));
+    bad.op(OP_BROADCAST, blk(f32(), 4, 8), {y}, dims_attr({4, 8}));
+    EXPECT_REJECTED(bad, "dimension 0 is 2, not 1 or 4");
+}
+
+TEST(ShapeVerifier, JoinAndSplit) {
+    Ssa ok;
+    Operand a = ok.typed(OP_ZEROS, {}, shape_attr({8}, DT_F32));
+    Operand j = ok.op(OP_JOIN, blk(f32(), 8, 2), {a, a});
+    Attrs hi{};
+    hi.axis = 1;
+    ok.op(OP_SPLIT, vec(f32(), 8), {j}, hi);
+    EXPECT_VALID(ok);
+
+    Ssa mixed;
+    Operand x = mixed.typed(OP_ZEROS, {}, shape_attr({8}, DT_F32));
+    Operand y = mixed.typed(OP_ZEROS, {}, shape_attr({8}, DT_I32));
+    mixed.op(OP_JOIN, blk(f32(), 8, 2), {x, y});
+    EXPECT_REJECTED(mixed, "needs two values of one type and shape");
+
+    Ssa rank3;
+    Operand r = rank3.typed(OP_ZEROS, {}, shape_attr({4, 2}, DT_F32));
+    rank3.op(OP_JOIN, blk(f32(), 4, 2), {r, r});
+    EXPECT_REJECTED(rank3, "rank-3");
+
+    Ssa not2;
+    Operand s = not2.typed(OP_ZEROS, {}, shape_attr({8, 4}, DT_F32));
+    not2.op(OP_SPLIT, vec(f32(), 8), {s}, Attrs{});
+    EXPECT_REJECTED(not2, "last dimension is 2");
+}
+
+// ---- Diagnostics ------------------------------------------------------------
+
+const std::vector<DiagnosticCase> &cases() {
+    static const std::vector<DiagnosticCase> all = {
+        {"ReshapeCount", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.reshape(o, (3, 3))\n",
+         "k.py:8:9: error: tl.reshape cannot change the number of elements: vector<8 x i32> has 8, the shape (3, 3) has 9\n"
+         "        v = tl.reshape(o, (3, 3))\n"
+         "            ^\n"},
+        {"ReshapeRank3", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.reshape(o, (2, 2, 2))\n",
+         "k.py:8:23: error: tl.reshape: blocks have at most 2 dimensions (the shape has 3)\n"
+         "        v = tl.reshape(o, (2, 2, 2))\n"
+         "                          ^\n"},
+        {"ReshapePointers", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.reshape(x + o, (2, 4))\n",
+         "k.py:8:9: error: tl.reshape of a pointer block is not supported (reshape the offsets instead)\n"
+         "        v = tl.reshape(x + o, (2, 4))\n"
+         "            ^\n"},
+        {"PermuteNotAPermutation", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.permute(o[:, None], (0, 0))\n",
+         "k.py:8:9: error: tl.permute: the dims must be a permutation of 0, ..., 1\n"
+         "        v = tl.permute(o[:, None], (0, 0))\n"
+         "            ^\n"},
+        {"PermuteLength", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.permute(o[:, None], 1, 0, 2)\n",
+         "k.py:8:9: error: tl.permute: the dims must have as many entries as the block has dimensions (2, got 3)\n"
+         "        v = tl.permute(o[:, None], 1, 0, 2)\n"
+         "            ^\n"},
+        {"TransRank1", "x, n", "*fp32, i32", "    o = tl.arange(0, 8)\n    v = tl.trans(o)\n",
+         "k.py:8:9: error: tl.trans: the dims must have as many entries as the block has dimensions (1, got 2)\n"
+         "        v = tl.trans(o)\n"
+         "            ^\n"},
+        {"DotTRank1", "x, n", "*fp32, i32", "    o = tl.arange(0, 8)\n    v = o.T\n",
+         "k.py:8:9: error: '.T': the dims must have as many entries as the block has dimensions (1, got 2)\n"
+         "        v = o.T\n"
+         "            ^\n"},
+        {"SplitNotTwo", "x, n", "*fp32, i32", "    o = tl.arange(0, 8)\n    a, b = tl.split(o)\n",
+         "k.py:8:12: error: tl.split needs a block whose last dimension is 2 (got vector<8 x i32>)\n"
+         "        a, b = tl.split(o)\n"
+         "               ^\n"},
+        {"JoinDtypes", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.join(o, o.to(tl.float32))\n",
+         "k.py:8:9: error: tl.join needs two values of one type and shape (got vector<8 x i32> and vector<8 x f32>)\n"
+         "        v = tl.join(o, o.to(tl.float32))\n"
+         "            ^\n"},
+        {"JoinRank3", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.join(o[:, None], o[:, None])\n",
+         "k.py:8:9: error: tl.join of block<8x1 x i32> would make a rank-3 block: blocks have at most 2 dimensions\n"
+         "        v = tl.join(o[:, None], o[:, None])\n"
+         "            ^\n"},
+        {"BroadcastToRank", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.broadcast_to(o, (8, 4))\n",
+         "k.py:8:9: error: tl.broadcast_to cannot broadcast vector<8 x i32> to (8, 4): the ranks differ\n"
+         "        v = tl.broadcast_to(o, (8, 4))\n"
+         "            ^\n"},
+        {"BroadcastToDimension", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.broadcast_to(o[None, :], (2, 4))\n",
+         "k.py:8:9: error: tl.broadcast_to cannot broadcast block<1x8 x i32> to (2, 4): dimension 1 is 8, not 1 or 4\n"
+         "        v = tl.broadcast_to(o[None, :], (2, 4))\n"
+         "            ^\n"},
+        {"BroadcastIncompatible", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    a, b = tl.broadcast(o, tl.arange(0, 4))\n",
+         "k.py:8:12: error: tl.broadcast: the shapes (8,) and (4,) are incompatible\n"
+         "        a, b = tl.broadcast(o, tl.arange(0, 4))\n"
+         "               ^\n"},
+        {"ExpandDimsDuplicate", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.expand_dims(n, (0, -2))\n",
+         "k.py:8:27: error: tl.expand_dims received duplicate axes (0)\n"
+         "        v = tl.expand_dims(n, (0, -2))\n"
+         "                              ^\n"},
+        {"ExpandDimsAxis", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.expand_dims(o, 2)\n",
+         "k.py:8:27: error: tl.expand_dims: invalid axis 2 (expected -2 <= axis < 2)\n"
+         "        v = tl.expand_dims(o, 2)\n"
+         "                              ^\n"},
+        {"UnpackCount", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 2)\n    a, b, c = tl.split(tl.join(o, o))\n",
+         "k.py:8:5: error: cannot unpack a tuple of 2 values into 3 names\n"
+         "        a, b, c = tl.split(tl.join(o, o))\n"
+         "        ^\n"},
+        {"NonSquareTransposeOnCuda", "x, n", "*fp32, i32",
+         "    i = tl.arange(0, 4)\n    j = tl.arange(0, 8)\n"
+         "    v = tl.load(x + i[:, None] * 8 + j[None, :])\n"
+         "    tl.store(x + j[:, None] * 4 + i[None, :], tl.trans(v))\n",
+         "k.py:10:47: error: a block of shape (8, 4) cannot share one tile with the block of shape (4, 8) at line 9\n"
+         "        tl.store(x + j[:, None] * 4 + i[None, :], tl.trans(v))\n"
+         "                                                  ^\n"},
+    };
+    return all;
+}
+
+class ShapeDiagnostic : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(ShapeDiagnostic, MatchesExpectedText) {
+    const DiagnosticCase &c = cases()[GetParam()];
+    std::string path =
+        write_kernel(std::string("diag_shape_") + c.name, "k.py", kernel_text(c.params, c.body));
+    std::string dir = path.substr(0, path.size() - 4);
+    CompileArgs a;
+    a.path = path;
+    a.signature = c.signature;
+    a.opt_level = c.opt_level;
+    Compiled r = compile(a);
+    EXPECT_FALSE(r.ok);
+    std::string got = r.diagnostics;
+    for (size_t at; (at = got.find(dir)) != std::string::npos;) got.erase(at, dir.size());
+    EXPECT_EQ(got, c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rejected, ShapeDiagnostic, ::testing::Range<size_t>(0, cases().size()),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return std::string(cases()[info.param].name);
+                         });
+
+}  // namespace
