@@ -1,0 +1,229 @@
+// Layer norm forward and backward (kernels/layer_norm.py) through the
+// generated launchers at -O1 and -O2, against a double-precision reference
+// computed here from the same fp16 inputs. The backward's dx kernel adds each
+// row's weight and bias gradients into GROUP_M partial rows under spin locks
+// (atomic_cas / atomic_xchg, a Count flag read inside the lock); the partial
+// rows start as NaN, so a program that skipped the `count == 0` branch or
+// raced another one shows. The lock words must all be released (0) and every
+// group's Count set (1) at the end.
+//   HostO1.* / HostO2.*   the host backend (always; its threads contend)
+//   CudaO1.* / CudaO2.*   the CUDA backend (GTEST_SKIP without a GPU)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mytriton/dtypes.h"
+#include "mytriton/runtime.h"
+#include "mytriton_lang_apps_o1.h"
+#include "mytriton_lang_apps_o2.h"
+
+#if MT_APPS_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace {
+
+using half = mytriton_fp16;
+
+struct Target {
+    bool host;
+    int opt;
+};
+
+#if MT_APPS_CUDA
+bool gpu_available(std::string *why) {
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
+    else if (n == 0) *why = "no CUDA device";
+    return e == cudaSuccess && n > 0;
+}
+#endif
+
+// The buffers of one launch: host vectors, mirrored on the device for CUDA
+// and copied back by finish().
+class Buffers {
+  public:
+    explicit Buffers(Target t) : t_(t) {}
+    ~Buffers() {
+#if MT_APPS_CUDA
+        for (void *p : device_) cudaFree(p);
+#endif
+    }
+    template <class T>
+    T *operator()(std::vector<T> &v) {
+        if (t_.host) return v.data();
+#if MT_APPS_CUDA
+        void *p = nullptr;
+        size_t bytes = v.size() * sizeof(T);
+        EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+        EXPECT_EQ(cudaMemcpy(p, v.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+        device_.push_back(p);
+        back_.push_back([p, &v, bytes] {
+            EXPECT_EQ(cudaMemcpy(v.data(), p, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+        });
+        return static_cast<T *>(p);
+#else
+        return nullptr;
+#endif
+    }
+    void finish(int status) {
+        ASSERT_EQ(status, 0) << mytriton_last_error();
+#if MT_APPS_CUDA
+        if (!t_.host) {
+            ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            for (auto &f : back_) f();
+        }
+#endif
+    }
+
+  private:
+    Target t_;
+    std::vector<void *> device_;
+    std::vector<std::function<void()>> back_;
+};
+
+#if MT_APPS_CUDA
+#define APPS_CUDA(t, name, ...)                                                                   \
+    ((t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__)                                \
+                  : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
+#else
+#define APPS_CUDA(t, name, ...) (-1)
+#endif
+#define APPS_LAUNCH(t, name, ...)                                                                 \
+    ((t).host ? ((t).opt == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)                         \
+                              : (int)launch_##name##_o2_host(__VA_ARGS__))                        \
+              : APPS_CUDA(t, name, __VA_ARGS__))
+
+float h2f(half h) { return mytriton_fp16_to_float(h); }
+
+std::vector<half> random_halves(size_t n, float lo, float hi, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(lo, hi);
+    std::vector<half> v(n);
+    for (auto &x : v) x = mytriton_fp16_from_float(u(rng));
+    return v;
+}
+
+// |got - want| <= atol + rtol * |want|, reporting the first few misses.
+template <class Got>
+void expect_close(const char *what, const std::vector<Got> &got, const std::vector<double> &want,
+                  double rtol, double atol, float (*to_float)(Got)) {
+    ASSERT_EQ(got.size(), want.size());
+    int misses = 0;
+    for (size_t i = 0; i < got.size(); i++) {
+        double g = to_float(got[i]);
+        if (!(std::fabs(g - want[i]) <= atol + rtol * std::fabs(want[i]))) {
+            if (++misses <= 5) ADD_FAILURE() << what << "[" << i << "] = " << g << ", want " << want[i];
+        }
+    }
+    EXPECT_EQ(misses, 0) << what << ": " << misses << " of " << got.size() << " outside the tolerance";
+}
+
+float f2f(float f) { return f; }
+
+void layer_norm_case(Target t) {
+    const int M = 301, N = 1000, GROUP_M = 8;  // GROUP_M, BLOCK_N as in CMakeLists.txt
+    const float eps = 1e-5f;
+    std::vector<half> x = random_halves((size_t)M * N, -2.0f, 3.0f, 1);
+    std::vector<half> w = random_halves(N, 0.5f, 1.5f, 2);
+    std::vector<half> b = random_halves(N, -0.5f, 0.5f, 3);
+    std::vector<half> dy = random_halves((size_t)M * N, -1.0f, 1.0f, 4);
+
+    // The reference, in double from the same fp16 values.
+    std::vector<double> mean(M), rstd(M), y((size_t)M * N), dx((size_t)M * N), dw(N, 0.0), db(N, 0.0);
+    for (int r = 0; r < M; r++) {
+        double s = 0, v = 0, c1 = 0, c2 = 0;
+        for (int j = 0; j < N; j++) s += h2f(x[(size_t)r * N + j]);
+        mean[r] = s / N;
+        for (int j = 0; j < N; j++) {
+            double d = h2f(x[(size_t)r * N + j]) - mean[r];
+            v += d * d;
+        }
+        rstd[r] = 1.0 / std::sqrt(v / N + eps);
+        for (int j = 0; j < N; j++) {
+            size_t i = (size_t)r * N + j;
+            double xhat = (h2f(x[i]) - mean[r]) * rstd[r];
+            y[i] = xhat * h2f(w[j]) + h2f(b[j]);
+            double wdy = h2f(w[j]) * h2f(dy[i]);
+            c1 += xhat * wdy;
+            c2 += wdy;
+            dw[j] += h2f(dy[i]) * xhat;
+            db[j] += h2f(dy[i]);
+        }
+        c1 /= N;
+        c2 /= N;
+        for (int j = 0; j < N; j++) {
+            size_t i = (size_t)r * N + j;
+            double xhat = (h2f(x[i]) - mean[r]) * rstd[r];
+            dx[i] = (h2f(w[j]) * h2f(dy[i]) - (xhat * c1 + c2)) * rstd[r];
+        }
+    }
+
+    // Forward: y, and the statistics the backward reads.
+    std::vector<half> yo((size_t)M * N);
+    std::vector<float> mo(M, -1.0f), ro(M, -1.0f);
+    {
+        Buffers buf(t);
+        half *yd = buf(yo);
+        float *md = buf(mo), *rd = buf(ro);
+        buf.finish(APPS_LAUNCH(t, ln_fwd, mytriton_grid_1d(M), buf(x), yd, buf(w), buf(b), md, rd, N,
+                               N, eps));
+    }
+    expect_close("mean", mo, mean, 1e-5, 1e-5, f2f);
+    expect_close("rstd", ro, rstd, 1e-4, 0.0, f2f);
+    expect_close("y", yo, y, 4e-3, 4e-3, h2f);
+
+    // Backward, dx and the partial sums under the locks.
+    std::vector<half> dxo((size_t)M * N);
+    std::vector<float> pdw((size_t)GROUP_M * N, std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> pdb = pdw;
+    std::vector<int32_t> locks(2 * GROUP_M, 0);
+    {
+        Buffers buf(t);
+        half *dxd = buf(dxo);
+        float *pdwd = buf(pdw), *pdbd = buf(pdb);
+        int32_t *ld = buf(locks);
+        buf.finish(APPS_LAUNCH(t, ln_bwd_dx, mytriton_grid_1d(M), dxd, buf(dy), pdwd, pdbd, buf(x),
+                               buf(w), buf(mo), buf(ro), ld, N, N));
+    }
+    expect_close("dx", dxo, dx, 1e-2, 1e-2, h2f);
+    for (int g = 0; g < GROUP_M; g++) {
+        EXPECT_EQ(locks[g], 0) << "lock " << g << " not released";
+        EXPECT_EQ(locks[GROUP_M + g], 1) << "count of group " << g;
+    }
+
+    // The partial rows summed into dw, db.
+    std::vector<half> dwo(N), dbo(N);
+    {
+        Buffers buf(t);
+        half *dwd = buf(dwo), *dbd = buf(dbo);
+        buf.finish(APPS_LAUNCH(t, ln_bwd_dwdb, mytriton_grid_1d((N + 31) / 32), buf(pdw), buf(pdb),
+                               dwd, dbd, GROUP_M, N));
+    }
+    expect_close("dw", dwo, dw, 4e-3, 2e-2, h2f);
+    expect_close("db", dbo, db, 4e-3, 2e-2, h2f);
+}
+
+}  // namespace
+
+TEST(HostO1, layer_norm) { layer_norm_case(Target{true, 1}); }
+TEST(HostO2, layer_norm) { layer_norm_case(Target{true, 2}); }
+#if MT_APPS_CUDA
+TEST(CudaO1, layer_norm) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    layer_norm_case(Target{false, 1});
+}
+TEST(CudaO2, layer_norm) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    layer_norm_case(Target{false, 2});
+}
+#endif
