@@ -378,10 +378,11 @@ void mt_free(mt_compilation *c) {
 static int need_tile(mt_compilation *c) {
     if (c->have_tile) return 1;
     if (c->tile_failed || !c->f) return 0;
-    int dot = shape_has_dot(c->f);
+    int dot = shape_needs_box(c->f);
     int blocked = c->opts.opt_level >= 2 && !dot;
-    /* a dot kernel runs one CUDA thread per element of its tile; built for
-     * the host backend alone, its tile may be as large as -O2's */
+    /* a dot kernel (or one whose blocks' shapes differ: shape.h dot_box)
+     * runs one CUDA thread per element of its tile; built for the host
+     * backend alone, its tile may be as large as -O2's */
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
     if (!shape_analyze(c->ctx, c->f, blocked || host_only ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
         c->tile_failed = 1;
@@ -429,9 +430,11 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (c->tile.threads > MAX_TILE_O1) {
             mt_error(
                 c->ctx, c->kernel->pos,
-                "the tile %s of a kernel with tl.dot needs %d CUDA threads, more than %d (built "
+                "the tile %s of a kernel with %s needs %d CUDA threads, more than %d (built "
                 "for the host backend alone, larger tiles are accepted)",
-                tile_str(a, &c->tile), c->tile.threads, MAX_TILE_O1);
+                tile_str(a, &c->tile),
+                shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
+                c->tile.threads, MAX_TILE_O1);
             return NULL;
         }
         return emit_cuda_kernel_ex(a, c->f, &c->tile, c->spec.symbol, c->opts.opt_level >= 2);

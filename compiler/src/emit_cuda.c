@@ -189,12 +189,32 @@ static void emit_reduce(Cuda *C, const Inst *in) {
  * split) and the generic axis path of reductions and scans: each operand
  * element is written once to a __shared__ buffer at its row-major position
  * in the operand's shape, then each thread reads what its result position
- * needs. held_pos gives the position of the element a thread holds in
- * layout `l` and, in *guard, the one thread of those holding it that writes
- * it (NULL: every thread holds a different element). */
-static const char *held_pos(const Cuda *C, Layout l, const char **guard) {
+ * needs. held_pos gives the position of the element of a value of type t
+ * that a thread holds in layout `l` and, in *guard, the one thread of those
+ * holding it that writes it (NULL: every thread holds a different element).
+ * In a bounding-box tile (dot_box) a rank-2 block narrower than the box
+ * has positions of its own shape, and only the threads inside its shape
+ * (box_guard) hold its elements. */
+static const char *box_guard(Cuda *C, Type t, Layout l);
+
+static const char *held_pos(Cuda *C, Layout l, Type t, const char **guard) {
     *guard = NULL;
     int shared = C->tile->threads > 1; /* several threads hold a replicated element */
+    if (C->tile->dot_box && l == LAYOUT_TILE && t.rank == 2 &&
+        (t.dims[0] != C->tile->rows || t.dims[1] != C->tile->cols)) {
+        int r = (int)t.dims[0], c = (int)t.dims[1];
+        if (r > 1 && c > 1) return arena_printf(C->a, "(tile_i * %d + tile_j)", c);
+        if (c > 1) {
+            *guard = "tile_i == 0";
+            return "tile_j";
+        }
+        if (r > 1) {
+            *guard = "tile_j == 0";
+            return "tile_i";
+        }
+        *guard = "threadIdx.x == 0";
+        return "0";
+    }
     switch (l) {
     case LAYOUT_UNIFORM:
         if (shared) *guard = "threadIdx.x == 0";
@@ -211,6 +231,13 @@ static const char *held_pos(const Cuda *C, Layout l, const char **guard) {
     return "0";
 }
 
+/* a && b of two conditions (NULL: true). */
+static const char *both(Cuda *C, const char *a, const char *b) {
+    if (!a) return b;
+    if (!b) return a;
+    return arena_printf(C->a, "%s && %s", a, b);
+}
+
 /* The layout in which the threads hold operand k of `in` (an arange: as
  * that use reads it). */
 static Layout operand_layout(const Cuda *C, const Inst *in, int k) {
@@ -224,12 +251,24 @@ static Layout operand_layout(const Cuda *C, const Inst *in, int k) {
 
 static void exchange_write(Cuda *C, const Inst *in, int k, const char *buf, int scale, int add) {
     Layout l = operand_layout(C, in, k);
+    Type t = operand_type(C->f, in->args[k]);
     const char *guard;
-    const char *pos = held_pos(C, l, &guard);
+    const char *pos = held_pos(C, l, t, &guard);
+    if (l != LAYOUT_UNIFORM) guard = both(C, guard, box_guard(C, t, l));
     if (scale != 1 || add != 0) pos = arena_printf(C->a, "%s * %d + %d", pos, scale, add);
     const char *store = arena_printf(C->a, "%s[%s] = %s;", buf, pos, opd(C, in->args[k]));
     if (guard) line(C, "if (%s) %s", guard, store);
     else line(C, "%s", store);
+}
+
+/* The position at which this thread reads a result of type t in layout l
+ * from an exchange buffer: in a bounding-box tile, threads outside the
+ * result's shape read position 0 (their value is never used). */
+static const char *read_pos(Cuda *C, Layout l, Type t) {
+    const char *unused;
+    const char *p = held_pos(C, l, t, &unused);
+    const char *inside = l == LAYOUT_UNIFORM ? NULL : box_guard(C, t, l);
+    return inside ? arena_printf(C->a, "((%s) ? %s : 0)", inside, p) : p;
 }
 
 static void emit_exchange(Cuda *C, const Inst *in) {
@@ -248,8 +287,11 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     }
     line(C, "__syncthreads();");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : C->tile->layout[id];
-    const char *guard;
-    const char *p = held_pos(C, rl, &guard);
+    const char *p = read_pos(C, rl, in->type);
+    if (in->op == OP_TRANS && C->tile->dot_box) { /* a name for the position it reads twice */
+        line(C, "int pos%d = %s;", id, p);
+        p = arena_printf(C->a, "pos%d", id);
+    }
     const char *src = p;    /* reshape, join: the same row-major position */
     if (in->op == OP_TRANS) /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
         src = arena_printf(C->a, "(%s %% %d) * %d + %s / %d", p, (int)xt.dims[0], (int)xt.dims[1],
@@ -283,8 +325,8 @@ static void emit_axis_reduce(Cuda *C, const Inst *in) {
     line(C, "%s v%d;", c_type((DType)in->type.dtype), id);
     RedGen g = {C->a, C_CUDA, C->f, in, arena_printf(C->a, "%s[%%s]", buf), NULL, NULL};
     Layout lr = in->type.rank == 0 ? LAYOUT_UNIFORM : C->tile->layout[id];
-    const char *unused;
-    const char **ls = red_lines(&g, held_pos(C, lr, &unused), arena_printf(C->a, "v%d", id));
+    Type rt = in->type;
+    const char **ls = red_lines(&g, read_pos(C, lr, rt), arena_printf(C->a, "v%d", id));
     for (int i = 0; ls[i]; i++) line(C, "%s", ls[i]);
 }
 

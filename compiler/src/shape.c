@@ -266,7 +266,28 @@ void shape_extent(const TileInfo *t, Type ty, Layout l, int *rows, int *cols) {
 static int has_dot(const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == OP_DOT || (in->op == OP_FOR && has_dot(&in->loop->body))) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_dot(sub[k])) return 1;
+        if (in->op == OP_DOT) return 1;
+    }
+    return 0;
+}
+
+/* A transpose or reshape between two rank-2 shapes that do not broadcast
+ * together ((M, N) to (N, M) with M != N, (4, 8) to (8, 4)). */
+static int has_box_move(const Function *f, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_box_move(f, sub[k])) return 1;
+        if ((in->op == OP_TRANS || in->op == OP_RESHAPE) && in->result >= 0) {
+            Type x = operand_type(f, in->args[0]), b2;
+            if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
+        }
     }
     return 0;
 }
@@ -352,7 +373,7 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     S.a = a;
     S.t = out;
     memset(out, 0, sizeof *out);
-    S.dot = out->dot_box = shape_has_dot(f);
+    S.dot = out->dot_box = shape_needs_box(f);
     collect_block(&S, &f->body);
     if (S.failed) return 0;
     if (S.have2) {
@@ -370,13 +391,19 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
         out->rows = out->cols = out->threads = 1;
     }
     if ((long long)out->threads > max_elements) {
-        if (out->dot_box && max_elements <= 1024)
+        if (out->dot_box && max_elements <= 1024 && shape_has_dot(f))
             mt_error(
                 ctx, S.tile2_at,
                 "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA block (a "
                 "dot runs one thread per element of the bounding box of its blocks for now: BLOCK_M * "
                 "BLOCK_N and the operands' shapes at most %d elements)",
                 tile_str(a, out), out->threads, max_elements, max_elements);
+        else if (out->dot_box && max_elements <= 1024)
+            mt_error(ctx, S.tile2_at,
+                     "the tile %s needs %d threads, more than the %d of a CUDA block (a transpose or "
+                     "reshape between two rank-2 shapes runs one thread per element of the bounding "
+                     "box of the kernel's blocks for now: the box at most %d elements)",
+                     tile_str(a, out), out->threads, max_elements, max_elements);
         else if (max_elements <= 1024)
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,
@@ -427,3 +454,4 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
 }
 
 int shape_has_dot(const Function *f) { return has_dot(&f->body); }
+int shape_needs_box(const Function *f) { return has_dot(&f->body) || has_box_move(f, &f->body); }

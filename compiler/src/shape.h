@@ -27,7 +27,8 @@ typedef struct TileInfo {
      * -O2 backend may choose more elements per thread. */
     int tm, tn;
     int block_threads;
-    /* A kernel with tl.dot: its (M, K), (K, N) and (M, N) blocks do not
+    /* A kernel with tl.dot (its (M, K), (K, N) and (M, N) blocks), or with a
+     * transpose or reshape between rank-2 shapes: its blocks do not
      * broadcast, so the tile is their bounding box and a smaller block
      * occupies the threads with tile_i < rows and tile_j < cols of its own
      * shape (loads and stores are guarded by that; shape_extent). */
@@ -54,11 +55,15 @@ int shape_moves_elements(Op op);
  * thread combines, in order, the elements of its result along the axis. */
 int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in);
 
+/* Whether the function has a tl.dot. */
+int shape_has_dot(const Function *f);
+/* Whether its tile is the bounding box of its blocks (dot_box): a tl.dot,
+ * or a transpose or reshape between two rank-2 shapes that do not
+ * broadcast together. Such a kernel's CUDA is emit_cuda.c's at every level
+ * for now (one thread per element of the box). */
+int shape_needs_box(const Function *f);
 /* In a dot_box tile: the rows and columns of the tile that a value of
  * type t with layout l occupies (a dimension of 1: the whole tile's). */
-/* Whether the function has a tl.dot (its CUDA code is emit_cuda.c's at
- * every level for now: one thread per element of the bounding box). */
-int shape_has_dot(const Function *f);
 void shape_extent(const TileInfo *t, Type ty, Layout l, int *rows, int *cols);
 
 #endif

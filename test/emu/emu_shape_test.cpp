@@ -20,6 +20,8 @@
 #include "shsplit_o2.h"
 #include "shtexpr_o1.h"
 #include "shtexpr_o2.h"
+#include "shtrect_o1.h"
+#include "shtrect_o2.h"
 #include "shtrans_big_o2.h"
 #include "shtrans_o1.h"
 #include "shtrans_o2.h"
@@ -65,6 +67,29 @@ TEST(EmuShape, TransInExpression) {
                 float xt = x[j * B + i], xv = x[i * B + j];
                 ASSERT_EQ(y[i * B + j], xt * 2.0f + xv - xt + xt * 0.5f - xt) << i << " " << j;
             }
+    }
+}
+
+// A (8, 32) tile's transpose and reshape to (32, 8): the shapes do not
+// broadcast, so the tile is their (32, 32) bounding box and each block lives
+// in the threads inside its own shape (the exchange positions are the
+// blocks' own, not the box's).
+TEST(EmuShape, TransposeOfRectangle) {
+    const int M = 8, N = 32;
+    for (auto f : {launch_shtrect_o1, launch_shtrect_o2}) {
+        auto x = iota_f(M * N, 0.5f, -7.0f);
+        std::vector<float> y(N * M, -1.0f), z(N, -1.0f), r(N * M, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data(), z.data(), r.data()), cudaSuccess);
+        for (int i = 0; i < N; i++) {
+            float sum = 0.0f;
+            for (int j = 0; j < M; j++) {
+                float want = x[j * N + i] * 2.0f + 1.0f;
+                sum += want;
+                ASSERT_EQ(y[i * M + j], want) << i << " " << j;
+            }
+            ASSERT_EQ(z[i], sum) << i;
+        }
+        for (int e = 0; e < M * N; e++) ASSERT_EQ(r[e], x[e]) << e;
     }
 }
 

@@ -180,13 +180,15 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:5: error: cannot unpack a tuple of 2 values into 3 names\n"
          "        a, b, c = tl.split(tl.join(o, o))\n"
          "        ^\n"},
-        {"NonSquareTransposeOnCuda", "x, n", "*fp32, i32",
-         "    i = tl.arange(0, 4)\n    j = tl.arange(0, 8)\n"
-         "    v = tl.load(x + i[:, None] * 8 + j[None, :])\n"
-         "    tl.store(x + j[:, None] * 4 + i[None, :], tl.trans(v))\n",
-         "k.py:10:47: error: a block of shape (8, 4) cannot share one tile with the block of shape (4, 8) at line 9\n"
-         "        tl.store(x + j[:, None] * 4 + i[None, :], tl.trans(v))\n"
-         "                                                  ^\n"},
+        {"NonSquareTransposeTooLargeOnCuda", "x, n", "*fp32, i32",
+         "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
+         "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
+         "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n",
+         "k.py:9:26: error: the tile (128, 128) needs 16384 threads, more than the 1024 of a CUDA block (a "
+         "transpose or reshape between two rank-2 shapes runs one thread per element of the bounding box "
+         "of the kernel's blocks for now: the box at most 1024 elements)\n"
+         "        v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
+         "                             ^\n"},
     };
     return all;
 }

@@ -89,3 +89,18 @@ def loop_pairs_kernel(Z, Y, n, N: tl.constexpr):
         re, im = tl.split(z)
         acc += tl.join(im, re)
     tl.store(Y + o[:, None] * 2 + tl.arange(0, 2)[None, :], acc)
+
+
+@triton.jit
+def trans_rect_kernel(X, Y, Z, R, M: tl.constexpr, N: tl.constexpr):
+    # a (M, N) tile with M != N: its transpose (N, M) in an expression and a
+    # row reduction of it, and a reshape to (N, M) (the blocks' shapes do not
+    # broadcast: the CUDA tile is their bounding box)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(X + rm[:, None] * N + rn[None, :])
+    y = tl.trans(x) * 2.0 + 1.0
+    tl.store(Y + rn[:, None] * M + rm[None, :], y)
+    tl.store(Z + rn, tl.sum(y, axis=1))
+    r = tl.reshape(x, (N, M))
+    tl.store(R + rn[:, None] * M + rm[None, :], r)
