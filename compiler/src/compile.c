@@ -13,6 +13,7 @@
 #include "mytriton/mytriton.h"
 #include "passes.h"
 #include "pyast.h"
+#include "remat.h"
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
@@ -378,6 +379,9 @@ void mt_free(mt_compilation *c) {
 static int need_tile(mt_compilation *c) {
     if (c->have_tile) return 1;
     if (c->tile_failed || !c->f) return 0;
+    /* index blocks used as both the rows and the columns of a tile get a
+     * copy per orientation (remat.h) */
+    remat_index_blocks(c->ctx->arena, c->f);
     int dot = shape_needs_box(c->f);
     int blocked = c->opts.opt_level >= 2 && !dot;
     /* a dot kernel (or one whose blocks' shapes differ: shape.h dot_box)

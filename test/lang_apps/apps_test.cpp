@@ -1,5 +1,6 @@
-// Layer norm forward and backward (kernels/layer_norm.py) through the
-// generated launchers at -O1 and -O2, against a double-precision reference
+// A fused attention forward (kernels/attention.py, causal and not) and a
+// layer norm forward and backward (kernels/layer_norm.py) through the
+// generated launchers at -O1 and -O2, against double-precision references
 // computed here from the same fp16 inputs. The backward's dx kernel adds each
 // row's weight and bias gradients into GROUP_M partial rows under spin locks
 // (atomic_cas / atomic_xchg, a Count flag read inside the lock); the partial
@@ -10,6 +11,7 @@
 //   CudaO1.* / CudaO2.*   the CUDA backend (GTEST_SKIP without a GPU)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -211,7 +213,74 @@ void layer_norm_case(Target t) {
     expect_close("db", dbo, db, 4e-3, 2e-2, h2f);
 }
 
+// softmax(q k^T * sm_scale) v per (batch-head, query), over the keys n <
+// n_ctx (n <= m when causal); the kernel rounds p to fp16 before p @ v.
+void attention_case(Target t, bool causal) {
+    const int BH = 3, N_CTX = 70, D = 32, BLOCK_M = 16; /* as in CMakeLists.txt */
+    const float sm_scale = 1.0f / std::sqrt((float)D);
+    size_t n = (size_t)BH * N_CTX * D;
+    std::vector<half> q = random_halves(n, -1.0f, 1.0f, 11), k = random_halves(n, -1.0f, 1.0f, 12),
+                      v = random_halves(n, -1.0f, 1.0f, 13);
+    std::vector<double> want(n);
+    for (int bh = 0; bh < BH; bh++)
+        for (int m = 0; m < N_CTX; m++) {
+            size_t qm = ((size_t)bh * N_CTX + m) * D;
+            int keys = causal ? m + 1 : N_CTX;
+            std::vector<double> s(keys);
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j < keys; j++) {
+                size_t kj = ((size_t)bh * N_CTX + j) * D;
+                double dot = 0;
+                for (int d = 0; d < D; d++) dot += (double)h2f(q[qm + d]) * h2f(k[kj + d]);
+                s[j] = dot * sm_scale;
+                mx = std::max(mx, s[j]);
+            }
+            for (int j = 0; j < keys; j++) sum += s[j] = std::exp(s[j] - mx);
+            for (int d = 0; d < D; d++) {
+                double o = 0;
+                for (int j = 0; j < keys; j++) o += s[j] * h2f(v[((size_t)bh * N_CTX + j) * D + d]);
+                want[qm + d] = o / sum;
+            }
+        }
+    std::vector<half> out(n, mytriton_fp16_from_float(-7.0f));
+    {
+        Buffers buf(t);
+        half *od = buf(out);
+        mytriton_grid g = mytriton_grid_2d((N_CTX + BLOCK_M - 1) / BLOCK_M, BH);
+        buf.finish(causal ? APPS_LAUNCH(t, attn_causal, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX)
+                          : APPS_LAUNCH(t, attn, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX));
+    }
+    expect_close(causal ? "causal attention" : "attention", out, want, 1e-2, 4e-3, h2f);
+}
+
 }  // namespace
+
+TEST(HostO1, attention) { attention_case(Target{true, 1}, false); }
+TEST(HostO2, attention) { attention_case(Target{true, 2}, false); }
+TEST(HostO1, attention_causal) { attention_case(Target{true, 1}, true); }
+TEST(HostO2, attention_causal) { attention_case(Target{true, 2}, true); }
+#if MT_APPS_CUDA
+TEST(CudaO1, attention) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    attention_case(Target{false, 1}, false);
+}
+TEST(CudaO2, attention) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    attention_case(Target{false, 2}, false);
+}
+TEST(CudaO1, attention_causal) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    attention_case(Target{false, 1}, true);
+}
+TEST(CudaO2, attention_causal) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    attention_case(Target{false, 2}, true);
+}
+#endif
 
 TEST(HostO1, layer_norm) { layer_norm_case(Target{true, 1}); }
 TEST(HostO2, layer_norm) { layer_norm_case(Target{true, 2}); }
