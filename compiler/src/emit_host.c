@@ -440,6 +440,12 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_ERF:
     case OP_FLOOR:
     case OP_CEIL:
+    /* the libdevice functions (unary, rendered from their templates) */
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
+#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef LIBDEVICE
+#undef MATH
     case OP_DIV:
     case OP_DIV_RN:
     case OP_CMP_LT:
@@ -1015,6 +1021,11 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_ERF:
     case OP_FLOOR:
     case OP_CEIL:
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
+#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef LIBDEVICE
+#undef MATH
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:

@@ -1718,7 +1718,15 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_COS:
     case OP_ERF:
     case OP_FLOOR:
-    case OP_CEIL: emit_math(M, in); return;
+    case OP_CEIL:
+    /* the libdevice functions (unary) */
+#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
+#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
+#include "ops_math.def"
+#undef LIBDEVICE
+#undef MATH
+        emit_math(M, in);
+        return;
     case OP_DIV:
     case OP_DIV_RN: emit_div(M, in); return;
     case OP_ADD:

@@ -181,6 +181,7 @@ static const struct {
     {"dot", V_FUNC, B_DOT},
     {"math", V_MODULE, MOD_TL_MATH},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
+    {"extra", V_MODULE, MOD_TL_EXTRA},
 };
 
 /* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
@@ -226,6 +227,26 @@ Val fe_tl_member(const char *attr, int math) {
             v.i = op;
             return v;
         }
+    return v;
+}
+
+/* A function of triton.language.extra.libdevice, or a V_NONE value: the
+ * ops marked OPF_LIBDEVICE, and the tl.math functions whose -O2 rendering
+ * is already the libdevice call (no Triton-specific lowering: libdevice.exp
+ * is the correctly rounded exp, not tl.exp's approximation). */
+Val fe_libdevice_member(const char *attr) {
+    Val v = {0};
+    v.kind = V_NONE;
+    for (int op = 0; op < OP_COUNT; op++) {
+        /* op_triton_f32: set for the rows of ops_math.def */
+        int ld = op_has((Op)op, OPF_LIBDEVICE) ||
+                 (op_has((Op)op, OPF_CALL) && op_triton_f32[op] && !op_triton_f32[op][0]);
+        if (ld && strcmp(op_info((Op)op)->name, attr) == 0) {
+            v.kind = V_OPFN;
+            v.i = op;
+            return v;
+        }
+    }
     return v;
 }
 
@@ -302,6 +323,11 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             Val v = fe_tl_member(attr, math);
             if (v.kind == V_MODULE) v.s = arena_printf(I->a, "tl.%s", attr);
             if (v.kind != V_NONE) return v;
+            if (fe_libdevice_member(attr).kind != V_NONE)
+                fe_fail(I, n->pos,
+                        "'%s.%s' is not in triton.language: it is libdevice.%s (from "
+                        "triton.language.extra import libdevice)",
+                        math ? "tl.math" : "tl", attr, attr);
             const char *near = fe_closest_member(I->a, attr, math);
             if (near)
                 fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
@@ -309,6 +335,29 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             fe_fail(I, n->pos,
                     "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
                     math ? "tl.math" : "tl", attr);
+        }
+        if (base.i == MOD_TL_EXTRA) {
+            if (strcmp(attr, "cuda") == 0) {
+                Val v = base;
+                v.s = arena_printf(I->a, "%s.cuda", base.s);
+                return v;
+            }
+            if (strcmp(attr, "libdevice") == 0) {
+                Val v = base;
+                v.i = MOD_LIBDEVICE;
+                v.s = arena_printf(I->a, "%s.libdevice", base.s);
+                return v;
+            }
+            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)",
+                    base.s, attr);
+        }
+        if (base.i == MOD_LIBDEVICE) {
+            Val v = fe_libdevice_member(attr);
+            if (v.kind != V_NONE) return v;
+            fe_fail(I, n->pos,
+                    "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
+                    "functions it has)",
+                    attr);
         }
         if (base.i == MOD_PROPAGATE_NAN) {
             if (strcmp(attr, "NONE") == 0) return fe_vint(0);
@@ -544,7 +593,7 @@ Val fe_parse_float_string(Interp *I, const char *s, SrcPos pos) {
 Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
     const OpInfo *info = op_info(op);
     BuiltinSpec spec = {0};
-    spec.display = arena_printf(I->a, "tl.%s", info->name);
+    spec.display = arena_printf(I->a, op_has(op, OPF_LIBDEVICE) ? "libdevice.%s" : "tl.%s", info->name);
     static const char *const names[3] = {"x", "y", "z"};
     for (int i = 0; i < info->nargs && i < 3; i++) spec.params[i] = names[i];
     spec.required = info->nargs;

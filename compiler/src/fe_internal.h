@@ -76,6 +76,8 @@ typedef enum Module {
     MOD_TL,
     MOD_TL_MATH,
     MOD_PROPAGATE_NAN,
+    MOD_TL_EXTRA,  /* triton.language.extra and its .cuda */
+    MOD_LIBDEVICE, /* triton.language.extra(.cuda).libdevice */
     MOD_OTHER,
     MOD_USER /* a Python file beside the kernel's (fe_import.c): `umod` */
 } Module;
@@ -382,6 +384,7 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
 void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
                      int ndefs);
 Val fe_tl_member(const char *attr, int math);
+Val fe_libdevice_member(const char *attr); /* libdevice.X, or V_NONE */
 /* Calls the helper `fn` (a V_USERFUNC) with positional arguments and
  * returns its result (a V_TUPLE when it returns several values; None when
  * it returns nothing). For tl.reduce / tl.associative_scan combiners. */

@@ -28,6 +28,18 @@ int fe_is_language_module(const char *name) {
     return strcmp(name, "triton.language") == 0 || strcmp(name, "mytriton.language") == 0;
 }
 
+/* triton.language.extra(.cuda) and its libdevice, by dotted name (also
+ * under mytriton.language); MOD_OTHER for anything else. */
+static Module extra_module(const char *name) {
+    const char *rest = NULL;
+    if (strncmp(name, "triton.language.extra", 21) == 0) rest = name + 21;
+    else if (strncmp(name, "mytriton.language.extra", 23) == 0) rest = name + 23;
+    if (!rest) return MOD_OTHER;
+    if (strncmp(rest, ".cuda", 5) == 0) rest += 5;
+    if (!*rest) return MOD_TL_EXTRA;
+    return strcmp(rest, ".libdevice") == 0 ? MOD_LIBDEVICE : MOD_OTHER;
+}
+
 void fe_import_names(Interp *I, const PyNode *s) {
     const PyVal *names = pyast_list(s, "names");
     for (int i = 0; names && i < names->len; i++) {
@@ -48,7 +60,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
             if (as) {
                 Module m = fe_is_triton_module(name)     ? MOD_TRITON
                            : fe_is_language_module(name) ? MOD_TL
-                                                         : MOD_OTHER;
+                                                         : extra_module(name);
                 fe_env_set(I->a, &I->globals, as, fe_module_val(m, name), alias->pos);
             } else {
                 /* `import a.b` binds `a` */
@@ -72,6 +84,23 @@ void fe_import_names(Interp *I, const PyNode *s) {
                         fe_module_path(I, name));
             Val v = fe_module_val(MOD_USER, name);
             v.umod = um;
+            fe_env_set(I->a, &I->globals, bind, v, alias->pos);
+            continue;
+        }
+        Module em = extra_module(module);
+        if (em == MOD_TL_EXTRA) {
+            /* from triton.language.extra(.cuda) import libdevice */
+            Val v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
+            if (strcmp(name, "libdevice") == 0) v.i = MOD_LIBDEVICE;
+            else if (strcmp(name, "cuda") == 0) v.i = MOD_TL_EXTRA;
+            fe_env_set(I->a, &I->globals, bind, v, alias->pos);
+            continue;
+        }
+        if (em == MOD_LIBDEVICE) {
+            /* from triton.language.extra.libdevice import tanh */
+            Val v = fe_libdevice_member(name);
+            if (v.kind == V_NONE)
+                v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
             continue;
         }

@@ -15,7 +15,8 @@ enum {
     OPF_COMMUTATIVE = 1 << 8, /* operands may be swapped */
     OPF_REDUCE = 1 << 9,      /* a reduction (Attrs: axis, RED_* flags) */
     OPF_CALL = 1 << 10,       /* callable as tl.<spelling>(...) and tl.math.<spelling>(...) */
-    OPF_SCAN = 1 << 11        /* an inclusive scan along an axis (Attrs: axis, RED_* flags) */
+    OPF_SCAN = 1 << 11,       /* an inclusive scan along an axis (Attrs: axis, RED_* flags) */
+    OPF_LIBDEVICE = 1 << 12   /* callable as libdevice.<spelling>(...) only (ops_math.def) */
 };
 
 /* Attrs.flag of reductions and scans (AT_REDUCE). A reduction without

@@ -253,7 +253,63 @@ void attention_case(Target t, bool causal) {
     expect_close(causal ? "causal attention" : "attention", out, want, 1e-2, 4e-3, h2f);
 }
 
+// GELU (tanh form) in bf16 storage, and log1p / expm1 / atan / tan of a
+// biased 2-D block, against the C library in double (libdevice and the C
+// library round differently: a few f32 ulps).
+void gelu_case(Target t) {
+    const int n = 1000;
+    std::vector<mytriton_bf16> x(n), y(n);
+    std::vector<double> want(n);
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> u(-5.0f, 5.0f);
+    for (int i = 0; i < n; i++) {
+        x[i] = mytriton_bf16_from_float(u(rng));
+        double v = mytriton_bf16_to_float(x[i]);
+        want[i] = 0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    }
+    {
+        Buffers buf(t);
+        mytriton_bf16 *yd = buf(y);
+        buf.finish(APPS_LAUNCH(t, gelu_tanh, mytriton_grid_1d((n + 255) / 256), buf(x), yd, n));
+    }
+    expect_close("gelu", y, want, 8e-3, 1e-6, mytriton_bf16_to_float);
+
+    const int M = 19, N = 50;
+    std::vector<float> a((size_t)M * N), bias(N), out((size_t)M * N, -1.0f);
+    std::uniform_real_distribution<float> w(-1.5f, 1.5f);
+    for (auto &v : a) v = w(rng);
+    for (auto &v : bias) v = w(rng) * 0.2f;
+    std::vector<double> want2((size_t)M * N);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double v = (double)(a[(size_t)i * N + j] + bias[j]);
+            want2[(size_t)i * N + j] = std::log1p(std::fabs(v)) + std::expm1(v * 0.5) + std::atan(v) +
+                                       std::tan(v * 0.25);
+        }
+    {
+        Buffers buf(t);
+        float *od = buf(out);
+        buf.finish(APPS_LAUNCH(t, bias_math, mytriton_grid_1d((M + 7) / 8), buf(a), buf(bias), od, M, N));
+    }
+    expect_close("log1p + expm1 + atan + tan", out, want2, 1e-5, 1e-6, f2f);
+}
+
 }  // namespace
+
+TEST(HostO1, gelu) { gelu_case(Target{true, 1}); }
+TEST(HostO2, gelu) { gelu_case(Target{true, 2}); }
+#if MT_APPS_CUDA
+TEST(CudaO1, gelu) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    gelu_case(Target{false, 1});
+}
+TEST(CudaO2, gelu) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    gelu_case(Target{false, 2});
+}
+#endif
 
 TEST(HostO1, attention) { attention_case(Target{true, 1}, false); }
 TEST(HostO2, attention) { attention_case(Target{true, 2}, false); }

@@ -1,0 +1,29 @@
+# GELU with the tanh approximation, as Triton kernels write it with
+# libdevice (triton.language.extra.libdevice), in bf16 / fp16 storage with
+# f32 math, and a fused bias + GELU over a 2-D block with log1p / expm1 /
+# atan / tan from the CUDA spelling tl.extra.cuda.libdevice.
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def gelu_tanh_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    y = 0.5 * x * (1.0 + libdevice.tanh(inner))
+    tl.store(y_ptr + offs, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def bias_math_kernel(x_ptr, b_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=0.0)
+    x = x + tl.load(b_ptr + rn, mask=rn < N, other=0.0)[None, :]
+    ld = tl.extra.cuda.libdevice
+    y = ld.log1p(tl.abs(x)) + ld.expm1(x * 0.5) + ld.atan(x) + ld.tan(x * 0.25)
+    tl.store(y_ptr + rm[:, None] * N + rn[None, :], y, mask=mask)
