@@ -770,8 +770,9 @@ static const struct TritonHelper {
      "'%' on f64"},
 };
 
-/* Integer maximum and minimum, guarded against ptxas (cb_int_minmax in
- * emit_cuda_blocked.c says why): a compare and a select in inline PTX. */
+/* Integer maximum and minimum, guarded against ptxas's VIMNMX3 fusion
+ * (cb_int_minmax in emit_cuda_blocked.c says why): a compare and a select
+ * in inline PTX; without PTX (test/emu) the conditional. */
 static const struct TritonHelper ptxas_guard_helpers[] = {
     {"mt_max_s32", "int", "int x, int y",
      "{ .reg .pred p; setp.gt.s32 p, %1, %2; selp.b32 %0, %1, %2, p; }", "x > y ? x : y",
@@ -825,8 +826,8 @@ const char *c_triton_helpers(Arena *a, const char *code) {
         code);
     put_helpers(
         a, &sb, ptxas_guard_helpers, sizeof ptxas_guard_helpers / sizeof ptxas_guard_helpers[0],
-        "// Integer maximum and minimum as compare and select: ptxas 12.8 to 13.x fuses\n"
-        "// max.s32 chains into VIMNMX3 and can drop an operand's negation (see docs/design.md)\n",
+        "// Integer maximum and minimum as compare and select: CUDA 13.0's ptxas fuses\n"
+        "// max.s32 chains into VIMNMX3 and can drop an operand's negation (docs/design.md)\n",
         code);
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);

@@ -638,20 +638,26 @@ static const char *hfma(CudaB *C, DType rt, const char *a, const char *b, const 
 }
 
 /* Integer maximum and minimum (tl.maximum, tl.minimum, tl.max, tl.min, the
- * reduction trees) as a call of mt_max_s32 / mt_min_s32 / mt_max_u32 /
- * mt_min_u32 (c_triton_helpers): a setp and a selp in inline PTX rather
- * than max.s32 / min.s32. Why: CUDA 13.0's ptxas (V13.0.88, at -O1 to -O3,
- * sm_90) fuses chains of max.s32 into a three-input VIMNMX3 and, when an
- * operand is a negation (neg.s32), can read that operand before its
- * negation is materialized: tl.max(-(x * 8)) computed max(x * 8) (difftest
- * seeds 9001 and 16199, at num_warps 1 and 2; test/difftest/regress/).
- * Reports of the same fusion bug name ptxas 12.8 to 13.3 on sm_100 (the
- * integer abs idiom); Triton's bundled ptxas 12.8 happened not to hit it on
- * sm_90. ptxas keeps the compare and select as ISETP and SEL, which it does
- * not fuse into VIMNMX3; the cost is one more instruction per maximum. The
- * result and operands are converted through int / unsigned (a narrow
- * integer's value is kept); bool, 64-bit integers (no VIMNMX) and floats
- * are left as they are (NULL). */
+ * flat and axis reduction trees) as a call of mt_max_s32 / mt_min_s32 /
+ * mt_max_u32 / mt_min_u32 (c_triton_helpers): a setp and a selp in inline
+ * PTX rather than the max.s32 / min.s32 that nvcc makes of max() and of
+ * a > b ? a : b. Why: CUDA 13.0's ptxas (V13.0.88, -O1 to -O3, sm_90)
+ * fuses chains of max.s32 into three-input VIMNMX3 and, where an operand is
+ * a negation (neg.s32), reads the operand's register before its negation
+ * (IMAD.MOV R, -R) is written: tl.max(-(x * 8)) took x * 8 for one element
+ * of each thread (difftest seeds 9001 and 16199 at num_warps 1 and 2;
+ * test/difftest/regress/). Triton's bundled ptxas 12.8 did not do this on
+ * these kernels; public reports show the same VIMNMX3 fusion dropping a
+ * negation with ptxas 12.8 to 13.3 on sm_100. The guard is empirical
+ * (measured on an H200 with ptxas 13.0, docs/design.md): ptxas still turns
+ * compare-and-select pairs over plain operands into VIMNMX and VIMNMX3, but
+ * kept those over negations as ISETP and SEL, and the outputs matched the
+ * host's at num_warps 1 to 8; rewriting the negation (sub.s32 0, x;
+ * mul.lo.s32 x, -1) or max.s32 in inline PTX did not help. Cost: at most
+ * one more instruction per maximum. Operands and result go through int /
+ * unsigned (a narrow integer's value is kept); bool, 64-bit integers (no
+ * VIMNMX) and floats are left as they are (NULL). -O1 (golden output) is
+ * not guarded. */
 static const char *cb_int_minmax(CudaB *C, Op op, DType dt, const char *a, const char *b) {
     if (!dtype_is_int(dt) || dt == DT_BOOL || dtype_info(dt)->bits > 32) return NULL;
     int sgn = dtype_is_signed(dt), b32 = dtype_info(dt)->bits == 32;
