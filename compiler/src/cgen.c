@@ -770,32 +770,65 @@ static const struct TritonHelper {
      "'%' on f64"},
 };
 
-const char *c_triton_helpers(Arena *a, const char *code) {
-    StrBuf sb;
-    sb_init(&sb, a);
-    for (size_t h = 0; h < sizeof triton_helpers / sizeof triton_helpers[0]; h++) {
-        const struct TritonHelper *H = &triton_helpers[h];
+/* Integer maximum and minimum, guarded against ptxas's VIMNMX3 fusion
+ * (cb_int_minmax in emit_cuda_blocked.c says why): a compare and a select
+ * in inline PTX; without PTX (test/emu) the conditional. */
+static const struct TritonHelper ptxas_guard_helpers[] = {
+    {"mt_max_s32", "int", "int x, int y",
+     "{ .reg .pred p; setp.gt.s32 p, %1, %2; selp.b32 %0, %1, %2, p; }", "x > y ? x : y",
+     "signed maximum"},
+    {"mt_min_s32", "int", "int x, int y",
+     "{ .reg .pred p; setp.lt.s32 p, %1, %2; selp.b32 %0, %1, %2, p; }", "x < y ? x : y",
+     "signed minimum"},
+    {"mt_max_u32", "unsigned", "unsigned x, unsigned y",
+     "{ .reg .pred p; setp.gt.u32 p, %1, %2; selp.b32 %0, %1, %2, p; }", "x > y ? x : y",
+     "unsigned maximum"},
+    {"mt_min_u32", "unsigned", "unsigned x, unsigned y",
+     "{ .reg .pred p; setp.lt.u32 p, %1, %2; selp.b32 %0, %1, %2, p; }", "x < y ? x : y",
+     "unsigned minimum"},
+};
+
+/* The helpers of `table` that `code` calls, after `heading` (once). */
+static void put_helpers(Arena *a, StrBuf *sb, const struct TritonHelper *table, size_t n,
+                        const char *heading, const char *code) {
+    int first = 1;
+    for (size_t h = 0; h < n; h++) {
+        const struct TritonHelper *H = &table[h];
         if (!strstr(code, arena_printf(a, "%s(", H->name))) continue;
-        if (!sb.len)
-            sb_puts(
-                &sb,
-                "// Triton's numerics: the instructions Triton emits for these ops (each defined once\n"
-                "// in a translation unit that includes several generated kernels)\n");
+        if (first) sb_puts(sb, heading);
+        first = 0;
         const char *guard = arena_printf(a, "MYTRITON_HELPER_%s", H->name + 3);
-        sb_printf(&sb, "#ifndef %s\n#define %s\n", guard, guard);
-        sb_printf(&sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name,
+        sb_printf(sb, "#ifndef %s\n#define %s\n", guard, guard);
+        sb_printf(sb, "static __device__ __forceinline__ %s %s(%s) { // %s\n", H->type, H->name,
                   H->params, H->what);
         if (!H->ptx) {
-            sb_printf(&sb, "    return %s;\n}\n#endif\n", H->body);
+            sb_printf(sb, "    return %s;\n}\n#endif\n", H->body);
             continue;
         }
         int two = strchr(H->params, ',') != NULL;
+        const char *k = strcmp(H->type, "float") == 0 ? "f" : "r"; /* the register class */
         sb_printf(
-            &sb,
-            "#ifdef __CUDA_ARCH__\n    float r;\n    asm(\"%s\" : \"=f\"(r) : \"f\"(x)%s);\n    return r;\n",
-            H->ptx, two ? ", \"f\"(y)" : "");
-        sb_printf(&sb, "#else\n    return %s;\n#endif\n}\n#endif\n", H->body);
+            sb,
+            "#ifdef __CUDA_ARCH__\n    %s r;\n    asm(\"%s\" : \"=%s\"(r) : \"%s\"(x)%s%s%s);\n"
+            "    return r;\n",
+            H->type, H->ptx, k, k, two ? ", \"" : "", two ? k : "", two ? "\"(y)" : "");
+        sb_printf(sb, "#else\n    return %s;\n#endif\n}\n#endif\n", H->body);
     }
+}
+
+const char *c_triton_helpers(Arena *a, const char *code) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    put_helpers(
+        a, &sb, triton_helpers, sizeof triton_helpers / sizeof triton_helpers[0],
+        "// Triton's numerics: the instructions Triton emits for these ops (each defined once\n"
+        "// in a translation unit that includes several generated kernels)\n",
+        code);
+    put_helpers(
+        a, &sb, ptxas_guard_helpers, sizeof ptxas_guard_helpers / sizeof ptxas_guard_helpers[0],
+        "// Integer maximum and minimum as compare and select: CUDA 13.0's ptxas fuses\n"
+        "// max.s32 chains into VIMNMX3 and can drop an operand's negation (docs/design.md)\n",
+        code);
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);
 }

@@ -45,8 +45,10 @@ const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const cha
 /* The __device__ helpers of Triton's instructions (mt_ex2_approx,
  * mt_ex2_approx_ftz, mt_sqrt_approx, mt_rsqrt_approx, mt_div_full,
  * mt_frem_f32, mt_frem_f64) that ops_math.def's triton_f32 column and the
- * -O2 division and remainder use: the definitions of those that `code`
- * calls, to precede it once in its translation unit ("" when none). */
+ * -O2 division and remainder use, and -O2's guarded integer maximum and
+ * minimum (mt_max_s32, mt_min_s32, mt_max_u32, mt_min_u32): the
+ * definitions of those that `code` calls, to precede it once in its
+ * translation unit ("" when none). */
 const char *c_triton_helpers(Arena *a, const char *code);
 /* An op template ({0} {1} {2}: operands; {f}: "f" unless ct is f64) filled. */
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct);

@@ -637,6 +637,36 @@ static const char *hfma(CudaB *C, DType rt, const char *a, const char *b, const 
                                c_store(C->a, rt, C_CUDA, b), c_store(C->a, rt, C_CUDA, c)));
 }
 
+/* Integer maximum and minimum (tl.maximum, tl.minimum, tl.max, tl.min, the
+ * flat and axis reduction trees) as a call of mt_max_s32 / mt_min_s32 /
+ * mt_max_u32 / mt_min_u32 (c_triton_helpers): a setp and a selp in inline
+ * PTX rather than the max.s32 / min.s32 that nvcc makes of max() and of
+ * a > b ? a : b. Why: CUDA 13.0's ptxas (V13.0.88, -O1 to -O3, sm_90)
+ * fuses chains of max.s32 into three-input VIMNMX3 and, where an operand is
+ * a negation (neg.s32), reads the operand's register before its negation
+ * (IMAD.MOV R, -R) is written: tl.max(-(x * 8)) took x * 8 for one element
+ * of each thread (difftest seeds 9001 and 16199 at num_warps 1 and 2;
+ * test/difftest/regress/). Triton's bundled ptxas 12.8 did not do this on
+ * these kernels; public reports show the same VIMNMX3 fusion dropping a
+ * negation with ptxas 12.8 to 13.3 on sm_100. The guard is empirical
+ * (measured on an H200 with ptxas 13.0, docs/design.md): ptxas still turns
+ * compare-and-select pairs over plain operands into VIMNMX and VIMNMX3, but
+ * kept those over negations as ISETP and SEL, and the outputs matched the
+ * host's at num_warps 1 to 8; rewriting the negation (sub.s32 0, x;
+ * mul.lo.s32 x, -1) or max.s32 in inline PTX did not help. Cost: at most
+ * one more instruction per maximum. Operands and result go through int /
+ * unsigned (a narrow integer's value is kept); bool, 64-bit integers (no
+ * VIMNMX) and floats are left as they are (NULL). -O1 (golden output) is
+ * not guarded. */
+static const char *cb_int_minmax(CudaB *C, Op op, DType dt, const char *a, const char *b) {
+    if (!dtype_is_int(dt) || dt == DT_BOOL || dtype_info(dt)->bits > 32) return NULL;
+    int sgn = dtype_is_signed(dt), b32 = dtype_info(dt)->bits == 32;
+    const char *fn = op == OP_MAXIMUM || op == OP_MAX ? (sgn ? "mt_max_s32" : "mt_max_u32")
+                                                      : (sgn ? "mt_min_s32" : "mt_min_u32");
+    const char *call = arena_printf(C->a, "%s(%s, %s)", fn, a, b);
+    return b32 ? call : arena_printf(C->a, "(%s)%s", c_type(dt), call);
+}
+
 /* The ops whose Triton PTX differs from the shared renderer's C: math
  * functions by ops_math.def's triton_f32 column (fp32 exp, exp2, sqrt,
  * rsqrt approximate), '/' and fdiv as div.full.f32, div_rn exact, '%' as
@@ -685,6 +715,16 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
                 in->op == OP_MAXIMUM ? (f64 ? "fmax" : "fmaxf") : (f64 ? "fmin" : "fminf");
             return arena_printf(C->a, "(isnan(%s) ? (%s) : (isnan(%s) ? (%s) : %s(%s, %s)))", p, p,
                                 q, q, fn, p, q);
+        }
+        if (!dtype_is_float(rt)) {
+            /* the operands as cgen.c's c_op_expr converts them (the seed's mixed maximum) */
+            const char *p = a, *q = b, *T = c_type(rt);
+            if (in->args[0].kind != OPD_CONST && operand_type(C->f, in->args[0]).dtype != rt)
+                p = arena_printf(C->a, "(%s)%s", T, a);
+            if (in->args[1].kind != OPD_CONST && operand_type(C->f, in->args[1]).dtype != rt)
+                q = arena_printf(C->a, "(%s)%s", T, b);
+            e = cb_int_minmax(C, in->op, rt, p, q);
+            if (e) return e;
         }
         break;
     case OP_PROGRAM_ID:
@@ -1124,6 +1164,8 @@ static const char *combine(CudaB *C, const Inst *in, const char *dst, const char
         return arena_printf(C->a, "%s += %s;", dst, x);
     }
     MT_ASSERT(in->op == OP_MAX || in->op == OP_MIN);
+    const char *g = cb_int_minmax(C, in->op, dt, dst, x);
+    if (g) return arena_printf(C->a, "%s = %s;", dst, g);
     const char *fn = in->op == OP_MAX ? (!fl   ? "max"
                                          : dbl ? "fmax"
                                                : "fmaxf")
@@ -1287,12 +1329,19 @@ static void emit_axis_reduce(CudaB *C, const Inst *in) {
     emit_axis_result(C, in, buf);
 }
 
+/* reduce_gen's step, integer max and min guarded (cb_int_minmax). */
+static const char *axis_step(void *user, Op op, DType dt, const char *acc, const char *x) {
+    CudaB *C = user;
+    const char *g = op == OP_MAX || op == OP_MIN ? cb_int_minmax(C, op, dt, acc, x) : NULL;
+    return g ? g : red_step_default(C->a, op, dt, acc, x);
+}
+
 /* The result elements of an axis reduction whose operand is in `buf`. */
 static void emit_axis_result(CudaB *C, const Inst *in, const char *buf) {
     int id = in->result;
     Layout lr = in->type.rank == 0 ? LAYOUT_UNIFORM : cb_layout(C, id);
     declare(C, id, (DType)in->type.dtype);
-    RedGen g = {C->a, C_CUDA, C->f, in, arena_printf(C->a, "%s[%%s]", buf), NULL, NULL};
+    RedGen g = {C->a, C_CUDA, C->f, in, arena_printf(C->a, "%s[%%s]", buf), axis_step, C};
     int n = cb_open(C, lr);
     const char *unused;
     const char **ls = red_lines(&g, held_pos(C, lr, &unused),
