@@ -29,6 +29,8 @@ typedef struct CudaB {
     const Block *cur_block;   /* the block being emitted */
     const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
     const Block **red_blk;    /* ... written in this block */
+    int axis_rows;            /* the axis analysis asks about groups of this many rows (0: columns) */
+    int ntrans;               /* stores staged through shared memory (tr_smem_N) */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -230,10 +230,13 @@ const char *cb_col(CudaB *C, const char *j) {
     C->uses_tx = 1;
     return coord(C, C->tile->tn, C->tile->cols, "tx", j, C->group);
 }
+/* A flat element e of the thread: the same groups as along columns, so a
+ * warp's accesses are contiguous (Triton's blocked layout repeated over
+ * the block) rather than strided by the thread's element count. */
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
     if (ept == 1) return "threadIdx.x";
-    return arena_printf(C->a, "(threadIdx.x * %d + %s)", ept, e);
+    return coord(C, ept, C->tile->threads, "threadIdx.x", e, C->group);
 }
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
@@ -327,11 +330,17 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     const Inst *def = C->f->defs[v];
     AxisInfo r = {-1, 1};
     Layout l = cb_layout(C, v);
-    /* only columns/tile/flat layouts vary along the vector axis */
-    int varies = l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
+    /* only columns/tile/flat layouts vary along the vector axis (rows and
+     * tile ones along rows, when C->axis_rows asks about groups of that
+     * many rows) */
+    int varies = C->axis_rows ? l == LAYOUT_ROWS || l == LAYOUT_TILE
+                              : l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
     if (def && def->op == OP_ARANGE) {
         Layout ul = use;
-        if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
+        if (C->axis_rows) {
+            r.stride = ul == LAYOUT_ROWS ? 1 : 0;
+            r.div = ul == LAYOUT_ROWS ? min_int(C->axis_rows, pow2_of(def->attrs.start)) : 1;
+        } else if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
             int per = ul == LAYOUT_COLS ? C->tile->tn : C->tile->tm * C->tile->tn;
             r.stride = 1;
             r.div = min_int(min_int(pow2_of(per), C->group), pow2_of(def->attrs.start));
@@ -820,7 +829,7 @@ static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
                                                      : 1;
     if (n < V || n % V != 0) return 0;
     /* groups of columns must hold whole 16-byte accesses */
-    if (ctx != LAYOUT_FLAT && C->group % V != 0) return 0;
+    if (C->group % V != 0) return 0;
     if (ptr_base(C, p) < 0) return 0;
     if (p.kind == OPD_VALUE && C->ptr_var[p.id]) return 0;
     AxisInfo ax = axis_of(C, p, ctx);
@@ -950,6 +959,181 @@ static void emit_load(CudaB *C, const Inst *in) {
     cb_close(C, n);
 }
 
+/* ---- Stores contiguous along rows (a transpose) --------------------------------
+ *
+ * A tile store whose address is contiguous along rows but not along columns
+ * (out[n, m] = x[m, n]) would write one element per row per thread, a warp
+ * touching a sector per element. As Triton's convert_layout, the value goes
+ * through shared memory instead: every thread writes its elements at
+ * (column, row) of a [C][R + pad] buffer (the pad, one 32-bit word, puts
+ * neighbouring columns in other banks), then thread t reads groups of vr
+ * consecutive rows of one column (rows (t % (R / vr)) * vr .., columns
+ * t / (R / vr) + k * (T * vr / R)), so that a warp writes whole rows of the
+ * output, in 16-byte accesses where the axis analysis along rows proves
+ * them. The address and the mask are recomputed at those coordinates from
+ * their definitions (aranges, uniform scalars, elementwise ops); a store
+ * whose address or mask cannot be recomputed so keeps the per-element
+ * path. */
+
+static int deferrable(const CudaB *C, const Inst *in);
+
+/* Operand o at tile coordinates (row, col), or NULL when it is not a
+ * function of the coordinates and uniform values. `use`: the layout it is
+ * read in (for aranges); *budget bounds the size of the expression. */
+static const char *elem_at(CudaB *C, Operand o, Layout use, const char *row, const char *col,
+                           int *budget) {
+    if (--*budget < 0) return NULL;
+    switch (o.kind) {
+    case OPD_CONST: return c_const(C->a, o.c, C_CUDA);
+    case OPD_PARAM: return C->pnames[o.id];
+    case OPD_NONE: return "0";
+    case OPD_VALUE: break;
+    }
+    int v = o.id;
+    while (C->alias[v] >= 0) {
+        const Inst *hop = C->f->defs[v];
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2)
+            use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        v = C->alias[v];
+    }
+    const Inst *def = C->f->defs[v];
+    if (def && def->op == OP_ARANGE) {
+        const char *x = use == LAYOUT_ROWS ? row : use == LAYOUT_COLS ? col : NULL;
+        if (!x) return NULL;
+        return def->attrs.start ? arena_printf(C->a, "(%s + %d)", x, def->attrs.start) : x;
+    }
+    if (C->splat[v]) return C->splat[v];
+    Layout l = cb_layout(C, v);
+    if (l == LAYOUT_UNIFORM) {
+        if (C->deferred[v] && !C->emitted[v]) return NULL;
+        return arena_printf(C->a, "v%d", v);
+    }
+    if (!def || (l != LAYOUT_ROWS && l != LAYOUT_COLS && l != LAYOUT_TILE) ||
+        !deferrable(C, def) || op_has(def->op, OPF_REGION) || def->op == OP_HINT ||
+        fused_mul(C, def, 0) || fused_mul(C, def, 1))
+        return NULL;
+    const char *x[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < def->nargs && k < 3; k++) {
+        if (def->args[k].kind == OPD_CONST) x[k] = cb_const_operand(C, def, k);
+        else x[k] = elem_at(C, def->args[k], use_of(C, def, k, l), row, col, budget);
+        if (!x[k]) return NULL;
+    }
+    return arena_printf(C->a, "(%s)", cb_op_expr(C, def, x[0], x[1], x[2]));
+}
+
+/* The element index of pointer operand o at (row, col), or NULL. */
+static const char *ptr_index_at(CudaB *C, Operand o, const char *row, const char *col,
+                                int *budget) {
+    if (o.kind == OPD_PARAM) return "0";
+    if (o.kind != OPD_VALUE || C->ptr_var[o.id]) return NULL;
+    const Inst *def = C->f->defs[o.id];
+    if (!def || def->op != OP_ADDPTR) return NULL;
+    const char *base = ptr_index_at(C, def->args[0], row, col, budget);
+    const char *off = elem_at(C, def->args[1], use_of(C, def, 1, LAYOUT_TILE), row, col, budget);
+    if (!base || !off) return NULL;
+    if (strcmp(base, "0") == 0) return off;
+    return arena_printf(C->a, "(%s + %s)", base, off);
+}
+
+/* Emits the store through shared memory and returns 1, or returns 0;
+ * with `dry`, only whether it would (before its operands are emitted: the
+ * address and the mask are not, being recomputed). */
+static int store_by_rows(CudaB *C, const Inst *in, int dry) {
+    if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return 0;
+    Layout l = iter_layout(C, in);
+    int masked =
+        !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
+    if (vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype)) return 0;
+    const TileInfo *t = C->tile;
+    if (t->rank != 2 || t->dot_box || l != LAYOUT_TILE) return 0;
+    int R = t->rows, Cn = t->cols, T = t->block_threads, ept = t->tm * t->tn;
+    DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
+    int V = vec_elems(dt), vr = V;
+    while (vr > 1 && (vr > ept || !divides(vr, R))) vr /= 2;
+    int nr = R / vr; /* threads along a column */
+    if (vr < 2 || T % nr != 0 || Cn % (T / nr) != 0) return 0;
+    int base = ptr_base(C, in->args[0]);
+    if (base < 0) return 0;
+    C->axis_rows = vr;
+    AxisInfo ax = axis_of(C, in->args[0], LAYOUT_TILE);
+    C->axis_rows = 0;
+    if (ax.stride != 1) return 0;
+    int budget = 200;
+    const char *row = "(mt_r0 + q)", *col = "mt_c";
+    const char *idx0 = ptr_index_at(C, in->args[0], "mt_r0", col, &budget);
+    const char *idx = ptr_index_at(C, in->args[0], row, col, &budget);
+    const char *mq = masked ? elem_at(C, in->args[2], use_of(C, in, 2, l), row, col, &budget)
+                            : "true";
+    if (!idx0 || !idx || !mq) return 0;
+    if (dry) return 1;
+    int esize = dtype_info(dt)->bits <= 8 ? 1 : dtype_info(dt)->bits / 8;
+    int pitch = R + (esize >= 4 ? 1 : 4 / esize);
+    const char *M = c_mem_type(dt, C_CUDA);
+    const char *buf = arena_printf(C->a, "tr_smem_%d", C->ntrans++);
+    sb_printf(&C->smem, "    __shared__ %s %s[%d];\n", M, buf, Cn * pitch);
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    int n = cb_open(C, l);
+    cb_line(C, "%s[%s * %d + %s] = %s;", buf, cb_col(C, "j"), pitch, cb_row(C, "i"),
+            store_value(C, in, l, "j"));
+    cb_close(C, n);
+    cb_line(C, "__syncthreads();");
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int k = 0; k < %d; k++) {", Cn * nr / T);
+    C->indent++;
+    cb_line(C, "const int mt_r0 = (int)(threadIdx.x %% %d) * %d;", nr, vr);
+    cb_line(C, "const int mt_c = (int)(threadIdx.x / %d) + k * %d;", nr, T / nr);
+    cb_line(C, "%s mt_e[%d];", M, V);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s[mt_c * %d + mt_r0 + q];", vr, buf, pitch);
+    const char *P = param_name(C, base);
+    const char *cond = NULL;
+    if (vr == V) {
+        /* the group's mask, constant along it where the strings agree */
+        StrBuf sb;
+        sb_init(&sb, C->a);
+        const char *prev = NULL;
+        for (int q = 0; q < V && masked; q++) {
+            int b2 = 200;
+            const char *m = elem_at(C, in->args[2], use_of(C, in, 2, l),
+                                    arena_printf(C->a, "(mt_r0 + %d)", q), col, &b2);
+            if (!m) m = "false"; /* (not reached: mq was rendered) */
+            if (prev && strcmp(prev, m) == 0) continue;
+            sb_printf(&sb, "%s%s", sb.len ? " && " : "", m);
+            prev = m;
+        }
+        cond = vec_condition(C, aligned_flag(C, base), ax.div < V, V, idx0,
+                             masked ? sb_str(&sb) : "true");
+        if (cond) {
+            cb_line(C, "if (%s) {", cond);
+            C->indent++;
+        }
+        cb_line(C, "uint4 t;");
+        cb_line(C, "memcpy(&t, mt_e, sizeof t);");
+        cb_line(C, "*(uint4 *)&%s[%s] = t;", P, idx0);
+        if (cond) {
+            C->indent--;
+            cb_line(C, "} else {");
+            C->indent++;
+        }
+    }
+    if (vr != V || cond) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) {", vr);
+        C->indent++;
+        if (masked) cb_line(C, "if (%s) %s[%s] = mt_e[q];", mq, P, idx);
+        else cb_line(C, "%s[%s] = mt_e[q];", P, idx);
+        C->indent--;
+        cb_line(C, "}");
+    }
+    if (cond) {
+        C->indent--;
+        cb_line(C, "}");
+    }
+    C->indent--;
+    cb_line(C, "}");
+    return 1;
+}
+
 static void emit_store(CudaB *C, const Inst *in) {
     Layout l = iter_layout(C, in);
     if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return;
@@ -958,6 +1142,7 @@ static void emit_store(CudaB *C, const Inst *in) {
     int masked =
         !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
     int vec = vectorizable(C, l, in->args[0], dt);
+    if (!vec && store_by_rows(C, in, 0)) return;
     if (vec) {
         int V = vec_elems(dt);
         const char *al = aligned_flag(C, base);
@@ -1600,6 +1785,8 @@ static void emit_inst(CudaB *C, const Inst *in) {
     }
     if (op_has(in->op, OPF_REGION)) {
         materialize_region(C, in, in->op != OP_FOR || !cuda_matmul_find_loop(C->f, C->tile, in));
+    } else if (in->op == OP_STORE && store_by_rows(C, in, 1)) {
+        materialize(C, in->args[1]); /* the address and the mask are recomputed */
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
         /* (pointers and aliases produce no code: their operands are
          * materialized where they are used) */
