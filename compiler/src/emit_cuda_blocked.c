@@ -431,16 +431,35 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
     case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
+    case OP_CMP_GE: {
+        /* c < u and c >= u, c contiguous and u constant along the group,
+         * both multiples of the group at its start, are constant along it
+         * (a mask such as cols < N: one predicate per 16-byte access) */
+        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
+        int g = C->axis_rows ? C->axis_rows : C->group;
+        if (a.stride == 0 && b.stride == 0) r.stride = 0;
+        else if (a.div >= g && b.div >= g) {
+            int lt = def->op == OP_CMP_LT || def->op == OP_CMP_GE; /* c OP u with c = a */
+            if ((a.stride == 1 && b.stride == 0 && lt) || (a.stride == 0 && b.stride == 1 && !lt))
+                r.stride = 0;
+        }
+        r.div = 1;
+        return r;
+    }
     case OP_AND:
     case OP_OR:
-    case OP_XOR:
+    case OP_XOR: {
+        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
+        if (a.stride == 0 && b.stride == 0) r.stride = 0;
+        r.div = 1;
+        return r;
+    }
+    case OP_UMULHI:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
     case OP_SHL:
     case OP_SHR:
     case OP_BITCAST:
@@ -932,7 +951,10 @@ static void emit_load(CudaB *C, const Inst *in) {
     declare(C, id, dt);
     int base = ptr_base(C, in->args[0]);
     int vec = vectorizable(C, l, in->args[0], dt);
-    if (vec) {
+    if (vec == 1 && in->args[1].kind == OPD_VALUE && !aligned_flag(C, base) &&
+        axis_of(C, in->args[1], use_of(C, in, 1, l)).stride == 0) {
+        /* (below) */
+    } else if (vec) {
         int V = vec_elems(dt);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
@@ -949,6 +971,27 @@ static void emit_load(CudaB *C, const Inst *in) {
         cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = %s;", V, id, subscript(C, l, "i", "j + q"),
                 c_load(C->a, dt, C_CUDA, "mt_e[q]"));
         if (cond) group_fallback(C, in, l, V, 0);
+        C->indent--;
+        cb_line(C, "}");
+        cb_close(C, n);
+        return;
+    }
+    if (vec) {
+        /* the mask constant along each group and the access proven aligned:
+         * one predicated 16-byte load, no branch (a runtime loop keeps
+         * several in flight), `other` selected after it */
+        int V = vec_elems(dt);
+        int n = open_groups(C, l, V);
+        const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
+        const char *m = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", "j");
+        cb_line(C, "const bool mt_m = %s;", m);
+        cb_line(C, "const uint4 t = mt_ld16(&%s[%s], mt_m);", param_name(C, base), idx);
+        cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
+        cb_line(C, "memcpy(mt_e, &t, sizeof t);");
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = mt_m ? %s : %s;", V, id,
+                subscript(C, l, "i", "j + q"), c_load(C->a, dt, C_CUDA, "mt_e[q]"),
+                load_other(C, in, l, "j + q"));
         C->indent--;
         cb_line(C, "}");
         cb_close(C, n);
@@ -1148,8 +1191,13 @@ static void emit_store(CudaB *C, const Inst *in) {
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond = vec_condition(C, al, vec == 2, V, idx,
-                                         masked ? group_mask(C, in, 2, l, "j", V) : "true");
+        int one = masked && vec == 1 && !al && in->args[2].kind == OPD_VALUE &&
+                  axis_of(C, in->args[2], use_of(C, in, 2, l)).stride == 0;
+        const char *cond = vec_condition(
+            C, al, vec == 2, V, idx,
+            !masked ? "true"
+            : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
+                    : group_mask(C, in, 2, l, "j", V));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -1160,7 +1208,13 @@ static void emit_store(CudaB *C, const Inst *in) {
         cb_line(C, "uint4 t;");
         cb_line(C, "memcpy(&t, mt_e, sizeof t);");
         cb_line(C, "*(uint4 *)&%s[%s] = t;", param_name(C, base), idx);
-        if (cond) group_fallback(C, in, l, V, masked);
+        if (cond && !one) group_fallback(C, in, l, V, masked);
+        else if (cond) {
+            /* the mask constant along the group (one predicate): nothing
+             * left for a per-element path */
+            C->indent--;
+            cb_line(C, "}");
+        }
         C->indent--;
         cb_line(C, "}");
         cb_close(C, n);
@@ -1733,6 +1787,21 @@ static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
     }
 }
 
+/* A runtime loop body that loads and only computes otherwise: no store,
+ * atomic, barrier, debug op, reduction or region (2), or no load (0). */
+static int streaming_body(const Block *b) {
+    int loads = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_LOAD) loads = 1;
+        else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
+                 op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
+                 shape_moves_elements(in->op))
+            return 2;
+    }
+    return loads;
+}
+
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
     if (in->op == OP_FOR && cuda_matmul_emit(C, in)) return;
@@ -1762,6 +1831,9 @@ static void emit_loop(CudaB *C, const Inst *in) {
     } else {
         /* a 64-bit counter: bounds near INT32_MAX must not wrap */
         if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
+        /* loads of several iterations in flight (Triton pipelines such
+         * loops): their accesses are predicated, not branched around */
+        else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 4");
         cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
                 cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
                 cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
@@ -1886,6 +1958,33 @@ void cb_emit_block(CudaB *C, const Block *b) {
     C->cur_block = outer;
 }
 
+/* The parameter pointer operand o is based on (before emission), or -1. */
+static int ptr_root(const CudaB *C, Operand o) {
+    if (o.kind == OPD_PARAM) return o.id;
+    if (o.kind != OPD_VALUE || !C->f->defs[o.id] || C->f->defs[o.id]->op != OP_ADDPTR) return -1;
+    return ptr_root(C, C->f->defs[o.id]->args[0]);
+}
+
+/* Counts the loads and stores of block b (and of its regions) along the
+ * vector axis whose 16-byte accesses the axis analysis proves (*proven),
+ * and those whose base the signature aligns but whose index it leaves to
+ * a check at run time (*dynamic). */
+static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dynamic) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) count_vector_accesses(C, sub[k], proven, dynamic);
+        if (in->op != OP_LOAD && in->op != OP_STORE) continue;
+        Layout l = in->op == OP_LOAD ? cb_layout(C, in->result) : iter_layout(C, in);
+        DType dt = (DType)(in->op == OP_LOAD ? in->type.dtype
+                                             : operand_type(C->f, in->args[0]).dtype);
+        int base = ptr_root(C, in->args[0]), vec = vectorizable(C, l, in->args[0], dt);
+        if (vec == 1) ++*proven;
+        if (vec == 2 && base >= 0 && C->param_div && C->param_div[base] >= 16) ++*dynamic;
+    }
+}
+
 /* Whether an addptr of the block (or of a loop in it) has a 64-bit offset:
  * then carried pointer indices are 64-bit too. */
 static int wide_offsets(const Function *f, const Block *b) {
@@ -1922,6 +2021,16 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
     C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+    /* Triton's specialization (pointers :16, integers divisible by 16
+     * hinted) that proves no 16-byte access but leaves some to an index
+     * checked at run time: the index is most likely not aligned (a row
+     * stride such as 781), so, as Triton's coalescing, elements are spread
+     * one by one over the threads (coalesced per-element accesses) rather
+     * than in groups that would fall back to per-element accesses strided
+     * by the group. */
+    int proven = 0, dynamic = 0;
+    count_vector_accesses(&C, &f->body, &proven, &dynamic);
+    if (!proven && dynamic) C.group = 1;
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
     StrBuf body, out;
@@ -1931,6 +2040,22 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    if (strstr(sb_str(&body), "mt_ld16("))
+        sb_puts(&out,
+                "#ifndef MYTRITON_HELPER_ld16\n#define MYTRITON_HELPER_ld16\n"
+                "// a 16-byte load predicated on `p` (zeros when false), as Triton's\n"
+                "// @p ld.global.v4: no branch around it\n"
+                "static __device__ __forceinline__ uint4 mt_ld16(const void *a, bool p) {\n"
+                "    uint4 r = make_uint4(0u, 0u, 0u, 0u);\n"
+                "#ifdef __CUDA_ARCH__\n"
+                "    asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %5, 0;\\n\\t\"\n"
+                "        \"@p ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\\n\\t}\"\n"
+                "        : \"+r\"(r.x), \"+r\"(r.y), \"+r\"(r.z), \"+r\"(r.w)\n"
+                "        : \"l\"(a), \"r\"((int)p) : \"memory\");\n"
+                "#else\n"
+                "    if (p) r = *(const uint4 *)a;\n"
+                "#endif\n"
+                "    return r;\n}\n#endif\n\n");
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);
