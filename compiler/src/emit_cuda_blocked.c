@@ -217,6 +217,7 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * memory); with fewer, they are consecutive. */
 static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
+    if (g == 1) return arena_printf(C->a, "(%s * %d + %s)", k, extent / per, t);
     if (per >= 2 * g && per % g == 0)
         return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,
                             t, g, k, g);
@@ -2046,7 +2047,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
                 "// a 16-byte load predicated on `p` (zeros when false), as Triton's\n"
                 "// @p ld.global.v4: no branch around it\n"
                 "static __device__ __forceinline__ uint4 mt_ld16(const void *a, bool p) {\n"
-                "    uint4 r = make_uint4(0u, 0u, 0u, 0u);\n"
+                "    uint4 r = {0u, 0u, 0u, 0u};\n"
                 "#ifdef __CUDA_ARCH__\n"
                 "    asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %5, 0;\\n\\t\"\n"
                 "        \"@p ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\\n\\t}\"\n"
