@@ -440,7 +440,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
          * both multiples of the group at its start, are constant along it
          * (a mask such as cols < N: one predicate per 16-byte access) */
         AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        int g = C->axis_rows ? C->axis_rows : C->group;
+        int g = C->axis_rows ? C->axis_rows : C->axis_v ? C->axis_v : C->group;
         if (a.stride == 0 && b.stride == 0) r.stride = 0;
         else if (a.div >= g && b.div >= g) {
             int lt = def->op == OP_CMP_LT || def->op == OP_CMP_GE; /* c OP u with c = a */
@@ -842,12 +842,38 @@ static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const
  * `p` can use 16-byte accesses of V = 16 / sizeof(dt) elements: 0 no, 1
  * yes (the index is contiguous and V-aligned), 2 yes when the group's
  * first index is a multiple of V at run time. */
-static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+/* The elements of one vector access of dtype dt along layout ctx: 16
+ * bytes, or 8 or 4 when the thread holds fewer elements along the axis (as
+ * Triton's vectorization by sizePerThread); 1: none. */
+static int access_elems(CudaB *C, Layout ctx, DType dt) {
     int V = vec_elems(dt);
     int n = ctx == LAYOUT_COLS || ctx == LAYOUT_TILE ? C->tile->tn
             : ctx == LAYOUT_FLAT                     ? C->tile->tm * C->tile->tn
                                                      : 1;
-    if (n < V || n % V != 0) return 0;
+    int bytes = 16 / V;
+    while (V > 1 && (n < V || n % V != 0)) V /= 2;
+    return V * bytes >= 4 && V >= 2 ? V : 1;
+}
+
+/* Whether mask operand k of `in` (iterating over l) is constant along each
+ * access of V elements: then one predicate guards the access. */
+static int mask_constant(CudaB *C, const Inst *in, int k, Layout l, int V) {
+    if (in->args[k].kind != OPD_VALUE) return 0;
+    C->axis_v = V;
+    int r = axis_of(C, in->args[k], use_of(C, in, k, l)).stride == 0;
+    C->axis_v = 0;
+    return r;
+}
+
+/* The register type moving V elements of dt at once. */
+static const char *access_type(DType dt, int V) {
+    int bytes = V * (16 / vec_elems(dt));
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned int";
+}
+
+static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+    int V = access_elems(C, ctx, dt);
+    if (V < 2) return 0;
     /* groups of columns must hold whole 16-byte accesses */
     if (C->group % V != 0) return 0;
     if (ptr_base(C, p) < 0) return 0;
@@ -952,11 +978,11 @@ static void emit_load(CudaB *C, const Inst *in) {
     declare(C, id, dt);
     int base = ptr_base(C, in->args[0]);
     int vec = vectorizable(C, l, in->args[0], dt);
-    if (vec == 1 && in->args[1].kind == OPD_VALUE && !aligned_flag(C, base) &&
-        axis_of(C, in->args[1], use_of(C, in, 1, l)).stride == 0) {
+    if (vec == 1 && !aligned_flag(C, base) && mask_constant(C, in, 1, l, access_elems(C, l, dt))) {
         /* (below) */
     } else if (vec) {
-        int V = vec_elems(dt);
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
@@ -965,7 +991,7 @@ static void emit_load(CudaB *C, const Inst *in) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
         }
-        cb_line(C, "const uint4 t = *(const uint4 *)&%s[%s];", param_name(C, base), idx);
+        cb_line(C, "const %s t = *(const %s *)&%s[%s];", AT, AT, param_name(C, base), idx);
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "memcpy(mt_e, &t, sizeof t);");
         cb_line(C, "#pragma unroll");
@@ -981,12 +1007,14 @@ static void emit_load(CudaB *C, const Inst *in) {
         /* the mask constant along each group and the access proven aligned:
          * one predicated 16-byte load, no branch (a runtime loop keeps
          * several in flight), `other` selected after it */
-        int V = vec_elems(dt);
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
         const char *m = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", "j");
         cb_line(C, "const bool mt_m = %s;", m);
-        cb_line(C, "const uint4 t = mt_ld16(&%s[%s], mt_m);", param_name(C, base), idx);
+        cb_line(C, "const %s t = mt_ld%d(&%s[%s], mt_m);", AT, V * (16 / vec_elems(dt)),
+                param_name(C, base), idx);
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "memcpy(mt_e, &t, sizeof t);");
         cb_line(C, "#pragma unroll");
@@ -1188,12 +1216,12 @@ static void emit_store(CudaB *C, const Inst *in) {
     int vec = vectorizable(C, l, in->args[0], dt);
     if (!vec && store_by_rows(C, in, 0)) return;
     if (vec) {
-        int V = vec_elems(dt);
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        int one = masked && vec == 1 && !al && in->args[2].kind == OPD_VALUE &&
-                  axis_of(C, in->args[2], use_of(C, in, 2, l)).stride == 0;
+        int one = masked && vec == 1 && !al && mask_constant(C, in, 2, l, V);
         const char *cond = vec_condition(
             C, al, vec == 2, V, idx,
             !masked ? "true"
@@ -1206,9 +1234,9 @@ static void emit_store(CudaB *C, const Inst *in) {
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "#pragma unroll");
         cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V, store_value(C, in, l, "j + q"));
-        cb_line(C, "uint4 t;");
+        cb_line(C, "%s t;", AT);
         cb_line(C, "memcpy(&t, mt_e, sizeof t);");
-        cb_line(C, "*(uint4 *)&%s[%s] = t;", param_name(C, base), idx);
+        cb_line(C, "*(%s *)&%s[%s] = t;", AT, param_name(C, base), idx);
         if (cond && !one) group_fallback(C, in, l, V, masked);
         else if (cond) {
             /* the mask constant along the group (one predicate): nothing
@@ -1986,6 +2014,42 @@ static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dy
     }
 }
 
+/* mt_ld16, mt_ld8, mt_ld4 where the kernel calls them: a 16-, 8- or 4-byte
+ * load predicated on `p` (zeros when false), as Triton's @p ld.global.v4:
+ * no branch around it. */
+static const char *load_helpers(Arena *a, const char *code) {
+    static const struct {
+        int bytes;
+        const char *type, *zero, *regs, *outs, *ptx;
+    } H[] = {
+        {16, "uint4", "{0u, 0u, 0u, 0u}", "{%0, %1, %2, %3}",
+         "\"+r\"(r.x), \"+r\"(r.y), \"+r\"(r.z), \"+r\"(r.w)", "ld.global.v4.b32"},
+        {8, "uint2", "{0u, 0u}", "{%0, %1}", "\"+r\"(r.x), \"+r\"(r.y)", "ld.global.v2.b32"},
+        {4, "unsigned int", "0u", "%0", "\"+r\"(r)", "ld.global.b32"},
+    };
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (int h = 0; h < 3; h++) {
+        if (!strstr(code, arena_printf(a, "mt_ld%d(", H[h].bytes))) continue;
+        int n = H[h].bytes / 4;
+        sb_printf(&sb, "#ifndef MYTRITON_HELPER_ld%d\n#define MYTRITON_HELPER_ld%d\n", H[h].bytes,
+                  H[h].bytes);
+        sb_printf(&sb, "// a %d-byte load predicated on p (zeros when false): no branch around it\n",
+                  H[h].bytes);
+        sb_printf(&sb, "static __device__ __forceinline__ %s mt_ld%d(const void *a, bool p) {\n",
+                  H[h].type, H[h].bytes);
+        sb_printf(&sb, "    %s r = %s;\n#ifdef __CUDA_ARCH__\n", H[h].type, H[h].zero);
+        sb_printf(&sb,
+                  "    asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %%%d, 0;\\n\\t\"\n"
+                  "        \"@p %s %s, [%%%d];\\n\\t}\"\n"
+                  "        : %s\n        : \"l\"(a), \"r\"((int)p) : \"memory\");\n",
+                  n + 1, H[h].ptx, H[h].regs, n, H[h].outs);
+        sb_printf(&sb, "#else\n    if (p) r = *(const %s *)a;\n#endif\n    return r;\n}\n#endif\n\n",
+                  H[h].type);
+    }
+    return sb_str(&sb);
+}
+
 /* Whether an addptr of the block (or of a loop in it) has a 64-bit offset:
  * then carried pointer indices are 64-bit too. */
 static int wide_offsets(const Function *f, const Block *b) {
@@ -2041,22 +2105,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
-    if (strstr(sb_str(&body), "mt_ld16("))
-        sb_puts(&out,
-                "#ifndef MYTRITON_HELPER_ld16\n#define MYTRITON_HELPER_ld16\n"
-                "// a 16-byte load predicated on `p` (zeros when false), as Triton's\n"
-                "// @p ld.global.v4: no branch around it\n"
-                "static __device__ __forceinline__ uint4 mt_ld16(const void *a, bool p) {\n"
-                "    uint4 r = {0u, 0u, 0u, 0u};\n"
-                "#ifdef __CUDA_ARCH__\n"
-                "    asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %5, 0;\\n\\t\"\n"
-                "        \"@p ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\\n\\t}\"\n"
-                "        : \"+r\"(r.x), \"+r\"(r.y), \"+r\"(r.z), \"+r\"(r.w)\n"
-                "        : \"l\"(a), \"r\"((int)p) : \"memory\");\n"
-                "#else\n"
-                "    if (p) r = *(const uint4 *)a;\n"
-                "#endif\n"
-                "    return r;\n}\n#endif\n\n");
+    sb_puts(&out, load_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);
