@@ -94,6 +94,22 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     return NULL;
 }
 
+static int streaming_body(const Block *b);
+
+/* Whether block b (or a region in it) has a runtime loop whose body only
+ * loads and computes (streaming_body). */
+static int has_streaming_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && streaming_body(&in->loop->body) == 1) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_streaming_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
 const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
     if (num_warps > 0) {
@@ -117,6 +133,10 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
         if (w >= 256 && w % 4 == 0) tn = 4;
         if (w >= 64 * g && w % g == 0) tn = g;
         if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
+        /* a runtime loop streaming through memory with the tile as its
+         * state: its loads in flight grow with the warps (Triton's default
+         * of 4 warps: at least 128 threads) */
+        while (tn > 1 && w / tn < 128 && has_streaming_loop(&f->body)) tn /= 2;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {
@@ -1860,9 +1880,9 @@ static void emit_loop(CudaB *C, const Inst *in) {
     } else {
         /* a 64-bit counter: bounds near INT32_MAX must not wrap */
         if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
-        /* loads of several iterations in flight (Triton pipelines such
-         * loops): their accesses are predicated, not branched around */
-        else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 4");
+        /* loads of 8 iterations in flight (Triton pipelines such loops):
+         * their accesses are predicated, not branched around */
+        else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 8");
         cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
                 cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
                 cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
