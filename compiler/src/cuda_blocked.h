@@ -29,8 +29,8 @@ typedef struct CudaB {
     const Block *cur_block;   /* the block being emitted */
     const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
     const Block **red_blk;    /* ... written in this block */
-    int axis_rows;            /* the axis analysis asks about groups of this many rows (0: columns) */
-    int axis_v;               /* ... about accesses of this many elements (0: cb_group's) */
+    int axis_rows;            /* axis analysis along rows, in groups of this many */
+    int axis_v;               /* ... along columns, in accesses of this many (0: cb_group) */
     int ntrans;               /* stores staged through shared memory (tr_smem_N) */
 } CudaB;
 

@@ -1100,9 +1100,9 @@ static const char *elem_at(CudaB *C, Operand o, Layout use, const char *row, con
         if (C->deferred[v] && !C->emitted[v]) return NULL;
         return arena_printf(C->a, "v%d", v);
     }
-    if (!def || (l != LAYOUT_ROWS && l != LAYOUT_COLS && l != LAYOUT_TILE) ||
-        !deferrable(C, def) || op_has(def->op, OPF_REGION) || def->op == OP_HINT ||
-        fused_mul(C, def, 0) || fused_mul(C, def, 1))
+    if (!def || (l != LAYOUT_ROWS && l != LAYOUT_COLS && l != LAYOUT_TILE) || !deferrable(C, def) ||
+        op_has(def->op, OPF_REGION) || def->op == OP_HINT || fused_mul(C, def, 0) ||
+        fused_mul(C, def, 1))
         return NULL;
     const char *x[3] = {NULL, NULL, NULL};
     for (int k = 0; k < def->nargs && k < 3; k++) {
@@ -1154,8 +1154,8 @@ static int store_by_rows(CudaB *C, const Inst *in, int dry) {
     const char *row = "(mt_r0 + q)", *col = "mt_c";
     const char *idx0 = ptr_index_at(C, in->args[0], "mt_r0", col, &budget);
     const char *idx = ptr_index_at(C, in->args[0], row, col, &budget);
-    const char *mq = masked ? elem_at(C, in->args[2], use_of(C, in, 2, l), row, col, &budget)
-                            : "true";
+    const char *mq =
+        masked ? elem_at(C, in->args[2], use_of(C, in, 2, l), row, col, &budget) : "true";
     if (!idx0 || !idx || !mq) return 0;
     if (dry) return 1;
     int esize = dtype_info(dt)->bits <= 8 ? 1 : dtype_info(dt)->bits / 8;
@@ -1242,11 +1242,11 @@ static void emit_store(CudaB *C, const Inst *in) {
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
         int one = masked && vec == 1 && !al && mask_constant(C, in, 2, l, V);
-        const char *cond = vec_condition(
-            C, al, vec == 2, V, idx,
-            !masked ? "true"
-            : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
-                    : group_mask(C, in, 2, l, "j", V));
+        const char *cond =
+            vec_condition(C, al, vec == 2, V, idx,
+                          !masked ? "true"
+                          : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
+                                  : group_mask(C, in, 2, l, "j", V));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -2026,8 +2026,8 @@ static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dy
         for (int k = 0; k < n; k++) count_vector_accesses(C, sub[k], proven, dynamic);
         if (in->op != OP_LOAD && in->op != OP_STORE) continue;
         Layout l = in->op == OP_LOAD ? cb_layout(C, in->result) : iter_layout(C, in);
-        DType dt = (DType)(in->op == OP_LOAD ? in->type.dtype
-                                             : operand_type(C->f, in->args[0]).dtype);
+        DType dt =
+            (DType)(in->op == OP_LOAD ? in->type.dtype : operand_type(C->f, in->args[0]).dtype);
         int base = ptr_root(C, in->args[0]), vec = vectorizable(C, l, in->args[0], dt);
         if (vec == 1) ++*proven;
         if (vec == 2 && base >= 0 && C->param_div && C->param_div[base] >= 16) ++*dynamic;
@@ -2054,7 +2054,8 @@ static const char *load_helpers(Arena *a, const char *code) {
         int n = H[h].bytes / 4;
         sb_printf(&sb, "#ifndef MYTRITON_HELPER_ld%d\n#define MYTRITON_HELPER_ld%d\n", H[h].bytes,
                   H[h].bytes);
-        sb_printf(&sb, "// a %d-byte load predicated on p (zeros when false): no branch around it\n",
+        sb_printf(&sb,
+                  "// a %d-byte load predicated on p (zeros when false): no branch around it\n",
                   H[h].bytes);
         sb_printf(&sb, "static __device__ __forceinline__ %s mt_ld%d(const void *a, bool p) {\n",
                   H[h].type, H[h].bytes);
@@ -2064,7 +2065,8 @@ static const char *load_helpers(Arena *a, const char *code) {
                   "        \"@p %s %s, [%%%d];\\n\\t}\"\n"
                   "        : %s\n        : \"l\"(a), \"r\"((int)p) : \"memory\");\n",
                   n + 1, H[h].ptx, H[h].regs, n, H[h].outs);
-        sb_printf(&sb, "#else\n    if (p) r = *(const %s *)a;\n#endif\n    return r;\n}\n#endif\n\n",
+        sb_printf(&sb,
+                  "#else\n    if (p) r = *(const %s *)a;\n#endif\n    return r;\n}\n#endif\n\n",
                   H[h].type);
     }
     return sb_str(&sb);
