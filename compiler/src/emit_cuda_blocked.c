@@ -110,6 +110,18 @@ static int has_streaming_loop(const Block *b) {
     return 0;
 }
 
+static int has_runtime_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR || in->op == OP_WHILE) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_runtime_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
 const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
     if (num_warps > 0) {
@@ -156,6 +168,11 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
             int g = cb_group(f);
             if (C >= 16 && C % 4 == 0) tn = 4;
             if (C >= 4 * g && C % g == 0) tn = g;
+            /* a tile without runtime loops: at most 256 threads (Triton's
+             * default is 128), more rows per thread; a loop accumulating
+             * into the tile keeps its threads (one per 16-byte group) */
+            while (!has_runtime_loop(&f->body) && (R / tm) * (C / tn) > 256 && divides(tm * 2, R))
+                tm *= 2;
         }
         while ((R / tm) * (C / tn) > 1024) {
             if (divides(tm * 2, R)) tm *= 2;
