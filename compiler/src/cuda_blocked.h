@@ -29,6 +29,9 @@ typedef struct CudaB {
     const Block *cur_block;   /* the block being emitted */
     const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
     const Block **red_blk;    /* ... written in this block */
+    int axis_rows;            /* axis analysis along rows, in groups of this many */
+    int axis_v;               /* ... along columns, in accesses of this many (0: cb_group) */
+    int ntrans;               /* stores staged through shared memory (tr_smem_N) */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

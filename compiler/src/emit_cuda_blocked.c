@@ -94,6 +94,34 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     return NULL;
 }
 
+static int streaming_body(const Block *b);
+
+/* Whether block b (or a region in it) has a runtime loop whose body only
+ * loads and computes (streaming_body). */
+static int has_streaming_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && streaming_body(&in->loop->body) == 1) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_streaming_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
+static int has_runtime_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR || in->op == OP_WHILE) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_runtime_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
 const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
     if (num_warps > 0) {
@@ -117,6 +145,10 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
         if (w >= 256 && w % 4 == 0) tn = 4;
         if (w >= 64 * g && w % g == 0) tn = g;
         if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
+        /* a runtime loop streaming through memory with the tile as its
+         * state: its loads in flight grow with the warps (Triton's default
+         * of 4 warps: at least 128 threads) */
+        while (tn > 1 && w / tn < 128 && has_streaming_loop(&f->body)) tn /= 2;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {
@@ -136,6 +168,11 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
             int g = cb_group(f);
             if (C >= 16 && C % 4 == 0) tn = 4;
             if (C >= 4 * g && C % g == 0) tn = g;
+            /* a tile without runtime loops: at most 256 threads (Triton's
+             * default is 128), more rows per thread; a loop accumulating
+             * into the tile keeps its threads (one per 16-byte group) */
+            while (!has_runtime_loop(&f->body) && (R / tm) * (C / tn) > 256 && divides(tm * 2, R))
+                tm *= 2;
         }
         while ((R / tm) * (C / tn) > 1024) {
             if (divides(tm * 2, R)) tm *= 2;
@@ -217,6 +254,7 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * memory); with fewer, they are consecutive. */
 static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
+    if (g == 1) return arena_printf(C->a, "(%s * %d + %s)", k, extent / per, t);
     if (per >= 2 * g && per % g == 0)
         return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,
                             t, g, k, g);
@@ -230,10 +268,13 @@ const char *cb_col(CudaB *C, const char *j) {
     C->uses_tx = 1;
     return coord(C, C->tile->tn, C->tile->cols, "tx", j, C->group);
 }
+/* A flat element e of the thread: the same groups as along columns, so a
+ * warp's accesses are contiguous (Triton's blocked layout repeated over
+ * the block) rather than strided by the thread's element count. */
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
     if (ept == 1) return "threadIdx.x";
-    return arena_printf(C->a, "(threadIdx.x * %d + %s)", ept, e);
+    return coord(C, ept, C->tile->threads, "threadIdx.x", e, C->group);
 }
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
@@ -327,11 +368,17 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     const Inst *def = C->f->defs[v];
     AxisInfo r = {-1, 1};
     Layout l = cb_layout(C, v);
-    /* only columns/tile/flat layouts vary along the vector axis */
-    int varies = l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
+    /* only columns/tile/flat layouts vary along the vector axis (rows and
+     * tile ones along rows, when C->axis_rows asks about groups of that
+     * many rows) */
+    int varies = C->axis_rows ? l == LAYOUT_ROWS || l == LAYOUT_TILE
+                              : l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
     if (def && def->op == OP_ARANGE) {
         Layout ul = use;
-        if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
+        if (C->axis_rows) {
+            r.stride = ul == LAYOUT_ROWS ? 1 : 0;
+            r.div = ul == LAYOUT_ROWS ? min_int(C->axis_rows, pow2_of(def->attrs.start)) : 1;
+        } else if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
             int per = ul == LAYOUT_COLS ? C->tile->tn : C->tile->tm * C->tile->tn;
             r.stride = 1;
             r.div = min_int(min_int(pow2_of(per), C->group), pow2_of(def->attrs.start));
@@ -422,16 +469,35 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_MOD:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-    case OP_UMULHI:
     case OP_CMP_LT:
     case OP_CMP_LE:
     case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
+    case OP_CMP_GE: {
+        /* c < u and c >= u, c contiguous and u constant along the group,
+         * both multiples of the group at its start, are constant along it
+         * (a mask such as cols < N: one predicate per 16-byte access) */
+        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
+        int g = C->axis_rows ? C->axis_rows : C->axis_v ? C->axis_v : C->group;
+        if (a.stride == 0 && b.stride == 0) r.stride = 0;
+        else if (a.div >= g && b.div >= g) {
+            int lt = def->op == OP_CMP_LT || def->op == OP_CMP_GE; /* c OP u with c = a */
+            if ((a.stride == 1 && b.stride == 0 && lt) || (a.stride == 0 && b.stride == 1 && !lt))
+                r.stride = 0;
+        }
+        r.div = 1;
+        return r;
+    }
     case OP_AND:
     case OP_OR:
-    case OP_XOR:
+    case OP_XOR: {
+        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
+        if (a.stride == 0 && b.stride == 0) r.stride = 0;
+        r.div = 1;
+        return r;
+    }
+    case OP_UMULHI:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
     case OP_SHL:
     case OP_SHR:
     case OP_BITCAST:
@@ -853,14 +919,40 @@ static const char *group_mask(CudaB *C, const Inst *in, int k, Layout ctx, const
  * `p` can use 16-byte accesses of V = 16 / sizeof(dt) elements: 0 no, 1
  * yes (the index is contiguous and V-aligned), 2 yes when the group's
  * first index is a multiple of V at run time. */
-static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+/* The elements of one vector access of dtype dt along layout ctx: 16
+ * bytes, or 8 or 4 when the thread holds fewer elements along the axis (as
+ * Triton's vectorization by sizePerThread); 1: none. */
+static int access_elems(CudaB *C, Layout ctx, DType dt) {
     int V = vec_elems(dt);
     int n = ctx == LAYOUT_COLS || ctx == LAYOUT_TILE ? C->tile->tn
             : ctx == LAYOUT_FLAT                     ? C->tile->tm * C->tile->tn
                                                      : 1;
-    if (n < V || n % V != 0) return 0;
+    int bytes = 16 / V;
+    while (V > 1 && (n < V || n % V != 0)) V /= 2;
+    return V * bytes >= 4 && V >= 2 ? V : 1;
+}
+
+/* Whether mask operand k of `in` (iterating over l) is constant along each
+ * access of V elements: then one predicate guards the access. */
+static int mask_constant(CudaB *C, const Inst *in, int k, Layout l, int V) {
+    if (in->args[k].kind != OPD_VALUE) return 0;
+    C->axis_v = V;
+    int r = axis_of(C, in->args[k], use_of(C, in, k, l)).stride == 0;
+    C->axis_v = 0;
+    return r;
+}
+
+/* The register type moving V elements of dt at once. */
+static const char *access_type(DType dt, int V) {
+    int bytes = V * (16 / vec_elems(dt));
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned int";
+}
+
+static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+    int V = access_elems(C, ctx, dt);
+    if (V < 2) return 0;
     /* groups of columns must hold whole 16-byte accesses */
-    if (ctx != LAYOUT_FLAT && C->group % V != 0) return 0;
+    if (C->group % V != 0) return 0;
     if (ptr_base(C, p) < 0) return 0;
     if (p.kind == OPD_VALUE && C->ptr_var[p.id]) return 0;
     AxisInfo ax = axis_of(C, p, ctx);
@@ -963,8 +1055,11 @@ static void emit_load(CudaB *C, const Inst *in) {
     declare(C, id, dt);
     int base = ptr_base(C, in->args[0]);
     int vec = vectorizable(C, l, in->args[0], dt);
-    if (vec) {
-        int V = vec_elems(dt);
+    if (vec == 1 && !aligned_flag(C, base) && mask_constant(C, in, 1, l, access_elems(C, l, dt))) {
+        /* (below) */
+    } else if (vec) {
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
@@ -973,7 +1068,7 @@ static void emit_load(CudaB *C, const Inst *in) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
         }
-        cb_line(C, "const uint4 t = *(const uint4 *)&%s[%s];", param_name(C, base), idx);
+        cb_line(C, "const %s t = *(const %s *)&%s[%s];", AT, AT, param_name(C, base), idx);
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "memcpy(mt_e, &t, sizeof t);");
         cb_line(C, "#pragma unroll");
@@ -985,9 +1080,207 @@ static void emit_load(CudaB *C, const Inst *in) {
         cb_close(C, n);
         return;
     }
+    if (vec) {
+        /* the mask constant along each group and the access proven aligned:
+         * one predicated 16-byte load, no branch (a runtime loop keeps
+         * several in flight), `other` selected after it */
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
+        int n = open_groups(C, l, V);
+        const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
+        const char *m = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", "j");
+        cb_line(C, "const bool mt_m = %s;", m);
+        cb_line(C, "const %s t = mt_ld%d(&%s[%s], mt_m);", AT, V * (16 / vec_elems(dt)),
+                param_name(C, base), idx);
+        cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
+        cb_line(C, "memcpy(mt_e, &t, sizeof t);");
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) v%d%s = mt_m ? %s : %s;", V, id,
+                subscript(C, l, "i", "j + q"), c_load(C->a, dt, C_CUDA, "mt_e[q]"),
+                load_other(C, in, l, "j + q"));
+        C->indent--;
+        cb_line(C, "}");
+        cb_close(C, n);
+        return;
+    }
     int n = cb_open(C, l);
     load_element(C, in, l, "j");
     cb_close(C, n);
+}
+
+/* ---- Stores contiguous along rows (a transpose) --------------------------------
+ *
+ * A tile store whose address is contiguous along rows but not along columns
+ * (out[n, m] = x[m, n]) would write one element per row per thread, a warp
+ * touching a sector per element. As Triton's convert_layout, the value goes
+ * through shared memory instead: every thread writes its elements at
+ * (column, row) of a [C][R + pad] buffer (the pad, one 32-bit word, puts
+ * neighbouring columns in other banks), then thread t reads groups of vr
+ * consecutive rows of one column (rows (t % (R / vr)) * vr .., columns
+ * t / (R / vr) + k * (T * vr / R)), so that a warp writes whole rows of the
+ * output, in 16-byte accesses where the axis analysis along rows proves
+ * them. The address and the mask are recomputed at those coordinates from
+ * their definitions (aranges, uniform scalars, elementwise ops); a store
+ * whose address or mask cannot be recomputed so keeps the per-element
+ * path. */
+
+static int deferrable(const CudaB *C, const Inst *in);
+
+/* Operand o at tile coordinates (row, col), or NULL when it is not a
+ * function of the coordinates and uniform values. `use`: the layout it is
+ * read in (for aranges); *budget bounds the size of the expression. */
+static const char *elem_at(CudaB *C, Operand o, Layout use, const char *row, const char *col,
+                           int *budget) {
+    if (--*budget < 0) return NULL;
+    switch (o.kind) {
+    case OPD_CONST: return c_const(C->a, o.c, C_CUDA);
+    case OPD_PARAM: return C->pnames[o.id];
+    case OPD_NONE: return "0";
+    case OPD_VALUE: break;
+    }
+    int v = o.id;
+    while (C->alias[v] >= 0) {
+        const Inst *hop = C->f->defs[v];
+        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2)
+            use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
+        v = C->alias[v];
+    }
+    const Inst *def = C->f->defs[v];
+    if (def && def->op == OP_ARANGE) {
+        const char *x = use == LAYOUT_ROWS ? row : use == LAYOUT_COLS ? col : NULL;
+        if (!x) return NULL;
+        return def->attrs.start ? arena_printf(C->a, "(%s + %d)", x, def->attrs.start) : x;
+    }
+    if (C->splat[v]) return C->splat[v];
+    Layout l = cb_layout(C, v);
+    if (l == LAYOUT_UNIFORM) {
+        if (C->deferred[v] && !C->emitted[v]) return NULL;
+        return arena_printf(C->a, "v%d", v);
+    }
+    if (!def || (l != LAYOUT_ROWS && l != LAYOUT_COLS && l != LAYOUT_TILE) || !deferrable(C, def) ||
+        op_has(def->op, OPF_REGION) || def->op == OP_HINT || fused_mul(C, def, 0) ||
+        fused_mul(C, def, 1))
+        return NULL;
+    const char *x[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < def->nargs && k < 3; k++) {
+        if (def->args[k].kind == OPD_CONST) x[k] = cb_const_operand(C, def, k);
+        else x[k] = elem_at(C, def->args[k], use_of(C, def, k, l), row, col, budget);
+        if (!x[k]) return NULL;
+    }
+    return arena_printf(C->a, "(%s)", cb_op_expr(C, def, x[0], x[1], x[2]));
+}
+
+/* The element index of pointer operand o at (row, col), or NULL. */
+static const char *ptr_index_at(CudaB *C, Operand o, const char *row, const char *col,
+                                int *budget) {
+    if (o.kind == OPD_PARAM) return "0";
+    if (o.kind != OPD_VALUE || C->ptr_var[o.id]) return NULL;
+    const Inst *def = C->f->defs[o.id];
+    if (!def || def->op != OP_ADDPTR) return NULL;
+    const char *base = ptr_index_at(C, def->args[0], row, col, budget);
+    const char *off = elem_at(C, def->args[1], use_of(C, def, 1, LAYOUT_TILE), row, col, budget);
+    if (!base || !off) return NULL;
+    if (strcmp(base, "0") == 0) return off;
+    return arena_printf(C->a, "(%s + %s)", base, off);
+}
+
+/* Emits the store through shared memory and returns 1, or returns 0;
+ * with `dry`, only whether it would (before its operands are emitted: the
+ * address and the mask are not, being recomputed). */
+static int store_by_rows(CudaB *C, const Inst *in, int dry) {
+    if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return 0;
+    Layout l = iter_layout(C, in);
+    int masked =
+        !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
+    if (vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype)) return 0;
+    const TileInfo *t = C->tile;
+    if (t->rank != 2 || t->dot_box || l != LAYOUT_TILE) return 0;
+    int R = t->rows, Cn = t->cols, T = t->block_threads, ept = t->tm * t->tn;
+    DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
+    int V = vec_elems(dt), vr = V;
+    while (vr > 1 && (vr > ept || !divides(vr, R))) vr /= 2;
+    int nr = R / vr; /* threads along a column */
+    if (vr < 2 || T % nr != 0 || Cn % (T / nr) != 0) return 0;
+    int base = ptr_base(C, in->args[0]);
+    if (base < 0) return 0;
+    C->axis_rows = vr;
+    AxisInfo ax = axis_of(C, in->args[0], LAYOUT_TILE);
+    C->axis_rows = 0;
+    if (ax.stride != 1) return 0;
+    int budget = 200;
+    const char *row = "(mt_r0 + q)", *col = "mt_c";
+    const char *idx0 = ptr_index_at(C, in->args[0], "mt_r0", col, &budget);
+    const char *idx = ptr_index_at(C, in->args[0], row, col, &budget);
+    const char *mq =
+        masked ? elem_at(C, in->args[2], use_of(C, in, 2, l), row, col, &budget) : "true";
+    if (!idx0 || !idx || !mq) return 0;
+    if (dry) return 1;
+    int esize = dtype_info(dt)->bits <= 8 ? 1 : dtype_info(dt)->bits / 8;
+    int pitch = R + (esize >= 4 ? 1 : 4 / esize);
+    const char *M = c_mem_type(dt, C_CUDA);
+    const char *buf = arena_printf(C->a, "tr_smem_%d", C->ntrans++);
+    sb_printf(&C->smem, "    __shared__ %s %s[%d];\n", M, buf, Cn * pitch);
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    int n = cb_open(C, l);
+    cb_line(C, "%s[%s * %d + %s] = %s;", buf, cb_col(C, "j"), pitch, cb_row(C, "i"),
+            store_value(C, in, l, "j"));
+    cb_close(C, n);
+    cb_line(C, "__syncthreads();");
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int k = 0; k < %d; k++) {", Cn * nr / T);
+    C->indent++;
+    cb_line(C, "const int mt_r0 = (int)(threadIdx.x %% %d) * %d;", nr, vr);
+    cb_line(C, "const int mt_c = (int)(threadIdx.x / %d) + k * %d;", nr, T / nr);
+    cb_line(C, "%s mt_e[%d];", M, V);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s[mt_c * %d + mt_r0 + q];", vr, buf, pitch);
+    const char *P = param_name(C, base);
+    const char *cond = NULL;
+    if (vr == V) {
+        /* the group's mask, constant along it where the strings agree */
+        StrBuf sb;
+        sb_init(&sb, C->a);
+        const char *prev = NULL;
+        for (int q = 0; q < V && masked; q++) {
+            int b2 = 200;
+            const char *m = elem_at(C, in->args[2], use_of(C, in, 2, l),
+                                    arena_printf(C->a, "(mt_r0 + %d)", q), col, &b2);
+            if (!m) m = "false"; /* (not reached: mq was rendered) */
+            if (prev && strcmp(prev, m) == 0) continue;
+            sb_printf(&sb, "%s%s", sb.len ? " && " : "", m);
+            prev = m;
+        }
+        cond = vec_condition(C, aligned_flag(C, base), ax.div < V, V, idx0,
+                             masked ? sb_str(&sb) : "true");
+        if (cond) {
+            cb_line(C, "if (%s) {", cond);
+            C->indent++;
+        }
+        cb_line(C, "uint4 t;");
+        cb_line(C, "memcpy(&t, mt_e, sizeof t);");
+        cb_line(C, "*(uint4 *)&%s[%s] = t;", P, idx0);
+        if (cond) {
+            C->indent--;
+            cb_line(C, "} else {");
+            C->indent++;
+        }
+    }
+    if (vr != V || cond) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < %d; q++) {", vr);
+        C->indent++;
+        if (masked) cb_line(C, "if (%s) %s[%s] = mt_e[q];", mq, P, idx);
+        else cb_line(C, "%s[%s] = mt_e[q];", P, idx);
+        C->indent--;
+        cb_line(C, "}");
+    }
+    if (cond) {
+        C->indent--;
+        cb_line(C, "}");
+    }
+    C->indent--;
+    cb_line(C, "}");
+    return 1;
 }
 
 static void emit_store(CudaB *C, const Inst *in) {
@@ -998,13 +1291,19 @@ static void emit_store(CudaB *C, const Inst *in) {
     int masked =
         !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
     int vec = vectorizable(C, l, in->args[0], dt);
+    if (!vec && store_by_rows(C, in, 0)) return;
     if (vec) {
-        int V = vec_elems(dt);
+        int V = access_elems(C, l, dt);
+        const char *AT = access_type(dt, V);
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond = vec_condition(C, al, vec == 2, V, idx,
-                                         masked ? group_mask(C, in, 2, l, "j", V) : "true");
+        int one = masked && vec == 1 && !al && mask_constant(C, in, 2, l, V);
+        const char *cond =
+            vec_condition(C, al, vec == 2, V, idx,
+                          !masked ? "true"
+                          : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
+                                  : group_mask(C, in, 2, l, "j", V));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -1012,10 +1311,16 @@ static void emit_store(CudaB *C, const Inst *in) {
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
         cb_line(C, "#pragma unroll");
         cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V, store_value(C, in, l, "j + q"));
-        cb_line(C, "uint4 t;");
+        cb_line(C, "%s t;", AT);
         cb_line(C, "memcpy(&t, mt_e, sizeof t);");
-        cb_line(C, "*(uint4 *)&%s[%s] = t;", param_name(C, base), idx);
-        if (cond) group_fallback(C, in, l, V, masked);
+        cb_line(C, "*(%s *)&%s[%s] = t;", AT, param_name(C, base), idx);
+        if (cond && !one) group_fallback(C, in, l, V, masked);
+        else if (cond) {
+            /* the mask constant along the group (one predicate): nothing
+             * left for a per-element path */
+            C->indent--;
+            cb_line(C, "}");
+        }
         C->indent--;
         cb_line(C, "}");
         cb_close(C, n);
@@ -1597,6 +1902,21 @@ static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
     }
 }
 
+/* A runtime loop body that loads and only computes otherwise: no store,
+ * atomic, barrier, debug op, reduction or region (2), or no load (0). */
+static int streaming_body(const Block *b) {
+    int loads = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_LOAD) loads = 1;
+        else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
+                 op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
+                 shape_moves_elements(in->op))
+            return 2;
+    }
+    return loads;
+}
+
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
     if (in->op == OP_FOR && cuda_matmul_emit(C, in)) return;
@@ -1626,6 +1946,9 @@ static void emit_loop(CudaB *C, const Inst *in) {
     } else {
         /* a 64-bit counter: bounds near INT32_MAX must not wrap */
         if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
+        /* loads of 8 iterations in flight (Triton pipelines such loops):
+         * their accesses are predicated, not branched around */
+        else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 8");
         cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
                 cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
                 cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
@@ -1649,6 +1972,8 @@ static void emit_inst(CudaB *C, const Inst *in) {
     }
     if (op_has(in->op, OPF_REGION)) {
         materialize_region(C, in, in->op != OP_FOR || !cuda_matmul_find_loop(C->f, C->tile, in));
+    } else if (in->op == OP_STORE && store_by_rows(C, in, 1)) {
+        materialize(C, in->args[1]); /* the address and the mask are recomputed */
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
         /* (pointers and aliases produce no code: their operands are
          * materialized where they are used) */
@@ -1748,6 +2073,71 @@ void cb_emit_block(CudaB *C, const Block *b) {
     C->cur_block = outer;
 }
 
+/* The parameter pointer operand o is based on (before emission), or -1. */
+static int ptr_root(const CudaB *C, Operand o) {
+    if (o.kind == OPD_PARAM) return o.id;
+    if (o.kind != OPD_VALUE || !C->f->defs[o.id] || C->f->defs[o.id]->op != OP_ADDPTR) return -1;
+    return ptr_root(C, C->f->defs[o.id]->args[0]);
+}
+
+/* Counts the loads and stores of block b (and of its regions) along the
+ * vector axis whose 16-byte accesses the axis analysis proves (*proven),
+ * and those whose base the signature aligns but whose index it leaves to
+ * a check at run time (*dynamic). */
+static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dynamic) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) count_vector_accesses(C, sub[k], proven, dynamic);
+        if (in->op != OP_LOAD && in->op != OP_STORE) continue;
+        Layout l = in->op == OP_LOAD ? cb_layout(C, in->result) : iter_layout(C, in);
+        DType dt =
+            (DType)(in->op == OP_LOAD ? in->type.dtype : operand_type(C->f, in->args[0]).dtype);
+        int base = ptr_root(C, in->args[0]), vec = vectorizable(C, l, in->args[0], dt);
+        if (vec == 1) ++*proven;
+        if (vec == 2 && base >= 0 && C->param_div && C->param_div[base] >= 16) ++*dynamic;
+    }
+}
+
+/* mt_ld16, mt_ld8, mt_ld4 where the kernel calls them: a 16-, 8- or 4-byte
+ * load predicated on `p` (zeros when false), as Triton's @p ld.global.v4:
+ * no branch around it. */
+static const char *load_helpers(Arena *a, const char *code) {
+    static const struct {
+        int bytes;
+        const char *type, *zero, *regs, *outs, *ptx;
+    } H[] = {
+        {16, "uint4", "{0u, 0u, 0u, 0u}", "{%0, %1, %2, %3}",
+         "\"+r\"(r.x), \"+r\"(r.y), \"+r\"(r.z), \"+r\"(r.w)", "ld.global.v4.b32"},
+        {8, "uint2", "{0u, 0u}", "{%0, %1}", "\"+r\"(r.x), \"+r\"(r.y)", "ld.global.v2.b32"},
+        {4, "unsigned int", "0u", "%0", "\"+r\"(r)", "ld.global.b32"},
+    };
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (int h = 0; h < 3; h++) {
+        if (!strstr(code, arena_printf(a, "mt_ld%d(", H[h].bytes))) continue;
+        int n = H[h].bytes / 4;
+        sb_printf(&sb, "#ifndef MYTRITON_HELPER_ld%d\n#define MYTRITON_HELPER_ld%d\n", H[h].bytes,
+                  H[h].bytes);
+        sb_printf(&sb,
+                  "// a %d-byte load predicated on p (zeros when false): no branch around it\n",
+                  H[h].bytes);
+        sb_printf(&sb, "static __device__ __forceinline__ %s mt_ld%d(const void *a, bool p) {\n",
+                  H[h].type, H[h].bytes);
+        sb_printf(&sb, "    %s r = %s;\n#ifdef __CUDA_ARCH__\n", H[h].type, H[h].zero);
+        sb_printf(&sb,
+                  "    asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %%%d, 0;\\n\\t\"\n"
+                  "        \"@p %s %s, [%%%d];\\n\\t}\"\n"
+                  "        : %s\n        : \"l\"(a), \"r\"((int)p) : \"memory\");\n",
+                  n + 1, H[h].ptx, H[h].regs, n, H[h].outs);
+        sb_printf(&sb,
+                  "#else\n    if (p) r = *(const %s *)a;\n#endif\n    return r;\n}\n#endif\n\n",
+                  H[h].type);
+    }
+    return sb_str(&sb);
+}
+
 /* Whether an addptr of the block (or of a loop in it) has a 64-bit offset:
  * then carried pointer indices are 64-bit too. */
 static int wide_offsets(const Function *f, const Block *b) {
@@ -1784,6 +2174,16 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
     C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+    /* Triton's specialization (pointers :16, integers divisible by 16
+     * hinted) that proves no 16-byte access but leaves some to an index
+     * checked at run time: the index is most likely not aligned (a row
+     * stride such as 781), so, as Triton's coalescing, elements are spread
+     * one by one over the threads (coalesced per-element accesses) rather
+     * than in groups that would fall back to per-element accesses strided
+     * by the group. */
+    int proven = 0, dynamic = 0;
+    count_vector_accesses(&C, &f->body, &proven, &dynamic);
+    if (!proven && dynamic) C.group = 1;
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
     StrBuf body, out;
@@ -1793,6 +2193,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    sb_puts(&out, load_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);

@@ -45,6 +45,11 @@
 #include "vadd256_o1.h"
 #include "vadd256_o2.h"
 #include "vadd4096_o2.h"
+#include "softmax_h_o2.h"
+#include "softmax_h16_o2.h"
+#include "colsum_h_o2.h"
+#include "colsum_o2.h"
+#include "transpose_h_o2.h"
 #include "softmax_w1_o2.h"
 #include "softmax_w8_o2.h"
 #include "mm64_w2_o2.h"
@@ -194,6 +199,38 @@ TEST(Emu, Softmax) {
     }
 }
 
+TEST(Emu, SoftmaxSpecialized) {
+    // n unhinted: 16-byte accesses only at run time, elements one by one
+    check_softmax(launch_softmax_h_o2, 1024, 3, 781, true);
+    check_softmax(launch_softmax_h_o2, 1024, 3, 1024, true);
+    check_softmax(launch_softmax_h_o2, 1024, 2, 1, false);
+    // n:16 (a multiple of 16): the mask is constant along 16-byte groups
+    for (int cols : {1024, 784, 16}) check_softmax(launch_softmax_h16_o2, 1024, 3, cols, true);
+}
+
+TEST(Emu, ColSumRuntimeLoop) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t, int32_t);
+    struct Case {
+        F f;
+        int M, N;
+    };
+    // colsum_h_o2: N:16 (multiples of 16); colsum_o2: any N
+    for (Case c : {Case{launch_colsum_h_o2, 37, 48}, Case{launch_colsum_h_o2, 5, 272},
+                   Case{launch_colsum_h_o2, 0, 16}, Case{launch_colsum_h_o2, 1, 64},
+                   Case{launch_colsum_o2, 13, 300}, Case{launch_colsum_o2, 6, 3},
+                   Case{launch_colsum_o2, 4, 256}}) {
+        auto x = random_vec((size_t)c.M * c.N + 1, 31);
+        std::vector<float> out((size_t)c.N + 1, -3.0f);
+        ASSERT_EQ(c.f(nullptr, x.data(), out.data(), c.M, c.N), 0);
+        for (int n = 0; n < c.N; n++) {
+            float want = 0;
+            for (int m = 0; m < c.M; m++) want += x[(size_t)m * c.N + n];
+            ASSERT_EQ(out[n], want) << c.M << "x" << c.N << " column " << n;
+        }
+        ASSERT_EQ(out[c.N], -3.0f);
+    }
+}
+
 TEST(Emu, RowSum) {
     for (RowFn f : {launch_rowsum_o1, launch_rowsum_o2}) {
         for (int cols : {256, 100, 1}) {
@@ -307,6 +344,16 @@ TEST(Emu, RuntimeLoops) {
 using Mat2 = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t, int32_t);
 
 TEST(Emu, Transpose) {
+    for (auto mn : std::vector<std::pair<int, int>>{{48, 80}, {16, 16}, {64, 32}, {0, 16}}) {
+        // transpose_h_o2: M:16, N:16, aligned 16-byte stores along rows
+        int M = mn.first, N = mn.second;
+        auto x = random_vec((size_t)M * N + 1, 21);
+        std::vector<float> out((size_t)M * N + 1, -4.0f);
+        ASSERT_EQ(launch_transpose_h_o2(nullptr, x.data(), out.data(), M, N), 0);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) ASSERT_EQ(out[(size_t)j * M + i], x[(size_t)i * N + j]) << M << "x" << N;
+        ASSERT_EQ(out[(size_t)M * N], -4.0f);
+    }
     for (Mat2 f : {launch_transpose_o1, launch_transpose_o2, launch_transpose_big_o2}) {
         for (auto mn : std::vector<std::pair<int, int>>{{33, 70}, {64, 64}, {1, 5}, {0, 3}, {100, 1}}) {
             int M = mn.first, N = mn.second;

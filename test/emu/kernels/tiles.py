@@ -74,3 +74,14 @@ def carried_vector_kernel(x, out, n, BLOCK: tl.constexpr):
         acc = tl.maximum(acc, v)
         total += tl.sum(v)
     tl.store(out + lanes, acc + total)
+
+
+@triton.jit
+def col_sum_kernel(x, out, M, N, BN: tl.constexpr):
+    # a runtime loop over the rows accumulating BN columns
+    cols = tl.program_id(0) * BN + tl.arange(0, BN)
+    mask = cols < N
+    acc = tl.zeros((BN,), tl.float32)
+    for m in range(0, M):
+        acc += tl.load(x + m * N + cols, mask=mask, other=0.0)
+    tl.store(out + cols, acc, mask=mask)
