@@ -416,6 +416,10 @@ static const char *mma_helpers(void) {
            "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
            "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) "
            ": \"memory\");\n}\n"
+           "/* a copy the compiler cannot hoist out of a loop (keeps the rare element-wise\n"
+           " * copies from holding loop-invariant registers) */\n"
+           "static __device__ __forceinline__ int mt_opaque(int x) {\n"
+           "    int y;\n    asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x));\n    return y;\n}\n"
            "static __device__ __forceinline__ void mt_cp_async_commit() {\n"
            "    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n}\n"
            "template <int N> static __device__ __forceinline__ void mt_cp_async_wait() {\n"
@@ -423,14 +427,12 @@ static const char *mma_helpers(void) {
            "static __device__ __forceinline__ void mt_ldsm4(unsigned r[4], const void *p) {\n"
            "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s) : "
-           "\"memory\");\n}\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
            "static __device__ __forceinline__ void mt_ldsm4_trans(unsigned r[4], const void *p) {\n"
            "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, "
            "[%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s) : "
-           "\"memory\");\n}\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
            "#define MT_MMA_16816(TY)                                                              \\\n"
            "    static __device__ __forceinline__ void mt_mma16816_##TY(float c[4], const unsigned a[4], \\\n"
            "                                                         const unsigned b0, const unsigned b1) { \\\n"
@@ -475,54 +477,129 @@ static void close_frag(Mma *M) {
     }
 }
 
-/* One operand block's copy into stage buffer `buf` (row length ld). */
+/* The copy of operand k's block, groups of 8 elements along its rows:
+ * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
+static void group_coords(Mma *M, int k) {
+    const MmaPlan *P = M->P;
+    int cols = k ? P->BN : P->BK;
+    ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", 32 * P->warps);
+    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * 8;", cols / 8, cols / 8);
+}
+
+static void copy_shape(const MmaPlan *P, int k, int *groups, int *per) {
+    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = 32 * P->warps;
+    *groups = rows * cols / 8;
+    *per = (*groups + T - 1) / T;
+}
+
+/* Whether operand k's pointer is a carried lane advanced by a scalar:
+ * then its index is the init's (loop-invariant, computed once before the
+ * loop with the groups' contiguity) plus mt_t times the step. */
+static int hoisted_lane(const Mma *M, int k) {
+    const Loop *l = M->P->loop->loop;
+    Operand p = M->P->ld[k]->args[0];
+    int lane = p.kind == OPD_VALUE ? lane_of_arg(l, p.id) : -1;
+    if (lane < 0) return -1;
+    const Inst *y = def_of(M->f, l->yields[lane]);
+    int groups, per;
+    copy_shape(M->P, k, &groups, &per);
+    return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
+}
+
+/* Before the loop: the hoisted operands' init indices per group
+ * (mt_b<k>[s], q = 0) and which groups are 8 consecutive elements from a
+ * multiple of 8 (bit s of mt_v<k>). */
+static void emit_copy_bases(Mma *M, int k) {
+    int lane = hoisted_lane(M, k);
+    if (lane < 0) return;
+    const Loop *l = M->P->loop->loop;
+    int groups, per;
+    copy_shape(M->P, k, &groups, &per);
+    const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
+    const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
+    ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
+    ln(M, "unsigned mt_v%d = 0;", k);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
+    M->indent++;
+    group_coords(M, k);
+    ln(M, "const %s mt_i0 = %s;", M->index_type, i0);
+    ln(M, "bool mt_c = (mt_i0 & 7) == 0;");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 1; q < 8; q++) mt_c = mt_c && %s == mt_i0 + q;", iq);
+    ln(M, "mt_b%d[mt_s] = mt_i0;", k);
+    ln(M, "if (mt_c%s) mt_v%d |= 1u << mt_s;",
+       groups % (32 * M->P->warps) ? arena_printf(M->a, " && mt_g < %d", groups) : "", k);
+    M->indent--;
+    ln(M, "}");
+}
+
+/* One operand block's copy into stage buffer `buf` (row length ld): a
+ * group of 8 consecutive, aligned, unmasked elements is one cp.async;
+ * any other group is copied element by element with the mask and `other`. */
 static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
-    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK;
-    int T = 32 * P->warps, groups = rows * cols / 8, per = (groups + T - 1) / T;
+    int groups, per, T = 32 * P->warps;
+    copy_shape(P, k, &groups, &per);
     int base = pointer_param(M->f, l, in->args[0]);
     const char *bname = M->pnames[base];
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
-    const char *idx = render(M, in->args[0], "mt_gr", "(mt_gc + q)", -1);
-    const char *mask = in->args[1].kind == OPD_NONE ? NULL : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
+    int lane = hoisted_lane(M, k);
+    /* the element-wise copy's index at (mt_or, mt_oc + q): opaque copies of
+     * the group's coordinates where the cp.async index is hoisted */
+    const char *idx = render(M, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
+                             lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)", -1);
+    const char *mask = in->args[1].kind == OPD_NONE
+                           ? NULL
+                           : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
     const char *other = in->args[2].kind == OPD_NONE
                             ? c_zero(P->in_dt)
                             : render(M, in->args[2], "mt_gr", "(mt_gc + q)", -1);
     Type ot = operand_type(M->f, in->args[2]);
     if (in->args[2].kind == OPD_VALUE && ot.dtype != P->in_dt)
         other = arena_printf(M->a, "(%s)%s", c_type(P->in_dt), other);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
-    M->indent++;
-    ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", T);
-    if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
-    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * 8;", cols / 8, cols / 8);
-    ln(M, "%s mt_i[8];", M->index_type);
-    ln(M, "bool mt_m[8];");
-    ln(M, "bool mt_all = true;");
-    ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) {");
-    M->indent++;
-    ln(M, "mt_i[q] = %s;", idx);
-    ln(M, "mt_m[q] = %s;", mask ? mask : "true");
-    ln(M, "mt_all = mt_all && mt_m[q] && mt_i[q] == mt_i[0] + q;");
-    M->indent--;
-    ln(M, "}");
     const char *al = M->param_div && M->param_div[base] >= 16
                          ? ""
                          : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
-    ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
-    ln(M, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+    if (lane >= 0) {
+        const Inst *y = def_of(M->f, l->yields[lane]);
+        ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
+           render(M, y->args[1], "0", "0", -1));
+    }
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
     M->indent++;
-    ln(M, "mt_cp_async16(mt_dst, &%s[mt_i[0]]);", bname);
+    group_coords(M, k);
+    if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
+    ln(M, "bool mt_m[8];");
+    if (lane >= 0) ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & 7) == 0%s;", k, k, al);
+    else {
+        ln(M, "%s mt_i[8];", M->index_type);
+        ln(M, "bool mt_all = true;");
+    }
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 0; q < 8; q++) {");
+    M->indent++;
+    if (lane < 0) ln(M, "mt_i[q] = %s;", idx);
+    ln(M, "mt_m[q] = %s;", mask ? mask : "true");
+    ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
+    M->indent--;
+    ln(M, "}");
+    ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    if (lane >= 0) ln(M, "if (mt_all) {");
+    else ln(M, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+    M->indent++;
+    ln(M, "mt_cp_async16(mt_dst, &%s[%s]);", bname,
+       lane >= 0 ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
     M->indent--;
     ln(M, "} else {");
     M->indent++;
+    if (lane >= 0) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) mt_dst[q] = mt_m[q] ? %s[mt_i[q]] : %s;", bname,
-       c_store(M->a, P->in_dt, C_CUDA, other));
+    ln(M, "for (int q = 0; q < 8; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", bname,
+       lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
     M->indent--;
     ln(M, "}");
     if (groups % T) M->indent--, ln(M, "}");
@@ -530,6 +607,10 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     ln(M, "}");
 }
 
+/* One stage's products: per k-step of 16, the warp's A fragments
+ * (ldmatrix.x4 per 16 rows), then per 16 columns the two B fragments
+ * (ldmatrix.x4.trans) and their mma.sync with every A fragment (few B
+ * registers live at a time). */
 static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
@@ -537,27 +618,30 @@ static void emit_compute(Mma *M, const char *sa, const char *sb) {
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
     M->indent++;
-    ln(M, "unsigned mt_fa[%d][4], mt_fb[%d][2];", MT, NT);
+    ln(M, "unsigned mt_fa[%d][4];", MT);
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
-    ln(M, "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + (mt_lane >> 4) * 8]);",
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * 8]);",
        sa, P->BM / P->wm, lda);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
     M->indent++;
-    ln(M, "unsigned mt_r4[4];");
-    ln(M, "mt_ldsm4_trans(mt_r4, &%s[(mt_kk + (mt_lane & 15)) * %d + mt_wc * %d + nj * 16 + (mt_lane >> 4) * 8]);",
+    ln(M, "unsigned mt_fb[4];");
+    ln(M,
+       "mt_ldsm4_trans(mt_fb, &%s[(mt_kk + (mt_lane & 15)) * %d + mt_wc * %d + nj * 16 + "
+       "(mt_lane >> 4) * 8]);",
        sb, ldb, P->BN / P->wn);
-    ln(M, "mt_fb[2 * nj][0] = mt_r4[0], mt_fb[2 * nj][1] = mt_r4[1];");
-    ln(M, "mt_fb[2 * nj + 1][0] = mt_r4[2], mt_fb[2 * nj + 1][1] = mt_r4[3];");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj], mt_fa[mi], mt_fb[0], mt_fb[1]);",
+       P->in_dt == DT_F16 ? "f16" : "bf16");
+    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj + 1], mt_fa[mi], mt_fb[2], mt_fb[3]);",
+       P->in_dt == DT_F16 ? "f16" : "bf16");
+    ln(M, "}");
     M->indent--;
     ln(M, "}");
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
-    ln(M, "#pragma unroll");
-    ln(M, "    for (int ni = 0; ni < %d; ni++)", NT);
-    ln(M, "        mt_mma16816_%s(mt_acc[mi][ni], mt_fa[mi], mt_fb[ni][0], mt_fb[ni][1]);",
-       P->in_dt == DT_F16 ? "f16" : "bf16");
     M->indent--;
     ln(M, "}");
 }
@@ -703,6 +787,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "#if MT_MMA_TILE_SM80");
     ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
+    emit_copy_bases(&M, 0);
+    emit_copy_bases(&M, 1);
     /* the copy of iteration mt_t's operand blocks into stage mt_st */
     ln(&M, "auto mt_copy = [&](int mt_t, int mt_st) {");
     M.indent++;
