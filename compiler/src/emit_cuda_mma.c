@@ -679,14 +679,80 @@ static void emit_fallback(Mma *M) {
     ln(M, "}");
 }
 
+/* A store of the epilogue: the thread's two neighbouring columns of a
+ * fragment row (mt_c0, mt_c1) rendered as the two element passes did;
+ * one 2-element store when their addresses are consecutive and aligned
+ * and both masks hold, else two masked ones. */
+static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
+    const Function *f = M->f;
+    const Loop *l = M->P->loop->loop;
+    int base = pointer_param(f, l, in->args[0]);
+    const char *bname = M->pnames[base];
+    DType dt = (DType)operand_type(f, in->args[1]).dtype;
+    int bytes = dtype_info(dt)->bits / 8;
+    const char *idx[2], *mask[2], *val[2];
+    for (int e = 0; e < 2; e++) {
+        const char *c = e ? "mt_c1" : "mt_c0";
+        M->ename = ename[e];
+        M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+        idx[e] = render(M, in->args[0], "mt_r", c, -1);
+        mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
+        val[e] = in->args[1].kind == OPD_CONST ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
+                                               : render(M, in->args[1], "mt_r", c, -1);
+    }
+    const char *mt = c_mem_type(dt, C_CUDA);
+    ln(M, "{");
+    M->indent++;
+    ln(M, "const %s mt_j0 = %s, mt_j1 = %s;", M->index_type, idx[0], idx[1]);
+    ln(M, "const bool mt_m0 = %s, mt_m1 = %s;", mask[0], mask[1]);
+    ln(M, "const %s mt_e0 = %s, mt_e1 = %s;", mt, c_store(M->a, dt, C_CUDA, val[0]),
+       c_store(M->a, dt, C_CUDA, val[1]));
+    if (bytes == 2 || bytes == 4) {
+        const char *al = M->param_div && M->param_div[base] >= 2 * bytes
+                             ? ""
+                             : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", bname,
+                                            2 * bytes - 1);
+        ln(M, "if (mt_m0 && mt_m1 && mt_j1 == mt_j0 + 1 && (mt_j0 & 1) == 0%s) {", al);
+        M->indent++;
+        const char *u = bytes == 2 ? "unsigned" : "uint2";
+        ln(M, "__align__(%d) %s mt_p[2] = {mt_e0, mt_e1};", 2 * bytes, mt);
+        ln(M, "*reinterpret_cast<%s *>(&%s[mt_j0]) = *reinterpret_cast<const %s *>(mt_p);", u,
+           bname, u);
+        M->indent--;
+        ln(M, "} else {");
+        M->indent++;
+    }
+    ln(M, "if (mt_m0) %s[mt_j0] = mt_e0;", bname);
+    ln(M, "if (mt_m1) %s[mt_j1] = mt_e1;", bname);
+    if (bytes == 2 || bytes == 4) M->indent--, ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* The ops after the loop, per pair of fragment elements (rows g and g + 8
+ * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
+ * vN_0 and vN_1). */
 static void emit_epilogue(Mma *M) {
     const Function *f = M->f;
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     char *epi = ARENA_ARRAY(M->a, char, f->nvalues + 1);
     epi[l->results[P->acc_lane]] = 1;
-    M->acc_elem = "mt_acc[mi][ni][q]";
-    open_frag(M, 1);
+    const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
+                             ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    M->indent++;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    M->indent++;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
+    M->indent++;
+    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + mt_h * 8;", P->BM / P->wm);
+    ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
+       P->BN / P->wn);
+    ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
         const Inst *in = f->body.items.items[i];
@@ -696,43 +762,43 @@ static void emit_epilogue(Mma *M) {
         }
         if (!past) continue;
         if (in->op == OP_STORE) {
-            int base = pointer_param(f, l, in->args[0]);
-            DType dt = (DType)operand_type(f, in->args[1]).dtype;
-            const char *v = render(M, in->args[1], "mt_r", "mt_c", -1);
-            if (in->args[1].kind == OPD_CONST) v = c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA);
-            const char *st = arena_printf(M->a, "%s[%s] = %s;", M->pnames[base],
-                                          render(M, in->args[0], "mt_r", "mt_c", -1),
-                                          c_store(M->a, dt, C_CUDA, v));
-            if (in->args[1].kind != OPD_NONE && in->args[2].kind != OPD_NONE)
-                ln(M, "if (%s) %s", render(M, in->args[2], "mt_r", "mt_c", -1), st);
-            else ln(M, "%s", st);
+            emit_pair_store(M, in, ename);
             continue;
         }
         int dep = in->op == OP_LOAD;
-        for (int k = 0; k < in->nargs; k++) dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
+        for (int k = 0; k < in->nargs; k++)
+            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
         if (!dep) continue;
         epi[in->result] = 1;
         DType dt = (DType)in->type.dtype;
-        const char *e;
-        if (in->op == OP_LOAD) {
-            int base = pointer_param(f, l, in->args[0]);
-            e = c_load(M->a, dt, C_CUDA,
-                       arena_printf(M->a, "%s[%s]", M->pnames[base],
-                                    render(M, in->args[0], "mt_r", "mt_c", -1)));
-            if (in->args[1].kind != OPD_NONE) {
-                const char *other = in->args[2].kind == OPD_NONE
-                                        ? c_zero(dt)
-                                        : render(M, in->args[2], "mt_r", "mt_c", -1);
-                e = arena_printf(M->a, "(%s ? %s : (%s)(%s))",
-                                 render(M, in->args[1], "mt_r", "mt_c", -1), e, c_type(dt), other);
+        for (int e = 0; e < 2; e++) {
+            const char *c = e ? "mt_c1" : "mt_c0";
+            M->ename = ename[e];
+            M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+            const char *x;
+            if (in->op == OP_LOAD) {
+                int base = pointer_param(f, l, in->args[0]);
+                x = c_load(M->a, dt, C_CUDA,
+                           arena_printf(M->a, "%s[%s]", M->pnames[base],
+                                        render(M, in->args[0], "mt_r", c, -1)));
+                if (in->args[1].kind != OPD_NONE) {
+                    const char *other = in->args[2].kind == OPD_NONE
+                                            ? c_zero(dt)
+                                            : render(M, in->args[2], "mt_r", c, -1);
+                    x = arena_printf(M->a, "(%s ? %s : (%s)(%s))",
+                                     render(M, in->args[1], "mt_r", c, -1), x, c_type(dt), other);
+                }
+            } else {
+                x = render_op(M, in, "mt_r", c, 0);
             }
-        } else {
-            e = render_op(M, in, "mt_r", "mt_c", 0);
+            ln(M, "const %s v%d_%d = %s;", c_type(dt), in->result, e, x);
+            ename[e][in->result] = arena_printf(M->a, "v%d_%d", in->result, e);
         }
-        ln(M, "const %s v%d = %s;", c_type(dt), in->result, e);
-        M->ename[in->result] = arena_printf(M->a, "v%d", in->result);
     }
-    close_frag(M);
+    for (int k = 0; k < 3; k++) {
+        M->indent--;
+        ln(M, "}");
+    }
 }
 
 const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
