@@ -607,16 +607,16 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     ln(M, "}");
 }
 
-/* One stage's products (k from kfrom to kto): per k-step of 16, the warp's A fragments
+/* One stage's products: per k-step of 16, the warp's A fragments
  * (ldmatrix.x4 per 16 rows), then per 16 columns the two B fragments
  * (ldmatrix.x4.trans) and their mma.sync with every A fragment (few B
  * registers live at a time). */
-static void emit_compute(Mma *M, const char *sa, const char *sb, int kfrom, int kto) {
+static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
     int lda = P->BK + MMA_PAD, ldb = P->BN + MMA_PAD;
     ln(M, "#pragma unroll");
-    ln(M, "for (int mt_kk = %d; mt_kk < %d; mt_kk += 16) {", kfrom, kto);
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
     M->indent++;
     ln(M, "unsigned mt_fa[%d][4];", MT);
     ln(M, "#pragma unroll");
@@ -879,6 +879,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     if (S > 1) {
         ln(&M, "mt_cp_async_wait<%d>();", S - 2);
         ln(&M, "__syncthreads();");
+        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1, S);
+        ln(&M, "mt_cp_async_commit();");
         ln(&M, "const %s *const mt_sa = mt_stages + (mt_t %% %d) * %d;", mt, S, stage_elems);
     } else {
         ln(&M, "mt_copy(mt_t, 0);");
@@ -888,18 +890,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "const %s *const mt_sa = mt_stages;", mt);
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    if (S > 1) {
-        /* the next stage's copies issued after the first k-step's products
-         * (the tensor cores busy while they issue) */
-        emit_compute(&M, "mt_sa", "mt_sb", 0, 16);
-        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1,
-           S);
-        ln(&M, "mt_cp_async_commit();");
-        if (P.BK > 16) emit_compute(&M, "mt_sa", "mt_sb", 16, P.BK);
-    } else {
-        emit_compute(&M, "mt_sa", "mt_sb", 0, P.BK);
-        ln(&M, "__syncthreads();");
-    }
+    emit_compute(&M, "mt_sa", "mt_sb");
+    if (S == 1) ln(&M, "__syncthreads();");
     M.indent--;
     ln(&M, "}");
     ln(&M, "#else");
