@@ -182,8 +182,11 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         const Inst *y = def_of(f, l->yields[i]);
         if (y == dot && is_value(dot->args[2], l->args[i])) P->acc_lane = i;
         else if (y && y->op == OP_ADD && in_block(&l->body, y)) {
-            int side = is_value(y->args[0], l->args[i]) ? 0 : is_value(y->args[1], l->args[i]) ? 1 : -1;
-            if (side >= 0 && def_of(f, y->args[1 - side]) == dot && is_zero_block(f, dot->args[2])) {
+            int side = is_value(y->args[0], l->args[i])   ? 0
+                       : is_value(y->args[1], l->args[i]) ? 1
+                                                          : -1;
+            if (side >= 0 && def_of(f, y->args[1 - side]) == dot &&
+                is_zero_block(f, dot->args[2])) {
                 P->acc_lane = i;
                 P->add = y;
             }
@@ -551,9 +554,8 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
      * the group's coordinates where the cp.async index is hoisted */
     const char *idx = render(M, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
                              lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)", -1);
-    const char *mask = in->args[1].kind == OPD_NONE
-                           ? NULL
-                           : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
+    const char *mask =
+        in->args[1].kind == OPD_NONE ? NULL : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
     const char *other = in->args[2].kind == OPD_NONE
                             ? c_zero(P->in_dt)
                             : render(M, in->args[2], "mt_gr", "(mt_gc + q)", -1);
@@ -660,12 +662,12 @@ static void emit_fallback(Mma *M) {
         const Inst *in = P->ld[k];
         const char *row = k ? "mt_kk" : "mt_r", *col = k ? "mt_c" : "mt_kk";
         int base = pointer_param(M->f, l, in->args[0]);
-        const char *e = c_load(M->a, P->in_dt, C_CUDA,
-                               arena_printf(M->a, "%s[%s]", M->pnames[base],
-                                            render(M, in->args[0], row, col, -1)));
+        const char *e = c_load(
+            M->a, P->in_dt, C_CUDA,
+            arena_printf(M->a, "%s[%s]", M->pnames[base], render(M, in->args[0], row, col, -1)));
         if (in->args[1].kind != OPD_NONE) {
-            const char *other = in->args[2].kind == OPD_NONE ? "0.0f"
-                                                             : render(M, in->args[2], row, col, -1);
+            const char *other =
+                in->args[2].kind == OPD_NONE ? "0.0f" : render(M, in->args[2], row, col, -1);
             e = arena_printf(M->a, "(%s ? %s : (float)(%s))", render(M, in->args[1], row, col, -1),
                              e, other);
         }
@@ -697,8 +699,9 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
         M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
         idx[e] = render(M, in->args[0], "mt_r", c, -1);
         mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
-        val[e] = in->args[1].kind == OPD_CONST ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
-                                               : render(M, in->args[1], "mt_r", c, -1);
+        val[e] = in->args[1].kind == OPD_CONST
+                     ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
+                     : render(M, in->args[1], "mt_r", c, -1);
     }
     const char *mt = c_mem_type(dt, C_CUDA);
     ln(M, "{");
@@ -708,10 +711,10 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     ln(M, "const %s mt_e0 = %s, mt_e1 = %s;", mt, c_store(M->a, dt, C_CUDA, val[0]),
        c_store(M->a, dt, C_CUDA, val[1]));
     if (bytes == 2 || bytes == 4) {
-        const char *al = M->param_div && M->param_div[base] >= 2 * bytes
-                             ? ""
-                             : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", bname,
-                                            2 * bytes - 1);
+        const char *al =
+            M->param_div && M->param_div[base] >= 2 * bytes
+                ? ""
+                : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
         ln(M, "if (mt_m0 && mt_m1 && mt_j1 == mt_j0 + 1 && (mt_j0 & 1) == 0%s) {", al);
         M->indent++;
         const char *u = bytes == 2 ? "unsigned" : "uint2";
@@ -830,8 +833,9 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     int lda = P.BK + MMA_PAD, ldb = P.BN + MMA_PAD;
     int stage_elems = P.BM * lda + P.BK * ldb;
     const char *mt = c_mem_type(P.in_dt, C_CUDA);
-    ln(&M, "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
-           "accumulator in mma.sync fragments; %d stage%s",
+    ln(&M,
+       "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
+       "accumulator in mma.sync fragments; %d stage%s",
        l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.in_dt == DT_F16 ? "f16" : "bf16", P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
@@ -848,7 +852,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     const char *stop = render(&M, l->stop, "0", "0", -1);
     long long step = l->step.c.i;
     ln(&M, "const int mt_start = %s, mt_stop = %s;", start, stop);
-    ln(&M, "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+    ln(&M,
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
        step - 1, step);
     ln(&M, "#if MT_MMA_TILE_SM80");
     ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
@@ -879,7 +884,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     if (S > 1) {
         ln(&M, "mt_cp_async_wait<%d>();", S - 2);
         ln(&M, "__syncthreads();");
-        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1, S);
+        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1,
+           S);
         ln(&M, "mt_cp_async_commit();");
         ln(&M, "const %s *const mt_sa = mt_stages + (mt_t %% %d) * %d;", mt, S, stage_elems);
     } else {

@@ -316,9 +316,10 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_puts(
         &sb,
         "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
-    sb_printf(&sb,
-              "    out->dynamic_shared_bytes = %d;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
-              s->tile->dyn_smem);
+    sb_printf(
+        &sb,
+        "    out->dynamic_shared_bytes = %d;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
+        s->tile->dyn_smem);
     sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
     sb_puts(
         &sb,
