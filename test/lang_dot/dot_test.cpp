@@ -222,13 +222,13 @@ DOT_TEST(MatmulFp8E4xE5, mm_fp8)
 // masked K tails, M and N not multiples of the tile, rows not 16-byte
 // aligned (the element-wise copies) beside aligned ones (cp.async).
 #if MT_DOT_CUDA
-#define MMA_LAUNCH(name, TA, TB, TC)                                                               \
-    MatmulLaunch<TA, TB, TC>([](bool, const TA *a, const TB *b, TC *c, int M, int N, int K) {      \
-        return MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, N, 1, N, 1);                             \
+#define MMA_LAUNCH(name, TA, TB, TC)                                                          \
+    MatmulLaunch<TA, TB, TC>([](bool, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, N, 1, N, 1);                        \
     })
-#define MMA_TEST(name, launch, ...)                                                         \
-    TEST(Cuda, name) {                                                                      \
-        MT_NEED_GPU();                                                                      \
+#define MMA_TEST(name, launch, ...)                                                                \
+    TEST(Cuda, name) {                                                                             \
+        MT_NEED_GPU();                                                                             \
         for (const MatmulCase &c : {__VA_ARGS__}) check_matmul<Buffers>(Backend::Cuda, c, launch); \
     }
 using F16 = mytriton_fp16;
