@@ -90,7 +90,13 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     if (o.id == l->index) return 1;
     if (epi && epi[o.id]) return 1;
     int lane = lane_of_arg(l, o.id);
-    if (lane >= 0) return lane != P->acc_lane;
+    if (lane >= 0) {
+        /* a carried pointer: its init and step (an addptr's offset, checked by mma_match) */
+        const Inst *y = def_of(f, l->yields[lane]);
+        return lane != P->acc_lane && y && y->op == OP_ADDPTR &&
+               renderable(f, P, epi, l->inits[lane], depth + 1) &&
+               renderable(f, P, epi, y->args[1], depth + 1);
+    }
     const Inst *d = f->defs[o.id];
     if (!d || !regen_op(d->op)) return 0;
     for (int k = 0; k < d->nargs; k++)
@@ -138,6 +144,8 @@ static int warp_grid(MmaPlan *P, int warps) {
     }
     return best >= 0;
 }
+
+static int pointer_param(const Function *f, const Loop *l, Operand o);
 
 static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
     memset(P, 0, sizeof *P);
@@ -230,7 +238,10 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         const Inst *in = l->body.items.items[i];
         if (in->op == OP_LOAD && in != P->ld[0] && in != P->ld[1]) return 0;
     }
-    /* addresses, masks and `other` of the operands; the accumulator's init */
+    /* addresses (of a pointer parameter), masks and `other` of the operands;
+     * the accumulator's init */
+    for (int k = 0; k < 2; k++)
+        if (pointer_param(f, l, P->ld[k]->args[0]) < 0) return 0;
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
             if (!renderable(f, P, NULL, P->ld[k]->args[j], 0)) return 0;
@@ -245,6 +256,8 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         const Inst *in = f->body.items.items[i];
         if (in == loop) past = 1;
         if (!past || in == loop) continue;
+        if ((in->op == OP_STORE || in->op == OP_LOAD) && pointer_param(f, l, in->args[0]) < 0)
+            return 0;
         if (in->op == OP_STORE) {
             Type t = operand_type(f, in->args[0]);
             for (int k = 0; k < 3; k++) ok &= renderable(f, P, epi, in->args[k], 0);
