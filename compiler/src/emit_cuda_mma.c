@@ -396,7 +396,9 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
         if (!M->sname[o.id]) {
             const char *e = render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
-            sb_printf(&M->pre, "    const %s %s = %s;\n", c_type((DType)t.dtype), name, e);
+            /* (a scalar pointer: its element index) */
+            sb_printf(&M->pre, "    const %s %s = %s;\n",
+                      t.ptr ? M->index_type : c_type((DType)t.dtype), name, e);
             M->sname[o.id] = name;
         }
         return M->sname[o.id];

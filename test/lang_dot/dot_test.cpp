@@ -277,8 +277,18 @@ TEST(Host, MatmulI8Tile64PlusEq) {
 
 // ---- Batched matmul: C[z] = A[z] @ B[z], fp16 in, fp32 out ------------------
 
-void bmm(Backend be) {
-    const int B = 3, M = 40, N = 24, K = 50;
+// (the -O2 case's tiles, 64 x 64 with 4 warps: the tensor-core path)
+#define BMM_LAUNCH(name)                                                                          \
+    [](bool host, const mytriton_fp16 *da, const mytriton_fp16 *db, float *dc, int B, int M,      \
+       int N, int K) {                                                                            \
+        return host ? (int)launch_##name##_host(da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,    \
+                                                M * N, N, 1, B)                                   \
+                    : MT_CUDA_CALL(name, da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1, M * N, N, \
+                                   1, B);                                                         \
+    }
+
+template <class Launch>
+void check_bmm(Backend be, Launch launch, int B, int M, int N, int K) {
     Buffers bufs(be);
     auto a = random_elems<mytriton_fp16>((size_t)B * M * K, 3);
     auto b = random_elems<mytriton_fp16>((size_t)B * K * N, 4);
@@ -286,10 +296,7 @@ void bmm(Backend be) {
     auto *da = bufs.put(a);
     auto *db = bufs.put(b);
     float *dc = bufs.put(c);
-    int st = bufs.host() ? (int)launch_bmm_f16_host(da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
-                                                    M * N, N, 1, B)
-                         : MT_CUDA_CALL(bmm_f16, da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
-                                        M * N, N, 1, B);
+    int st = launch(bufs.host(), da, db, dc, B, M, N, K);
     ASSERT_EQ(st, 0) << mytriton_last_error();
     bufs.get(c, dc);
     int bad = 0;
@@ -310,7 +317,10 @@ void bmm(Backend be) {
             }
     EXPECT_EQ(bad, 0);
 }
+void bmm(Backend be) { check_bmm(be, BMM_LAUNCH(bmm_f16), 3, 40, 24, 50); }
+void bmm_o2(Backend be) { check_bmm(be, BMM_LAUNCH(bmm_f16_o2), 3, 150, 100, 90); }
 DOT_TEST(BatchedMatmulF16, bmm)
+DOT_TEST(BatchedMatmulF16O2, bmm_o2)
 
 // ---- Two chained dots: O = sum over key blocks of f16((Q K^T) * scale) V -----
 
