@@ -17,6 +17,8 @@
 #       [OPT_LEVEL 0|1|2]                default: 2
 #       [NUM_WARPS 1|2|4|...|32]         -O2 CUDA threads per block / 32 (as
 #                                        Triton's num_warps); default: by shape
+#       [NUM_STAGES 1..16]               Triton's num_stages (-O2 tl.dot kernels:
+#                                        the operand copies' pipeline depth)
 #       [CONFIGS "<config>" ...]         autotuning (as @triton.autotune): each
 #                                        config "BM=64 BN=128 NUM_WARPS=8
 #                                        NUM_STAGES=3 [WHEN K >= 1024]" is built as
@@ -201,7 +203,7 @@ endfunction()
 macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
-    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS SPECIALIZE DEBUG)
+    set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS NUM_STAGES SPECIALIZE DEBUG)
     set(_kernel_multi_value CONSTEXPR GRID_PARAMS CONFIGS KEY RESTORE)
   # per call (anywhere in the call, once)
   set(_target_options STATIC SHARED)
@@ -988,6 +990,9 @@ function(mytriton_add_kernels target)
     endif()
     if(_g${_g}_has_NUM_WARPS)
       list(APPEND _args --num-warps "${_g${_g}_NUM_WARPS}")
+    endif()
+    if(_g${_g}_has_NUM_STAGES)
+      list(APPEND _args --num-stages "${_g${_g}_NUM_STAGES}")
     endif()
 
     if(_g${_g}_nconfigs EQUAL 1 AND NOT _g${_g}_variants)

@@ -14,11 +14,14 @@ On the GPU machine (Triton 3.6, torch, nvcc, the repository's build):
     python3 scripts/bench_dot.py --no-triton           # mytriton and torch only
 Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-only
 
-mytriton's CUDA for tl.dot is currently the CUDA-core path at every level
-(one thread per element of the tile's bounding box, at most 1024: the
-configs below with BLOCK_M * BLOCK_N <= 1024 compile; larger ones are
-reported as not compiled, with mytritonc's message). Triton uses tensor
-cores: expect a large gap until the mma.sync / wgmma paths land."""
+mytriton's -O2 CUDA for fp16/bf16 tl.dot kernels of the tutorial's shape
+(one dot in a runtime K loop, f32 accumulator) is the tensor-core path of
+compiler/src/emit_cuda_mma.c: the configs' tiles up to 128 x 256 with 4 or 8
+warps, num_stages cp.async stages, mma.sync m16n8k16 (no wgmma yet). fp32
+(tf32/ieee) dots still take the one-thread-per-element path (at most 1024
+elements: the large configs are reported as not compiled, with mytritonc's
+message). The pointers are passed as 16-byte aligned (*fp16:16, Triton's
+own specialization); --jobs builds the configs in parallel first."""
 import argparse
 import ctypes
 import importlib.util
@@ -33,15 +36,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = os.path.join(ROOT, "test", "oracle", "kernels", "dot.py")
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): Triton's
-# tutorial configs and small ones mytriton's CUDA-core path accepts.
+# tutorial configs (the large ones: mytriton's tensor-core path for
+# fp16/bf16) and a small one the CUDA-core path of fp32 accepts.
 CONFIGS = [
     (128, 256, 64, 8, 8, 3),
+    (256, 128, 64, 8, 8, 3),
+    (128, 128, 64, 8, 4, 3),
     (128, 128, 32, 8, 4, 4),
+    (128, 128, 64, 8, 8, 3),
+    (128, 256, 32, 8, 8, 4),
     (64, 128, 32, 8, 4, 4),
     (64, 64, 32, 8, 4, 4),
     (32, 32, 32, 8, 4, 4),
-    (32, 32, 16, 8, 4, 4),
-    (16, 32, 32, 8, 4, 4),
 ]
 # dtype: (signature element, c dtype, ACC, PRECISION, torch dtype name, allow_tf32 for torch)
 DTYPES = {
@@ -83,12 +89,12 @@ def build(args, tools, dtype, cfg):
     """mytritonc -O2 and nvcc: (path of the .so, launcher) or (None, message)."""
     el, cdt, acc, prec = DTYPES[dtype][:4]
     bm, bn, bk, gm, warps, _stages = cfg
-    name = "mm_%s_%d_%d_%d" % (dtype.replace("-", "_"), bm, bn, bk)
+    name = "mm_%s_%d_%d_%d_w%d_s%d" % (dtype.replace("-", "_"), bm, bn, bk, warps, _stages)
     d = os.path.join(tools["work"], name)
     os.makedirs(d, exist_ok=True)
-    sig = "*%s, *%s, *%s, i32, i32, i32, i32, i32, i32, i32, i32, i32" % (el, el, cdt)
+    sig = "*%s:16, *%s:16, *%s:16, i32, i32, i32, i32, i32, i32, i32, i32, i32" % (el, el, cdt)
     cmd = [tools["mytritonc"], KERNELS, "--kernel", "matmul_kernel", "--signature", sig, "--name", name, "-O2",
-           "--num-warps", str(warps), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
+           "--num-warps", str(warps), "--num-stages", str(_stages), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
     for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", gm), ("ACC", acc),
                  ("PRECISION", prec), ("PLUS", "False"), ("ACTIVATION", "none")):
         cmd += ["-D", "%s=%s" % (k, v)]
@@ -128,16 +134,23 @@ def main():
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--no-triton", action="store_true")
     ap.add_argument("--compile-only", action="store_true")
+    ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="mytriton-bench-dot-")
     tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
              "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
     tools["runtime"] = runtime_objects(work, tools["cc"])
     dtypes = [d for d in args.dtypes.split(",") if d]
+    configs = [CONFIGS[int(i)] for i in args.configs.split(",")] if args.configs else CONFIGS
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+        jobs = {(dt, cfg): ex.submit(build, args, tools, dt, cfg) for dt in dtypes for cfg in configs}
+        built = {k: v.result() for k, v in jobs.items()}
     if args.compile_only:
         for dt in dtypes:
-            for cfg in CONFIGS:
-                so, msg = build(args, tools, dt, cfg)
+            for cfg in configs:
+                so, msg = built[(dt, cfg)]
                 print("%-10s %-22s %s" % (dt, "%dx%dx%d w%d" % (cfg[:3] + cfg[4:5]), "built" if so else msg))
         return 0
     import torch
@@ -161,12 +174,12 @@ def main():
         t = time_ms(torch, lambda: torch.matmul(a, b), args.reps)
         print("%-10s torch.matmul            %8.3f ms %7.1f TFLOP/s" % (dt, t, flops / t / 1e9))
         best = {}
-        for cfg in CONFIGS:
+        for cfg in configs:
             bm, bn, bk, gm, warps, stages = cfg
             label = "%dx%dx%d w%d s%d" % (bm, bn, bk, warps, stages)
             c = torch.empty((n, n), device="cuda", dtype=tdt)
             grid = ((n + bm - 1) // bm * ((n + bn - 1) // bn),)
-            so, launcher = build(args, tools, dt, cfg)
+            so, launcher = built[(dt, cfg)]
             if so:
                 fn = getattr(ctypes.CDLL(so), launcher)
                 fn.restype = ctypes.c_int

@@ -388,7 +388,14 @@ static int need_tile(mt_compilation *c) {
      * runs one CUDA thread per element of its tile; built for the host
      * backend alone, its tile may be as large as -O2's */
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
-    if (!shape_analyze(c->ctx, c->f, blocked || host_only ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
+    /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
+     * over 32 * num_warps threads (emit_cuda_mma.c) */
+    int mma_threads = 0, mma_smem = 0;
+    int mma = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
+              cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
+                            &mma_threads, &mma_smem);
+    if (!shape_analyze(c->ctx, c->f, blocked || host_only || mma ? MAX_TILE_O2 : MAX_TILE_O1,
+                       &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
@@ -399,6 +406,9 @@ static int need_tile(mt_compilation *c) {
             c->tile_failed = 1;
             return 0;
         }
+    } else if (mma) {
+        c->tile.block_threads = mma_threads;
+        c->tile.dyn_smem = mma_smem;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),
@@ -431,6 +441,11 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (!need_tile(c)) return NULL;
         if (c->opts.opt_level >= 2 && !c->tile.dot_box)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
+        if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
+            const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
+                                          c->opts.num_stages);
+            if (k) return k;
+        }
         if (c->tile.threads > MAX_TILE_O1) {
             mt_error(
                 c->ctx, c->kernel->pos,
@@ -454,6 +469,13 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return emit_host_unit(c->ctx, &c->spec);
     case MT_EMIT_MLIR:
         if (!need_tile(c)) return NULL;
+        if (c->tile.dot_box && c->tile.threads > MAX_TILE_O1) {
+            mt_error(c->ctx, c->kernel->pos,
+                     "the tile %s of a kernel with tl.dot needs %d threads in the MLIR backend, "
+                     "more than %d",
+                     tile_str(a, &c->tile), c->tile.threads, MAX_TILE_O1);
+            return NULL;
+        }
         return emit_mlir_module(c->ctx, &c->spec);
     case MT_EMIT_MLIR_LAUNCHER:
         if (!mt_emit(c, MT_EMIT_MLIR)) return NULL;

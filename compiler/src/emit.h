@@ -35,6 +35,14 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
 /* The same; tensor_cores: tl.dot through mma.sync on sm_80+ (-O2). */
 const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *tile,
                                 const char *symbol, int tensor_cores);
+/* -O2's tensor-core kernel of a tl.dot kernel with large tiles
+ * (emit_cuda_mma.c): cuda_mma_plan says whether the kernel has that
+ * path's shape and its threads per block and dynamic shared memory;
+ * emit_cuda_mma is the __global__ function (NULL: not that shape). */
+int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
+                  int *smem);
+const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
+                          int num_warps, int num_stages);
 /* NAME.cu: includes, kernel, launcher, registry entry. */
 const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel);
 /* NAME.h: the launchers of the requested backends. */

@@ -268,11 +268,19 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     }
     if (!f->nparams) sb_puts(&sb, "NULL");
     sb_puts(&sb, "};\n");
+    int dyn = s->tile->dyn_smem;
+    if (dyn > 48 * 1024) /* above the default limit: opted in per launch (per device) */
+        sb_printf(
+            &sb,
+            "    cudaError_t serr = cudaFuncSetAttribute((const void *)%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d);\n"
+            "    if (serr != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(serr));\n"
+            "        mytriton_set_status_text((int)serr, cudaGetErrorString(serr));\n        return serr;\n    }\n",
+            s->symbol, dyn, launcher);
     sb_printf(
         &sb,
         "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
-        "dim3(%d), mt_args, 0, stream);\n",
-        s->symbol, s->tile->block_threads);
+        "dim3(%d), mt_args, %d, stream);\n",
+        s->symbol, s->tile->block_threads, dyn);
     sb_printf(
         &sb,
         "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",
@@ -295,8 +303,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
               s->symbol);
     sb_printf(
         &sb,
-        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, 0);\n",
-        s->symbol, s->tile->block_threads);
+        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, %d);\n",
+        s->symbol, s->tile->block_threads, s->tile->dyn_smem);
     sb_puts(
         &sb,
         "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
@@ -308,8 +316,10 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_puts(
         &sb,
         "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
-    sb_puts(&sb,
-            "    out->dynamic_shared_bytes = 0;\n    out->local_bytes = (int)fa.localSizeBytes;\n");
+    sb_printf(
+        &sb,
+        "    out->dynamic_shared_bytes = %d;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
+        s->tile->dyn_smem);
     sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
     sb_puts(
         &sb,

@@ -33,6 +33,9 @@ typedef struct TileInfo {
      * occupies the threads with tile_i < rows and tile_j < cols of its own
      * shape (loads and stores are guarded by that; shape_extent). */
     int dot_box;
+    /* Bytes of dynamic shared memory the CUDA kernel needs (-O2's tensor-core
+     * path of large dot tiles, emit_cuda_mma.c; 0: none). */
+    int dyn_smem;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is

@@ -225,4 +225,61 @@ TEST(DotAccepted, CudaCoresAtO1TensorCoresAtO2) {
     EXPECT_NE(o2.cuda.find("#else"), std::string::npos);  // the CUDA-core fallback
 }
 
+// -O2's tensor-core path of large tiles (emit_cuda_mma.c) takes the
+// tutorial matmul of kernels/dot.py for f16/bf16 with an f32 accumulator;
+// every other dot kernel keeps the one-thread-per-element path and its
+// limit (and -O1 is unchanged).
+Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int opt) {
+    CompileArgs a;
+    a.path = std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py";
+    a.kernel = "matmul_kernel";
+    std::string e = std::string("*") + el;
+    a.signature = e + ", " + e + ", " + e + ", i32, i32, i32, i32, i32, i32, i32, i32, i32";
+    a.defines = {{"BLOCK_M", std::to_string(bm)},
+                 {"BLOCK_N", std::to_string(bn)},
+                 {"BLOCK_K", std::to_string(bk)},
+                 {"GROUP_M", "8"},
+                 {"ACC", acc},
+                 {"PRECISION", "tf32"},
+                 {"PLUS", "False"},
+                 {"ACTIVATION", "leaky_relu"}};
+    a.opt_level = opt;
+    return compile(a);
+}
+
+TEST(DotTensorCorePath, LargeF16TileInFragments) {
+    Compiled r = tutorial("fp16", "float32", 128, 128, 32, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("__launch_bounds__(128)"), std::string::npos);  // 4 warps
+    EXPECT_NE(r.cuda.find("float mt_acc[4][8][4];"), std::string::npos)
+        << r.cuda;  // 64 x 64 per warp
+    EXPECT_NE(r.cuda.find("mt_cp_async16(mt_dst"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_cp_async_wait<1>();"), std::string::npos);  // 3 stages
+    EXPECT_NE(r.cuda.find("mt_ldsm4_trans(mt_fb"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos);
+    EXPECT_NE(r.cuda.find("extern __shared__"), std::string::npos);
+}
+
+TEST(DotTensorCorePath, Bf16Tile128x256) {
+    Compiled r = tutorial("bf16", "float32", 128, 256, 64, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("mt_mma16816_bf16(mt_acc"), std::string::npos);
+    EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos) << r.cuda;  // 1 x 4 warps
+}
+
+TEST(DotTensorCorePath, OtherKernelsKeepTheirPath) {
+    // f32 operands: the one-thread-per-element path, whose limit applies
+    Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2);
+    EXPECT_FALSE(f32.ok);
+    EXPECT_NE(f32.diagnostics.find("needs 16384 threads"), std::string::npos) << f32.diagnostics;
+    // -O1: unchanged
+    Compiled o1 = tutorial("fp16", "float32", 128, 128, 32, 1);
+    EXPECT_FALSE(o1.ok);
+    // an f16 accumulator: the shared-memory mma path of emit_cuda.c
+    Compiled acc16 = tutorial("fp16", "float16", 32, 32, 16, 2);
+    ASSERT_TRUE(acc16.ok) << acc16.diagnostics;
+    EXPECT_EQ(acc16.cuda.find("mt_mma16816"), std::string::npos);
+    EXPECT_NE(acc16.cuda.find("mt_ldsm_x4"), std::string::npos);
+}
+
 }  // namespace

@@ -27,6 +27,8 @@
 
 #if MT_DOT_CUDA
 #include <cuda_runtime_api.h>
+
+#include "mytriton_lang_dot_mma.h"
 #endif
 
 namespace {
@@ -216,6 +218,44 @@ DOT_TEST(MatmulI8, mm_i8)
 DOT_TEST(MatmulI8PlusEq, mm_i8_plus)
 DOT_TEST(MatmulFp8E4xE5, mm_fp8)
 
+// -O2's tensor-core path of large tiles (emit_cuda_mma.c; CUDA only):
+// masked K tails, M and N not multiples of the tile, rows not 16-byte
+// aligned (the element-wise copies) beside aligned ones (cp.async).
+#if MT_DOT_CUDA
+#define MMA_LAUNCH(name, TA, TB, TC)                                                          \
+    MatmulLaunch<TA, TB, TC>([](bool, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, N, 1, N, 1);                        \
+    })
+#define MMA_TEST(name, launch, ...)                                                                \
+    TEST(Cuda, name) {                                                                             \
+        MT_NEED_GPU();                                                                             \
+        for (const MatmulCase &c : {__VA_ARGS__}) check_matmul<Buffers>(Backend::Cuda, c, launch); \
+    }
+using F16 = mytriton_fp16;
+using BF16 = mytriton_bf16;
+MMA_TEST(MmaF16Tile64, MMA_LAUNCH(mma_f16_64, F16, F16, F16),
+         MatmulCase{300, 270, 100, 32, false, false, false},
+         MatmulCase{256, 128, 256, 32, false, false, false})
+MMA_TEST(MmaF16Tile128LeakyRelu, MMA_LAUNCH(mma_f16_128_leaky, F16, F16, F16),
+         MatmulCase{300, 270, 100, 32, false, false, true},
+         MatmulCase{256, 384, 512, 32, false, false, true})
+MMA_TEST(MmaF16Tile128x256Warps8, MMA_LAUNCH(mma_f16_128x256_w8, F16, F16, F16),
+         MatmulCase{200, 300, 130, 64, false, false, false},
+         MatmulCase{256, 512, 256, 64, false, false, false})
+MMA_TEST(MmaF16Tile128Warps8Stages4PlusEq, MMA_LAUNCH(mma_f16_128_w8_s4, F16, F16, F16),
+         MatmulCase{129, 257, 333, 32, false, false, false},
+         MatmulCase{128, 128, 32, 32, false, false, false})
+MMA_TEST(MmaF16F32OutStages1, MMA_LAUNCH(mma_f16_f32out_s1, F16, F16, float),
+         MatmulCase{100, 200, 150, 64, false, false, false},
+         MatmulCase{128, 256, 192, 64, false, false, false})
+MMA_TEST(MmaBf16Tile128LeakyReluPlusEq, MMA_LAUNCH(mma_bf16_128_leaky, BF16, BF16, BF16),
+         MatmulCase{300, 270, 100, 64, false, false, true},
+         MatmulCase{256, 256, 256, 64, false, false, true})
+MMA_TEST(MmaBf16Tile64x128, MMA_LAUNCH(mma_bf16_64x128, BF16, BF16, BF16),
+         MatmulCase{77, 130, 47, 32, false, false, false},
+         MatmulCase{128, 256, 128, 32, false, false, false})
+#endif
+
 // Triton-sized tiles, host backend only (mytriton_lang_dot_big).
 TEST(Host, MatmulF16Tile128x64LeakyRelu) {
     MatmulCase c{200, 130, 96, 32, false, false, true};
@@ -237,8 +277,18 @@ TEST(Host, MatmulI8Tile64PlusEq) {
 
 // ---- Batched matmul: C[z] = A[z] @ B[z], fp16 in, fp32 out ------------------
 
-void bmm(Backend be) {
-    const int B = 3, M = 40, N = 24, K = 50;
+// (the -O2 case's tiles, 64 x 64 with 4 warps: the tensor-core path)
+#define BMM_LAUNCH(name)                                                                          \
+    [](bool host, const mytriton_fp16 *da, const mytriton_fp16 *db, float *dc, int B, int M,      \
+       int N, int K) {                                                                            \
+        return host ? (int)launch_##name##_host(da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,    \
+                                                M * N, N, 1, B)                                   \
+                    : MT_CUDA_CALL(name, da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1, M * N, N, \
+                                   1, B);                                                         \
+    }
+
+template <class Launch>
+void check_bmm(Backend be, Launch launch, int B, int M, int N, int K) {
     Buffers bufs(be);
     auto a = random_elems<mytriton_fp16>((size_t)B * M * K, 3);
     auto b = random_elems<mytriton_fp16>((size_t)B * K * N, 4);
@@ -246,10 +296,7 @@ void bmm(Backend be) {
     auto *da = bufs.put(a);
     auto *db = bufs.put(b);
     float *dc = bufs.put(c);
-    int st = bufs.host() ? (int)launch_bmm_f16_host(da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
-                                                    M * N, N, 1, B)
-                         : MT_CUDA_CALL(bmm_f16, da, db, dc, M, N, K, M * K, K, 1, K * N, N, 1,
-                                        M * N, N, 1, B);
+    int st = launch(bufs.host(), da, db, dc, B, M, N, K);
     ASSERT_EQ(st, 0) << mytriton_last_error();
     bufs.get(c, dc);
     int bad = 0;
@@ -270,7 +317,10 @@ void bmm(Backend be) {
             }
     EXPECT_EQ(bad, 0);
 }
+void bmm(Backend be) { check_bmm(be, BMM_LAUNCH(bmm_f16), 3, 40, 24, 50); }
+void bmm_o2(Backend be) { check_bmm(be, BMM_LAUNCH(bmm_f16_o2), 3, 150, 100, 90); }
 DOT_TEST(BatchedMatmulF16, bmm)
+DOT_TEST(BatchedMatmulF16O2, bmm_o2)
 
 // ---- Two chained dots: O = sum over key blocks of f16((Q K^T) * scale) V -----
 

@@ -1,0 +1,935 @@
+/* The -O2 CUDA path of a tl.dot kernel with large tiles (docs/dot.md,
+ * "Large tiles"): a kernel whose work is one tl.dot in a runtime loop.
+ *
+ * Shape of the kernels it takes (general rules over the IR, checked by
+ * mma_match): at the top level, pure ops, one `for` and, after it, pure
+ * ops, loads and stores. The loop's carried values are the accumulator, a
+ * (BM, BN) f32 block that only the dot (`acc = dot(a, b, acc)`, or
+ * `acc + dot(a, b)` with a zero accumulator) reads, and pointer blocks
+ * advanced by a loop-invariant offset (`a_ptrs += BLOCK_K * stride_ak`).
+ * The dot's operands are loads in the loop of f16 or bf16 (BM, BK) and
+ * (BK, BN) blocks, their addresses, masks and `other` pure functions of
+ * the loop index, the carried pointers and values from before the loop.
+ * BM and BN multiples of 16 per warp, BK a multiple of 16. Every other
+ * dot kernel goes through emit_cuda.c as before.
+ *
+ * The generated kernel (32 * num_warps threads): the warps tile the
+ * accumulator (WM x WN warps, each a (BM/WM, BN/WN) sub-tile held in
+ * mma.sync m16n8k16 fragment registers for the whole loop); each
+ * iteration's operand blocks are copied by all threads, 16-byte groups of
+ * 8 elements along a block's rows, into shared memory padded by 8
+ * elements per row (ldmatrix reads 8 rows of 16 bytes: conflict-free):
+ * a group whose 8 addresses are consecutive, aligned and unmasked is one
+ * cp.async, any other group element-wise loads with the mask and `other`.
+ * The copies run num_stages - 1 iterations ahead in a ring of num_stages
+ * buffers (cp.async.commit_group / wait_group). Fragments come from
+ * ldmatrix (A) and ldmatrix.trans (B). The ops after the loop are
+ * computed per element of the fragment layout (rows g and g + 8, columns
+ * 2t and 2t + 1 of each 16 x 8 block) and stored from it.
+ *
+ * Addresses and masks are not values held in registers: as in
+ * cuda_matmul.c, each is regenerated for any (row, column) of its block
+ * from its definition (aranges, program ids, parameters, arithmetic), the
+ * scalars before the loop computed once at kernel entry. Below sm_80 (and
+ * in the host pass) the kernel computes the same fragment elements with
+ * CUDA-core loops over global memory. */
+#include <string.h>
+
+#include "cgen.h"
+#include "cuda_blocked.h"
+#include "emit.h"
+
+enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };
+
+typedef struct MmaPlan {
+    const Inst *loop, *dot, *add; /* add: acc + dot(a, b) (NULL: acc = dot(a, b, acc)) */
+    const Inst *ld[2];            /* the operands' loads: (BM, BK), (BK, BN) */
+    int acc_lane;                 /* the carried lane of the accumulator */
+    int BM, BN, BK;
+    DType in_dt;
+    int warps, wm, wn; /* warp grid */
+    int stages;
+    int smem; /* bytes of shared memory */
+} MmaPlan;
+
+static const Inst *def_of(const Function *f, Operand o) {
+    return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
+}
+
+static int in_block(const Block *b, const Inst *x) {
+    for (int i = 0; i < b->items.len; i++)
+        if (b->items.items[i] == x) return 1;
+    return 0;
+}
+
+static int is_value(Operand o, int id) { return o.kind == OPD_VALUE && o.id == id; }
+
+static int lane_of_arg(const Loop *l, int id) {
+    for (int i = 0; i < l->ncarried; i++)
+        if (l->args[i] == id) return i;
+    return -1;
+}
+
+/* The ops regenerated from their definition at any coordinates. */
+static int regen_op(Op op) {
+    if (op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
+        op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST ||
+        op == OP_BITCAST || op == OP_HINT || op == OP_BROADCAST)
+        return 1;
+    return op_info(op)->rule != TR_SPECIAL && op_has(op, OPF_PURE);
+}
+
+/* Whether operand o renders for any coordinates: constants, parameters,
+ * the loop index, carried pointers (not the accumulator), pure
+ * regenerable ops; `epi` values (the acc result and what is computed from
+ * it) are per-element statements of the epilogue. */
+static int renderable(const Function *f, const MmaPlan *P, const char *epi, Operand o, int depth) {
+    if (depth > MMA_MAX_DEPTH) return 0;
+    if (o.kind != OPD_VALUE) return 1;
+    const Loop *l = P->loop->loop;
+    if (o.id == l->index) return 1;
+    if (epi && epi[o.id]) return 1;
+    int lane = lane_of_arg(l, o.id);
+    if (lane >= 0) {
+        /* a carried pointer: its init and step (an addptr's offset, checked by mma_match) */
+        const Inst *y = def_of(f, l->yields[lane]);
+        return lane != P->acc_lane && y && y->op == OP_ADDPTR &&
+               renderable(f, P, epi, l->inits[lane], depth + 1) &&
+               renderable(f, P, epi, y->args[1], depth + 1);
+    }
+    const Inst *d = f->defs[o.id];
+    if (!d || !regen_op(d->op)) return 0;
+    for (int k = 0; k < d->nargs; k++)
+        if (!renderable(f, P, epi, d->args[k], depth + 1)) return 0;
+    return 1;
+}
+
+static int uses_in(const Block *b, int v) {
+    int n = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        for (int k = 0; k < in->nargs; k++) n += is_value(in->args[k], v);
+        if (in->loop) {
+            const Loop *l = in->loop;
+            for (int k = 0; k < l->ncarried; k++) n += is_value(l->inits[k], v);
+            for (int k = 0; k < l->nyields; k++) n += is_value(l->yields[k], v);
+            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v);
+            n += uses_in(&l->body, v);
+        }
+    }
+    return n;
+}
+
+static int is_zero_block(const Function *f, Operand o) {
+    const Inst *d = def_of(f, o);
+    if (!d) return 0;
+    if (d->op == OP_ZEROS) return 1;
+    return d->op == OP_FULL && d->args[0].kind == OPD_CONST && d->args[0].c.i == 0 &&
+           d->args[0].c.f == 0;
+}
+
+/* The warp grid: wm * wn == warps, each warp's sub-tile a multiple of
+ * 16 x 16, as square as possible. */
+static int warp_grid(MmaPlan *P, int warps) {
+    int best = -1;
+    for (int wm = 1; wm <= warps; wm *= 2) {
+        int wn = warps / wm;
+        if (P->BM % (16 * wm) || P->BN % (16 * wn)) continue;
+        int tm = P->BM / wm, tn = P->BN / wn, d = tm > tn ? tm - tn : tn - tm;
+        if (best < 0 || d < best) {
+            best = d;
+            P->wm = wm;
+            P->wn = wn;
+        }
+    }
+    return best >= 0;
+}
+
+static int pointer_param(const Function *f, const Loop *l, Operand o);
+
+static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
+    memset(P, 0, sizeof *P);
+    const Inst *loop = NULL;
+    int after = 0;
+    for (int i = 0; i < f->body.items.len; i++) {
+        const Inst *in = f->body.items.items[i];
+        if (in->op == OP_FOR) {
+            if (loop) return 0;
+            loop = in;
+            after = 1;
+            continue;
+        }
+        if (in->loop) return 0;
+        if (in->op == OP_LOAD || in->op == OP_STORE) {
+            if (!after) return 0;
+            continue;
+        }
+        if (!regen_op(in->op)) return 0;
+    }
+    if (!loop) return 0;
+    const Loop *l = loop->loop;
+    P->loop = loop;
+    if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
+    if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
+    /* the dot: the only one, in the loop body */
+    const Inst *dot = NULL;
+    for (int i = 0; i < l->body.items.len; i++) {
+        const Inst *in = l->body.items.items[i];
+        if (in->op == OP_DOT) {
+            if (dot) return 0;
+            dot = in;
+        } else if (in->loop || (in->op != OP_LOAD && !regen_op(in->op))) {
+            return 0;
+        }
+    }
+    if (!dot) return 0;
+    P->dot = dot;
+    /* the accumulator's lane */
+    P->acc_lane = -1;
+    for (int i = 0; i < l->ncarried; i++) {
+        const Inst *y = def_of(f, l->yields[i]);
+        if (y == dot && is_value(dot->args[2], l->args[i])) P->acc_lane = i;
+        else if (y && y->op == OP_ADD && in_block(&l->body, y)) {
+            int side = is_value(y->args[0], l->args[i])   ? 0
+                       : is_value(y->args[1], l->args[i]) ? 1
+                                                          : -1;
+            if (side >= 0 && def_of(f, y->args[1 - side]) == dot &&
+                is_zero_block(f, dot->args[2])) {
+                P->acc_lane = i;
+                P->add = y;
+            }
+        }
+    }
+    if (P->acc_lane < 0) return 0;
+    int acc = l->args[P->acc_lane];
+    Type at = f->types[acc];
+    if (at.ptr || at.dtype != DT_F32 || at.rank != 2) return 0;
+    P->BM = at.dims[0];
+    P->BN = at.dims[1];
+    /* (uses_in counts the body's items: the yield is the loop's own) */
+    if (uses_in(&l->body, acc) != 1 || uses_in(&l->body, dot->result) != (P->add != NULL)) return 0;
+    if (P->add && uses_in(&l->body, P->add->result)) return 0;
+    /* the other lanes: pointers advanced by an invariant offset, unused after the loop */
+    for (int i = 0; i < l->ncarried; i++) {
+        if (i == P->acc_lane) continue;
+        Type t = f->types[l->args[i]];
+        const Inst *y = def_of(f, l->yields[i]);
+        if (!t.ptr || !y || y->op != OP_ADDPTR || !is_value(y->args[0], l->args[i])) return 0;
+        const Inst *dd = def_of(f, y->args[1]);
+        if (dd && in_block(&l->body, dd)) return 0;
+        if (uses_in(&f->body, l->results[i])) return 0;
+    }
+    /* the operands: loads in the body, used only by the dot */
+    for (int k = 0; k < 2; k++) {
+        const Inst *ld = def_of(f, dot->args[k]);
+        if (!ld || ld->op != OP_LOAD || !in_block(&l->body, ld)) return 0;
+        if (uses_in(&l->body, ld->result) != 1) return 0;
+        P->ld[k] = ld;
+    }
+    Type ta = P->ld[0]->type, tb = P->ld[1]->type;
+    if (ta.rank != 2 || tb.rank != 2 || ta.dtype != tb.dtype) return 0;
+    if (ta.dtype != DT_F16 && ta.dtype != DT_BF16) return 0;
+    P->in_dt = (DType)ta.dtype;
+    P->BK = ta.dims[1];
+    if (ta.dims[0] != P->BM || tb.dims[0] != P->BK || tb.dims[1] != P->BN) return 0;
+    if (P->BK % 16 || P->BM % 16 || P->BN % 16) return 0;
+    /* every other load in the body would be a second memory read: none */
+    for (int i = 0; i < l->body.items.len; i++) {
+        const Inst *in = l->body.items.items[i];
+        if (in->op == OP_LOAD && in != P->ld[0] && in != P->ld[1]) return 0;
+    }
+    /* addresses (of a pointer parameter), masks and `other` of the operands;
+     * the accumulator's init */
+    for (int k = 0; k < 2; k++)
+        if (pointer_param(f, l, P->ld[k]->args[0]) < 0) return 0;
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 3; j++)
+            if (!renderable(f, P, NULL, P->ld[k]->args[j], 0)) return 0;
+    if (!renderable(f, P, NULL, l->inits[P->acc_lane], 0)) return 0;
+    if (!renderable(f, P, NULL, l->start, 0) || !renderable(f, P, NULL, l->stop, 0)) return 0;
+    /* after the loop: the accumulator's result and what depends on it
+     * (elementwise ops and loads of (BM, BN) shape), stores of it */
+    char *epi = ARENA_ARRAY(a, char, f->nvalues + 1);
+    epi[l->results[P->acc_lane]] = 1;
+    int ok = 1, past = 0;
+    for (int i = 0; i < f->body.items.len && ok; i++) {
+        const Inst *in = f->body.items.items[i];
+        if (in == loop) past = 1;
+        if (!past || in == loop) continue;
+        if ((in->op == OP_STORE || in->op == OP_LOAD) && pointer_param(f, l, in->args[0]) < 0)
+            return 0;
+        if (in->op == OP_STORE) {
+            Type t = operand_type(f, in->args[0]);
+            for (int k = 0; k < 3; k++) ok &= renderable(f, P, epi, in->args[k], 0);
+            ok &= t.rank == 2 && t.dims[0] == P->BM && t.dims[1] == P->BN;
+            continue;
+        }
+        int dep = in->op == OP_LOAD;
+        for (int k = 0; k < in->nargs; k++)
+            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
+        if (!dep) continue;
+        /* a per-element value of the fragment layout: (BM, BN), or broadcast to it */
+        Type t = in->type;
+        ok &= t.rank == 2 && !t.ptr && (t.dims[0] == P->BM || t.dims[0] == 1) &&
+              (t.dims[1] == P->BN || t.dims[1] == 1);
+        for (int k = 0; k < in->nargs; k++) ok &= renderable(f, P, epi, in->args[k], 0);
+        epi[in->result] = 1;
+    }
+    if (!ok) return 0;
+    /* warps, stages, shared memory */
+    int warps = num_warps > 0 ? num_warps : 4;
+    while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
+    if (!warp_grid(P, warps)) return 0;
+    P->warps = warps;
+    int stage = (P->BM * (P->BK + MMA_PAD) + P->BK * (P->BN + MMA_PAD)) * 2;
+    int stages = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
+    while (stages > 1 && stage * stages > MMA_MAX_SMEM) stages--;
+    if (stage * stages > MMA_MAX_SMEM) return 0;
+    P->stages = stages;
+    P->smem = stage * stages;
+    return 1;
+}
+
+int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
+                  int *smem) {
+    MmaPlan P;
+    if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
+    *threads = 32 * P.warps;
+    *smem = P.smem;
+    return 1;
+}
+
+/* ---- Rendering ------------------------------------------------------------ */
+
+typedef struct Mma {
+    Arena *a;
+    const Function *f;
+    const MmaPlan *P;
+    CudaB cb; /* for cb_op_expr (uses a and f) */
+    const char **pnames;
+    const int *param_div;
+    StrBuf pre; /* scalars at kernel entry */
+    StrBuf *out;
+    int indent;
+    const char **sname; /* top-level scalars computed at entry */
+    const char **ename; /* epilogue values: per-element variables */
+    const char *acc_elem;
+    const char *index_type;
+} Mma;
+
+static void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ln(Mma *M, const char *fmt, ...) {
+    sb_printf(M->out, "%*s", M->indent * 4, "");
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(M->out, fmt, ap);
+    va_end(ap);
+    sb_putc(M->out, '\n');
+}
+
+static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
+
+static const char *render_op(Mma *M, const Inst *d, const char *row, const char *col, int axis) {
+    Arena *a = M->a;
+    switch (d->op) {
+    case OP_ARANGE: {
+        const char *c = axis == 0 ? row : col;
+        return d->attrs.start ? arena_printf(a, "(%s + %d)", c, d->attrs.start) : c;
+    }
+    case OP_PROGRAM_ID: return arena_printf(a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
+    case OP_NUM_PROGRAMS: return arena_printf(a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    case OP_ZEROS: return c_zero((DType)d->type.dtype);
+    case OP_FULL: {
+        DType dt = (DType)d->type.dtype;
+        if (d->args[0].kind == OPD_CONST)
+            return c_const(a, const_convert(d->args[0].c, dt), C_CUDA);
+        const char *x = render(M, d->args[0], row, col, -1);
+        return operand_type(M->f, d->args[0]).dtype == dt
+                   ? x
+                   : arena_printf(a, "((%s)%s)", c_type(dt), x);
+    }
+    case OP_EXPAND_DIMS:
+        return render(M, d->args[0], row, col,
+                      d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
+    case OP_BROADCAST: {
+        Type t = operand_type(M->f, d->args[0]);
+        return render(M, d->args[0], row, col, t.rank == 1 ? 1 : axis);
+    }
+    case OP_ADDPTR: {
+        const char *base =
+            d->args[0].kind == OPD_PARAM ? NULL : render(M, d->args[0], row, col, axis);
+        const char *off = render(M, d->args[1], row, col, axis);
+        return base ? arena_printf(a, "(%s + %s)", base, off) : off;
+    }
+    default: break;
+    }
+    const char *x[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < d->nargs && k < 3; k++)
+        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(&M->cb, d, k)
+                                            : render(M, d->args[k], row, col, axis);
+    return cb_op_expr(&M->cb, d, x[0], x[1], x[2]);
+}
+
+/* Operand o at (row, col) of its block (axis: for a rank-1 value, the
+ * dimension it runs along: 0 rows, 1 columns). Pointers render as their
+ * element index. */
+static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis) {
+    const Function *f = M->f;
+    if (o.kind == OPD_CONST) return c_const(M->a, o.c, C_CUDA);
+    if (o.kind == OPD_PARAM) return f->params[o.id].type.ptr ? "0" : M->pnames[o.id];
+    if (o.kind == OPD_NONE) return "0";
+    const Loop *l = M->P->loop->loop;
+    if (o.id == l->index) return "mt_k";
+    if (M->ename[o.id]) return M->ename[o.id];
+    if (o.id == l->results[M->P->acc_lane]) return M->acc_elem;
+    int lane = lane_of_arg(l, o.id);
+    if (lane >= 0) {
+        /* a carried pointer: its init advanced mt_t times */
+        const Inst *y = def_of(f, l->yields[lane]);
+        const char *init = render(M, l->inits[lane], row, col, axis);
+        const char *step = render(M, y->args[1], row, col, axis);
+        return arena_printf(M->a, "(%s + (%s)mt_t * %s)", init, M->index_type, step);
+    }
+    const Inst *d = f->defs[o.id];
+    Type t = f->types[o.id];
+    if (t.rank == 0 && in_block(&f->body, d)) {
+        if (!M->sname[o.id]) {
+            const char *e = render_op(M, d, "0", "0", -1);
+            const char *name = arena_printf(M->a, "s%d", o.id);
+            /* (a scalar pointer: its element index) */
+            sb_printf(&M->pre, "    const %s %s = %s;\n",
+                      t.ptr ? M->index_type : c_type((DType)t.dtype), name, e);
+            M->sname[o.id] = name;
+        }
+        return M->sname[o.id];
+    }
+    if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis;
+    return render_op(M, d, row, col, axis);
+}
+
+static int pointer_param(const Function *f, const Loop *l, Operand o) {
+    for (int guard = 0; guard < 1000; guard++) {
+        if (o.kind == OPD_PARAM) return o.id;
+        if (o.kind != OPD_VALUE) return -1;
+        int lane = lane_of_arg(l, o.id);
+        if (lane >= 0) {
+            o = l->inits[lane];
+            continue;
+        }
+        const Inst *d = f->defs[o.id];
+        if (!d || (d->op != OP_ADDPTR && d->op != OP_EXPAND_DIMS && d->op != OP_BROADCAST))
+            return -1;
+        o = d->args[0];
+    }
+    return -1;
+}
+
+/* ---- The kernel ------------------------------------------------------------- */
+
+static const char *mma_helpers(void) {
+    return "#ifndef MT_MMA_TILE_HELPERS\n#define MT_MMA_TILE_HELPERS\n"
+           "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+           "#define MT_MMA_TILE_SM80 1\n"
+           "static __device__ __forceinline__ void mt_cp_async16(void *dst, const void *src) {\n"
+           "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
+           "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) "
+           ": \"memory\");\n}\n"
+           "/* a copy the compiler cannot hoist out of a loop (keeps the rare element-wise\n"
+           " * copies from holding loop-invariant registers) */\n"
+           "static __device__ __forceinline__ int mt_opaque(int x) {\n"
+           "    int y;\n    asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x));\n    return y;\n}\n"
+           "static __device__ __forceinline__ void mt_cp_async_commit() {\n"
+           "    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n}\n"
+           "template <int N> static __device__ __forceinline__ void mt_cp_async_wait() {\n"
+           "    asm volatile(\"cp.async.wait_group %0;\" : : \"n\"(N) : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_ldsm4(unsigned r[4], const void *p) {\n"
+           "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
+           "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
+           "static __device__ __forceinline__ void mt_ldsm4_trans(unsigned r[4], const void *p) {\n"
+           "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
+           "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, "
+           "[%4];\"\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
+           "#define MT_MMA_16816(TY)                                                              \\\n"
+           "    static __device__ __forceinline__ void mt_mma16816_##TY(float c[4], const unsigned a[4], \\\n"
+           "                                                         const unsigned b0, const unsigned b1) { \\\n"
+           "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"      \\\n"
+           "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\" \\\n"
+           "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])             \\\n"
+           "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1)); \\\n"
+           "    }\n"
+           "MT_MMA_16816(f16)\nMT_MMA_16816(bf16)\n#undef MT_MMA_16816\n"
+           "#else\n#define MT_MMA_TILE_SM80 0\n#endif\n#endif\n";
+}
+
+/* The element (mt_r, mt_c) of the thread's fragment element (mi, ni, q). */
+static void frag_coords(Mma *M) {
+    const MmaPlan *P = M->P;
+    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + (q >> 1) * 8;", P->BM / P->wm);
+    ln(M, "const int mt_c = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", P->BN / P->wn);
+    ln(M, "(void)mt_r, (void)mt_c;");
+}
+
+/* unroll: the loops unrolled (the fragments in registers), else kept
+ * (the CUDA-core fallback: quick to compile) */
+static void open_frag(Mma *M, int unroll) {
+    const MmaPlan *P = M->P;
+    const char *pragma = unroll ? "#pragma unroll" : "#pragma unroll 1";
+    ln(M, "%s", pragma);
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    M->indent++;
+    ln(M, "%s", pragma);
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    M->indent++;
+    ln(M, "%s", pragma);
+    ln(M, "for (int q = 0; q < 4; q++) {");
+    M->indent++;
+    frag_coords(M);
+}
+
+static void close_frag(Mma *M) {
+    for (int i = 0; i < 3; i++) {
+        M->indent--;
+        ln(M, "}");
+    }
+}
+
+/* The copy of operand k's block, groups of 8 elements along its rows:
+ * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
+static void group_coords(Mma *M, int k) {
+    const MmaPlan *P = M->P;
+    int cols = k ? P->BN : P->BK;
+    ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", 32 * P->warps);
+    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * 8;", cols / 8, cols / 8);
+}
+
+static void copy_shape(const MmaPlan *P, int k, int *groups, int *per) {
+    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = 32 * P->warps;
+    *groups = rows * cols / 8;
+    *per = (*groups + T - 1) / T;
+}
+
+/* Whether operand k's pointer is a carried lane advanced by a scalar:
+ * then its index is the init's (loop-invariant, computed once before the
+ * loop with the groups' contiguity) plus mt_t times the step. */
+static int hoisted_lane(const Mma *M, int k) {
+    const Loop *l = M->P->loop->loop;
+    Operand p = M->P->ld[k]->args[0];
+    int lane = p.kind == OPD_VALUE ? lane_of_arg(l, p.id) : -1;
+    if (lane < 0) return -1;
+    const Inst *y = def_of(M->f, l->yields[lane]);
+    int groups, per;
+    copy_shape(M->P, k, &groups, &per);
+    return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
+}
+
+/* Before the loop: the hoisted operands' init indices per group
+ * (mt_b<k>[s], q = 0) and which groups are 8 consecutive elements from a
+ * multiple of 8 (bit s of mt_v<k>). */
+static void emit_copy_bases(Mma *M, int k) {
+    int lane = hoisted_lane(M, k);
+    if (lane < 0) return;
+    const Loop *l = M->P->loop->loop;
+    int groups, per;
+    copy_shape(M->P, k, &groups, &per);
+    const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
+    const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
+    ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
+    ln(M, "unsigned mt_v%d = 0;", k);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
+    M->indent++;
+    group_coords(M, k);
+    ln(M, "const %s mt_i0 = %s;", M->index_type, i0);
+    ln(M, "bool mt_c = (mt_i0 & 7) == 0;");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 1; q < 8; q++) mt_c = mt_c && %s == mt_i0 + q;", iq);
+    ln(M, "mt_b%d[mt_s] = mt_i0;", k);
+    ln(M, "if (mt_c%s) mt_v%d |= 1u << mt_s;",
+       groups % (32 * M->P->warps) ? arena_printf(M->a, " && mt_g < %d", groups) : "", k);
+    M->indent--;
+    ln(M, "}");
+}
+
+/* One operand block's copy into stage buffer `buf` (row length ld): a
+ * group of 8 consecutive, aligned, unmasked elements is one cp.async;
+ * any other group is copied element by element with the mask and `other`. */
+static void emit_copy(Mma *M, int k, const char *buf, int ld) {
+    const MmaPlan *P = M->P;
+    const Loop *l = P->loop->loop;
+    const Inst *in = P->ld[k];
+    int groups, per, T = 32 * P->warps;
+    copy_shape(P, k, &groups, &per);
+    int base = pointer_param(M->f, l, in->args[0]);
+    const char *bname = M->pnames[base];
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    int lane = hoisted_lane(M, k);
+    /* the element-wise copy's index at (mt_or, mt_oc + q): opaque copies of
+     * the group's coordinates where the cp.async index is hoisted */
+    const char *idx = render(M, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
+                             lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)", -1);
+    const char *mask =
+        in->args[1].kind == OPD_NONE ? NULL : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
+    const char *other = in->args[2].kind == OPD_NONE
+                            ? c_zero(P->in_dt)
+                            : render(M, in->args[2], "mt_gr", "(mt_gc + q)", -1);
+    Type ot = operand_type(M->f, in->args[2]);
+    if (in->args[2].kind == OPD_VALUE && ot.dtype != P->in_dt)
+        other = arena_printf(M->a, "(%s)%s", c_type(P->in_dt), other);
+    const char *al = M->param_div && M->param_div[base] >= 16
+                         ? ""
+                         : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
+    if (lane >= 0) {
+        const Inst *y = def_of(M->f, l->yields[lane]);
+        ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
+           render(M, y->args[1], "0", "0", -1));
+    }
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
+    M->indent++;
+    group_coords(M, k);
+    if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
+    ln(M, "bool mt_m[8];");
+    if (lane >= 0) ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & 7) == 0%s;", k, k, al);
+    else {
+        ln(M, "%s mt_i[8];", M->index_type);
+        ln(M, "bool mt_all = true;");
+    }
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 0; q < 8; q++) {");
+    M->indent++;
+    if (lane < 0) ln(M, "mt_i[q] = %s;", idx);
+    ln(M, "mt_m[q] = %s;", mask ? mask : "true");
+    ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
+    M->indent--;
+    ln(M, "}");
+    ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    if (lane >= 0) ln(M, "if (mt_all) {");
+    else ln(M, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+    M->indent++;
+    ln(M, "mt_cp_async16(mt_dst, &%s[%s]);", bname,
+       lane >= 0 ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
+    M->indent--;
+    ln(M, "} else {");
+    M->indent++;
+    if (lane >= 0) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 0; q < 8; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", bname,
+       lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
+    M->indent--;
+    ln(M, "}");
+    if (groups % T) M->indent--, ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* One stage's products: per k-step of 16, the warp's A fragments
+ * (ldmatrix.x4 per 16 rows), then per 16 columns the two B fragments
+ * (ldmatrix.x4.trans) and their mma.sync with every A fragment (few B
+ * registers live at a time). */
+static void emit_compute(Mma *M, const char *sa, const char *sb) {
+    const MmaPlan *P = M->P;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
+    int lda = P->BK + MMA_PAD, ldb = P->BN + MMA_PAD;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
+    M->indent++;
+    ln(M, "unsigned mt_fa[%d][4];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * 8]);",
+       sa, P->BM / P->wm, lda);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
+    M->indent++;
+    ln(M, "unsigned mt_fb[4];");
+    ln(M,
+       "mt_ldsm4_trans(mt_fb, &%s[(mt_kk + (mt_lane & 15)) * %d + mt_wc * %d + nj * 16 + "
+       "(mt_lane >> 4) * 8]);",
+       sb, ldb, P->BN / P->wn);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj], mt_fa[mi], mt_fb[0], mt_fb[1]);",
+       P->in_dt == DT_F16 ? "f16" : "bf16");
+    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj + 1], mt_fa[mi], mt_fb[2], mt_fb[3]);",
+       P->in_dt == DT_F16 ? "f16" : "bf16");
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* Below sm_80: each fragment element's dot over global memory. */
+static void emit_fallback(Mma *M) {
+    const MmaPlan *P = M->P;
+    const Loop *l = P->loop->loop;
+    ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M->indent++;
+    ln(M, "const int mt_k = mt_start + mt_t * %lld;", (long long)l->step.c.i);
+    ln(M, "(void)mt_k;");
+    open_frag(M, 0);
+    const char *ld[2];
+    for (int k = 0; k < 2; k++) {
+        const Inst *in = P->ld[k];
+        const char *row = k ? "mt_kk" : "mt_r", *col = k ? "mt_c" : "mt_kk";
+        int base = pointer_param(M->f, l, in->args[0]);
+        const char *e = c_load(
+            M->a, P->in_dt, C_CUDA,
+            arena_printf(M->a, "%s[%s]", M->pnames[base], render(M, in->args[0], row, col, -1)));
+        if (in->args[1].kind != OPD_NONE) {
+            const char *other =
+                in->args[2].kind == OPD_NONE ? "0.0f" : render(M, in->args[2], row, col, -1);
+            e = arena_printf(M->a, "(%s ? %s : (float)(%s))", render(M, in->args[1], row, col, -1),
+                             e, other);
+        }
+        ld[k] = e;
+    }
+    ln(M, "#pragma unroll 1");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P->BK);
+    ln(M, "    mt_acc[mi][ni][q] = fmaf(%s, %s, mt_acc[mi][ni][q]);", ld[0], ld[1]);
+    close_frag(M);
+    M->indent--;
+    ln(M, "}");
+}
+
+/* A store of the epilogue: the thread's two neighbouring columns of a
+ * fragment row (mt_c0, mt_c1) rendered as the two element passes did;
+ * one 2-element store when their addresses are consecutive and aligned
+ * and both masks hold, else two masked ones. */
+static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
+    const Function *f = M->f;
+    const Loop *l = M->P->loop->loop;
+    int base = pointer_param(f, l, in->args[0]);
+    const char *bname = M->pnames[base];
+    DType dt = (DType)operand_type(f, in->args[1]).dtype;
+    int bytes = dtype_info(dt)->bits / 8;
+    const char *idx[2], *mask[2], *val[2];
+    for (int e = 0; e < 2; e++) {
+        const char *c = e ? "mt_c1" : "mt_c0";
+        M->ename = ename[e];
+        M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+        idx[e] = render(M, in->args[0], "mt_r", c, -1);
+        mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
+        val[e] = in->args[1].kind == OPD_CONST
+                     ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
+                     : render(M, in->args[1], "mt_r", c, -1);
+    }
+    const char *mt = c_mem_type(dt, C_CUDA);
+    ln(M, "{");
+    M->indent++;
+    ln(M, "const %s mt_j0 = %s, mt_j1 = %s;", M->index_type, idx[0], idx[1]);
+    ln(M, "const bool mt_m0 = %s, mt_m1 = %s;", mask[0], mask[1]);
+    ln(M, "const %s mt_e0 = %s, mt_e1 = %s;", mt, c_store(M->a, dt, C_CUDA, val[0]),
+       c_store(M->a, dt, C_CUDA, val[1]));
+    if (bytes == 2 || bytes == 4) {
+        const char *al =
+            M->param_div && M->param_div[base] >= 2 * bytes
+                ? ""
+                : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
+        ln(M, "if (mt_m0 && mt_m1 && mt_j1 == mt_j0 + 1 && (mt_j0 & 1) == 0%s) {", al);
+        M->indent++;
+        const char *u = bytes == 2 ? "unsigned" : "uint2";
+        ln(M, "__align__(%d) %s mt_p[2] = {mt_e0, mt_e1};", 2 * bytes, mt);
+        ln(M, "*reinterpret_cast<%s *>(&%s[mt_j0]) = *reinterpret_cast<const %s *>(mt_p);", u,
+           bname, u);
+        M->indent--;
+        ln(M, "} else {");
+        M->indent++;
+    }
+    ln(M, "if (mt_m0) %s[mt_j0] = mt_e0;", bname);
+    ln(M, "if (mt_m1) %s[mt_j1] = mt_e1;", bname);
+    if (bytes == 2 || bytes == 4) M->indent--, ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* The ops after the loop, per pair of fragment elements (rows g and g + 8
+ * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
+ * vN_0 and vN_1). */
+static void emit_epilogue(Mma *M) {
+    const Function *f = M->f;
+    const MmaPlan *P = M->P;
+    const Loop *l = P->loop->loop;
+    char *epi = ARENA_ARRAY(M->a, char, f->nvalues + 1);
+    epi[l->results[P->acc_lane]] = 1;
+    const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
+                             ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    M->indent++;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    M->indent++;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
+    M->indent++;
+    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + mt_h * 8;", P->BM / P->wm);
+    ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
+       P->BN / P->wn);
+    ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
+    int past = 0;
+    for (int i = 0; i < f->body.items.len; i++) {
+        const Inst *in = f->body.items.items[i];
+        if (in == P->loop) {
+            past = 1;
+            continue;
+        }
+        if (!past) continue;
+        if (in->op == OP_STORE) {
+            emit_pair_store(M, in, ename);
+            continue;
+        }
+        int dep = in->op == OP_LOAD;
+        for (int k = 0; k < in->nargs; k++)
+            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
+        if (!dep) continue;
+        epi[in->result] = 1;
+        DType dt = (DType)in->type.dtype;
+        for (int e = 0; e < 2; e++) {
+            const char *c = e ? "mt_c1" : "mt_c0";
+            M->ename = ename[e];
+            M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+            const char *x;
+            if (in->op == OP_LOAD) {
+                int base = pointer_param(f, l, in->args[0]);
+                x = c_load(M->a, dt, C_CUDA,
+                           arena_printf(M->a, "%s[%s]", M->pnames[base],
+                                        render(M, in->args[0], "mt_r", c, -1)));
+                if (in->args[1].kind != OPD_NONE) {
+                    const char *other = in->args[2].kind == OPD_NONE
+                                            ? c_zero(dt)
+                                            : render(M, in->args[2], "mt_r", c, -1);
+                    x = arena_printf(M->a, "(%s ? %s : (%s)(%s))",
+                                     render(M, in->args[1], "mt_r", c, -1), x, c_type(dt), other);
+                }
+            } else {
+                x = render_op(M, in, "mt_r", c, 0);
+            }
+            ln(M, "const %s v%d_%d = %s;", c_type(dt), in->result, e, x);
+            ename[e][in->result] = arena_printf(M->a, "v%d_%d", in->result, e);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        M->indent--;
+        ln(M, "}");
+    }
+}
+
+const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
+                          int num_warps, int num_stages) {
+    MmaPlan P;
+    if (!mma_match(a, f, num_warps, num_stages, &P)) return NULL;
+    const Loop *l = P.loop->loop;
+    Mma M = {0};
+    M.a = a;
+    M.f = f;
+    M.P = &P;
+    M.cb.a = a;
+    M.cb.f = f;
+    M.pnames = c_param_names(a, f);
+    M.param_div = param_div;
+    M.sname = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    M.ename = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    M.index_type = "int";
+    for (int i = 0; i < f->nvalues; i++)
+        if (f->defs[i] && f->defs[i]->op == OP_ADDPTR &&
+            dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
+            M.index_type = "long long";
+    sb_init(&M.pre, a);
+    StrBuf body;
+    sb_init(&body, a);
+    M.out = &body;
+    M.indent = 1;
+    int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
+    int lda = P.BK + MMA_PAD, ldb = P.BN + MMA_PAD;
+    int stage_elems = P.BM * lda + P.BK * ldb;
+    const char *mt = c_mem_type(P.in_dt, C_CUDA);
+    ln(&M,
+       "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
+       "accumulator in mma.sync fragments; %d stage%s",
+       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.in_dt == DT_F16 ? "f16" : "bf16", P.warps,
+       P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
+    ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
+    ln(&M, "(void)mt_wr, (void)mt_wc;");
+    ln(&M, "float mt_acc[%d][%d][4];", MT, NT);
+    M.acc_elem = NULL;
+    {
+        open_frag(&M, 1);
+        ln(&M, "mt_acc[mi][ni][q] = %s;", render(&M, l->inits[P.acc_lane], "mt_r", "mt_c", -1));
+        close_frag(&M);
+    }
+    const char *start = render(&M, l->start, "0", "0", -1);
+    const char *stop = render(&M, l->stop, "0", "0", -1);
+    long long step = l->step.c.i;
+    ln(&M, "const int mt_start = %s, mt_stop = %s;", start, stop);
+    ln(&M,
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       step - 1, step);
+    ln(&M, "#if MT_MMA_TILE_SM80");
+    ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
+    emit_copy_bases(&M, 0);
+    emit_copy_bases(&M, 1);
+    /* the copy of iteration mt_t's operand blocks into stage mt_st */
+    ln(&M, "auto mt_copy = [&](int mt_t, int mt_st) {");
+    M.indent++;
+    ln(&M, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(&M, "(void)mt_k;");
+    ln(&M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
+    ln(&M, "%s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
+    emit_copy(&M, 0, "mt_sa", lda);
+    emit_copy(&M, 1, "mt_sb", ldb);
+    M.indent--;
+    ln(&M, "};");
+    int S = P.stages;
+    if (S > 1) {
+        ln(&M, "#pragma unroll");
+        ln(&M, "for (int mt_p = 0; mt_p < %d; mt_p++) {", S - 1);
+        ln(&M, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
+        ln(&M, "    mt_cp_async_commit();");
+        ln(&M, "}");
+    }
+    ln(&M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M.indent++;
+    if (S > 1) {
+        ln(&M, "mt_cp_async_wait<%d>();", S - 2);
+        ln(&M, "__syncthreads();");
+        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1,
+           S);
+        ln(&M, "mt_cp_async_commit();");
+        ln(&M, "const %s *const mt_sa = mt_stages + (mt_t %% %d) * %d;", mt, S, stage_elems);
+    } else {
+        ln(&M, "mt_copy(mt_t, 0);");
+        ln(&M, "mt_cp_async_commit();");
+        ln(&M, "mt_cp_async_wait<0>();");
+        ln(&M, "__syncthreads();");
+        ln(&M, "const %s *const mt_sa = mt_stages;", mt);
+    }
+    ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
+    emit_compute(&M, "mt_sa", "mt_sb");
+    if (S == 1) ln(&M, "__syncthreads();");
+    M.indent--;
+    ln(&M, "}");
+    ln(&M, "#else");
+    emit_fallback(&M);
+    ln(&M, "#endif");
+    emit_epilogue(&M);
+
+    StrBuf out;
+    sb_init(&out, a);
+    sb_puts(&out, mma_helpers());
+    sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
+    for (int i = 0; i < f->nparams; i++)
+        sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M.pnames[i]);
+    sb_puts(&out, ") {\n");
+    sb_puts(&out, sb_str(&M.pre));
+    sb_puts(&out, sb_str(&body));
+    sb_puts(&out, "}\n");
+    return sb_str(&out);
+}
