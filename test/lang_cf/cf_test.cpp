@@ -432,3 +432,59 @@ CF_CASE(mm_if) {
         EXPECT_EQ(c, want);
     }
 }
+
+// `return` inside a runtime if (Triton's top-level if): the programs past
+// the end return before touching memory; the others store
+CF_CASE(early_exit) {
+    for (int n : {0, 1, 64, 100}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        const int programs = n / 64 + 2;  // at least one program past the end
+        std::vector<float> x = ramp((size_t)programs * 64, 0.5f, -4.0f), y(programs * 64, -7.0f),
+                           want(programs * 64, -7.0f);
+        for (int i = 0; i < n; i++) want[i] = x[i] * 2.0f + 1.0f;
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, early_exit, grid1(programs), b(x), dy, n));
+        EXPECT_EQ(y, want);
+    }
+}
+
+CF_CASE(nested_return) {
+    // programs of 32: block 0 sums > 0 (doubled, +1, +0.5), block 1 sums > 0
+    // and returns (untouched), block 2 sums <= 0 (negated, then returns)
+    const int n = 90, B = 32, programs = 3;
+    std::vector<float> x(programs * B), y(programs * B, 9.0f), want(programs * B, 9.0f);
+    for (int i = 0; i < programs * B; i++) x[i] = i < 2 * B ? 0.25f * (float)(i % 7) : -1.5f;
+    for (int p = 0; p < programs; p++) {
+        float s = 0;
+        for (int j = 0; j < B; j++) s += p * B + j < n ? x[p * B + j] : 0.0f;
+        for (int j = 0; j < B; j++) {
+            int i = p * B + j;
+            if (i >= n) continue;
+            if (s > 0 && p == 1) continue;
+            want[i] = s > 0 ? x[i] * 2.0f + 1.0f + 0.5f : -x[i];
+        }
+    }
+    Buffers b(t);
+    float *dy = b(y);
+    b.finish(CF_LAUNCH(t, nested_return, grid1(programs), b(x), dy, n));
+    EXPECT_EQ(y, want);
+}
+
+CF_CASE(helper_return) {
+    // a helper's returned values merge from both branches of its runtime if
+    const int n = 16;
+    const float hi = 1.5f;
+    std::vector<float> x = ramp(n, 0.25f, -1.0f), y(n, -9.0f), want(n);
+    std::vector<int32_t> f(n, -1), fwant(n);
+    for (int i = 0; i < n; i++) {
+        want[i] = x[i] > hi ? hi : x[i] * 0.5f;
+        fwant[i] = x[i] > hi ? 1 : 0;
+    }
+    Buffers b(t);
+    float *dy = b(y);
+    int32_t *df = b(f);
+    b.finish(CF_LAUNCH(t, helper_return, grid1(n), b(x), dy, df, hi));
+    EXPECT_EQ(y, want);
+    EXPECT_EQ(f, fwant);
+}
