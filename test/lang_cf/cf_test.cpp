@@ -4,6 +4,9 @@
 //
 //   HostO1.* / HostO2.*   the host backend (always)
 //   CudaO1.* / CudaO2.*   the CUDA backend (GTEST_SKIP without a GPU)
+//   Mlir.*                the MLIR backend's launchers (<case>_m, one thread per
+//                         element as -O1; MT_CF_MLIR: built with a CUDA compiler and
+//                         mlir-opt of MLIR 19; GTEST_SKIP without a GPU)
 //   EmuO1.* / EmuO2.*     built with MT_CF_EMU=1 (mytriton_lang_cf_emu_test): the
 //                         generated CUDA units compiled as C++ against test/emu's
 //                         CPU emulation of the CUDA runtime
@@ -24,6 +27,9 @@
 #include "mytriton_lang_cf_o1.h"
 #include "mytriton_lang_cf_o2.h"
 #endif
+#if MT_CF_MLIR
+#include "mytriton_lang_cf_mlir.h"
+#endif
 
 #if MT_CF_CUDA
 #include <cuda_runtime_api.h>
@@ -31,7 +37,8 @@
 
 namespace {
 
-// Where a case runs: the host backend or CUDA, at -O1 or -O2.
+// Where a case runs: the host backend or CUDA, at -O1 or -O2 (opt 0: the
+// MLIR backend, on the device as CUDA).
 struct Target {
     bool host;
     int opt;
@@ -94,9 +101,16 @@ class Buffers {
     std::vector<std::function<void()>> back_;
 };
 
+#if MT_CF_MLIR
+#define CF_MLIR(name, ...) ((int)launch_##name##_m_mlir(nullptr, __VA_ARGS__))
+#else
+#define CF_MLIR(name, ...) (-1)
+#endif
 #if MT_CF_CUDA || MT_CF_EMU
-#define CF_CUDA(t, name, ...) \
-    ((t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
+#define CF_CUDA(t, name, ...)                                         \
+    ((t).opt == 0   ? CF_MLIR(name, __VA_ARGS__)                      \
+     : (t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) \
+                    : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
 #else
 #define CF_CUDA(t, name, ...) (-1)
 #endif
@@ -125,6 +139,17 @@ class Buffers {
 #else
 #define CF_CUDA_CASES(name)
 #endif
+#if MT_CF_MLIR
+#define CF_MLIR_CASE(name)                             \
+    TEST(Mlir, name) {                                 \
+        std::string why;                               \
+        if (!gpu_available(&why)) GTEST_SKIP() << why; \
+        name##_case(Target{false, 0});                 \
+    }
+#else
+#define CF_MLIR_CASE(name) \
+    TEST(Mlir, name) { GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; }
+#endif
 #if MT_CF_EMU
 /* the emulation runs the CUDA code on host memory */
 #define CF_CASE(name)                                        \
@@ -138,6 +163,7 @@ class Buffers {
     TEST(HostO1, name) { name##_case(Target{true, 1}); }     \
     TEST(HostO2, name) { name##_case(Target{true, 2}); }     \
     CF_CUDA_CASES(name)                                      \
+    CF_MLIR_CASE(name)                                       \
     static void name##_case(Target t)
 #endif
 

@@ -386,6 +386,29 @@ const std::vector<Case> &cases() {
          "(as in Triton, both must have one type)\n"
          "        v = 1 if n > 0 else 1.5\n"
          "            ^\n"},
+        {"ReturnInWhile", "x, n", "*fp32, i32",
+         "    while n > 0:\n        if n == 5:\n            return\n        n -= 1\n",
+         "k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "            if n == 5:\n"
+         "            ^\n"},
+        {"ReturnInFor", "x, n", "*fp32, i32", "    for i in range(n):\n        return\n",
+         "k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "            return\n"
+         "            ^\n"},
+        {"ReturnInIfInFor", "x, n", "*fp32, i32",
+         "    if n > 2:\n        for i in range(n):\n            if i > 3:\n                return\n",
+         "k.py:9:13: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "                if i > 3:\n"
+         "                ^\n"},
+        {"ReturnInUnrolledLoop", "x, n", "*fp32, i32",
+         "    for i in tl.static_range(2):\n        if n > i:\n            return\n        tl.store(x + i, 1.0)\n",
+         "k.py:8:9: error: a runtime if with a 'return' inside an unrolled loop (tl.static_range or a loop over a "
+         "tuple) is not supported (the loop's later iterations would follow it)\n"
+         "            if n > i:\n"
+         "            ^\n"},
         {"BreakInWhile", "x, n", "*fp32, i32", "    while n > 0:\n        break\n",
          "k.py:8:9: error: 'break' is not supported (loops always run to the end of their range)\n"
          "            break\n"
