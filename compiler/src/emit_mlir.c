@@ -37,6 +37,14 @@
  *     (same pairing, so float sums agree bit for bit; narrow float sums
  *     rounded after each step); max/min use arith.maxnumf/minnumf (NaN
  *     ignored unless all NaN) or the integer ops of the dtype's signedness;
+ *   - every other reduction and every scan (axis=, keep_dims, argmax /
+ *     argmin, cumsum / cumprod, tl.reduce / tl.associative_scan's element
+ *     takes) is the C backends' axis path (reduce_gen.h): the operand stored
+ *     once per value and block into a workgroup buffer %red_smem_N in
+ *     row-major order, a gpu.barrier, then an scf.for per thread over the
+ *     elements along the axis of its result element, in order;
+ *   - reshape, trans, join and split exchange elements through a workgroup
+ *     buffer %smem_N (bools as bytes) and a gpu.barrier, as CUDA;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields);
  *   - tl.dot (a tile that is the bounding box of the kernel's blocks, loads
@@ -1188,21 +1196,31 @@ static const char *red_step(Mlir *M, const Inst *in, DType dt, const char *acc, 
 static const char *red_elem(Mlir *M, const Inst *in, const char *buf, const char *mem, DType dt,
                             const char *base, const char *t, int tc, int stride, const char *what) {
     int id = in->result;
-    const char *at = base;
-    if (!t && tc) {
-        at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
-        line(M, "%s = arith.addi %s, %s : i32", at, base, int_const(M, tc * stride));
-    } else if (t) {
-        const char *off = t;
-        if (stride != 1) {
-            off = fresh(M, helper(M, id, arena_printf(M->a, "%s_off", what)));
-            line(M, "%s = arith.muli %s, %s : i32", off, t, int_const(M, stride));
+    const char *zero = int_const(M, 0);
+    const char *idx;
+    int at_zero = strcmp(base, zero) == 0;
+    if (!t && at_zero) {
+        idx = index_const(M, tc * stride); /* a constant position */
+    } else {
+        const char *at = base;
+        if (!t && tc) {
+            at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
+            line(M, "%s = arith.addi %s, %s : i32", at, base, int_const(M, tc * stride));
+        } else if (t) {
+            const char *off = t;
+            if (stride != 1) {
+                off = fresh(M, helper(M, id, arena_printf(M->a, "%s_off", what)));
+                line(M, "%s = arith.muli %s, %s : i32", off, t, int_const(M, stride));
+            }
+            at = off;
+            if (!at_zero) {
+                at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
+                line(M, "%s = arith.addi %s, %s : i32", at, base, off);
+            }
         }
-        at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
-        line(M, "%s = arith.addi %s, %s : i32", at, base, off);
+        idx = fresh(M, helper(M, id, arena_printf(M->a, "%s_index", what)));
+        line(M, "%s = arith.index_cast %s : i32 to index", idx, at);
     }
-    const char *idx = fresh(M, helper(M, id, arena_printf(M->a, "%s_index", what)));
-    line(M, "%s = arith.index_cast %s : i32 to index", idx, at);
     const char *raw = fresh(M, helper(M, id, what));
     line(M, "%s = memref.load %s[%s] : %s", raw, buf, idx, mem);
     return buf_get(M, raw, dt, NULL);
@@ -1264,7 +1282,7 @@ static void emit_axis_reduce(Mlir *M, const Inst *in) {
             } else {
                 k = out;
             }
-        } else if (d1 != 1) {
+        } else if (d1 != 1 && rl != LAYOUT_UNIFORM) {
             const char *b = fresh(M, helper(M, id, "base"));
             line(M, "%s = arith.muli %s, %s : i32", b, out, int_const(M, d1));
             base = b;
