@@ -1043,29 +1043,68 @@ static void emit_reduce(Mlir *M, const Inst *in) {
  * then each thread loads the element its result position maps to. The
  * axis path of reductions and scans (below) reads such a buffer too. */
 
-/* The position (i32) of the element a thread holds in layout `l`. */
-static const char *held_index(Mlir *M, Layout l) {
+static const char *box_pred(Mlir *M, int rows, int cols);
+
+/* The position (i32), row-major in t's shape, of the element of a value of
+ * type t that a thread holds in layout `l`. In a tl.dot kernel's
+ * bounding-box tile a smaller block occupies only the threads inside its
+ * own shape: *inside is then the i1 that says this thread holds one (NULL:
+ * every thread does). */
+static const char *held_index(Mlir *M, Type t, Layout l, int id, const char **inside) {
+    *inside = NULL;
+    if (l == LAYOUT_UNIFORM) return int_const(M, 0);
+    int rows = M->tile->rows, cols = M->tile->cols;
+    if (M->tile->dot_box && t.rank > 0) {
+        shape_extent(M->tile, t, l, &rows, &cols);
+        *inside = box_pred(M, rows, cols);
+    }
     switch (l) {
-    case LAYOUT_UNIFORM: return int_const(M, 0);
+    case LAYOUT_UNIFORM: break;
     case LAYOUT_ROWS:
     case LAYOUT_COLS: return tile_coord(M, l == LAYOUT_ROWS);
-    case LAYOUT_FLAT:
-    case LAYOUT_TILE: return tid(M);
+    case LAYOUT_FLAT: return tid(M);
+    case LAYOUT_TILE: {
+        if (M->tile->rank < 2 || cols == M->tile->cols) return tid(M);
+        const char *r = fresh(M, helper(M, id, "own_row")), *p = fresh(M, helper(M, id, "own"));
+        line(M, "%s = arith.muli %s, %s : i32", r, tile_coord(M, 1), int_const(M, cols));
+        line(M, "%s = arith.addi %s, %s : i32", p, r, tile_coord(M, 0));
+        return p;
+    }
     }
     return int_const(M, 0);
+}
+
+/* held_index, clamped to 0 in threads outside the value's own shape (they
+ * compute an element nobody uses; the reads stay inside the buffers). */
+static const char *result_index(Mlir *M, Type t, Layout l, int id) {
+    const char *inside;
+    const char *p = held_index(M, t, l, id, &inside);
+    if (!inside) return p;
+    const char *r = fresh(M, helper(M, id, "own_pos"));
+    line(M, "%s = arith.select %s, %s, %s : i32", r, inside, p, int_const(M, 0));
+    return r;
 }
 
 /* held_index, and in *guard the i1 that selects the one thread of those
  * holding the element that stores it (NULL: every thread holds a
  * different element). */
-static const char *held_pos(Mlir *M, Layout l, int id, const char **guard) {
+static const char *held_pos(Mlir *M, Type t, Layout l, int id, const char **guard) {
     *guard = NULL;
+    const char *inside;
+    const char *p = held_index(M, t, l, id, &inside);
     if (l == LAYOUT_UNIFORM || l == LAYOUT_ROWS || l == LAYOUT_COLS) {
         const char *who = l == LAYOUT_UNIFORM ? tid(M) : tile_coord(M, l == LAYOUT_COLS);
         *guard = fresh(M, helper(M, id, "first"));
         line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, who, int_const(M, 0));
     }
-    return held_index(M, l);
+    if (inside && *guard) {
+        const char *g = fresh(M, helper(M, id, "first_inside"));
+        line(M, "%s = arith.andi %s, %s : i1", g, *guard, inside);
+        *guard = g;
+    } else if (inside) {
+        *guard = inside;
+    }
+    return p;
 }
 
 /* The element type of an exchange or reduction buffer: the register type
@@ -1110,7 +1149,7 @@ static void exchange_store(Mlir *M, const Inst *in, int k, const char *buf, cons
     }
     const char *x = buf_put(M, opd(M, o), (DType)t.dtype);
     const char *guard;
-    const char *pos = held_pos(M, l, in->result, &guard);
+    const char *pos = held_pos(M, t, l, in->result, &guard);
     const char *idx = exchange_index(M, in->result, pos, scale, add);
     if (guard) {
         line(M, "scf.if %s {", guard);
@@ -1138,8 +1177,7 @@ static void emit_exchange(Mlir *M, const Inst *in) {
     }
     line(M, "gpu.barrier");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
-    const char *guard;
-    const char *p = rl == LAYOUT_UNIFORM ? int_const(M, 0) : held_pos(M, rl, id, &guard);
+    const char *p = result_index(M, in->type, rl, id);
     const char *idx;
     if (in->op == OP_TRANS) {
         /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
@@ -1256,7 +1294,7 @@ static void emit_axis_reduce(Mlir *M, const Inst *in) {
     /* the result element of this thread, as red_lines' `out` */
     Layout rl =
         in->type.rank == 0 || type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
-    const char *out = held_index(M, rl);
+    const char *out = result_index(M, in->type, rl, id);
     int d0 = xt.rank == 2 ? xt.dims[0] : 1;
     int d1 = xt.rank == 2 ? xt.dims[1] : xt.rank == 1 ? xt.dims[0] : 1;
     int axis = (in->attrs.flag & RED_AXIS) ? in->attrs.axis : -1;
