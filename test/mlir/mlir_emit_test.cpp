@@ -358,6 +358,30 @@ TEST(MlirEmit, ShapeOpsOfBoolBlocksExchangeBytes) {
     EXPECT_EQ(lower("emit_bool_join", e.text), "");
 }
 
+TEST(MlirEmit, AxisReductionInADotKernelUsesTheBlocksOwnPositions) {
+    // tl.dot's (16, 16) x (16, 32): the tile is the (16, 32) bounding box; the
+    // (16, 16) operand reduced along its rows is stored at its own row-major
+    // positions by the threads inside its shape
+    std::string path = write_kernel("mlir_dot_axis", "k.py",
+                                    kernel_text("a, b, c, s, M: tl.constexpr, K: tl.constexpr, N: tl.constexpr",
+                                                "    rm = tl.arange(0, M)\n"
+                                                "    rk = tl.arange(0, K)\n"
+                                                "    rn = tl.arange(0, N)\n"
+                                                "    x = tl.load(a + rm[:, None] * K + rk[None, :])\n"
+                                                "    y = tl.load(b + rk[:, None] * N + rn[None, :])\n"
+                                                "    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y))\n"
+                                                "    tl.store(s + rm, tl.sum(x, axis=1))\n"));
+    auto e = emit_mlir(path, "k", "*fp32, *fp32, *fp32, *fp32", {{"M", "16"}, {"K", "16"}, {"N", "32"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "known_block_size = array<i32: 512, 1, 1>");
+    EXPECT_HAS(e.text, "memref<256xf32, #gpu.address_space<workgroup>>");
+    EXPECT_HAS(e.text, "_own_row = arith.muli %tile_i, %c16_i32 : i32\n");
+    EXPECT_HAS(e.text, "_own = arith.addi %v");
+    EXPECT_HAS(e.text, "scf.if %box_cols_16 {\n        memref.store ");
+    EXPECT_EQ(e.text.find("[%tid_index] : memref<256xf32"), std::string::npos) << e.text;
+    EXPECT_EQ(lower("emit_dot_axis", e.text), "");
+}
+
 TEST(MlirEmit, ConstantsReadBackExactly) {
     std::string path = write_kernel(
         "mlir_consts", "k.py",
