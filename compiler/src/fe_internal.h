@@ -230,15 +230,23 @@ typedef struct StmtList {
 /* What follows the statement being visited (Triton's top-level `if` with
  * a `return`: the rest of the function runs in the branches that do not
  * return): the rest of each enclosing statement list, innermost first. A
- * frame without statements marks where the continuation stops: the body
- * of a function or of a runtime region (CONT_ROOT), or of an unrolled
- * loop (CONT_UNROLLED: its later iterations follow, not supported). */
+ * frame without statements marks where the continuation stops, the body
+ * of a function or of a runtime region (CONT_ROOT), or an unrolled loop's
+ * body (CONT_UNROLLED: the loop's later iterations follow, then the frames
+ * after it). */
 enum { CONT_STMTS, CONT_ROOT, CONT_UNROLLED };
 typedef struct Cont {
     const PyVal *stmts;
     int from; /* the next statement */
     int mark; /* CONT_* */
     const struct Cont *next;
+    /* CONT_UNROLLED: the loop's body, target and iterations (a tuple's
+     * items, or start + k * step), and the next iteration */
+    const PyVal *body;
+    const char *name;
+    SrcPos name_pos;
+    const Val *items; /* NULL: the integers */
+    int64_t start, step, count, at;
 } Cont;
 
 typedef struct Interp {
@@ -390,7 +398,7 @@ Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond);
 void fe_visit_stmt(Interp *I, const PyNode *s);
 void fe_visit_body(Interp *I, const PyVal *stmts);
 /* fe_visit_body in a frame of its own: CONT_ROOT (a function's body: its
- * continuation ends there) or CONT_UNROLLED (an unrolled loop's body). */
+ * continuation ends there). */
 void fe_visit_body_marked(Interp *I, const PyVal *stmts, int mark);
 Val fe_module_val(Module m, const char *name);
 int fe_is_triton_module(const char *name);

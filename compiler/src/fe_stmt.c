@@ -619,13 +619,30 @@ static _Noreturn void fail_return_in_loop(Interp *I, SrcPos pos) {
             "the function)");
 }
 
+/* Iterations `from` .. count - 1 of an unrolled loop (u: its frame, with
+ * I->cont the frames after the loop), until a `return` runs. */
+static void unrolled_loop(Interp *I, const Cont *u, int64_t from) {
+    Cont f = *u;
+    f.next = I->cont;
+    const Cont *outer = I->cont;
+    for (int64_t k = from; k < f.count && !I->returned; k++) {
+        fe_bind_name(I, f.name, f.items ? f.items[k] : fe_vint(f.start + k * f.step), f.name_pos);
+        f.at = k + 1;
+        I->cont = &f;
+        fe_visit_body(I, f.body);
+    }
+    I->cont = outer;
+}
+
 /* The rest of the function after a statement: each continuation frame's
- * remaining statements, up to the function's body. */
+ * remaining statements (an unrolled loop's: its later iterations), up to
+ * the function's body. */
 static void visit_rest(Interp *I, const Cont *k) {
-    for (; k && k->mark == CONT_STMTS && !I->returned; k = k->next) {
+    for (; k && k->mark != CONT_ROOT && !I->returned; k = k->next) {
         const Cont *outer = I->cont;
         I->cont = k->next;
-        visit_from(I, k->stmts, k->from);
+        if (k->mark == CONT_UNROLLED) unrolled_loop(I, k, k->at);
+        else visit_from(I, k->stmts, k->from);
         I->cont = outer;
     }
 }
@@ -688,14 +705,6 @@ static int return_lanes(Interp *I, Val v, SrcPos pos, Expr **out, int max) {
 static void visit_returning_if(Interp *I, const PyNode *node, Expr *cond_in) {
     for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
         if (!I->returning[d]) fail_return_in_loop(I, node->pos);
-    for (const Cont *k = I->cont; k; k = k->next) {
-        if (k->mark == CONT_ROOT) break;
-        if (k->mark == CONT_UNROLLED)
-            fe_fail(I, node->pos,
-                    "a runtime if with a 'return' inside an unrolled loop (tl.static_range or a "
-                    "loop over a tuple) is not supported (the loop's later iterations would follow "
-                    "it)");
-    }
     const PyVal *body = pyast_list(node, "body");
     const PyVal *orelse = pyast_list(node, "orelse");
     Expr *cond = runtime_cond(I, fe_vexpr(cond_in), pyast_node(node, "test")->pos, "if");
@@ -795,10 +804,10 @@ void fe_visit_for(Interp *I, const PyNode *node) {
             fe_fail(
                 I, iter->pos,
                 "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
-        for (int i = 0; i < seq.n && !I->returned; i++) {
-            fe_bind_name(I, name, seq.items[i], target->pos);
-            fe_visit_body_marked(I, body, CONT_UNROLLED);
-        }
+        Cont u = {0};
+        u.mark = CONT_UNROLLED, u.body = body, u.name = name, u.name_pos = target->pos;
+        u.items = seq.items, u.count = seq.n;
+        unrolled_loop(I, &u, 0);
         return;
     }
     int is_static = callee.i == B_STATIC_RANGE, is_tl_range = callee.i == B_TL_RANGE;
@@ -844,10 +853,10 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (count > MAX_UNROLL)
             fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count,
                     MAX_UNROLL);
-        for (int64_t k = 0; k < count && !I->returned; k++) {
-            fe_bind_name(I, name, fe_vint(start + k * step), target->pos);
-            fe_visit_body_marked(I, body, CONT_UNROLLED);
-        }
+        Cont u = {0};
+        u.mark = CONT_UNROLLED, u.body = body, u.name = name, u.name_pos = target->pos;
+        u.start = start, u.step = step, u.count = count;
+        unrolled_loop(I, &u, 0);
         return;
     }
     if (is_static) {
@@ -982,7 +991,7 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
 /* Visits stmts from statement `from`, each with the rest of the list
  * (then I->cont) as its continuation. */
 static void visit_from(Interp *I, const PyVal *stmts, int from) {
-    Cont f = {stmts, from, CONT_STMTS, I->cont};
+    Cont f = {.stmts = stmts, .from = from, .mark = CONT_STMTS, .next = I->cont};
     const Cont *outer = I->cont;
     I->cont = &f;
     for (int i = from; stmts && i < stmts->len && !I->returned; i++) {
@@ -997,7 +1006,7 @@ static void visit_from(Interp *I, const PyVal *stmts, int from) {
 void fe_visit_body(Interp *I, const PyVal *stmts) { visit_from(I, stmts, 0); }
 
 void fe_visit_body_marked(Interp *I, const PyVal *stmts, int mark) {
-    Cont m = {NULL, 0, mark, I->cont};
+    Cont m = {.mark = mark, .next = I->cont};
     const Cont *outer = I->cont;
     I->cont = &m;
     visit_from(I, stmts, 0);

@@ -514,3 +514,21 @@ CF_CASE(helper_return) {
     EXPECT_EQ(y, want);
     EXPECT_EQ(f, fwant);
 }
+
+CF_CASE(unrolled_return) {
+    // a return inside tl.static_range: rows 0 .. min(n, 4) - 1, then row 4
+    // only when no iteration returned
+    const int B = 32;
+    for (int n : {0, 2, 4, 7}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        std::vector<float> x = ramp(4 * B, 0.5f, -3.0f), y(5 * B, -1.0f), want(5 * B, -1.0f);
+        for (int k = 0; k < 4 && k < n; k++)
+            for (int j = 0; j < B; j++) want[k * B + j] = x[k * B + j] + (float)k;
+        if (n >= 4)
+            for (int j = 0; j < B; j++) want[4 * B + j] = 1.0f;
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, unrolled_return, b(x), dy, n));
+        EXPECT_EQ(y, want);
+    }
+}

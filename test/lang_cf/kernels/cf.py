@@ -301,3 +301,15 @@ def helper_return_kernel(x_ptr, y_ptr, f_ptr, hi, BLOCK: tl.constexpr):
     v, f = _clamp_flag(tl.load(x_ptr + i), hi)
     tl.store(y_ptr + i, v)
     tl.store(f_ptr + i, f)
+
+
+@triton.jit
+def unrolled_return_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # a return inside a tl.static_range loop: the later iterations and the
+    # rest of the kernel follow the branches that do not return
+    offs = tl.arange(0, BLOCK)
+    for k in tl.static_range(4):
+        if k >= n:
+            return
+        tl.store(y_ptr + k * BLOCK + offs, tl.load(x_ptr + k * BLOCK + offs) + k)
+    tl.store(y_ptr + 4 * BLOCK + offs, tl.zeros((BLOCK,), dtype=tl.float32) + 1.0)
