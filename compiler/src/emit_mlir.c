@@ -37,6 +37,14 @@
  *     (same pairing, so float sums agree bit for bit; narrow float sums
  *     rounded after each step); max/min use arith.maxnumf/minnumf (NaN
  *     ignored unless all NaN) or the integer ops of the dtype's signedness;
+ *   - every other reduction and every scan (axis=, keep_dims, argmax /
+ *     argmin, cumsum / cumprod, tl.reduce / tl.associative_scan's element
+ *     takes) is the C backends' axis path (reduce_gen.h): the operand stored
+ *     once per value and block into a workgroup buffer %red_smem_N in
+ *     row-major order, a gpu.barrier, then an scf.for per thread over the
+ *     elements along the axis of its result element, in order;
+ *   - reshape, trans, join and split exchange elements through a workgroup
+ *     buffer %smem_N (bools as bytes) and a gpu.barrier, as CUDA;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields);
  *   - tl.dot (a tile that is the bounding box of the kernel's blocks, loads
@@ -83,8 +91,14 @@ typedef struct Mlir {
     PtrVec names;       /* every name defined so far (const char *) */
     int indent;
     int loop_depth;
-    const Inst *user;   /* the item whose operands are being rendered */
-    Layout lane_layout; /* for loop lanes (user == NULL) */
+    const Inst *user;       /* the item whose operands are being rendered */
+    Layout lane_layout;     /* for loop lanes (user == NULL) */
+    const Block *cur_block; /* the block being emitted */
+    /* by value number: the workgroup buffer (and its memref type) that
+     * holds the value's elements in row-major order for the axis path of
+     * reductions and scans, and the block where it was written */
+    const char **red_buf, **red_mem;
+    const Block **red_blk;
     int failed;
 } Mlir;
 
@@ -1027,25 +1041,83 @@ static void emit_reduce(Mlir *M, const Inst *in) {
  * CUDA backend: each operand element is stored once into a workgroup
  * buffer at its row-major position in the operand's shape, a gpu.barrier,
  * then each thread loads the element its result position maps to. The
- * position (i32) of the element a thread holds in layout `l`; *guard the
- * i1 that selects the one thread storing it (NULL: every thread). */
-static const char *held_pos(Mlir *M, Layout l, int id, const char **guard) {
-    *guard = NULL;
+ * axis path of reductions and scans (below) reads such a buffer too. */
+
+static const char *box_pred(Mlir *M, int rows, int cols);
+
+/* The position (i32), row-major in t's shape, of the element of a value of
+ * type t that a thread holds in layout `l`. In a tl.dot kernel's
+ * bounding-box tile a smaller block occupies only the threads inside its
+ * own shape: *inside is then the i1 that says this thread holds one (NULL:
+ * every thread does). */
+static const char *held_index(Mlir *M, Type t, Layout l, int id, const char **inside) {
+    *inside = NULL;
+    if (l == LAYOUT_UNIFORM) return int_const(M, 0);
+    int rows = M->tile->rows, cols = M->tile->cols;
+    if (M->tile->dot_box && t.rank > 0) {
+        shape_extent(M->tile, t, l, &rows, &cols);
+        *inside = box_pred(M, rows, cols);
+    }
     switch (l) {
-    case LAYOUT_UNIFORM:
-        *guard = fresh(M, helper(M, id, "first"));
-        line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, tid(M), int_const(M, 0));
-        return int_const(M, 0);
+    case LAYOUT_UNIFORM: break;
     case LAYOUT_ROWS:
-    case LAYOUT_COLS:
-        *guard = fresh(M, helper(M, id, "first"));
-        line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, tile_coord(M, l == LAYOUT_COLS),
-             int_const(M, 0));
-        return tile_coord(M, l == LAYOUT_ROWS);
-    case LAYOUT_FLAT:
-    case LAYOUT_TILE: return tid(M);
+    case LAYOUT_COLS: return tile_coord(M, l == LAYOUT_ROWS);
+    case LAYOUT_FLAT: return tid(M);
+    case LAYOUT_TILE: {
+        if (M->tile->rank < 2 || cols == M->tile->cols) return tid(M);
+        const char *r = fresh(M, helper(M, id, "own_row")), *p = fresh(M, helper(M, id, "own"));
+        line(M, "%s = arith.muli %s, %s : i32", r, tile_coord(M, 1), int_const(M, cols));
+        line(M, "%s = arith.addi %s, %s : i32", p, r, tile_coord(M, 0));
+        return p;
+    }
     }
     return int_const(M, 0);
+}
+
+/* held_index, clamped to 0 in threads outside the value's own shape (they
+ * compute an element nobody uses; the reads stay inside the buffers). */
+static const char *result_index(Mlir *M, Type t, Layout l, int id) {
+    const char *inside;
+    const char *p = held_index(M, t, l, id, &inside);
+    if (!inside) return p;
+    const char *r = fresh(M, helper(M, id, "own_pos"));
+    line(M, "%s = arith.select %s, %s, %s : i32", r, inside, p, int_const(M, 0));
+    return r;
+}
+
+/* held_index, and in *guard the i1 that selects the one thread of those
+ * holding the element that stores it (NULL: every thread holds a
+ * different element). */
+static const char *held_pos(Mlir *M, Type t, Layout l, int id, const char **guard) {
+    *guard = NULL;
+    const char *inside;
+    const char *p = held_index(M, t, l, id, &inside);
+    if (l == LAYOUT_UNIFORM || l == LAYOUT_ROWS || l == LAYOUT_COLS) {
+        const char *who = l == LAYOUT_UNIFORM ? tid(M) : tile_coord(M, l == LAYOUT_COLS);
+        *guard = fresh(M, helper(M, id, "first"));
+        line(M, "%s = arith.cmpi eq, %s, %s : i32", *guard, who, int_const(M, 0));
+    }
+    if (inside && *guard) {
+        const char *g = fresh(M, helper(M, id, "first_inside"));
+        line(M, "%s = arith.andi %s, %s : i1", g, *guard, inside);
+        *guard = g;
+    } else if (inside) {
+        *guard = inside;
+    }
+    return p;
+}
+
+/* The element type of an exchange or reduction buffer: the register type
+ * (bools as bytes, as in memory). */
+static const char *buf_type(DType dt) { return dt == DT_BOOL ? "i8" : reg_type(dt); }
+
+/* A register value as a buffer element, and back. */
+static const char *buf_put(Mlir *M, const char *x, DType dt) {
+    return dt == DT_BOOL ? to_mem(M, x, dt) : x;
+}
+static const char *buf_get(Mlir *M, const char *x, DType dt, const char *want) {
+    if (dt != DT_BOOL) return x;
+    return to_reg(M, x, dt, want);
 }
 
 /* pos * scale + add, as an index. */
@@ -1075,9 +1147,9 @@ static void exchange_store(Mlir *M, const Inst *in, int k, const char *buf, cons
         l = def && def->op == OP_ARANGE ? shape_use_layout(M->tile, M->f, in, k)
                                         : M->tile->layout[o.id];
     }
-    const char *x = opd(M, o);
+    const char *x = buf_put(M, opd(M, o), (DType)t.dtype);
     const char *guard;
-    const char *pos = held_pos(M, l, in->result, &guard);
+    const char *pos = held_pos(M, t, l, in->result, &guard);
     const char *idx = exchange_index(M, in->result, pos, scale, add);
     if (guard) {
         line(M, "scf.if %s {", guard);
@@ -1091,13 +1163,9 @@ static void exchange_store(Mlir *M, const Inst *in, int k, const char *buf, cons
 static void emit_exchange(Mlir *M, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
-    if (dt == DT_BOOL) {
-        unsupported(M, in, "tl.%s of bool blocks", op_info(in->op)->name);
-        return;
-    }
     Type xt = operand_type(M->f, in->args[0]);
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
-    const char *T = reg_type(dt);
+    const char *T = buf_type(dt);
     const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
     const char *buf = fresh(M, arena_printf(M->a, "smem_%d", id));
     sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
@@ -1109,8 +1177,7 @@ static void emit_exchange(Mlir *M, const Inst *in) {
     }
     line(M, "gpu.barrier");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
-    const char *guard;
-    const char *p = rl == LAYOUT_UNIFORM ? int_const(M, 0) : held_pos(M, rl, id, &guard);
+    const char *p = result_index(M, in->type, rl, id);
     const char *idx;
     if (in->op == OP_TRANS) {
         /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
@@ -1129,9 +1196,230 @@ static void emit_exchange(Mlir *M, const Inst *in) {
     } else {
         idx = exchange_index(M, id, p, 1, 0);
     }
-    line(M, "%s = memref.load %s[%s] : %s", define(M, id), buf, idx, mem);
+    if (dt == DT_BOOL) {
+        const char *raw = fresh(M, helper(M, id, "byte"));
+        line(M, "%s = memref.load %s[%s] : %s", raw, buf, idx, mem);
+        M->vname[id] = buf_get(M, raw, dt, fresh(M, arena_printf(M->a, "v%d", id)));
+    } else {
+        line(M, "%s = memref.load %s[%s] : %s", define(M, id), buf, idx, mem);
+    }
     /* in a loop the buffer is written again next iteration */
     if (M->loop_depth > 0) line(M, "gpu.barrier");
+}
+
+/* ---- Reductions and scans along an axis ------------------------------------------ */
+
+/* acc combined with x by the reduction or scan `op` in the register type
+ * of dt, as the C backends' red_step_default: sums and products of narrow
+ * floats rounded after each step, max / min of floats ignoring NaN
+ * (fmaxf / fminf), of integers by their signedness. */
+static const char *red_step(Mlir *M, const Inst *in, DType dt, const char *acc, const char *x) {
+    int fl = dtype_is_float(dt), col = mlir_column(dt);
+    const char *op;
+    switch (in->op) {
+    case OP_SUM:
+    case OP_CUMSUM: op = fl ? "addf" : "addi"; break;
+    case OP_CUMPROD: op = fl ? "mulf" : "muli"; break;
+    case OP_MAX: op = fl ? "maxnumf" : col == 1 ? "maxsi" : "maxui"; break;
+    default: op = fl ? "minnumf" : col == 1 ? "minsi" : "minui"; break;
+    }
+    const char *r = fresh(M, helper(M, in->result, "step"));
+    line(M, "%s = arith.%s %s, %s : %s", r, op, acc, x, reg_type(dt));
+    if (in->op == OP_MAX || in->op == OP_MIN) return r;
+    return round_to(M, r, dt, 0, NULL);
+}
+
+/* The element of buffer `buf` at base + t * stride (i32 operands; t
+ * NULL: the constant tc), as a register value. */
+static const char *red_elem(Mlir *M, const Inst *in, const char *buf, const char *mem, DType dt,
+                            const char *base, const char *t, int tc, int stride, const char *what) {
+    int id = in->result;
+    const char *zero = int_const(M, 0);
+    const char *idx;
+    int at_zero = strcmp(base, zero) == 0;
+    if (!t && at_zero) {
+        idx = index_const(M, tc * stride); /* a constant position */
+    } else {
+        const char *at = base;
+        if (!t && tc) {
+            at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
+            line(M, "%s = arith.addi %s, %s : i32", at, base, int_const(M, tc * stride));
+        } else if (t) {
+            const char *off = t;
+            if (stride != 1) {
+                off = fresh(M, helper(M, id, arena_printf(M->a, "%s_off", what)));
+                line(M, "%s = arith.muli %s, %s : i32", off, t, int_const(M, stride));
+            }
+            at = off;
+            if (!at_zero) {
+                at = fresh(M, helper(M, id, arena_printf(M->a, "%s_at", what)));
+                line(M, "%s = arith.addi %s, %s : i32", at, base, off);
+            }
+        }
+        idx = fresh(M, helper(M, id, arena_printf(M->a, "%s_index", what)));
+        line(M, "%s = arith.index_cast %s : i32 to index", idx, at);
+    }
+    const char *raw = fresh(M, helper(M, id, what));
+    line(M, "%s = memref.load %s[%s] : %s", raw, buf, idx, mem);
+    return buf_get(M, raw, dt, NULL);
+}
+
+/* The generic axis path of a reduction or scan (reduce_gen.h, as the CUDA
+ * backend): the operand's elements into a workgroup buffer in row-major
+ * order (once per value and block: several reductions of one value, such
+ * as tl.reduce's elements, read the same buffer), a barrier, then each
+ * thread combines, in order, the elements along the axis of its result
+ * element (an scf.for; a reverse scan from the last element). */
+static void emit_axis_reduce(Mlir *M, const Inst *in) {
+    int id = in->result;
+    const Function *f = M->f;
+    Type xt = operand_type(f, in->args[0]);
+    DType xdt = (DType)xt.dtype;
+    const char *T = reg_type(xdt);
+    int v = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
+    const char *buf, *mem;
+    if (v >= 0 && M->red_buf[v] && M->red_blk[v] == M->cur_block) {
+        buf = M->red_buf[v];
+        mem = M->red_mem[v];
+    } else {
+        mem = arena_printf(M->a, "memref<%lldx%s, #gpu.address_space<workgroup>>",
+                           (long long)type_numel(xt), buf_type(xdt));
+        buf = fresh(M, arena_printf(M->a, "red_smem_%d", id));
+        sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+        if (M->loop_depth > 0) line(M, "gpu.barrier"); /* last iteration's readers */
+        exchange_store(M, in, 0, buf, mem, 1, 0);
+        line(M, "gpu.barrier");
+        if (v >= 0) M->red_buf[v] = buf, M->red_mem[v] = mem, M->red_blk[v] = M->cur_block;
+    }
+    /* the result element of this thread, as red_lines' `out` */
+    Layout rl =
+        in->type.rank == 0 || type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
+    const char *out = result_index(M, in->type, rl, id);
+    int d0 = xt.rank == 2 ? xt.dims[0] : 1;
+    int d1 = xt.rank == 2 ? xt.dims[1] : xt.rank == 1 ? xt.dims[0] : 1;
+    int axis = (in->attrs.flag & RED_AXIS) ? in->attrs.axis : -1;
+    if (xt.rank == 1 && axis == 0) axis = 1; /* a rank-1 block is one row */
+    int scan = op_has(in->op, OPF_SCAN);
+    int argx = in->op == OP_ARGMAX || in->op == OP_ARGMIN;
+    const char *zero = int_const(M, 0);
+    const char *base = zero, *k = NULL;
+    int stride = 1, count = d0 * d1;
+    if (!scan && axis < 0) {
+        /* every element */
+    } else if (axis == 1) {
+        count = d1;
+        if (scan) {
+            if (d0 != 1) {
+                const char *row = fresh(M, helper(M, id, "row"));
+                const char *b = fresh(M, helper(M, id, "base"));
+                const char *kk = fresh(M, helper(M, id, "k"));
+                line(M, "%s = arith.divui %s, %s : i32", row, out, int_const(M, d1));
+                line(M, "%s = arith.muli %s, %s : i32", b, row, int_const(M, d1));
+                line(M, "%s = arith.remui %s, %s : i32", kk, out, int_const(M, d1));
+                base = b, k = kk;
+            } else {
+                k = out;
+            }
+        } else if (d1 != 1 && rl != LAYOUT_UNIFORM) {
+            const char *b = fresh(M, helper(M, id, "base"));
+            line(M, "%s = arith.muli %s, %s : i32", b, out, int_const(M, d1));
+            base = b;
+        } else {
+            base = out;
+        }
+    } else {
+        stride = d1, count = d0;
+        if (scan) {
+            if (d1 != 1) {
+                const char *b = fresh(M, helper(M, id, "base"));
+                const char *kk = fresh(M, helper(M, id, "k"));
+                line(M, "%s = arith.remui %s, %s : i32", b, out, int_const(M, d1));
+                line(M, "%s = arith.divui %s, %s : i32", kk, out, int_const(M, d1));
+                base = b, k = kk;
+            } else {
+                k = out;
+            }
+        } else {
+            base = out;
+        }
+    }
+    if (argx && count == 1) {
+        M->vname[id] = zero;
+        return;
+    }
+    if (in->op == OP_TAKE) {
+        const char *x =
+            red_elem(M, in, buf, mem, xdt, base, NULL, in->attrs.start, stride, "taken");
+        M->vname[id] = x;
+        return;
+    }
+    const char *one = int_const(M, 1);
+    if (argx) {
+        /* Triton's combine (standard.py, tie_break_left) folded left to right:
+         * the accumulated element stays while it is >= (<=) the next, so NaN
+         * (unordered) moves it, as !(acc >= x) in C */
+        int mx = in->op == OP_ARGMAX, fl = dtype_is_float(xdt), col = mlir_column(xdt);
+        const char *pred = fl ? (mx ? "ult" : "ugt")
+                              : (mx ? (col == 1 ? "slt" : "ult") : (col == 1 ? "sgt" : "ugt"));
+        const char *x0 = red_elem(M, in, buf, mem, xdt, base, NULL, 0, stride, "first");
+        const char *t = fresh(M, helper(M, id, "t")), *acc = fresh(M, helper(M, id, "acc"));
+        const char *ix = fresh(M, helper(M, id, "idx"));
+        const char *best = fresh(M, helper(M, id, "best"));
+        line(
+            M,
+            "%s, %s = scf.for %s = %s to %s step %s iter_args(%s = %s, %s = %s) -> (%s, i32) : i32 {",
+            best, define(M, id), t, one, int_const(M, count), one, acc, x0, ix, zero, T);
+        M->indent++;
+        const char *x = red_elem(M, in, buf, mem, xdt, base, t, 0, stride, "x");
+        const char *mv = fresh(M, helper(M, id, "moves"));
+        line(M, "%s = arith.%s %s, %s, %s : %s", mv, fl ? "cmpf" : "cmpi", pred, acc, x, T);
+        const char *na = fresh(M, helper(M, id, "next_acc")),
+                   *ni = fresh(M, helper(M, id, "next_idx"));
+        line(M, "%s = arith.select %s, %s, %s : %s", na, mv, x, acc, T);
+        line(M, "%s = arith.select %s, %s, %s : i32", ni, mv, t, ix);
+        line(M, "scf.yield %s, %s : %s, i32", na, ni, T);
+        M->indent--;
+        line(M, "}");
+        return;
+    }
+    const char *t = fresh(M, helper(M, id, "t")), *acc = fresh(M, helper(M, id, "acc"));
+    if (!scan || !(in->attrs.flag & RED_REVERSE)) {
+        /* acc = x[0]; for t in 1 .. count (scans: 1 .. k): acc = acc op x[t] */
+        const char *x0 = red_elem(M, in, buf, mem, xdt, base, NULL, 0, stride, "first");
+        const char *hi = int_const(M, count);
+        if (scan) {
+            const char *h = fresh(M, helper(M, id, "end"));
+            line(M, "%s = arith.addi %s, %s : i32", h, k, one);
+            hi = h;
+        } else if (count == 1) {
+            M->vname[id] = x0;
+            return;
+        }
+        const char *r = define(M, id);
+        line(M, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) : i32 {", r, t, one,
+             hi, one, acc, x0, T);
+        M->indent++;
+        const char *x = red_elem(M, in, buf, mem, xdt, base, t, 0, stride, "x");
+        line(M, "scf.yield %s : %s", red_step(M, in, xdt, acc, x), T);
+        M->indent--;
+        line(M, "}");
+        return;
+    }
+    /* a reverse scan: acc = x[count - 1]; for t = count - 2 down to k:
+     * acc = acc op x[t] (as s in 0 .. count - 1 - k, t = count - 2 - s) */
+    const char *xl = red_elem(M, in, buf, mem, xdt, base, NULL, count - 1, stride, "last");
+    const char *hi = fresh(M, helper(M, id, "steps"));
+    line(M, "%s = arith.subi %s, %s : i32", hi, int_const(M, count - 1), k);
+    const char *r = define(M, id);
+    line(M, "%s = scf.for %s = %s to %s step %s iter_args(%s = %s) -> (%s) : i32 {", r, t, zero, hi,
+         one, acc, xl, T);
+    M->indent++;
+    const char *tt = fresh(M, helper(M, id, "rt"));
+    line(M, "%s = arith.subi %s, %s : i32", tt, int_const(M, count - 2), t);
+    const char *x = red_elem(M, in, buf, mem, xdt, base, tt, 0, stride, "x");
+    line(M, "scf.yield %s : %s", red_step(M, in, xdt, acc, x), T);
+    M->indent--;
+    line(M, "}");
 }
 
 /* ---- Atomics ------------------------------------------------------------------------ */
@@ -1780,17 +2068,13 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_MAX:
     case OP_MIN:
         if (shape_reduce_flat(M->tile, M->f, in)) emit_reduce(M, in);
-        else
-            unsupported(M, in, "tl.%s along an axis (the C backends cover it)",
-                        op_info(in->op)->name);
+        else emit_axis_reduce(M, in);
         return;
     case OP_ARGMAX:
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
-    case OP_TAKE:
-        unsupported(M, in, "tl.%s (the C backends cover it)", op_info(in->op)->name);
-        return;
+    case OP_TAKE: emit_axis_reduce(M, in); return;
     case OP_DOT: emit_dot(M, in); return;
     case OP_FOR: emit_loop(M, in); return;
     case OP_IF: emit_if(M, in); return;
@@ -1801,7 +2085,10 @@ static void emit_inst(Mlir *M, const Inst *in) {
 }
 
 static void emit_block(Mlir *M, const Block *b) {
+    const Block *outer = M->cur_block;
+    M->cur_block = b;
     for (int i = 0; i < b->items.len && !M->failed; i++) emit_inst(M, b->items.items[i]);
+    M->cur_block = outer;
 }
 
 /* The first op whose block has more elements than a CUDA block threads. */
@@ -1840,6 +2127,9 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
         return NULL;
     }
     M.vname = ARENA_ARRAY(M.a, const char *, f->nvalues + 1);
+    M.red_buf = ARENA_ARRAY(M.a, const char *, f->nvalues + 1);
+    M.red_mem = ARENA_ARRAY(M.a, const char *, f->nvalues + 1);
+    M.red_blk = ARENA_ARRAY(M.a, const Block *, f->nvalues + 1);
     sb_init(&M.prologue, M.a);
     sb_init(&M.workgroup, M.a);
     StrBuf body, out;

@@ -112,7 +112,7 @@ static Val run_call(Interp *I, const UserFn *fn, const Params *P, Val *vals, con
     }
     I->returned = 0;
     I->ret = vnone();
-    fe_visit_body(I, pyast_list(fn->def, "body"));
+    fe_visit_body_marked(I, pyast_list(fn->def, "body"), CONT_ROOT);
     Val r = I->returned ? I->ret : vnone();
     I->returned = 0;
     I->ret = vnone();

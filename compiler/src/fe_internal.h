@@ -229,6 +229,28 @@ typedef struct StmtList {
     int mark;       /* pending.len when the current statement began */
 } StmtList;
 
+/* What follows the statement being visited (Triton's top-level `if` with
+ * a `return`: the rest of the function runs in the branches that do not
+ * return): the rest of each enclosing statement list, innermost first. A
+ * frame without statements marks where the continuation stops, the body
+ * of a function or of a runtime region (CONT_ROOT), or an unrolled loop's
+ * body (CONT_UNROLLED: the loop's later iterations follow, then the frames
+ * after it). */
+enum { CONT_STMTS, CONT_ROOT, CONT_UNROLLED };
+typedef struct Cont {
+    const PyVal *stmts;
+    int from; /* the next statement */
+    int mark; /* CONT_* */
+    const struct Cont *next;
+    /* CONT_UNROLLED: the loop's body, target and iterations (a tuple's
+     * items, or start + k * step), and the next iteration */
+    const PyVal *body;
+    const char *name;
+    SrcPos name_pos;
+    const Val *items; /* NULL: the integers */
+    int64_t start, step, count, at;
+} Cont;
+
 typedef struct Interp {
     MtContext *ctx;
     Arena *a;
@@ -239,6 +261,10 @@ typedef struct Interp {
     StmtList *list;
     ForRange *loops[MAX_LOOP_DEPTH]; /* regions (for, while, if) being traced */
     int depth;
+    /* by depth: the region is a runtime if whose branches hold a `return`
+     * and the rest of the function (fe_visit_returning_if) */
+    unsigned char returning[MAX_LOOP_DEPTH];
+    const Cont *cont;  /* the continuation of the statement being visited */
     Env loop_locals;   /* names first created in a runtime loop body */
     Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
@@ -373,6 +399,9 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond);
 Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond);
 void fe_visit_stmt(Interp *I, const PyNode *s);
 void fe_visit_body(Interp *I, const PyVal *stmts);
+/* fe_visit_body in a frame of its own: CONT_ROOT (a function's body: its
+ * continuation ends there). */
+void fe_visit_body_marked(Interp *I, const PyVal *stmts, int mark);
 Val fe_module_val(Module m, const char *name);
 int fe_is_triton_module(const char *name);
 int fe_is_language_module(const char *name);

@@ -288,7 +288,7 @@ static void trace_body(Interp *I, Env *env, PtrVec *out, const PyVal *stmts) {
     StmtList list = {out, {0}, 0};
     I->env = env;
     I->list = &list;
-    fe_visit_body(I, stmts);
+    fe_visit_body_marked(I, stmts, CONT_ROOT);
     I->env = outer_env;
     I->list = outer_list;
 }
@@ -591,6 +591,182 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
     fe_stmt_append(I, s);
 }
 
+/* ---- A runtime if with a `return` (Triton's visit_if_top_level) -------- */
+
+static void visit_from(Interp *I, const PyVal *stmts, int from);
+
+/* Whether a statement list holds a `return` (in nested statements too), as
+ * Triton's ContainsReturnChecker on the statement's own code. */
+static int stmts_return(const PyVal *stmts) {
+    static const char *const lists[] = {"body", "orelse", "finalbody"};
+    for (int i = 0; stmts && i < stmts->len; i++) {
+        const PyNode *s = fe_list_node(stmts, i);
+        if (!s) continue;
+        if (s->kind_id == PK_Return) return 1;
+        if (s->kind_id == PK_FunctionDef || s->kind_id == PK_AsyncFunctionDef ||
+            s->kind_id == PK_ClassDef)
+            continue;
+        for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+            if (stmts_return(pyast_list(s, lists[k]))) return 1;
+    }
+    return 0;
+}
+
+static _Noreturn void fail_return_in_loop(Interp *I, SrcPos pos) {
+    fe_fail(I, pos,
+            "cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+            "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of "
+            "the function)");
+}
+
+/* Iterations `from` .. count - 1 of an unrolled loop (u: its frame, with
+ * I->cont the frames after the loop), until a `return` runs. */
+static void unrolled_loop(Interp *I, const Cont *u, int64_t from) {
+    Cont f = *u;
+    f.next = I->cont;
+    const Cont *outer = I->cont;
+    for (int64_t k = from; k < f.count && !I->returned; k++) {
+        fe_bind_name(I, f.name, f.items ? f.items[k] : fe_vint(f.start + k * f.step), f.name_pos);
+        f.at = k + 1;
+        I->cont = &f;
+        fe_visit_body(I, f.body);
+    }
+    I->cont = outer;
+}
+
+/* The rest of the function after a statement: each continuation frame's
+ * remaining statements (an unrolled loop's: its later iterations), up to
+ * the function's body. */
+static void visit_rest(Interp *I, const Cont *k) {
+    for (; k && k->mark != CONT_ROOT && !I->returned; k = k->next) {
+        const Cont *outer = I->cont;
+        I->cont = k->next;
+        if (k->mark == CONT_UNROLLED) unrolled_loop(I, k, k->at);
+        else visit_from(I, k->stmts, k->from);
+        I->cont = outer;
+    }
+}
+
+/* One branch and then the rest of the function (until a `return`), traced
+ * into `out` in `env`. Returns the branch's return value (None where it
+ * runs to the end of the function); *returned: whether a `return` ran. */
+static Val trace_returning(Interp *I, Env *env, PtrVec *out, const PyVal *stmts, const Cont *rest,
+                           int *returned) {
+    Env *outer_env = I->env;
+    StmtList *outer_list = I->list;
+    const Cont *outer_cont = I->cont;
+    StmtList list = {out, {0}, 0};
+    I->env = env;
+    I->list = &list;
+    I->cont = rest;
+    fe_visit_body(I, stmts);
+    visit_rest(I, rest);
+    *returned = I->returned;
+    Val r = I->returned ? I->ret : vnone();
+    I->returned = 0;
+    I->ret = vnone();
+    I->env = outer_env;
+    I->list = outer_list;
+    I->cont = outer_cont;
+    return r;
+}
+
+/* The value a helper returns from a branch, flattened into lanes (a
+ * number, a block, or a tuple of them); 0 when there is none (None). */
+static int return_lanes(Interp *I, Val v, SrcPos pos, Expr **out, int max) {
+    if (v.kind == V_NONE) return 0;
+    if (v.kind == V_TUPLE) {
+        int n = 0;
+        for (int k = 0; k < v.n; k++) {
+            if (v.items[k].kind == V_TUPLE || v.items[k].kind == V_NONE)
+                fe_fail(I, pos,
+                        "a helper that returns inside a runtime if must return numbers, blocks "
+                        "or a flat tuple of them (got a nested %s)",
+                        fe_kind_name(v.items[k]));
+            n += return_lanes(I, v.items[k], pos, out + n, max - n);
+        }
+        return n;
+    }
+    if (v.kind != V_EXPR && !fe_is_number(v))
+        fe_fail(I, pos,
+                "a helper that returns inside a runtime if must return numbers or blocks (got %s)",
+                fe_kind_name(v));
+    if (max < 1) fe_fail(I, pos, "a helper returns too many values from a runtime if");
+    out[0] = fe_to_expr(I, v, pos, "a returned value");
+    return 1;
+}
+
+/* `if cond:` on a runtime scalar whose branches hold a `return`, outside
+ * runtime loops (Triton's visit_if_top_level: the rest of the function
+ * runs after each branch that does not return): each branch is traced
+ * followed by the rest of the function, which therefore ends with this
+ * statement. No name leaves it; in a helper, the returned values do (the
+ * two branches must return the same types, as Triton's one function type). */
+static void visit_returning_if(Interp *I, const PyNode *node, Expr *cond_in) {
+    for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
+        if (!I->returning[d]) fail_return_in_loop(I, node->pos);
+    const PyVal *body = pyast_list(node, "body");
+    const PyVal *orelse = pyast_list(node, "orelse");
+    Expr *cond = runtime_cond(I, fe_vexpr(cond_in), pyast_node(node, "test")->pos, "if");
+    ForRange *L = region_new(I, STMT_IF, node);
+    L->cond = cond;
+    const Cont *rest = I->cont;
+    I->loops[I->depth] = L;
+    I->returning[I->depth] = 1;
+    I->depth++;
+    Env then_env = fe_env_copy(I->a, I->env);
+    int then_ret, else_ret;
+    Val tv = trace_returning(I, &then_env, &L->body, body, rest, &then_ret);
+    Env else_env = fe_env_copy(I->a, I->env);
+    Val ev = trace_returning(I, &else_env, &L->else_body, orelse, rest, &else_ret);
+    I->depth--;
+    I->returning[I->depth] = 0;
+    enum { MAX_RET = 16 };
+    Expr *to[MAX_RET], *eo[MAX_RET];
+    int n = I->frame ? return_lanes(I, tv, node->pos, to, MAX_RET) : 0;
+    int m = I->frame ? return_lanes(I, ev, node->pos, eo, MAX_RET) : 0;
+    int tk = tv.kind == V_NONE ? 0 : tv.kind == V_TUPLE ? 2 : 1;
+    int ek = ev.kind == V_NONE ? 0 : ev.kind == V_TUPLE ? 2 : 1;
+    if (n != m || tk != ek)
+        fe_fail(I, node->pos,
+                "the branches of the runtime if at line %d return different kinds of values (%s "
+                "and %s)",
+                node->pos.line, then_ret ? fe_kind_name(tv) : "None (the end of the function)",
+                else_ret ? fe_kind_name(ev) : "None (the end of the function)");
+    lanes_alloc(I, L, n);
+    for (int i = 0; i < n; i++) {
+        if (!type_eq(to[i]->type, eo[i]->type))
+            fe_fail(I, node->pos,
+                    "the branches of the runtime if at line %d return %s and %s (a helper returns "
+                    "one type, as in Triton)",
+                    node->pos.line, type_str(I->a, to[i]->type), type_str(I->a, eo[i]->type));
+        L->names[i] = "<return>";
+        L->outputs[i] = to[i];
+        L->else_outputs[i] = eo[i];
+        Expr *r = fe_new_expr(I, EX_LOOP_RESULT, node->pos, to[i]->type);
+        r->loop = L;
+        r->index = i;
+        L->results[i] = r;
+    }
+    Stmt *s = ARENA_NEW(I->a, Stmt);
+    s->kind = STMT_IF;
+    s->pos = node->pos;
+    s->loop = L;
+    fe_stmt_append(I, s);
+    /* the rest of the function ran in the branches */
+    I->returned = 1;
+    if (n == 0) {
+        I->ret = vnone();
+    } else if (tv.kind != V_TUPLE) {
+        I->ret = fe_vexpr(L->results[0]);
+    } else {
+        Val t = tv;
+        t.items = ARENA_ARRAY(I->a, Val, n);
+        for (int i = 0; i < n; i++) t.items[i] = fe_vexpr(L->results[i]);
+        I->ret = t;
+    }
+}
+
 void fe_visit_for(Interp *I, const PyNode *node) {
     const PyNode *target = pyast_node(node, "target");
     const PyVal *orelse = pyast_list(node, "orelse");
@@ -628,10 +804,10 @@ void fe_visit_for(Interp *I, const PyNode *node) {
             fe_fail(
                 I, iter->pos,
                 "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
-        for (int i = 0; i < seq.n && !I->returned; i++) {
-            fe_bind_name(I, name, seq.items[i], target->pos);
-            fe_visit_body(I, body);
-        }
+        Cont u = {0};
+        u.mark = CONT_UNROLLED, u.body = body, u.name = name, u.name_pos = target->pos;
+        u.items = seq.items, u.count = seq.n;
+        unrolled_loop(I, &u, 0);
         return;
     }
     int is_static = callee.i == B_STATIC_RANGE, is_tl_range = callee.i == B_TL_RANGE;
@@ -677,10 +853,10 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (count > MAX_UNROLL)
             fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count,
                     MAX_UNROLL);
-        for (int64_t k = 0; k < count && !I->returned; k++) {
-            fe_bind_name(I, name, fe_vint(start + k * step), target->pos);
-            fe_visit_body(I, body);
-        }
+        Cont u = {0};
+        u.mark = CONT_UNROLLED, u.body = body, u.name = name, u.name_pos = target->pos;
+        u.start = start, u.step = step, u.count = count;
+        unrolled_loop(I, &u, 0);
         return;
     }
     if (is_static) {
@@ -760,7 +936,9 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     if (k == PK_If) {
         Val c = fe_eval(I, pyast_node(s, "test"));
         if (c.kind == V_EXPR) {
-            fe_visit_runtime_if(I, s, c.e);
+            if (stmts_return(pyast_list(s, "body")) || stmts_return(pyast_list(s, "orelse")))
+                visit_returning_if(I, s, c.e);
+            else fe_visit_runtime_if(I, s, c.e);
             return;
         }
         int t = fe_truthy(I, c, s->pos, "");
@@ -777,10 +955,8 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
         if (!I->frame && value)
             fe_fail(I, s->pos,
                     "a kernel cannot return a value (kernels write results with tl.store)");
-        if (I->depth > (I->frame ? I->frame->base_depth : 0))
-            fe_fail(I, s->pos,
-                    "'return' inside a runtime loop or runtime if is not supported (return at the "
-                    "end of the function)");
+        for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
+            if (!I->returning[d]) fail_return_in_loop(I, s->pos);
         I->ret = value ? fe_eval(I, value) : vnone();
         I->returned = 1;
         return;
@@ -812,10 +988,27 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     fe_fail(I, s->pos, "'%s' statements are not supported in kernels", s->kind);
 }
 
-void fe_visit_body(Interp *I, const PyVal *stmts) {
-    for (int i = 0; stmts && i < stmts->len && !I->returned; i++) {
+/* Visits stmts from statement `from`, each with the rest of the list
+ * (then I->cont) as its continuation. */
+static void visit_from(Interp *I, const PyVal *stmts, int from) {
+    Cont f = {.stmts = stmts, .from = from, .mark = CONT_STMTS, .next = I->cont};
+    const Cont *outer = I->cont;
+    I->cont = &f;
+    for (int i = from; stmts && i < stmts->len && !I->returned; i++) {
         const PyNode *s = fe_list_node(stmts, i);
         if (!s) fe_fail(I, srcpos(0, 0), "malformed statement list");
+        f.from = i + 1;
         fe_visit_stmt(I, s);
     }
+    I->cont = outer;
+}
+
+void fe_visit_body(Interp *I, const PyVal *stmts) { visit_from(I, stmts, 0); }
+
+void fe_visit_body_marked(Interp *I, const PyVal *stmts, int mark) {
+    Cont m = {.mark = mark, .next = I->cont};
+    const Cont *outer = I->cont;
+    I->cont = &m;
+    visit_from(I, stmts, 0);
+    I->cont = outer;
 }

@@ -472,6 +472,6 @@ Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_
     const PyNode *fn = fe_find_kernel(I, module, kernel_name);
     k->pos = fn->pos;
     fe_setup_params(I, fn, sig, defines, ndefines);
-    fe_visit_body(I, pyast_list(fn, "body"));
+    fe_visit_body_marked(I, pyast_list(fn, "body"), CONT_ROOT);
     return k;
 }

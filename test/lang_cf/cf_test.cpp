@@ -4,6 +4,9 @@
 //
 //   HostO1.* / HostO2.*   the host backend (always)
 //   CudaO1.* / CudaO2.*   the CUDA backend (GTEST_SKIP without a GPU)
+//   Mlir.*                the MLIR backend's launchers (<case>_m, one thread per
+//                         element as -O1; MT_CF_MLIR: built with a CUDA compiler and
+//                         mlir-opt of MLIR 19; GTEST_SKIP without a GPU)
 //   EmuO1.* / EmuO2.*     built with MT_CF_EMU=1 (mytriton_lang_cf_emu_test): the
 //                         generated CUDA units compiled as C++ against test/emu's
 //                         CPU emulation of the CUDA runtime
@@ -24,6 +27,9 @@
 #include "mytriton_lang_cf_o1.h"
 #include "mytriton_lang_cf_o2.h"
 #endif
+#if MT_CF_MLIR
+#include "mytriton_lang_cf_mlir.h"
+#endif
 
 #if MT_CF_CUDA
 #include <cuda_runtime_api.h>
@@ -31,7 +37,8 @@
 
 namespace {
 
-// Where a case runs: the host backend or CUDA, at -O1 or -O2.
+// Where a case runs: the host backend or CUDA, at -O1 or -O2 (opt 0: the
+// MLIR backend, on the device as CUDA).
 struct Target {
     bool host;
     int opt;
@@ -94,9 +101,16 @@ class Buffers {
     std::vector<std::function<void()>> back_;
 };
 
+#if MT_CF_MLIR
+#define CF_MLIR(name, ...) ((int)launch_##name##_m_mlir(nullptr, __VA_ARGS__))
+#else
+#define CF_MLIR(name, ...) (-1)
+#endif
 #if MT_CF_CUDA || MT_CF_EMU
-#define CF_CUDA(t, name, ...) \
-    ((t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
+#define CF_CUDA(t, name, ...)                                         \
+    ((t).opt == 0   ? CF_MLIR(name, __VA_ARGS__)                      \
+     : (t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) \
+                    : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
 #else
 #define CF_CUDA(t, name, ...) (-1)
 #endif
@@ -125,6 +139,17 @@ class Buffers {
 #else
 #define CF_CUDA_CASES(name)
 #endif
+#if MT_CF_MLIR
+#define CF_MLIR_CASE(name)                             \
+    TEST(Mlir, name) {                                 \
+        std::string why;                               \
+        if (!gpu_available(&why)) GTEST_SKIP() << why; \
+        name##_case(Target{false, 0});                 \
+    }
+#else
+#define CF_MLIR_CASE(name) \
+    TEST(Mlir, name) { GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; }
+#endif
 #if MT_CF_EMU
 /* the emulation runs the CUDA code on host memory */
 #define CF_CASE(name)                                        \
@@ -138,6 +163,7 @@ class Buffers {
     TEST(HostO1, name) { name##_case(Target{true, 1}); }     \
     TEST(HostO2, name) { name##_case(Target{true, 2}); }     \
     CF_CUDA_CASES(name)                                      \
+    CF_MLIR_CASE(name)                                       \
     static void name##_case(Target t)
 #endif
 
@@ -430,5 +456,79 @@ CF_CASE(mm_if) {
         float *dc = b(c);
         b.finish(CF_LAUNCH(t, mm_if, b(a), b(bm), dc, M, N, K));
         EXPECT_EQ(c, want);
+    }
+}
+
+// `return` inside a runtime if (Triton's top-level if): the programs past
+// the end return before touching memory; the others store
+CF_CASE(early_exit) {
+    for (int n : {0, 1, 64, 100}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        const int programs = n / 64 + 2;  // at least one program past the end
+        std::vector<float> x = ramp((size_t)programs * 64, 0.5f, -4.0f), y(programs * 64, -7.0f),
+                           want(programs * 64, -7.0f);
+        for (int i = 0; i < n; i++) want[i] = x[i] * 2.0f + 1.0f;
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, early_exit, grid1(programs), b(x), dy, n));
+        EXPECT_EQ(y, want);
+    }
+}
+
+CF_CASE(nested_return) {
+    // programs of 32: block 0 sums > 0 (doubled, +1, +0.5), block 1 sums > 0
+    // and returns (untouched), block 2 sums <= 0 (negated, then returns)
+    const int n = 90, B = 32, programs = 3;
+    std::vector<float> x(programs * B), y(programs * B, 9.0f), want(programs * B, 9.0f);
+    for (int i = 0; i < programs * B; i++) x[i] = i < 2 * B ? 0.25f * (float)(i % 7) : -1.5f;
+    for (int p = 0; p < programs; p++) {
+        float s = 0;
+        for (int j = 0; j < B; j++) s += p * B + j < n ? x[p * B + j] : 0.0f;
+        for (int j = 0; j < B; j++) {
+            int i = p * B + j;
+            if (i >= n) continue;
+            if (s > 0 && p == 1) continue;
+            want[i] = s > 0 ? x[i] * 2.0f + 1.0f + 0.5f : -x[i];
+        }
+    }
+    Buffers b(t);
+    float *dy = b(y);
+    b.finish(CF_LAUNCH(t, nested_return, grid1(programs), b(x), dy, n));
+    EXPECT_EQ(y, want);
+}
+
+CF_CASE(helper_return) {
+    // a helper's returned values merge from both branches of its runtime if
+    const int n = 16;
+    const float hi = 1.5f;
+    std::vector<float> x = ramp(n, 0.25f, -1.0f), y(n, -9.0f), want(n);
+    std::vector<int32_t> f(n, -1), fwant(n);
+    for (int i = 0; i < n; i++) {
+        want[i] = x[i] > hi ? hi : x[i] * 0.5f;
+        fwant[i] = x[i] > hi ? 1 : 0;
+    }
+    Buffers b(t);
+    float *dy = b(y);
+    int32_t *df = b(f);
+    b.finish(CF_LAUNCH(t, helper_return, grid1(n), b(x), dy, df, hi));
+    EXPECT_EQ(y, want);
+    EXPECT_EQ(f, fwant);
+}
+
+CF_CASE(unrolled_return) {
+    // a return inside tl.static_range: rows 0 .. min(n, 4) - 1, then row 4
+    // only when no iteration returned
+    const int B = 32;
+    for (int n : {0, 2, 4, 7}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        std::vector<float> x = ramp(4 * B, 0.5f, -3.0f), y(5 * B, -1.0f), want(5 * B, -1.0f);
+        for (int k = 0; k < 4 && k < n; k++)
+            for (int j = 0; j < B; j++) want[k * B + j] = x[k * B + j] + (float)k;
+        if (n >= 4)
+            for (int j = 0; j < B; j++) want[4 * B + j] = 1.0f;
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, unrolled_return, b(x), dy, n));
+        EXPECT_EQ(y, want);
     }
 }

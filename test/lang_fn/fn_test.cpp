@@ -627,6 +627,22 @@ TEST(Diagnostics, StaticPrintIsANote) {
               "        ^\n");
 }
 
+TEST(Diagnostics, ReturnsOfARuntimeIfKeepOneType) {
+    // a helper returning inside a runtime if: both paths give one type
+    auto d = compile_files(
+        "return_types",
+        {{"k.py", std::string(kHeader) +
+                      "\n\n@triton.jit\ndef h(x):\n    if x > 0:\n"
+                      "        return 1\n    return 1.5\n"
+                      "\n\n@triton.jit\ndef k(p):\n    tl.store(p, h(tl.load(p)))\n"}},
+        "*fp32");
+    EXPECT_EQ(d.status, 1);
+    EXPECT_NE(d.err.find("k.py:7:5: error: the branches of the runtime if at line 7 return i32 and f32 (a "
+                         "helper returns one type, as in Triton)"),
+              std::string::npos)
+        << d.err;
+}
+
 TEST(Diagnostics, ReturnInsideARuntimeLoop) {
     auto d = compile_files(
         "return_loop",
@@ -636,7 +652,8 @@ TEST(Diagnostics, ReturnInsideARuntimeLoop) {
                       "\n\n@triton.jit\ndef k(p, n):\n    tl.store(p, h(tl.load(p), n))\n"}},
         "*fp32, i32");
     EXPECT_EQ(d.status, 1);
-    EXPECT_NE(d.err.find("k.py:8:9: error: 'return' inside a runtime loop or runtime if is not supported"),
+    EXPECT_NE(d.err.find("k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements "
+                         "(runtime loops), as in Triton"),
               std::string::npos)
         << d.err;
 }

@@ -1,8 +1,10 @@
 // Reductions along an axis, argmax/argmin and scans (issue 13): the kernels
 // of test/oracle/kernels/red.py against references written here from their
 // Python source. Built three ways (CMakeLists.txt): the host backend
-// (HostO1/HostO2), CUDA on a GPU (CudaO1/CudaO2, skipped without one) and
-// the generated CUDA on test/emu's CPU emulation (MT_RED_EMU: O1/O2).
+// (HostO1/HostO2), CUDA on a GPU (CudaO1/CudaO2, skipped without one), the
+// MLIR backend on a GPU (Mlir, MT_RED_MLIR: built with a CUDA compiler and
+// mlir-opt of MLIR 19; skipped without a GPU) and the generated CUDA on
+// test/emu's CPU emulation (MT_RED_EMU: O1/O2).
 //
 // Tolerances: integers, maxima, minima and indices exact; float sums are
 // combined in order along the axis by mytriton (Triton uses a tree), so
@@ -25,6 +27,9 @@
 #else
 #include "mytriton_lang_red_o1.h"
 #include "mytriton_lang_red_o2.h"
+#endif
+#if MT_RED_MLIR
+#include "mytriton_lang_red_mlir.h"
 #endif
 #if MT_RED_CUDA
 #include <cuda_runtime_api.h>
@@ -80,13 +85,20 @@ struct Runner {
 #else
 #define RUN(r, name, ...) ((int)launch_##name##_host(__VA_ARGS__))
 #endif
-// launches red_<case>_o1 or _o2 and waits for it
-#define LAUNCH(r, opt, c, ...)                                                                  \
-    do {                                                                                        \
-        int rc_ =                                                                               \
-            (opt) == 1 ? RUN(r, red_##c##_o1, __VA_ARGS__) : RUN(r, red_##c##_o2, __VA_ARGS__); \
-        ASSERT_EQ(rc_, 0);                                                                      \
-        (r).finish();                                                                           \
+// the MLIR backend's launcher of red_<case>_m (opt 0)
+#if MT_RED_MLIR
+#define RUN_MLIR(r, c, ...) ((int)launch_red_##c##_m_mlir(nullptr, __VA_ARGS__))
+#else
+#define RUN_MLIR(r, c, ...) (-1)
+#endif
+// launches red_<case>_o1 or _o2 (opt 0: the MLIR backend's) and waits for it
+#define LAUNCH(r, opt, c, ...)                                             \
+    do {                                                                   \
+        int rc_ = (opt) == 0   ? RUN_MLIR(r, c, __VA_ARGS__)               \
+                  : (opt) == 1 ? RUN(r, red_##c##_o1, __VA_ARGS__)         \
+                               : RUN(r, red_##c##_o2, __VA_ARGS__);        \
+        ASSERT_EQ(rc_, 0);                                                 \
+        (r).finish();                                                      \
     } while (0)
 
 std::vector<float> rand_f(size_t n, unsigned seed, float lo, float hi) {
@@ -118,6 +130,14 @@ bool have_gpu() {
 
 }  // namespace
 
+#if MT_RED_MLIR
+#define RED_NEED_MLIR() \
+    if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
+#else
+#define RED_NEED_MLIR() \
+    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
+#endif
+
 #if MT_RED_EMU
 #define RED_CASE(name)                          \
     static void name##_case(B b, int opt);      \
@@ -136,6 +156,10 @@ bool have_gpu() {
     TEST(CudaO2, name) {                                   \
         if (!have_gpu()) GTEST_SKIP() << "no CUDA device"; \
         name##_case(B::Cuda, 2);                           \
+    }                                                      \
+    TEST(Mlir, name) {                                     \
+        RED_NEED_MLIR();                                   \
+        name##_case(B::Cuda, 0);                           \
     }                                                      \
     static void name##_case(B b, int opt)
 #else

@@ -138,11 +138,7 @@ void trans_rect(Backend b, int opt) {
     const int M = 8, N = 32;
     Buf<float> x(iota_f(M * N, 0.5f, -7.0f)), y(std::vector<float>(N * M, -1.0f)),
         z(std::vector<float>(N, -1.0f)), r(std::vector<float>(N * M, -1.0f));
-    ASSERT_NE(b, Backend::Mlir); /* not built for MLIR: its axis reduction */
-    int st = b != Backend::Host ? CUDA_LAUNCH(opt, trans_rect, x.ptr(b), y.ptr(b), z.ptr(b), r.ptr(b))
-             : opt == 1 ? (int)launch_shape_trans_rect_o1_host(x.ptr(b), y.ptr(b), z.ptr(b), r.ptr(b))
-                        : (int)launch_shape_trans_rect_o2_host(x.ptr(b), y.ptr(b), z.ptr(b), r.ptr(b));
-    ASSERT_EQ(st, 0) << "trans_rect";
+    RUN(b, opt, trans_rect, x.ptr(b), y.ptr(b), z.ptr(b), r.ptr(b));
     y.fetch(b);
     z.fetch(b);
     r.fetch(b);
@@ -239,18 +235,6 @@ void loop_pairs(Backend b, int opt) {
 
 }  // namespace
 
-/* SHAPE_CASE_C: the host and CUDA backends only (not built for MLIR) */
-#define SHAPE_CASE_C(name)                            \
-    TEST(Host, name##_o1) { name(Backend::Host, 1); } \
-    TEST(Host, name##_o2) { name(Backend::Host, 2); } \
-    TEST(Cuda, name##_o1) {                           \
-        SHAPE_NEED_GPU();                             \
-        name(Backend::Cuda, 1);                       \
-    }                                                 \
-    TEST(Cuda, name##_o2) {                           \
-        SHAPE_NEED_GPU();                             \
-        name(Backend::Cuda, 2);                       \
-    }
 #define SHAPE_CASE(name)                              \
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
@@ -285,7 +269,7 @@ void loop_pairs(Backend b, int opt) {
 
 SHAPE_CASE(trans_tile)
 SHAPE_CASE(trans_expr)
-SHAPE_CASE_C(trans_rect)
+SHAPE_CASE(trans_rect)
 SHAPE_CASE(reshape)
 SHAPE_CASE(join)
 SHAPE_CASE(split)

@@ -258,6 +258,130 @@ TEST(MlirEmit, ReductionInALoopWaitsBeforeTheNextIteration) {
     EXPECT_EQ(lower("emit_reduce_loop", e.text), "");
 }
 
+// ---- Reductions and scans along an axis, shape ops --------------------------------
+
+std::string axis_kernels() {
+    return write_kernel("mlir_axis", "k.py",
+                        "import triton\nimport triton.language as tl\n\n\n"
+                        "@triton.jit\n"
+                        "def axis_kernel(x, s, a, BM: tl.constexpr, BN: tl.constexpr):\n"
+                        "    rm = tl.arange(0, BM)\n"
+                        "    rn = tl.arange(0, BN)\n"
+                        "    v = tl.load(x + rm[:, None] * BN + rn[None, :])\n"
+                        "    tl.store(s + rm, tl.sum(v, axis=1))\n"
+                        "    tl.store(a + rn, tl.argmax(v, axis=0))\n\n\n"
+                        "@triton.jit\n"
+                        "def scan_kernel(x, y, z, BLOCK: tl.constexpr):\n"
+                        "    o = tl.arange(0, BLOCK)\n"
+                        "    v = tl.load(x + o)\n"
+                        "    tl.store(y + o, tl.cumsum(v, 0))\n"
+                        "    tl.store(z + o, tl.cumprod(v, 0, reverse=True))\n\n\n"
+                        "@triton.jit\n"
+                        "def _mx(a, b):\n"
+                        "    return tl.maximum(a, b)\n\n\n"
+                        "@triton.jit\n"
+                        "def combine_kernel(x, y, n, BLOCK: tl.constexpr):\n"
+                        "    o = tl.arange(0, BLOCK)\n"
+                        "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
+                        "    for i in range(n):\n"
+                        "        v = tl.load(x + i * BLOCK + o)\n"
+                        "        acc += tl.reduce(v, 0, _mx) + tl.associative_scan(v, 0, _mx)\n"
+                        "    tl.store(y + o, acc)\n\n\n"
+                        "@triton.jit\n"
+                        "def bool_join_kernel(x, y, N: tl.constexpr):\n"
+                        "    o = tl.arange(0, N)\n"
+                        "    m = tl.load(x + o) > 0\n"
+                        "    z = tl.join(m, m == 0)\n"
+                        "    tl.store(y + o[:, None] * 2 + tl.arange(0, 2)[None, :], z.to(tl.int32))\n");
+}
+
+TEST(MlirEmit, AxisReductionsFoldTheAxisInOrder) {
+    auto e = emit_mlir(axis_kernels(), "axis_kernel", "*fp32, *fp32, *i32", {{"BM", "8"}, {"BN", "16"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // the operand once into a workgroup buffer (both reductions read it), a barrier
+    EXPECT_HAS(e.text, " workgroup(%red_smem_");
+    size_t store = e.text.find("memref.store ");
+    ASSERT_NE(store, std::string::npos) << e.text;
+    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n" << e.text;
+    EXPECT_HAS(e.text.substr(store), "gpu.barrier\n");
+    // a row sum: each thread of row tile_i adds the row's 16 elements left to right
+    EXPECT_HAS(e.text, "_base = arith.muli %tile_i, %c16_i32 : i32\n");
+    EXPECT_HAS(e.text, " = scf.for %v");
+    EXPECT_HAS(e.text, "_t = %c1_i32 to %c16_i32 step %c1_i32 iter_args(");
+    EXPECT_HAS(e.text, "_step = arith.addf %v");
+    // argmax along the columns: Triton's first-index rule (acc >= x keeps acc)
+    EXPECT_HAS(e.text, "_t = %c1_i32 to %c8_i32 step %c1_i32 iter_args(");
+    EXPECT_HAS(e.text, "_moves = arith.cmpf ult, %v");
+    EXPECT_HAS(e.text, " -> (f32, i32) : i32 {\n");
+    EXPECT_EQ(lower("emit_axis", e.text), "");
+}
+
+TEST(MlirEmit, ScansForwardAndReverseRoundNarrowFloatsAfterEachStep) {
+    auto e = emit_mlir(axis_kernels(), "scan_kernel", "*fp16, *fp16, *fp16", {{"BLOCK", "8"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // an inclusive scan: elements 0 .. tid; f16 partial sums rounded as the C backends
+    EXPECT_HAS(e.text, "_end = arith.addi %tid, %c1_i32 : i32\n");
+    EXPECT_HAS(e.text, "_step = arith.addf %v");
+    EXPECT_HAS(e.text, "_step_f16 = arith.truncf %v");
+    // reverse: from the last element down to tid
+    EXPECT_HAS(e.text, "_steps = arith.subi %c7_i32, %tid : i32\n");
+    EXPECT_HAS(e.text, "_rt = arith.subi %c6_i32, %v");
+    EXPECT_HAS(e.text, "_step = arith.mulf %v");
+    EXPECT_EQ(lower("emit_scan", e.text), "");
+}
+
+TEST(MlirEmit, CombinerReductionsShareOneBufferPerIteration) {
+    auto e = emit_mlir(axis_kernels(), "combine_kernel", "*fp32, *fp32, i32", {{"BLOCK", "16"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    // tl.reduce / tl.associative_scan read their elements (take) from one buffer
+    size_t wg = e.text.find(" workgroup(");
+    ASSERT_NE(wg, std::string::npos) << e.text;
+    std::string attrs = e.text.substr(wg, e.text.find(") kernel", wg) - wg);
+    EXPECT_EQ(attrs.find("%red_smem_"), attrs.rfind("%red_smem_")) << attrs;
+    // in the loop: a barrier before the buffer is written again
+    size_t store = e.text.find("memref.store ");
+    ASSERT_NE(store, std::string::npos) << e.text;
+    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n" << e.text;
+    EXPECT_HAS(e.text.substr(0, store), "        gpu.barrier\n        %v");
+    // element 3 of the axis: a constant position in the buffer
+    EXPECT_HAS(e.text, "_taken = memref.load %red_smem_");
+    EXPECT_HAS(e.text, "[%c3] : memref<16xf32, #gpu.address_space<workgroup>>\n");
+    EXPECT_EQ(lower("emit_combine", e.text), "");
+}
+
+TEST(MlirEmit, ShapeOpsOfBoolBlocksExchangeBytes) {
+    auto e = emit_mlir(axis_kernels(), "bool_join_kernel", "*fp32, *i32", {{"N", "16"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "memref<32xi8, #gpu.address_space<workgroup>>");
+    EXPECT_HAS(e.text, " = arith.extui %v");
+    EXPECT_HAS(e.text, " = arith.cmpi ne, %v");
+    EXPECT_EQ(lower("emit_bool_join", e.text), "");
+}
+
+TEST(MlirEmit, AxisReductionInADotKernelUsesTheBlocksOwnPositions) {
+    // tl.dot's (16, 16) x (16, 32): the tile is the (16, 32) bounding box; the
+    // (16, 16) operand reduced along its rows is stored at its own row-major
+    // positions by the threads inside its shape
+    std::string path = write_kernel("mlir_dot_axis", "k.py",
+                                    kernel_text("a, b, c, s, M: tl.constexpr, K: tl.constexpr, N: tl.constexpr",
+                                                "    rm = tl.arange(0, M)\n"
+                                                "    rk = tl.arange(0, K)\n"
+                                                "    rn = tl.arange(0, N)\n"
+                                                "    x = tl.load(a + rm[:, None] * K + rk[None, :])\n"
+                                                "    y = tl.load(b + rk[:, None] * N + rn[None, :])\n"
+                                                "    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y))\n"
+                                                "    tl.store(s + rm, tl.sum(x, axis=1))\n"));
+    auto e = emit_mlir(path, "k", "*fp32, *fp32, *fp32, *fp32", {{"M", "16"}, {"K", "16"}, {"N", "32"}});
+    ASSERT_TRUE(e.ok) << e.diagnostics;
+    EXPECT_HAS(e.text, "known_block_size = array<i32: 512, 1, 1>");
+    EXPECT_HAS(e.text, "memref<256xf32, #gpu.address_space<workgroup>>");
+    EXPECT_HAS(e.text, "_own_row = arith.muli %tile_i, %c16_i32 : i32\n");
+    EXPECT_HAS(e.text, "_own = arith.addi %v");
+    EXPECT_HAS(e.text, "scf.if %box_cols_16 {\n        memref.store ");
+    EXPECT_EQ(e.text.find("[%tid_index] : memref<256xf32"), std::string::npos) << e.text;
+    EXPECT_EQ(lower("emit_dot_axis", e.text), "");
+}
+
 TEST(MlirEmit, ConstantsReadBackExactly) {
     std::string path = write_kernel(
         "mlir_consts", "k.py",

@@ -295,6 +295,64 @@ TEST(ControlFlowSsa, LoadsStayInTheirBranch) {
     EXPECT_NE(c.ssa.find("} else {\n  yield 0\n}"), std::string::npos) << c.ssa;
 }
 
+size_t count(const std::string &text, const std::string &piece) {
+    size_t n = 0;
+    for (size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) n++;
+    return n;
+}
+
+TEST(ControlFlowSsa, ReturnInARuntimeIfMakesTheRestTheElseBranch) {
+    // Triton's top-level if: `if n > 3: return` runs the rest only otherwise;
+    // statements after the return in its branch are dead
+    Compiled c = compile_body("cf_return", "x, n", "*i32, i32",
+                              "    if n > 3:\n"
+                              "        return\n"
+                              "        tl.store(x, 5)\n"
+                              "    tl.store(x, n)\n");
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    EXPECT_NE(c.ssa.find("if %"), std::string::npos) << c.ssa;
+    EXPECT_NE(c.ssa.find("{\n  yield\n} else {\n  store x, n, none\n  yield\n}"), std::string::npos) << c.ssa;
+    EXPECT_EQ(count(c.ssa, "store x, n"), 1u) << c.ssa;
+    EXPECT_EQ(c.ssa.find("store x, 5"), std::string::npos) << c.ssa;
+}
+
+TEST(ControlFlowSsa, ReturnsInNestedIfsContinueThroughCompileTimeIfs) {
+    // the rest after the inner if (inside a compile-time if) and then the
+    // rest of the kernel follow each path that does not return
+    Compiled c = compile_body("cf_return_nested", "x, n", "*i32, i32",
+                              "    if n > 0:\n"
+                              "        if 1:\n"
+                              "            if n > 5:\n"
+                              "                return\n"
+                              "            tl.store(x, 1)\n"
+                              "        tl.store(x + 1, 3)\n"
+                              "    else:\n"
+                              "        tl.store(x, 4)\n"
+                              "    tl.store(x, 2)\n");
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    EXPECT_EQ(count(c.ssa, "store x, 1, none\n"), 1u) << c.ssa;
+    EXPECT_EQ(count(c.ssa, ", 3, none\n"), 1u) << c.ssa;
+    EXPECT_EQ(count(c.ssa, "store x, 4, none\n"), 1u) << c.ssa;
+    // store x, 2 after both paths that do not return
+    EXPECT_EQ(count(c.ssa, "store x, 2, none\n"), 2u) << c.ssa;
+    EXPECT_LT(c.ssa.find("store x, 1, none\n"), c.ssa.find("store x, 2, none\n")) << c.ssa;
+}
+
+TEST(ControlFlowSsa, ReturnInAnUnrolledLoopContinuesWithTheLaterIterations) {
+    Compiled c = compile_body("cf_return_unrolled", "x, n", "*i32, i32",
+                              "    for i in tl.static_range(3):\n"
+                              "        if n > i:\n"
+                              "            return\n"
+                              "        tl.store(x + i, i)\n"
+                              "    tl.store(x, 9)\n");
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    // three nested ifs; the last one's else stores element 2, then 9
+    EXPECT_EQ(count(c.ssa, "if %"), 3u) << c.ssa;
+    EXPECT_EQ(count(c.ssa, "store x, 9, none\n"), 1u) << c.ssa;
+    EXPECT_LT(c.ssa.find("cmp_gt n, 2"), c.ssa.find("store x, 9, none\n")) << c.ssa;
+    EXPECT_EQ(count(c.ssa, ", 2, none\n"), 1u) << c.ssa;
+}
+
 TEST(ControlFlowSsa, RangeHintsAndSteps) {
     Compiled c = compile_body("cf_range", "x, n, s", "*i32, i32, i32",
                               "    acc = 0\n"
@@ -386,6 +444,23 @@ const std::vector<Case> &cases() {
          "(as in Triton, both must have one type)\n"
          "        v = 1 if n > 0 else 1.5\n"
          "            ^\n"},
+        {"ReturnInWhile", "x, n", "*fp32, i32",
+         "    while n > 0:\n        if n == 5:\n            return\n        n -= 1\n",
+         "k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "            if n == 5:\n"
+         "            ^\n"},
+        {"ReturnInFor", "x, n", "*fp32, i32", "    for i in range(n):\n        return\n",
+         "k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "            return\n"
+         "            ^\n"},
+        {"ReturnInIfInFor", "x, n", "*fp32, i32",
+         "    if n > 2:\n        for i in range(n):\n            if i > 3:\n                return\n",
+         "k.py:9:13: error: cannot have 'return' statements inside 'while' or 'for' statements (runtime loops), "
+         "as in Triton (a 'return' may be in a runtime if outside loops, or at the end of the function)\n"
+         "                if i > 3:\n"
+         "                ^\n"},
         {"BreakInWhile", "x, n", "*fp32, i32", "    while n > 0:\n        break\n",
          "k.py:8:9: error: 'break' is not supported (loops always run to the end of their range)\n"
          "            break\n"

@@ -248,3 +248,68 @@ def mm_if_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
             b_values = tl.load(b + k * N + offs_n, mask=offs_n < N, other=0.0)
             acc += a_values * b_values
     tl.store(c + c_offsets, acc, mask=c_mask)
+
+
+@triton.jit
+def early_exit_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # `return` in a runtime if at the top level (Triton's visit_if_top_level):
+    # the programs past the end return; the rest of the kernel is the else
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0 + 1.0, mask=mask)
+
+
+N_SPLIT: tl.constexpr = 1
+
+
+@triton.jit
+def nested_return_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # returns in nested runtime ifs and in an else branch; a value changed in
+    # a branch that does not return reaches the rest of the kernel
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    s = tl.sum(x)
+    if s > 0:
+        if pid == 1:
+            return
+        x = x * 2.0
+    else:
+        tl.store(y_ptr + offs, -x, mask=mask)
+        return
+    if N_SPLIT > 0:
+        x = x + 1.0
+    tl.store(y_ptr + offs, x + 0.5, mask=mask)
+
+
+@triton.jit
+def _clamp_flag(x, hi):
+    # a helper returning from a runtime if: both branches give (f32, i32)
+    if x > hi:
+        return hi, 1
+    y = x * 0.5
+    return y, 0
+
+
+@triton.jit
+def helper_return_kernel(x_ptr, y_ptr, f_ptr, hi, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK
+    v, f = _clamp_flag(tl.load(x_ptr + i), hi)
+    tl.store(y_ptr + i, v)
+    tl.store(f_ptr + i, f)
+
+
+@triton.jit
+def unrolled_return_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # a return inside a tl.static_range loop: the later iterations and the
+    # rest of the kernel follow the branches that do not return
+    offs = tl.arange(0, BLOCK)
+    for k in tl.static_range(4):
+        if k >= n:
+            return
+        tl.store(y_ptr + k * BLOCK + offs, tl.load(x_ptr + k * BLOCK + offs) + k)
+    tl.store(y_ptr + 4 * BLOCK + offs, tl.zeros((BLOCK,), dtype=tl.float32) + 1.0)
