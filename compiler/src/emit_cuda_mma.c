@@ -923,7 +923,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
-    sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    /* the helpers that the kernel entry's scalars and the body call */
+    sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M.pnames[i]);
