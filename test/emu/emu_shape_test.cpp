@@ -8,6 +8,8 @@
 
 #include "shbcast_o1.h"
 #include "shbcast_o2.h"
+#include "shboth_o1.h"
+#include "shboth_o2.h"
 #include "shjoin_o1.h"
 #include "shjoin_o2.h"
 #include "shloop_o1.h"
@@ -90,6 +92,19 @@ TEST(EmuShape, TransposeOfRectangle) {
             ASSERT_EQ(z[i], sum) << i;
         }
         for (int e = 0; e < M * N; e++) ASSERT_EQ(r[e], x[e]) << e;
+    }
+}
+
+// An index block used as both the rows and the columns of one tile.
+TEST(EmuShape, IndexBlockBothWays) {
+    const int N = 16;
+    for (Un f : {launch_shboth_o1, launch_shboth_o2}) {
+        auto x = iota_f(N * N, 0.5f, -3.0f);
+        std::vector<float> y(N * N, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                ASSERT_EQ(y[j * N + i], x[i * N + j] * 2.0f + (float)(j + 1)) << i << " " << j;
     }
 }
 

@@ -104,3 +104,12 @@ def trans_rect_kernel(X, Y, Z, R, M: tl.constexpr, N: tl.constexpr):
     tl.store(Z + rn, tl.sum(y, axis=1))
     r = tl.reshape(x, (N, M))
     tl.store(R + rn[:, None] * M + rm[None, :], r)
+
+
+@triton.jit
+def both_ways_kernel(X, Y, N: tl.constexpr):
+    # one index block used as the rows and as the columns of the tile (the
+    # compiler copies its computation per orientation): a transposed copy
+    idx = tl.program_id(0) * N + tl.arange(0, N) + 1
+    x = tl.load(X + (idx[:, None] - 1) * N + (idx[None, :] - 1))
+    tl.store(Y + (idx[None, :] - 1) * N + (idx[:, None] - 1), x * 2.0 + idx[None, :])
