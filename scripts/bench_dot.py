@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tl.dot benchmark (issue 15): the tutorial matmul of
-test/oracle/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
+test/lang_dot/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
 several tile configs and run through its generated launcher, Triton 3.6 on
 the same source with the same configs, and torch.matmul, on M = N = K =
 4096 (--size) for fp16, bf16, fp32 with TF32 and fp32 ieee. Prints ms (the
@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KERNELS = os.path.join(ROOT, "test", "oracle", "kernels", "dot.py")
+KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): Triton's
 # tutorial configs (the large ones: mytriton's tensor-core path for
