@@ -856,32 +856,7 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         return 1;
     }
     case OP_DOT: return dot_result_type(a, name, args, at, out, err);
-    case OP_NEG:
-    case OP_ABS:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "ops_math.def"
-#undef MATH
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_UMULHI:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
+    #include "ops_elementwise_cases.h"
     case OP_SELECT:
     case OP_FOR:
     case OP_IF:
