@@ -291,6 +291,24 @@ const char *fe_closest_member(Arena *a, const char *attr, int math) {
     return best;
 }
 
+
+/* The tl functions Triton also makes members of a tensor (its
+ * `_tensor_member_fn`): `x.sum(axis)`, `x.reshape(...)`,
+ * `ptrs.atomic_add(v, mask=m)`; the elementwise ops of the op tables
+ * (V_OPFN: `x.exp()`) are members too. */
+static int is_tensor_member(Builtin b) {
+    static const Builtin members[] = {
+        B_SUM,        B_MAX,          B_MIN,          B_SIGMOID,       B_CAST,
+        B_RESHAPE,    B_VIEW,         B_RAVEL,        B_TRANS,         B_PERMUTE,
+        B_EXPAND_DIMS, B_BROADCAST_TO, B_JOIN,        B_SPLIT,         B_ARGMAX,
+        B_ARGMIN,     B_CUMSUM,       B_CUMPROD,      B_REDUCE,        B_ASSOC_SCAN,
+        B_ATOMIC_ADD, B_ATOMIC_MAX,   B_ATOMIC_MIN,   B_ATOMIC_AND,    B_ATOMIC_OR,
+        B_ATOMIC_XOR, B_ATOMIC_XCHG,  B_ATOMIC_CAS};
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
+        if (members[i] == b) return 1;
+    return 0;
+}
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
@@ -397,11 +415,7 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
         Val m = fe_tl_member(attr, 0);
         if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
-            (m.kind == V_FUNC &&
-             (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN || m.i == B_SIGMOID || m.i == B_CAST ||
-              (m.i >= B_RESHAPE && m.i <= B_SPLIT && m.i != B_BROADCAST) ||
-              m.i == B_ARGMAX || m.i == B_ARGMIN || m.i == B_CUMSUM || m.i == B_CUMPROD ||
-              m.i == B_REDUCE || m.i == B_ASSOC_SCAN))) {
+            (m.kind == V_FUNC && is_tensor_member((Builtin)m.i))) {
             Val v = {0};
             v.kind = V_METHOD;
             v.s = attr;

@@ -65,9 +65,11 @@ def bits_kernel(x_ptr, and_ptr, or_ptr, xor_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     x = tl.load(x_ptr + offs, mask=m, other=0)
+    # the function and the member spellings of Triton's atomics
     tl.atomic_and(and_ptr + offs % 4, x, mask=m)
-    tl.atomic_or(or_ptr + offs % 4, x, mask=m)
-    tl.atomic_xor(xor_ptr + offs % 4, x, mask=m)
+    (or_ptr + offs % 4).atomic_or(x, mask=m)
+    xor_ptrs = xor_ptr + offs % 4
+    xor_ptrs.atomic_xor(x, m)
 
 
 @triton.jit
