@@ -499,12 +499,14 @@ static const char *fp8_encode(Mlir *M, const char *x, DType dt) {
     line(M, "%s = arith.trunci %s : i32 to i8", s8, qi);
     const char *isn = tmp(M, x, "is_normal"), *code = tmp(M, x, "rounded"),
                *nan = tmp(M, x, "is_nan");
-    const char *mag = tmp(M, x, "magnitude"), *r = tmp(M, x, dtype_info(dt)->ssa);
+    const char *r = tmp(M, x, dtype_info(dt)->ssa);
     line(M, "%s = arith.cmpf oge, %s, %s : f32", isn, c, fconst(M, DT_F32, ldexp(1.0, 1 - b)));
     line(M, "%s = arith.select %s, %s, %s : i8", code, isn, n8, s8);
+    /* NaN of either sign is 0x7f, the CUDA conversion's (and Triton's) */
+    const char *signed_code = tmp(M, x, "signed");
     line(M, "%s = arith.cmpf uno, %s, %s : f32", nan, x, x);
-    line(M, "%s = arith.select %s, %s, %s : i8", mag, nan, const_of(M, DT_I8, 0x7f), code);
-    line(M, "%s = arith.ori %s, %s : i8", r, mag, sgnb);
+    line(M, "%s = arith.ori %s, %s : i8", signed_code, code, sgnb);
+    line(M, "%s = arith.select %s, %s, %s : i8", r, nan, const_of(M, DT_I8, 0x7f), signed_code);
     return r;
 }
 
@@ -537,7 +539,14 @@ static const char *narrow(Mlir *M, const char *x, const char *S, const char *T, 
     line(M, "%s = arith.subi %s, %s : %s", ym, yb,
          constant(M, const_int(strcmp(IT, "i16") == 0 ? DT_I16 : DT_I32, 1)), IT);
     line(M, "%s = arith.select %s, %s, %s : %s", ys, gt, ym, yb, IT);
-    line(M, "%s = arith.bitcast %s : %s to %s", r, ys, IT, T);
+    /* NaN: the canonical NaN of PTX's cvt.rz (all bits but the sign), as
+     * the CUDA backends' __float2bfloat16_rz / __double2float_rz give */
+    int i16 = strcmp(IT, "i16") == 0;
+    const char *isn = tmp(M, x, "is_nan"), *yc = tmp(M, x, "rz_or_nan");
+    line(M, "%s = arith.cmpf uno, %s, %s : %s", isn, x, x, S);
+    line(M, "%s = arith.select %s, %s, %s : %s", yc, isn,
+         constant(M, const_int(i16 ? DT_I16 : DT_I32, i16 ? 0x7fff : 0x7fffffff)), ys, IT);
+    line(M, "%s = arith.bitcast %s : %s to %s", r, yc, IT, T);
     return r;
 }
 

@@ -62,9 +62,9 @@ static inline MYTRITON_HD uint32_t mytriton_encode_small(double v, int ebits, in
     uint32_t sign = (uint32_t)(u >> 63) << (ebits + mbits);
     int bias = (1 << (ebits - 1)) - 1;
     uint32_t expmask = (1u << ebits) - 1;
-    if (v != v)
-        return sign | (expmask << mbits) |
-               ((1u << mbits) - 1u); /* NaN: all ones (canonical for e4m3) */
+    if (v != v) /* NaN: all ones; the satfinite conversions (fp8) give the
+                 * GPU's canonical 0x7f whatever the sign, as Triton's */
+        return (sat ? 0u : sign) | (expmask << mbits) | ((1u << mbits) - 1u);
     double a = v < 0 ? -v : v;
     uint32_t maxfin = inf ? (((expmask - 1) << mbits) | ((1u << mbits) - 1))
                           : ((expmask << mbits) | ((1u << mbits) - 2));
