@@ -41,6 +41,38 @@
 
 enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };
 
+/* The operand dtypes the path takes, one mma.sync m16n8k<k> each. f16 and
+ * bf16 read both fragments with ldmatrix (B with .trans). ldmatrix.trans
+ * moves 16-bit elements, so TF32 and int8 read B with vector loads of 4
+ * consecutive columns per row instead (`ldsm_b` 0): each warp's columns
+ * are permuted within groups of 32 (mma_b_perm below), A still through
+ * ldmatrix (its rows are k-contiguous for every dtype). */
+typedef struct MmaShape {
+    DType in, acc;    /* operand and accumulator dtypes */
+    int precision;    /* f32 operands: the input_precision taken (-1: any) */
+    const char *name; /* the helpers' suffix (mt_mma16816_f16, mt_mma_tf32, ...) */
+    const char *ptx;  /* the instruction */
+    int k;            /* k per instruction */
+    int group;        /* elements per 16-byte copy group */
+    int ldsm_b;       /* B fragments by ldmatrix.trans */
+} MmaShape;
+
+static const MmaShape mma_shapes[] = {
+    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1},
+    {DT_BF16, DT_F32, -1, "bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 1},
+    {DT_F32, DT_F32, DOT_TF32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4, 0},
+    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0},
+};
+
+static const MmaShape *mma_shape(DType in, DType acc, int precision) {
+    for (size_t i = 0; i < sizeof mma_shapes / sizeof mma_shapes[0]; i++) {
+        const MmaShape *s = &mma_shapes[i];
+        if (s->in == in && s->acc == acc && (s->precision < 0 || s->precision == precision))
+            return s;
+    }
+    return NULL;
+}
+
 typedef struct MmaPlan {
     const Inst *loop, *dot, *add; /* add: acc + dot(a, b) (NULL: acc = dot(a, b, acc)) */
     const Inst *ld[2];            /* the operands' loads: (BM, BK), (BK, BN) */
@@ -50,6 +82,8 @@ typedef struct MmaPlan {
     int warps, wm, wn; /* warp grid */
     int stages;
     int smem; /* bytes of shared memory */
+    const MmaShape *shape;
+    int lda, ldb; /* the stage buffers' row lengths (elements, padded) */
 } MmaPlan;
 
 static const Inst *def_of(const Function *f, Operand o) {
@@ -129,12 +163,13 @@ static int is_zero_block(const Function *f, Operand o) {
 }
 
 /* The warp grid: wm * wn == warps, each warp's sub-tile a multiple of
- * 16 x 16, as square as possible. */
+ * 16 x 16 (16 x 32 when B's columns are permuted in groups of 32), as
+ * square as possible. */
 static int warp_grid(MmaPlan *P, int warps) {
-    int best = -1;
+    int best = -1, cols = P->shape->ldsm_b ? 16 : 32;
     for (int wm = 1; wm <= warps; wm *= 2) {
         int wn = warps / wm;
-        if (P->BM % (16 * wm) || P->BN % (16 * wn)) continue;
+        if (P->BM % (16 * wm) || P->BN % (cols * wn)) continue;
         int tm = P->BM / wm, tn = P->BN / wn, d = tm > tn ? tm - tn : tn - tm;
         if (best < 0 || d < best) {
             best = d;
@@ -143,6 +178,22 @@ static int warp_grid(MmaPlan *P, int warps) {
         }
     }
     return best >= 0;
+}
+
+/* The stage buffers' rows, padded: A's by 16 bytes (ldmatrix reads 8 rows
+ * of 16 bytes: distinct banks); B's by 16 bytes for ldmatrix.trans, else
+ * to a row length of 8 (mod 16) 4-byte words, so that the vector loads of
+ * B's fragments (lanes (g, t): row t, word 4g of the group) fall in
+ * distinct banks. */
+static void mma_pads(MmaPlan *P) {
+    int eb = dtype_info(P->in_dt)->bits / 8;
+    P->lda = P->BK + 16 / eb;
+    if (P->shape->ldsm_b) {
+        P->ldb = P->BN + MMA_PAD;
+        return;
+    }
+    int words = P->BN * eb / 4;
+    P->ldb = P->BN + (8 - words % 16 + 16) % 16 * 4 / eb;
 }
 
 static int pointer_param(const Function *f, const Loop *l, Operand o);
@@ -203,7 +254,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     if (P->acc_lane < 0) return 0;
     int acc = l->args[P->acc_lane];
     Type at = f->types[acc];
-    if (at.ptr || at.dtype != DT_F32 || at.rank != 2) return 0;
+    if (at.ptr || at.rank != 2) return 0;
     P->BM = at.dims[0];
     P->BN = at.dims[1];
     /* (uses_in counts the body's items: the yield is the loop's own) */
@@ -228,11 +279,12 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     }
     Type ta = P->ld[0]->type, tb = P->ld[1]->type;
     if (ta.rank != 2 || tb.rank != 2 || ta.dtype != tb.dtype) return 0;
-    if (ta.dtype != DT_F16 && ta.dtype != DT_BF16) return 0;
+    P->shape = mma_shape((DType)ta.dtype, (DType)at.dtype, dot->attrs.flag);
+    if (!P->shape) return 0;
     P->in_dt = (DType)ta.dtype;
     P->BK = ta.dims[1];
     if (ta.dims[0] != P->BM || tb.dims[0] != P->BK || tb.dims[1] != P->BN) return 0;
-    if (P->BK % 16 || P->BM % 16 || P->BN % 16) return 0;
+    if (P->BK % 16 || P->BM % 16 || P->BN % 16 || P->BK % P->shape->k) return 0;
     /* every other load in the body would be a second memory read: none */
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
@@ -281,7 +333,8 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
     if (!warp_grid(P, warps)) return 0;
     P->warps = warps;
-    int stage = (P->BM * (P->BK + MMA_PAD) + P->BK * (P->BN + MMA_PAD)) * 2;
+    mma_pads(P);
+    int stage = (P->BM * P->lda + P->BK * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
     int stages = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
     while (stages > 1 && stage * stages > MMA_MAX_SMEM) stages--;
     if (stage * stages > MMA_MAX_SMEM) return 0;
@@ -315,6 +368,7 @@ typedef struct Mma {
     const char **ename; /* epilogue values: per-element variables */
     const char *acc_elem;
     const char *index_type;
+    const char *pair_elem[2]; /* the epilogue's two fragment elements (columns mt_c0, mt_c1) */
 } Mma;
 
 static void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -463,11 +517,148 @@ static const char *mma_helpers(void) {
            "#else\n#define MT_MMA_TILE_SM80 0\n#endif\n#endif\n";
 }
 
-/* The element (mt_r, mt_c) of the thread's fragment element (mi, ni, q). */
+/* The helpers of the TF32 and int8 kernels, once per translation unit
+ * (after mma_helpers): B's fragment loads (mt_ldb_*), the mma.sync of
+ * each shape (mt_mma_tile_*); for test/emu (compiled without nvcc) the
+ * same in C: the copies synchronous, ldmatrix and mma.sync over the
+ * warp's registers exchanged with __shfl_sync in the PTX ISA's fragment
+ * layouts, so that the CPU runs the path's index arithmetic. */
+static const char *mma_helpers_perm(Arena *a) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_puts(&sb,
+            "#ifndef MT_MMA_TILE_HELPERS_PERM\n#define MT_MMA_TILE_HELPERS_PERM\n"
+            "#if !defined(__CUDA_ARCH__) && !defined(__NVCC__)\n#define MT_MMA_TILE_EMULATED 1\n"
+            "#else\n#define MT_MMA_TILE_EMULATED 0\n#endif\n"
+            "/* an f32 as the tensor cores read it for TF32: its upper 19 bits */\n"
+            "static __device__ __forceinline__ float mt_tf32_hw(float x) {\n"
+            "    unsigned u = __float_as_uint(x);\n"
+            "    return (u & 0x7f800000u) == 0x7f800000u ? x : __uint_as_float(u & 0xffffe000u);\n}\n"
+            "/* the bytes of {y, x} (x the low four) that the nibbles of s select: __byte_perm */\n"
+            "static __device__ __forceinline__ unsigned mt_prmt(unsigned x, unsigned y, unsigned s) {\n"
+            "#if MT_MMA_TILE_EMULATED\n"
+            "    unsigned long long v = (unsigned long long)y << 32 | x;\n"
+            "    unsigned r = 0;\n"
+            "    for (int i = 0; i < 4; i++)\n"
+            "        r |= (unsigned)(v >> ((s >> (4 * i)) & 7u) * 8 & 0xffu) << (8 * i);\n"
+            "    return r;\n"
+            "#else\n    return __byte_perm(x, y, s);\n#endif\n}\n"
+            "static __device__ __forceinline__ uint4 mt_lds128(const void *p) {\n"
+            "#if MT_MMA_TILE_EMULATED\n    uint4 r;\n    memcpy(&r, p, 16);\n    return r;\n"
+            "#else\n    return *reinterpret_cast<const uint4 *>(p);\n#endif\n}\n"
+            "static __device__ __forceinline__ unsigned mt_lds32(const void *p) {\n"
+            "#if MT_MMA_TILE_EMULATED\n    unsigned r;\n    memcpy(&r, p, 4);\n    return r;\n"
+            "#else\n    return *reinterpret_cast<const unsigned *>(p);\n#endif\n}\n"
+            "/* TF32 B fragments of four 8-column blocks, lane (g, t) at p = &B[t][4g]:\n"
+            " * block v's b0, b1 = B[t][4g + v], B[t + 4][4g + v] */\n"
+            "static __device__ __forceinline__ void mt_ldb_tf32(unsigned b[4][2], const float *p, int ld) {\n"
+            "    const uint4 x = mt_lds128(p), y = mt_lds128(p + 4 * ld);\n"
+            "    b[0][0] = x.x, b[1][0] = x.y, b[2][0] = x.z, b[3][0] = x.w;\n"
+            "    b[0][1] = y.x, b[1][1] = y.y, b[2][1] = y.z, b[3][1] = y.w;\n}\n"
+            "/* int8 B fragments of four 8-column blocks, lane (g, t) at p = &B[4t][4g]:\n"
+            " * block v's b0 = B[4t .. 4t + 3][4g + v] (the first in the low byte), b1\n"
+            " * the same 16 rows below: one word per row, 4 x 4 bytes transposed */\n"
+            "static __device__ __forceinline__ void mt_ldb_s8(unsigned b[4][2], const int8_t *p, int ld) {\n"
+            "#pragma unroll\n"
+            "    for (int h = 0; h < 2; h++) {\n"
+            "        const int8_t *q = p + h * 16 * ld;\n"
+            "        const unsigned w0 = mt_lds32(q), w1 = mt_lds32(q + ld), w2 = mt_lds32(q + 2 * ld),\n"
+            "                       w3 = mt_lds32(q + 3 * ld);\n"
+            "        const unsigned lo01 = mt_prmt(w0, w1, 0x5140u), hi01 = mt_prmt(w0, w1, 0x7362u);\n"
+            "        const unsigned lo23 = mt_prmt(w2, w3, 0x5140u), hi23 = mt_prmt(w2, w3, 0x7362u);\n"
+            "        b[0][h] = mt_prmt(lo01, lo23, 0x5410u), b[1][h] = mt_prmt(lo01, lo23, 0x7632u);\n"
+            "        b[2][h] = mt_prmt(hi01, hi23, 0x5410u), b[3][h] = mt_prmt(hi01, hi23, 0x7632u);\n"
+            "    }\n}\n"
+            "#if MT_MMA_TILE_SM80\n");
+    for (size_t i = 0; i < sizeof mma_shapes / sizeof mma_shapes[0]; i++) {
+        const MmaShape *S = &mma_shapes[i];
+        if (S->ldsm_b) continue;
+        const char *c = S->acc == DT_I32 ? "int" : "float", *r = S->acc == DT_I32 ? "r" : "f";
+        sb_printf(&sb,
+                  "static __device__ __forceinline__ void mt_mma_tile_%s(%s c[4], const unsigned a[4], "
+                  "unsigned b0, unsigned b1) {\n"
+                  "    asm volatile(\"%s {%%0, %%1, %%2, %%3}, {%%4, %%5, %%6, %%7}, {%%8, %%9}, "
+                  "{%%0, %%1, %%2, %%3};\"\n"
+                  "                 : \"+%s\"(c[0]), \"+%s\"(c[1]), \"+%s\"(c[2]), \"+%s\"(c[3])\n"
+                  "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), "
+                  "\"r\"(b1));\n}\n",
+                  S->name, c, S->ptx, r, r, r, r);
+    }
+    sb_puts(
+        &sb,
+        "#elif MT_MMA_TILE_EMULATED\n"
+        "static inline void mt_cp_async16(void *dst, const void *src) { memcpy(dst, src, 16); }\n"
+        "static inline int mt_opaque(int x) { return x; }\n"
+        "static inline void mt_cp_async_commit() {}\n"
+        "template <int N> static inline void mt_cp_async_wait() {}\n"
+        "/* ldmatrix.x4: register j of lane i is word i % 4 of row i / 4 of matrix j,\n"
+        " * the row that lane 8j + i / 4 addresses */\n"
+        "static inline void mt_ldsm4(unsigned r[4], const void *p) {\n"
+        "    const int lane = (int)threadIdx.x & 31;\n"
+        "    for (int j = 0; j < 4; j++) {\n"
+        "        const unsigned char *row =\n"
+        "            (const unsigned char *)__shfl_sync(0xffffffffu, p, j * 8 + lane / 4);\n"
+        "        memcpy(&r[j], row + (lane % 4) * 4, 4);\n"
+        "    }\n}\n"
+        "/* m16n8k8 .tf32: a = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4]; b = B[t][g], B[t+4][g];\n"
+        " * c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] (g = lane / 4, t = lane % 4) */\n"
+        "static inline void mt_mma_tile_tf32(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {\n"
+        "    const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n"
+        "    const uint4 ra = {a[0], a[1], a[2], a[3]};\n"
+        "    const uint2 rb = {b0, b1};\n"
+        "    for (int j = 0; j < 4; j++) {\n"
+        "        const uint4 x = __shfl_sync(0xffffffffu, ra, g * 4 + j);\n"
+        "        const uint2 y0 = __shfl_sync(0xffffffffu, rb, 2 * t * 4 + j);\n"
+        "        const uint2 y1 = __shfl_sync(0xffffffffu, rb, (2 * t + 1) * 4 + j);\n"
+        "        const float a0 = mt_tf32_hw(__uint_as_float(x.x)), a1 = mt_tf32_hw(__uint_as_float(x.y));\n"
+        "        const float a2 = mt_tf32_hw(__uint_as_float(x.z)), a3 = mt_tf32_hw(__uint_as_float(x.w));\n"
+        "        const float p0 = mt_tf32_hw(__uint_as_float(y0.x)), p1 = mt_tf32_hw(__uint_as_float(y0.y));\n"
+        "        const float q0 = mt_tf32_hw(__uint_as_float(y1.x)), q1 = mt_tf32_hw(__uint_as_float(y1.y));\n"
+        "        c[0] = fmaf(a2, p1, fmaf(a0, p0, c[0]));\n"
+        "        c[1] = fmaf(a2, q1, fmaf(a0, q0, c[1]));\n"
+        "        c[2] = fmaf(a3, p1, fmaf(a1, p0, c[2]));\n"
+        "        c[3] = fmaf(a3, q1, fmaf(a1, q0, c[3]));\n"
+        "    }\n}\n"
+        "/* m16n8k32 .s8: a = A[g][4t..], A[g+8][4t..], A[g][16+4t..], A[g+8][16+4t..];\n"
+        " * b = B[4t..][g], B[16+4t..][g] (4 bytes each, the first in the low byte); c as above */\n"
+        "static inline int mt_s8(unsigned w, int i) { return (int)(signed char)(w >> (8 * i)); }\n"
+        "static inline void mt_mma_tile_s8(int c[4], const unsigned a[4], unsigned b0, unsigned b1) {\n"
+        "    const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n"
+        "    const uint4 ra = {a[0], a[1], a[2], a[3]};\n"
+        "    const uint2 rb = {b0, b1};\n"
+        "    unsigned s[4] = {(unsigned)c[0], (unsigned)c[1], (unsigned)c[2], (unsigned)c[3]};\n"
+        "    for (int j = 0; j < 4; j++) {\n"
+        "        const uint4 x = __shfl_sync(0xffffffffu, ra, g * 4 + j);\n"
+        "        const uint2 y0 = __shfl_sync(0xffffffffu, rb, 2 * t * 4 + j);\n"
+        "        const uint2 y1 = __shfl_sync(0xffffffffu, rb, (2 * t + 1) * 4 + j);\n"
+        "        for (int i = 0; i < 4; i++) {\n"
+        "            s[0] += (unsigned)(mt_s8(x.x, i) * mt_s8(y0.x, i) + mt_s8(x.z, i) * mt_s8(y0.y, i));\n"
+        "            s[1] += (unsigned)(mt_s8(x.x, i) * mt_s8(y1.x, i) + mt_s8(x.z, i) * mt_s8(y1.y, i));\n"
+        "            s[2] += (unsigned)(mt_s8(x.y, i) * mt_s8(y0.x, i) + mt_s8(x.w, i) * mt_s8(y0.y, i));\n"
+        "            s[3] += (unsigned)(mt_s8(x.y, i) * mt_s8(y1.x, i) + mt_s8(x.w, i) * mt_s8(y1.y, i));\n"
+        "        }\n"
+        "    }\n"
+        "    for (int i = 0; i < 4; i++) c[i] = (int)s[i];\n}\n"
+        "#endif\n#endif\n");
+    return sb_str(&sb);
+}
+
+/* The element (mt_r, mt_c) of the thread's fragment element (mi, ni, q):
+ * row g or g + 8 of the 16 x 8 block (mi, ni), column 2t or 2t + 1, of
+ * the tile's column ni * 8 + 2t (+ 1); where B's columns are permuted
+ * (TF32, int8), block ni is group ni / 4 of 32 columns, lane g's column
+ * of B 4g + ni % 4, so that the accumulator's column 2t + w is the
+ * group's column 8t + 4w + ni % 4. */
 static void frag_coords(Mma *M) {
     const MmaPlan *P = M->P;
     ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + (q >> 1) * 8;", P->BM / P->wm);
-    ln(M, "const int mt_c = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", P->BN / P->wn);
+    if (P->shape->ldsm_b)
+        ln(M, "const int mt_c = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", P->BN / P->wn);
+    else
+        ln(M,
+           "const int mt_c = mt_wc * %d + (ni >> 2) * 32 + (mt_lane & 3) * 8 + (q & 1) * 4 + "
+           "(ni & 3);",
+           P->BN / P->wn);
     ln(M, "(void)mt_r, (void)mt_c;");
 }
 
@@ -499,14 +690,14 @@ static void close_frag(Mma *M) {
  * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
 static void group_coords(Mma *M, int k) {
     const MmaPlan *P = M->P;
-    int cols = k ? P->BN : P->BK;
+    int cols = k ? P->BN : P->BK, G = P->shape->group;
     ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", 32 * P->warps);
-    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * 8;", cols / 8, cols / 8);
+    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * %d;", cols / G, cols / G, G);
 }
 
 static void copy_shape(const MmaPlan *P, int k, int *groups, int *per) {
     int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = 32 * P->warps;
-    *groups = rows * cols / 8;
+    *groups = rows * cols / P->shape->group;
     *per = (*groups + T - 1) / T;
 }
 
@@ -525,13 +716,13 @@ static int hoisted_lane(const Mma *M, int k) {
 }
 
 /* Before the loop: the hoisted operands' init indices per group
- * (mt_b<k>[s], q = 0) and which groups are 8 consecutive elements from a
- * multiple of 8 (bit s of mt_v<k>). */
+ * (mt_b<k>[s], q = 0) and which groups are G (the dtype's 16-byte group)
+ * consecutive elements from a multiple of G (bit s of mt_v<k>). */
 static void emit_copy_bases(Mma *M, int k) {
     int lane = hoisted_lane(M, k);
     if (lane < 0) return;
     const Loop *l = M->P->loop->loop;
-    int groups, per;
+    int groups, per, G = M->P->shape->group;
     copy_shape(M->P, k, &groups, &per);
     const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
@@ -542,9 +733,9 @@ static void emit_copy_bases(Mma *M, int k) {
     M->indent++;
     group_coords(M, k);
     ln(M, "const %s mt_i0 = %s;", M->index_type, i0);
-    ln(M, "bool mt_c = (mt_i0 & 7) == 0;");
+    ln(M, "bool mt_c = (mt_i0 & %d) == 0;", G - 1);
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 1; q < 8; q++) mt_c = mt_c && %s == mt_i0 + q;", iq);
+    ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
     ln(M, "if (mt_c%s) mt_v%d |= 1u << mt_s;",
        groups % (32 * M->P->warps) ? arena_printf(M->a, " && mt_g < %d", groups) : "", k);
@@ -553,13 +744,13 @@ static void emit_copy_bases(Mma *M, int k) {
 }
 
 /* One operand block's copy into stage buffer `buf` (row length ld): a
- * group of 8 consecutive, aligned, unmasked elements is one cp.async;
+ * group of G (16 bytes) consecutive, aligned, unmasked elements is one cp.async;
  * any other group is copied element by element with the mask and `other`. */
 static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
-    int groups, per, T = 32 * P->warps;
+    int groups, per, T = 32 * P->warps, G = P->shape->group;
     copy_shape(P, k, &groups, &per);
     int base = pointer_param(M->f, l, in->args[0]);
     const char *bname = M->pnames[base];
@@ -590,14 +781,15 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     M->indent++;
     group_coords(M, k);
     if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
-    ln(M, "bool mt_m[8];");
-    if (lane >= 0) ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & 7) == 0%s;", k, k, al);
+    ln(M, "bool mt_m[%d];", G);
+    if (lane >= 0)
+        ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & %d) == 0%s;", k, k, G - 1, al);
     else {
-        ln(M, "%s mt_i[8];", M->index_type);
+        ln(M, "%s mt_i[%d];", M->index_type, G);
         ln(M, "bool mt_all = true;");
     }
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) {");
+    ln(M, "for (int q = 0; q < %d; q++) {", G);
     M->indent++;
     if (lane < 0) ln(M, "mt_i[q] = %s;", idx);
     ln(M, "mt_m[q] = %s;", mask ? mask : "true");
@@ -606,7 +798,7 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     ln(M, "}");
     ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
     if (lane >= 0) ln(M, "if (mt_all) {");
-    else ln(M, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+    else ln(M, "if (mt_all && (mt_i[0] & %d) == 0%s) {", G - 1, al);
     M->indent++;
     ln(M, "mt_cp_async16(mt_dst, &%s[%s]);", bname,
        lane >= 0 ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
@@ -615,7 +807,7 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     M->indent++;
     if (lane >= 0) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", bname,
+    ln(M, "for (int q = 0; q < %d; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", G, bname,
        lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
     M->indent--;
     ln(M, "}");
@@ -631,7 +823,7 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
 static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    int lda = P->BK + MMA_PAD, ldb = P->BN + MMA_PAD;
+    int lda = P->lda, ldb = P->ldb;
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
     M->indent++;
@@ -663,9 +855,56 @@ static void emit_compute(Mma *M, const char *sa, const char *sb) {
     ln(M, "}");
 }
 
-/* Below sm_80: each fragment element's dot over global memory. */
+/* One stage's products for TF32 and int8 (B's columns permuted, see
+ * frag_coords): per k-step, the warp's A fragments (ldmatrix.x4 of 16
+ * rows by 16 bytes: the m16n8k8 .tf32 and m16n8k32 .s8 A layouts), then
+ * per group of 32 columns the four B fragments of lane g's columns
+ * 4g .. 4g + 3 (mt_ldb_*: vector loads of rows t, t + 4 (TF32) or
+ * 4t .. 4t + 3, 16 + 4t .. (int8, bytes transposed in registers)) and
+ * their mma.sync with every A fragment. f32 operands go to the tensor
+ * cores as stored: the hardware reads their upper 19 bits (TF32), as
+ * Triton's mma does. */
+static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
+    const MmaPlan *P = M->P;
+    const MmaShape *S = P->shape;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, S->k);
+    M->indent++;
+    ln(M, "unsigned mt_fa[%d][4];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * %d]);",
+       sa, P->BM / P->wm, P->lda, S->group);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 4);
+    M->indent++;
+    ln(M, "unsigned mt_fb[4][2];");
+    ln(M,
+       "mt_ldb_%s(mt_fb, &%s[(mt_kk + (mt_lane & 3) * %d) * %d + mt_wc * %d + nj * 32 + "
+       "(mt_lane >> 2) * 4], %d);",
+       S->name, sb, S->k / 8, P->ldb, P->BN / P->wn, P->ldb);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    ln(M, "    #pragma unroll");
+    ln(M, "    for (int v = 0; v < 4; v++)");
+    ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_fa[mi], mt_fb[v][0], mt_fb[v][1]);",
+       S->name);
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* Below sm_80: each fragment element's dot over global memory (TF32:
+ * the operands' upper 19 bits, as the tensor cores read them; int8:
+ * wrapping 32-bit sums). */
 static void emit_fallback(Mma *M) {
     const MmaPlan *P = M->P;
+    int integer = P->shape->acc == DT_I32;
     const Loop *l = P->loop->loop;
     ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     M->indent++;
@@ -681,16 +920,22 @@ static void emit_fallback(Mma *M) {
             M->a, P->in_dt, C_CUDA,
             arena_printf(M->a, "%s[%s]", M->pnames[base], render(M, in->args[0], row, col, -1)));
         if (in->args[1].kind != OPD_NONE) {
-            const char *other =
-                in->args[2].kind == OPD_NONE ? "0.0f" : render(M, in->args[2], row, col, -1);
-            e = arena_printf(M->a, "(%s ? %s : (float)(%s))", render(M, in->args[1], row, col, -1),
-                             e, other);
+            const char *other = in->args[2].kind == OPD_NONE ? integer ? "0" : "0.0f"
+                                                             : render(M, in->args[2], row, col, -1);
+            e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1),
+                             e, integer ? "int" : "float", other);
         }
+        if (P->in_dt == DT_F32) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
         ld[k] = e;
     }
     ln(M, "#pragma unroll 1");
     ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P->BK);
-    ln(M, "    mt_acc[mi][ni][q] = fmaf(%s, %s, mt_acc[mi][ni][q]);", ld[0], ld[1]);
+    if (integer)
+        ln(M,
+           "    mt_acc[mi][ni][q] = (int)((unsigned)mt_acc[mi][ni][q] + (unsigned)((int)%s * "
+           "(int)%s));",
+           ld[0], ld[1]);
+    else ln(M, "    mt_acc[mi][ni][q] = fmaf(%s, %s, mt_acc[mi][ni][q]);", ld[0], ld[1]);
     close_frag(M);
     M->indent--;
     ln(M, "}");
@@ -711,7 +956,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     for (int e = 0; e < 2; e++) {
         const char *c = e ? "mt_c1" : "mt_c0";
         M->ename = ename[e];
-        M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+        M->acc_elem = M->pair_elem[e];
         idx[e] = render(M, in->args[0], "mt_r", c, -1);
         mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
         val[e] = in->args[1].kind == OPD_CONST
@@ -758,18 +1003,37 @@ static void emit_epilogue(Mma *M) {
     epi[l->results[P->acc_lane]] = 1;
     const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
                              ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
+    int perm = !P->shape->ldsm_b, loops = perm ? 4 : 3;
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
     M->indent++;
     ln(M, "#pragma unroll");
-    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / (perm ? 16 : 8));
     M->indent++;
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
     M->indent++;
+    if (perm) {
+        /* pair ni: blocks 2 ni and 2 ni + 1, the same element 2 mt_h + mt_w of each
+         * (columns 8t + 4w + v and v + 1 of group ni / 2, frag_coords) */
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mt_w = 0; mt_w < 2; mt_w++) {");
+        M->indent++;
+        M->pair_elem[0] = "mt_acc[mi][2 * ni][2 * mt_h + mt_w]";
+        M->pair_elem[1] = "mt_acc[mi][2 * ni + 1][2 * mt_h + mt_w]";
+    } else {
+        M->pair_elem[0] = "mt_acc[mi][ni][2 * mt_h]";
+        M->pair_elem[1] = "mt_acc[mi][ni][2 * mt_h + 1]";
+    }
     ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + mt_h * 8;", P->BM / P->wm);
-    ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
-       P->BN / P->wn);
+    if (perm)
+        ln(M,
+           "const int mt_c0 = mt_wc * %d + (ni >> 1) * 32 + (mt_lane & 3) * 8 + mt_w * 4 + "
+           "(ni & 1) * 2, mt_c1 = mt_c0 + 1;",
+           P->BN / P->wn);
+    else
+        ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
+           P->BN / P->wn);
     ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
@@ -792,7 +1056,7 @@ static void emit_epilogue(Mma *M) {
         for (int e = 0; e < 2; e++) {
             const char *c = e ? "mt_c1" : "mt_c0";
             M->ename = ename[e];
-            M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+            M->acc_elem = M->pair_elem[e];
             const char *x;
             if (in->op == OP_LOAD) {
                 int base = pointer_param(f, l, in->args[0]);
@@ -813,7 +1077,7 @@ static void emit_epilogue(Mma *M) {
             ename[e][in->result] = arena_printf(M->a, "v%d_%d", in->result, e);
         }
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < loops; k++) {
         M->indent--;
         ln(M, "}");
     }
@@ -845,18 +1109,20 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     M.out = &body;
     M.indent = 1;
     int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
-    int lda = P.BK + MMA_PAD, ldb = P.BN + MMA_PAD;
+    int lda = P.lda, ldb = P.ldb;
     int stage_elems = P.BM * lda + P.BK * ldb;
     const char *mt = c_mem_type(P.in_dt, C_CUDA);
+    /* TF32 and int8 also run in test/emu's CPU emulation (mma_helpers_perm) */
+    int perm = !P.shape->ldsm_b;
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
        "accumulator in mma.sync fragments; %d stage%s",
-       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.in_dt == DT_F16 ? "f16" : "bf16", P.warps,
+       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->name, P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
     ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
     ln(&M, "(void)mt_wr, (void)mt_wc;");
-    ln(&M, "float mt_acc[%d][%d][4];", MT, NT);
+    ln(&M, "%s mt_acc[%d][%d][4];", c_type(P.shape->acc), MT, NT);
     M.acc_elem = NULL;
     {
         open_frag(&M, 1);
@@ -870,8 +1136,17 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M,
        "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
        step - 1, step);
-    ln(&M, "#if MT_MMA_TILE_SM80");
-    ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    if (perm) {
+        ln(&M, "#if MT_MMA_TILE_SM80 || MT_MMA_TILE_EMULATED");
+        ln(&M, "#if MT_MMA_TILE_EMULATED");
+        ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
+        ln(&M, "#else");
+        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+        ln(&M, "#endif");
+    } else {
+        ln(&M, "#if MT_MMA_TILE_SM80");
+        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    }
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
     emit_copy_bases(&M, 0);
     emit_copy_bases(&M, 1);
@@ -911,7 +1186,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "const %s *const mt_sa = mt_stages;", mt);
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    emit_compute(&M, "mt_sa", "mt_sb");
+    if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
+    else emit_compute(&M, "mt_sa", "mt_sb");
     if (S == 1) ln(&M, "__syncthreads();");
     M.indent--;
     ln(&M, "}");
@@ -923,6 +1199,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
+    if (perm) sb_puts(&out, mma_helpers_perm(a));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
