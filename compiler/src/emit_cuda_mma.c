@@ -4,26 +4,30 @@
  * Shape of the kernels it takes (general rules over the IR, checked by
  * mma_match): at the top level, pure ops, one `for` and, after it, pure
  * ops, loads and stores. The loop's carried values are the accumulator, a
- * (BM, BN) f32 block that only the dot (`acc = dot(a, b, acc)`, or
- * `acc + dot(a, b)` with a zero accumulator) reads, and pointer blocks
- * advanced by a loop-invariant offset (`a_ptrs += BLOCK_K * stride_ak`).
- * The dot's operands are loads in the loop of f16 or bf16 (BM, BK) and
- * (BK, BN) blocks, their addresses, masks and `other` pure functions of
- * the loop index, the carried pointers and values from before the loop.
- * BM and BN multiples of 16 per warp, BK a multiple of 16. Every other
- * dot kernel goes through emit_cuda.c as before.
+ * (BM, BN) f32 (int8 operands: int32) block that only the dot
+ * (`acc = dot(a, b, acc)`, or `acc + dot(a, b)` with a zero accumulator)
+ * reads, and pointer blocks advanced by a loop-invariant offset
+ * (`a_ptrs += BLOCK_K * stride_ak`). The dot's operands are loads in the
+ * loop of f16, bf16, f32 (input_precision tf32) or int8 (BM, BK) and
+ * (BK, BN) blocks (the dtypes: mma_shapes), their addresses, masks and
+ * `other` pure functions of the loop index, the carried pointers and
+ * values from before the loop. BM and BN multiples of 16 per warp (TF32,
+ * int8: BN of 32), BK a multiple of 16 and of the instruction's k. Every
+ * other dot kernel goes through emit_cuda.c as before.
  *
  * The generated kernel (32 * num_warps threads): the warps tile the
  * accumulator (WM x WN warps, each a (BM/WM, BN/WN) sub-tile held in
- * mma.sync m16n8k16 fragment registers for the whole loop); each
- * iteration's operand blocks are copied by all threads, 16-byte groups of
- * 8 elements along a block's rows, into shared memory padded by 8
- * elements per row (ldmatrix reads 8 rows of 16 bytes: conflict-free):
+ * mma.sync fragment registers for the whole loop); each iteration's
+ * operand blocks are copied by all threads, 16-byte groups (8 f16, 4 f32,
+ * 16 int8) along a block's rows, into shared memory with padded rows
+ * (mma_pads: conflict-free fragment reads):
  * a group whose 8 addresses are consecutive, aligned and unmasked is one
  * cp.async, any other group element-wise loads with the mask and `other`.
  * The copies run num_stages - 1 iterations ahead in a ring of num_stages
  * buffers (cp.async.commit_group / wait_group). Fragments come from
- * ldmatrix (A) and ldmatrix.trans (B). The ops after the loop are
+ * ldmatrix (A) and ldmatrix.trans (B of f16 / bf16; TF32 and int8: vector
+ * loads with the warp's columns permuted, emit_compute_perm). The ops
+ * after the loop are
  * computed per element of the fragment layout (rows g and g + 8, columns
  * 2t and 2t + 1 of each 16 x 8 block) and stored from it.
  *
