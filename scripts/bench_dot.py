@@ -4,7 +4,7 @@ test/lang_dot/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
 several tile configs and run through its generated launcher, Triton 3.6 on
 the same source with the same configs, and torch (torch.matmul; int8:
 torch._int_mm), on M = N = K = 4096 (--size) for fp16, bf16, fp32 with TF32,
-fp32 ieee and int8 (int32 accumulator and output). Prints ms (the median of
+fp32 tf32x3, fp32 ieee and int8 (int32 accumulator and output). Prints ms (the median of
 --reps timed launches after warm-up, CUDA events) and TFLOP/s (TOP/s for
 int8: 2 M N K / time) per config, the best config of each, and the largest
 relative difference of mytriton's result from torch's (int8: exact, 0).
@@ -19,13 +19,14 @@ Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-onl
 mytriton's -O2 CUDA for tl.dot kernels of the tutorial's shape (one dot in a
 runtime K loop) is the tensor-core path of compiler/src/emit_cuda_mma.c for
 fp16/bf16 (f32 accumulator, mma.sync m16n8k16), fp32 with input_precision
-tf32 (m16n8k8) and int8 (int32 accumulator, m16n8k32): the configs' tiles up
+tf32 (m16n8k8; tf32x3: three per step, warp tiles of at most 2048
+elements) and int8 (int32 accumulator, m16n8k32): the configs' tiles up
 to 128 x 256 with 4 or 8 warps, num_stages cp.async stages (fewer where the
 stages would exceed 163 KiB of shared memory: fp32 128 x 256 x 64 gets one),
 no wgmma yet. A config whose warp tiles do not fit the path (fp32 and int8:
 each warp's columns a multiple of 32, e.g. 32 x 32 with 4 warps) takes the
-one-thread-per-element path (at most 1024 elements). fp32 ieee (and tf32x3)
-dots always take that path: the large configs are reported as not compiled,
+one-thread-per-element path (at most 1024 elements). fp32 ieee dots
+always take that path: the large configs are reported as not compiled,
 with mytritonc's message. The pointers are passed as 16-byte aligned
 (*fp16:16, Triton's own specialization); --jobs builds the configs in
 parallel first."""
@@ -63,6 +64,7 @@ DTYPES = {
     "fp16": ("fp16", "fp16", "float32", "tf32", "float16", False, "float16"),
     "bf16": ("bf16", "bf16", "float32", "tf32", "bfloat16", False, "bfloat16"),
     "fp32-tf32": ("fp32", "fp32", "float32", "tf32", "float32", True, "float32"),
+    "fp32-tf32x3": ("fp32", "fp32", "float32", "tf32x3", "float32", False, "float32"),
     "fp32-ieee": ("fp32", "fp32", "float32", "ieee", "float32", False, "float32"),
     "int8": ("i8", "i32", "int32", "tf32", "int8", False, "int32"),
 }

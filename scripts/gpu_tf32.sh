@@ -33,6 +33,6 @@ for f in build-h200/test/lang_dot/mytriton_lang_dot_mma/mytriton_lang_dot_mma/mm
 done > "$OUT/ptxas.log" 2>&1
 # 0 128x256x64 w8, 1 256x128x64 w8, 2 128x128x64 w4, 3 128x128x32 w4 s4,
 # 4 128x128x64 w8, 5 128x256x32 w8 s4, 6 64x128x32, 7 64x64x32, 8 32x32x32
-timeout 420 python3 scripts/bench_dot.py --build-dir build-h200 --dtypes "${DTYPES:-fp32-tf32,int8}" \
+timeout 420 python3 scripts/bench_dot.py --build-dir build-h200 --dtypes "${DTYPES:-fp32-tf32,int8,fp32-tf32x3}" \
   --configs "${CONFIGS:-0,2,3,4,5,6}" --reps 10 > "$OUT/bench.log" 2>&1
 echo "== bench exit $? after $(el)"; grep -E "best|torch|not compiled|Error|error" "$OUT/bench.log" | head -40

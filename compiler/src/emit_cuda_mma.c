@@ -59,13 +59,18 @@ typedef struct MmaShape {
     int k;            /* k per instruction */
     int group;        /* elements per 16-byte copy group */
     int ldsm_b;       /* B fragments by ldmatrix.trans */
+    int split;        /* tf32x3: three products of the operands' big and small parts */
 } MmaShape;
 
 static const MmaShape mma_shapes[] = {
-    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1},
-    {DT_BF16, DT_F32, -1, "bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 1},
-    {DT_F32, DT_F32, DOT_TF32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4, 0},
-    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0},
+    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0},
+    {DT_BF16, DT_F32, -1, "bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 1,
+     0},
+    {DT_F32, DT_F32, DOT_TF32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4, 0,
+     0},
+    {DT_F32, DT_F32, DOT_TF32X3, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4,
+     0, 1},
+    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0, 0},
 };
 
 static const MmaShape *mma_shape(DType in, DType acc, int precision) {
@@ -336,6 +341,9 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     int warps = num_warps > 0 ? num_warps : 4;
     while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
     if (!warp_grid(P, warps)) return 0;
+    /* tf32x3: three products per step and the split parts live; a 64 x 64
+     * warp tile spills (ptxas, sm_80 and sm_90): at most 2048 elements */
+    if (P->shape->split && (P->BM / P->wm) * (P->BN / P->wn) > 2048) return 0;
     P->warps = warps;
     mma_pads(P);
     int stage = (P->BM * P->lda + P->BK * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
@@ -547,6 +555,16 @@ static const char *mma_helpers_perm(Arena *a) {
             "        r |= (unsigned)(v >> ((s >> (4 * i)) & 7u) * 8 & 0xffu) << (8 * i);\n"
             "    return r;\n"
             "#else\n    return __byte_perm(x, y, s);\n#endif\n}\n"
+            "/* tf32x3's split of an f32 (bits x): x = big + small, big = cvt.rna.tf32.f32(x) */\n"
+            "static __device__ __forceinline__ void mt_split_tf32(unsigned &x, unsigned &small) {\n"
+            "#if MT_MMA_TILE_EMULATED\n"
+            "    const unsigned big = (x & 0x7f800000u) == 0x7f800000u ? x : (x + 0x1000u) & 0xffffe000u;\n"
+            "#else\n"
+            "    unsigned big;\n"
+            "    asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(big) : \"f\"(__uint_as_float(x)));\n"
+            "#endif\n"
+            "    small = __float_as_uint(__uint_as_float(x) - __uint_as_float(big));\n"
+            "    x = big;\n}\n"
             "static __device__ __forceinline__ uint4 mt_lds128(const void *p) {\n"
             "#if MT_MMA_TILE_EMULATED\n    uint4 r;\n    memcpy(&r, p, 16);\n    return r;\n"
             "#else\n    return *reinterpret_cast<const uint4 *>(p);\n#endif\n}\n"
@@ -576,7 +594,7 @@ static const char *mma_helpers_perm(Arena *a) {
             "#if MT_MMA_TILE_SM80\n");
     for (size_t i = 0; i < sizeof mma_shapes / sizeof mma_shapes[0]; i++) {
         const MmaShape *S = &mma_shapes[i];
-        if (S->ldsm_b) continue;
+        if (S->ldsm_b || (i > 0 && !strcmp(mma_shapes[i - 1].name, S->name))) continue;
         const char *c = S->acc == DT_I32 ? "int" : "float", *r = S->acc == DT_I32 ? "r" : "f";
         sb_printf(&sb,
                   "static __device__ __forceinline__ void mt_mma_tile_%s(%s c[4], const unsigned a[4], "
@@ -890,12 +908,34 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
        "mt_ldb_%s(mt_fb, &%s[(mt_kk + (mt_lane & 3) * %d) * %d + mt_wc * %d + nj * 32 + "
        "(mt_lane >> 2) * 4], %d);",
        S->name, sb, S->k / 8, P->ldb, P->BN / P->wn, P->ldb);
+    if (S->split) {
+        ln(M, "unsigned mt_fb_s[4][2];");
+        ln(M, "#pragma unroll");
+        ln(M, "for (int v = 0; v < 4; v++)");
+        ln(M, "    for (int h = 0; h < 2; h++) mt_split_tf32(mt_fb[v][h], mt_fb_s[v][h]);");
+    }
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    const char *fa = "mt_fa[mi]";
+    if (S->split) {
+        /* A's split per use (fewer live registers than splitting all fragments once) */
+        ln(M, "    unsigned mt_ab[4], mt_as[4];");
+        ln(M, "    #pragma unroll");
+        ln(M, "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], mt_as[r]);");
+        fa = "mt_ab";
+    }
     ln(M, "    #pragma unroll");
-    ln(M, "    for (int v = 0; v < 4; v++)");
-    ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_fa[mi], mt_fb[v][0], mt_fb[v][1]);",
-       S->name);
+    ln(M, "    for (int v = 0; v < 4; v++) {");
+    if (S->split) {
+        /* the small parts' products first, then big * big */
+        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
+           S->name);
+        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
+           S->name);
+    }
+    ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);", S->name,
+       fa);
+    ln(M, "    }");
     ln(M, "}");
     M->indent--;
     ln(M, "}");
@@ -929,7 +969,7 @@ static void emit_fallback(Mma *M) {
             e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1),
                              e, integer ? "int" : "float", other);
         }
-        if (P->in_dt == DT_F32) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
+        if (P->in_dt == DT_F32 && !P->shape->split) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
         ld[k] = e;
     }
     ln(M, "#pragma unroll 1");
@@ -1121,7 +1161,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
        "accumulator in mma.sync fragments; %d stage%s",
-       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->name, P.warps,
+       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name, P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
     ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);

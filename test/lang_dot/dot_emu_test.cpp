@@ -16,6 +16,7 @@
 #include "emu_i8.h"
 #include "emu_i8_mma.h"
 #include "emu_tf32_mma.h"
+#include "emu_tf32x3_mma.h"
 
 namespace {
 
@@ -64,6 +65,11 @@ TEST(Matmul, Tf32TileMmaLeaky) {
     for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, true, false, true},
                                 MatmulCase{64, 256, 96, 32, true, false, true}})
         check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32_mma, float, float, float));
+}
+TEST(Matmul, Tf32x3TileMma) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
+                                MatmulCase{64, 128, 64, 32, false, false, false}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_mma, float, float, float));
 }
 TEST(Matmul, I8TileMmaPlusEq) {
     for (const MatmulCase &c : {MatmulCase{70, 150, 100, 64, false, false, false},
