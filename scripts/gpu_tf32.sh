@@ -3,7 +3,7 @@
 # tensor-core path (emit_cuda_mma.c), about 3 minutes on the H200: build the
 # h200 preset's compiler and tl.dot tests, run `ctest -R lang_dot` (the
 # Cuda.Mma* execution tests against the C++ references, the nvcc checks, the
-# emulated ones), then scripts/bench_dot.py on 4096^3 for fp32-tf32 and int8
+# emulated ones), then scripts/bench_dot.py on 4096^3 for fp32-tf32, int8 and tf32x3
 # (mytriton, Triton 3.6, torch; each row's max rel diff from torch, int8
 # exact) over a few configs. cwd: the repository root; logs under $OUT.
 #

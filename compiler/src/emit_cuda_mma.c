@@ -8,7 +8,7 @@
  * (`acc = dot(a, b, acc)`, or `acc + dot(a, b)` with a zero accumulator)
  * reads, and pointer blocks advanced by a loop-invariant offset
  * (`a_ptrs += BLOCK_K * stride_ak`). The dot's operands are loads in the
- * loop of f16, bf16, f32 (input_precision tf32) or int8 (BM, BK) and
+ * loop of f16, bf16, f32 (input_precision tf32, tf32x3) or int8 (BM, BK) and
  * (BK, BN) blocks (the dtypes: mma_shapes), their addresses, masks and
  * `other` pure functions of the loop index, the carried pointers and
  * values from before the loop. BM and BN multiples of 16 per warp (TF32,
