@@ -41,7 +41,7 @@
 
 #include "cgen.h"
 #include "cuda_blocked.h"
-#include "cuda_mma.h"
+#include "cuda_mma_dtypes.h"
 #include "emit.h"
 
 enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cgen.h"
-#include "cuda_mma.h"
+#include "cuda_mma_dtypes.h"
 
 static const MmaShape mma_shapes[] = {
     {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0},

@@ -1,8 +1,8 @@
 /* The operand dtypes of -O2's tensor-core path of large dot tiles
  * (emit_cuda_mma.c) and their dtype-specific device helpers
  * (emit_cuda_mma_dtypes.c). */
-#ifndef MT_CUDA_MMA_H
-#define MT_CUDA_MMA_H
+#ifndef MT_CUDA_MMA_DTYPES_H
+#define MT_CUDA_MMA_DTYPES_H
 
 #include "arena.h"
 #include "types.h"
