@@ -12,7 +12,15 @@
 #include "cuda_blocked.h"
 #include "emit.h"
 
-enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };
+/* MMA_MAX_SMEM: what an sm_80 block may opt in to (the mma.sync ring);
+ * MMA_MAX_SMEM_SM90: sm_90's (the wgmma ring, asked on sm_90 devices) */
+enum {
+    MMA_MAX_DEPTH = 64,
+    MMA_PAD = 8,
+    MMA_MAX_SMEM = 163 * 1024,
+    MMA_MAX_SMEM_SM90 = 227 * 1024,
+    MMA_STATIC_SMEM = 48 * 1024
+};
 
 /* The sm_90a branch (emit_cuda_wgmma.c): warpgroups of 4 warps, each a
  * (wm, wn) sub-tile of the accumulator, as gm x gn warpgroups; operands
@@ -35,7 +43,8 @@ typedef struct MmaPlan {
     DType in_dt;
     int warps, wm, wn; /* warp grid */
     int stages;
-    int smem; /* bytes of shared memory (the larger of the two branches) */
+    int smem;      /* bytes of shared memory of the mma.sync branch */
+    int smem_sm90; /* on sm_90 devices: the larger of the two branches' */
     WgmmaPlan wg;
 } MmaPlan;
 

@@ -275,16 +275,17 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->smem = stage * stages;
     /* the sm_90a branch where the tile fits wgmma's rules (emit_cuda_wgmma.c) */
     wgmma_plan(P, asked);
-    if (P->wg.on && P->wg.smem > P->smem) P->smem = P->wg.smem;
+    P->smem_sm90 = P->wg.on && P->wg.smem > P->smem ? P->wg.smem : P->smem;
     return 1;
 }
 
 int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                  int *smem) {
+                  int *smem, int *smem_sm90) {
     MmaPlan P;
     if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
     *threads = 32 * P.warps;
     *smem = P.smem;
+    *smem_sm90 = P.smem_sm90;
     return 1;
 }
 

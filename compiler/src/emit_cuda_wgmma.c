@@ -76,14 +76,15 @@ void wgmma_plan(MmaPlan *P, int stages) {
     W->swb = SWIZZLES[sb].bytes;
     W->a_bytes = round_up(P->BM * P->BK * 2, 1024);
     W->stage = W->a_bytes + round_up(P->BK * P->BN * 2, 1024);
-    /* num_stages - 1 iterations ahead as the mma.sync ring, fewer while
-     * above the shared memory that the launcher may ask of every
-     * architecture (one number for both branches) */
+    /* num_stages - 1 iterations ahead as the mma.sync ring (Triton's
+     * num_stages + 1 buffers with its one wgmma in flight), fewer while
+     * above sm_90's shared memory (the launcher asks for this ring on sm_90
+     * devices, for the mma.sync one elsewhere) */
     W->dist = stages > 2 ? stages - 1 : 1;
-    while (W->dist > 1 && (W->dist + 2) * W->stage + 1024 > MMA_MAX_SMEM) W->dist--;
+    while (W->dist > 1 && (W->dist + 2) * W->stage + 1024 > MMA_MAX_SMEM_SM90) W->dist--;
     W->slots = W->dist + 2;
     W->smem = W->slots * W->stage + 1024;
-    W->on = W->smem <= MMA_MAX_SMEM;
+    W->on = W->smem <= MMA_MAX_SMEM_SM90;
 }
 
 static const char *dt_name(DType dt) { return dt == DT_F16 ? "f16" : "bf16"; }
