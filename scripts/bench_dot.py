@@ -17,7 +17,8 @@ Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-onl
 mytriton's -O2 CUDA for fp16/bf16 tl.dot kernels of the tutorial's shape
 (one dot in a runtime K loop, f32 accumulator) is the tensor-core path of
 compiler/src/emit_cuda_mma.c: the configs' tiles up to 128 x 256 with 4 or 8
-warps, num_stages cp.async stages, mma.sync m16n8k16 (no wgmma yet). fp32
+warps, num_stages cp.async stages, mma.sync m16n8k16; built for sm_90a (the
+default --arch) the wgmma body of compiler/src/emit_cuda_wgmma.c. fp32
 (tf32/ieee) dots still take the one-thread-per-element path (at most 1024
 elements: the large configs are reported as not compiled, with mytritonc's
 message). The pointers are passed as 16-byte aligned (*fp16:16, Triton's

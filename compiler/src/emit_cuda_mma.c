@@ -32,7 +32,9 @@
  * from its definition (aranges, program ids, parameters, arithmetic), the
  * scalars before the loop computed once at kernel entry. Below sm_80 (and
  * in the host pass) the kernel computes the same fragment elements with
- * CUDA-core loops over global memory. */
+ * CUDA-core loops over global memory. On sm_90a, a tile that fits wgmma
+ * has another body (emit_cuda_wgmma.c) using this file's copies, init and
+ * epilogue with its own fragment layout (cuda_mma.h). */
 #include <string.h>
 
 #include "cuda_mma.h"
