@@ -19,9 +19,10 @@
  * transpose-B flag), each in the canonical swizzled layout of the widest
  * swizzle (128, 64 or 32 bytes) that divides its contiguous extent (BK,
  * the warpgroup's wn): the block stored as columns of that width, each
- * column's rows of `sw` bytes, 16-byte chunk c of row r at chunk
- * c ^ (r' % 8) where r' counts 128-byte lines (the hardware's XOR of
- * address bits 4-6 with bits 7-9), every column 1024-byte aligned.
+ * column's rows of `sw` bytes, the 16-byte chunk index of an offset (bits
+ * 4..) XORed with its 128-byte line index (bits 7..), 3, 2 or 1 bits for
+ * 128, 64 or 32 bytes (the hardware's swizzle of absolute addresses: each
+ * column starts on its pattern, 8 rows of `sw` bytes, the buffers on 1024).
  * Descriptors: start address >> 4, leading byte offset (K-major: unused
  * with a swizzle, 16; N-major: the distance between columns of `sw`
  * bytes), stride byte offset (8 rows of `sw` bytes), swizzle mode.
