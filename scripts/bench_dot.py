@@ -18,18 +18,19 @@ Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-onl
 
 mytriton's -O2 CUDA for tl.dot kernels of the tutorial's shape (one dot in a
 runtime K loop) is the tensor-core path of compiler/src/emit_cuda_mma.c for
-fp16/bf16 (f32 accumulator, mma.sync m16n8k16), fp32 with input_precision
-tf32 (m16n8k8; tf32x3: three per step, warp tiles of at most 2048
-elements) and int8 (int32 accumulator, m16n8k32): the configs' tiles up
-to 128 x 256 with 4 or 8 warps, num_stages cp.async stages (fewer where the
-stages would exceed 163 KiB of shared memory: fp32 128 x 256 x 64 gets one),
-no wgmma yet. A config whose warp tiles do not fit the path (fp32 and int8:
-each warp's columns a multiple of 32, e.g. 32 x 32 with 4 warps) takes the
-one-thread-per-element path (at most 1024 elements). fp32 ieee dots
-always take that path: the large configs are reported as not compiled,
-with mytritonc's message. The pointers are passed as 16-byte aligned
-(*fp16:16, Triton's own specialization); --jobs builds the configs in
-parallel first."""
+fp16/bf16 (f32 accumulator, mma.sync m16n8k16; built for sm_90a, the default
+--arch, the wgmma body of compiler/src/emit_cuda_wgmma.c), fp32 with
+input_precision tf32 (m16n8k8; tf32x3: three per step, warp tiles of at most
+2048 elements) and int8 (int32 accumulator, m16n8k32), both mma.sync only:
+the configs' tiles up to 128 x 256 with 4 or 8 warps, num_stages cp.async
+stages (fewer where the mma.sync stages would exceed 163 KiB of shared
+memory: fp32 128 x 256 x 64 gets one). A config whose warp tiles do not fit
+the path (fp32 and int8: each warp's columns a multiple of 32, e.g. 32 x 32
+with 4 warps) takes the one-thread-per-element path (at most 1024
+elements). fp32 ieee dots always take that path: the large configs are
+reported as not compiled, with mytritonc's message. The pointers are
+passed as 16-byte aligned (*fp16:16, Triton's own specialization); --jobs
+builds the configs in parallel first."""
 import argparse
 import ctypes
 import importlib.util

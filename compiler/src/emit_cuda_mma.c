@@ -36,28 +36,13 @@
  * from its definition (aranges, program ids, parameters, arithmetic), the
  * scalars before the loop computed once at kernel entry. Below sm_80 (and
  * in the host pass) the kernel computes the same fragment elements with
- * CUDA-core loops over global memory. */
+ * CUDA-core loops over global memory. On sm_90a, a tile that fits wgmma
+ * has another body (emit_cuda_wgmma.c) using this file's copies, init and
+ * epilogue with its own fragment layout (cuda_mma.h). */
 #include <string.h>
 
-#include "cgen.h"
-#include "cuda_blocked.h"
+#include "cuda_mma.h"
 #include "cuda_mma_dtypes.h"
-#include "emit.h"
-
-enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };
-
-typedef struct MmaPlan {
-    const Inst *loop, *dot, *add; /* add: acc + dot(a, b) (NULL: acc = dot(a, b, acc)) */
-    const Inst *ld[2];            /* the operands' loads: (BM, BK), (BK, BN) */
-    int acc_lane;                 /* the carried lane of the accumulator */
-    int BM, BN, BK;
-    DType in_dt;
-    int warps, wm, wn; /* warp grid */
-    int stages;
-    int smem; /* bytes of shared memory */
-    const MmaShape *shape;
-    int lda, ldb; /* the stage buffers' row lengths (elements, padded) */
-} MmaPlan;
 
 static const Inst *def_of(const Function *f, Operand o) {
     return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
@@ -311,51 +296,29 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->warps = warps;
     mma_pads(P);
     int stage = (P->BM * P->lda + P->BK * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
-    int stages = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
+    int asked = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
+    int stages = asked;
     while (stages > 1 && stage * stages > MMA_MAX_SMEM) stages--;
     if (stage * stages > MMA_MAX_SMEM) return 0;
     P->stages = stages;
     P->smem = stage * stages;
+    /* the sm_90a branch where the tile fits wgmma's rules (emit_cuda_wgmma.c) */
+    wgmma_plan(P, asked);
+    P->smem_sm90 = P->wg.on && P->wg.smem > P->smem ? P->wg.smem : P->smem;
     return 1;
 }
 
 int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                  int *smem) {
+                  int *smem, int *smem_sm90) {
     MmaPlan P;
     if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
     *threads = 32 * P.warps;
     *smem = P.smem;
+    *smem_sm90 = P.smem_sm90;
     return 1;
 }
 
 /* ---- Rendering ------------------------------------------------------------ */
-
-typedef struct Mma {
-    Arena *a;
-    const Function *f;
-    const MmaPlan *P;
-    CudaB cb; /* for cb_op_expr (uses a and f) */
-    const char **pnames;
-    const int *param_div;
-    StrBuf pre; /* scalars at kernel entry */
-    StrBuf *out;
-    int indent;
-    const char **sname; /* top-level scalars computed at entry */
-    const char **ename; /* epilogue values: per-element variables */
-    const char *acc_elem;
-    const char *index_type;
-    const char *pair_elem[2]; /* the epilogue's two fragment elements (columns mt_c0, mt_c1) */
-} Mma;
-
-static void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ln(Mma *M, const char *fmt, ...) {
-    sb_printf(M->out, "%*s", M->indent * 4, "");
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(M->out, fmt, ap);
-    va_end(ap);
-    sb_putc(M->out, '\n');
-}
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
@@ -500,28 +463,24 @@ static const char *mma_helpers(void) {
  * of B 4g + ni % 4, so that the accumulator's column 2t + w is the
  * group's column 8t + 4w + ni % 4. */
 static void frag_coords(Mma *M) {
-    const MmaPlan *P = M->P;
-    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + (q >> 1) * 8;", P->BM / P->wm);
-    if (P->shape->ldsm_b)
-        ln(M, "const int mt_c = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", P->BN / P->wn);
-    else
-        ln(M,
-           "const int mt_c = mt_wc * %d + (ni >> 2) * 32 + (mt_lane & 3) * 8 + (q & 1) * 4 + "
-           "(ni & 3);",
-           P->BN / P->wn);
+    ln(M, "const int mt_r = %s + mi * %d + (mt_lane >> 2) + (q >> 1) * 8;", M->frag_r0,
+       M->frag_rstep);
+    if (M->frag_perm)
+        ln(M, "const int mt_c = %s + (ni >> 2) * 32 + (mt_lane & 3) * 8 + (q & 1) * 4 + (ni & 3);",
+           M->frag_c0);
+    else ln(M, "const int mt_c = %s + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c;");
 }
 
 /* unroll: the loops unrolled (the fragments in registers), else kept
  * (the CUDA-core fallback: quick to compile) */
 static void open_frag(Mma *M, int unroll) {
-    const MmaPlan *P = M->P;
     const char *pragma = unroll ? "#pragma unroll" : "#pragma unroll 1";
     ln(M, "%s", pragma);
-    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
     ln(M, "%s", pragma);
-    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", M->frag_nt);
     M->indent++;
     ln(M, "%s", pragma);
     ln(M, "for (int q = 0; q < 4; q++) {");
@@ -568,7 +527,7 @@ static int hoisted_lane(const Mma *M, int k) {
 /* Before the loop: the hoisted operands' init indices per group
  * (mt_b<k>[s], q = 0) and which groups are G (the dtype's 16-byte group)
  * consecutive elements from a multiple of G (bit s of mt_v<k>). */
-static void emit_copy_bases(Mma *M, int k) {
+void mma_copy_bases(Mma *M, int k) {
     int lane = hoisted_lane(M, k);
     if (lane < 0) return;
     const Loop *l = M->P->loop->loop;
@@ -596,7 +555,7 @@ static void emit_copy_bases(Mma *M, int k) {
 /* One operand block's copy into stage buffer `buf` (row length ld): a
  * group of G (16 bytes) consecutive, aligned, unmasked elements is one cp.async;
  * any other group is copied element by element with the mask and `other`. */
-static void emit_copy(Mma *M, int k, const char *buf, int ld) {
+void mma_copy(Mma *M, int k, const char *buf, int ld) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
@@ -646,7 +605,8 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
     M->indent--;
     ln(M, "}");
-    ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    if (M->dst_index[k]) ln(M, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k]);
+    else ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
     if (lane >= 0) ln(M, "if (mt_all) {");
     else ln(M, "if (mt_all && (mt_i[0] & %d) == 0%s) {", G - 1, al);
     M->indent++;
@@ -867,7 +827,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
 /* The ops after the loop, per pair of fragment elements (rows g and g + 8
  * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
  * vN_0 and vN_1). */
-static void emit_epilogue(Mma *M) {
+void mma_epilogue(Mma *M) {
     const Function *f = M->f;
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
@@ -875,12 +835,12 @@ static void emit_epilogue(Mma *M) {
     epi[l->results[P->acc_lane]] = 1;
     const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
                              ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
-    int perm = !P->shape->ldsm_b, loops = perm ? 4 : 3;
+    int perm = M->frag_perm, loops = perm ? 4 : 3;
     ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
     ln(M, "#pragma unroll");
-    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / (perm ? 16 : 8));
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", perm ? M->frag_nt / 2 : M->frag_nt);
     M->indent++;
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
@@ -897,15 +857,14 @@ static void emit_epilogue(Mma *M) {
         M->pair_elem[0] = "mt_acc[mi][ni][2 * mt_h]";
         M->pair_elem[1] = "mt_acc[mi][ni][2 * mt_h + 1]";
     }
-    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + mt_h * 8;", P->BM / P->wm);
+    ln(M, "const int mt_r = %s + mi * %d + (mt_lane >> 2) + mt_h * 8;", M->frag_r0, M->frag_rstep);
     if (perm)
         ln(M,
-           "const int mt_c0 = mt_wc * %d + (ni >> 1) * 32 + (mt_lane & 3) * 8 + mt_w * 4 + "
-           "(ni & 1) * 2, mt_c1 = mt_c0 + 1;",
-           P->BN / P->wn);
+           "const int mt_c0 = %s + (ni >> 1) * 32 + (mt_lane & 3) * 8 + mt_w * 4 + (ni & 1) * 2, "
+           "mt_c1 = mt_c0 + 1;",
+           M->frag_c0);
     else
-        ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
-           P->BN / P->wn);
+        ln(M, "const int mt_c0 = %s + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
@@ -955,6 +914,28 @@ static void emit_epilogue(Mma *M) {
     }
 }
 
+/* The accumulator in the fragment layout of M, set to the loop's init. */
+void mma_acc_init(Mma *M) {
+    const Loop *l = M->P->loop->loop;
+    ln(M, "%s mt_acc[%d][%d][4];", M->acc_type ? M->acc_type : "float", M->frag_mt, M->frag_nt);
+    M->acc_elem = NULL;
+    open_frag(M, 1);
+    ln(M, "mt_acc[mi][ni][q] = %s;", render(M, l->inits[M->P->acc_lane], "mt_r", "mt_c", -1));
+    close_frag(M);
+}
+
+/* The loop's bounds and trip count. */
+void mma_trip_count(Mma *M) {
+    const Loop *l = M->P->loop->loop;
+    const char *start = render(M, l->start, "0", "0", -1);
+    const char *stop = render(M, l->stop, "0", "0", -1);
+    long long step = l->step.c.i;
+    ln(M, "const int mt_start = %s, mt_stop = %s;", start, stop);
+    ln(M,
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       step - 1, step);
+}
+
 const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
                           int num_warps, int num_stages) {
     MmaPlan P;
@@ -992,22 +973,24 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
        l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name, P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    if (P.wg.on) {
+        /* sm_90a: the whole body (its accumulator layout differs) */
+        ln(&M, "#if MT_WGMMA_SM90");
+        emit_wgmma(&M);
+        ln(&M, "#else");
+    }
     ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
     ln(&M, "(void)mt_wr, (void)mt_wc;");
-    ln(&M, "%s mt_acc[%d][%d][4];", c_type(P.shape->acc), MT, NT);
-    M.acc_elem = NULL;
-    {
-        open_frag(&M, 1);
-        ln(&M, "mt_acc[mi][ni][q] = %s;", render(&M, l->inits[P.acc_lane], "mt_r", "mt_c", -1));
-        close_frag(&M);
-    }
-    const char *start = render(&M, l->start, "0", "0", -1);
-    const char *stop = render(&M, l->stop, "0", "0", -1);
+    M.frag_mt = MT;
+    M.frag_nt = NT;
+    M.frag_rstep = 16;
+    M.frag_r0 = arena_printf(a, "mt_wr * %d", P.BM / P.wm);
+    M.frag_c0 = arena_printf(a, "mt_wc * %d", P.BN / P.wn);
+    M.frag_perm = perm;
+    M.acc_type = c_type(P.shape->acc);
+    mma_acc_init(&M);
+    mma_trip_count(&M);
     long long step = l->step.c.i;
-    ln(&M, "const int mt_start = %s, mt_stop = %s;", start, stop);
-    ln(&M,
-       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
-       step - 1, step);
     if (perm) {
         ln(&M, "#if MT_MMA_TILE_SM80 || MT_MMA_TILE_EMULATED");
         ln(&M, "#if MT_MMA_TILE_EMULATED");
@@ -1020,8 +1003,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
     }
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
-    emit_copy_bases(&M, 0);
-    emit_copy_bases(&M, 1);
+    mma_copy_bases(&M, 0);
+    mma_copy_bases(&M, 1);
     /* the copy of iteration mt_t's operand blocks into stage mt_st */
     ln(&M, "auto mt_copy = [&](int mt_t, int mt_st) {");
     M.indent++;
@@ -1029,8 +1012,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "(void)mt_k;");
     ln(&M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
     ln(&M, "%s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    emit_copy(&M, 0, "mt_sa", lda);
-    emit_copy(&M, 1, "mt_sb", ldb);
+    mma_copy(&M, 0, "mt_sa", lda);
+    mma_copy(&M, 1, "mt_sb", ldb);
     M.indent--;
     ln(&M, "};");
     int S = P.stages;
@@ -1066,12 +1049,14 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "#else");
     emit_fallback(&M);
     ln(&M, "#endif");
-    emit_epilogue(&M);
+    mma_epilogue(&M);
+    if (P.wg.on) ln(&M, "#endif");
 
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
     if (perm) sb_puts(&out, cuda_mma_perm_helpers(a));
+    if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);

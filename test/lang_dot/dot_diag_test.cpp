@@ -292,6 +292,36 @@ TEST(DotTensorCorePath, Tf32AndInt8Tiles) {
     EXPECT_NE(small.cuda.find("mt_mma_tf32(c, a, b)"), std::string::npos);
 }
 
+// sm_90a (emit_cuda_wgmma.c): the same kernels get a wgmma body under
+// MT_WGMMA_SM90 when the warps form warpgroups over 64-row blocks; the
+// mma.sync body stays the #else.
+TEST(DotTensorCorePath, WgmmaBranch128x256) {
+    Compiled r = tutorial("fp16", "float32", 128, 256, 64, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("#if MT_WGMMA_SM90"), std::string::npos) << r.cuda;
+    // 4 warps: one warpgroup, two 64-row blocks of 256 columns
+    EXPECT_NE(r.cuda.find("float mt_acc[2][32][4];"), std::string::npos);
+    EXPECT_NE(r.cuda.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_wgmma_n256_f16(mt_acc[1]"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_fence_proxy_async();"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_wgmma_wait<1>();"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"), std::string::npos);  // A: 128B swizzle
+    EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
+}
+
+TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {
+    // BK = 32: A rows of 64 bytes (64B swizzle); 4 warps: one warpgroup, 2 m64 blocks
+    Compiled r = tutorial("bf16", "float32", 128, 128, 32, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("mt_wgmma_n128_bf16(mt_acc[1]"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 64 + mt_gc * 2, 3)"), std::string::npos);
+    // BM = 32: no 64-row block, mma.sync alone
+    Compiled small = tutorial("fp16", "float32", 32, 64, 32, 2);
+    ASSERT_TRUE(small.ok) << small.diagnostics;
+    EXPECT_EQ(small.cuda.find("MT_WGMMA_SM90"), std::string::npos);
+    EXPECT_NE(small.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos);
+}
+
 TEST(DotTensorCorePath, OtherKernelsKeepTheirPath) {
     // f32 ieee operands: the one-thread-per-element path, whose limit applies
     Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2, "ieee");
