@@ -2,26 +2,35 @@
 """tl.dot benchmark (issue 15): the tutorial matmul of
 test/lang_dot/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
 several tile configs and run through its generated launcher, Triton 3.6 on
-the same source with the same configs, and torch.matmul, on M = N = K =
-4096 (--size) for fp16, bf16, fp32 with TF32 and fp32 ieee. Prints ms (the
-median of --reps timed launches after warm-up, CUDA events) and TFLOP/s
-(2 M N K / time) per config, the best config of each, and the largest
-relative difference of mytriton's result from torch's.
+the same source with the same configs, and torch (torch.matmul; int8:
+torch._int_mm), on M = N = K = 4096 (--size) for fp16, bf16, fp32 with TF32,
+fp32 tf32x3, fp32 ieee and int8 (int32 accumulator and output). Prints ms (the median of
+--reps timed launches after warm-up, CUDA events) and TFLOP/s (TOP/s for
+int8: 2 M N K / time) per config, the best config of each, and the largest
+relative difference of mytriton's result from torch's (int8: exact, 0).
 
 On the GPU machine (Triton 3.6, torch, nvcc, the repository's build):
     python3 scripts/bench_dot.py                       # everything
     python3 scripts/bench_dot.py --dtypes fp16 --size 2048 --reps 20
+    python3 scripts/bench_dot.py --dtypes fp32-tf32,int8 --configs 0,2,3
     python3 scripts/bench_dot.py --no-triton           # mytriton and torch only
 Compile-only check anywhere (no GPU): python3 scripts/bench_dot.py --compile-only
 
-mytriton's -O2 CUDA for fp16/bf16 tl.dot kernels of the tutorial's shape
-(one dot in a runtime K loop, f32 accumulator) is the tensor-core path of
-compiler/src/emit_cuda_mma.c: the configs' tiles up to 128 x 256 with 4 or 8
-warps, num_stages cp.async stages, mma.sync m16n8k16 (no wgmma yet). fp32
-(tf32/ieee) dots still take the one-thread-per-element path (at most 1024
-elements: the large configs are reported as not compiled, with mytritonc's
-message). The pointers are passed as 16-byte aligned (*fp16:16, Triton's
-own specialization); --jobs builds the configs in parallel first."""
+mytriton's -O2 CUDA for tl.dot kernels of the tutorial's shape (one dot in a
+runtime K loop) is the tensor-core path of compiler/src/emit_cuda_mma.c for
+fp16/bf16 (f32 accumulator, mma.sync m16n8k16; built for sm_90a, the default
+--arch, the wgmma body of compiler/src/emit_cuda_wgmma.c), fp32 with
+input_precision tf32 (m16n8k8; tf32x3: three per step, warp tiles of at most
+2048 elements) and int8 (int32 accumulator, m16n8k32), both mma.sync only:
+the configs' tiles up to 128 x 256 with 4 or 8 warps, num_stages cp.async
+stages (fewer where the mma.sync stages would exceed 163 KiB of shared
+memory: fp32 128 x 256 x 64 gets one). A config whose warp tiles do not fit
+the path (fp32 and int8: each warp's columns a multiple of 32, e.g. 32 x 32
+with 4 warps) takes the one-thread-per-element path (at most 1024
+elements). fp32 ieee dots always take that path: the large configs are
+reported as not compiled, with mytritonc's message. The pointers are
+passed as 16-byte aligned (*fp16:16, Triton's own specialization); --jobs
+builds the configs in parallel first."""
 import argparse
 import ctypes
 import importlib.util
@@ -37,7 +46,8 @@ KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_warps, num_stages): Triton's
 # tutorial configs (the large ones: mytriton's tensor-core path for
-# fp16/bf16) and a small one the CUDA-core path of fp32 accepts.
+# fp16/bf16, fp32-tf32 and int8) and a small one the one-thread-per-element
+# path accepts (fp32 ieee).
 CONFIGS = [
     (128, 256, 64, 8, 8, 3),
     (256, 128, 64, 8, 8, 3),
@@ -49,12 +59,15 @@ CONFIGS = [
     (64, 64, 32, 8, 4, 4),
     (32, 32, 32, 8, 4, 4),
 ]
-# dtype: (signature element, c dtype, ACC, PRECISION, torch dtype name, allow_tf32 for torch)
+# dtype: (signature element, c dtype, ACC, PRECISION, torch dtype name, allow_tf32 for torch,
+#         torch dtype name of C)
 DTYPES = {
-    "fp16": ("fp16", "fp16", "float32", "tf32", "float16", False),
-    "bf16": ("bf16", "bf16", "float32", "tf32", "bfloat16", False),
-    "fp32-tf32": ("fp32", "fp32", "float32", "tf32", "float32", True),
-    "fp32-ieee": ("fp32", "fp32", "float32", "ieee", "float32", False),
+    "fp16": ("fp16", "fp16", "float32", "tf32", "float16", False, "float16"),
+    "bf16": ("bf16", "bf16", "float32", "tf32", "bfloat16", False, "bfloat16"),
+    "fp32-tf32": ("fp32", "fp32", "float32", "tf32", "float32", True, "float32"),
+    "fp32-tf32x3": ("fp32", "fp32", "float32", "tf32x3", "float32", False, "float32"),
+    "fp32-ieee": ("fp32", "fp32", "float32", "ieee", "float32", False, "float32"),
+    "int8": ("i8", "i32", "int32", "tf32", "int8", False, "int32"),
 }
 
 
@@ -164,20 +177,26 @@ def main():
     flops = 2.0 * n * n * n
     print("M = N = K = %d; ms (median of %d), TFLOP/s" % (n, args.reps))
     for dt in dtypes:
-        el, cdt, acc, prec, tname, allow = DTYPES[dt]
-        tdt = getattr(torch, tname)
+        el, cdt, acc, prec, tname, allow, cname = DTYPES[dt]
+        tdt, cdtype = getattr(torch, tname), getattr(torch, cname)
         g = torch.Generator(device="cuda").manual_seed(0)
-        a = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
-        b = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
+        if tdt == torch.int8:
+            a = torch.randint(-128, 128, (n, n), device="cuda", dtype=torch.int8, generator=g)
+            b = torch.randint(-128, 128, (n, n), device="cuda", dtype=torch.int8, generator=g)
+            mm, who = torch._int_mm, "torch._int_mm"
+        else:
+            a = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
+            b = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
+            mm, who = torch.matmul, "torch.matmul"
         torch.backends.cuda.matmul.allow_tf32 = allow
-        ref = torch.matmul(a, b)
-        t = time_ms(torch, lambda: torch.matmul(a, b), args.reps)
-        print("%-10s torch.matmul            %8.3f ms %7.1f TFLOP/s" % (dt, t, flops / t / 1e9))
+        ref = mm(a, b)
+        t = time_ms(torch, lambda: mm(a, b), args.reps)
+        print("%-10s %-23s %8.3f ms %7.1f TFLOP/s" % (dt, who, t, flops / t / 1e9))
         best = {}
         for cfg in configs:
             bm, bn, bk, gm, warps, stages = cfg
             label = "%dx%dx%d w%d s%d" % (bm, bn, bk, warps, stages)
-            c = torch.empty((n, n), device="cuda", dtype=tdt)
+            c = torch.empty((n, n), device="cuda", dtype=cdtype)
             grid = ((n + bm - 1) // bm * ((n + bn - 1) // bn),)
             so, launcher = built[(dt, cfg)]
             if so:
@@ -191,14 +210,14 @@ def main():
                     if rc:
                         raise RuntimeError("%s returned %d" % (launcher, rc))
                 t = time_ms(torch, go, args.reps)
-                err = ((c.float() - ref.float()).abs().max() / ref.float().abs().max()).item()
+                err = ((c.double() - ref.double()).abs().max() / ref.double().abs().max()).item()
                 print("%-10s mytriton %-14s %8.3f ms %7.1f TFLOP/s  max rel diff %.2e" %
                       (dt, label, t, flops / t / 1e9, err))
                 best["mytriton"] = min(best.get("mytriton", (1e30, "")), (t, label))
             else:
                 print("%-10s mytriton %-14s not compiled: %s" % (dt, label, so is None and launcher[:160]))
             if tl_mod is not None:
-                ct = torch.empty((n, n), device="cuda", dtype=tdt)
+                ct = torch.empty((n, n), device="cuda", dtype=cdtype)
 
                 def tgo(ct=ct):
                     tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,

@@ -390,10 +390,10 @@ static int need_tile(mt_compilation *c) {
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
     /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
      * over 32 * num_warps threads (emit_cuda_mma.c) */
-    int mma_threads = 0, mma_smem = 0;
+    int mma_threads = 0, mma_smem = 0, mma_smem90 = 0;
     int mma = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
               cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
-                            &mma_threads, &mma_smem);
+                            &mma_threads, &mma_smem, &mma_smem90);
     if (!shape_analyze(c->ctx, c->f, blocked || host_only || mma ? MAX_TILE_O2 : MAX_TILE_O1,
                        &c->tile)) {
         c->tile_failed = 1;
@@ -409,6 +409,7 @@ static int need_tile(mt_compilation *c) {
     } else if (mma) {
         c->tile.block_threads = mma_threads;
         c->tile.dyn_smem = mma_smem;
+        c->tile.dyn_smem_sm90 = mma_smem90;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),

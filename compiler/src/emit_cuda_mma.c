@@ -4,26 +4,30 @@
  * Shape of the kernels it takes (general rules over the IR, checked by
  * mma_match): at the top level, pure ops, one `for` and, after it, pure
  * ops, loads and stores. The loop's carried values are the accumulator, a
- * (BM, BN) f32 block that only the dot (`acc = dot(a, b, acc)`, or
- * `acc + dot(a, b)` with a zero accumulator) reads, and pointer blocks
- * advanced by a loop-invariant offset (`a_ptrs += BLOCK_K * stride_ak`).
- * The dot's operands are loads in the loop of f16 or bf16 (BM, BK) and
- * (BK, BN) blocks, their addresses, masks and `other` pure functions of
- * the loop index, the carried pointers and values from before the loop.
- * BM and BN multiples of 16 per warp, BK a multiple of 16. Every other
- * dot kernel goes through emit_cuda.c as before.
+ * (BM, BN) f32 (int8 operands: int32) block that only the dot
+ * (`acc = dot(a, b, acc)`, or `acc + dot(a, b)` with a zero accumulator)
+ * reads, and pointer blocks advanced by a loop-invariant offset
+ * (`a_ptrs += BLOCK_K * stride_ak`). The dot's operands are loads in the
+ * loop of f16, bf16, f32 (input_precision tf32, tf32x3) or int8 (BM, BK) and
+ * (BK, BN) blocks (the dtypes: mma_shapes), their addresses, masks and
+ * `other` pure functions of the loop index, the carried pointers and
+ * values from before the loop. BM and BN multiples of 16 per warp (TF32,
+ * int8: BN of 32), BK a multiple of 16 and of the instruction's k. Every
+ * other dot kernel goes through emit_cuda.c as before.
  *
  * The generated kernel (32 * num_warps threads): the warps tile the
  * accumulator (WM x WN warps, each a (BM/WM, BN/WN) sub-tile held in
- * mma.sync m16n8k16 fragment registers for the whole loop); each
- * iteration's operand blocks are copied by all threads, 16-byte groups of
- * 8 elements along a block's rows, into shared memory padded by 8
- * elements per row (ldmatrix reads 8 rows of 16 bytes: conflict-free):
+ * mma.sync fragment registers for the whole loop); each iteration's
+ * operand blocks are copied by all threads, 16-byte groups (8 f16, 4 f32,
+ * 16 int8) along a block's rows, into shared memory with padded rows
+ * (mma_pads: conflict-free fragment reads):
  * a group whose 8 addresses are consecutive, aligned and unmasked is one
  * cp.async, any other group element-wise loads with the mask and `other`.
  * The copies run num_stages - 1 iterations ahead in a ring of num_stages
  * buffers (cp.async.commit_group / wait_group). Fragments come from
- * ldmatrix (A) and ldmatrix.trans (B). The ops after the loop are
+ * ldmatrix (A) and ldmatrix.trans (B of f16 / bf16; TF32 and int8: vector
+ * loads with the warp's columns permuted, emit_compute_perm). The ops
+ * after the loop are
  * computed per element of the fragment layout (rows g and g + 8, columns
  * 2t and 2t + 1 of each 16 x 8 block) and stored from it.
  *
@@ -32,25 +36,13 @@
  * from its definition (aranges, program ids, parameters, arithmetic), the
  * scalars before the loop computed once at kernel entry. Below sm_80 (and
  * in the host pass) the kernel computes the same fragment elements with
- * CUDA-core loops over global memory. */
+ * CUDA-core loops over global memory. On sm_90a, a tile that fits wgmma
+ * has another body (emit_cuda_wgmma.c) using this file's copies, init and
+ * epilogue with its own fragment layout (cuda_mma.h). */
 #include <string.h>
 
-#include "cgen.h"
-#include "cuda_blocked.h"
-#include "emit.h"
-
-enum { MMA_MAX_DEPTH = 64, MMA_PAD = 8, MMA_MAX_SMEM = 163 * 1024, MMA_STATIC_SMEM = 48 * 1024 };
-
-typedef struct MmaPlan {
-    const Inst *loop, *dot, *add; /* add: acc + dot(a, b) (NULL: acc = dot(a, b, acc)) */
-    const Inst *ld[2];            /* the operands' loads: (BM, BK), (BK, BN) */
-    int acc_lane;                 /* the carried lane of the accumulator */
-    int BM, BN, BK;
-    DType in_dt;
-    int warps, wm, wn; /* warp grid */
-    int stages;
-    int smem; /* bytes of shared memory */
-} MmaPlan;
+#include "cuda_mma.h"
+#include "cuda_mma_dtypes.h"
 
 static const Inst *def_of(const Function *f, Operand o) {
     return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
@@ -129,12 +121,13 @@ static int is_zero_block(const Function *f, Operand o) {
 }
 
 /* The warp grid: wm * wn == warps, each warp's sub-tile a multiple of
- * 16 x 16, as square as possible. */
+ * 16 x 16 (16 x 32 when B's columns are permuted in groups of 32), as
+ * square as possible. */
 static int warp_grid(MmaPlan *P, int warps) {
-    int best = -1;
+    int best = -1, cols = P->shape->ldsm_b ? 16 : 32;
     for (int wm = 1; wm <= warps; wm *= 2) {
         int wn = warps / wm;
-        if (P->BM % (16 * wm) || P->BN % (16 * wn)) continue;
+        if (P->BM % (16 * wm) || P->BN % (cols * wn)) continue;
         int tm = P->BM / wm, tn = P->BN / wn, d = tm > tn ? tm - tn : tn - tm;
         if (best < 0 || d < best) {
             best = d;
@@ -143,6 +136,22 @@ static int warp_grid(MmaPlan *P, int warps) {
         }
     }
     return best >= 0;
+}
+
+/* The stage buffers' rows, padded: A's by 16 bytes (ldmatrix reads 8 rows
+ * of 16 bytes: distinct banks); B's by 16 bytes for ldmatrix.trans, else
+ * to a row length of 8 (mod 16) 4-byte words, so that the vector loads of
+ * B's fragments (lanes (g, t): row t, word 4g of the group) fall in
+ * distinct banks. */
+static void mma_pads(MmaPlan *P) {
+    int eb = dtype_info(P->in_dt)->bits / 8;
+    P->lda = P->BK + 16 / eb;
+    if (P->shape->ldsm_b) {
+        P->ldb = P->BN + MMA_PAD;
+        return;
+    }
+    int words = P->BN * eb / 4;
+    P->ldb = P->BN + (8 - words % 16 + 16) % 16 * 4 / eb;
 }
 
 static int pointer_param(const Function *f, const Loop *l, Operand o);
@@ -203,7 +212,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     if (P->acc_lane < 0) return 0;
     int acc = l->args[P->acc_lane];
     Type at = f->types[acc];
-    if (at.ptr || at.dtype != DT_F32 || at.rank != 2) return 0;
+    if (at.ptr || at.rank != 2) return 0;
     P->BM = at.dims[0];
     P->BN = at.dims[1];
     /* (uses_in counts the body's items: the yield is the loop's own) */
@@ -228,11 +237,12 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     }
     Type ta = P->ld[0]->type, tb = P->ld[1]->type;
     if (ta.rank != 2 || tb.rank != 2 || ta.dtype != tb.dtype) return 0;
-    if (ta.dtype != DT_F16 && ta.dtype != DT_BF16) return 0;
+    P->shape = cuda_mma_shape((DType)ta.dtype, (DType)at.dtype, dot->attrs.flag);
+    if (!P->shape) return 0;
     P->in_dt = (DType)ta.dtype;
     P->BK = ta.dims[1];
     if (ta.dims[0] != P->BM || tb.dims[0] != P->BK || tb.dims[1] != P->BN) return 0;
-    if (P->BK % 16 || P->BM % 16 || P->BN % 16) return 0;
+    if (P->BK % 16 || P->BM % 16 || P->BN % 16 || P->BK % P->shape->k) return 0;
     /* every other load in the body would be a second memory read: none */
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
@@ -280,52 +290,35 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     int warps = num_warps > 0 ? num_warps : 4;
     while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
     if (!warp_grid(P, warps)) return 0;
+    /* tf32x3: three products per step and the split parts live; a 64 x 64
+     * warp tile spills (ptxas, sm_80 and sm_90): at most 2048 elements */
+    if (P->shape->split && (P->BM / P->wm) * (P->BN / P->wn) > 2048) return 0;
     P->warps = warps;
-    int stage = (P->BM * (P->BK + MMA_PAD) + P->BK * (P->BN + MMA_PAD)) * 2;
-    int stages = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
+    mma_pads(P);
+    int stage = (P->BM * P->lda + P->BK * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
+    int asked = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
+    int stages = asked;
     while (stages > 1 && stage * stages > MMA_MAX_SMEM) stages--;
     if (stage * stages > MMA_MAX_SMEM) return 0;
     P->stages = stages;
     P->smem = stage * stages;
+    /* the sm_90a branch where the tile fits wgmma's rules (emit_cuda_wgmma.c) */
+    wgmma_plan(P, asked);
+    P->smem_sm90 = P->wg.on && P->wg.smem > P->smem ? P->wg.smem : P->smem;
     return 1;
 }
 
 int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                  int *smem) {
+                  int *smem, int *smem_sm90) {
     MmaPlan P;
     if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
     *threads = 32 * P.warps;
     *smem = P.smem;
+    *smem_sm90 = P.smem_sm90;
     return 1;
 }
 
 /* ---- Rendering ------------------------------------------------------------ */
-
-typedef struct Mma {
-    Arena *a;
-    const Function *f;
-    const MmaPlan *P;
-    CudaB cb; /* for cb_op_expr (uses a and f) */
-    const char **pnames;
-    const int *param_div;
-    StrBuf pre; /* scalars at kernel entry */
-    StrBuf *out;
-    int indent;
-    const char **sname; /* top-level scalars computed at entry */
-    const char **ename; /* epilogue values: per-element variables */
-    const char *acc_elem;
-    const char *index_type;
-} Mma;
-
-static void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ln(Mma *M, const char *fmt, ...) {
-    sb_printf(M->out, "%*s", M->indent * 4, "");
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(M->out, fmt, ap);
-    va_end(ap);
-    sb_putc(M->out, '\n');
-}
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
@@ -463,24 +456,31 @@ static const char *mma_helpers(void) {
            "#else\n#define MT_MMA_TILE_SM80 0\n#endif\n#endif\n";
 }
 
-/* The element (mt_r, mt_c) of the thread's fragment element (mi, ni, q). */
+/* The element (mt_r, mt_c) of the thread's fragment element (mi, ni, q):
+ * row g or g + 8 of the 16 x 8 block (mi, ni), column 2t or 2t + 1, of
+ * the tile's column ni * 8 + 2t (+ 1); where B's columns are permuted
+ * (TF32, int8), block ni is group ni / 4 of 32 columns, lane g's column
+ * of B 4g + ni % 4, so that the accumulator's column 2t + w is the
+ * group's column 8t + 4w + ni % 4. */
 static void frag_coords(Mma *M) {
-    const MmaPlan *P = M->P;
-    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + (q >> 1) * 8;", P->BM / P->wm);
-    ln(M, "const int mt_c = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", P->BN / P->wn);
+    ln(M, "const int mt_r = %s + mi * %d + (mt_lane >> 2) + (q >> 1) * 8;", M->frag_r0,
+       M->frag_rstep);
+    if (M->frag_perm)
+        ln(M, "const int mt_c = %s + (ni >> 2) * 32 + (mt_lane & 3) * 8 + (q & 1) * 4 + (ni & 3);",
+           M->frag_c0);
+    else ln(M, "const int mt_c = %s + ni * 8 + (mt_lane & 3) * 2 + (q & 1);", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c;");
 }
 
 /* unroll: the loops unrolled (the fragments in registers), else kept
  * (the CUDA-core fallback: quick to compile) */
 static void open_frag(Mma *M, int unroll) {
-    const MmaPlan *P = M->P;
     const char *pragma = unroll ? "#pragma unroll" : "#pragma unroll 1";
     ln(M, "%s", pragma);
-    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
     ln(M, "%s", pragma);
-    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", M->frag_nt);
     M->indent++;
     ln(M, "%s", pragma);
     ln(M, "for (int q = 0; q < 4; q++) {");
@@ -499,14 +499,14 @@ static void close_frag(Mma *M) {
  * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
 static void group_coords(Mma *M, int k) {
     const MmaPlan *P = M->P;
-    int cols = k ? P->BN : P->BK;
+    int cols = k ? P->BN : P->BK, G = P->shape->group;
     ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", 32 * P->warps);
-    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * 8;", cols / 8, cols / 8);
+    ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * %d;", cols / G, cols / G, G);
 }
 
 static void copy_shape(const MmaPlan *P, int k, int *groups, int *per) {
     int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = 32 * P->warps;
-    *groups = rows * cols / 8;
+    *groups = rows * cols / P->shape->group;
     *per = (*groups + T - 1) / T;
 }
 
@@ -525,13 +525,13 @@ static int hoisted_lane(const Mma *M, int k) {
 }
 
 /* Before the loop: the hoisted operands' init indices per group
- * (mt_b<k>[s], q = 0) and which groups are 8 consecutive elements from a
- * multiple of 8 (bit s of mt_v<k>). */
-static void emit_copy_bases(Mma *M, int k) {
+ * (mt_b<k>[s], q = 0) and which groups are G (the dtype's 16-byte group)
+ * consecutive elements from a multiple of G (bit s of mt_v<k>). */
+void mma_copy_bases(Mma *M, int k) {
     int lane = hoisted_lane(M, k);
     if (lane < 0) return;
     const Loop *l = M->P->loop->loop;
-    int groups, per;
+    int groups, per, G = M->P->shape->group;
     copy_shape(M->P, k, &groups, &per);
     const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
@@ -542,9 +542,9 @@ static void emit_copy_bases(Mma *M, int k) {
     M->indent++;
     group_coords(M, k);
     ln(M, "const %s mt_i0 = %s;", M->index_type, i0);
-    ln(M, "bool mt_c = (mt_i0 & 7) == 0;");
+    ln(M, "bool mt_c = (mt_i0 & %d) == 0;", G - 1);
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 1; q < 8; q++) mt_c = mt_c && %s == mt_i0 + q;", iq);
+    ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
     ln(M, "if (mt_c%s) mt_v%d |= 1u << mt_s;",
        groups % (32 * M->P->warps) ? arena_printf(M->a, " && mt_g < %d", groups) : "", k);
@@ -553,13 +553,13 @@ static void emit_copy_bases(Mma *M, int k) {
 }
 
 /* One operand block's copy into stage buffer `buf` (row length ld): a
- * group of 8 consecutive, aligned, unmasked elements is one cp.async;
+ * group of G (16 bytes) consecutive, aligned, unmasked elements is one cp.async;
  * any other group is copied element by element with the mask and `other`. */
-static void emit_copy(Mma *M, int k, const char *buf, int ld) {
+void mma_copy(Mma *M, int k, const char *buf, int ld) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
-    int groups, per, T = 32 * P->warps;
+    int groups, per, T = 32 * P->warps, G = P->shape->group;
     copy_shape(P, k, &groups, &per);
     int base = pointer_param(M->f, l, in->args[0]);
     const char *bname = M->pnames[base];
@@ -590,23 +590,25 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     M->indent++;
     group_coords(M, k);
     if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
-    ln(M, "bool mt_m[8];");
-    if (lane >= 0) ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & 7) == 0%s;", k, k, al);
+    ln(M, "bool mt_m[%d];", G);
+    if (lane >= 0)
+        ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & %d) == 0%s;", k, k, G - 1, al);
     else {
-        ln(M, "%s mt_i[8];", M->index_type);
+        ln(M, "%s mt_i[%d];", M->index_type, G);
         ln(M, "bool mt_all = true;");
     }
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) {");
+    ln(M, "for (int q = 0; q < %d; q++) {", G);
     M->indent++;
     if (lane < 0) ln(M, "mt_i[q] = %s;", idx);
     ln(M, "mt_m[q] = %s;", mask ? mask : "true");
     ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
     M->indent--;
     ln(M, "}");
-    ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    if (M->dst_index[k]) ln(M, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k]);
+    else ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
     if (lane >= 0) ln(M, "if (mt_all) {");
-    else ln(M, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+    else ln(M, "if (mt_all && (mt_i[0] & %d) == 0%s) {", G - 1, al);
     M->indent++;
     ln(M, "mt_cp_async16(mt_dst, &%s[%s]);", bname,
        lane >= 0 ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
@@ -615,7 +617,7 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
     M->indent++;
     if (lane >= 0) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
     ln(M, "#pragma unroll");
-    ln(M, "for (int q = 0; q < 8; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", bname,
+    ln(M, "for (int q = 0; q < %d; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", G, bname,
        lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
     M->indent--;
     ln(M, "}");
@@ -631,7 +633,7 @@ static void emit_copy(Mma *M, int k, const char *buf, int ld) {
 static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    int lda = P->BK + MMA_PAD, ldb = P->BN + MMA_PAD;
+    int lda = P->lda, ldb = P->ldb;
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
     M->indent++;
@@ -663,9 +665,78 @@ static void emit_compute(Mma *M, const char *sa, const char *sb) {
     ln(M, "}");
 }
 
-/* Below sm_80: each fragment element's dot over global memory. */
+/* One stage's products for TF32 and int8 (B's columns permuted, see
+ * frag_coords): per k-step, the warp's A fragments (ldmatrix.x4 of 16
+ * rows by 16 bytes: the m16n8k8 .tf32 and m16n8k32 .s8 A layouts), then
+ * per group of 32 columns the four B fragments of lane g's columns
+ * 4g .. 4g + 3 (mt_ldb_*: vector loads of rows t, t + 4 (TF32) or
+ * 4t .. 4t + 3, 16 + 4t .. (int8, bytes transposed in registers)) and
+ * their mma.sync with every A fragment. f32 operands go to the tensor
+ * cores as stored: the hardware reads their upper 19 bits (TF32), as
+ * Triton's mma does. */
+static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
+    const MmaPlan *P = M->P;
+    const MmaShape *S = P->shape;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, S->k);
+    M->indent++;
+    ln(M, "unsigned mt_fa[%d][4];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * %d]);",
+       sa, P->BM / P->wm, P->lda, S->group);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 4);
+    M->indent++;
+    ln(M, "unsigned mt_fb[4][2];");
+    ln(M,
+       "mt_ldb_%s(mt_fb, &%s[(mt_kk + (mt_lane & 3) * %d) * %d + mt_wc * %d + nj * 32 + "
+       "(mt_lane >> 2) * 4], %d);",
+       S->name, sb, S->k / 8, P->ldb, P->BN / P->wn, P->ldb);
+    if (S->split) {
+        ln(M, "unsigned mt_fb_s[4][2];");
+        ln(M, "#pragma unroll");
+        ln(M, "for (int v = 0; v < 4; v++)");
+        ln(M, "    for (int h = 0; h < 2; h++) mt_split_tf32(mt_fb[v][h], mt_fb_s[v][h]);");
+    }
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    const char *fa = "mt_fa[mi]";
+    if (S->split) {
+        /* A's split per use (fewer live registers than splitting all fragments once) */
+        ln(M, "    unsigned mt_ab[4], mt_as[4];");
+        ln(M, "    #pragma unroll");
+        ln(M, "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], mt_as[r]);");
+        fa = "mt_ab";
+    }
+    ln(M, "    #pragma unroll");
+    ln(M, "    for (int v = 0; v < 4; v++) {");
+    if (S->split) {
+        /* the small parts' products first, then big * big */
+        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
+           S->name);
+        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
+           S->name);
+    }
+    ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);", S->name,
+       fa);
+    ln(M, "    }");
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* Below sm_80: each fragment element's dot over global memory (TF32:
+ * the operands' upper 19 bits, as the tensor cores read them; int8:
+ * wrapping 32-bit sums). */
 static void emit_fallback(Mma *M) {
     const MmaPlan *P = M->P;
+    int integer = P->shape->acc == DT_I32;
     const Loop *l = P->loop->loop;
     ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     M->indent++;
@@ -681,16 +752,22 @@ static void emit_fallback(Mma *M) {
             M->a, P->in_dt, C_CUDA,
             arena_printf(M->a, "%s[%s]", M->pnames[base], render(M, in->args[0], row, col, -1)));
         if (in->args[1].kind != OPD_NONE) {
-            const char *other =
-                in->args[2].kind == OPD_NONE ? "0.0f" : render(M, in->args[2], row, col, -1);
-            e = arena_printf(M->a, "(%s ? %s : (float)(%s))", render(M, in->args[1], row, col, -1),
-                             e, other);
+            const char *other = in->args[2].kind == OPD_NONE ? integer ? "0" : "0.0f"
+                                                             : render(M, in->args[2], row, col, -1);
+            e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1),
+                             e, integer ? "int" : "float", other);
         }
+        if (P->in_dt == DT_F32 && !P->shape->split) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
         ld[k] = e;
     }
     ln(M, "#pragma unroll 1");
     ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P->BK);
-    ln(M, "    mt_acc[mi][ni][q] = fmaf(%s, %s, mt_acc[mi][ni][q]);", ld[0], ld[1]);
+    if (integer)
+        ln(M,
+           "    mt_acc[mi][ni][q] = (int)((unsigned)mt_acc[mi][ni][q] + (unsigned)((int)%s * "
+           "(int)%s));",
+           ld[0], ld[1]);
+    else ln(M, "    mt_acc[mi][ni][q] = fmaf(%s, %s, mt_acc[mi][ni][q]);", ld[0], ld[1]);
     close_frag(M);
     M->indent--;
     ln(M, "}");
@@ -711,7 +788,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     for (int e = 0; e < 2; e++) {
         const char *c = e ? "mt_c1" : "mt_c0";
         M->ename = ename[e];
-        M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+        M->acc_elem = M->pair_elem[e];
         idx[e] = render(M, in->args[0], "mt_r", c, -1);
         mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
         val[e] = in->args[1].kind == OPD_CONST
@@ -750,7 +827,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
 /* The ops after the loop, per pair of fragment elements (rows g and g + 8
  * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
  * vN_0 and vN_1). */
-static void emit_epilogue(Mma *M) {
+void mma_epilogue(Mma *M) {
     const Function *f = M->f;
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
@@ -758,18 +835,36 @@ static void emit_epilogue(Mma *M) {
     epi[l->results[P->acc_lane]] = 1;
     const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
                              ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
+    int perm = M->frag_perm, loops = perm ? 4 : 3;
     ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++) {", P->BM / P->wm / 16);
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
     ln(M, "#pragma unroll");
-    ln(M, "for (int ni = 0; ni < %d; ni++) {", P->BN / P->wn / 8);
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", perm ? M->frag_nt / 2 : M->frag_nt);
     M->indent++;
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
     M->indent++;
-    ln(M, "const int mt_r = mt_wr * %d + mi * 16 + (mt_lane >> 2) + mt_h * 8;", P->BM / P->wm);
-    ln(M, "const int mt_c0 = mt_wc * %d + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;",
-       P->BN / P->wn);
+    if (perm) {
+        /* pair ni: blocks 2 ni and 2 ni + 1, the same element 2 mt_h + mt_w of each
+         * (columns 8t + 4w + v and v + 1 of group ni / 2, frag_coords) */
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mt_w = 0; mt_w < 2; mt_w++) {");
+        M->indent++;
+        M->pair_elem[0] = "mt_acc[mi][2 * ni][2 * mt_h + mt_w]";
+        M->pair_elem[1] = "mt_acc[mi][2 * ni + 1][2 * mt_h + mt_w]";
+    } else {
+        M->pair_elem[0] = "mt_acc[mi][ni][2 * mt_h]";
+        M->pair_elem[1] = "mt_acc[mi][ni][2 * mt_h + 1]";
+    }
+    ln(M, "const int mt_r = %s + mi * %d + (mt_lane >> 2) + mt_h * 8;", M->frag_r0, M->frag_rstep);
+    if (perm)
+        ln(M,
+           "const int mt_c0 = %s + (ni >> 1) * 32 + (mt_lane & 3) * 8 + mt_w * 4 + (ni & 1) * 2, "
+           "mt_c1 = mt_c0 + 1;",
+           M->frag_c0);
+    else
+        ln(M, "const int mt_c0 = %s + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
@@ -792,7 +887,7 @@ static void emit_epilogue(Mma *M) {
         for (int e = 0; e < 2; e++) {
             const char *c = e ? "mt_c1" : "mt_c0";
             M->ename = ename[e];
-            M->acc_elem = e ? "mt_acc[mi][ni][2 * mt_h + 1]" : "mt_acc[mi][ni][2 * mt_h]";
+            M->acc_elem = M->pair_elem[e];
             const char *x;
             if (in->op == OP_LOAD) {
                 int base = pointer_param(f, l, in->args[0]);
@@ -813,10 +908,32 @@ static void emit_epilogue(Mma *M) {
             ename[e][in->result] = arena_printf(M->a, "v%d_%d", in->result, e);
         }
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < loops; k++) {
         M->indent--;
         ln(M, "}");
     }
+}
+
+/* The accumulator in the fragment layout of M, set to the loop's init. */
+void mma_acc_init(Mma *M) {
+    const Loop *l = M->P->loop->loop;
+    ln(M, "%s mt_acc[%d][%d][4];", M->acc_type ? M->acc_type : "float", M->frag_mt, M->frag_nt);
+    M->acc_elem = NULL;
+    open_frag(M, 1);
+    ln(M, "mt_acc[mi][ni][q] = %s;", render(M, l->inits[M->P->acc_lane], "mt_r", "mt_c", -1));
+    close_frag(M);
+}
+
+/* The loop's bounds and trip count. */
+void mma_trip_count(Mma *M) {
+    const Loop *l = M->P->loop->loop;
+    const char *start = render(M, l->start, "0", "0", -1);
+    const char *stop = render(M, l->stop, "0", "0", -1);
+    long long step = l->step.c.i;
+    ln(M, "const int mt_start = %s, mt_stop = %s;", start, stop);
+    ln(M,
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       step - 1, step);
 }
 
 const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
@@ -845,36 +962,49 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     M.out = &body;
     M.indent = 1;
     int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
-    int lda = P.BK + MMA_PAD, ldb = P.BN + MMA_PAD;
+    int lda = P.lda, ldb = P.ldb;
     int stage_elems = P.BM * lda + P.BK * ldb;
     const char *mt = c_mem_type(P.in_dt, C_CUDA);
+    /* TF32 and int8 also run in test/emu's CPU emulation (mma_helpers_perm) */
+    int perm = !P.shape->ldsm_b;
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
        "accumulator in mma.sync fragments; %d stage%s",
-       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.in_dt == DT_F16 ? "f16" : "bf16", P.warps,
+       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name, P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    if (P.wg.on) {
+        /* sm_90a: the whole body (its accumulator layout differs) */
+        ln(&M, "#if MT_WGMMA_SM90");
+        emit_wgmma(&M);
+        ln(&M, "#else");
+    }
     ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
     ln(&M, "(void)mt_wr, (void)mt_wc;");
-    ln(&M, "float mt_acc[%d][%d][4];", MT, NT);
-    M.acc_elem = NULL;
-    {
-        open_frag(&M, 1);
-        ln(&M, "mt_acc[mi][ni][q] = %s;", render(&M, l->inits[P.acc_lane], "mt_r", "mt_c", -1));
-        close_frag(&M);
-    }
-    const char *start = render(&M, l->start, "0", "0", -1);
-    const char *stop = render(&M, l->stop, "0", "0", -1);
+    M.frag_mt = MT;
+    M.frag_nt = NT;
+    M.frag_rstep = 16;
+    M.frag_r0 = arena_printf(a, "mt_wr * %d", P.BM / P.wm);
+    M.frag_c0 = arena_printf(a, "mt_wc * %d", P.BN / P.wn);
+    M.frag_perm = perm;
+    M.acc_type = c_type(P.shape->acc);
+    mma_acc_init(&M);
+    mma_trip_count(&M);
     long long step = l->step.c.i;
-    ln(&M, "const int mt_start = %s, mt_stop = %s;", start, stop);
-    ln(&M,
-       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
-       step - 1, step);
-    ln(&M, "#if MT_MMA_TILE_SM80");
-    ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    if (perm) {
+        ln(&M, "#if MT_MMA_TILE_SM80 || MT_MMA_TILE_EMULATED");
+        ln(&M, "#if MT_MMA_TILE_EMULATED");
+        ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
+        ln(&M, "#else");
+        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+        ln(&M, "#endif");
+    } else {
+        ln(&M, "#if MT_MMA_TILE_SM80");
+        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    }
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
-    emit_copy_bases(&M, 0);
-    emit_copy_bases(&M, 1);
+    mma_copy_bases(&M, 0);
+    mma_copy_bases(&M, 1);
     /* the copy of iteration mt_t's operand blocks into stage mt_st */
     ln(&M, "auto mt_copy = [&](int mt_t, int mt_st) {");
     M.indent++;
@@ -882,8 +1012,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "(void)mt_k;");
     ln(&M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
     ln(&M, "%s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    emit_copy(&M, 0, "mt_sa", lda);
-    emit_copy(&M, 1, "mt_sb", ldb);
+    mma_copy(&M, 0, "mt_sa", lda);
+    mma_copy(&M, 1, "mt_sb", ldb);
     M.indent--;
     ln(&M, "};");
     int S = P.stages;
@@ -911,18 +1041,22 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "const %s *const mt_sa = mt_stages;", mt);
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    emit_compute(&M, "mt_sa", "mt_sb");
+    if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
+    else emit_compute(&M, "mt_sa", "mt_sb");
     if (S == 1) ln(&M, "__syncthreads();");
     M.indent--;
     ln(&M, "}");
     ln(&M, "#else");
     emit_fallback(&M);
     ln(&M, "#endif");
-    emit_epilogue(&M);
+    mma_epilogue(&M);
+    if (P.wg.on) ln(&M, "#endif");
 
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
+    if (perm) sb_puts(&out, cuda_mma_perm_helpers(a));
+    if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);

@@ -245,6 +245,18 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
         "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read */\n#endif\n\n");
     sb_puts(&sb, kernel);
     sb_putc(&sb, '\n');
+    /* a tensor-core dot kernel whose sm_90a (wgmma) branch has a larger ring
+     * than the sm_80 one: the shared memory asked per device (an sm_80
+     * device cannot give the larger; an sm_90 one runs either branch) */
+    int dyn = s->tile->dyn_smem, dyn90 = s->tile->dyn_smem_sm90;
+    const char *smem_fn = dyn90 > dyn ? arena_printf(a, "mytriton_smem_%s", s->name) : NULL;
+    if (smem_fn)
+        sb_printf(&sb,
+                  "static int %s(int dev) {\n    int major = 0;\n"
+                  "    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) "
+                  "return %d;\n    return major == 9 ? %d : %d;\n}\n\n",
+                  smem_fn, dyn, dyn90, dyn);
+    const char *dyn_expr = smem_fn ? "mt_smem" : arena_printf(a, "%d", dyn);
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
     emit_grid_prologue(&sb, a, s, launcher, "cudaErrorInvalidValue", "cudaSuccess");
     /* cudaLaunchKernel returns the launch's own error: no
@@ -268,19 +280,21 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     }
     if (!f->nparams) sb_puts(&sb, "NULL");
     sb_puts(&sb, "};\n");
-    int dyn = s->tile->dyn_smem;
-    if (dyn > 48 * 1024) /* above the default limit: opted in per launch (per device) */
+    if (smem_fn)
+        sb_printf(&sb, "    int mt_dev = 0;\n    (void)cudaGetDevice(&mt_dev);\n    const int mt_smem = %s(mt_dev);\n",
+                  smem_fn);
+    if (dyn > 48 * 1024 || dyn90 > 48 * 1024) /* above the default limit: opted in per launch (per device) */
         sb_printf(
             &sb,
-            "    cudaError_t serr = cudaFuncSetAttribute((const void *)%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %d);\n"
+            "    cudaError_t serr = cudaFuncSetAttribute((const void *)%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s);\n"
             "    if (serr != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(serr));\n"
             "        mytriton_set_status_text((int)serr, cudaGetErrorString(serr));\n        return serr;\n    }\n",
-            s->symbol, dyn, launcher);
+            s->symbol, dyn_expr, launcher);
     sb_printf(
         &sb,
         "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
-        "dim3(%d), mt_args, %d, stream);\n",
-        s->symbol, s->tile->block_threads, dyn);
+        "dim3(%d), mt_args, %s, stream);\n",
+        s->symbol, s->tile->block_threads, dyn_expr);
     sb_printf(
         &sb,
         "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",
@@ -303,8 +317,9 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
               s->symbol);
     sb_printf(
         &sb,
-        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, %d);\n",
-        s->symbol, s->tile->block_threads, s->tile->dyn_smem);
+        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, %s);\n",
+        s->symbol, s->tile->block_threads,
+        smem_fn ? arena_printf(a, "%s(dev)", smem_fn) : arena_printf(a, "%d", dyn));
     sb_puts(
         &sb,
         "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
@@ -318,8 +333,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
         "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
     sb_printf(
         &sb,
-        "    out->dynamic_shared_bytes = %d;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
-        s->tile->dyn_smem);
+        "    out->dynamic_shared_bytes = %s;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
+        smem_fn ? arena_printf(a, "%s(dev)", smem_fn) : arena_printf(a, "%d", dyn));
     sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
     sb_puts(
         &sb,

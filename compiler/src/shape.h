@@ -36,6 +36,9 @@ typedef struct TileInfo {
     /* Bytes of dynamic shared memory the CUDA kernel needs (-O2's tensor-core
      * path of large dot tiles, emit_cuda_mma.c; 0: none). */
     int dyn_smem;
+    /* The same on sm_90 devices, where the kernel's sm_90a branch
+     * (emit_cuda_wgmma.c) may have a larger ring (0: dyn_smem). */
+    int dyn_smem_sm90;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is

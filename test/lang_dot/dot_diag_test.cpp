@@ -229,7 +229,8 @@ TEST(DotAccepted, CudaCoresAtO1TensorCoresAtO2) {
 // tutorial matmul of kernels/dot.py for f16/bf16 with an f32 accumulator;
 // every other dot kernel keeps the one-thread-per-element path and its
 // limit (and -O1 is unchanged).
-Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int opt) {
+Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int opt,
+                  const char *precision = "tf32") {
     CompileArgs a;
     a.path = std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py";
     a.kernel = "matmul_kernel";
@@ -240,7 +241,7 @@ Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int o
                  {"BLOCK_K", std::to_string(bk)},
                  {"GROUP_M", "8"},
                  {"ACC", acc},
-                 {"PRECISION", "tf32"},
+                 {"PRECISION", precision},
                  {"PLUS", "False"},
                  {"ACTIVATION", "leaky_relu"}};
     a.opt_level = opt;
@@ -267,9 +268,63 @@ TEST(DotTensorCorePath, Bf16Tile128x256) {
     EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos) << r.cuda;  // 1 x 4 warps
 }
 
+// TF32 and int8: m16n8k8 / m16n8k32, A by ldmatrix, B by vector loads
+// (the warp's columns permuted in groups of 32)
+TEST(DotTensorCorePath, Tf32AndInt8Tiles) {
+    Compiled t = tutorial("fp32", "float32", 128, 128, 32, 2);
+    ASSERT_TRUE(t.ok) << t.diagnostics;
+    EXPECT_NE(t.cuda.find("float mt_acc[4][8][4];"), std::string::npos) << t.cuda;
+    EXPECT_NE(t.cuda.find("mt_ldb_tf32(mt_fb"), std::string::npos);
+    EXPECT_NE(t.cuda.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
+    EXPECT_EQ(t.cuda.find("mt_split_tf32(mt_ab[r], mt_as[r])"), std::string::npos);
+    Compiled x3 = tutorial("fp32", "float32", 64, 128, 32, 2, "tf32x3");
+    ASSERT_TRUE(x3.ok) << x3.diagnostics;
+    EXPECT_NE(x3.cuda.find("mt_split_tf32(mt_ab[r], mt_as[r])"), std::string::npos);
+    Compiled i8 = tutorial("i8", "int32", 128, 128, 64, 2);
+    ASSERT_TRUE(i8.ok) << i8.diagnostics;
+    EXPECT_NE(i8.cuda.find("int mt_acc[4][8][4];"), std::string::npos) << i8.cuda;
+    EXPECT_NE(i8.cuda.find("mt_ldb_s8(mt_fb"), std::string::npos);
+    EXPECT_NE(i8.cuda.find("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"), std::string::npos);
+    // 32 x 32 with 4 warps: no warp grid with 32 columns per warp, the small tiles' path
+    Compiled small = tutorial("fp32", "float32", 32, 32, 16, 2);
+    ASSERT_TRUE(small.ok) << small.diagnostics;
+    EXPECT_EQ(small.cuda.find("mt_ldb_tf32"), std::string::npos);
+    EXPECT_NE(small.cuda.find("mt_mma_tf32(c, a, b)"), std::string::npos);
+}
+
+// sm_90a (emit_cuda_wgmma.c): the same kernels get a wgmma body under
+// MT_WGMMA_SM90 when the warps form warpgroups over 64-row blocks; the
+// mma.sync body stays the #else.
+TEST(DotTensorCorePath, WgmmaBranch128x256) {
+    Compiled r = tutorial("fp16", "float32", 128, 256, 64, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("#if MT_WGMMA_SM90"), std::string::npos) << r.cuda;
+    // 4 warps: one warpgroup, two 64-row blocks of 256 columns
+    EXPECT_NE(r.cuda.find("float mt_acc[2][32][4];"), std::string::npos);
+    EXPECT_NE(r.cuda.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_wgmma_n256_f16(mt_acc[1]"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_fence_proxy_async();"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_wgmma_wait<1>();"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"), std::string::npos);  // A: 128B swizzle
+    EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
+}
+
+TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {
+    // BK = 32: A rows of 64 bytes (64B swizzle); 4 warps: one warpgroup, 2 m64 blocks
+    Compiled r = tutorial("bf16", "float32", 128, 128, 32, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("mt_wgmma_n128_bf16(mt_acc[1]"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 64 + mt_gc * 2, 3)"), std::string::npos);
+    // BM = 32: no 64-row block, mma.sync alone
+    Compiled small = tutorial("fp16", "float32", 32, 64, 32, 2);
+    ASSERT_TRUE(small.ok) << small.diagnostics;
+    EXPECT_EQ(small.cuda.find("MT_WGMMA_SM90"), std::string::npos);
+    EXPECT_NE(small.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos);
+}
+
 TEST(DotTensorCorePath, OtherKernelsKeepTheirPath) {
-    // f32 operands: the one-thread-per-element path, whose limit applies
-    Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2);
+    // f32 ieee operands: the one-thread-per-element path, whose limit applies
+    Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2, "ieee");
     EXPECT_FALSE(f32.ok);
     EXPECT_NE(f32.diagnostics.find("needs 16384 threads"), std::string::npos) << f32.diagnostics;
     // -O1: unchanged

@@ -1,7 +1,9 @@
 // The generated CUDA of tl.dot kernels run through test/emu's CPU emulation
 // of CUDA (one real thread per CUDA thread, __syncthreads a barrier):
 // checks the -O1 CUDA path (operands through shared memory, bounding-box
-// tile guards) without a GPU, against dot_ref.h's references.
+// tile guards) and -O2's tensor-core paths of TF32 and int8 (the small
+// tiles' of emit_cuda.c, the large tiles' of emit_cuda_mma.c: emu_*_mma)
+// without a GPU, against dot_ref.h's references.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -12,6 +14,9 @@
 #include "emu_f32_tf32_o2.h"
 #include "emu_f32_tf32x3.h"
 #include "emu_i8.h"
+#include "emu_i8_mma.h"
+#include "emu_tf32_mma.h"
+#include "emu_tf32x3_mma.h"
 
 namespace {
 
@@ -52,6 +57,24 @@ TEST(Matmul, F32Tf32MmaO2PlusEq) {
 TEST(Matmul, F32Tf32x3LeakyO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{64, 64, 48, 16, false, false, true},
                           EMU_LAUNCH(emu_f32_tf32x3, float, float, float));
+}
+// emit_cuda_mma.c (64 x 128 tiles, 4 warps of 32 x 64, 3 stages): ragged
+// M, N and K (masked K tail, rows not 16-byte aligned: element-wise
+// copies) and aligned ones (cp.async).
+TEST(Matmul, Tf32TileMmaLeaky) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, true, false, true},
+                                MatmulCase{64, 256, 96, 32, true, false, true}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32_mma, float, float, float));
+}
+TEST(Matmul, Tf32x3TileMma) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
+                                MatmulCase{64, 128, 64, 32, false, false, false}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_mma, float, float, float));
+}
+TEST(Matmul, I8TileMmaPlusEq) {
+    for (const MatmulCase &c : {MatmulCase{70, 150, 100, 64, false, false, false},
+                                MatmulCase{64, 128, 192, 64, false, false, false}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_i8_mma, int8_t, int8_t, int32_t));
 }
 TEST(Matmul, I8MmaO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{17, 64, 64, 32, false, false, false},

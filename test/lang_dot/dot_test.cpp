@@ -254,6 +254,33 @@ MMA_TEST(MmaBf16Tile128LeakyReluPlusEq, MMA_LAUNCH(mma_bf16_128_leaky, BF16, BF1
 MMA_TEST(MmaBf16Tile64x128, MMA_LAUNCH(mma_bf16_64x128, BF16, BF16, BF16),
          MatmulCase{77, 130, 47, 32, false, false, false},
          MatmulCase{128, 256, 128, 32, false, false, false})
+// TF32 (m16n8k8) and int8 (m16n8k32, int32 accumulator)
+MMA_TEST(MmaTf32Tile128, MMA_LAUNCH(mma_tf32_128, float, float, float),
+         MatmulCase{300, 270, 98, 32, true, false, false},
+         MatmulCase{256, 384, 512, 32, true, false, false})
+MMA_TEST(MmaTf32Tile128x256Warps8LeakyPlusEq,
+         MMA_LAUNCH(mma_tf32_128x256_w8_leaky, float, float, float),
+         MatmulCase{200, 300, 130, 32, true, false, true},
+         MatmulCase{256, 512, 256, 32, true, false, true})
+MMA_TEST(MmaTf32Tile64Stages4, MMA_LAUNCH(mma_tf32_64_s4, float, float, float),
+         MatmulCase{77, 130, 47, 32, true, false, false},
+         MatmulCase{128, 256, 128, 32, true, false, false})
+MMA_TEST(MmaI8Tile128, MMA_LAUNCH(mma_i8_128, int8_t, int8_t, int32_t),
+         MatmulCase{300, 270, 100, 64, false, false, false},
+         MatmulCase{256, 384, 512, 64, false, false, false})
+MMA_TEST(MmaI8Tile128x256Warps8PlusEq, MMA_LAUNCH(mma_i8_128x256_w8_plus, int8_t, int8_t, int32_t),
+         MatmulCase{200, 300, 130, 64, false, false, false},
+         MatmulCase{256, 512, 256, 64, false, false, false})
+// tf32x3: three m16n8k8 per step on the cvt.rna split (about f32 accuracy)
+MMA_TEST(MmaTf32x3Tile64x128LeakyPlusEq, MMA_LAUNCH(mma_tf32x3_64x128_leaky, float, float, float),
+         MatmulCase{100, 200, 98, 32, false, false, true},
+         MatmulCase{128, 256, 256, 32, false, false, true})
+MMA_TEST(MmaTf32x3Tile128Warps8, MMA_LAUNCH(mma_tf32x3_128_w8, float, float, float),
+         MatmulCase{300, 270, 130, 64, false, false, false},
+         MatmulCase{256, 256, 512, 64, false, false, false})
+MMA_TEST(MmaI8Tile64Stages1, MMA_LAUNCH(mma_i8_64_s1, int8_t, int8_t, int32_t),
+         MatmulCase{77, 130, 47, 32, false, false, false},
+         MatmulCase{128, 256, 128, 32, false, false, false})
 #endif
 
 // Triton-sized tiles, host backend only (mytriton_lang_dot_big).

@@ -1,0 +1,256 @@
+/* The sm_90a branch of -O2's tensor-core path of large tiles (docs/dot.md,
+ * "wgmma on sm_90a"): the kernels emit_cuda_mma.c takes, with f16 or
+ * bf16 operands, an f32 accumulator and a tile that fits the rules below,
+ * get a second body under `#if MT_WGMMA_SM90` (sm_90a's
+ * __CUDA_ARCH_FEAT_SM90_ALL); the mma.sync body stays the #else.
+ *
+ * The warps form warpgroups of 4 (the unit of wgmma), gm x gn of them
+ * over the accumulator, along M first: each holds a (wm, wn) sub-tile
+ * (wm a multiple of 64, wn <= 256) in registers for the whole loop, in
+ * wgmma's D layout, which is mma.sync's m16n8 layout per warp: warp w of
+ * the warpgroup has rows 16 w .. 16 w + 15 of every 64-row block, per 8
+ * columns 4 floats (rows lane / 4 and + 8, columns 2 (lane % 4) and + 1).
+ * So the accumulator array, its init and the epilogue are
+ * emit_cuda_mma.c's with another frag_* layout.
+ *
+ * Per iteration and k-step of 16, one `wgmma.mma_async m64n<wn>k16` per
+ * 64 rows reads both operands from shared memory through matrix
+ * descriptors: A (BM, BK) K-major, B (BK, BN) N-major (the instruction's
+ * transpose-B flag), each in the canonical swizzled layout of the widest
+ * swizzle (128, 64 or 32 bytes) that divides its contiguous extent (BK,
+ * the warpgroup's wn): the block stored as columns of that width, each
+ * column's rows of `sw` bytes, the 16-byte chunk index of an offset (bits
+ * 4..) XORed with its 128-byte line index (bits 7..), 3, 2 or 1 bits for
+ * 128, 64 or 32 bytes (the hardware's swizzle of absolute addresses: each
+ * column starts on its pattern, 8 rows of `sw` bytes, the buffers on 1024).
+ * Descriptors: start address >> 4, leading byte offset (K-major: unused
+ * with a swizzle, 16; N-major: the distance between columns of `sw`
+ * bytes), stride byte offset (8 rows of `sw` bytes), swizzle mode.
+ *
+ * The copies are emit_cuda_mma.c's cp.async / element-wise groups of 8
+ * with a swizzled destination. The ring: copies run `dist` iterations
+ * ahead and one wgmma group stays in flight past each iteration (wait_group
+ * 1), so a buffer is rewritten two iterations after it was read: slots =
+ * dist + 2. Iteration t: wait for its copies, fence.proxy.async (cp.async
+ * writes are generic-proxy, wgmma reads through the async proxy),
+ * __syncthreads (also: every warpgroup has waited for iteration t - 2's
+ * wgmma, whose slot the copies below overwrite), the wgmma's, commit,
+ * the copies of iteration t + dist, wgmma wait_group 1. */
+#include <string.h>
+
+#include "cuda_mma.h"
+
+/* The widest swizzle whose rows divide a contiguous extent of `bytes`
+ * (a multiple of 32: extents are multiples of 16 two-byte elements);
+ * its descriptor code (PTX: 1 128B, 2 64B, 3 32B) and the mask of the
+ * XOR (128-byte lines per swizzle pattern - 1). */
+static const struct {
+    int bytes, code, mask;
+} SWIZZLES[] = {{128, 1, 7}, {64, 2, 3}, {32, 3, 1}};
+
+static int swizzle_of(int bytes) {
+    for (int i = 0; i < (int)(sizeof SWIZZLES / sizeof SWIZZLES[0]); i++)
+        if (bytes % SWIZZLES[i].bytes == 0) return i;
+    return -1;
+}
+
+static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+void wgmma_plan(MmaPlan *P, int stages) {
+    WgmmaPlan *W = &P->wg;
+    memset(W, 0, sizeof *W);
+    if ((P->in_dt != DT_F16 && P->in_dt != DT_BF16) || P->warps % 4) return;
+    /* warpgroups along M while the rows split into multiples of 64 (as
+     * Triton's mmav3 warps), the rest along N */
+    int groups = P->warps / 4, gm = groups;
+    while (gm > 1 && P->BM % (64 * gm)) gm /= 2;
+    int gn = groups / gm;
+    if (P->BM % (64 * gm) || P->BN % (16 * gn)) return;
+    W->gm = gm;
+    W->gn = gn;
+    W->wm = P->BM / gm;
+    W->wn = P->BN / gn;
+    if (W->wn > 256) return;
+    int sa = swizzle_of(P->BK * 2), sb = swizzle_of(W->wn * 2);
+    if (sa < 0 || sb < 0) return;
+    W->swa = SWIZZLES[sa].bytes;
+    W->swb = SWIZZLES[sb].bytes;
+    W->a_bytes = round_up(P->BM * P->BK * 2, 1024);
+    W->stage = W->a_bytes + round_up(P->BK * P->BN * 2, 1024);
+    /* num_stages - 1 iterations ahead as the mma.sync ring (Triton's
+     * num_stages + 1 buffers with its one wgmma in flight), fewer while
+     * above sm_90's shared memory (the launcher asks for this ring on sm_90
+     * devices, for the mma.sync one elsewhere) */
+    W->dist = stages > 2 ? stages - 1 : 1;
+    while (W->dist > 1 && (W->dist + 2) * W->stage + 1024 > MMA_MAX_SMEM_SM90) W->dist--;
+    W->slots = W->dist + 2;
+    W->smem = W->slots * W->stage + 1024;
+    W->on = W->smem <= MMA_MAX_SMEM_SM90;
+}
+
+static const char *dt_name(DType dt) { return dt == DT_F16 ? "f16" : "bf16"; }
+
+/* wgmma m64n<n>k16 with both operands from shared memory, D += A B,
+ * B N-major (imm-trans-b 1): the n / 2 floats of the thread's fragment. */
+static const char *instr_helper(Arena *a, int n, DType dt) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    const char *t = dt_name(dt);
+    int regs = n / 2;
+    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(MT_WGMMA_N%d_%s)\n#define MT_WGMMA_N%d_%s\n", n, t, n, t);
+    sb_printf(&sb,
+              "static __device__ __forceinline__ void mt_wgmma_n%d_%s(float (&d)[%d][4], "
+              "unsigned long long a, unsigned long long b) {\n",
+              n, t, n / 8);
+    sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {\"\n", n, t, t);
+    for (int i = 0; i < regs; i += 8) {
+        sb_puts(&sb, "                 \"");
+        for (int j = i; j < i + 8 && j < regs; j++) sb_printf(&sb, "%%%d%s", j, j + 1 < regs ? ", " : "");
+        sb_puts(&sb, "\"\n");
+    }
+    sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1, 0, 1;\"\n", regs, regs + 1);
+    for (int i = 0; i < regs; i += 4) {
+        sb_puts(&sb, i ? "                   " : "                 : ");
+        for (int j = i; j < i + 4 && j < regs; j++)
+            sb_printf(&sb, "\"+f\"(d[%d][%d])%s", j / 4, j % 4, j + 1 < regs ? ", " : "");
+        sb_puts(&sb, "\n");
+    }
+    sb_puts(&sb, "                 : \"l\"(a), \"l\"(b));\n}\n#endif\n");
+    return sb_str(&sb);
+}
+
+const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_puts(&sb,
+            "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
+            "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+            "#define MT_WGMMA_SM90 1\n"
+            "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
+            " * the 16-byte chunk XOR the 128-byte line's bits (mask: 7 128B, 3 64B, 1 32B) */\n"
+            "static __device__ __forceinline__ int mt_swz(int o, int mask) {\n"
+            "    return o ^ (((o >> 7) & mask) << 4);\n}\n"
+            "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
+            " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
+            " * swizzle pattern starts 1024-byte aligned) */\n"
+            "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
+            "                                                                   unsigned sbo, unsigned mode) {\n"
+            "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
+            "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
+            "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
+            "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
+            "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
+            "static __device__ __forceinline__ void mt_wgmma_fence() {\n"
+            "    asm volatile(\"wgmma.fence.sync.aligned;\" : : : \"memory\");\n}\n"
+            "static __device__ __forceinline__ void mt_wgmma_commit() {\n"
+            "    asm volatile(\"wgmma.commit_group.sync.aligned;\" : : : \"memory\");\n}\n"
+            "template <int N> static __device__ __forceinline__ void mt_wgmma_wait() {\n"
+            "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
+            "/* keeps the compiler from moving accumulator reads and writes across the\n"
+            " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
+            "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
+            "#pragma unroll\n"
+            "    for (int j = 0; j < NT; j++)\n"
+            "#pragma unroll\n"
+            "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
+            "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n");
+    sb_puts(&sb, instr_helper(a, P->wg.wn, P->in_dt));
+    return sb_str(&sb);
+}
+
+/* The element index in a stage buffer of the copy group (mt_gr, mt_gc) of
+ * a (rows, cols) block stored as columns of `sw` bytes, swizzled. */
+static const char *swizzled_index(Arena *a, int rows, int cols, int sw) {
+    int s = swizzle_of(sw), per = sw / 2;
+    if (cols == per)
+        return arena_printf(a, "mt_swz(mt_gr * %d + mt_gc * 2, %d) >> 1", sw, SWIZZLES[s].mask);
+    return arena_printf(a, "mt_swz((mt_gc / %d) * %d + mt_gr * %d + (mt_gc %% %d) * 2, %d) >> 1", per,
+                        rows * sw, sw, per, SWIZZLES[s].mask);
+}
+
+void emit_wgmma(Mma *M) {
+    Arena *a = M->a;
+    const MmaPlan *P = M->P;
+    const WgmmaPlan *W = &P->wg;
+    const Loop *l = P->loop->loop;
+    int MI = W->wm / 64, NT = W->wn / 8, R = W->slots, D = W->dist;
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    ln(M,
+       "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma; A "
+       "%dB-, B %dB-swizzled; copies %d iteration%s ahead in %d buffers",
+       P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa, W->swb, D,
+       D > 1 ? "s" : "", R);
+    ln(M, "const int mt_wg = mt_warp >> 2, mt_wr = mt_wg / %d, mt_wc = mt_wg %% %d;", W->gn, W->gn);
+    ln(M, "(void)mt_wr, (void)mt_wc;");
+    M->frag_mt = MI;
+    M->frag_nt = NT;
+    M->frag_rstep = 64;
+    M->frag_r0 = arena_printf(a, "mt_wr * %d + (mt_warp & 3) * 16", W->wm);
+    M->frag_c0 = arena_printf(a, "mt_wc * %d", W->wn);
+    mma_acc_init(M);
+    mma_trip_count(M);
+    /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
+     * asked for 1024 more) */
+    ln(M, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
+    ln(M,
+       "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
+       "1023u)) & 1023u));",
+       mt, mt);
+    mma_copy_bases(M, 0);
+    mma_copy_bases(M, 1);
+    M->dst_index[0] = swizzled_index(a, P->BM, P->BK, W->swa);
+    M->dst_index[1] = swizzled_index(a, P->BK, P->BN, W->swb);
+    long long step = l->step.c.i;
+    ln(M, "auto mt_copy = [&](int mt_t, int mt_st) {");
+    M->indent++;
+    ln(M, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(M, "(void)mt_k;");
+    ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, W->stage / 2);
+    ln(M, "%s *const mt_sb = mt_sa + %d;", mt, W->a_bytes / 2);
+    mma_copy(M, 0, "mt_sa", 0);
+    mma_copy(M, 1, "mt_sb", 0);
+    M->indent--;
+    ln(M, "};");
+    M->dst_index[0] = M->dst_index[1] = NULL;
+    /* the descriptors of slot 0 at the warpgroup's rows (A) and columns (B);
+     * a k-step, a 64-row block and a slot add their offsets >> 4 */
+    int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
+    ln(M, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_stages);");
+    ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + mt_wr * %d, 16, %d, %d);",
+       W->wm * W->swa, 8 * W->swa, code_a);
+    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + mt_wc * %d, %d, %d, %d);",
+       W->a_bytes, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_p = 0; mt_p < %d; mt_p++) {", D);
+    ln(M, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
+    ln(M, "    mt_cp_async_commit();");
+    ln(M, "}");
+    for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
+    ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M->indent++;
+    ln(M, "mt_cp_async_wait<%d>();", D - 1);
+    ln(M, "mt_fence_proxy_async();");
+    ln(M, "__syncthreads();");
+    ln(M, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, W->stage >> 4);
+    ln(M, "mt_wgmma_fence();");
+    for (int kk = 0; kk < P->BK; kk += 16) {
+        int b_off = kk * W->swb;
+        for (int mi = 0; mi < MI; mi++) {
+            int a_off = (kk * 2 / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kk * 2 % W->swa;
+            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));", W->wn,
+               dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
+        }
+    }
+    ln(M, "mt_wgmma_commit();");
+    ln(M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", D, D, D, R);
+    ln(M, "mt_cp_async_commit();");
+    ln(M, "mt_wgmma_wait<1>();");
+    M->indent--;
+    ln(M, "}");
+    ln(M, "mt_wgmma_wait<0>();");
+    for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
+    mma_epilogue(M);
+    /* the mma.sync body starts afresh */
+    M->ename = ARENA_ARRAY(a, const char *, M->f->nvalues + 1);
+    M->acc_elem = NULL;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The H200 check of -O2's sm_90a wgmma path (compiler/src/emit_cuda_wgmma.c,
+# docs/dot.md "wgmma on sm_90a"). Run from the repository root on the GPU
+# machine (Triton 3.6, torch, nvcc); logs go to $OUT. About 4 minutes:
+#   1. configure the h200 preset (sm_90a) and build mytritonc and the
+#      lang_dot tests (FULL=1: the whole preset);
+#   2. ctest -R lang_dot: the tensor-core cases (mma_* in
+#      test/lang_dot/CMakeLists.txt: ragged M/N/K, unaligned rows,
+#      1..4 stages, 4 and 8 warps) now run the wgmma branch, checked
+#      against the C++ references;
+#   3. the SASS of two generated kernels: HGMMA must be there (the branch
+#      taken), with ptxas's registers and spills;
+#   4. scripts/bench_dot.py for fp16 and bf16 at 4096^3: TFLOP/s of
+#      mytriton, Triton and torch per config, and each result's largest
+#      relative difference from torch.matmul (a correctness check at size).
+set -uo pipefail
+OUT="${OUT:-/tmp/mytriton-out}"
+mkdir -p "$OUT"
+export PATH="/usr/local/cuda/bin:$PATH"
+t0=$(date +%s)
+stamp() { echo "== $1 after $(( $(date +%s) - t0 )) s"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv > "$OUT/machine.log" 2>&1
+
+cmake --preset h200 > "$OUT/build.log" 2>&1 || { stamp "configure FAILED"; tail -40 "$OUT/build.log"; exit 1; }
+if [ -n "${FULL:-}" ]; then
+  cmake --build --preset h200 -j 16 >> "$OUT/build.log" 2>&1
+else
+  # mytritonc and every test executable of test/lang_dot (ninja's target list)
+  targets=$(ninja -C build-h200 -t targets all | sed -n 's|^test/lang_dot/\(mytriton_[a-z0-9_]*_test\): .*|\1|p')
+  cmake --build --preset h200 -j 16 --target mytritonc $targets >> "$OUT/build.log" 2>&1
+fi
+rc=$?
+stamp "build exit $rc"
+if [ $rc -ne 0 ]; then grep -E "error|FAILED|warning" "$OUT/build.log" | head -40; exit 1; fi
+grep "CMAKE_CUDA_ARCHITECTURES:" build-h200/CMakeCache.txt
+
+
+# SASS: the wgmma branch compiled in (HGMMA), registers and spills
+sig() { echo "*$1:16, *$1:16, *$1:16, i32, i32, i32, i32, i32, i32, i32, i32, i32"; }
+sass() { # name dtype BM BN BK warps stages
+  d="$OUT/sass/$1"; mkdir -p "$d"
+  ./build-h200/bin/mytritonc test/lang_dot/kernels/dot.py --kernel matmul_kernel --signature "$(sig "$2")" \
+    --name "$1" -O2 --num-warps "$6" --num-stages "$7" --grid "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)" \
+    -D BLOCK_M="$3" -D BLOCK_N="$4" -D BLOCK_K="$5" -D GROUP_M=8 -D ACC=float32 -D PRECISION=tf32 \
+    -D PLUS=False -D ACTIVATION=none -o "$d" || return 1
+  nvcc -cubin -O3 -arch=sm_90a -Xptxas -v -I runtime/include "$d/$1.cu" -o "$d/$1.cubin" 2>&1 | grep -E "Used|spill|arn"
+  echo "$1: HGMMA $(cuobjdump -sass "$d/$1.cubin" | grep -c HGMMA), HMMA $(cuobjdump -sass "$d/$1.cubin" | grep -c HMMA)"
+  rm -f "$d/$1.cubin"
+}
+# (on the CPUs while the tests use the GPU)
+{
+  sass wg_f16_128x256x64_w8 fp16 128 256 64 8 3
+  sass wg_bf16_128x128x64_w4 bf16 128 128 64 4 3
+} > "$OUT/sass.log" 2>&1 &
+SASS=$!
+
+(cd build-h200 && timeout 150 ctest -R lang_dot -j 8 --timeout 120 --output-on-failure) > "$OUT/ctest.log" 2>&1
+stamp "ctest -R lang_dot exit $?"
+grep -E "tests passed|Failed|\*\*\*|Not Run|Skipped" "$OUT/ctest.log" | head -30
+wait $SASS
+cat "$OUT/sass.log"
+
+# 4096^3: configs 0 (128x256x64 w8 s3), 1 (256x128x64 w8 s3), 2 (128x128x64 w4 s3)
+timeout 200 python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16,bf16 --configs 0,1,2 \
+  --reps 20 --jobs 8 > "$OUT/bench_dot.log" 2>&1
+stamp "bench_dot exit $?"
+cat "$OUT/bench_dot.log"
+# a relative difference above 1e-2 from torch is a wrong result, not rounding
+awk '/max rel diff/ { if ($NF + 0 > 1e-2) { bad = 1; print "WRONG: " $0 } } END { exit bad }' \
+  "$OUT/bench_dot.log" && echo "== all results within 1e-2 of torch"

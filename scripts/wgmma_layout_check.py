@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The shared-memory layout of -O2's wgmma body (compiler/src/emit_cuda_wgmma.c,
+docs/dot.md "wgmma on sm_90a") checked without a GPU.
+
+For each tile below, mytritonc compiles the tutorial matmul of
+test/lang_dot/kernels/dot.py; from the generated .cu this script reads the
+copies' destination index expressions, the descriptors (start, leading and
+stride byte offsets, swizzle mode), the warpgroup grid and every wgmma's
+offsets, and checks, for every wgmma of every warpgroup, that the byte the
+PTX ISA's canonical layouts say the hardware reads for each A[m][k] and
+B[k][n] (K-major A, MN-major B, 128/64/32-byte swizzles: the XOR of
+address bits 4.. with bits 7..) is the byte the copy code wrote that
+element to. It checks the generated code against the layout rules, not the
+rules against the hardware (that is the GPU tests' job).
+
+    python3 scripts/wgmma_layout_check.py --mytritonc build/bin/mytritonc
+    python3 scripts/wgmma_layout_check.py --cu FILE.cu     # one generated file
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): 128B, 64B and 32B
+# swizzles, several K columns, warpgroups along M and along N
+TILES = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 32, 4, 3), (64, 64, 128, 4, 3),
+         (64, 256, 32, 8, 3), (64, 16, 16, 4, 2), (128, 128, 128, 8, 3), (64, 128, 64, 4, 1)]
+# descriptor swizzle mode: (row bytes, XOR mask)
+MODES = {1: (128, 7), 2: (64, 3), 3: (32, 1)}
+
+
+def swz(o, mask):
+    return o ^ (((o >> 7) & mask) << 4)
+
+
+def index_at(expr, gr, gc):
+    """The .cu's index expression (ints, + - * / %, mt_swz) at (gr, gc)."""
+    e = expr.replace("mt_gr", str(gr)).replace("mt_gc", str(gc)).replace("/", "//")
+    return eval(e, {"__builtins__": {}, "mt_swz": swz})
+
+
+def field(pattern, text):
+    m = re.search(pattern, text)
+    if not m:
+        raise SystemExit("not found in the wgmma body: " + pattern)
+    return [int(g) for g in m.groups()]
+
+
+def check(cu):
+    src = open(cu).read()
+    if "// sm_90a:" not in src:
+        return "no wgmma body"
+    body = src[src.index("// sm_90a:"):src.index("#else", src.index("// sm_90a:"))]
+    groups, = field(r"// sm_90a: (\d+) warpgroup", body)
+    wm, wn = field(r"each a \((\d+), (\d+)\) accumulator", body)
+    gn, = field(r"mt_wr = mt_wg / (\d+)", body)
+    stage, = field(r"mt_stages \+ mt_st \* (\d+);", body)  # elements
+    a_elems, = field(r"mt_sb = mt_sa \+ (\d+);", body)
+    dst_a = re.search(r"mt_dst = &mt_sa\[(.*)\];", body).group(1)
+    dst_b = re.search(r"mt_dst = &mt_sb\[(.*)\];", body).group(1)
+    a_wr, _a_lbo, a_sbo, a_mode = field(
+        r"mt_da = mt_wgmma_desc\(mt_s0 \+ mt_wr \* (\d+), (\d+), (\d+), (\d+)\)", body)
+    b_base, b_wc, b_lbo, b_sbo, b_mode = field(
+        r"mt_db = mt_wgmma_desc\(mt_s0 \+ (\d+) \+ mt_wc \* (\d+), (\d+), (\d+), (\d+)\)", body)
+    slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
+    calls = [tuple(int(x) for x in c) for c in re.findall(
+        r"mt_wgmma_n(\d+)_\w+\(mt_acc\[(\d+)\], mt_da \+ \(mt_so \+ (\d+)u\), mt_db \+ \(mt_so \+ (\d+)u\)\)",
+        body)]
+    mblocks = wm // 64
+    gm = groups // gn
+    BM, BN, BK = wm * gm, wn * gn, len(calls) // mblocks * 16
+    errors = []
+    if slot16 * 16 != stage * 2 or stage * 2 % 1024 or a_elems * 2 % 1024 or b_base != a_elems * 2:
+        errors.append("stage sizes or alignment")
+    # where the copies put each element (byte offsets in a stage)
+    where_a, where_b = {}, {}
+    for r in range(BM):
+        for c in range(0, BK, 8):
+            base = index_at(dst_a, r, c) * 2
+            for q in range(8):
+                where_a[base + 2 * q] = (r, c + q)
+    for r in range(BK):
+        for c in range(0, BN, 8):
+            base = (a_elems + index_at(dst_b, r, c)) * 2
+            for q in range(8):
+                where_b[base + 2 * q] = (r, c + q)
+    if len(where_a) != BM * BK or len(where_b) != BK * BN:
+        errors.append("two elements copied to one place")
+    if max(where_a) >= a_elems * 2 or max(where_b) >= stage * 2:
+        errors.append("a copy outside its block")
+    sw_a, mask_a = MODES[a_mode]
+    sw_b, mask_b = MODES[b_mode]
+    per_b = sw_b // 2
+    for wg in range(groups):
+        wr, wc = wg // gn, wg % gn
+        for i, (n, mi, a_off, b_off) in enumerate(calls):
+            kk = i // mblocks * 16
+            if n != wn:
+                errors.append("instruction N %d, warpgroup columns %d" % (n, wn))
+            start_a = wr * a_wr + a_off * 16
+            start_b = b_base + wc * b_wc + b_off * 16
+            for m in range(64):  # K-major: 8-row groups at SBO, rows of sw_a bytes
+                for k in range(16):
+                    got = where_a.get(swz(start_a + m % 8 * sw_a + m // 8 * a_sbo + 2 * k, mask_a))
+                    if got != (wr * wm + mi * 64 + m, kk + k):
+                        errors.append("A: warpgroup %d, wgmma %d, (%d, %d) reads %s" % (wg, i, m, k, got))
+            for k in range(16):  # MN-major: sw_b columns at LBO, 8-row groups at SBO
+                for c in range(n):
+                    o = start_b + c % per_b * 2 + c // per_b * b_lbo + k % 8 * sw_b + k // 8 * b_sbo
+                    got = where_b.get(swz(o, mask_b))
+                    if got != (kk + k, wc * wn + c):
+                        errors.append("B: warpgroup %d, wgmma %d, (%d, %d) reads %s" % (wg, i, k, c, got))
+    what = "(%d, %d, %d), %d warpgroup(s) as %d x %d, %dB/%dB swizzle, %d buffers" % (
+        BM, BN, BK, groups, gm, gn, sw_a, sw_b, slots)
+    if errors:
+        return what + ": %d errors, first %s" % (len(errors), errors[0])
+    return None if what is None else "ok " + what
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mytritonc")
+    ap.add_argument("--python", help="passed to mytritonc --python")
+    ap.add_argument("--cu", nargs="*", default=[])
+    args = ap.parse_args()
+    files = list(args.cu)
+    work = tempfile.mkdtemp(prefix="mytriton-wgmma-layout-")
+    if args.mytritonc:
+        for bm, bn, bk, warps, stages in TILES:
+            name = "wg_%d_%d_%d_w%d_s%d" % (bm, bn, bk, warps, stages)
+            cmd = [args.mytritonc, KERNELS, "--kernel", "matmul_kernel", "--signature",
+                   "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32", "--name", name,
+                   "-O2", "--num-warps", str(warps), "--num-stages", str(stages),
+                   "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", os.path.join(work, name)]
+            if args.python:
+                cmd += ["--python", args.python]
+            for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8), ("ACC", "float32"),
+                         ("PRECISION", "tf32"), ("PLUS", "False"), ("ACTIVATION", "none")):
+                cmd += ["-D", "%s=%s" % (k, v)]
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if p.returncode:
+                print("mytritonc failed for %s:\n%s" % (name, p.stdout))
+                return 1
+            files.append(os.path.join(work, name, name + ".cu"))
+    bad = 0
+    for cu in files:
+        r = check(cu)
+        ok = r is not None and r.startswith("ok ")
+        bad += not ok
+        print("%s: %s" % (os.path.basename(cu), r))
+    return 1 if bad or not files else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
