@@ -1167,8 +1167,21 @@ static void emit_exchange(Mlir *M, const Inst *in) {
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
     const char *T = buf_type(dt);
     const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
-    const char *buf = fresh(M, arena_printf(M->a, "smem_%d", id));
-    sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    const char *buf;
+    if (in->op == OP_XOR_SHUFFLE) {
+        /* one buffer per dtype and size for all of them, as the CUDA
+         * backends': once defined, a barrier before it is written again */
+        buf = arena_printf(M->a, "%%smem_shuffle_%s_%d", dtype_name(dt), n);
+        if (name_defined(M, buf)) {
+            line(M, "gpu.barrier");
+        } else {
+            name_define(M, buf);
+            sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+        }
+    } else {
+        buf = fresh(M, arena_printf(M->a, "smem_%d", id));
+        sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    }
     if (in->op == OP_JOIN) {
         exchange_store(M, in, 0, buf, mem, 2, 0);
         exchange_store(M, in, 1, buf, mem, 2, 1);
@@ -1190,6 +1203,10 @@ static void emit_exchange(Mlir *M, const Inst *in) {
         line(M, "%s = arith.muli %s, %s : i32", at, row, int_const(M, xt.dims[1]));
         const char *src = fresh(M, helper(M, id, "src"));
         line(M, "%s = arith.addi %s, %s : i32", src, at, col);
+        idx = exchange_index(M, id, src, 1, 0);
+    } else if (in->op == OP_XOR_SHUFFLE) {
+        const char *src = fresh(M, helper(M, id, "src"));
+        line(M, "%s = arith.xori %s, %s : i32", src, p, int_const(M, in->attrs.axis));
         idx = exchange_index(M, id, src, 1, 0);
     } else if (in->op == OP_SPLIT) {
         idx = exchange_index(M, id, p, 2, in->attrs.axis);
@@ -1220,6 +1237,7 @@ static const char *red_step(Mlir *M, const Inst *in, DType dt, const char *acc, 
     case OP_SUM:
     case OP_CUMSUM: op = fl ? "addf" : "addi"; break;
     case OP_CUMPROD: op = fl ? "mulf" : "muli"; break;
+    case OP_XOR_SUM: op = "xori"; break; /* integers only */
     case OP_MAX: op = fl ? "maxnumf" : col == 1 ? "maxsi" : "maxui"; break;
     default: op = fl ? "minnumf" : col == 1 ? "minsi" : "minui"; break;
     }
@@ -1982,6 +2000,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_RESHAPE:
     case OP_TRANS:
     case OP_JOIN:
+    case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(M, in); return;
     case OP_ZEROS:
     case OP_EMPTY: M->vname[id] = constant(M, const_convert(const_i32(0), dt)); return;
@@ -2074,6 +2093,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE: emit_axis_reduce(M, in); return;
     case OP_DOT: emit_dot(M, in); return;
     case OP_FOR: emit_loop(M, in); return;

@@ -83,6 +83,9 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_CUMPROD] = {"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0},
     [B_REDUCE] = {"tl.reduce", {"input", "axis", "combine_fn", "keep_dims"}, 3, 8, 0},
     [B_ASSOC_SCAN] = {"tl.associative_scan", {"input", "axis", "combine_fn", "reverse"}, 3, 8, 0},
+    [B_XOR_SUM] = {"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0},
+    [B_SORT] = {"tl.sort", {"x", "dim", "descending"}, 1, 8, 0},
+    [B_FLIP] = {"tl.flip", {"x", "dim"}, 1, 8, 0},
     [B_ATOMIC_ADD] = {"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
     [B_ATOMIC_MAX] = {"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
     [B_ATOMIC_MIN] = {"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
@@ -160,6 +163,9 @@ static const struct {
     {"cumprod", V_FUNC, B_CUMPROD},
     {"reduce", V_FUNC, B_REDUCE},
     {"associative_scan", V_FUNC, B_ASSOC_SCAN},
+    {"xor_sum", V_FUNC, B_XOR_SUM},
+    {"sort", V_FUNC, B_SORT},
+    {"flip", V_FUNC, B_FLIP},
     {"atomic_add", V_FUNC, B_ATOMIC_ADD},
     {"atomic_max", V_FUNC, B_ATOMIC_MAX},
     {"atomic_min", V_FUNC, B_ATOMIC_MIN},
@@ -401,7 +407,8 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
              (m.i == B_SUM || m.i == B_MAX || m.i == B_MIN || m.i == B_SIGMOID || m.i == B_CAST ||
               (m.i >= B_RESHAPE && m.i <= B_SPLIT && m.i != B_BROADCAST) ||
               m.i == B_ARGMAX || m.i == B_ARGMIN || m.i == B_CUMSUM || m.i == B_CUMPROD ||
-              m.i == B_REDUCE || m.i == B_ASSOC_SCAN))) {
+              m.i == B_REDUCE || m.i == B_ASSOC_SCAN || m.i == B_XOR_SUM || m.i == B_SORT ||
+              m.i == B_FLIP))) {
             Val v = {0};
             v.kind = V_METHOD;
             v.s = attr;
@@ -807,7 +814,10 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_ARGMAX:
     case B_ARGMIN:
     case B_CUMSUM:
-    case B_CUMPROD: return fe_reduction(I, b, &A, fn, pos);
+    case B_CUMPROD:
+    case B_XOR_SUM: return fe_reduction(I, b, &A, fn, pos);
+    case B_SORT:
+    case B_FLIP: return fe_sort_flip(I, b, &A, fn, pos);
     case B_REDUCE:
     case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
     case B_ZEROS:
