@@ -206,7 +206,7 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     if (d != r - 1)
         fe_fail(I, A->pos[1], "%s: only the last dimension can be sorted, as Triton (got dim %d of %s)",
                 fn, d, type_str(I->a, x->type));
-    int desc = red_flag(I, A, 2, "descending must be a compile-time bool");
+    int desc = red_flag(I, A, 2, "tl.sort: descending must be a compile-time bool");
     if (n == 1) return fe_vexpr(x);
     int log_n = 0;
     while ((1 << log_n) < n) log_n++;
