@@ -1581,7 +1581,62 @@ static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int
     cb_close(C, n);
 }
 
+/* coord() as a number: the coordinate of element k of thread t. */
+static int coord_at(int per, int extent, int t, int k, int g) {
+    if (per == 1) return t;
+    if (g == 1) return k * (extent / per) + t;
+    if (per >= 2 * g && per % g == 0) return (k / g) * (extent * g / per) + t * g + (k % g);
+    return t * per + k;
+}
+
+/* Along one axis of coord()'s arrangement: the mask mk with coordinate
+ * (k ^ mk) == coordinate (k) ^ m in every thread, so that element e ^ m
+ * is the thread's own element k ^ mk; -1 when it is another thread's. */
+static int xor_in_thread(int per, int extent, int g, int m) {
+    if (m == 0) return 0;
+    int mk = -1;
+    for (int k = 0; k < per; k++)
+        if (coord_at(per, extent, 0, k, g) == (coord_at(per, extent, 0, 0, g) ^ m)) mk = k;
+    if (mk <= 0) return -1;
+    for (int t = 0; t < extent / per; t++)
+        for (int k = 0; k < per; k++)
+            if ((k ^ mk) >= per ||
+                coord_at(per, extent, t, k ^ mk, g) != (coord_at(per, extent, t, k, g) ^ m))
+                return -1;
+    return mk;
+}
+
+/* An xor_shuffle whose partners are all the thread's own elements (sort's
+ * first compare-and-swap steps: a mask below the elements a thread holds
+ * along the axis): a permutation of its registers, no shared memory.
+ * Returns 0 when the elements cross threads. */
+static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
+    int id = in->result, m = in->attrs.axis;
+    const TileInfo *t = C->tile;
+    Layout l = cb_layout(C, id);
+    if (value_layout(C, in, 0) != l || cb_count(C, l) == 1) return 0;
+    int mi = 0, mj;
+    if (l == LAYOUT_TILE) {
+        if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
+        mi = xor_in_thread(t->tm, t->rows, 4, m / t->cols);
+        mj = xor_in_thread(t->tn, t->cols, C->group, m % t->cols);
+    } else if (l == LAYOUT_FLAT) {
+        mj = xor_in_thread(t->tm * t->tn, t->threads, C->group, m);
+    } else {
+        return 0;
+    }
+    if (mi < 0 || mj < 0) return 0;
+    declare(C, id, (DType)in->type.dtype);
+    int loops = cb_open(C, l);
+    const char *i = mi ? arena_printf(C->a, "(i ^ %d)", mi) : "i";
+    const char *j = mj ? arena_printf(C->a, "(j ^ %d)", mj) : "j";
+    cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), cb_elem(C, in->args[0], l, i, j));
+    cb_close(C, loops);
+    return 1;
+}
+
 static void emit_exchange(CudaB *C, const Inst *in) {
+    if (in->op == OP_XOR_SHUFFLE && emit_shuffle_in_thread(C, in)) return;
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     const char *T = c_type(dt);

@@ -25,6 +25,7 @@
 #include "shsplit_o2.h"
 #include "shsort_o1.h"
 #include "shsort_o2.h"
+#include "shsort_big_o2.h"
 #include "shsortvec_o1.h"
 #include "shsortvec_o2.h"
 #include "shtexpr_o1.h"
@@ -198,8 +199,13 @@ TEST(EmuShape, InRuntimeLoops) {
 // shared buffer per dtype (Triton's bitonic network, bit for bit)
 TEST(EmuShape, SortAndFlip) {
     using Sort = cudaError_t (*)(cudaStream_t, const float *, float *, float *, float *, float *);
-    const int R = 4, C = 16;
-    for (Sort f : {launch_shsort_o1, launch_shsort_o2}) {
+    struct {
+        Sort f;
+        int R, C;
+    } cases[] = {{launch_shsort_o1, 4, 16}, {launch_shsort_o2, 4, 16}, {launch_shsort_big_o2, 32, 128}};
+    for (auto k : cases) {
+        Sort f = k.f;
+        const int R = k.R, C = k.C;
         auto x = sort_input(R * C);
         std::vector<float> a(R * C, -1.0f), d(R * C, -1.0f), fl(R * C, -1.0f), g(R * C, -1.0f);
         ASSERT_EQ(f(0, x.data(), a.data(), d.data(), fl.data(), g.data()), cudaSuccess);
