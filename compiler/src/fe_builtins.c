@@ -639,6 +639,7 @@ Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
         return fe_vexpr(fe_mk_op(I, OP_BITCAST, fn, pos, 1, x, NULL, NULL, &at));
     }
     if (x->type.dtype == dt) return fe_vexpr(x);
+    fe_check_cast(I, (DType)x->type.dtype, dt, pos, fn);
     return fe_vexpr(fe_mk_op(I, OP_CAST, fn, pos, 1, x, NULL, NULL, &at));
 }
 

@@ -40,6 +40,7 @@ const char *fe_val_str(Interp *I, Val v, int repr) {
     case V_FUNC:
     case V_OPFN:
     case V_METHOD:
+    case V_NONCONST_GLOBAL:
     case V_SLICE: return arena_printf(I->a, "<%s>", fe_kind_name(v) + 2);
     }
     return "?";

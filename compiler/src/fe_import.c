@@ -20,8 +20,10 @@ const char *fe_module_path(Interp *I, const char *name) {
 }
 
 /* A module-level constexpr, as Triton lets kernels read them:
- * `NAME = tl.constexpr(value)` or `NAME: tl.constexpr = value`; other
- * module-level statements are ignored. */
+ * `NAME = tl.constexpr(value)`. Any other assigned name (`NAME = 4`, and
+ * `NAME: tl.constexpr = 4`, which Triton 3.6 rejects too) is bound to a
+ * marker whose use in a kernel is Triton's error; other module-level
+ * statements are ignored. */
 static void define_global(Interp *I, const PyNode *s) {
     const PyNode *target = NULL, *value = pyast_node(s, "value");
     int constexpr_ann = 0;
@@ -41,7 +43,19 @@ static void define_global(Interp *I, const PyNode *s) {
                                                        : NULL;
         constexpr_call = attr && strcmp(attr, "constexpr") == 0;
     }
-    if (!constexpr_ann && !constexpr_call) return;
+    if (!constexpr_call) {
+        /* names bound to other expressions (dtypes, aliases, calls) stay
+         * unbound, as before: only literal values get Triton's error */
+        if (!constexpr_ann && (pyast_isk(value, PK_Attribute) || pyast_isk(value, PK_Name) ||
+                               pyast_isk(value, PK_Call)))
+            return;
+        Val bad = {0};
+        bad.kind = V_NONCONST_GLOBAL;
+        bad.s = pyast_str(target, "id");
+        bad.i = constexpr_ann;
+        fe_env_set(I->a, &I->globals, bad.s, bad, target->pos);
+        return;
+    }
     Val v = fe_eval(I, value);
     if (v.kind == V_EXPR)
         fe_fail(I, value->pos, "the module-level constexpr '%s' needs a compile-time value",

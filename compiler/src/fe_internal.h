@@ -51,7 +51,9 @@ typedef enum VKind {
     V_USERFUNC,
     V_SLICE,
     V_OPFN,  /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
-    V_METHOD /* a bound method: `s` its name, `items[0]` the receiver */
+    V_METHOD, /* a bound method: `s` its name, `items[0]` the receiver */
+    V_NONCONST_GLOBAL /* a module-level name kernels may not read (Triton's rule):
+                       * `s` its name, `i` 1 when annotated `x: tl.constexpr = v` */
 } VKind;
 
 typedef struct Val {
@@ -348,6 +350,7 @@ Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
 Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
 Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what);
+void fe_check_cast(Interp *I, DType from, DType to, SrcPos pos, const char *what);
 void fe_add_capture(Interp *I, ForRange *loop, Expr *e);
 void fe_note_use(Interp *I, Val v);
 Val fe_lookup(Interp *I, const char *name, SrcPos pos);

@@ -875,6 +875,17 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     fe_runtime_loop(I, node, name, &rp);
 }
 
+/* Triton turns an assigned value into a tensor, which a module is not
+ * ("cannot convert <module ...> to tensor"). */
+static void no_module_value(Interp *I, Val v, const PyNode *s) {
+    if (v.kind == V_MODULE)
+        fe_fail(I, s->pos,
+                "cannot assign the module '%s' to a name in a @triton.jit function (Triton cannot "
+                "convert a module to a tensor): call through its full name, or import it at module "
+                "level (`from triton.language.extra import libdevice`)",
+                v.s ? v.s : "?");
+}
+
 void fe_visit_stmt(Interp *I, const PyNode *s) {
     PyKind k = s->kind_id;
     I->list->mark = I->list->pending.len;
@@ -887,6 +898,7 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
     if (k == PK_Assign) {
         const PyVal *targets = pyast_list(s, "targets");
         Val v = fe_eval(I, pyast_node(s, "value"));
+        no_module_value(I, v, s);
         /* Triton makes a Python number assigned to a variable a tensor */
         if (fe_is_number(v)) v.strong = 1;
         for (int i = 0; targets && i < targets->len; i++)
@@ -901,6 +913,7 @@ void fe_visit_stmt(Interp *I, const PyNode *s) {
             return;
         }
         Val v = fe_eval(I, value);
+        no_module_value(I, v, s);
         /* `x: tl.constexpr = 3` stays a Python value; another annotation
          * makes a tensor of it, as a plain assignment does */
         if (fe_is_number(v) && !fe_is_constexpr_annotation(I, pyast_node(s, "annotation")))

@@ -77,6 +77,7 @@ const char *fe_kind_name(Val v) {
     case V_SLICE: return "a slice";
     case V_OPFN: return "a function";
     case V_METHOD: return "a method";
+    case V_NONCONST_GLOBAL: return "a global variable";
     }
     return "a value";
 }
@@ -168,6 +169,19 @@ Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos) {
     return fe_mk_op(I, OP_CAST, "cast", pos, 1, e, NULL, NULL, &at);
 }
 
+/* Triton 3.6 has no conversion between an integer (or bool) and an fp8
+ * type, in either direction: `x.to(tl.float8e4nv)` of an int block, an fp8
+ * block's `.to(tl.int32)`, and a load of an fp8 pointer with `other=0` are
+ * its "cannot cast" errors. */
+void fe_check_cast(Interp *I, DType from, DType to, SrcPos pos, const char *what) {
+    int fp8_to = to == DT_F8E4NV || to == DT_F8E5, fp8_from = from == DT_F8E4NV || from == DT_F8E5;
+    if ((fp8_to && dtype_is_int(from)) || (fp8_from && dtype_is_int(to)))
+        fe_fail(I, pos,
+                "%s: cannot cast %s to %s (Triton has no conversion between integers and fp8; go "
+                "through a float type, or write a float literal such as 0.0)",
+                what, dtype_name(from), dtype_name(to));
+}
+
 /* A value stored to / loaded as / filling `dt`: Triton casts it implicitly.
  * The seed's conversions between i32 and f32 stay implicit (C performs
  * them); a Python scalar becomes a constant of `dt`. */
@@ -178,9 +192,11 @@ Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what) {
             fe_fail(I, pos, "%s: a pointer cannot convert to %s", what, dtype_name(dt));
         int seed = (from == DT_I32 || from == DT_F32) && (dt == DT_I32 || dt == DT_F32);
         if (from == dt || seed) return v.e;
+        fe_check_cast(I, from, dt, pos, what);
         return fe_cast_to(I, v.e, dt, pos);
     }
     if (!fe_is_number(v)) return fe_to_expr(I, v, pos, what);
+    if (v.kind != V_FLOAT) fe_check_cast(I, v.kind == V_BOOL ? DT_BOOL : DT_I32, dt, pos, what);
     if (dt == DT_I32 && v.kind == V_FLOAT) {
         if (!isfinite(v.f) || v.f < -2147483648.0 || v.f >= 2147483648.0)
             fe_fail(I, pos, "%s: the float does not fit in i32", what);
@@ -222,6 +238,13 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
         return e->v;
     }
     e = fe_env_find(&I->globals, name);
+    if (e && e->v.kind == V_NONCONST_GLOBAL)
+        fe_fail(I, pos,
+                "cannot access the global variable '%s' from a @triton.jit function (line %d): Triton "
+                "lets kernels read only module-level constexprs made as `%s = tl.constexpr(value)`%s",
+                name, e->at.line, name,
+                e->v.i ? "; annotating it (`x: tl.constexpr = value`) at module level is not supported"
+                       : "");
     if (e) return e->v;
     static const struct {
         const char *name;

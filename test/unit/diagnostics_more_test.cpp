@@ -738,6 +738,75 @@ const std::vector<Case>& cases() {
          "@triton.jit\n"
          "def k(x, n):\n"
          "    o = tl.arange(0, 8)\n"},
+        {"PlainGlobalRead", "x, n", "*fp32, i32",
+         "",
+         "k.py:8:17: error: cannot access the global variable 'SCALE' from a @triton.jit function (line 4): Triton lets kernels read only module-level constexprs made as `SCALE = tl.constexpr(value)`\n"
+         "        tl.store(x, SCALE)\n"
+         "                    ^\n",
+         {}, nullptr, "", 2,
+         "import triton\n"
+         "import triton.language as tl\n"
+         "\n"
+         "SCALE = 4\n"
+         "\n"
+         "@triton.jit\n"
+         "def k(x, n):\n"
+         "    tl.store(x, SCALE)\n"},
+        {"AnnotatedGlobalConstexpr", "x, n", "*fp32, i32",
+         "",
+         "k.py:8:17: error: cannot access the global variable 'SCALE' from a @triton.jit function (line 4): Triton lets kernels read only module-level constexprs made as `SCALE = tl.constexpr(value)`; annotating it (`x: tl.constexpr = value`) at module level is not supported\n"
+         "        tl.store(x, SCALE)\n"
+         "                    ^\n",
+         {}, nullptr, "", 2,
+         "import triton\n"
+         "import triton.language as tl\n"
+         "\n"
+         "SCALE: tl.constexpr = 4\n"
+         "\n"
+         "@triton.jit\n"
+         "def k(x, n):\n"
+         "    tl.store(x, SCALE)\n"},
+        {"ModuleAssignedToName", "x, n", "*fp32, i32",
+         "",
+         "k.py:7:5: error: cannot assign the module 'tl.extra.cuda.libdevice' to a name in a @triton.jit function (Triton cannot convert a module to a tensor): call through its full name, or import it at module level (`from triton.language.extra import libdevice`)\n"
+         "        ld = tl.extra.cuda.libdevice\n"
+         "        ^\n",
+         {}, nullptr, "", 2,
+         "import triton\n"
+         "import triton.language as tl\n"
+         "\n"
+         "\n"
+         "@triton.jit\n"
+         "def k(x, n):\n"
+         "    ld = tl.extra.cuda.libdevice\n"
+         "    tl.store(x, ld.tanh(tl.load(x)))\n"},
+        {"Fp8LoadIntOther", "x, n", "*fp8e4nv, i32",
+         "",
+         "k.py:8:48: error: tl.load's other: cannot cast i32 to f8e4nv (Triton has no conversion between integers and fp8; go through a float type, or write a float literal such as 0.0)\n"
+         "        tl.store(x + o, tl.load(x + o, mask=o < n, other=0))\n"
+         "                                                   ^\n",
+         {}, nullptr, "", 2,
+         "import triton\n"
+         "import triton.language as tl\n"
+         "\n"
+         "\n"
+         "@triton.jit\n"
+         "def k(x, n):\n"
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + o, tl.load(x + o, mask=o < n, other=0))\n"},
+        {"Fp8ToIntCast", "x, n", "*fp8e5, i32",
+         "",
+         "k.py:7:17: error: '.to': cannot cast f8e5 to i32 (Triton has no conversion between integers and fp8; go through a float type, or write a float literal such as 0.0)\n"
+         "        tl.store(x, tl.load(x).to(tl.int32).to(tl.float32))\n"
+         "                    ^\n",
+         {}, nullptr, "", 2,
+         "import triton\n"
+         "import triton.language as tl\n"
+         "\n"
+         "\n"
+         "@triton.jit\n"
+         "def k(x, n):\n"
+         "    tl.store(x, tl.load(x).to(tl.int32).to(tl.float32))\n"},
     };
     return all;
 }

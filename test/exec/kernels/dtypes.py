@@ -59,27 +59,36 @@ def int_ops_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def _to(x, dt: tl.constexpr):
+    # Triton has no cast between integers and fp8: those go through float64,
+    # which holds every value that does not saturate an fp8 type exactly.
+    if (x.dtype.is_int() and dt.is_fp8()) or (x.dtype.is_fp8() and dt.is_int()):
+        return x.to(tl.float64).to(dt)
+    return x.to(dt)
+
+
+@triton.jit
 def cast_kernel(x_ptr, b_ptr, i8_ptr, i16_ptr, i32_ptr, i64_ptr, u8_ptr, u16_ptr, u32_ptr, u64_ptr,
                 f16_ptr, bf16_ptr, f32_ptr, f64_ptr, f8e4_ptr, f8e5_ptr, n, BLOCK: tl.constexpr):
     # x converted to every dtype.
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)
-    tl.store(b_ptr + offs, x.to(tl.int1), mask=mask)
-    tl.store(i8_ptr + offs, x.to(tl.int8), mask=mask)
-    tl.store(i16_ptr + offs, x.to(tl.int16), mask=mask)
-    tl.store(i32_ptr + offs, x.to(tl.int32), mask=mask)
-    tl.store(i64_ptr + offs, x.to(tl.int64), mask=mask)
-    tl.store(u8_ptr + offs, x.to(tl.uint8), mask=mask)
-    tl.store(u16_ptr + offs, x.to(tl.uint16), mask=mask)
-    tl.store(u32_ptr + offs, x.to(tl.uint32), mask=mask)
-    tl.store(u64_ptr + offs, x.to(tl.uint64), mask=mask)
-    tl.store(f16_ptr + offs, x.to(tl.float16), mask=mask)
-    tl.store(bf16_ptr + offs, x.to(tl.bfloat16), mask=mask)
-    tl.store(f32_ptr + offs, x.to(tl.float32), mask=mask)
-    tl.store(f64_ptr + offs, x.to(tl.float64), mask=mask)
-    tl.store(f8e4_ptr + offs, x.to(tl.float8e4nv), mask=mask)
-    tl.store(f8e5_ptr + offs, x.to(tl.float8e5), mask=mask)
+    tl.store(b_ptr + offs, _to(x, tl.int1), mask=mask)
+    tl.store(i8_ptr + offs, _to(x, tl.int8), mask=mask)
+    tl.store(i16_ptr + offs, _to(x, tl.int16), mask=mask)
+    tl.store(i32_ptr + offs, _to(x, tl.int32), mask=mask)
+    tl.store(i64_ptr + offs, _to(x, tl.int64), mask=mask)
+    tl.store(u8_ptr + offs, _to(x, tl.uint8), mask=mask)
+    tl.store(u16_ptr + offs, _to(x, tl.uint16), mask=mask)
+    tl.store(u32_ptr + offs, _to(x, tl.uint32), mask=mask)
+    tl.store(u64_ptr + offs, _to(x, tl.uint64), mask=mask)
+    tl.store(f16_ptr + offs, _to(x, tl.float16), mask=mask)
+    tl.store(bf16_ptr + offs, _to(x, tl.bfloat16), mask=mask)
+    tl.store(f32_ptr + offs, _to(x, tl.float32), mask=mask)
+    tl.store(f64_ptr + offs, _to(x, tl.float64), mask=mask)
+    tl.store(f8e4_ptr + offs, _to(x, tl.float8e4nv), mask=mask)
+    tl.store(f8e5_ptr + offs, _to(x, tl.float8e5), mask=mask)
 
 
 @triton.jit

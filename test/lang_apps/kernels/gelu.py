@@ -24,6 +24,6 @@ def bias_math_kernel(x_ptr, b_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constex
     mask = (rm[:, None] < M) & (rn[None, :] < N)
     x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask, other=0.0)
     x = x + tl.load(b_ptr + rn, mask=rn < N, other=0.0)[None, :]
-    ld = tl.extra.cuda.libdevice
-    y = ld.log1p(tl.abs(x)) + ld.expm1(x * 0.5) + ld.atan(x) + ld.tan(x * 0.25)
+    y = (tl.extra.cuda.libdevice.log1p(tl.abs(x)) + tl.extra.cuda.libdevice.expm1(x * 0.5)
+         + tl.extra.cuda.libdevice.atan(x) + tl.extra.cuda.libdevice.tan(x * 0.25))
     tl.store(y_ptr + rm[:, None] * N + rn[None, :], y, mask=mask)

@@ -262,7 +262,7 @@ def early_exit_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2.0 + 1.0, mask=mask)
 
 
-N_SPLIT: tl.constexpr = 1
+N_SPLIT = tl.constexpr(1)
 
 
 @triton.jit

@@ -38,8 +38,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     else:
         accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0)
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
         if PLUS:
             accumulator += tl.dot(a, b, input_precision=PRECISION, out_dtype=accumulator.dtype)
         else:
