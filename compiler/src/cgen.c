@@ -707,6 +707,7 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_TRANS:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -729,6 +730,7 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:

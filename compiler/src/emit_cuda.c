@@ -277,8 +277,19 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     const char *T = c_type(dt);
     Type xt = operand_type(C->f, in->args[0]);
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
-    sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
-    const char *buf = arena_printf(C->a, "shape_smem_%d", id);
+    const char *buf;
+    if (in->op == OP_XOR_SHUFFLE) {
+        /* one buffer per dtype and size for all of them (a tl.sort of n
+         * elements has log2(n) (log2(n) + 1) / 2): once declared, a barrier
+         * lets the last readers finish before it is written again */
+        buf = arena_printf(C->a, "shuffle_smem_%s_%d", dtype_name(dt), n);
+        const char *decl = arena_printf(C->a, "    __shared__ %s %s[%d];\n", T, buf, n);
+        if (C->smem.len && strstr(sb_str(&C->smem), decl)) line(C, "__syncthreads();");
+        else sb_puts(&C->smem, decl);
+    } else {
+        sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
+        buf = arena_printf(C->a, "shape_smem_%d", id);
+    }
     if (in->op == OP_JOIN) {
         exchange_write(C, in, 0, buf, 2, 0);
         exchange_write(C, in, 1, buf, 2, 1);
@@ -297,6 +308,7 @@ static void emit_exchange(Cuda *C, const Inst *in) {
         src = arena_printf(C->a, "(%s %% %d) * %d + %s / %d", p, (int)xt.dims[0], (int)xt.dims[1],
                            p, (int)xt.dims[0]);
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "%s * 2 + %d", p, in->attrs.axis);
+    if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "%s ^ %d", p, in->attrs.axis);
     line(C, "%s v%d = %s[%s];", T, id, buf, src);
     if (C->loop_depth > 0) line(C, "__syncthreads();");
 }
@@ -768,6 +780,7 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_RESHAPE:
     case OP_TRANS:
     case OP_JOIN:
+    case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;
     case OP_ZEROS:
     case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
@@ -840,6 +853,7 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE: emit_axis_reduce(C, in); return;
     case OP_FOR:
     case OP_WHILE:

@@ -507,6 +507,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
@@ -521,6 +522,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_COUNT: break;
@@ -827,6 +829,7 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
@@ -842,6 +845,7 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:
@@ -1577,14 +1581,80 @@ static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int
     cb_close(C, n);
 }
 
+/* coord() as a number: the coordinate of element k of thread t. */
+static int coord_at(int per, int extent, int t, int k, int g) {
+    if (per == 1) return t;
+    if (g == 1) return k * (extent / per) + t;
+    if (per >= 2 * g && per % g == 0) return (k / g) * (extent * g / per) + t * g + (k % g);
+    return t * per + k;
+}
+
+/* Along one axis of coord()'s arrangement: the mask mk with coordinate
+ * (k ^ mk) == coordinate (k) ^ m in every thread, so that element e ^ m
+ * is the thread's own element k ^ mk; -1 when it is another thread's. */
+static int xor_in_thread(int per, int extent, int g, int m) {
+    if (m == 0) return 0;
+    int mk = -1;
+    for (int k = 0; k < per; k++)
+        if (coord_at(per, extent, 0, k, g) == (coord_at(per, extent, 0, 0, g) ^ m)) mk = k;
+    if (mk <= 0) return -1;
+    for (int t = 0; t < extent / per; t++)
+        for (int k = 0; k < per; k++)
+            if ((k ^ mk) >= per ||
+                coord_at(per, extent, t, k ^ mk, g) != (coord_at(per, extent, t, k, g) ^ m))
+                return -1;
+    return mk;
+}
+
+/* An xor_shuffle whose partners are all the thread's own elements (sort's
+ * first compare-and-swap steps: a mask below the elements a thread holds
+ * along the axis): a permutation of its registers, no shared memory.
+ * Returns 0 when the elements cross threads. */
+static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
+    int id = in->result, m = in->attrs.axis;
+    const TileInfo *t = C->tile;
+    Layout l = cb_layout(C, id);
+    if (value_layout(C, in, 0) != l || cb_count(C, l) == 1) return 0;
+    int mi = 0, mj;
+    if (l == LAYOUT_TILE) {
+        if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
+        mi = xor_in_thread(t->tm, t->rows, 4, m / t->cols);
+        mj = xor_in_thread(t->tn, t->cols, C->group, m % t->cols);
+    } else if (l == LAYOUT_FLAT) {
+        mj = xor_in_thread(t->tm * t->tn, t->threads, C->group, m);
+    } else {
+        return 0;
+    }
+    if (mi < 0 || mj < 0) return 0;
+    declare(C, id, (DType)in->type.dtype);
+    int loops = cb_open(C, l);
+    const char *i = mi ? arena_printf(C->a, "(i ^ %d)", mi) : "i";
+    const char *j = mj ? arena_printf(C->a, "(j ^ %d)", mj) : "j";
+    cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), cb_elem(C, in->args[0], l, i, j));
+    cb_close(C, loops);
+    return 1;
+}
+
 static void emit_exchange(CudaB *C, const Inst *in) {
+    if (in->op == OP_XOR_SHUFFLE && emit_shuffle_in_thread(C, in)) return;
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     const char *T = c_type(dt);
     Type xt = operand_type(C->f, in->args[0]);
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
-    sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
-    const char *buf = arena_printf(C->a, "shape_smem_%d", id);
+    const char *buf;
+    if (in->op == OP_XOR_SHUFFLE) {
+        /* one buffer per dtype and size for all of them (a tl.sort of n
+         * elements has log2(n) (log2(n) + 1) / 2): once declared, a barrier
+         * lets the last readers finish before it is written again */
+        buf = arena_printf(C->a, "shuffle_smem_%s_%d", dtype_name(dt), n);
+        const char *decl = arena_printf(C->a, "    __shared__ %s %s[%d];\n", T, buf, n);
+        if (C->smem.len && strstr(sb_str(&C->smem), decl)) cb_line(C, "__syncthreads();");
+        else sb_puts(&C->smem, decl);
+    } else {
+        sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
+        buf = arena_printf(C->a, "shape_smem_%d", id);
+    }
     if (in->op == OP_JOIN) {
         exchange_write(C, in, 0, buf, 2, 0);
         exchange_write(C, in, 1, buf, 2, 1);
@@ -1603,6 +1673,7 @@ static void emit_exchange(CudaB *C, const Inst *in) {
         src = arena_printf(C->a, "((%s) %% %d) * %d + (%s) / %d", p, (int)xt.dims[0],
                            (int)xt.dims[1], p, (int)xt.dims[0]);
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "(%s) * 2 + %d", p, in->attrs.axis);
+    if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "(%s) ^ %d", p, in->attrs.axis);
     cb_line(C, "v%d%s = %s[%s];", id, cb_count(C, rl) == 1 ? "" : subscript(C, rl, "i", "j"), buf,
             src);
     cb_close(C, loops);
@@ -1689,10 +1760,12 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_TRANS:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_ARGMAX:
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:
@@ -1996,6 +2069,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE: emit_axis_reduce(C, in); return;
     case OP_FOR:
     case OP_WHILE:
@@ -2009,6 +2083,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_RESHAPE:
     case OP_TRANS:
     case OP_JOIN:
+    case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;
     case OP_DOT: /* compile.c emits kernels with tl.dot through emit_cuda.c */
     case OP_COUNT: break;

@@ -472,6 +472,7 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
     case OP_LOAD:
     case OP_STORE:
@@ -487,6 +488,7 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:
@@ -511,6 +513,8 @@ static const char *reduce_step(Host *H, Op op, DType dt, const char *lhs, const 
                 arena_printf(H->a, "%s + %s", lhs, rhs)); /* a narrow float: each partial rounded */
         return wrap(H, dt, arena_printf(H->a, "%s + %s", u64(H, lhs), u64(H, rhs)));
     }
+    if (op == OP_XOR_SUM) /* integers only: ops.def's c_op */
+        return arena_printf(H->a, "(%s)(%s %s %s)", host_type(dt), lhs, op_info(op)->c_op, rhs);
     if (op == OP_MAX) {
         if (fl) return arena_printf(H->a, "%s(%s, %s)", dbl ? "fmax" : "fmaxf", lhs, rhs);
         return arena_printf(H->a, "(%s > %s ? %s : %s)", lhs, rhs, lhs, rhs);
@@ -899,6 +903,8 @@ static void emit_shape(Host *H, const Inst *in) {
                                         (int)xt.dims[1], (int)xt.dims[0]));
     if (in->op == OP_SPLIT)
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e * 2 + %d", in->attrs.axis));
+    if (in->op == OP_XOR_SHUFFLE)
+        src = flat_element(H, x[0], arena_printf(H->a, "mt_e ^ %d", in->attrs.axis));
     if (in->op == OP_JOIN)
         src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
                            flat_element(H, x[1], "mt_e / 2"));
@@ -1006,6 +1012,7 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_RESHAPE:
     case OP_TRANS:
     case OP_JOIN:
+    case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_shape(H, in); return;
     case OP_NEG:
     case OP_ABS:
@@ -1118,6 +1125,7 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE: emit_axis_reduce(H, in); return;
     case OP_FOR:
     case OP_WHILE:

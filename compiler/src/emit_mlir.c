@@ -87,6 +87,7 @@ typedef struct Mlir {
     const char **vname; /* by value number: its MLIR name (with %) */
     StrBuf prologue;    /* thread ids, constants, arange indexes */
     StrBuf workgroup;   /* the gpu.func workgroup attributions */
+    StrBuf globals;     /* gpu.module-level declarations (device_assert's strings) */
     StrBuf *out;        /* the current body */
     PtrVec names;       /* every name defined so far (const char *) */
     int indent;
@@ -159,7 +160,8 @@ static int mlir_reserved(const char *n) {
     if (n[0] == 'v' && isdigit((unsigned char)n[1])) return 1;
     if (n[0] == 'c' && (isdigit((unsigned char)n[1]) || n[1] == '-' || n[1] == '.')) return 1;
     if (strncmp(n, "cnan", 4) == 0 || strncmp(n, "cinf", 4) == 0 || strncmp(n, "tid", 3) == 0 ||
-        strncmp(n, "tile_", 5) == 0 || strncmp(n, "smem", 4) == 0 || strncmp(n, "box_", 4) == 0)
+        strncmp(n, "tile_", 5) == 0 || strncmp(n, "smem", 4) == 0 || strncmp(n, "box_", 4) == 0 ||
+        strncmp(n, "print_", 6) == 0 || strncmp(n, "assert_", 7) == 0)
         return 1;
     return strcmp(n, "true") == 0 || strcmp(n, "false") == 0;
 }
@@ -1176,8 +1178,21 @@ static void emit_exchange(Mlir *M, const Inst *in) {
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
     const char *T = buf_type(dt);
     const char *mem = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", n, T);
-    const char *buf = fresh(M, arena_printf(M->a, "smem_%d", id));
-    sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    const char *buf;
+    if (in->op == OP_XOR_SHUFFLE) {
+        /* one buffer per dtype and size for all of them, as the CUDA
+         * backends': once defined, a barrier before it is written again */
+        buf = arena_printf(M->a, "%%smem_shuffle_%s_%d", dtype_name(dt), n);
+        if (name_defined(M, buf)) {
+            line(M, "gpu.barrier");
+        } else {
+            name_define(M, buf);
+            sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+        }
+    } else {
+        buf = fresh(M, arena_printf(M->a, "smem_%d", id));
+        sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
+    }
     if (in->op == OP_JOIN) {
         exchange_store(M, in, 0, buf, mem, 2, 0);
         exchange_store(M, in, 1, buf, mem, 2, 1);
@@ -1199,6 +1214,10 @@ static void emit_exchange(Mlir *M, const Inst *in) {
         line(M, "%s = arith.muli %s, %s : i32", at, row, int_const(M, xt.dims[1]));
         const char *src = fresh(M, helper(M, id, "src"));
         line(M, "%s = arith.addi %s, %s : i32", src, at, col);
+        idx = exchange_index(M, id, src, 1, 0);
+    } else if (in->op == OP_XOR_SHUFFLE) {
+        const char *src = fresh(M, helper(M, id, "src"));
+        line(M, "%s = arith.xori %s, %s : i32", src, p, int_const(M, in->attrs.axis));
         idx = exchange_index(M, id, src, 1, 0);
     } else if (in->op == OP_SPLIT) {
         idx = exchange_index(M, id, p, 2, in->attrs.axis);
@@ -1229,6 +1248,7 @@ static const char *red_step(Mlir *M, const Inst *in, DType dt, const char *acc, 
     case OP_SUM:
     case OP_CUMSUM: op = fl ? "addf" : "addi"; break;
     case OP_CUMPROD: op = fl ? "mulf" : "muli"; break;
+    case OP_XOR_SUM: op = "xori"; break; /* integers only */
     case OP_MAX: op = fl ? "maxnumf" : col == 1 ? "maxsi" : "maxui"; break;
     default: op = fl ? "minnumf" : col == 1 ? "minsi" : "minui"; break;
     }
@@ -1966,6 +1986,170 @@ static void emit_while(Mlir *M, const Inst *in) {
     line(M, "}");
 }
 
+/* ---- Debugging ---------------------------------------------------------------------- */
+
+/* Text as the inside of an MLIR string literal: quotes, backslashes and
+ * bytes outside printable ASCII as \XX escapes; '%' doubled where the text
+ * is part of a printf format. */
+static void mlir_quote(StrBuf *sb, const char *text, int format) {
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '%' && format) sb_puts(sb, "%%");
+        else if (*c == '"' || *c == '\\' || *c < 0x20 || *c > 0x7e) sb_printf(sb, "\\%02X", *c);
+        else sb_printf(sb, "%c", *c);
+    }
+}
+
+/* device_print: gpu.printf (CUDA's vprintf after convert-gpu-to-nvvm) in
+ * the CUDA backend's format (cgen.c c_print_format): the prefix written
+ * into the format, since gpu.printf takes no string arguments; each thread
+ * prints the elements it holds, one thread a uniform value (and one per
+ * row or column for a row or column block of a tile). Floats print as f64,
+ * narrower integers widened to 32 bits by their signedness (hex: their
+ * bits), as C's varargs. */
+static void emit_print(Mlir *M, const Inst *in) {
+    Operand x = in->args[0];
+    Type t = operand_type(M->f, x);
+    DType dt = (DType)t.dtype;
+    Layout l = LAYOUT_UNIFORM;
+    if (t.rank > 0 && x.kind == OPD_VALUE) {
+        const Inst *def = M->f->defs[x.id];
+        l = def && def->op == OP_ARANGE ? shape_use_layout(M->tile, M->f, in, 0)
+                                        : M->tile->layout[x.id];
+    }
+    const char *zero = int_const(M, 0);
+    const char *idx[2] = {zero, zero}, *who = NULL;
+    if (t.rank == 0 || l == LAYOUT_UNIFORM) who = tid(M);
+    else if (l == LAYOUT_FLAT) idx[0] = tid(M);
+    else if (l == LAYOUT_ROWS) idx[0] = tile_coord(M, 1), who = tile_coord(M, 0);
+    else if (l == LAYOUT_COLS) idx[t.rank - 1] = tile_coord(M, 0), who = tile_coord(M, 1);
+    else idx[0] = tile_coord(M, 1), idx[1] = tile_coord(M, 0);
+    const char *guard = NULL;
+    if (who) {
+        guard = fresh(M, "print_first");
+        line(M, "%s = arith.cmpi eq, %s, %s : i32", guard, who, zero);
+    }
+    guard = and_guard(M, box_guard(M, t, l), guard, -1);
+    /* the value as a printf argument */
+    const DTypeInfo *d = dtype_info(dt);
+    const char *v = opd(M, x), *VT;
+    int hex = in->attrs.flag;
+    if (d->cls == DC_FLOAT) {
+        v = convert(M, v, dt, DT_F64, 0, NULL);
+        VT = "f64";
+    } else if (d->bits == 64) {
+        VT = "i64";
+    } else {
+        v = convert(M, v, dt, d->cls == DC_SINT && !hex ? DT_I32 : DT_U32, 0, NULL);
+        if (hex && d->bits < 32 && dt != DT_BOOL) {
+            const char *m = fresh(M, "print_bits");
+            line(M, "%s = arith.andi %s, %s : i32", m, v, int_const(M, (1 << d->bits) - 1));
+            v = m;
+        }
+        VT = "i32";
+    }
+    /* the program ids */
+    const char *pid[3];
+    for (int k = 0; k < 3; k++) { /* once, in the prologue */
+        pid[k] = arena_printf(M->a, "%%print_pid_%c", "xyz"[k]);
+        if (name_defined(M, pid[k])) continue;
+        name_define(M, pid[k]);
+        pro(M, "%s_index = gpu.block_id %c", pid[k], "xyz"[k]);
+        pro(M, "%s = arith.index_cast %s_index : index to i32", pid[k], pid[k]);
+    }
+    /* c_print_format's text with the prefix in place of its one %s, read
+     * back from C's escapes (only \n there) */
+    const char *cfmt = c_print_format(M->a, t, hex, in->attrs.start, in->attrs.end);
+    StrBuf fmt;
+    sb_init(&fmt, M->a);
+    for (const char *c = cfmt; *c; c++) {
+        if (c[0] == '%' && c[1] == 's') {
+            mlir_quote(&fmt, in->attrs.text ? in->attrs.text : "", 1);
+            c++;
+        } else if (c[0] == '\\' && c[1] == 'n') {
+            sb_puts(&fmt, "\\0A");
+            c++;
+        } else {
+            sb_printf(&fmt, "%c", *c);
+        }
+    }
+    StrBuf args, types;
+    sb_init(&args, M->a);
+    sb_init(&types, M->a);
+    for (int k = 0; k < 3; k++) {
+        sb_printf(&args, "%s%s", k ? ", " : "", pid[k]);
+        sb_printf(&types, "%si32", k ? ", " : "");
+    }
+    for (int k = 0; k < t.rank; k++) {
+        sb_printf(&args, ", %s", idx[k]);
+        sb_puts(&types, ", i32");
+    }
+    sb_printf(&args, ", %s", v);
+    sb_printf(&types, ", %s", VT);
+    const char *call = arena_printf(M->a, "gpu.printf \"%s\" %s : %s", sb_str(&fmt), sb_str(&args),
+                                    sb_str(&types));
+    if (!guard) {
+        line(M, "%s", call);
+        return;
+    }
+    line(M, "scf.if %s {", guard);
+    line(M, "  %s", call);
+    line(M, "}");
+}
+
+/* A NUL-terminated string as an llvm.mlir.global of the gpu.module (once
+ * per text), and its address. */
+static const char *global_string(Mlir *M, const char *what, const char *text) {
+    StrBuf q;
+    sb_init(&q, M->a);
+    mlir_quote(&q, text, 0);
+    int n = (int)strlen(text) + 1;
+    /* the same text twice: the same global */
+    for (int k = 0;; k++) {
+        const char *sym = arena_printf(M->a, "%s_%d", what, k);
+        const char *decl = arena_printf(M->a,
+                                        "    llvm.mlir.global internal constant @%s(\"%s\\00\") "
+                                        "{addr_space = 0 : i32} : !llvm.array<%d x i8>\n",
+                                        sym, sb_str(&q), n);
+        const char *have = M->globals.len ? strstr(sb_str(&M->globals), decl) : NULL;
+        const char *used = M->globals.len
+                               ? strstr(sb_str(&M->globals), arena_printf(M->a, "@%s(", sym))
+                               : NULL;
+        if (!have && used) continue;
+        if (!have) sb_puts(&M->globals, decl);
+        const char *p = fresh(M, arena_printf(M->a, "%s_ptr", what));
+        line(M, "%s = llvm.mlir.addressof @%s : !llvm.ptr", p, sym);
+        return p;
+    }
+}
+
+/* device_assert (--debug): CUDA's __assertfail(message, file, line,
+ * function, 1) where the condition is false in a thread, as the CUDA
+ * backends (and Triton) call it: the launch fails with the message. */
+static void emit_assert(Mlir *M, const Inst *in) {
+    if (!name_defined(M, "@__assertfail")) {
+        name_define(M, "@__assertfail");
+        sb_puts(&M->globals,
+                "    llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)\n");
+    }
+    const char *c = opd(M, in->args[0]);
+    DType dt = (DType)operand_type(M->f, in->args[0]).dtype;
+    if (dt != DT_BOOL) c = convert(M, c, dt, DT_BOOL, 0, NULL);
+    const char *bad = fresh(M, "assert_failed");
+    line(M, "%s = arith.xori %s, %s : i1", bad, c, constant(M, const_bool(1)));
+    line(M, "scf.if %s {", bad);
+    M->indent++;
+    const char *msg = global_string(M, "assert_msg", in->attrs.text ? in->attrs.text : "");
+    const char *file = global_string(M, "assert_file", in->attrs.file ? in->attrs.file : "");
+    const char *func = global_string(M, "assert_func", in->attrs.func ? in->attrs.func : "");
+    const char *ln = fresh(M, "assert_line"), *one = fresh(M, "assert_char_size");
+    line(M, "%s = llvm.mlir.constant(%d : i32) : i32", ln, in->pos.line);
+    line(M, "%s = llvm.mlir.constant(1 : i64) : i64", one);
+    line(M, "llvm.call @__assertfail(%s, %s, %s, %s, %s) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()",
+         msg, file, ln, func, one);
+    M->indent--;
+    line(M, "}");
+}
+
 static void emit_inst(Mlir *M, const Inst *in) {
     if (M->failed) return;
     int id = in->result;
@@ -1991,6 +2175,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_RESHAPE:
     case OP_TRANS:
     case OP_JOIN:
+    case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(M, in); return;
     case OP_ZEROS:
     case OP_EMPTY: M->vname[id] = constant(M, const_convert(const_i32(0), dt)); return;
@@ -2063,13 +2248,8 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_ADDPTR: emit_addptr(M, in); return;
     case OP_LOAD: emit_load(M, in); return;
     case OP_STORE: emit_store(M, in); return;
-    case OP_PRINT:
-        /* not expressed yet (MLIR has gpu.printf; a later step) */
-        unsupported(M, in, "%s", "tl.device_print (use the cuda or host backend)");
-        return;
-    case OP_ASSERT:
-        unsupported(M, in, "%s", "tl.device_assert (use the cuda or host backend)");
-        return;
+    case OP_PRINT: emit_print(M, in); return;
+    case OP_ASSERT: emit_assert(M, in); return;
     case OP_ATOMIC_RMW:
     case OP_ATOMIC_CAS: emit_atomic(M, in); return;
     case OP_DEBUG_BARRIER: line(M, "gpu.barrier"); return;
@@ -2083,6 +2263,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE: emit_axis_reduce(M, in); return;
     case OP_DOT: emit_dot(M, in); return;
     case OP_FOR: emit_loop(M, in); return;
@@ -2141,6 +2322,7 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     M.red_blk = ARENA_ARRAY(M.a, const Block *, f->nvalues + 1);
     sb_init(&M.prologue, M.a);
     sb_init(&M.workgroup, M.a);
+    sb_init(&M.globals, M.a);
     StrBuf body, out;
     sb_init(&body, M.a);
     sb_init(&out, M.a);
@@ -2167,6 +2349,7 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
     sb_puts(&out, ".\n");
     sb_puts(&out, "module attributes {gpu.container_module} {\n");
     sb_printf(&out, "  gpu.module @%s {\n", s->name);
+    sb_puts(&out, sb_str(&M.globals));
     sb_printf(&out, "    gpu.func @%s(", s->symbol);
     for (int i = 0; i < f->nparams; i++) {
         Type t = f->params[i].type;

@@ -142,9 +142,97 @@ Val fe_reduction(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
         return fe_vexpr(
             mk(I, b == B_CUMSUM ? OP_CUMSUM : OP_CUMPROD, fn, pos, x, axis, rev ? RED_REVERSE : 0));
     }
+    case B_XOR_SUM: {
+        /* input, axis=None, keep_dims=False: Triton's reduce with a ^ b, the
+         * dtype kept (no 32-bit widening) */
+        int axis = red_axis(I, A, 1, fn, rank, 1);
+        int keep = red_flag(I, A, 2, "keep_dims must be a compile-time bool");
+        if (dtype_is_float((DType)x->type.dtype))
+            fe_fail(I, A->pos[0], "%s is only supported for integers (got %s)", fn,
+                    type_str(I->a, x->type));
+        if (axis < 0 && rank == 1) axis = 0;
+        return fe_vexpr(mk(I, OP_XOR_SUM, fn, pos, x, axis, keep ? RED_KEEP_DIMS : 0));
+    }
     default: break;
     }
     fe_fail(I, pos, "%s is not a reduction", fn);
+}
+
+/* ---- tl.sort and tl.flip (standard.py) --------------------------------- */
+
+/* Element e of the result (row-major) is x's element e ^ mask. */
+static Expr *xor_shuffle(Interp *I, Expr *x, int mask, const char *fn, SrcPos pos) {
+    Attrs at = {0};
+    at.axis = mask;
+    return fe_mk_op(I, OP_XOR_SHUFFLE, fn, pos, 1, x, NULL, NULL, &at);
+}
+
+static Val ival(Interp *I, PyKind op, Val a, int64_t b, SrcPos pos) {
+    return fe_binop(I, op, a, fe_vint(b), pos);
+}
+
+/* tl.flip(x, dim=None) and tl.sort(x, dim=None, descending=False) on a
+ * block of rank 1 or 2 with power-of-two dimensions (Triton's hypercube).
+ * flip moves each element to the mirrored position along `dim`: on a
+ * power-of-two axis, position k goes to k ^ (n - 1), one xor_shuffle.
+ * sort is Triton's bitonic network (standard.py sort_impl) step by step:
+ * each compare-and-swap reads the partner element e ^ 2^i (xor_shuffle)
+ * and keeps where((x > y) != (flip ^ is_right), y, x), so NaN, -0.0 and
+ * ties come out as Triton's. */
+Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos) {
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    int r = x->type.rank;
+    if (x->type.ptr || r < 1)
+        fe_fail(I, A->pos[0], "%s needs a block of rank 1 or 2 (got %s)", fn,
+                type_str(I->a, x->type));
+    for (int k = 0; k < r; k++)
+        if (x->type.dims[k] & (x->type.dims[k] - 1))
+            fe_fail(I, A->pos[0], "%s needs a block whose dimensions are powers of two (got %s)",
+                    fn, type_str(I->a, x->type));
+    int d = r - 1;
+    if (A->v[1].kind != V_NONE) {
+        int64_t v = fe_need_int(I, A->v[1], A->pos[1], "the dim");
+        if (v < -r || v >= r)
+            fe_fail(I, A->pos[1], "%s: dim %lld is out of range for a block of rank %d", fn,
+                    (long long)v, r);
+        d = (int)(v < 0 ? v + r : v);
+    }
+    int n = x->type.dims[d];
+    if (b == B_FLIP) {
+        if (n == 1) return fe_vexpr(x);
+        int stride = d == r - 1 ? 1 : x->type.dims[1];
+        return fe_vexpr(xor_shuffle(I, x, (n - 1) * stride, fn, pos));
+    }
+    if (d != r - 1)
+        fe_fail(I, A->pos[1], "%s: only the last dimension can be sorted, as Triton (got dim %d of %s)",
+                fn, d, type_str(I->a, x->type));
+    int desc = red_flag(I, A, 2, "tl.sort: descending must be a compile-time bool");
+    if (n == 1) return fe_vexpr(x);
+    int log_n = 0;
+    while ((1 << log_n) < n) log_n++;
+    Attrs ar = {0};
+    ar.start = 0;
+    ar.end = n;
+    Expr *col = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
+    if (r == 2) {
+        Attrs ax = {0};
+        col = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, col, NULL, NULL, &ax);
+    }
+    Val cv = fe_vexpr(col);
+    for (int stage = 1; stage <= log_n; stage++) {
+        /* alternating runs of 2^stage before the last stage, then the order asked for */
+        Val flip = stage < log_n ? ival(I, PK_BitAnd, ival(I, PK_RShift, cv, stage, pos), 1, pos)
+                                 : fe_vint(desc);
+        for (int i = stage - 1; i >= 0; i--) {
+            Expr *y = xor_shuffle(I, x, 1 << i, fn, pos);
+            Val right = ival(I, PK_BitAnd, i ? ival(I, PK_RShift, cv, i, pos) : cv, 1, pos);
+            Val want = fe_binop(I, PK_BitXor, flip, right, pos);
+            Val gt = fe_compare(I, PK_Gt, fe_vexpr(x), fe_vexpr(y), pos);
+            Expr *swap = fe_to_expr(I, fe_compare(I, PK_NotEq, gt, want, pos), pos, fn);
+            x = fe_mk_op(I, OP_SELECT, fn, pos, 3, swap, y, x, NULL);
+        }
+    }
+    return fe_vexpr(x);
 }
 
 /* ---- tl.reduce and tl.associative_scan with a combiner ------------------ */

@@ -126,6 +126,7 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
 #include "ops_math.def"
@@ -155,6 +156,7 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:
@@ -215,6 +217,7 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_NEG:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
@@ -255,6 +258,7 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_CUMPROD:
+    case OP_XOR_SUM:
     case OP_TAKE:
     case OP_DOT:
     case OP_FOR:

@@ -12,6 +12,8 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
         const char *e = arena_printf(a, "%s %s %s", acc, op == OP_CUMPROD ? "*" : "+", x);
         return fl && narrow ? c_round(a, dt, C_CUDA, e) : e;
     }
+    case OP_XOR_SUM: /* integers only: ops.def's c_op */
+        return arena_printf(a, "%s %s %s", acc, op_info(op)->c_op, x);
     case OP_MAX:
         if (fl) return arena_printf(a, "%s(%s, %s)", dbl ? "fmax" : "fmaxf", acc, x);
         return arena_printf(a, "(%s > %s ? %s : %s)", acc, x, acc, x);
@@ -37,6 +39,7 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_PRINT:
     case OP_RESHAPE:
     case OP_SPLIT:
+    case OP_XOR_SHUFFLE:
     case OP_TRANS:
     case OP_LOAD:
     case OP_STORE:

@@ -348,7 +348,8 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
 }
 
 int shape_moves_elements(Op op) {
-    return op == OP_RESHAPE || op == OP_TRANS || op == OP_JOIN || op == OP_SPLIT;
+    return op == OP_RESHAPE || op == OP_TRANS || op == OP_JOIN || op == OP_SPLIT ||
+           op == OP_XOR_SHUFFLE;
 }
 
 int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in) {

@@ -727,6 +727,18 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         *out = type_with_shape(x, x.rank - 1, x.dims);
         return 1;
     }
+    case OP_XOR_SHUFFLE: {
+        Type x = args[0];
+        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+        if (x.rank < 1) FAIL("%s needs a block (got %s)", name, type_str(a, x));
+        for (int k = 0; k < x.rank; k++)
+            if (x.dims[k] & (x.dims[k] - 1))
+                FAIL("%s needs power-of-two dimensions (got %s)", name, type_str(a, x));
+        if (at->axis <= 0 || at->axis >= type_numel(x))
+            FAIL("%s: index %d is out of range for %s", name, at->axis, type_str(a, x));
+        *out = x;
+        return 1;
+    }
     case OP_CAST:
         if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
         if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
@@ -814,6 +826,7 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_ARGMIN:
     case OP_CUMSUM:
     case OP_TAKE:
+    case OP_XOR_SUM:
     case OP_CUMPROD: {
         int scan = op_has(op, OPF_SCAN), flag = at ? at->flag : 0;
         int axis = at ? at->axis : 0;
@@ -832,6 +845,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         }
         if (args[0].rank < 1 || !type_is_numeric(args[0]))
             FAIL("%s needs a block of numbers (got %s)", name, type_str(a, args[0]));
+        if (op == OP_XOR_SUM && dtype_is_float((DType)args[0].dtype))
+            FAIL("%s needs a block of integers (got %s)", name, type_str(a, args[0]));
         if (axis < -1 || axis >= args[0].rank || (axis == -1 && (scan || args[0].rank != 2)))
             FAIL("%s: axis %d is out of range for a block of rank %d", name, axis,
                  (int)args[0].rank);

@@ -6,7 +6,7 @@
 # toolkit's ptxas (a failure to assemble fails the test).
 #   -DCOMPILER -DMLIR_OPT -DPIPELINE (arguments joined by |) -DSOURCE -DKERNEL
 #   -DSIGNATURE -DDEFINES (space-separated NAME=VALUE) -DLEVEL -DWORK_DIR
-#   [-DASSEMBLE=ON]
+#   [-DASSEMBLE=ON] [-DFLAGS=more mytritonc options, space-separated (--debug)]
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(_defs "")
@@ -14,8 +14,9 @@ string(REPLACE " " ";" _list "${DEFINES}")
 foreach(_d IN LISTS _list)
   list(APPEND _defs -D "${_d}")
 endforeach()
+string(REPLACE " " ";" _flags "${FLAGS}")
 execute_process(
-  COMMAND "${COMPILER}" "${SOURCE}" --kernel "${KERNEL}" --signature "${SIGNATURE}" ${_defs}
+  COMMAND "${COMPILER}" "${SOURCE}" --kernel "${KERNEL}" --signature "${SIGNATURE}" ${_defs} ${_flags}
           -O${LEVEL} --name k --backends mlir -o "${WORK_DIR}"
   RESULT_VARIABLE _rc ERROR_VARIABLE _err)
 if(NOT _rc EQUAL 0)

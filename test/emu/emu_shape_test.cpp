@@ -3,8 +3,11 @@
 // exchanges and __syncthreads), against references written here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
+
+#include "../lang_shape/sort_ref.h"
 
 #include "shbcast_o1.h"
 #include "shbcast_o2.h"
@@ -20,6 +23,11 @@
 #include "shreshape_o2.h"
 #include "shsplit_o1.h"
 #include "shsplit_o2.h"
+#include "shsort_o1.h"
+#include "shsort_o2.h"
+#include "shsort_big_o2.h"
+#include "shsortvec_o1.h"
+#include "shsortvec_o2.h"
 #include "shtexpr_o1.h"
 #include "shtexpr_o2.h"
 #include "shtrect_o1.h"
@@ -184,5 +192,55 @@ TEST(EmuShape, InRuntimeLoops) {
                 want[2 * i + 1] += z[k * 2 * N + 2 * i];
             }
         for (int e = 0; e < 2 * N; e++) ASSERT_EQ(y[e], want[e]) << e;
+    }
+}
+
+// tl.sort and tl.flip: log2(n) (log2(n) + 1) / 2 exchanges through one
+// shared buffer per dtype (Triton's bitonic network, bit for bit)
+TEST(EmuShape, SortAndFlip) {
+    using Sort = cudaError_t (*)(cudaStream_t, const float *, float *, float *, float *, float *);
+    struct {
+        Sort f;
+        int R, C;
+    } cases[] = {{launch_shsort_o1, 4, 16}, {launch_shsort_o2, 4, 16}, {launch_shsort_big_o2, 32, 128}};
+    for (auto k : cases) {
+        Sort f = k.f;
+        const int R = k.R, C = k.C;
+        auto x = sort_input(R * C);
+        std::vector<float> a(R * C, -1.0f), d(R * C, -1.0f), fl(R * C, -1.0f), g(R * C, -1.0f);
+        ASSERT_EQ(f(0, x.data(), a.data(), d.data(), fl.data(), g.data()), cudaSuccess);
+        for (int r = 0; r < R; r++) {
+            auto sa = bitonic_ref(row_of(x, r, C), false), sd = bitonic_ref(row_of(x, r, C), true);
+            for (int c = 0; c < C; c++) {
+                ASSERT_EQ(f32_bits(a[r * C + c]), f32_bits(sa[c])) << r << "," << c;
+                ASSERT_EQ(f32_bits(d[r * C + c]), f32_bits(sd[c])) << r << "," << c;
+                ASSERT_EQ(f32_bits(fl[r * C + c]), f32_bits(x[r * C + C - 1 - c])) << r << "," << c;
+                ASSERT_EQ(f32_bits(g[r * C + c]), f32_bits(x[(R - 1 - r) * C + c])) << r << "," << c;
+            }
+        }
+    }
+}
+
+TEST(EmuShape, SortOf1024) {
+    using SortVec =
+        cudaError_t (*)(cudaStream_t, const float *, float *, const int32_t *, int32_t *, int32_t *);
+    const int N = 1024;
+    for (SortVec f : {launch_shsortvec_o1, launch_shsortvec_o2}) {
+        std::vector<float> x(N), a(N, -1.0f);
+        std::vector<int32_t> i(N), j(N, -1), k(N, -1);
+        for (int e = 0; e < N; e++) {
+            x[e] = (float)((e * 131) % 1021) * 0.25f - 100.0f;
+            i[e] = (e * 7919) % 613 - 300;
+        }
+        ASSERT_EQ(f(0, x.data(), a.data(), i.data(), j.data(), k.data()), cudaSuccess);
+        auto wa = x;
+        std::sort(wa.begin(), wa.end(), [](float p, float q) { return p > q; });
+        auto wj = i;
+        std::sort(wj.begin(), wj.end());
+        for (int e = 0; e < N; e++) {
+            ASSERT_EQ(a[e], wa[e]) << e;
+            ASSERT_EQ(j[e], wj[e]) << e;
+            ASSERT_EQ(k[e], wj[N - 1 - e] + 1) << e;
+        }
     }
 }

@@ -20,6 +20,9 @@
 #include "mytriton/runtime.h"
 #include "mytriton_lang_fn_kernels.h"
 #include "process.h"
+#if MT_FN_MLIR
+#include "mytriton_lang_fn_mlir.h"
+#endif
 
 #if MT_FN_CUDA
 #include <cuda_runtime_api.h>
@@ -152,6 +155,20 @@ bool gpu_available(std::string *why) {
     ((opt) == 1 ? (int)launch_fn_##name##_o1_host(__VA_ARGS__) \
                 : (int)launch_fn_##name##_o2_host(__VA_ARGS__))
 #define FN_CUDA_CASES(name)
+#endif
+// The MLIR backend's launcher of fn_<name>_m (the print and assert cases
+// run it with opt 0 on the CUDA backend's device memory).
+#if MT_FN_MLIR
+#define FN_MLIR(name, ...) ((int)launch_fn_##name##_m_mlir(nullptr, __VA_ARGS__))
+#define FN_MLIR_CASE(name)             \
+    TEST(Mlir, name) {                 \
+        MT_NEED_GPU();                 \
+        name##_case(Backend::Cuda, 0); \
+    }
+#else
+#define FN_MLIR(name, ...) (-1)
+#define FN_MLIR_CASE(name) \
+    TEST(Mlir, name) { GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; }
 #endif
 #define FN_CASE(name)                                     \
     static void name##_case(Backend b, int opt);          \
@@ -336,7 +353,8 @@ FN_CASE(DevicePrintFormat) {
     float *dx = m.in(x), *di = m.in(ibits);
     fflush(stdout);
     testing::internal::CaptureStdout();
-    int status = FN_LAUNCH(b, opt, print, dx, reinterpret_cast<int32_t *>(di));
+    int status = opt == 0 ? FN_MLIR(print, dx, reinterpret_cast<int32_t *>(di))
+                          : FN_LAUNCH(b, opt, print, dx, reinterpret_cast<int32_t *>(di));
     sync(b);
     fflush(stdout);
     std::string out = testing::internal::GetCapturedStdout();
@@ -390,7 +408,7 @@ FN_CASE(DevicePrintTileRowsColumns) {
     float *dx = m.in(x);
     fflush(stdout);
     testing::internal::CaptureStdout();
-    int status = FN_LAUNCH(b, opt, print2d, dx);
+    int status = opt == 0 ? FN_MLIR(print2d, dx) : FN_LAUNCH(b, opt, print2d, dx);
     sync(b);
     fflush(stdout);
     std::string out = testing::internal::GetCapturedStdout();
@@ -398,6 +416,9 @@ FN_CASE(DevicePrintTileRowsColumns) {
     if (b == Backend::Host) EXPECT_EQ(out, print2d_expected());
     else EXPECT_EQ(sorted_lines(out), sorted_lines(print2d_expected()));
 }
+
+FN_MLIR_CASE(DevicePrintFormat)
+FN_MLIR_CASE(DevicePrintTileRowsColumns)
 
 // ---- assert_kernel: tl.device_assert, in a helper, with a mask -------------
 
@@ -420,11 +441,13 @@ FN_CASE(DeviceAssertOnPassesWhereMasked) {
     std::vector<float> x(n, 2.0f);
     Mem m(b);
     float *dx = m.in(x), *dout = m.out(n);
-    ASSERT_EQ(FN_LAUNCH(b, opt, assert_on, dx, dout, n), 0);
+    ASSERT_EQ(opt == 0 ? FN_MLIR(assert_on, dx, dout, n) : FN_LAUNCH(b, opt, assert_on, dx, dout, n), 0);
     sync(b);
     std::vector<float> want(n, 3.0f);
     expect_close(m.get(dout, n), want, b, "out");
 }
+
+FN_MLIR_CASE(DeviceAssertOnPassesWhereMasked)
 
 // A failing assertion aborts the host launch with CUDA's message.
 static void host_assert_fails(int opt) {

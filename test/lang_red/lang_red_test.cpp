@@ -407,3 +407,34 @@ RED_CASE(AssociativeScanWithCombiners) {
         }
     }
 }
+
+RED_CASE(XorSum) {
+    const int BM = 8, BN = 16, P = (M + BM - 1) / BM;
+    auto x = rand_i((size_t)M * BN, 15, INT32_MIN, INT32_MAX);
+    auto bi = rand_i((size_t)P * BN, 16, 0, 255);
+    std::vector<uint8_t> bu(bi.begin(), bi.end()), v(P, 7);
+    std::vector<int32_t> rr(M + 4, -1), c((size_t)P * BN, -1), a(P, -1);
+    Runner run(b);
+    LAUNCH(run, opt, xor_sum, run.buf(x), run.buf(rr), run.buf(c), run.buf(a), run.buf(bu),
+           run.buf(v), M);
+    auto X = [&](int i, int j) { return i < M ? x[(size_t)i * BN + j] : 0; };
+    for (int i = 0; i < M; i++) {
+        int32_t s = 0;
+        for (int j = 0; j < BN; j++) s ^= X(i, j);
+        EXPECT_EQ(rr[i], s) << i;
+    }
+    EXPECT_EQ(rr[M], -1);
+    for (int p = 0; p < P; p++) {
+        int32_t all = 0;
+        uint8_t u = 0;
+        for (int j = 0; j < BN; j++) {
+            int32_t s = 0;
+            for (int k = 0; k < BM; k++) s ^= X(p * BM + k, j);
+            EXPECT_EQ(c[(size_t)p * BN + j], s) << p << "," << j;
+            all ^= s;
+            u ^= bu[(size_t)p * BN + j];
+        }
+        EXPECT_EQ(a[p], all) << p;
+        EXPECT_EQ(v[p], u) << p;
+    }
+}

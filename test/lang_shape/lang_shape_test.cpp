@@ -5,6 +5,7 @@
 // elements; the arithmetic around them is exact in f32).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "mytriton/runtime.h"
+#include "sort_ref.h"
 #include "mytriton_lang_shape_kernels.h"
 #if MT_SHAPE_MLIR
 #include "mytriton_lang_shape_mlir.h"
@@ -246,6 +248,63 @@ void loop_pairs(Backend b, int opt) {
 
 }  // namespace
 
+// The bits of floats (NaN compared as bits too).
+void expect_same_bits(const std::vector<float> &got, const std::vector<float> &want,
+                      const char *what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++)
+        ASSERT_EQ(f32_bits(got[i]), f32_bits(want[i]))
+            << what << " at " << i << ": got " << got[i] << ", want " << want[i];
+}
+
+void sort(Backend b, int opt) {
+    const int R = 4, C = 16;
+    Buf<float> x(sort_input(R * C)), a(std::vector<float>(R * C, -1.0f)),
+        d(std::vector<float>(R * C, -1.0f)), f(std::vector<float>(R * C, -1.0f)),
+        g(std::vector<float>(R * C, -1.0f));
+    RUN(b, opt, sort, x.ptr(b), a.ptr(b), d.ptr(b), f.ptr(b), g.ptr(b));
+    a.fetch(b);
+    d.fetch(b);
+    f.fetch(b);
+    g.fetch(b);
+    std::vector<float> wa, wd, wf(R * C), wg(R * C);
+    for (int r = 0; r < R; r++) {
+        auto sa = bitonic_ref(row_of(x.h, r, C), false), sd = bitonic_ref(row_of(x.h, r, C), true);
+        wa.insert(wa.end(), sa.begin(), sa.end());
+        wd.insert(wd.end(), sd.begin(), sd.end());
+        for (int c = 0; c < C; c++) {
+            wf[r * C + c] = x.h[r * C + (C - 1 - c)];
+            wg[r * C + c] = x.h[(R - 1 - r) * C + c];
+        }
+    }
+    expect_same_bits(a.h, wa, "sort");
+    expect_same_bits(d.h, wd, "sort descending");
+    expect_same_bits(f.h, wf, "flip dim 1");
+    expect_same_bits(g.h, wg, "flip dim 0");
+}
+
+void sort_vec(Backend b, int opt) {
+    const int N = 256;
+    std::vector<int32_t> iv(N);
+    for (int k = 0; k < N; k++) iv[k] = (k * 7919) % 97 - 48;
+    Buf<float> x(iota_f(N, 0.0f, 0.0f)), a(std::vector<float>(N, -1.0f));
+    for (int k = 0; k < N; k++) x.h[k] = (float)((k * 131) % 251) * 0.5f - 60.0f;
+    Buf<int32_t> i(iv), j(std::vector<int32_t>(N, -1)), kk(std::vector<int32_t>(N, -1));
+    RUN(b, opt, sort_vec, x.ptr(b), a.ptr(b), i.ptr(b), j.ptr(b), kk.ptr(b));
+    a.fetch(b);
+    j.fetch(b);
+    kk.fetch(b);
+    auto wa = x.h;
+    std::sort(wa.begin(), wa.end(), [](float p, float q) { return p > q; });
+    expect_same_bits(a.h, wa, "sort descending");
+    auto wj = iv;
+    std::sort(wj.begin(), wj.end());
+    expect_equal(j.h, wj, "sort i32");
+    std::vector<int32_t> wk(N);
+    for (int k = 0; k < N; k++) wk[k] = wj[N - 1 - k] + 1;
+    expect_equal(kk.h, wk, "flip of the sort");
+}
+
 #define SHAPE_CASE(name)                              \
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
@@ -288,3 +347,5 @@ SHAPE_CASE(split)
 SHAPE_CASE(broadcast)
 SHAPE_CASE(loop)
 SHAPE_CASE(loop_pairs)
+SHAPE_CASE(sort)
+SHAPE_CASE(sort_vec)

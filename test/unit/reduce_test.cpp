@@ -97,6 +97,30 @@ TEST(Reduce, FlagsOfTheWrongKind) {
     EXPECT_REJECTED(u, "cumsum needs an axis attribute");
 }
 
+TEST(Reduce, XorSumAndXorShuffle) {
+    Ssa s;
+    Operand x = s.typed(OP_ZEROS, {}, shape_attr({4, 8}, DT_I32));
+    s.typed(OP_XOR_SUM, {x}, red(1, 0));  // vector<4 x i32>
+    Attrs m{};
+    m.axis = 7;
+    s.typed(OP_XOR_SHUFFLE, {x}, m);  // block<4x8 x i32>
+    EXPECT_VALID(s);
+    std::string text = s.print();
+    EXPECT_NE(text.find("%1 = xor_sum %0 {axis=1} : vector<4 x i32>"), std::string::npos) << text;
+    EXPECT_NE(text.find("%2 = xor_shuffle %0 {index=7} : block<4x8 x i32>"), std::string::npos)
+        << text;
+    Ssa f;
+    Operand y = f.typed(OP_ZEROS, {}, shape_attr({8}, DT_F32));
+    f.op(OP_XOR_SUM, f32(), {y}, red(0, 0));
+    EXPECT_REJECTED(f, "xor_sum needs a block of integers (got vector<8 x f32>)");
+    Ssa g;
+    Operand z = g.typed(OP_ZEROS, {}, shape_attr({8}, DT_F32));
+    Attrs big{};
+    big.axis = 8;
+    g.op(OP_XOR_SHUFFLE, vec(f32(), 8), {z}, big);
+    EXPECT_REJECTED(g, "xor_shuffle: index 8 is out of range for vector<8 x f32>");
+}
+
 // ---- Diagnostics ---------------------------------------------------------------
 
 using Case = DiagnosticCase;
@@ -161,6 +185,35 @@ const std::vector<Case> &cases() {
          {},
          nullptr,
          "\n\n@triton.jit\ndef one(a, b, c, d):\n    return a\n"},
+        {"XorSumOfFloats", "x", "*fp32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x, tl.xor_sum(tl.load(x + o)))\n",
+         "k.py:8:28: error: tl.xor_sum is only supported for integers (got vector<8 x f32>)\n"
+         "        tl.store(x, tl.xor_sum(tl.load(x + o)))\n"
+         "                               ^\n"},
+        {"SortAlongTheFirstAxis", "x", "*fp32",
+         "    o = tl.arange(0, 8)\n"
+         "    v = tl.load(x + o[:, None] * 8 + o[None, :])\n"
+         "    tl.store(x + o[:, None] * 8 + o[None, :], tl.sort(v, dim=0))\n",
+         "k.py:9:58: error: tl.sort: only the last dimension can be sorted, as Triton (got dim 0 of block<8x8 x f32>)\n"
+         "        tl.store(x + o[:, None] * 8 + o[None, :], tl.sort(v, dim=0))\n"
+         "                                                             ^\n"},
+        {"FlipDimOutOfRange", "x", "*fp32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + o, tl.flip(tl.load(x + o), 1))\n",
+         "k.py:8:45: error: tl.flip: dim 1 is out of range for a block of rank 1\n"
+         "        tl.store(x + o, tl.flip(tl.load(x + o), 1))\n"
+         "                                                ^\n"},
+        {"SortOfScalar", "x, n", "*fp32, i32", "    tl.store(x, tl.sort(n))\n",
+         "k.py:7:25: error: tl.sort needs a block of rank 1 or 2 (got i32)\n"
+         "        tl.store(x, tl.sort(n))\n"
+         "                            ^\n"},
+        {"SortDescendingAtRuntime", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + o, tl.sort(tl.load(x + o), descending=n > 0))\n",
+         "k.py:8:45: error: tl.sort: descending must be a compile-time bool\n"
+         "        tl.store(x + o, tl.sort(tl.load(x + o), descending=n > 0))\n"
+         "                                                ^\n"},
     };
     return all;
 }

@@ -113,3 +113,30 @@ def both_ways_kernel(X, Y, N: tl.constexpr):
     idx = tl.program_id(0) * N + tl.arange(0, N) + 1
     x = tl.load(X + (idx[:, None] - 1) * N + (idx[None, :] - 1))
     tl.store(Y + (idx[None, :] - 1) * N + (idx[:, None] - 1), x * 2.0 + idx[None, :])
+
+
+@triton.jit
+def sort_kernel(X, A, D, F, G, R: tl.constexpr, C: tl.constexpr):
+    # tl.sort along the rows of an (R, C) tile, ascending and descending
+    # (Triton's bitonic network: NaN and -0.0 as Triton), and tl.flip
+    # along each axis
+    rr = tl.arange(0, R)
+    rc = tl.arange(0, C)
+    offs = rr[:, None] * C + rc[None, :]
+    x = tl.load(X + offs)
+    tl.store(A + offs, tl.sort(x))
+    tl.store(D + offs, tl.sort(x, descending=True))
+    tl.store(F + offs, tl.flip(x, 1))
+    tl.store(G + offs, x.flip(0))
+
+
+@triton.jit
+def sort_vec_kernel(X, A, I, J, K, N: tl.constexpr):
+    # rank 1: a descending sort of floats, an ascending sort of integers
+    # read back flipped (dim=None: the last), and a flip of the sort
+    o = tl.arange(0, N)
+    tl.store(A + o, tl.sort(tl.load(X + o), dim=0, descending=True))
+    i = tl.load(I + o)
+    s = tl.sort(i)
+    tl.store(J + o, s)
+    tl.store(K + o, tl.flip(s, 0) + 1)

@@ -176,3 +176,18 @@ def scan_fn_kernel(x_ptr, a_ptr, b_ptr, M, BM: tl.constexpr, BN: tl.constexpr):
     x = tl.load(x_ptr + offs, mask=mask, other=0)
     tl.store(a_ptr + offs, tl.associative_scan(x, 1, _running_max), mask=mask)
     tl.store(b_ptr + offs, x.associative_scan(0, _add, reverse=True), mask=mask)
+
+
+@triton.jit
+def xor_sum_kernel(x_ptr, r_ptr, c_ptr, a_ptr, b_ptr, v_ptr, M, BM: tl.constexpr, BN: tl.constexpr):
+    # tl.xor_sum along the rows, down the columns (kept as a (1, BN) row),
+    # over the whole tile, and over a rank-1 block of u8 (the dtype kept)
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * BN + rn[None, :], mask=rm[:, None] < M, other=0)
+    tl.store(r_ptr + rm, tl.xor_sum(x, 1), mask=rm < M)
+    tl.store(c_ptr + pid * BN + rn[None, :], x.xor_sum(axis=0, keep_dims=True))
+    tl.store(a_ptr + pid, tl.xor_sum(x))
+    b = tl.load(b_ptr + pid * BN + rn)
+    tl.store(v_ptr + pid, tl.xor_sum(b, axis=0))
