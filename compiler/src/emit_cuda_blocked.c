@@ -22,7 +22,7 @@
  *
  * Runtime loops whose body accumulates an outer product of a row block and
  * a column block (the seed's runtime-K matmul) are lowered by
- * cuda_matmul.c to a shared-memory staged, register-blocked loop. */
+ * emit_cuda_fma.c to a shared-memory staged, register-blocked loop. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -154,15 +154,8 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
     } else if (t->rank == 2) {
         int R = t->rows, C = t->cols, tm = 1, tn = 1;
         if (cuda_matmul_find(f, t) != NULL) {
-            /* register micro-tiles of up to 8 x 8, and at least 128
-             * threads where the tile allows */
-            tm = tn = 8;
-            while (tm > 1 && !divides(tm, R)) tm /= 2;
-            while (tn > 1 && !divides(tn, C)) tn /= 2;
-            while ((R / tm) * (C / tn) < 128 && (tm > 1 || tn > 1)) {
-                if (tn >= tm && tn > 1) tn /= 2;
-                else tm /= 2;
-            }
+            /* register micro-tiles by the registers a thread needs */
+            cuda_fma_microtile(R, C, &tm, &tn);
         } else {
             /* a 16-byte group of columns per thread */
             int g = cb_group(f);

@@ -71,6 +71,43 @@ const Inst *cuda_matmul_find(const Function *f, const TileInfo *t) {
     return NULL;
 }
 
+/* The register micro-tile: each thread accumulates tm x tn elements of
+ * the tile over the whole loop. A thread holds its accumulators, one
+ * k-step's tm + tn operands, the next chunk's prefetch (4 registers per
+ * staged group) and about 32 registers of indices and addresses; the
+ * block's threads share an SM's 65536 registers, at most 255 each. Among
+ * the micro-tiles of at most 8 x 8 that divide the tile, spread it over
+ * 32 to 1024 threads and need at most 255 registers: first those whose
+ * block fits the register file, then those with enough threads (128,
+ * Triton's 4 warps, for tiles of 64 x 64 and more; 64 below, where 128
+ * threads would leave a thread 2 accumulators and reading shared memory
+ * would bound the loop), then the most accumulators (reuse of each
+ * operand read), then the squarest, then more rows. */
+static int microtile_regs(int R, int C, int tm, int tn) {
+    int T = R * C / (tm * tn);
+    int groups = (R * MM_BK / 4 + T - 1) / T + (C * MM_BK / 4 + T - 1) / T;
+    return tm * tn + tm + tn + 4 * groups + 32;
+}
+
+void cuda_fma_microtile(int R, int C, int *tm, int *tn) {
+    static const int sides[] = {1, 2, 4, 8};
+    int want = R * C >= 4096 ? 128 : 64, least = R * C < 32 ? R * C : 32;
+    int best = -1, bm = 1, bn = 1;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) {
+            int m = sides[a], n = sides[b];
+            if (R % m || C % n) continue;
+            int T = R * C / (m * n), regs = microtile_regs(R, C, m, n);
+            if (T < least || T > 1024 || regs > 255) continue;
+            int skew = a > b ? a - b : b - a;
+            int score = (T * regs <= 65536) * 100000 + (T >= want) * 10000 + m * n * 10 +
+                        (3 - skew) * 2 + (m >= n);
+            if (score > best) best = score, bm = m, bn = n;
+        }
+    *tm = bm;
+    *tn = bn;
+}
+
 /* ---- Regeneration of operands, addresses and masks ----------------------- */
 
 typedef struct Regen {
@@ -111,7 +148,9 @@ static const char *regen(Regen *R, Operand o, int axis) {
         if (R->sub_id[s] == o.id) return R->sub_expr[s];
     const Inst *d = f->defs[o.id];
     Type t = f->types[o.id];
-    if (t.rank == 0 && !in_block(&R->l->body, d)) return cb_elem(C, o, LAYOUT_UNIFORM, "0", "0");
+    /* a uniform scalar in scope (a pointer is an index: regenerated) */
+    if (t.rank == 0 && !t.ptr && !in_block(&R->l->body, d))
+        return cb_elem(C, o, LAYOUT_UNIFORM, "0", "0");
     if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : -1;
     if (d->op == OP_LOAD) return regen_load(R, d, axis);
     if (d->op == OP_ARANGE) {
