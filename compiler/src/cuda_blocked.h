@@ -65,13 +65,13 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
                               const int *param_div);
 
 /* Outer-product loops (outer.h's outer_match) at the top level of a kernel
- * whose tile is their accumulator: cuda_matmul_find returns the first (or
- * NULL); cuda_matmul_emit lowers `loop` if it is one and returns 1.
+ * whose tile is their accumulator: cuda_outer_find returns the first (or
+ * NULL); cuda_outer_emit lowers `loop` if it is one and returns 1.
  * cuda_fma_microtile chooses the tm x tn register micro-tile of such a
  * kernel's R x C tile. */
-const Inst *cuda_matmul_find(const Function *f, const TileInfo *t);
-int cuda_matmul_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
-int cuda_matmul_emit(CudaB *C, const Inst *loop);
+const Inst *cuda_outer_find(const Function *f, const TileInfo *t);
+int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
+int cuda_outer_emit(CudaB *C, const Inst *loop);
 void cuda_fma_microtile(int R, int C, int *tm, int *tn);
 
 #endif

@@ -153,7 +153,7 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
         t->tn = tn;
     } else if (t->rank == 2) {
         int R = t->rows, C = t->cols, tm = 1, tn = 1;
-        if (cuda_matmul_find(f, t) != NULL) {
+        if (cuda_outer_find(f, t) != NULL) {
             /* register micro-tiles by the registers a thread needs */
             cuda_fma_microtile(R, C, &tm, &tn);
         } else {
@@ -1887,7 +1887,7 @@ static int streaming_body(const Block *b) {
 
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
-    if (in->op == OP_FOR && cuda_matmul_emit(C, in)) return;
+    if (in->op == OP_FOR && cuda_outer_emit(C, in)) return;
     declare_lanes(C, in);
     if (in->op == OP_IF) {
         /* a uniform condition: every thread takes the same branch */
@@ -1939,7 +1939,7 @@ static void emit_inst(CudaB *C, const Inst *in) {
         return;
     }
     if (op_has(in->op, OPF_REGION)) {
-        materialize_region(C, in, in->op != OP_FOR || !cuda_matmul_find_loop(C->f, C->tile, in));
+        materialize_region(C, in, in->op != OP_FOR || !cuda_outer_find_loop(C->f, C->tile, in));
     } else if (in->op == OP_STORE && store_by_rows(C, in, 1)) {
         materialize(C, in->args[1]); /* the address and the mask are recomputed */
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
