@@ -18,7 +18,8 @@
  *   (emit_cuda_fma.c) reads: the accumulator lane, the product and its
  *   two operands, each a chain of pure elementwise ops over loads whose
  *   addresses, masks and `other` are pure functions of the loop index and
- *   values from before the loop (any transform: tl.where, casts, scaling).
+ *   values from before the loop (any transform: tl.where, casts, scaling);
+ *   the loads are the body's own.
  *   Everything else in the body must be pure or a load (no store, atomic,
  *   region, reduction, barrier), and nothing but the product may read the
  *   accumulator.
@@ -257,8 +258,10 @@ static int chain_ok(const Function *f, const Loop *l, Operand o, int depth) {
     if (!d || op_has(d->op, OPF_REGION)) return 0;
     if (f->types[o.id].rank == 0 && !defined_in(&l->body, o.id)) return 1; /* uniform */
     if (d->op == OP_LOAD) {
-        int base = outer_pointer_base(f, d->args[0]);
-        if (base < 0) return 0;
+        /* read again where it is staged: only loads of the body, which
+         * stores nothing, may be (one before the loop could be followed by
+         * a store to its address) */
+        if (outer_pointer_base(f, d->args[0]) < 0 || !defined_in(&l->body, o.id)) return 0;
     } else if (!op_has(d->op, OPF_PURE) ||
                (!chain_special(d->op) && op_info(d->op)->rule == TR_SPECIAL)) {
         return 0;

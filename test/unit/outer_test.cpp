@@ -182,4 +182,37 @@ TEST(Outer, O1KeepsTheCarriedPointers) {
     EXPECT_NE(r.ssa.find("iter_args(%17 = %12, %18 = %14, %19 = %15)"), std::string::npos) << r.ssa;
 }
 
+// A row operand loaded before the loop would be read again where it is
+// staged, after what the kernel stored in between: such loops are not staged.
+TEST(Outer, LoadsBeforeTheLoopAreNotReadAgain) {
+    CompileArgs a;
+    a.path = write_kernel("outer_preload", "k.py",
+                          kernel_text("a, s, c, K",
+                                      "    r = tl.arange(0, 16)[:, None]\n"
+                                      "    n = tl.arange(0, 16)[None, :]\n"
+                                      "    scale = tl.load(s + r)\n"
+                                      "    tl.store(s + r, scale * 2.0)\n"
+                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                      "    for k in range(K):\n"
+                                      "        acc += (tl.load(a + r * K + k) * scale) * tl.load(a + k * 16 + n)\n"
+                                      "    tl.store(c + r * 16 + n, acc)\n"));
+    a.signature = "*fp32, *fp32, *fp32, i32";
+    Compiled r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_EQ(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
+    // the same with the scale loaded in the loop is staged
+    a.path = write_kernel("outer_inload", "k.py",
+                          kernel_text("a, s, c, K",
+                                      "    r = tl.arange(0, 16)[:, None]\n"
+                                      "    n = tl.arange(0, 16)[None, :]\n"
+                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                      "    for k in range(K):\n"
+                                      "        x = tl.load(a + r * K + k) * tl.load(s + r)\n"
+                                      "        acc += x * tl.load(a + k * 16 + n)\n"
+                                      "    tl.store(c + r * 16 + n, acc)\n"));
+    r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
+}
+
 } // namespace
