@@ -129,8 +129,8 @@ static const char *regen_load(Regen *R, const Inst *ld, int axis) {
     CudaB *C = R->C;
     DType dt = (DType)ld->type.dtype;
     const char *base = C->pnames[outer_pointer_base(C->f, ld->args[0])];
-    const char *elem = c_load(C->a, dt, C_CUDA,
-                              arena_printf(C->a, "%s[%s]", base, regen(R, ld->args[0], axis)));
+    const char *elem =
+        c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[%s]", base, regen(R, ld->args[0], axis)));
     if (ld->args[1].kind == OPD_NONE) return elem;
     const char *other = ld->args[2].kind == OPD_NONE ? c_zero(dt) : regen(R, ld->args[2], axis);
     return arena_printf(C->a, "(%s ? %s : (%s)%s)", regen(R, ld->args[1], axis), elem, c_type(dt),
@@ -260,8 +260,8 @@ static int uses_ident(const char *s, const char *id) {
         int before = p > s && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
                                (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
         char c = p[n];
-        int after = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-                    (c >= 'A' && c <= 'Z');
+        int after =
+            c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
         if (!before && !after) return 1;
     }
     return 0;
@@ -317,8 +317,8 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
 
 /* Group q's operand values from its loads (those not read by
  * stage_vector, each once) and its transform, for the k inside the loop. */
-static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chunk,
-                            const char *len, const char *kq) {
+static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
+                            const char *kq) {
     int axis = S->along_rows ? 0 : 1;
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");

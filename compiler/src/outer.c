@@ -79,7 +79,8 @@ static void count_use(Operand *o, void *user) {
 
 static int uses_in_block(const Block *b, int v) {
     UseCount u = {v, 0};
-    for (int i = 0; i < b->items.len; i++) ssa_for_each_operand(b->items.items[i], 1, count_use, &u);
+    for (int i = 0; i < b->items.len; i++)
+        ssa_for_each_operand(b->items.items[i], 1, count_use, &u);
     return u.n;
 }
 
@@ -124,8 +125,7 @@ typedef struct Rewrite {
     PassStats *st;
 } Rewrite;
 
-static int new_inst(Rewrite *W, Block *b, int *pos, Op op, Type t, Operand x, Operand y,
-                    SrcPos p) {
+static int new_inst(Rewrite *W, Block *b, int *pos, Op op, Type t, Operand x, Operand y, SrcPos p) {
     Inst *in = ssa_inst_new(W->a, op, p);
     in->nargs = 2;
     in->args[0] = x;
@@ -155,8 +155,7 @@ static int pointer_lane(const Function *f, const Inst *in, int lane, const Block
         return 0;
     Operand d = adv->args[1];
     Type td = operand_type(f, d);
-    if (!invariant(l, d) || td.ptr || (td.dtype != DT_I32 && !int_const(d)))
-        return 0;
+    if (!invariant(l, d) || td.ptr || (td.dtype != DT_I32 && !int_const(d))) return 0;
     return uses_in_block(scope, l->results[lane]) == 0;
 }
 
@@ -177,8 +176,8 @@ static void rewrite_loop(Rewrite *W, Inst *in, const Block *scope) {
             /* t = (k - start) / step, the iteration number */
             t = opd_value(l->index);
             if (!is_int_const(l->start, 0))
-                t = opd_value(new_inst(W, &l->body, &pos, OP_SUB, type_scalar(DT_I32), t, l->start,
-                                       in->pos));
+                t = opd_value(
+                    new_inst(W, &l->body, &pos, OP_SUB, type_scalar(DT_I32), t, l->start, in->pos));
             if (!is_int_const(l->step, 1))
                 t = opd_value(new_inst(W, &l->body, &pos, OP_FLOORDIV, type_scalar(DT_I32), t,
                                        l->step, in->pos));
@@ -188,8 +187,8 @@ static void rewrite_loop(Rewrite *W, Inst *in, const Block *scope) {
         Type td = operand_type(f, d);
         Operand off = t;
         if (!is_int_const(d, 1))
-            off = opd_value(new_inst(W, &l->body, &pos, OP_MUL,
-                                     td.rank ? td : type_scalar(DT_I32), t, d, adv->pos));
+            off = opd_value(new_inst(W, &l->body, &pos, OP_MUL, td.rank ? td : type_scalar(DT_I32),
+                                     t, d, adv->pos));
         int p = new_inst(W, &l->body, &pos, OP_ADDPTR, f->types[l->args[lane]], l->inits[lane], off,
                          adv->pos);
         if (p >= f->cap) {

@@ -7,10 +7,10 @@
 #include "passes.h"
 
 typedef struct OuterLoop {
-    const Inst *loop;     /* the `for` */
-    int acc_lane;         /* its accumulator lane (0 after outer_match) */
+    const Inst *loop;      /* the `for` */
+    int acc_lane;          /* its accumulator lane (0 after outer_match) */
     const Inst *add, *mul; /* acc + X * Y */
-    Operand x, y;         /* X (R, 1), varying along rows; Y (1, C), along columns */
+    Operand x, y;          /* X (R, 1), varying along rows; Y (1, C), along columns */
 } OuterLoop;
 
 /* The rewrite (every backend, -O2): in a loop with an outer-product
