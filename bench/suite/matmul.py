@@ -92,3 +92,33 @@ def matmul_hoisted_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
         a_ptrs += 1
         b_ptrs += N
     tl.store(c + offs_m * N + offs_n, acc, mask=a_mask & b_mask)
+
+
+@triton.jit
+def matmul_scale_in_loop_kernel(a, b, c, M, N, K, alpha, BM: tl.constexpr, BN: tl.constexpr):
+    # an operand scaled inside the loop, `acc = acc + ...`: (alpha * A) @ B.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BM + tl.arange(0, BM)[:, None]
+    offs_n = pid_n * BN + tl.arange(0, BN)[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(K):
+        a_values = tl.load(a + offs_m * K + k, mask=offs_m < M, other=0.0) * alpha
+        b_values = tl.load(b + k * N + offs_n, mask=offs_n < N, other=0.0)
+        acc = acc + a_values * b_values
+    tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))
+
+
+@triton.jit
+def matmul_kmask_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
+    # the loads masked along k too (k < K), as code written for a padded K is.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BM + tl.arange(0, BM)[:, None]
+    offs_n = pid_n * BN + tl.arange(0, BN)[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(K):
+        a_values = tl.load(a + offs_m * K + k, mask=(offs_m < M) & (k < K), other=0.0)
+        b_values = tl.load(b + k * N + offs_n, mask=(offs_n < N) & (k < K), other=0.0)
+        acc += a_values * b_values
+    tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))

@@ -1,5 +1,5 @@
 /* Shared between the -O2 CUDA backend (emit_cuda_blocked.c) and its
- * matmul loop lowering (cuda_matmul.c). */
+ * staged emission of outer-product loops (emit_cuda_fma.c). */
 #ifndef MT_CUDA_BLOCKED_H
 #define MT_CUDA_BLOCKED_H
 
@@ -64,12 +64,14 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
 const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
                               const int *param_div);
 
-/* The matmul idiom: a top-level runtime loop whose only carried value is a
- * tile accumulating the outer product of a row block and a column block
- * loaded from memory. cuda_matmul_find returns it (or NULL);
- * cuda_matmul_emit lowers `loop` if it is one and returns 1. */
-const Inst *cuda_matmul_find(const Function *f, const TileInfo *t);
-int cuda_matmul_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
-int cuda_matmul_emit(CudaB *C, const Inst *loop);
+/* Outer-product loops (outer.h's outer_match) at the top level of a kernel
+ * whose tile is their accumulator: cuda_outer_find returns the first (or
+ * NULL); cuda_outer_emit lowers `loop` if it is one and returns 1.
+ * cuda_fma_microtile chooses the tm x tn register micro-tile of such a
+ * kernel's R x C tile. */
+const Inst *cuda_outer_find(const Function *f, const TileInfo *t);
+int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
+int cuda_outer_emit(CudaB *C, const Inst *loop);
+void cuda_fma_microtile(int R, int C, int *tm, int *tn);
 
 #endif

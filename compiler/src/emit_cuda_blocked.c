@@ -22,7 +22,7 @@
  *
  * Runtime loops whose body accumulates an outer product of a row block and
  * a column block (the seed's runtime-K matmul) are lowered by
- * cuda_matmul.c to a shared-memory staged, register-blocked loop. */
+ * emit_cuda_fma.c to a shared-memory staged, register-blocked loop. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -153,16 +153,9 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
         t->tn = tn;
     } else if (t->rank == 2) {
         int R = t->rows, C = t->cols, tm = 1, tn = 1;
-        if (cuda_matmul_find(f, t) != NULL) {
-            /* register micro-tiles of up to 8 x 8, and at least 128
-             * threads where the tile allows */
-            tm = tn = 8;
-            while (tm > 1 && !divides(tm, R)) tm /= 2;
-            while (tn > 1 && !divides(tn, C)) tn /= 2;
-            while ((R / tm) * (C / tn) < 128 && (tm > 1 || tn > 1)) {
-                if (tn >= tm && tn > 1) tn /= 2;
-                else tm /= 2;
-            }
+        if (cuda_outer_find(f, t) != NULL) {
+            /* register micro-tiles by the registers a thread needs */
+            cuda_fma_microtile(R, C, &tm, &tn);
         } else {
             /* a 16-byte group of columns per thread */
             int g = cb_group(f);
@@ -1967,7 +1960,7 @@ static int streaming_body(const Block *b) {
 
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
-    if (in->op == OP_FOR && cuda_matmul_emit(C, in)) return;
+    if (in->op == OP_FOR && cuda_outer_emit(C, in)) return;
     declare_lanes(C, in);
     if (in->op == OP_IF) {
         /* a uniform condition: every thread takes the same branch */
@@ -2019,7 +2012,7 @@ static void emit_inst(CudaB *C, const Inst *in) {
         return;
     }
     if (op_has(in->op, OPF_REGION)) {
-        materialize_region(C, in, in->op != OP_FOR || !cuda_matmul_find_loop(C->f, C->tile, in));
+        materialize_region(C, in, in->op != OP_FOR || !cuda_outer_find_loop(C->f, C->tile, in));
     } else if (in->op == OP_STORE && store_by_rows(C, in, 1)) {
         materialize(C, in->args[1]); /* the address and the mask are recomputed */
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {

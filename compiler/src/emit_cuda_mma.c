@@ -32,7 +32,7 @@
  * 2t and 2t + 1 of each 16 x 8 block) and stored from it.
  *
  * Addresses and masks are not values held in registers: as in
- * cuda_matmul.c, each is regenerated for any (row, column) of its block
+ * emit_cuda_fma.c, each is regenerated for any (row, column) of its block
  * from its definition (aranges, program ids, parameters, arithmetic), the
  * scalars before the loop computed once at kernel entry. Below sm_80 (and
  * in the host pass) the kernel computes the same fragment elements with

@@ -1,6 +1,7 @@
 /* The pass pipeline and shared rewriting helpers. */
 #include "passes.h"
 
+#include "outer.h"
 #include "verify.h"
 
 int ssa_has_loops(const Function *f) {
@@ -54,7 +55,7 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
         const char *name;
         void (*run)(Arena *, Function *, PassStats *);
     } pipeline[] = {{"constant folding", pass_fold}, {"CSE", pass_cse}, {"LICM", pass_licm},
-                    {"constant folding", pass_fold}, {"CSE", pass_cse}, {"DCE", pass_dce}};
+                    {"outer-product loops", pass_outer},   {"constant folding", pass_fold}, {"CSE", pass_cse}, {"DCE", pass_dce}};
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         pipeline[i].run(ctx->arena, f, st);
         if (!verify_after(&P, pipeline[i].name)) return 0;

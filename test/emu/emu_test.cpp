@@ -23,6 +23,22 @@
 #include "mm32_o2.h"
 #include "mm64_o2.h"
 #include "mm64x32_o2.h"
+#include "outer_relu_o1.h"
+#include "outer_relu_o2.h"
+#include "outer_relu64_o2.h"
+#include "outer_affine_o1.h"
+#include "outer_affine_o2.h"
+#include "outer_affine64_o2.h"
+#include "outer_hoisted_o1.h"
+#include "outer_hoisted_o2.h"
+#include "outer_hoisted64_o2.h"
+#include "outer_step2_o1.h"
+#include "outer_step2_o2.h"
+#include "outer_step264_o2.h"
+#include "outer_kmask_o1.h"
+#include "outer_kmask_o2.h"
+#include "outer_kmask64_o2.h"
+#include "outer_cast_o2.h"
 #include "nested_o1.h"
 #include "nested_o2.h"
 #include "rowsum_o1.h"
@@ -291,6 +307,71 @@ TEST(Emu, MatmulRuntimeK) {
                 }
             ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f) << v.name;
         }
+    }
+}
+
+// Outer-product loops (issue 14): each variation at -O1 (one thread per
+// element) and -O2 (staged through shared memory) against the loop's sum
+// in double, k over the loop's range with the operands' transforms.
+TEST(Emu, OuterProduct) {
+    using XF = double (*)(double);
+    struct Var {
+        const char* name;
+        MM o1, o2, o2big;
+        int start, step, extra; // range(start, K + extra, step)
+        XF fx, fy;
+    };
+    XF id = [](double v) { return v; };
+    Var vars[] = {
+        {"relu", launch_outer_relu_o1, launch_outer_relu_o2, launch_outer_relu64_o2, 0, 1, 0,
+         [](double v) { return v > 0 ? v : 0.0; }, id},
+        {"affine", launch_outer_affine_o1, launch_outer_affine_o2, launch_outer_affine64_o2, 0, 1, 0,
+         [](double v) { return v * 0.5 + 1.0; }, [](double v) { return std::fabs(v); }},
+        {"hoisted", launch_outer_hoisted_o1, launch_outer_hoisted_o2, launch_outer_hoisted64_o2, 0, 1, 0, id,
+         id},
+        {"step2", launch_outer_step2_o1, launch_outer_step2_o2, launch_outer_step264_o2, 1, 2, 0, id, id},
+        {"kmask", launch_outer_kmask_o1, launch_outer_kmask_o2, launch_outer_kmask64_o2, 0, 1, 5, id, id},
+    };
+    struct {
+        int M, N, K;
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2}};
+    for (auto s : sizes) {
+        // one spare element past each operand: reading it would be a bug
+        auto a = random_vec((size_t)s.M * s.K + 1, 21), b = random_vec((size_t)s.K * s.N + 1, 22);
+        for (auto& v : vars) {
+            std::vector<double> want((size_t)s.M * s.N), mag((size_t)s.M * s.N);
+            for (int i = 0; i < s.M; i++)
+                for (int j = 0; j < s.N; j++)
+                    for (int k = v.start; k < s.K + v.extra; k += v.step) {
+                        if (k >= s.K) continue; // masked: x = y = 0
+                        double p = v.fx(a[(size_t)i * s.K + k]) * v.fy(b[(size_t)k * s.N + j]);
+                        want[(size_t)i * s.N + j] += p;
+                        mag[(size_t)i * s.N + j] += std::fabs(p);
+                    }
+            for (MM f : {v.o1, v.o2, v.o2big}) {
+                std::vector<float> c((size_t)s.M * s.N + 1, -5.0f);
+                ASSERT_EQ(f(nullptr, a.data(), b.data(), c.data(), s.M, s.N, s.K), 0) << v.name;
+                for (size_t e = 0; e < want.size(); e++)
+                    ASSERT_NEAR(c[e], want[e], 1e-5 * (1 + mag[e]))
+                        << v.name << " " << s.M << "x" << s.N << "x" << s.K << " at " << e;
+                ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f) << v.name;
+            }
+        }
+        // an integer row operand converted to f32
+        std::vector<int32_t> ai((size_t)s.M * s.K + 1);
+        for (size_t e = 0; e < ai.size(); e++) ai[e] = (int32_t)(e * 7919 % 11) - 5;
+        std::vector<float> c((size_t)s.M * s.N + 1, -5.0f);
+        ASSERT_EQ(launch_outer_cast_o2(nullptr, ai.data(), b.data(), c.data(), s.M, s.N, s.K), 0);
+        for (int i = 0; i < s.M; i++)
+            for (int j = 0; j < s.N; j++) {
+                double want = 0, mag = 0;
+                for (int k = 0; k < s.K; k++) {
+                    double p = (double)ai[(size_t)i * s.K + k] * b[(size_t)k * s.N + j];
+                    want += p, mag += std::fabs(p);
+                }
+                ASSERT_NEAR(c[(size_t)i * s.N + j], want, 1e-5 * (1 + mag)) << "cast at " << i << "," << j;
+            }
+        ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f);
     }
 }
 

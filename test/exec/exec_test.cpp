@@ -1256,6 +1256,48 @@ EXEC_CASE_O2(matmul_64) {
     matmul_check(mode, opt, {{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}},
                  [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, matmul_64, a, b, c, M, N, K); });
 }
+// Outer-product loops (issue 14, kernels/outer.py): c = sum over the loop's
+// k (range(start, K + extra, step), masked past K) of fx(a[i, k]) * fy(b[k, j]).
+template <class Launch>
+static void outer_check(Mode mode, int opt, double (*fx)(double), double (*fy)(double), int start, int step,
+                        int extra, Launch launch) {
+    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
+        TRACE("M = " << M << ", N = " << N << ", K = " << K);
+        auto a = rand_f32((size_t)M * K, 12, -1.0f, 1.0f), b = rand_f32((size_t)K * N, 13, -1.0f, 1.0f);
+        std::vector<double> ref((size_t)M * N);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++)
+                for (int k = start; k < K + extra && k < K; k += step)
+                    ref[(size_t)i * N + j] += fx(a[(size_t)i * K + k]) * fy(b[(size_t)k * N + j]);
+        Tol t{1e-5, 1e-6 * (K + 1)};
+        verify(mode, opt, [&](Runner &r) {
+            float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
+            launch(r, da, db, dc, M, N, K);
+            return Planes{{"c", r.get(dc)}};
+        }, {{"c", ref}}, {{t, t}});
+    }
+}
+static double outer_id(double v) { return v; }
+EXEC_CASE_O2(outer_relu_64) {
+    outer_check(mode, opt, [](double v) { return v > 0 ? v : 0.0; }, outer_id, 0, 1, 0,
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_relu_64, a, b, c, M, N, K); });
+}
+EXEC_CASE_O2(outer_affine_64) {
+    outer_check(mode, opt, [](double v) { return v * 0.5 + 1.0; }, [](double v) { return std::fabs(v); }, 0, 1, 0,
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_affine_64, a, b, c, M, N, K); });
+}
+EXEC_CASE_O2(outer_hoisted_64) {
+    outer_check(mode, opt, outer_id, outer_id, 0, 1, 0,
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_hoisted_64, a, b, c, M, N, K); });
+}
+EXEC_CASE_O2(outer_step2_32) {
+    outer_check(mode, opt, outer_id, outer_id, 1, 2, 0,
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_step2_32, a, b, c, M, N, K); });
+}
+EXEC_CASE_O2(outer_kmask_64) {
+    outer_check(mode, opt, outer_id, outer_id, 0, 1, 5,
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_kmask_64, a, b, c, M, N, K); });
+}
 EXEC_CASE_O2(block_accumulate_4k) {
     block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) { LAUNCH_O2(r, block_accumulate_4k, x, out, chunks); });
 }

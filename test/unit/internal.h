@@ -9,6 +9,7 @@ extern "C" {
 #include "expr.h"
 #include "frontend.h"
 #include "lower.h"
+#include "outer.h"
 #include "passes.h"
 #include "pyast.h"
 #include "shape.h"

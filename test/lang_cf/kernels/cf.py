@@ -241,7 +241,7 @@ def mm_if_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
     c_offsets = offs_m * N + offs_n
     c_mask = (offs_m < M) & (offs_n < N)
     acc = tl.zeros((BM, BN), tl.float32)
-    # the runtime-K matmul idiom (cuda_matmul.c at -O2) inside a runtime if
+    # the runtime-K outer-product loop (staged by emit_cuda_fma.c at -O2 at the top level) inside a runtime if
     if K > 0:
         for k in range(K):
             a_values = tl.load(a + offs_m * K + k, mask=offs_m < M, other=0.0)

@@ -1,41 +1,38 @@
-/* The matmul idiom of the -O2 CUDA backend.
+/* The -O2 CUDA emission of outer-product loops (outer.h): staged through
+ * shared memory, accumulated from registers.
  *
- * The seed's runtime-K matmul accumulates, in a runtime loop, the outer
- * product of a row block and a column block loaded from memory:
+ * outer.c finds, in the IR, a runtime loop accumulating acc + X * Y with X
+ * a (BM, 1) and Y a (1, BN) operand, each any chain of pure elementwise
+ * ops over loads (tl.where, casts, scaling) of the loop index and values
+ * from before the loop (its pass has already turned carried pointers into
+ * addresses of the iteration number):
  *
- *   %25 = for %11 in range(0, K, 1) iter_args(%12 = %10) : block<BMxBN x f32> {
- *     %17 = load <row pointers at k>, <mask>, <other> : block<BMx1 x f32>
- *     %22 = load <column pointers at k>, <mask>, <other> : block<1xBN x f32>
- *     %23 = mul %17, %22 ; %24 = add %12, %23 ; yield %24 }
+ *   %26 = for %16 in range(0, K, 1) iter_args(%17 = %12) : block<BMxBN x f32> {
+ *     %20 = load <row pointers at k> ; %21 = select %c, %20, 0.0 : block<BMx1 x f32>
+ *     %22 = load <column pointers at k> : block<1xBN x f32>
+ *     %23 = mul %21, %22 ; %24 = add %17, %23 ; yield %24 }
  *
- * One thread per output element re-reads both operands from global memory
- * for every k. Here the loop runs in chunks of MM_BK iterations: the block
- * stages the chunk's row and column blocks in shared memory (coalesced
- * loads, the mask and `other` applied at staging), then each thread
+ * One thread per output element would re-read both operands from global
+ * memory for every k. Here the loop runs in chunks of MM_BK iterations: the
+ * block stages the chunk's X (BM x MM_BK) and Y (MM_BK x BN) in shared
+ * memory (coalesced loads, the masks, `other` and the operand's transform
+ * applied at staging, each element computed once), then each thread
  * accumulates its tm x tn register micro-tile from shared memory. The
  * values are those of the loop, k in the same order; only the rounding of
- * a * b + acc may differ (fused multiply-add, as nvcc contracts the plain
+ * x * y + acc may differ (fused multiply-add, as nvcc contracts the plain
  * loop too).
  *
- * Matching requires that nothing else happens in the body: its other ops
- * are pure and only compute the loads' addresses and masks, which are
- * regenerated here for any row, column and k from their definitions
- * (aranges, program ids, parameters, arithmetic, comparisons). */
+ * Operands are regenerated for any row, column and k from their
+ * definitions (aranges, program ids, parameters, arithmetic, comparisons,
+ * loads), so what the source computes in the loop and what it hoisted
+ * before it take the same path. */
 #include <string.h>
 
 #include "cgen.h"
 #include "cuda_blocked.h"
+#include "outer.h"
 
-enum { MM_BK = 16, MM_MAX_DEPTH = 64 };
-
-typedef struct Match {
-    const Loop *l;
-    const Inst *load_row, *load_col; /* (BM, 1) and (1, BN) operands */
-} Match;
-
-static const Inst *def_in(const Function *f, Operand o) {
-    return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
-}
+enum { MM_BK = 16, MM_MAX_LOADS = 8 };
 
 static int in_block(const Block *b, const Inst *x) {
     for (int i = 0; i < b->items.len; i++)
@@ -43,115 +40,30 @@ static int in_block(const Block *b, const Inst *x) {
     return 0;
 }
 
-/* Whether operand `o` can be regenerated for any row / column / k:
- * a pure chain over aranges, program ids, parameters and constants. The
- * op table decides which ops may take part: every elementwise op (a type
- * rule other than TR_SPECIAL), which cb_op_expr renders for any operands,
- * and the special ops that regen() renders itself; any other op declines
- * the pattern. */
-static int regen_special(Op op) {
-    return op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
-           op == OP_EMPTY || op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR ||
-           op == OP_CAST || op == OP_BITCAST || op == OP_HINT;
-}
+static int chain_loads(const Function *f, const Loop *l, Operand o, const Inst **out, int n,
+                       int depth);
 
-static int regenerable(const Function *f, const Loop *l, Operand o, int depth) {
-    if (depth > MM_MAX_DEPTH) return 0;
-    if (o.kind != OPD_VALUE) return 1;
-    if (o.id == l->index) return 1;
-    const Inst *d = f->defs[o.id];
-    if (!d) return 0;
-    if (f->types[o.id].rank == 0 && !in_block(&l->body, d) && d->op != OP_FOR)
-        return 1; /* a uniform scalar in scope */
-    if (f->types[o.id].rank == 0 && d->op == OP_FOR)
-        return !in_block(&l->body, d) && o.id != l->args[0];
-    if (!regen_special(d->op) && op_info(d->op)->rule == TR_SPECIAL) return 0;
-    if (!op_has(d->op, OPF_PURE)) return 0;
-    for (int k = 0; k < d->nargs; k++)
-        if (!regenerable(f, l, d->args[k], depth + 1)) return 0;
-    return 1;
-}
-
-static int pointer_base(const Function *f, Operand o) {
-    for (int guard = 0; guard < 1000; guard++) {
-        if (o.kind == OPD_PARAM) return o.id;
-        const Inst *d = def_in(f, o);
-        if (!d || d->op != OP_ADDPTR) return -1;
-        o = d->args[0];
-    }
-    return -1;
-}
-
-static int use_count(const Block *b, int v) {
-    int n = 0;
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        for (int k = 0; k < in->nargs; k++)
-            n += in->args[k].kind == OPD_VALUE && in->args[k].id == v;
-    }
-    return n;
-}
-
-static int match_loop(const Function *f, const TileInfo *t, const Inst *in, Match *m) {
+/* The loop as outer.c matched it, on this kernel's tile: the accumulator
+ * is the tile, whose sides are multiples of 4. */
+static int match_loop(const Function *f, const TileInfo *t, const Inst *in, OuterLoop *m) {
     if (in->op != OP_FOR || t->rank != 2 || t->rows < 4 || t->cols < 4 || t->rows % 4 ||
         t->cols % 4)
         return 0;
-    const Loop *l = in->loop;
-    if (l->ncarried != 1 || l->nyields != 1 || l->nresults != 1) return 0;
-    Type acc = f->types[l->args[0]];
-    if (acc.ptr || acc.dtype != DT_F32 || acc.rank != 2 || acc.dims[0] != t->rows ||
-        acc.dims[1] != t->cols)
-        return 0;
-    if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
-    const Inst *add = def_in(f, l->yields[0]);
-    if (!add || add->op != OP_ADD || !in_block(&l->body, add)) return 0;
-    int acc_side = add->args[0].kind == OPD_VALUE && add->args[0].id == l->args[0]   ? 0
-                   : add->args[1].kind == OPD_VALUE && add->args[1].id == l->args[0] ? 1
-                                                                                     : -1;
-    if (acc_side < 0) return 0;
-    const Inst *mul = def_in(f, add->args[1 - acc_side]);
-    if (!mul || mul->op != OP_MUL || !in_block(&l->body, mul)) return 0;
-    const Inst *x = def_in(f, mul->args[0]), *y = def_in(f, mul->args[1]);
-    if (!x || !y || x->op != OP_LOAD || y->op != OP_LOAD || !in_block(&l->body, x) ||
-        !in_block(&l->body, y))
-        return 0;
-    Type tx = x->type, ty = y->type;
-    if (tx.dtype != DT_F32 || ty.dtype != DT_F32 || tx.rank != 2 || ty.rank != 2) return 0;
-    if (tx.dims[1] == 1 && ty.dims[0] == 1 && tx.dims[0] == t->rows && ty.dims[1] == t->cols) {
-        m->load_row = x;
-        m->load_col = y;
-    } else if (ty.dims[1] == 1 && tx.dims[0] == 1 && ty.dims[0] == t->rows &&
-               tx.dims[1] == t->cols) {
-        m->load_row = y;
-        m->load_col = x;
-    } else {
-        return 0;
-    }
-    /* the body: nothing but pure ops, the two loads, the product and the sum */
-    for (int i = 0; i < l->body.items.len; i++) {
-        const Inst *b = l->body.items.items[i];
-        if (b == add || b == mul || b == x || b == y) continue;
-        if (b->op == OP_FOR || !op_has(b->op, OPF_PURE) || op_has(b->op, OPF_REDUCE)) return 0;
-    }
-    if (use_count(&l->body, l->args[0]) != 1 || use_count(&l->body, mul->result) != 1) return 0;
-    const Inst *loads[2] = {m->load_row, m->load_col};
-    for (int k = 0; k < 2; k++) {
-        const Inst *ld = loads[k];
-        if (pointer_base(f, ld->args[0]) < 0) return 0;
-        for (int a = 0; a < 3; a++)
-            if (!regenerable(f, l, ld->args[a], 0)) return 0;
-    }
-    m->l = l;
-    return 1;
+    if (!outer_match(f, in, m)) return 0;
+    Type acc = f->types[in->loop->args[0]];
+    const Inst *loads[MM_MAX_LOADS];
+    return acc.dims[0] == t->rows && acc.dims[1] == t->cols &&
+           chain_loads(f, in->loop, m->x, loads, 0, 0) >= 0 &&
+           chain_loads(f, in->loop, m->y, loads, 0, 0) >= 0;
 }
 
-int cuda_matmul_find_loop(const Function *f, const TileInfo *t, const Inst *loop) {
-    Match m;
+int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop) {
+    OuterLoop m;
     return match_loop(f, t, loop, &m);
 }
 
-const Inst *cuda_matmul_find(const Function *f, const TileInfo *t) {
-    Match m;
+const Inst *cuda_outer_find(const Function *f, const TileInfo *t) {
+    OuterLoop m;
     for (int i = 0; i < f->body.items.len; i++) {
         const Inst *in = f->body.items.items[i];
         if (match_loop(f, t, in, &m)) return in;
@@ -159,13 +71,71 @@ const Inst *cuda_matmul_find(const Function *f, const TileInfo *t) {
     return NULL;
 }
 
-/* ---- Regeneration of addresses and masks ---------------------------------- */
+/* The register micro-tile: each thread accumulates tm x tn elements of
+ * the tile over the whole loop. A thread holds its accumulators, one
+ * k-step's tm + tn operands, the next chunk's prefetch (about 12
+ * registers per staged group of 4: values, indices, masks) and about 32
+ * registers of loop state (ptxas -v on sm_90 for the suite's tiles: within
+ * 20% of this count); the
+ * block's threads share an SM's 65536 registers, at most 255 each. Among
+ * the micro-tiles of at most 8 x 8 that divide the tile, spread it over
+ * 32 to 1024 threads and need at most 255 registers: first those whose
+ * block fits the register file, then those with enough threads (128,
+ * Triton's 4 warps, for tiles of 64 x 64 and more; 64 below, where 128
+ * threads would leave a thread 2 accumulators and reading shared memory
+ * would bound the loop), then the most accumulators (reuse of each
+ * operand read), then the squarest, then more rows. */
+static int microtile_regs(int R, int C, int tm, int tn) {
+    int T = R * C / (tm * tn);
+    int groups = (R * MM_BK / 4 + T - 1) / T + (C * MM_BK / 4 + T - 1) / T;
+    return tm * tn + tm + tn + 12 * groups + 32;
+}
+
+void cuda_fma_microtile(int R, int C, int *tm, int *tn) {
+    static const int sides[] = {1, 2, 4, 8};
+    int want = R * C >= 4096 ? 128 : 64, least = R * C < 32 ? R * C : 32;
+    int best = -1, bm = 1, bn = 1;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) {
+            int m = sides[a], n = sides[b];
+            if (R % m || C % n) continue;
+            int T = R * C / (m * n), regs = microtile_regs(R, C, m, n);
+            if (T < least || T > 1024 || regs > 255) continue;
+            int skew = a > b ? a - b : b - a;
+            int score = (T * regs <= 65536) * 100000 + (T >= want) * 10000 + m * n * 10 +
+                        (3 - skew) * 2 + (m >= n);
+            if (score > best) best = score, bm = m, bn = n;
+        }
+    *tm = bm;
+    *tn = bn;
+}
+
+/* ---- Regeneration of operands, addresses and masks ----------------------- */
 
 typedef struct Regen {
     CudaB *C;
     const Loop *l;
     const char *row, *col, *k; /* coordinate expressions */
+    /* loads already read into registers: value -> expression */
+    int nsub;
+    int sub_id[MM_MAX_LOADS];
+    const char *sub_expr[MM_MAX_LOADS];
 } Regen;
+
+static const char *regen(Regen *R, Operand o, int axis);
+
+/* A load at the coordinates: the element, or `other` where the mask fails. */
+static const char *regen_load(Regen *R, const Inst *ld, int axis) {
+    CudaB *C = R->C;
+    DType dt = (DType)ld->type.dtype;
+    const char *base = C->pnames[outer_pointer_base(C->f, ld->args[0])];
+    const char *elem =
+        c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[%s]", base, regen(R, ld->args[0], axis)));
+    if (ld->args[1].kind == OPD_NONE) return elem;
+    const char *other = ld->args[2].kind == OPD_NONE ? c_zero(dt) : regen(R, ld->args[2], axis);
+    return arena_printf(C->a, "(%s ? %s : (%s)%s)", regen(R, ld->args[1], axis), elem, c_type(dt),
+                        other);
+}
 
 /* axis: 0 when the operand varies along rows, 1 along columns, -1 not at
  * all (a uniform scalar). */
@@ -176,10 +146,15 @@ static const char *regen(Regen *R, Operand o, int axis) {
     if (o.kind == OPD_PARAM) return C->pnames[o.id];
     if (o.kind == OPD_NONE) return "0";
     if (o.id == R->l->index) return R->k;
+    for (int s = 0; s < R->nsub; s++)
+        if (R->sub_id[s] == o.id) return R->sub_expr[s];
     const Inst *d = f->defs[o.id];
     Type t = f->types[o.id];
-    if (t.rank == 0 && !in_block(&R->l->body, d)) return cb_elem(C, o, LAYOUT_UNIFORM, "0", "0");
+    /* a uniform scalar in scope (a pointer is an index: regenerated) */
+    if (t.rank == 0 && !t.ptr && !in_block(&R->l->body, d))
+        return cb_elem(C, o, LAYOUT_UNIFORM, "0", "0");
     if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : -1;
+    if (d->op == OP_LOAD) return regen_load(R, d, axis);
     if (d->op == OP_ARANGE) {
         const char *c = axis == 0 ? R->row : R->col;
         return d->attrs.start ? arena_printf(C->a, "(%s + %d)", c, d->attrs.start) : c;
@@ -204,7 +179,7 @@ static const char *regen(Regen *R, Operand o, int axis) {
         const char *off = regen(R, d->args[1], axis);
         return base ? arena_printf(C->a, "(%s + %s)", base, off) : off;
     }
-    /* an elementwise op (regenerable() admitted no other) */
+    /* an elementwise op (outer_match admitted no other) */
     const char *x[3] = {NULL, NULL, NULL};
     for (int k = 0; k < d->nargs && k < 3; k++)
         x[k] =
@@ -212,10 +187,26 @@ static const char *regen(Regen *R, Operand o, int axis) {
     return cb_op_expr(C, d, x[0], x[1], x[2]);
 }
 
+/* The loads of an operand's chain, each once, in the order they are first
+ * reached (a depth-first walk of the operands); -1 when more than fit. */
+static int chain_loads(const Function *f, const Loop *l, Operand o, const Inst **out, int n,
+                       int depth) {
+    if (n < 0 || depth > 64 || o.kind != OPD_VALUE || o.id == l->index) return n;
+    const Inst *d = f->defs[o.id];
+    if (!d || (f->types[o.id].rank == 0 && !in_block(&l->body, d))) return n;
+    for (int k = 0; k < d->nargs; k++) n = chain_loads(f, l, d->args[k], out, n, depth + 1);
+    if (n < 0 || d->op != OP_LOAD) return n;
+    for (int i = 0; i < n; i++)
+        if (out[i] == d) return n;
+    if (n == MM_MAX_LOADS) return -1;
+    out[n] = d;
+    return n + 1;
+}
+
 /* Whether the address of `o` advances by exactly one element per step of
  * k (then the k-chunk of a row is contiguous and loads go k-fastest). */
 static int coef_k(const CudaB *C, const Loop *l, Operand o, int depth) {
-    if (depth > MM_MAX_DEPTH || o.kind != OPD_VALUE) return 0;
+    if (depth > 64 || o.kind != OPD_VALUE) return 0;
     if (o.id == l->index) return 1;
     const Inst *d = C->f->defs[o.id];
     if (!d || !in_block(&l->body, d)) return 0;
@@ -235,7 +226,10 @@ static int coef_k(const CudaB *C, const Loop *l, Operand o, int depth) {
  * `load` reads the chunk starting at iteration `chunk` (of `len`
  * iterations) into the registers `regs`; the store moves them to `dst`. */
 typedef struct Staged {
-    const Inst *ld;
+    Operand v;       /* the operand, X or Y */
+    const Inst *vec; /* its f32 load read in 128-bit groups (or NULL) */
+    int nloads;      /* the loads of its chain */
+    const Inst *loads[MM_MAX_LOADS];
     int n; /* rows (or columns) of the tile */
     int along_rows;
     const char *dst;  /* shared buffer */
@@ -259,26 +253,30 @@ static void group_coords(CudaB *C, const Staged *S) {
     else cb_line(C, "const int mm_kk = mm_g / %d, mm_r = (mm_g %% %d) * 4;", S->n / 4, S->n / 4);
 }
 
-static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk,
-                       const char *len) {
-    int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
-    const Inst *ld = S->ld;
-    int base = pointer_base(C->f, ld->args[0]);
+/* Whether identifier `id` occurs in `s`. */
+static int uses_ident(const char *s, const char *id) {
+    size_t n = strlen(id);
+    for (const char *p = strstr(s, id); p; p = strstr(p + 1, id)) {
+        int before = p > s && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+                               (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
+        char c = p[n];
+        int after =
+            c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+/* Group q's raw elements of the 128-bit load S->vec into mm_v[q]. */
+static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
+                         const char *kq) {
+    const Inst *ld = S->vec;
+    int base = outer_pointer_base(C->f, ld->args[0]);
     const char *bname = C->pnames[base];
     int axis = S->along_rows ? 0 : 1;
-    /* element q of the group: k and the row/column */
-    const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
-    const char *rq = S->k_fastest ? "mm_r" : "(mm_r + q)";
-    Regen R = {C, l, rq, rq, "mm_k"};
-    const char *idx = regen(&R, ld->args[0], axis);
-    const char *mask = ld->args[1].kind == OPD_NONE ? NULL : regen(&R, ld->args[1], axis);
-    const char *other = ld->args[2].kind == OPD_NONE ? "0.0f" : regen(&R, ld->args[2], axis);
-    cb_line(C, "#pragma unroll");
-    cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
-    C->indent++;
-    group_coords(C, S);
-    cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
-    if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
+    const char *idx = regen(R, ld->args[0], axis);
+    const char *mask = ld->args[1].kind == OPD_NONE ? NULL : regen(R, ld->args[1], axis);
+    const char *other = ld->args[2].kind == OPD_NONE ? "0.0f" : regen(R, ld->args[2], axis);
     /* the group's indices, masks and bounds */
     cb_line(C, "int mm_i[4];");
     cb_line(C, "bool mm_m[4];");
@@ -315,10 +313,75 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     cb_line(C, "}");
     C->indent--;
     cb_line(C, "}");
+}
+
+/* Group q's operand values from its loads (those not read by
+ * stage_vector, each once) and its transform, for the k inside the loop. */
+static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
+                            const char *kq) {
+    int axis = S->along_rows ? 0 : 1;
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int q = 0; q < 4; q++) {");
+    C->indent++;
+    cb_line(C, "if (%s < %s) {", kq, len);
+    C->indent++;
+    /* the loads' and the transform's expressions first: mm_k is declared
+     * where they read it */
+    StrBuf body;
+    sb_init(&body, C->a);
+    R->nsub = 0;
+    for (int i = 0; i < S->nloads; i++) {
+        const Inst *ld = S->loads[i];
+        const char *name = ld == S->vec ? "mm_v[q]" : arena_printf(C->a, "mm_l%d", ld->result);
+        if (ld != S->vec)
+            sb_printf(&body, "%*sconst %s %s = %s;\n", C->indent * 4, "",
+                      c_type((DType)ld->type.dtype), name, regen_load(R, ld, axis));
+        R->sub_id[R->nsub] = ld->result;
+        R->sub_expr[R->nsub++] = name;
+    }
+    sb_printf(&body, "%*smm_v[q] = %s;\n", C->indent * 4, "", regen(R, S->v, axis));
+    R->nsub = 0;
+    if (uses_ident(sb_str(&body), "mm_k"))
+        cb_line(C, "const int mm_k = (int)(mm_start + (long long)(%s + %s) * mm_step);", chunk, kq);
+    sb_puts(C->out, sb_str(&body));
+    C->indent--;
+    cb_line(C, "}");
+    C->indent--;
+    cb_line(C, "}");
+}
+
+/* The chunk starting at iteration `chunk` (of `len` iterations) into the
+ * registers S->regs. */
+static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk,
+                       const char *len) {
+    int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
+    /* element q of the group: k and the row/column */
+    const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
+    const char *rq = S->k_fastest ? "mm_r" : "(mm_r + q)";
+    Regen R;
+    memset(&R, 0, sizeof R);
+    R.C = C, R.l = l, R.row = rq, R.col = rq, R.k = "mm_k";
+    const Inst *def = S->v.kind == OPD_VALUE ? C->f->defs[S->v.id] : NULL;
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
+    C->indent++;
+    group_coords(C, S);
+    cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+    if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
+    if (S->vec) stage_vector(C, &R, S, chunk, len, kq);
+    if (!S->vec || def != S->vec) stage_transform(C, &R, S, chunk, len, kq);
     if (groups % T) C->indent--, cb_line(C, "}");
     cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
     C->indent--;
     cb_line(C, "}");
+}
+
+/* The operand's loads, the one read in 128-bit groups (its first f32
+ * load) and the order of its staging. */
+static void stage_init(CudaB *C, const Loop *l, Staged *S) {
+    S->nloads = chain_loads(C->f, l, S->v, S->loads, 0, 0);
+    S->vec = S->nloads > 0 && S->loads[0]->type.dtype == DT_F32 ? S->loads[0] : NULL;
+    S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
 }
 
 static void stage_store(CudaB *C, const Staged *S) {
@@ -376,10 +439,10 @@ static void compute(CudaB *C, int acc, const char *bound) {
     cb_line(C, "}");
 }
 
-int cuda_matmul_emit(CudaB *C, const Inst *in) {
-    Match m;
+int cuda_outer_emit(CudaB *C, const Inst *in) {
+    OuterLoop m;
     if (!match_loop(C->f, C->tile, in, &m)) return 0;
-    const Loop *l = m.l;
+    const Loop *l = in->loop;
     const TileInfo *t = C->tile;
     int acc = l->results[0];
     C->alias[l->args[0]] = acc;
@@ -399,10 +462,13 @@ int cuda_matmul_emit(CudaB *C, const Inst *in) {
         sb_printf(&C->smem, "    __shared__ __align__(16) float mm_Bs[%d][%d];\n", MM_BK,
                   t->cols + 4);
     }
-    Staged A = {m.load_row, t->rows, 1,
-                "mm_As",    "mm_pa", coef_k(C, l, m.load_row->args[0], 0) == 1};
-    Staged B = {m.load_col, t->cols, 0,
-                "mm_Bs",    "mm_pb", coef_k(C, l, m.load_col->args[0], 0) == 1};
+    Staged A, B;
+    memset(&A, 0, sizeof A);
+    memset(&B, 0, sizeof B);
+    A.v = m.x, A.n = t->rows, A.along_rows = 1, A.dst = "mm_As", A.regs = "mm_pa";
+    B.v = m.y, B.n = t->cols, B.along_rows = 0, B.dst = "mm_Bs", B.regs = "mm_pb";
+    stage_init(C, l, &A);
+    stage_init(C, l, &B);
     cb_line(C, "{");
     C->indent++;
     cb_line(C, "const int mm_start = %s, mm_stop = %s, mm_step = %s;",
