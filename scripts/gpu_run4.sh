@@ -3,10 +3,14 @@
 # suite (14): build the h200 preset, every GPU test (labels gpu, autotune,
 # nvcc, oracle; the lang_* directories), the Triton oracle over every
 # manifest (-O1, -O2, host), the benchmark suite and the tl.dot benchmark
-# when present. Logs under $OUT; STEPS picks parts (build,ctest,oracle,bench,dot).
+# when present, the MLIR-built test programs carried in .carry-mlir (built
+# where mlir-opt is; the H200 has none), and an Nsight Compute profile of
+# the fp16 tl.dot matmul (mytriton's and Triton's kernels). Logs under $OUT;
+# STEPS picks parts (build,ctest,oracle,mlir,bench,dot,ncu); DOT_ARGS the
+# bench_dot.py arguments.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
-STEPS="${STEPS:-build,ctest,oracle,bench,dot}"
+STEPS="${STEPS:-build,ctest,oracle,mlir,bench,dot}"
 export PATH="/usr/local/cuda/bin:$PATH"
 t0=$(date +%s)
 el() { echo "$(( $(date +%s) - t0 )) s"; }
@@ -24,11 +28,28 @@ if has oracle; then
   timeout "${ORACLE_TIMEOUT:-150}" python3 scripts/triton_oracle.py --build-dir build-h200 --variants o1,o2,host --jobs 16 > "$OUT/oracle.log" 2>&1
   echo "== oracle exit $? after $(el)"; grep -E "^FAIL|^ERR|passed|failed" "$OUT/oracle.log" | head -40
 fi
+if has mlir && [ -d .carry-mlir ]; then
+  for t in .carry-mlir/*; do
+    timeout 90 "$t" > "$OUT/mlir_$(basename "$t").log" 2>&1
+    echo "== $(basename "$t") exit $? after $(el)"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/mlir_$(basename "$t").log" | head -12
+  done
+fi
 if has bench && [ -f scripts/bench_suite.py ]; then
   timeout "${BENCH_TIMEOUT:-200}" python3 scripts/bench_suite.py --markdown "$OUT/bench_suite.md" > "$OUT/bench_suite.log" 2>&1
   echo "== bench_suite exit $? after $(el)"; tail -45 "$OUT/bench_suite.log"
 fi
 if has dot && [ -f scripts/bench_dot.py ]; then
-  timeout "${DOT_TIMEOUT:-150}" python3 scripts/bench_dot.py > "$OUT/bench_dot.log" 2>&1
+  timeout "${DOT_TIMEOUT:-150}" python3 scripts/bench_dot.py --build-dir build-h200 ${DOT_ARGS:-} > "$OUT/bench_dot.log" 2>&1
   echo "== bench_dot exit $? after $(el)"; tail -30 "$OUT/bench_dot.log"
+fi
+if has ncu && command -v ncu > /dev/null; then
+  # the first fp16 128x256x64 launches of mytriton's kernel and Triton's
+  timeout "${NCU_TIMEOUT:-120}" ncu --clock-control none -k regex:matmul -c 4 \
+    --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
+    --section MemoryWorkloadAnalysis_Tables \
+    python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16 --configs 0 --reps 1 --jobs 4 \
+    > "$OUT/ncu.log" 2>&1
+  echo "== ncu exit $? after $(el)"
+  grep -E "matmul|Duration|Compute \(SM\) Throughput|Memory Throughput|Tensor|Warp Cycles Per Issued|Bank|Stall|Registers|Achieved Occupancy|Issue Slots" "$OUT/ncu.log" | head -60
 fi

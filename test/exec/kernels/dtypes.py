@@ -60,10 +60,12 @@ def int_ops_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def _to(x, dt: tl.constexpr):
-    # Triton has no cast between integers and fp8: those go through float64,
-    # which holds every value that does not saturate an fp8 type exactly.
+    # Triton has no cast between integers and fp8: those go through float32,
+    # which holds every fp8 value, and every integer an fp8 type does not
+    # saturate, exactly (float64 would turn a NaN into the smallest integer:
+    # the GPU's cvt.rzi of an f64 NaN).
     if (x.dtype.is_int() and dt.is_fp8()) or (x.dtype.is_fp8() and dt.is_int()):
-        return x.to(tl.float64).to(dt)
+        return x.to(tl.float32).to(dt)
     return x.to(dt)
 
 
