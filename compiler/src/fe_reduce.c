@@ -171,6 +171,21 @@ static Val ival(Interp *I, PyKind op, Val a, int64_t b, SrcPos pos) {
     return fe_binop(I, op, a, fe_vint(b), pos);
 }
 
+/* arange(0, n) as a block of rank `rank` (1 or 2) whose index runs along
+ * `axis`: the positions of a sort's or a scan's elements. */
+static Expr *axis_index(Interp *I, int n, int rank, int axis, SrcPos pos) {
+    Attrs ar = {0};
+    ar.start = 0;
+    ar.end = n;
+    Expr *idx = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
+    if (rank == 2) {
+        Attrs ax = {0};
+        ax.axis = axis == 0 ? 1 : 0;
+        idx = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, idx, NULL, NULL, &ax);
+    }
+    return idx;
+}
+
 /* tl.flip(x, dim=None) and tl.sort(x, dim=None, descending=False) on a
  * block of rank 1 or 2 with power-of-two dimensions (Triton's hypercube).
  * flip moves each element to the mirrored position along `dim`: on a
@@ -210,15 +225,7 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     if (n == 1) return fe_vexpr(x);
     int log_n = 0;
     while ((1 << log_n) < n) log_n++;
-    Attrs ar = {0};
-    ar.start = 0;
-    ar.end = n;
-    Expr *col = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
-    if (r == 2) {
-        Attrs ax = {0};
-        col = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, col, NULL, NULL, &ax);
-    }
-    Val cv = fe_vexpr(col);
+    Val cv = fe_vexpr(axis_index(I, n, r, r - 1, pos));
     for (int stage = 1; stage <= log_n; stage++) {
         /* alternating runs of 2^stage before the last stage, then the order asked for */
         Val flip = stage < log_n ? ival(I, PK_BitAnd, ival(I, PK_RShift, cv, stage, pos), 1, pos)
@@ -343,15 +350,7 @@ Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     int axis = red_axis(I, A, 1, fn, rank, 0);
     int rev = red_flag(I, A, 3, "reverse must be a compile-time bool");
     int len = xs[0]->type.dims[axis];
-    Attrs ar = {0};
-    ar.start = 0;
-    ar.end = len;
-    Expr *idx = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
-    if (rank == 2) {
-        Attrs ax = {0};
-        ax.axis = axis == 0 ? 1 : 0;
-        idx = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, idx, NULL, NULL, &ax);
-    }
+    Expr *idx = axis_index(I, len, rank, axis, pos);
     Expr *res[8], *x[8];
     for (int s = 0; s < len; s++) {
         int t = rev ? len - 1 - s : s;
