@@ -6,7 +6,7 @@
 # when present, the MLIR-built test programs carried in .carry-mlir (built
 # where mlir-opt is; the H200 has none), and an Nsight Compute profile of
 # the fp16 tl.dot matmul (mytriton's and Triton's kernels). Logs under $OUT;
-# STEPS picks parts (build,ctest,oracle,mlir,bench,dot,ncu); DOT_ARGS the
+# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,ncu); DOT_ARGS the
 # bench_dot.py arguments.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
@@ -18,6 +18,21 @@ has() { case ",$STEPS," in *",$1,"*) return 0;; esac; return 1; }
 if has build; then
   { cmake --preset h200 && cmake --build --preset h200 -j 16 -- -k 0; } > "$OUT/build.log" 2>&1
   echo "== build exit $? after $(el)"; grep -E "error|FAILED" "$OUT/build.log" | head -20
+fi
+if has tools; then
+  # the compiler alone (enough for bench_dot.py and the ncu step)
+  { cmake --preset h200 && cmake --build build-h200 --target mytritonc -j 16; } > "$OUT/tools.log" 2>&1
+  echo "== tools exit $? after $(el)"; grep -E "error" "$OUT/tools.log" | head -20
+fi
+if has sass && [ -d .carry-sass ]; then
+  # the SASS of generated kernels carried in .carry-sass/*.cu (sm_90a)
+  mkdir -p "$OUT/sass"
+  for cu in .carry-sass/*.cu; do
+    b="$OUT/sass/$(basename "${cu%.cu}")"
+    nvcc -arch=sm_90a -O3 -cubin -Xptxas -v -o "$b.cubin" "$cu" -Iruntime/include >> "$OUT/sass.log" 2>&1
+    cuobjdump -sass "$b.cubin" > "$b.sass" 2>> "$OUT/sass.log"; rm -f "$b.cubin"
+  done
+  echo "== sass after $(el)"; grep -E "registers|spill|error" "$OUT/sass.log" | head
 fi
 if has ctest; then
   (cd build-h200 && timeout "${CTEST_TIMEOUT:-240}" ctest -j 8 --timeout 200 -L "gpu|autotune|nvcc|oracle" --output-on-failure) > "$OUT/ctest.log" 2>&1
@@ -44,12 +59,15 @@ if has dot && [ -f scripts/bench_dot.py ]; then
   echo "== bench_dot exit $? after $(el)"; tail -30 "$OUT/bench_dot.log"
 fi
 if has ncu && command -v ncu > /dev/null; then
-  # the first fp16 128x256x64 launches of mytriton's kernel and Triton's
-  timeout "${NCU_TIMEOUT:-120}" ncu --clock-control none -k regex:matmul -c 4 \
-    --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
-    --section MemoryWorkloadAnalysis_Tables \
-    python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16 --configs 0 --reps 1 --jobs 4 \
-    > "$OUT/ncu.log" 2>&1
-  echo "== ncu exit $? after $(el)"
-  grep -E "matmul|Duration|Compute \(SM\) Throughput|Memory Throughput|Tensor|Warp Cycles Per Issued|Bank|Stall|Registers|Achieved Occupancy|Issue Slots" "$OUT/ncu.log" | head -60
+  # the first launch of mytriton's fp16 kernel (NCU_CONFIG of bench_dot.py's
+  # CONFIGS, default 0: 128x256x64) and of Triton's, one profile each
+  for who in mm_ matmul; do
+    timeout "${NCU_TIMEOUT:-120}" ncu --clock-control none -k "regex:$who" -c 1 \
+      --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
+      --section MemoryWorkloadAnalysis_Tables --section SchedulerStats --section InstructionStats \
+      python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16 --configs "${NCU_CONFIG:-0}" --reps 1 --jobs 4 \
+      > "$OUT/ncu_$who.log" 2>&1
+    echo "== ncu $who exit $? after $(el)"
+    grep -E "mm_|matmul|Duration|Compute \(SM\) Throughput|Memory Throughput|Tensor|Warp Cycles Per Issued|Bank|Stall|Registers|Achieved Occupancy|Issue Slots|Executed Instructions  " "$OUT/ncu_$who.log" | head -40
+  done
 fi

@@ -417,6 +417,131 @@ static int pointer_param(const Function *f, const Loop *l, Operand o) {
     return -1;
 }
 
+/* ---- Whole-block masks --------------------------------------------------- */
+
+/* How an integer value varies with the row and the column of its block
+ * (render's coordinates): per axis MONO_UP (non-decreasing), MONO_DOWN,
+ * MONO_FLAT (constant) or MONO_ANY (unknown). Integer arithmetic is taken
+ * not to wrap, as Triton's axis analysis takes it. */
+enum { MONO_DOWN = -1, MONO_FLAT = 0, MONO_UP = 1, MONO_ANY = 2 };
+typedef struct Mono {
+    int r, c;
+} Mono;
+
+static int mono_sum(int x, int y) {
+    return x == MONO_FLAT ? y : y == MONO_FLAT ? x : x == y ? x : MONO_ANY;
+}
+static int mono_scale(int x, int sign) {
+    return x == MONO_ANY ? x : sign == 0 ? MONO_FLAT : sign < 0 ? -x : x;
+}
+
+/* render's axis for a rank-2 value of one row or one column */
+static int value_axis(Type t, int axis) {
+    return t.rank == 2 ? (t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis) : axis;
+}
+
+static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
+    const Mono any = {MONO_ANY, MONO_ANY}, flat = {MONO_FLAT, MONO_FLAT};
+    if (depth > MMA_MAX_DEPTH) return any;
+    if (o.kind != OPD_VALUE) return flat;
+    const Function *f = M->f;
+    const Loop *l = M->P->loop->loop;
+    Type t = f->types[o.id];
+    if (o.id == l->index || t.rank == 0) return flat; /* uniform over the block */
+    if (t.ptr || !dtype_is_int((DType)t.dtype) || lane_of_arg(l, o.id) >= 0 || M->ename[o.id])
+        return any;
+    const Inst *d = f->defs[o.id];
+    if (!d) return any;
+    axis = value_axis(t, axis);
+    switch (d->op) {
+    case OP_ARANGE:
+        return axis == 0 ? (Mono){MONO_UP, MONO_FLAT} : axis == 1 ? (Mono){MONO_FLAT, MONO_UP} : any;
+    case OP_ZEROS:
+    case OP_FULL: return flat;
+    case OP_HINT: return mono_of(M, d->args[0], axis, depth + 1);
+    case OP_EXPAND_DIMS:
+        return mono_of(M, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis,
+                       depth + 1);
+    case OP_BROADCAST:
+        return mono_of(M, d->args[0], operand_type(f, d->args[0]).rank == 1 ? 1 : axis, depth + 1);
+    case OP_ADD:
+    case OP_SUB: {
+        Mono x = mono_of(M, d->args[0], axis, depth + 1), y = mono_of(M, d->args[1], axis, depth + 1);
+        int s = d->op == OP_SUB ? -1 : 1;
+        return (Mono){mono_sum(x.r, mono_scale(y.r, s)), mono_sum(x.c, mono_scale(y.c, s))};
+    }
+    case OP_MUL:
+        for (int k = 0; k < 2; k++) {
+            Operand c = d->args[k];
+            if (c.kind != OPD_CONST || !dtype_is_int(c.c.dt)) continue;
+            Mono x = mono_of(M, d->args[1 - k], axis, depth + 1);
+            int s = c.c.i > 0 ? 1 : c.c.i < 0 ? -1 : 0;
+            return (Mono){mono_scale(x.r, s), mono_scale(x.c, s)};
+        }
+        return any;
+    default: return any;
+    }
+}
+
+/* The corner of a (rows, cols) block where a value of variation m is
+ * largest (hi) or smallest: "0" or the last row / column. */
+static const char *corner(Mma *M, int m, int n, int hi) {
+    return (m == MONO_UP) == hi && m != MONO_FLAT ? arena_printf(M->a, "%d", n - 1) : "0";
+}
+
+/* A condition, uniform over the block, under which every element of the
+ * mask block o of a (rows, cols) load is true: for a conjunction of
+ * integer comparisons whose sides are monotone in the coordinates, each
+ * comparison at the corner where it is tightest (x < y: x at its largest,
+ * y at its smallest). NULL where no such condition is known. */
+static const char *mask_corner(Mma *M, Operand o, int rows, int cols, int axis, int depth) {
+    if (depth > MMA_MAX_DEPTH) return NULL;
+    if (o.kind == OPD_CONST) return o.c.i ? "true" : NULL;
+    if (o.kind != OPD_VALUE) return NULL;
+    const Function *f = M->f;
+    Type t = f->types[o.id];
+    if (t.rank == 0) return render(M, o, "0", "0", -1);
+    const Inst *d = f->defs[o.id];
+    if (!d || M->ename[o.id] || lane_of_arg(M->P->loop->loop, o.id) >= 0) return NULL;
+    axis = value_axis(t, axis);
+    switch (d->op) {
+    case OP_HINT: return mask_corner(M, d->args[0], rows, cols, axis, depth + 1);
+    case OP_EXPAND_DIMS:
+        return mask_corner(M, d->args[0], rows, cols,
+                           d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis, depth + 1);
+    case OP_BROADCAST:
+        return mask_corner(M, d->args[0], rows, cols,
+                           operand_type(f, d->args[0]).rank == 1 ? 1 : axis, depth + 1);
+    case OP_AND: {
+        const char *x = mask_corner(M, d->args[0], rows, cols, axis, depth + 1);
+        const char *y = x ? mask_corner(M, d->args[1], rows, cols, axis, depth + 1) : NULL;
+        return y ? arena_printf(M->a, "(%s && %s)", x, y) : NULL;
+    }
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE: {
+        /* lo < hi (lo <= hi): lo at its largest, hi at its smallest */
+        int lo = d->op == OP_CMP_GT || d->op == OP_CMP_GE;
+        const char *x[2];
+        for (int k = 0; k < 2; k++) {
+            Operand s = d->args[k];
+            if (s.kind == OPD_VALUE && f->types[s.id].rank > 0 &&
+                !dtype_is_int((DType)f->types[s.id].dtype))
+                return NULL;
+            Mono m = mono_of(M, s, axis, depth + 1);
+            if (m.r == MONO_ANY || m.c == MONO_ANY) return NULL;
+            int hi = (k == 0) != lo; /* the smaller side is taken at its largest */
+            x[k] = s.kind == OPD_CONST ? cb_const_operand(&M->cb, d, k)
+                                       : render(M, s, corner(M, m.r, rows, hi),
+                                                corner(M, m.c, cols, hi), axis);
+        }
+        return cb_op_expr(&M->cb, d, x[0], x[1], NULL);
+    }
+    default: return NULL;
+    }
+}
+
 /* ---- The kernel ------------------------------------------------------------- */
 
 static const char *mma_helpers(void) {
@@ -524,6 +649,15 @@ static int hoisted_lane(const Mma *M, int k) {
     return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
 }
 
+/* The alignment test of operand k's base pointer ("" where the signature's
+ * divisibility hint proves it 16-byte aligned). */
+static const char *copy_align(Mma *M, int k) {
+    int base = pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]);
+    return M->param_div && M->param_div[base] >= 16
+               ? ""
+               : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", M->pnames[base]);
+}
+
 /* Before the loop: the hoisted operands' init indices per group
  * (mt_b<k>[s], q = 0) and which groups are G (the dtype's 16-byte group)
  * consecutive elements from a multiple of G (bit s of mt_v<k>). */
@@ -535,8 +669,13 @@ void mma_copy_bases(Mma *M, int k) {
     copy_shape(M->P, k, &groups, &per);
     const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
+    const Inst *y = def_of(M->f, l->yields[lane]);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
     ln(M, "unsigned mt_v%d = 0;", k);
+    /* mt_u<k>: every group of the thread is one cp.async whenever the
+     * iteration's mask is all true (the step keeps the groups aligned) */
+    ln(M, "bool mt_u%d = ((%s) & %d) == 0%s;", k, render(M, y->args[1], "0", "0", -1), G - 1,
+       copy_align(M, k));
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
     M->indent++;
@@ -546,8 +685,13 @@ void mma_copy_bases(Mma *M, int k) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
-    ln(M, "if (mt_c%s) mt_v%d |= 1u << mt_s;",
-       groups % (32 * M->P->warps) ? arena_printf(M->a, " && mt_g < %d", groups) : "", k);
+    if (groups % (32 * M->P->warps)) {
+        ln(M, "if (mt_c && mt_g < %d) mt_v%d |= 1u << mt_s;", groups, k);
+        ln(M, "mt_u%d = mt_u%d && (mt_c || mt_g >= %d);", k, k, groups);
+    } else {
+        ln(M, "if (mt_c) mt_v%d |= 1u << mt_s;", k);
+        ln(M, "mt_u%d = mt_u%d && mt_c;", k, k);
+    }
     M->indent--;
     ln(M, "}");
 }
@@ -577,13 +721,35 @@ void mma_copy(Mma *M, int k, const char *buf, int ld) {
     Type ot = operand_type(M->f, in->args[2]);
     if (in->args[2].kind == OPD_VALUE && ot.dtype != P->in_dt)
         other = arena_printf(M->a, "(%s)%s", c_type(P->in_dt), other);
-    const char *al = M->param_div && M->param_div[base] >= 16
-                         ? ""
-                         : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
+    const char *al = copy_align(M, k);
+    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK;
+    const char *full = NULL;
     if (lane >= 0) {
         const Inst *y = def_of(M->f, l->yields[lane]);
         ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
            render(M, y->args[1], "0", "0", -1));
+        full = in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
+    }
+    const char *dst = M->dst_index[k] ? arena_printf(M->a, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k])
+                                      : arena_printf(M->a, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    if (full) {
+        /* the steady state: the whole block unmasked, every group one
+         * cp.async from the hoisted index */
+        ln(M, "if (__builtin_expect(mt_u%d && %s, 1)) {", k, full);
+        M->indent++;
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
+        M->indent++;
+        group_coords(M, k);
+        if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
+        ln(M, "%s", dst);
+        ln(M, "mt_cp_async16(mt_dst, &%s[mt_b%d[mt_s] + mt_d%d]);", bname, k, k);
+        if (groups % T) M->indent--, ln(M, "}");
+        M->indent--;
+        ln(M, "}");
+        M->indent--;
+        ln(M, "} else {");
+        M->indent++;
     }
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
@@ -605,8 +771,7 @@ void mma_copy(Mma *M, int k, const char *buf, int ld) {
     ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
     M->indent--;
     ln(M, "}");
-    if (M->dst_index[k]) ln(M, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k]);
-    else ln(M, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    ln(M, "%s", dst);
     if (lane >= 0) ln(M, "if (mt_all) {");
     else ln(M, "if (mt_all && (mt_i[0] & %d) == 0%s) {", G - 1, al);
     M->indent++;
@@ -624,6 +789,7 @@ void mma_copy(Mma *M, int k, const char *buf, int ld) {
     if (groups % T) M->indent--, ln(M, "}");
     M->indent--;
     ln(M, "}");
+    if (full) M->indent--, ln(M, "}");
 }
 
 /* One stage's products: per k-step of 16, the warp's A fragments
