@@ -98,11 +98,15 @@ def runtime_objects(work, cc):
     return objs
 
 
-def build(args, tools, dtype, cfg):
-    """mytritonc -O2 and nvcc: (path of the .so, launcher) or (None, message)."""
+def build(args, tools, dtype, cfg, variant=None):
+    """mytritonc -O2 and nvcc: (path of the .so, launcher) or (None, message).
+    variant: (name, old, new), the generated .cu edited (old replaced by new)
+    before nvcc, for experiments (--variant)."""
     el, cdt, acc, prec = DTYPES[dtype][:4]
     bm, bn, bk, gm, warps, _stages = cfg
     name = "mm_%s_%d_%d_%d_w%d_s%d" % (dtype.replace("-", "_"), bm, bn, bk, warps, _stages)
+    if variant:
+        name += "_" + variant[0]
     d = os.path.join(tools["work"], name)
     os.makedirs(d, exist_ok=True)
     sig = "*%s:16, *%s:16, *%s:16, i32, i32, i32, i32, i32, i32, i32, i32, i32" % (el, el, cdt)
@@ -114,6 +118,12 @@ def build(args, tools, dtype, cfg):
     rc, out = run(cmd)
     if rc:
         return None, "mytritonc: " + out.strip().splitlines()[0]
+    if variant:
+        cu = os.path.join(d, name + ".cu")
+        text = open(cu).read()
+        if variant[1] not in text:
+            return None, "variant %s: %r is not in the generated code" % (variant[0], variant[1])
+        open(cu, "w").write(text.replace(variant[1], variant[2]))
     so = os.path.join(d, "lib%s.so" % name)
     rc, out = run([tools["nvcc"], "-shared", "-Xcompiler", "-fPIC", "-O3", "-arch=" + args.arch, "-I",
                    os.path.join(ROOT, "runtime", "include"), "-I", d, os.path.join(d, name + ".cu")] +
@@ -149,7 +159,14 @@ def main():
     ap.add_argument("--compile-only", action="store_true")
     ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME:OLD=>NEW",
+                    help="also time each config with OLD replaced by NEW in the generated .cu (experiments)")
     args = ap.parse_args()
+    variants = [None]
+    for v in args.variant:
+        vname, _, rest = v.partition(":")
+        old, _, new = rest.partition("=>")
+        variants.append((vname, old, new))
     work = tempfile.mkdtemp(prefix="mytriton-bench-dot-")
     tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
              "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
@@ -158,12 +175,13 @@ def main():
     configs = [CONFIGS[int(i)] for i in args.configs.split(",")] if args.configs else CONFIGS
     import concurrent.futures
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
-        jobs = {(dt, cfg): ex.submit(build, args, tools, dt, cfg) for dt in dtypes for cfg in configs}
+        jobs = {(dt, cfg, v and v[0]): ex.submit(build, args, tools, dt, cfg, v)
+                for dt in dtypes for cfg in configs for v in variants}
         built = {k: v.result() for k, v in jobs.items()}
     if args.compile_only:
         for dt in dtypes:
             for cfg in configs:
-                so, msg = built[(dt, cfg)]
+                so, msg = built[(dt, cfg, None)]
                 print("%-10s %-22s %s" % (dt, "%dx%dx%d w%d" % (cfg[:3] + cfg[4:5]), "built" if so else msg))
         return 0
     import torch
@@ -198,24 +216,26 @@ def main():
             label = "%dx%dx%d w%d s%d" % (bm, bn, bk, warps, stages)
             c = torch.empty((n, n), device="cuda", dtype=cdtype)
             grid = ((n + bm - 1) // bm * ((n + bn - 1) // bn),)
-            so, launcher = built[(dt, cfg)]
-            if so:
+            for v in variants:
+                so, launcher = built[(dt, cfg, v and v[0])]
+                who = "mytriton" if v is None else "mytriton[%s]" % v[0]
+                if not so:
+                    print("%-10s %s %-14s not compiled: %s" % (dt, who, label, launcher[:160]))
+                    continue
                 fn = getattr(ctypes.CDLL(so), launcher)
                 fn.restype = ctypes.c_int
                 stream = torch.cuda.current_stream().cuda_stream
 
-                def go(fn=fn, c=c):
+                def go(fn=fn, c=c, launcher=launcher):
                     rc = fn(ctypes.c_void_p(stream), ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(b.data_ptr()),
                             ctypes.c_void_p(c.data_ptr()), n, n, n, n, 1, n, 1, n, 1)
                     if rc:
                         raise RuntimeError("%s returned %d" % (launcher, rc))
                 t = time_ms(torch, go, args.reps)
                 err = ((c.double() - ref.double()).abs().max() / ref.double().abs().max()).item()
-                print("%-10s mytriton %-14s %8.3f ms %7.1f TFLOP/s  max rel diff %.2e" %
-                      (dt, label, t, flops / t / 1e9, err))
-                best["mytriton"] = min(best.get("mytriton", (1e30, "")), (t, label))
-            else:
-                print("%-10s mytriton %-14s not compiled: %s" % (dt, label, so is None and launcher[:160]))
+                print("%-10s %s %-14s %8.3f ms %7.1f TFLOP/s  max rel diff %.2e" %
+                      (dt, who, label, t, flops / t / 1e9, err))
+                best[who] = min(best.get(who, (1e30, "")), (t, label))
             if tl_mod is not None:
                 ct = torch.empty((n, n), device="cuda", dtype=cdtype)
 
