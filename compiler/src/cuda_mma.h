@@ -72,7 +72,7 @@ typedef struct Mma {
     int frag_mt, frag_nt, frag_rstep;
     const char *frag_r0, *frag_c0;
     /* The element index in a stage buffer of operand k's copy group
-     * (mt_gr, mt_gc); NULL: rows padded to the ld given to mma_copy. */
+     * (mt_gr, mt_gc), set by the body's emitter around its copies */
     const char *dst_index[2];
     /* TF32 / int8 (mma.sync): B's columns permuted in groups of 32 (block
      * ni, element q at column (ni / 4) * 32 + 8t + 4 (q & 1) + ni % 4);
@@ -97,7 +97,7 @@ static inline void ln(Mma *M, const char *fmt, ...) {
 void mma_acc_init(Mma *M);          /* float mt_acc[frag_mt][frag_nt][4] = the init */
 void mma_trip_count(Mma *M);        /* mt_start, mt_stop, mt_n */
 void mma_copy_bases(Mma *M, int k); /* before the loop: hoisted copy indices */
-void mma_copy(Mma *M, int k, const char *buf, int ld); /* operand k's block into buf */
+void mma_copy(Mma *M, int k, const char *buf); /* operand k's block into buf */
 void mma_epilogue(Mma *M);          /* the ops after the loop per fragment element pair */
 
 /* emit_cuda_wgmma.c */

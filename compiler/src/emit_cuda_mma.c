@@ -671,6 +671,7 @@ void mma_copy_bases(Mma *M, int k) {
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
     const Inst *y = def_of(M->f, l->yields[lane]);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
+    ln(M, "int mt_q%d[%d];", k, per);
     ln(M, "unsigned mt_v%d = 0;", k);
     /* mt_u<k>: every group of the thread is one cp.async whenever the
      * iteration's mask is all true (the step keeps the groups aligned) */
@@ -685,6 +686,7 @@ void mma_copy_bases(Mma *M, int k) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
+    ln(M, "mt_q%d[mt_s] = %s;", k, M->dst_index[k]);
     if (groups % (32 * M->P->warps)) {
         ln(M, "if (mt_c && mt_g < %d) mt_v%d |= 1u << mt_s;", groups, k);
         ln(M, "mt_u%d = mt_u%d && (mt_c || mt_g >= %d);", k, k, groups);
@@ -699,7 +701,7 @@ void mma_copy_bases(Mma *M, int k) {
 /* One operand block's copy into stage buffer `buf` (row length ld): a
  * group of G (16 bytes) consecutive, aligned, unmasked elements is one cp.async;
  * any other group is copied element by element with the mask and `other`. */
-void mma_copy(Mma *M, int k, const char *buf, int ld) {
+void mma_copy(Mma *M, int k, const char *buf) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
@@ -730,8 +732,7 @@ void mma_copy(Mma *M, int k, const char *buf, int ld) {
            render(M, y->args[1], "0", "0", -1));
         full = in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
     }
-    const char *dst = M->dst_index[k] ? arena_printf(M->a, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k])
-                                      : arena_printf(M->a, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, ld);
+    const char *dst = arena_printf(M->a, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k]);
     if (full) {
         /* the steady state: the whole block unmasked, every group one
          * cp.async from the hoisted index */
@@ -740,10 +741,8 @@ void mma_copy(Mma *M, int k, const char *buf, int ld) {
         ln(M, "#pragma unroll");
         ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
         M->indent++;
-        group_coords(M, k);
-        if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
-        ln(M, "%s", dst);
-        ln(M, "mt_cp_async16(mt_dst, &%s[mt_b%d[mt_s] + mt_d%d]);", bname, k, k);
+        if (groups % T) ln(M, "if (mt_s * %d + (int)threadIdx.x < %d) {", T, groups), M->indent++;
+        ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, k, bname, k, k);
         if (groups % T) M->indent--, ln(M, "}");
         M->indent--;
         ln(M, "}");
@@ -1138,6 +1137,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
        "accumulator in mma.sync fragments; %d stage%s",
        l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name, P.warps,
        P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
+    /* (a warp index made uniform by a shuffle puts the wgmma descriptors in
+     * uniform registers, but ptxas 13.0 then serializes the wgmma's: C7514) */
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
     if (P.wg.on) {
         /* sm_90a: the whole body (its accumulator layout differs) */
@@ -1169,6 +1170,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
     }
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
+    M.dst_index[0] = arena_printf(a, "mt_gr * %d + mt_gc", lda);
+    M.dst_index[1] = arena_printf(a, "mt_gr * %d + mt_gc", ldb);
     mma_copy_bases(&M, 0);
     mma_copy_bases(&M, 1);
     /* the copy of iteration mt_t's operand blocks into stage mt_st */
@@ -1178,8 +1181,9 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "(void)mt_k;");
     ln(&M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
     ln(&M, "%s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    mma_copy(&M, 0, "mt_sa", lda);
-    mma_copy(&M, 1, "mt_sb", ldb);
+    mma_copy(&M, 0, "mt_sa");
+    mma_copy(&M, 1, "mt_sb");
+    M.dst_index[0] = M.dst_index[1] = NULL;
     M.indent--;
     ln(&M, "};");
     int S = P.stages;

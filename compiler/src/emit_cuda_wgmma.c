@@ -196,10 +196,10 @@ void emit_wgmma(Mma *M) {
        "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
        "1023u)) & 1023u));",
        mt, mt);
-    mma_copy_bases(M, 0);
-    mma_copy_bases(M, 1);
     M->dst_index[0] = swizzled_index(a, P->BM, P->BK, W->swa);
     M->dst_index[1] = swizzled_index(a, P->BK, P->BN, W->swb);
+    mma_copy_bases(M, 0);
+    mma_copy_bases(M, 1);
     long long step = l->step.c.i;
     ln(M, "auto mt_copy = [&](int mt_t, int mt_st) {");
     M->indent++;
@@ -207,8 +207,8 @@ void emit_wgmma(Mma *M) {
     ln(M, "(void)mt_k;");
     ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, W->stage / 2);
     ln(M, "%s *const mt_sb = mt_sa + %d;", mt, W->a_bytes / 2);
-    mma_copy(M, 0, "mt_sa", 0);
-    mma_copy(M, 1, "mt_sb", 0);
+    mma_copy(M, 0, "mt_sa");
+    mma_copy(M, 1, "mt_sb");
     M->indent--;
     ln(M, "};");
     M->dst_index[0] = M->dst_index[1] = NULL;
