@@ -20,6 +20,7 @@ enum {
     MMA_PAD = 8,
     MMA_MAX_SMEM = 163 * 1024,
     MMA_MAX_SMEM_SM90 = 227 * 1024,
+    MMA_SM90_SMEM_PER_SM = 228 * 1024,
     MMA_STATIC_SMEM = 48 * 1024
 };
 
@@ -31,7 +32,8 @@ typedef struct WgmmaPlan {
     int gm, gn;         /* the warpgroup grid */
     int wm, wn;         /* a warpgroup's rows (wm / 64 m64 blocks) and columns (the instruction's N) */
     int swa, swb;       /* swizzle widths in bytes: A along K, B along N (128, 64 or 32) */
-    int dist, slots;    /* copies run dist iterations ahead in a ring of slots = dist + 2 buffers */
+    int dist, slots;    /* copies run dist iterations ahead in a ring of slots buffers */
+    int early;          /* copies issued before the wait (slots dist + 2), else after (dist + 1) */
     int a_bytes, stage; /* bytes of a stage's A block (1024-aligned) and of a whole stage */
     int smem;           /* slots * stage + 1024 (the base aligned up to 1024 bytes) */
 } WgmmaPlan;

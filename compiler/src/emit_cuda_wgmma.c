@@ -29,13 +29,17 @@
  *
  * The copies are emit_cuda_mma.c's cp.async / element-wise groups of 8
  * with a swizzled destination. The ring: copies run `dist` iterations
- * ahead and one wgmma group stays in flight past each iteration (wait_group
- * 1), so a buffer is rewritten two iterations after it was read: slots =
- * dist + 2. Iteration t: wait for its copies, fence.proxy.async (cp.async
- * writes are generic-proxy, wgmma reads through the async proxy),
- * __syncthreads (also: every warpgroup has waited for iteration t - 2's
- * wgmma, whose slot the copies below overwrite), the wgmma's, commit,
- * the copies of iteration t + dist, wgmma wait_group 1. */
+ * ahead, one wgmma group in flight past each wait. Iteration t: wait for
+ * its copies, fence.proxy.async (cp.async writes are generic-proxy, wgmma
+ * reads through the async proxy), __syncthreads, the wgmma's, commit,
+ * then either (early) the copies of iteration t + dist and wgmma
+ * wait_group 1, the copies overwriting iteration t - 2's slot (slots =
+ * dist + 2; the __syncthreads above follows every warpgroup's wait for
+ * it), or (late) wgmma wait_group 1, __syncthreads, the copies into
+ * iteration t - 1's slot (slots = dist + 1, num_stages as Triton's ring).
+ * Early issues the copies sooner; late is taken where its smaller ring
+ * lets more blocks share an SM (128 x 128 x 64, 4 warps, 3 stages: two
+ * blocks of 97 KiB against one of 129 KiB). */
 #include <string.h>
 
 #include "cuda_mma.h"
@@ -55,6 +59,13 @@ static int swizzle_of(int bytes) {
 }
 
 static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+/* Blocks of `smem` bytes and `warps` warps an sm_90 SM holds at once, by
+ * shared memory (228 KiB, 1 KiB reserved per block) and threads (2048). */
+static int blocks_per_sm(int smem, int warps) {
+    int by_smem = MMA_SM90_SMEM_PER_SM / (smem + 1024), by_threads = 64 / warps;
+    return by_smem < by_threads ? by_smem : by_threads;
+}
 
 void wgmma_plan(MmaPlan *P, int stages) {
     WgmmaPlan *W = &P->wg;
@@ -77,13 +88,18 @@ void wgmma_plan(MmaPlan *P, int stages) {
     W->swb = SWIZZLES[sb].bytes;
     W->a_bytes = round_up(P->BM * P->BK * 2, 1024);
     W->stage = W->a_bytes + round_up(P->BK * P->BN * 2, 1024);
-    /* num_stages - 1 iterations ahead as the mma.sync ring (Triton's
-     * num_stages + 1 buffers with its one wgmma in flight), fewer while
+    /* num_stages - 1 iterations ahead as the mma.sync ring, fewer while
      * above sm_90's shared memory (the launcher asks for this ring on sm_90
      * devices, for the mma.sync one elsewhere) */
     W->dist = stages > 2 ? stages - 1 : 1;
-    while (W->dist > 1 && (W->dist + 2) * W->stage + 1024 > MMA_MAX_SMEM_SM90) W->dist--;
-    W->slots = W->dist + 2;
+    while (W->dist > 1 && (W->dist + 1) * W->stage + 1024 > MMA_MAX_SMEM_SM90) W->dist--;
+    /* the copies issued right after the wgmma's (before waiting for the
+     * previous iteration's: one more buffer) unless the smaller ring
+     * lets more blocks share an SM */
+    int late = (W->dist + 1) * W->stage + 1024, early = late + W->stage;
+    W->early = early <= MMA_MAX_SMEM_SM90 &&
+               blocks_per_sm(early, P->warps) >= blocks_per_sm(late, P->warps);
+    W->slots = W->dist + 1 + W->early;
     W->smem = W->slots * W->stage + 1024;
     W->on = W->smem <= MMA_MAX_SMEM_SM90;
 }
@@ -242,9 +258,18 @@ void emit_wgmma(Mma *M) {
         }
     }
     ln(M, "mt_wgmma_commit();");
-    ln(M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", D, D, D, R);
-    ln(M, "mt_cp_async_commit();");
-    ln(M, "mt_wgmma_wait<1>();");
+    if (W->early) {
+        /* iteration t - 1's slot is still being read: the copies go to
+         * iteration t - 2's */
+        ln(M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", D, D, D, R);
+        ln(M, "mt_cp_async_commit();");
+        ln(M, "mt_wgmma_wait<1>();");
+    } else {
+        ln(M, "mt_wgmma_wait<1>();");
+        ln(M, "__syncthreads();");
+        ln(M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", D, D, D, R);
+        ln(M, "mt_cp_async_commit();");
+    }
     M->indent--;
     ln(M, "}");
     ln(M, "mt_wgmma_wait<0>();");
