@@ -83,6 +83,11 @@ typedef struct Mma {
     int frag_perm;
     const char *acc_type;
     const char *pair_elem[2];
+    /* The epilogue's staging buffer (a body's emitter sets it where its
+     * ring is free after the loop): a 16-byte aligned shared-memory byte
+     * pointer and its size; NULL: stores straight from the fragments. */
+    const char *stage_smem;
+    int stage_bytes;
 } Mma;
 
 static inline void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

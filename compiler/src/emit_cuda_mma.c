@@ -989,6 +989,105 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     ln(M, "}");
 }
 
+/* Whether operand o's value depends on the epilogue's (epi) values. */
+static int uses_epi(const Function *f, const char *epi, Operand o, int depth) {
+    if (o.kind != OPD_VALUE) return 0;
+    if (epi[o.id] || depth > MMA_MAX_DEPTH) return 1;
+    const Inst *d = f->defs[o.id];
+    if (!d) return 0;
+    for (int k = 0; k < d->nargs; k++)
+        if (uses_epi(f, epi, d->args[k], depth + 1)) return 1;
+    return 0;
+}
+
+/* The staged store (M->stage_smem): a store of 2- or 4-byte elements of a
+ * (BM, BN) block, its address and mask not computed from the epilogue's
+ * values, its block (rows padded by 16 bytes) within the buffer. Returns
+ * the padded row length in elements, 0 where the store goes straight
+ * from the fragments. */
+static int staged_row(const Mma *M, const Inst *st, const char *epi) {
+    const Function *f = M->f;
+    Type t = operand_type(f, st->args[0]);
+    int bytes = dtype_info((DType)operand_type(f, st->args[1]).dtype)->bits / 8;
+    if (!M->stage_smem || (bytes != 2 && bytes != 4) || t.rank != 2 || t.dims[0] != M->P->BM ||
+        t.dims[1] != M->P->BN || uses_epi(f, epi, st->args[0], 0) || uses_epi(f, epi, st->args[2], 0))
+        return 0;
+    int ld = M->P->BN + 16 / bytes;
+    return (long long)M->P->BM * ld * bytes <= M->stage_bytes ? ld : 0;
+}
+
+/* Phase 1 of a staged store: the pair of fragment elements into the
+ * buffer (row mt_r, columns mt_c0 and mt_c0 + 1, one 4- or 8-byte store). */
+static void emit_pair_stage(Mma *M, const Inst *in, const char **ename[2], int ld) {
+    DType dt = (DType)operand_type(M->f, in->args[1]).dtype;
+    const char *val[2];
+    for (int e = 0; e < 2; e++) {
+        M->ename = ename[e];
+        M->acc_elem = M->pair_elem[e];
+        val[e] = in->args[1].kind == OPD_CONST
+                     ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
+                     : render(M, in->args[1], "mt_r", e ? "mt_c1" : "mt_c0", -1);
+    }
+    const char *mt = c_mem_type(dt, C_CUDA);
+    int bytes = dtype_info(dt)->bits / 8;
+    ln(M, "{");
+    M->indent++;
+    ln(M, "__align__(%d) %s mt_p[2] = {%s, %s};", 2 * bytes, mt, c_store(M->a, dt, C_CUDA, val[0]),
+       c_store(M->a, dt, C_CUDA, val[1]));
+    ln(M, "*reinterpret_cast<%s *>(&reinterpret_cast<%s *>(%s)[mt_r * %d + mt_c0]) = "
+          "*reinterpret_cast<const %s *>(mt_p);",
+       bytes == 2 ? "unsigned" : "uint2", mt, M->stage_smem, ld, bytes == 2 ? "unsigned" : "uint2");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* Phase 2: after a barrier, the block from the buffer to global memory in
+ * 16-byte groups along its rows, each one vector store where its
+ * addresses are consecutive, aligned and unmasked, else element-wise. */
+static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
+    const Function *f = M->f;
+    const MmaPlan *P = M->P;
+    const Loop *l = P->loop->loop;
+    int base = pointer_param(f, l, in->args[0]);
+    const char *bname = M->pnames[base];
+    DType dt = (DType)operand_type(f, in->args[1]).dtype;
+    int bytes = dtype_info(dt)->bits / 8, V = 16 / bytes, T = 32 * P->warps;
+    int groups = P->BM * P->BN / V, per = (groups + T - 1) / T;
+    const char *mt = c_mem_type(dt, C_CUDA);
+    const char *idx = render(M, in->args[0], "mt_r", "(mt_c + q)", -1);
+    const char *mask = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", "(mt_c + q)", -1);
+    const char *al = M->param_div && M->param_div[base] >= 16
+                         ? ""
+                         : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
+    ln(M, "__syncthreads();");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
+    M->indent++;
+    ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", T);
+    if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
+    ln(M, "const int mt_r = mt_g / %d, mt_c = (mt_g %% %d) * %d;", P->BN / V, P->BN / V, V);
+    ln(M, "const %s *const mt_src = &reinterpret_cast<const %s *>(%s)[mt_r * %d + mt_c];", mt, mt,
+       M->stage_smem, ld);
+    ln(M, "%s mt_j[%d];", M->index_type, V);
+    ln(M, "bool mt_m[%d], mt_all = true;", V);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int q = 0; q < %d; q++) {", V);
+    ln(M, "    mt_j[q] = %s;", idx);
+    ln(M, "    mt_m[q] = %s;", mask);
+    ln(M, "    mt_all = mt_all && mt_m[q] && mt_j[q] == mt_j[0] + q;");
+    ln(M, "}");
+    ln(M, "if (mt_all && (mt_j[0] & %d) == 0%s) {", V - 1, al);
+    ln(M, "    *reinterpret_cast<uint4 *>(&%s[mt_j[0]]) = *reinterpret_cast<const uint4 *>(mt_src);", bname);
+    ln(M, "} else {");
+    ln(M, "    #pragma unroll");
+    ln(M, "    for (int q = 0; q < %d; q++)", V);
+    ln(M, "        if (mt_m[q]) %s[mt_j[q]] = mt_src[q];", bname);
+    ln(M, "}");
+    if (groups % T) M->indent--, ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
 /* The ops after the loop, per pair of fragment elements (rows g and g + 8
  * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
  * vN_0 and vN_1). */
@@ -1001,6 +1100,26 @@ void mma_epilogue(Mma *M) {
     const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
                              ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
     int perm = M->frag_perm, loops = perm ? 4 : 3;
+    /* the values computed from the accumulator (as the pass below marks
+     * them); one store after the loop may go through the staging buffer */
+    const Inst *staged = NULL;
+    int stores = 0, past_loop = 0, ld = 0;
+    for (int i = 0; i < f->body.items.len; i++) {
+        const Inst *in = f->body.items.items[i];
+        past_loop |= in == P->loop;
+        if (!past_loop || in == P->loop) continue;
+        if (in->op == OP_STORE) {
+            stores++, staged = in;
+            continue;
+        }
+        int dep = in->op == OP_LOAD;
+        for (int k = 0; k < in->nargs; k++)
+            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
+        if (dep) epi[in->result] = 1;
+    }
+    if (stores == 1) ld = staged_row(M, staged, epi);
+    /* the buffer is the ring: every warp's last reads of it come first */
+    if (ld) ln(M, "__syncthreads();");
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
@@ -1040,7 +1159,8 @@ void mma_epilogue(Mma *M) {
         }
         if (!past) continue;
         if (in->op == OP_STORE) {
-            emit_pair_store(M, in, ename);
+            if (ld) emit_pair_stage(M, in, ename, ld);
+            else emit_pair_store(M, in, ename);
             continue;
         }
         int dep = in->op == OP_LOAD;
@@ -1077,6 +1197,7 @@ void mma_epilogue(Mma *M) {
         M->indent--;
         ln(M, "}");
     }
+    if (ld) emit_staged_copy_out(M, staged, ld);
 }
 
 /* The accumulator in the fragment layout of M, set to the loop's init. */

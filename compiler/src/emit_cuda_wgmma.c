@@ -274,7 +274,12 @@ void emit_wgmma(Mma *M) {
     ln(M, "}");
     ln(M, "mt_wgmma_wait<0>();");
     for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
+    /* the ring is free after the last wait: the epilogue's stores staged
+     * through it (16-byte stores along the rows) */
+    M->stage_smem = "mt_stages";
+    M->stage_bytes = W->slots * W->stage;
     mma_epilogue(M);
+    M->stage_smem = NULL;
     /* the mma.sync body starts afresh */
     M->ename = ARENA_ARRAY(a, const char *, M->f->nvalues + 1);
     M->acc_elem = NULL;
