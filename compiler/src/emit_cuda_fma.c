@@ -267,7 +267,8 @@ static int uses_ident(const char *s, const char *id) {
     return 0;
 }
 
-/* Group q's raw elements of the 128-bit load S->vec into mm_v[q]. */
+/* Group q's raw elements of the vector load S->vec into mm_v[q]: 4 f32
+ * as one 128-bit load, 4 f16 / bf16 as one 64-bit load (converted). */
 static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
                          const char *kq) {
     const Inst *ld = S->vec;
@@ -288,27 +289,38 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     cb_line(C, "mm_m[q] = %s < %s%s%s;", kq, len, mask ? " && " : "", mask ? mask : "");
     C->indent--;
     cb_line(C, "}");
-    const char *al = C->param_div && C->param_div[base] >= 16
+    DType dt = (DType)ld->type.dtype;
+    int bytes = 4 * dtype_bytes(dt);
+    const char *al = C->param_div && C->param_div[base] >= bytes
                          ? NULL
-                         : arena_printf(C->a, "(((uintptr_t)%s) & 15) == 0", bname);
+                         : arena_printf(C->a, "(((uintptr_t)%s) & %d) == 0", bname, bytes - 1);
     cb_line(
         C,
         "if (%s%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && (mm_i[0] & 3) == 0 && mm_i[1] == mm_i[0] + 1 && "
         "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
         al ? al : "", al ? " && " : "");
     C->indent++;
-    cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
-    cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
+    if (dt == DT_F32) {
+        cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
+        cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
+    } else {
+        const char *mt = c_mem_type(dt, C_CUDA);
+        cb_line(C, "const uint2 t = *(const uint2 *)&%s[mm_i[0]];", bname);
+        cb_line(C, "const %s *const h = reinterpret_cast<const %s *>(&t);", mt, mt);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int q = 0; q < 4; q++) mm_v[q] = %s;", c_load(C->a, dt, C_CUDA, "h[q]"));
+    }
     C->indent--;
     cb_line(C, "} else {");
     C->indent++;
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
+    const char *elem = c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[mm_i[q]]", bname));
     if (mask)
-        cb_line(C, "if (mm_m[q]) mm_v[q] = %s[mm_i[q]];\n%*selse if (%s < %s) mm_v[q] = %s;", bname,
+        cb_line(C, "if (mm_m[q]) mm_v[q] = %s;\n%*selse if (%s < %s) mm_v[q] = %s;", elem,
                 C->indent * 4, "", kq, len, other);
-    else cb_line(C, "if (%s < %s) mm_v[q] = %s[mm_i[q]];", kq, len, bname);
+    else cb_line(C, "if (%s < %s) mm_v[q] = %s;", kq, len, elem);
     C->indent--;
     cb_line(C, "}");
     C->indent--;
@@ -320,6 +332,16 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
 static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
                             const char *kq) {
     int axis = S->along_rows ? 0 : 1;
+    if (S->nloads == 1 && S->vec == S->loads[0]) {
+        /* a transform that is the identity in the compute type (a cast of
+         * f16 to f32): the vector's values are the operand's */
+        R->nsub = 1;
+        R->sub_id[0] = S->vec->result;
+        R->sub_expr[0] = "mm_v[q]";
+        int same = strcmp(regen(R, S->v, axis), "mm_v[q]") == 0;
+        R->nsub = 0;
+        if (same) return;
+    }
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
@@ -376,11 +398,12 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     cb_line(C, "}");
 }
 
-/* The operand's loads, the one read in 128-bit groups (its first f32
+/* The operand's loads, the one read in vector groups (its first f32, f16 or bf16
  * load) and the order of its staging. */
 static void stage_init(CudaB *C, const Loop *l, Staged *S) {
     S->nloads = chain_loads(C->f, l, S->v, S->loads, 0, 0);
-    S->vec = S->nloads > 0 && S->loads[0]->type.dtype == DT_F32 ? S->loads[0] : NULL;
+    DType dt = S->nloads > 0 ? (DType)S->loads[0]->type.dtype : DT_F32;
+    S->vec = S->nloads > 0 && (dt == DT_F32 || dt == DT_F16 || dt == DT_BF16) ? S->loads[0] : NULL;
     S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
 }
 

@@ -1298,6 +1298,30 @@ EXEC_CASE_O2(outer_kmask_64) {
     outer_check(mode, opt, outer_id, outer_id, 0, 1, 5,
                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_kmask_64, a, b, c, M, N, K); });
 }
+// 16-bit operands (kernels/outer.py outer_f16_kernel): staged with 64-bit
+// loads where aligned, element-wise otherwise (odd K).
+EXEC_CASE_O2(outer_f16_64) {
+    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
+        TRACE("M = " << M << ", N = " << N << ", K = " << K);
+        auto af = rand_f32((size_t)M * K, 14, -1.0f, 1.0f), bf = rand_f32((size_t)K * N, 15, -1.0f, 1.0f);
+        std::vector<mytriton_fp16> a(af.size()), b(bf.size());
+        for (size_t i = 0; i < af.size(); i++) a[i] = mytriton_fp16_from_float(af[i]);
+        for (size_t i = 0; i < bf.size(); i++) b[i] = mytriton_fp16_from_float(bf[i]);
+        std::vector<double> ref((size_t)M * N);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++)
+                for (int k = 0; k < K; k++)
+                    ref[(size_t)i * N + j] += (double)mytriton_fp16_to_float(a[(size_t)i * K + k]) *
+                                              mytriton_fp16_to_float(b[(size_t)k * N + j]);
+        Tol t{1e-5, 1e-6 * (K + 1)};
+        verify(mode, opt, [&](Runner &r) {
+            mytriton_fp16 *da = r.in(a), *db = r.in(b);
+            float *dc = r.out_f((size_t)M * N);
+            LAUNCH_O2(r, outer_f16_64, da, db, dc, M, N, K);
+            return Planes{{"c", r.get(dc)}};
+        }, {{"c", ref}}, {{t, t}});
+    }
+}
 EXEC_CASE_O2(block_accumulate_4k) {
     block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) { LAUNCH_O2(r, block_accumulate_4k, x, out, chunks); });
 }

@@ -91,3 +91,16 @@ def outer_cast_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
         y = tl.load(b + k * N + offs_n, mask=offs_n < N, other=0.0)
         acc += x * y
     tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))
+
+
+@triton.jit
+def outer_f16_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
+    # 16-bit operands cast to fp32 (staged with 64-bit loads), fp32 accumulation
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K):
+        x = tl.load(a + offs_m * K + k, mask=offs_m < M, other=0.0).to(tl.float32)
+        y = tl.load(b + k * N + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)
+        acc += x * y
+    tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))
