@@ -261,6 +261,48 @@ TEST(DotTensorCorePath, LargeF16TileInFragments) {
     EXPECT_NE(r.cuda.find("extern __shared__"), std::string::npos);
 }
 
+// A block whose mask is all true is copied by bare cp.async: the mask's
+// comparisons are monotone in the block's coordinates (the tutorial's
+// offs_k < K - k * BLOCK_K), so the whole block's mask is its value at
+// the corner where it is tightest, once per iteration.
+TEST(DotTensorCorePath, WholeBlockMaskFromItsCorner) {
+    Compiled r = tutorial("fp16", "float32", 128, 128, 32, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u0 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos)
+        << r.cuda;
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_cp_async16(&mt_sa[mt_q0[mt_s]], &a_ptr[mt_b0[mt_s] + mt_d0]);"), std::string::npos);
+}
+
+// A mask that is not monotone along the block (a remainder) has no corner:
+// every group checks its elements.
+TEST(DotTensorCorePath, NonMonotoneMaskChecksEveryGroup) {
+    std::string path = write_kernel("dot_mask_mod", "k.py",
+                                    kernel_text("a, b, c, K",
+                                                "    r = tl.arange(0, 64)\n"
+                                                "    kk = tl.arange(0, 32)\n"
+                                                "    acc = tl.zeros((64, 64), dtype=tl.float32)\n"
+                                                "    pa = a + r[:, None] * K + kk[None, :]\n"
+                                                "    pb = b + kk[:, None] * 64 + r[None, :]\n"
+                                                "    for k in range(0, tl.cdiv(K, 32)):\n"
+                                                "        m = (kk % 5)[None, :] < K - k * 32\n"
+                                                "        x = tl.load(pa, mask=m, other=0.0)\n"
+                                                "        y = tl.load(pb)\n"
+                                                "        acc += tl.dot(x, y)\n"
+                                                "        pa += 32\n"
+                                                "        pb += 32 * 64\n"
+                                                "    tl.store(c + r[:, None] * 64 + r[None, :], acc)\n"));
+    CompileArgs a;
+    a.path = path;
+    a.signature = "*fp16, *fp16, *fp32, i32";
+    a.opt_level = 2;
+    Compiled r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    ASSERT_NE(r.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos) << r.cuda;  // the tensor-core path
+    EXPECT_EQ(r.cuda.find("__builtin_expect(mt_u0"), std::string::npos) << r.cuda;  // A: no corner
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && true, 1)) {"), std::string::npos);  // B: unmasked
+}
+
 TEST(DotTensorCorePath, Bf16Tile128x256) {
     Compiled r = tutorial("bf16", "float32", 128, 256, 64, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
