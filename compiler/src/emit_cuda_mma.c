@@ -1337,10 +1337,18 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     if (S == 1) ln(&M, "__syncthreads();");
     M.indent--;
     ln(&M, "}");
+    /* the ring is free after the loop: the epilogue's store staged
+     * through it; the CUDA-core fallback stores from its fragments */
+    M.stage_smem = "mt_stages";
+    M.stage_bytes = P.smem;
+    mma_epilogue(&M);
+    M.stage_smem = NULL;
+    M.ename = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    M.acc_elem = NULL;
     ln(&M, "#else");
     emit_fallback(&M);
-    ln(&M, "#endif");
     mma_epilogue(&M);
+    ln(&M, "#endif");
     if (P.wg.on) ln(&M, "#endif");
 
     StrBuf out;
