@@ -2,10 +2,12 @@
 # path a line) with COMPILER as strict C11 with warnings as errors.
 #   -DCOMPILER=<path or empty> -DNAME=<gcc|clang> -DSOURCES=<list file>
 #   -DINCLUDES=<dir|dir|...> -DWORK_DIR=<scratch folder>
-# Exit 77 (the test's SKIP_RETURN_CODE) when the compiler is not installed.
+# Prints "MYTRITON_SKIP: ..." (the test's SKIP_REGULAR_EXPRESSION) and
+# stops when the compiler is not installed (cmake_language(EXIT) needs
+# CMake 3.29; Debian 12 has 3.25).
 if(NOT COMPILER)
-  message("${NAME} was not found at configure time: skipped")
-  cmake_language(EXIT 77)
+  message("MYTRITON_SKIP: ${NAME} was not found at configure time")
+  return()
 endif()
 file(STRINGS "${SOURCES}" _sources)
 if(NOT _sources)
