@@ -6,7 +6,7 @@
 # when present, the MLIR-built test programs carried in .carry-mlir (built
 # where mlir-opt is; the H200 has none), and an Nsight Compute profile of
 # the fp16 tl.dot matmul (mytriton's and Triton's kernels). Logs under $OUT;
-# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,ncu); DOT_ARGS the
+# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,attn,ncu); DOT_ARGS the
 # bench_dot.py arguments.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
@@ -57,6 +57,10 @@ fi
 if has dot && [ -f scripts/bench_dot.py ]; then
   timeout "${DOT_TIMEOUT:-150}" python3 scripts/bench_dot.py --build-dir build-h200 ${DOT_ARGS:-} > "$OUT/bench_dot.log" 2>&1
   echo "== bench_dot exit $? after $(el)"; tail -30 "$OUT/bench_dot.log"
+fi
+if has attn && [ -f scripts/bench_attn.py ]; then
+  timeout "${ATTN_TIMEOUT:-200}" python3 scripts/bench_attn.py --build-dir build-h200 ${ATTN_ARGS:-} > "$OUT/bench_attn.log" 2>&1
+  echo "== bench_attn exit $? after $(el)"; tail -30 "$OUT/bench_attn.log"
 fi
 if has ncu && command -v ncu > /dev/null; then
   # the first launch of mytriton's fp16 kernel (NCU_CONFIG of bench_dot.py's
