@@ -1,0 +1,48 @@
+// kernels/attention.py at -O2 through the attention path (emit_cuda_attn.c:
+// two mma.sync dots per iteration, cp.async double buffer, ldmatrix and
+// ldmatrix.trans fragments, row reductions over the quad's lanes) compiled
+// as C++ against test/emu's CPU emulation of CUDA, whose helpers run the
+// same fragment layouts through warp shuffles: HEAD_DIM 64, BLOCK_M 64,
+// BLOCK_N 64, 4 warps, a ragged N_CTX (masked k / v rows, masked q rows and
+// stores), causal and not, against attn_ref.h's double-precision reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "attn_ref.h"
+#include "emu_attn64.h"
+#include "emu_attn64_causal.h"
+
+namespace {
+
+using namespace attn_ref;
+
+template <class Launch>
+void run_case(bool causal, int BH, int N, Launch launch) {
+    const int D = 64, BLOCK_M = 64;
+    const float sm_scale = 1.0f / std::sqrt((float)D);
+    size_t n = (size_t)BH * N * D;
+    std::vector<half> q = random_halves(n, 11), k = random_halves(n, 12), v = random_halves(n, 13);
+    std::vector<half> out(n, mytriton_fp16_from_float(-7.0f));
+    mytriton_grid g = mytriton_grid_2d((N + BLOCK_M - 1) / BLOCK_M, BH);
+    ASSERT_EQ((int)launch(g, q.data(), k.data(), v.data(), out.data(), sm_scale, N), 0);
+    expect_close(causal ? "causal attention" : "attention", out,
+                 reference(q, k, v, BH, N, D, sm_scale, causal));
+}
+
+TEST(AttnMma, Head64Ragged) {
+    run_case(false, 1, 200, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s,
+                               int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
+}
+TEST(AttnMma, Head64Causal) {
+    run_case(true, 2, 200, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s,
+                              int n) { return launch_emu_attn64_causal(nullptr, g, q, k, v, o, s, n); });
+}
+// one block of keys, fewer than BLOCK_N: every k / v row past N masked
+TEST(AttnMma, Head64Short) {
+    run_case(false, 1, 37, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s,
+                              int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
+}
+
+}  // namespace
