@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "mytriton/dtypes.h"
@@ -18,17 +19,25 @@ namespace attn_ref {
 
 using half = mytriton_fp16;
 
-inline std::vector<half> random_halves(size_t n, unsigned seed) {
+// The kernel's inputs in fp16 or bf16 storage (T: mytriton_fp16 or mytriton_bf16).
+inline float to_float(mytriton_fp16 h) { return mytriton_fp16_to_float(h); }
+inline float to_float(mytriton_bf16 h) { return mytriton_bf16_to_float(h); }
+inline void from_float(float f, mytriton_fp16 *h) { *h = mytriton_fp16_from_float(f); }
+inline void from_float(float f, mytriton_bf16 *h) { *h = mytriton_bf16_from_float(f); }
+
+template <class T>
+std::vector<T> random_inputs(size_t n, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<half> v(n);
-    for (auto &x : v) x = mytriton_fp16_from_float(u(rng));
+    std::vector<T> v(n);
+    for (auto &x : v) from_float(u(rng), &x);
     return v;
 }
+inline std::vector<half> random_halves(size_t n, unsigned seed) { return random_inputs<half>(n, seed); }
 
-inline std::vector<double> reference(const std::vector<half> &q, const std::vector<half> &k,
-                                     const std::vector<half> &v, int BH, int N, int D, double sm_scale,
-                                     bool causal) {
+template <class T>
+std::vector<double> reference(const std::vector<T> &q, const std::vector<T> &k, const std::vector<T> &v, int BH, int N, int D, double sm_scale,
+              bool causal) {
     std::vector<double> out((size_t)BH * N * D);
     std::vector<double> s(N);
     for (int bh = 0; bh < BH; bh++)
@@ -40,7 +49,7 @@ inline std::vector<double> reference(const std::vector<half> &q, const std::vect
                 size_t kj = ((size_t)bh * N + j) * D;
                 double dot = 0;
                 for (int d = 0; d < D; d++)
-                    dot += (double)mytriton_fp16_to_float(q[qm + d]) * mytriton_fp16_to_float(k[kj + d]);
+                    dot += (double)to_float(q[qm + d]) * to_float(k[kj + d]);
                 s[j] = dot * sm_scale;
                 mx = std::max(mx, s[j]);
             }
@@ -48,28 +57,30 @@ inline std::vector<double> reference(const std::vector<half> &q, const std::vect
             for (int d = 0; d < D; d++) {
                 double o = 0;
                 for (int j = 0; j < keys; j++)
-                    o += s[j] * mytriton_fp16_to_float(v[((size_t)bh * N + j) * D + d]);
+                    o += s[j] * to_float(v[((size_t)bh * N + j) * D + d]);
                 out[qm + d] = o / sum;
             }
         }
     return out;
 }
 
-// fp16 tolerance: p is rounded to fp16 before p @ v (as the kernel says)
-inline void expect_close(const char *what, const std::vector<half> &got, const std::vector<double> &want) {
+// fp16 tolerance (bf16: 4 times it): p is rounded to the inputs' dtype before p @ v
+template <class T>
+void expect_close(const char *what, const std::vector<T> &got, const std::vector<double> &want) {
+    const double tol = sizeof(T) == 2 && std::is_same<T, mytriton_bf16>::value ? 4.0 : 1.0;
     ASSERT_EQ(got.size(), want.size());
     size_t bad = 0, first = 0;
     double worst = 0;
     for (size_t i = 0; i < got.size(); i++) {
-        double g = mytriton_fp16_to_float(got[i]), err = std::fabs(g - want[i]);
+        double g = to_float(got[i]), err = std::fabs(g - want[i]);
         worst = std::max(worst, err);
-        if (!(err <= 4e-3 + 1e-2 * std::fabs(want[i]))) {
+        if (!(err <= tol * (4e-3 + 1e-2 * std::fabs(want[i])))) {
             if (!bad) first = i;
             bad++;
         }
     }
     EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << got.size() << " elements off, first at " << first
-                       << " (got " << mytriton_fp16_to_float(got[first]) << ", want " << want[first]
+                       << " (got " << to_float(got[first]) << ", want " << want[first]
                        << "); largest error " << worst;
 }
 
