@@ -5,7 +5,8 @@
 // same fragment layouts through warp shuffles: fp16, HEAD_DIM 64, BLOCK_M
 // 64, BLOCK_N 64, 4 warps, a ragged N_CTX (masked k / v rows, masked q rows
 // and stores), causal and not; bf16 with BLOCK_N 32 and 2 warps of 32 rows
-// (two 16-row blocks per warp); against attn_ref.h's double-precision
+// (two 16-row blocks per warp); HEAD_DIM 32 with 16 x 16 tiles and one
+// warp; against attn_ref.h's double-precision
 // reference.
 #include <gtest/gtest.h>
 
@@ -16,14 +17,14 @@
 #include "emu_attn64.h"
 #include "emu_attn64_bf16.h"
 #include "emu_attn64_causal.h"
+#include "emu_attn_small_causal.h"
 
 namespace {
 
 using namespace attn_ref;
 
 template <class T, class Launch>
-void run_case(bool causal, int BH, int N, Launch launch) {
-    const int D = 64, BLOCK_M = 64;
+void run_case(bool causal, int BH, int N, Launch launch, int D = 64, int BLOCK_M = 64) {
     const float sm_scale = 1.0f / std::sqrt((float)D);
     size_t n = (size_t)BH * N * D;
     std::vector<T> q = random_inputs<T>(n, 11), k = random_inputs<T>(n, 12), v = random_inputs<T>(n, 13);
@@ -53,6 +54,16 @@ TEST(AttnMma, Head64Short) {
 TEST(AttnMma, Head64Bf16TwoBlocksPerWarp) {
     run_case<bf16>(false, 1, 100, [](mytriton_grid g, const bf16 *q, const bf16 *k, const bf16 *v, bf16 *o,
                                      float s, int n) { return launch_emu_attn64_bf16(nullptr, g, q, k, v, o, s, n); });
+}
+
+// lang_apps' own tiles (HEAD_DIM 32, 16 x 16, one warp), as CudaO2.attn_causal runs them
+TEST(AttnMma, Head32SmallTileCausal) {
+    run_case<half>(
+        true, 3, 70,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn_small_causal(nullptr, g, q, k, v, o, s, n);
+        },
+        32, 16);
 }
 
 }  // namespace
