@@ -376,7 +376,9 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     }
     /* sizes: fragments of 16 rows per warp, k-steps of 16 */
     if (P->BM % 16 || P->BN % 16 || P->D % 16) return 0;
-    int warps = num_warps > 0 ? num_warps : 4;
+    /* num_warps as given; by default one block of 16 rows per warp, at most 8 warps */
+    int warps = num_warps > 0 ? num_warps : P->BM / 16 < 8 ? P->BM / 16 : 8;
+    if (warps < 1) warps = 1;
     while (warps > 1 && P->BM % (16 * warps)) warps /= 2;
     if (P->BM % (16 * warps)) return 0;
     P->warps = warps;
@@ -1060,7 +1062,7 @@ const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, cons
     sb_init(&out, a);
     sb_puts(&out, attn_helpers(a, P.in_dt));
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&A.pre), sb_str(&body))));
-    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
+    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d, 1)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), A.pnames[i]);
     sb_puts(&out, ") {\n");
