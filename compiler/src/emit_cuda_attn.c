@@ -486,6 +486,9 @@ static const char attn_common_helpers[] =
            "#else\n#define MT_ATTN_SM80 0\n#endif\n"
            "#if !defined(__CUDA_ARCH__) && !defined(__NVCC__)\n#define MT_ATTN_EMULATED 1\n"
            "#else\n#define MT_ATTN_EMULATED 0\n#endif\n"
+           "/* one block per multiprocessor at least: all the registers a thread may take */\n"
+           "#if MT_ATTN_EMULATED\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t)\n"
+           "#else\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t, 1)\n#endif\n"
            "/* below sm_80 the shuffle helpers out of line (quick to compile) */\n"
            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n#define MT_ATTN_INLINE __noinline__\n"
            "#else\n#define MT_ATTN_INLINE __forceinline__\n#endif\n"
@@ -1062,7 +1065,7 @@ const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, cons
     sb_init(&out, a);
     sb_puts(&out, attn_helpers(a, P.in_dt));
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&A.pre), sb_str(&body))));
-    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d, 1)\nvoid %s(", T, symbol);
+    sb_printf(&out, "extern \"C\" __global__ MT_ATTN_BOUNDS(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), A.pnames[i]);
     sb_puts(&out, ") {\n");
