@@ -61,6 +61,7 @@ enum { ATTN_MAX_DEPTH = 64, ATTN_PAD = 8, ATTN_MAX_SMEM = 163 * 1024, ATTN_MAX_F
 enum { C_NONE, C_UNI, C_Q, C_LOAD, C_KT, C_S, C_ROW, C_ROWX, C_O };
 
 typedef struct AttnPlan {
+    const Function *f;
     const Inst *loop, *dot1, *dot2;
     const Inst *ldq, *ldk, *ldv;
     int acc_lane;
@@ -173,6 +174,10 @@ static int elementwise_class(const AttnPlan *P, const Inst *in) {
     int s = 0, row = 0, o = 0;
     for (int k = 0; k < in->nargs; k++) {
         int c = opd_class(P, in->args[k]);
+        /* a row vector meets a block of its own rank (a (BM,) one would
+         * broadcast along the columns) */
+        if ((c == C_ROW || c == C_ROWX) && operand_type(P->f, in->args[k]).rank != in->type.rank)
+            return C_NONE;
         if (c == C_S) s = 1;
         else if (c == C_ROW || c == C_ROWX) row = 1;
         else if (c == C_O) o = 1;
@@ -193,6 +198,7 @@ static int is_16bit_float(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
 
 static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     memset(P, 0, sizeof *P);
+    P->f = f;
     P->cls = ARENA_ARRAY(a, char, f->nvalues + 1);
     P->epi = ARENA_ARRAY(a, char, f->nvalues + 1);
     memset(P->cls, 0, (size_t)f->nvalues + 1);
@@ -316,21 +322,14 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     for (int v = 0; v < f->nvalues; v++)
         if (P->cls[v] == C_O && v != P->dot2->result && uses_in(&l->body, v) != 1) return 0;
     if (uses_in(&l->body, P->dot2->result) != 0) return 0;
+    /* the yields: the second dot to the accumulator's lane, (BM,) row vectors to the others */
     for (int i = 0; i < l->nyields; i++) {
-        int yc = opd_class(P, l->yields[i]);
-        if (i == P->acc_lane) {
-            if (!is_value(l->yields[i], P->dot2->result)) return 0;
-        } else if (yc != C_ROW || l->yields[i].kind != OPD_VALUE ||
-                   !row_shape(f->types[l->yields[i].id], P->BM)) {
+        Operand y = l->yields[i];
+        if (i == P->acc_lane ? !is_value(y, P->dot2->result)
+                             : opd_class(P, y) != C_ROW || y.kind != OPD_VALUE ||
+                                   f->types[y.id].rank != 1 || !row_shape(f->types[y.id], P->BM))
             return 0;
-        } else if (f->types[l->yields[i].id].rank != 1) {
-            return 0;
-        }
-        for (int j = 0; j < l->nyields; j++)
-            if (j != i && is_value(l->yields[j], l->yields[i].id) && j == P->acc_lane) return 0;
     }
-    for (int i = 0; i < l->nyields; i++)
-        if (i != P->acc_lane && is_value(l->yields[i], P->dot2->result)) return 0;
     if (pointer_param(f, P->ldq->args[0]) < 0 || pointer_param(f, P->ldk->args[0]) < 0 ||
         pointer_param(f, P->ldv->args[0]) < 0)
         return 0;

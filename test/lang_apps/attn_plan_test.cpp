@@ -1,8 +1,8 @@
 // Which kernels -O2's attention path (emit_cuda_attn.c) takes, label unit:
 // kernels/attention.py as written (f16 and bf16, causal and not, a few tile
 // shapes) gets the path's kernel; variants with an op the plan does not take
-// (a row vector stored after the loop, a scan along the rows, a third
-// load in the loop) compile through the general path as before, without a
+// (a row vector stored after the loop, a scan along the rows, a row
+// vector broadcast along the columns, a third load in the loop) compile through the general path as before, without a
 // diagnostic at small tiles, and at tiles the general path cannot run they
 // get its diagnostic (never a crash).
 #include <gtest/gtest.h>
@@ -100,6 +100,8 @@ TEST(AttnPlan, OtherKernelsTakeTheGeneralPath) {
         /* a scan along the rows */
         {"        p = tl.math.exp2(qk - m_ij[:, None])\n",
          "        p = tl.cumsum(tl.math.exp2(qk - m_ij[:, None]), 1) * 0.01\n"},
+        /* a (BM,) vector against a (BM, BN) block: broadcast along the columns */
+        {"        p = tl.math.exp2(qk - m_ij[:, None])\n", "        p = tl.math.exp2(qk - m_ij)\n"},
         /* a third block loaded in the loop */
         {"        acc = tl.dot(p.to(v.dtype), v, acc)\n",
          "        w = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
