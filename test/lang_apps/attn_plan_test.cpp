@@ -100,8 +100,6 @@ TEST(AttnPlan, OtherKernelsTakeTheGeneralPath) {
         /* a scan along the rows */
         {"        p = tl.math.exp2(qk - m_ij[:, None])\n",
          "        p = tl.cumsum(tl.math.exp2(qk - m_ij[:, None]), 1) * 0.01\n"},
-        /* a (BM,) vector against a (BM, BN) block: broadcast along the columns */
-        {"        p = tl.math.exp2(qk - m_ij[:, None])\n", "        p = tl.math.exp2(qk - m_ij)\n"},
         /* a third block loaded in the loop */
         {"        acc = tl.dot(p.to(v.dtype), v, acc)\n",
          "        w = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
@@ -120,6 +118,21 @@ TEST(AttnPlan, OtherKernelsTakeTheGeneralPath) {
         EXPECT_FALSE(big.ok);
         EXPECT_NE(big.diagnostics.find("error"), std::string::npos);
     }
+}
+
+// A (BM,) vector against a (BM, BN) block broadcasts along the columns (the
+// plan must not take it as a row vector): not the attention path (the
+// general path's diagnostic: the vector is rows in one use, columns in
+// another).
+TEST(AttnPlan, RowVectorAlongColumnsIsNotTaken) {
+    std::string path = mt_unit::write_kernel(
+        "attn_plan_cols", "attention.py",
+        replaced(attention_source(), "        p = tl.math.exp2(qk - m_ij[:, None])\n",
+                 "        p = tl.math.exp2(qk - m_ij)\n"));
+    Result r = compile(path, kF16, 64, 64, 64, false, 4);
+    EXPECT_EQ(r.cuda.find(kMarker), std::string::npos);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.diagnostics.find("error"), std::string::npos);
 }
 
 }  // namespace
