@@ -194,6 +194,22 @@ static int elementwise_class(const AttnPlan *P, const Inst *in) {
     return C_UNI;
 }
 
+/* Whether every rank-2 op (and store) of the block takes rank-2 or scalar
+ * operands, a rank-1 one only through expand_dims or broadcast: render()
+ * places a rank-1 value by its axis, and a (N,) operand of a rank-2 op
+ * broadcasts along the columns. */
+static int ranks_ok(const Function *f, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->loop && !ranks_ok(f, &in->loop->body)) return 0;
+        int r = in->op == OP_STORE ? operand_type(f, in->args[0]).rank : in->type.rank;
+        if (r != 2 || in->op == OP_EXPAND_DIMS || in->op == OP_BROADCAST) continue;
+        for (int k = 0; k < in->nargs; k++)
+            if (in->args[k].kind == OPD_VALUE && operand_type(f, in->args[k]).rank == 1) return 0;
+    }
+    return 1;
+}
+
 static int is_16bit_float(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
 
 static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
@@ -203,6 +219,7 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     P->epi = ARENA_ARRAY(a, char, f->nvalues + 1);
     memset(P->cls, 0, (size_t)f->nvalues + 1);
     memset(P->epi, 0, (size_t)f->nvalues + 1);
+    if (!ranks_ok(f, &f->body)) return 0;
     /* the top level before the loop: pure ops and q's load */
     const Inst *loop = NULL;
     for (int i = 0; i < f->body.items.len && !loop; i++) {
