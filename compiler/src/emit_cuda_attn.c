@@ -49,13 +49,14 @@
  * written with warp shuffles in the instructions' fragment layouts and
  * synchronous copies, so the one body computes the same result on every
  * target. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "cgen.h"
 #include "cuda_attn.h"
 #include "cuda_blocked.h"
 
-enum { ATTN_MAX_DEPTH = 64, ATTN_PAD = 8, ATTN_MAX_SMEM = 163 * 1024, ATTN_MAX_FRAG_REGS = 192 };
+enum { ATTN_PAD = 8, ATTN_MAX_SMEM = 163 * 1024, ATTN_MAX_FRAG_REGS = 192 };
 
 /* value classes (the header comment) */
 enum { C_NONE, C_UNI, C_Q, C_LOAD, C_KT, C_S, C_ROW, C_ROWX, C_O };
@@ -854,7 +855,7 @@ static int emit_run(Attn *A, const Block *b, int i) {
         int ck = P->cls[in->result];
         if (ck != c) continue;
         const char *col = c == C_ROW ? "0" : "mt_c";
-        const char *e = render_op(A, in, "mt_r", col, c == C_ROW ? 0 : 0);
+        const char *e = render_op(A, in, "mt_r", col, 0);
         if (c == C_S) {
             ln(A, "v%d[mt_mi][mt_ni][mt_q] = %s;", in->result, e);
             A->nm[in->result] = arena_printf(A->a, "v%d[mt_mi][mt_ni][mt_q]", in->result);
