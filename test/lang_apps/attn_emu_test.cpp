@@ -6,7 +6,7 @@
 // 64, BLOCK_N 64, 4 warps, a ragged N_CTX (masked k / v rows, masked q rows
 // and stores), causal and not; bf16 with BLOCK_N 32 and 2 warps of 32 rows
 // (two 16-row blocks per warp); HEAD_DIM 32 with 16 x 16 tiles and one
-// warp; against attn_ref.h's double-precision
+// warp; HEAD_DIM 128 with 128 x 64 tiles and 8 warps, causal; against attn_ref.h's double-precision
 // reference.
 #include <gtest/gtest.h>
 
@@ -16,6 +16,7 @@
 #include "attn_ref.h"
 #include "emu_attn64.h"
 #include "emu_attn64_bf16.h"
+#include "emu_attn128_causal.h"
 #include "emu_attn64_causal.h"
 #include "emu_attn_small_causal.h"
 
@@ -64,6 +65,16 @@ TEST(AttnMma, Head32SmallTileCausal) {
             return launch_emu_attn_small_causal(nullptr, g, q, k, v, o, s, n);
         },
         32, 16);
+}
+
+// the benchmark's HEAD_DIM 128 tiles: 128 x 64, 8 warps
+TEST(AttnMma, Head128Causal) {
+    run_case<half>(
+        true, 1, 150,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn128_causal(nullptr, g, q, k, v, o, s, n);
+        },
+        128, 128);
 }
 
 }  // namespace
