@@ -930,13 +930,52 @@ static void emit_body(Attn *A) {
     close_n(A, 2);
 }
 
+/* The one store after the loop of a 2- or 4-byte dtype (NULL: none, or
+ * several: each stored where computed). */
+static const Inst *paired_store(const Attn *A) {
+    const Function *f = A->f;
+    const Inst *st = NULL;
+    int past = 0, n = 0;
+    for (int i = 0; i < f->body.items.len; i++) {
+        const Inst *in = f->body.items.items[i];
+        if (in == A->P->loop) past = 1;
+        if (past && in->op == OP_STORE) st = in, n++;
+    }
+    if (n != 1) return NULL;
+    int bytes = dtype_info((DType)operand_type(f, st->args[1]).dtype)->bits / 8;
+    return bytes == 2 || bytes == 4 ? st : NULL;
+}
+
 /* After the loop, per element of the accumulator's fragments: the ops
- * that depend on the loop's results, and the stores. */
+ * that depend on the loop's results, and the stores. A kernel's single
+ * store goes out per pair of neighbouring columns (2t, 2t + 1): one
+ * 2-element store where both masks hold and the addresses are
+ * consecutive and aligned, else two masked ones. */
 static void emit_epilogue(Attn *A) {
     const Function *f = A->f;
     const AttnPlan *P = A->P;
     const Loop *l = P->loop->loop;
-    open_frag(A, P->D);
+    const Inst *pair = paired_store(A);
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
+    A->indent++;
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_ni = 0; mt_ni < %d; mt_ni++) {", P->D / 8);
+    A->indent++;
+    DType pdt = DT_NONE;
+    if (pair) {
+        pdt = (DType)operand_type(f, pair->args[1]).dtype;
+        ln(A, "%s mt_j[4];", A->index_type);
+        ln(A, "bool mt_m[4];");
+        ln(A, "%s mt_e[4];", c_mem_type(pdt, C_CUDA));
+    }
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_q = 0; mt_q < 4; mt_q++) {");
+    A->indent++;
+    ln(A, "const int mt_h = mt_q >> 1;");
+    ln(A, "const int mt_r = mt_row0 + mt_mi * 16 + (mt_lane >> 2) + mt_h * 8;");
+    ln(A, "const int mt_c = mt_ni * 8 + (mt_lane & 3) * 2 + (mt_q & 1);");
+    ln(A, "(void)mt_h, (void)mt_r, (void)mt_c;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
         const Inst *in = f->body.items.items[i];
@@ -954,6 +993,12 @@ static void emit_epilogue(Attn *A) {
             const char *val = in->args[1].kind == OPD_CONST
                                   ? c_const(A->a, const_convert(in->args[1].c, dt), C_CUDA)
                                   : render(A, in->args[1], "mt_r", "mt_c", -1);
+            if (in == pair) {
+                ln(A, "mt_j[mt_q] = %s;", idx);
+                ln(A, "mt_m[mt_q] = %s;", mask ? mask : "true");
+                ln(A, "mt_e[mt_q] = %s;", c_store(A->a, dt, C_CUDA, val));
+                continue;
+            }
             const char *st =
                 arena_printf(A->a, "%s[%s] = %s;", A->pnames[base], idx, c_store(A->a, dt, C_CUDA, val));
             if (mask) ln(A, "if (%s) %s", mask, st);
@@ -966,7 +1011,28 @@ static void emit_epilogue(Attn *A) {
         ln(A, "const %s v%d = %s;", c_type(dt), in->result, render_op(A, in, "mt_r", "mt_c", 0));
         A->nm[in->result] = arena_printf(A->a, "v%d", in->result);
     }
-    close_n(A, 3);
+    close_n(A, 1);
+    if (pair) {
+        int base = pointer_param(f, pair->args[0]), bytes = dtype_info(pdt)->bits / 8;
+        const char *bname = A->pnames[base], *mt = c_mem_type(pdt, C_CUDA);
+        const char *u = bytes == 2 ? "unsigned" : "uint2";
+        const char *al = A->param_div && A->param_div[base] >= 2 * bytes
+                             ? ""
+                             : arena_printf(A->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
+        ln(A, "#pragma unroll");
+        ln(A, "for (int mt_p = 0; mt_p < 4; mt_p += 2) {");
+        A->indent++;
+        ln(A, "if (mt_m[mt_p] && mt_m[mt_p + 1] && mt_j[mt_p + 1] == mt_j[mt_p] + 1 && (mt_j[mt_p] & 1) == 0%s) {",
+           al);
+        ln(A, "    __align__(%d) %s mt_w[2] = {mt_e[mt_p], mt_e[mt_p + 1]};", 2 * bytes, mt);
+        ln(A, "    *reinterpret_cast<%s *>(&%s[mt_j[mt_p]]) = *reinterpret_cast<const %s *>(mt_w);", u, bname, u);
+        ln(A, "} else {");
+        ln(A, "    if (mt_m[mt_p]) %s[mt_j[mt_p]] = mt_e[mt_p];", bname);
+        ln(A, "    if (mt_m[mt_p + 1]) %s[mt_j[mt_p + 1]] = mt_e[mt_p + 1];", bname);
+        ln(A, "}");
+        close_n(A, 1);
+    }
+    close_n(A, 2);
 }
 
 const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, const int *param_div,
