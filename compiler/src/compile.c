@@ -6,6 +6,7 @@
 
 #include "cgen.h"
 #include "compile.h"
+#include "cuda_attn.h"
 #include "cuda_blocked.h"
 #include "emit.h"
 #include "frontend.h"
@@ -394,7 +395,12 @@ static int need_tile(mt_compilation *c) {
     int mma = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
               cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
                             &mma_threads, &mma_smem, &mma_smem90);
-    if (!shape_analyze(c->ctx, c->f, blocked || host_only || mma ? MAX_TILE_O2 : MAX_TILE_O1,
+    /* -O2: a fused attention forward (two dots per iteration) of the
+     * attention path's shape (emit_cuda_attn.c) */
+    int attn_threads = 0, attn_smem = 0;
+    int attn = dot && !mma && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
+               cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, &attn_threads, &attn_smem);
+    if (!shape_analyze(c->ctx, c->f, blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1,
                        &c->tile)) {
         c->tile_failed = 1;
         return 0;
@@ -410,6 +416,10 @@ static int need_tile(mt_compilation *c) {
         c->tile.block_threads = mma_threads;
         c->tile.dyn_smem = mma_smem;
         c->tile.dyn_smem_sm90 = mma_smem90;
+    } else if (attn) {
+        c->tile.block_threads = attn_threads;
+        c->tile.dyn_smem = attn_smem;
+        c->tile.dyn_smem_sm90 = attn_smem;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),
@@ -443,6 +453,8 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (c->opts.opt_level >= 2 && !c->tile.dot_box)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
+            const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps);
+            if (ka) return ka;
             const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
                                           c->opts.num_stages);
             if (k) return k;

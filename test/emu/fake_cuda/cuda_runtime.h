@@ -119,6 +119,65 @@ using std::isnan;
 inline int max(int a, int b) { return a > b ? a : b; }
 inline int min(int a, int b) { return a < b ? a : b; }
 
+// 16-bit floats (cuda_fp16.h, cuda_bf16.h): the bits of IEEE binary16 and
+// bfloat16, conversions from float rounded to nearest even.
+struct __half {
+    unsigned short x;
+};
+struct __nv_bfloat16 {
+    unsigned short x;
+};
+inline unsigned short mt_emu_f2h_bits(float f) {
+    unsigned u;
+    std::memcpy(&u, &f, sizeof u);
+    const unsigned sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a >= 0x7f800000u) return (unsigned short)(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
+    if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u); // from 65520: infinity
+    if (a < 0x38800000u) {                                          // a subnormal half: units of 2^-24
+        float v;
+        std::memcpy(&v, &a, sizeof v);
+        return (unsigned short)(sign | (unsigned)std::nearbyint(v * 16777216.0f));
+    }
+    unsigned h = (((a >> 23) - 112) << 10) | ((a & 0x7fffffu) >> 13);
+    const unsigned rem = a & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
+    return (unsigned short)(sign | h);
+}
+inline float mt_emu_h2f(unsigned short h) {
+    const unsigned sign = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    float f;
+    unsigned u;
+    if (e == 0) {
+        f = std::ldexp((float)m, -24);
+        std::memcpy(&u, &f, sizeof u);
+    } else {
+        u = (e == 31 ? 0x7f800000u : (e + 112) << 23) | (m << 13);
+    }
+    u |= sign;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+inline __half __float2half_rn(float f) { return __half{mt_emu_f2h_bits(f)}; }
+inline __half __float2half(float f) { return __float2half_rn(f); }
+inline float __half2float(__half h) { return mt_emu_h2f(h.x); }
+inline unsigned short __half_as_ushort(__half h) { return h.x; }
+inline __half __ushort_as_half(unsigned short x) { return __half{x}; }
+inline __nv_bfloat16 __float2bfloat16_rn(float f) {
+    unsigned u;
+    std::memcpy(&u, &f, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return __nv_bfloat16{(unsigned short)((u >> 16) | 0x40u)};
+    return __nv_bfloat16{(unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16)};
+}
+inline __nv_bfloat16 __float2bfloat16(float f) { return __float2bfloat16_rn(f); }
+inline float __bfloat162float(__nv_bfloat16 b) {
+    unsigned u = (unsigned)b.x << 16;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.x; }
+inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) { return __nv_bfloat16{x}; }
+
 namespace mt_emu {
 
 struct Block {
