@@ -400,8 +400,8 @@ static int need_tile(mt_compilation *c) {
     int attn_threads = 0, attn_smem = 0;
     int attn = dot && !mma && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
                cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, &attn_threads, &attn_smem);
-    if (!shape_analyze(c->ctx, c->f, blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1,
-                       &c->tile)) {
+    if (!shape_analyze(c->ctx, c->f,
+                       blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
@@ -453,7 +453,8 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (c->opts.opt_level >= 2 && !c->tile.dot_box)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
-            const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps);
+            const char *ka =
+                emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps);
             if (ka) return ka;
             const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
                                           c->opts.num_stages);

@@ -28,12 +28,12 @@ enum {
  * (wm, wn) sub-tile of the accumulator, as gm x gn warpgroups; operands
  * in swizzled shared memory read by wgmma through matrix descriptors. */
 typedef struct WgmmaPlan {
-    int on;             /* the kernel has the branch (else mma.sync alone) */
-    int gm, gn;         /* the warpgroup grid */
-    int wm, wn;         /* a warpgroup's rows (wm / 64 m64 blocks) and columns (the instruction's N) */
-    int swa, swb;       /* swizzle widths in bytes: A along K, B along N (128, 64 or 32) */
-    int dist, slots;    /* copies run dist iterations ahead in a ring of slots buffers */
-    int early;          /* copies issued before the wait (slots dist + 2), else after (dist + 1) */
+    int on;          /* the kernel has the branch (else mma.sync alone) */
+    int gm, gn;      /* the warpgroup grid */
+    int wm, wn;      /* a warpgroup's rows (wm / 64 m64 blocks) and columns (the instruction's N) */
+    int swa, swb;    /* swizzle widths in bytes: A along K, B along N (128, 64 or 32) */
+    int dist, slots; /* copies run dist iterations ahead in a ring of slots buffers */
+    int early;       /* copies issued before the wait (slots dist + 2), else after (dist + 1) */
     int a_bytes, stage; /* bytes of a stage's A block (1024-aligned) and of a whole stage */
     int smem;           /* slots * stage + 1024 (the base aligned up to 1024 bytes) */
 } WgmmaPlan;
@@ -101,11 +101,11 @@ static inline void ln(Mma *M, const char *fmt, ...) {
 }
 
 /* emit_cuda_mma.c */
-void mma_acc_init(Mma *M);          /* float mt_acc[frag_mt][frag_nt][4] = the init */
-void mma_trip_count(Mma *M);        /* mt_start, mt_stop, mt_n */
-void mma_copy_bases(Mma *M, int k); /* before the loop: hoisted copy indices */
+void mma_acc_init(Mma *M);                     /* float mt_acc[frag_mt][frag_nt][4] = the init */
+void mma_trip_count(Mma *M);                   /* mt_start, mt_stop, mt_n */
+void mma_copy_bases(Mma *M, int k);            /* before the loop: hoisted copy indices */
 void mma_copy(Mma *M, int k, const char *buf); /* operand k's block into buf */
-void mma_epilogue(Mma *M);          /* the ops after the loop per fragment element pair */
+void mma_epilogue(Mma *M); /* the ops after the loop per fragment element pair */
 
 /* emit_cuda_wgmma.c */
 void wgmma_plan(MmaPlan *P, int stages); /* P->wg (P->wg.on = 0: no sm_90a branch) */

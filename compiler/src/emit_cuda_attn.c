@@ -55,6 +55,7 @@
 #include "cgen.h"
 #include "cuda_attn.h"
 #include "cuda_blocked.h"
+#include "cuda_regen.h"
 
 enum { ATTN_PAD = 8, ATTN_MAX_SMEM = 163 * 1024, ATTN_MAX_FRAG_REGS = 192 };
 
@@ -69,12 +70,12 @@ typedef struct AttnPlan {
     int BM, BN, D;
     DType in_dt;
     int warps, MT;
-    int ld;        /* the shared rows' length (elements) */
-    int stages;    /* k and v buffers: 2 (double-buffered) or 1 */
-    int qregs;     /* q's A fragments held in registers */
-    int smem;      /* bytes */
-    char *cls;     /* per value, in the loop and before it */
-    char *epi;     /* per value after the loop: depends on a loop result */
+    int ld;     /* the shared rows' length (elements) */
+    int stages; /* k and v buffers: 2 (double-buffered) or 1 */
+    int qregs;  /* q's A fragments held in registers */
+    int smem;   /* bytes */
+    char *cls;  /* per value, in the loop and before it */
+    char *epi;  /* per value after the loop: depends on a loop result */
 } AttnPlan;
 
 typedef struct Attn {
@@ -84,7 +85,7 @@ typedef struct Attn {
     CudaB cb; /* for cb_op_expr */
     const char **pnames;
     const int *param_div;
-    StrBuf pre;  /* scalars at kernel entry */
+    StrBuf pre; /* scalars at kernel entry */
     StrBuf *out;
     int indent;
     const char **sname; /* top-level scalars computed at entry */
@@ -115,31 +116,6 @@ static int lane_of_result(const Loop *l, int id) {
     return -1;
 }
 
-/* The ops regenerated from their definition at any coordinates. */
-static int regen_op(Op op) {
-    if (op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
-        op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST ||
-        op == OP_BITCAST || op == OP_HINT || op == OP_BROADCAST)
-        return 1;
-    return op_info(op)->rule != TR_SPECIAL && op_has(op, OPF_PURE);
-}
-
-static int uses_in(const Block *b, int v) {
-    int n = 0;
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        for (int k = 0; k < in->nargs; k++) n += is_value(in->args[k], v);
-        if (in->loop) {
-            const Loop *l = in->loop;
-            for (int k = 0; k < l->ncarried; k++) n += is_value(l->inits[k], v);
-            for (int k = 0; k < l->nyields; k++) n += is_value(l->yields[k], v);
-            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v);
-            n += uses_in(&l->body, v);
-        }
-    }
-    return n;
-}
-
 /* The pointer parameter an address block is based on (-1: none). */
 static int pointer_param(const Function *f, Operand o) {
     for (int guard = 0; guard < 1000; guard++) {
@@ -159,8 +135,8 @@ static int dims_are(Type t, int r, int c) {
 
 /* A row vector's shape: (BM,) or (BM, 1). */
 static int row_shape(Type t, int BM) {
-    return !t.ptr && ((t.rank == 1 && t.dims[0] == BM) ||
-                      (t.rank == 2 && t.dims[0] == BM && t.dims[1] == 1));
+    return !t.ptr &&
+           ((t.rank == 1 && t.dims[0] == BM) || (t.rank == 2 && t.dims[0] == BM && t.dims[1] == 1));
 }
 
 static int opd_class(const AttnPlan *P, Operand o) {
@@ -236,7 +212,7 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
             P->cls[in->result] = C_Q;
             continue;
         }
-        if (!regen_op(in->op)) return 0;
+        if (!cuda_regen_op_ok(in->op)) return 0;
         for (int k = 0; k < in->nargs; k++)
             if (in->args[k].kind == OPD_VALUE && P->cls[in->args[k].id] != C_UNI) return 0;
         P->cls[in->result] = C_UNI;
@@ -314,7 +290,7 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
             int ac = opd_class(P, in->args[0]);
             if (ac == C_UNI) c = C_UNI;
             else if (ac == C_ROW && in->attrs.axis == 1 && row_shape(in->type, P->BM)) c = C_ROW;
-        } else if (regen_op(in->op)) {
+        } else if (cuda_regen_op_ok(in->op)) {
             c = elementwise_class(P, in);
         }
         if (c == C_NONE) return 0;
@@ -328,8 +304,10 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
         P->dot2->type.dtype != DT_F32)
         return 0;
     /* uses: q, k, v and trans once; loads other than k and v: none */
-    if (uses_in(&f->body, P->ldq->result) != 1 || uses_in(&l->body, P->ldk->result) != 1 ||
-        uses_in(&l->body, P->ldv->result) != 1 || uses_in(&l->body, P->dot1->args[1].id) != 1)
+    if (cuda_regen_uses(&f->body, P->ldq->result) != 1 ||
+        cuda_regen_uses(&l->body, P->ldk->result) != 1 ||
+        cuda_regen_uses(&l->body, P->ldv->result) != 1 ||
+        cuda_regen_uses(&l->body, P->dot1->args[1].id) != 1)
         return 0;
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
@@ -338,8 +316,8 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     /* the accumulator's chain: each O value used once (updated in place), the
      * second dot yielded to its lane alone */
     for (int v = 0; v < f->nvalues; v++)
-        if (P->cls[v] == C_O && v != P->dot2->result && uses_in(&l->body, v) != 1) return 0;
-    if (uses_in(&l->body, P->dot2->result) != 0) return 0;
+        if (P->cls[v] == C_O && v != P->dot2->result && cuda_regen_uses(&l->body, v) != 1) return 0;
+    if (cuda_regen_uses(&l->body, P->dot2->result) != 0) return 0;
     /* the yields: the second dot to the accumulator's lane, (BM,) row vectors to the others */
     for (int i = 0; i < l->nyields; i++) {
         Operand y = l->yields[i];
@@ -379,15 +357,16 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
                 return 0;
             continue;
         }
-        if (in->op == OP_LOAD || !regen_op(in->op)) return 0;
+        if (in->op == OP_LOAD || !cuda_regen_op_ok(in->op)) return 0;
         if (!dep) {
             P->cls[in->result] = C_UNI;
             continue;
         }
         /* a per-element value of the accumulator's layout */
         Type t = in->type;
-        if (t.ptr || !((t.rank == 1 && t.dims[0] == P->BM) ||
-                       (t.rank == 2 && t.dims[0] == P->BM && (t.dims[1] == P->D || t.dims[1] == 1))))
+        if (t.ptr ||
+            !((t.rank == 1 && t.dims[0] == P->BM) ||
+              (t.rank == 2 && t.dims[0] == P->BM && (t.dims[1] == P->D || t.dims[1] == 1))))
             return 0;
         P->epi[in->result] = 1;
     }
@@ -423,45 +402,12 @@ int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int *threads, int
 
 static const char *render(Attn *A, Operand o, const char *row, const char *col, int axis);
 
+static const char *render_cb(void *e, Operand o, const char *row, const char *col, int axis) {
+    return render((Attn *)e, o, row, col, axis);
+}
+
 static const char *render_op(Attn *A, const Inst *d, const char *row, const char *col, int axis) {
-    Arena *a = A->a;
-    switch (d->op) {
-    case OP_ARANGE: {
-        const char *c = axis == 0 ? row : col;
-        return d->attrs.start ? arena_printf(a, "(%s + %d)", c, d->attrs.start) : c;
-    }
-    case OP_PROGRAM_ID: return arena_printf(a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    case OP_NUM_PROGRAMS: return arena_printf(a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
-    case OP_ZEROS: return c_zero((DType)d->type.dtype);
-    case OP_FULL: {
-        DType dt = (DType)d->type.dtype;
-        if (d->args[0].kind == OPD_CONST)
-            return c_const(a, const_convert(d->args[0].c, dt), C_CUDA);
-        const char *x = render(A, d->args[0], row, col, -1);
-        return operand_type(A->f, d->args[0]).dtype == dt
-                   ? x
-                   : arena_printf(a, "((%s)%s)", c_type(dt), x);
-    }
-    case OP_EXPAND_DIMS:
-        return render(A, d->args[0], row, col,
-                      d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
-    case OP_BROADCAST: {
-        Type t = operand_type(A->f, d->args[0]);
-        return render(A, d->args[0], row, col, t.rank == 1 ? 1 : axis);
-    }
-    case OP_ADDPTR: {
-        const char *base =
-            d->args[0].kind == OPD_PARAM ? NULL : render(A, d->args[0], row, col, axis);
-        const char *off = render(A, d->args[1], row, col, axis);
-        return base ? arena_printf(a, "(%s + %s)", base, off) : off;
-    }
-    default: break;
-    }
-    const char *x[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < d->nargs && k < 3; k++)
-        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(&A->cb, d, k)
-                                            : render(A, d->args[k], row, col, axis);
-    return cb_op_expr(&A->cb, d, x[0], x[1], x[2]);
+    return cuda_regen_op(&A->cb, d, row, col, axis, render_cb, A);
 }
 
 /* Operand o at (row, col) of its block (axis: for a rank-1 value, the
@@ -499,82 +445,82 @@ static const char *render(Attn *A, Operand o, const char *row, const char *col, 
 
 static const char attn_common_helpers[] =
     "#ifndef MT_ATTN_HELPERS\n#define MT_ATTN_HELPERS\n"
-           "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#define MT_ATTN_SM80 1\n"
-           "#else\n#define MT_ATTN_SM80 0\n#endif\n"
-           "#if !defined(__CUDA_ARCH__) && !defined(__NVCC__)\n#define MT_ATTN_EMULATED 1\n"
-           "#else\n#define MT_ATTN_EMULATED 0\n#endif\n"
-           "/* one block per multiprocessor at least: all the registers a thread may take */\n"
-           "#if MT_ATTN_EMULATED\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t)\n"
-           "#else\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t, 1)\n#endif\n"
-           "/* below sm_80 the shuffle helpers out of line (quick to compile) */\n"
-           "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n#define MT_ATTN_INLINE __noinline__\n"
-           "#else\n#define MT_ATTN_INLINE __forceinline__\n#endif\n"
-           "/* sm_80+: cp.async, ldmatrix and mma.sync. Elsewhere (older GPUs, the host\n"
-           " * pass, test/emu): the same in C, the copies synchronous, ldmatrix and\n"
-           " * mma.sync over the warp's registers exchanged by __shfl_sync in the PTX\n"
-           " * ISA's fragment layouts. Offsets are in 16-bit elements from `base`. */\n"
-           "static __device__ __forceinline__ void mt_attn_cp16(void *dst, const void *src) {\n"
-           "#if MT_ATTN_SM80\n"
-           "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
-           "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) : "
-           "\"memory\");\n"
-           "#else\n    memcpy(dst, src, 16);\n#endif\n}\n"
-           "static __device__ __forceinline__ void mt_attn_commit() {\n"
-           "#if MT_ATTN_SM80\n    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n#endif\n}\n"
-           "template <int N> static __device__ __forceinline__ void mt_attn_wait() {\n"
-           "#if MT_ATTN_SM80\n    asm volatile(\"cp.async.wait_group %0;\" : : \"n\"(N) : \"memory\");\n"
-           "#endif\n}\n"
-           "/* ldmatrix.x4: register j of lane i holds row i / 4, elements 2 (i % 4) and\n"
-           " * 2 (i % 4) + 1 of matrix j, whose row r lane 8j + r addresses */\n"
-           "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4(unsigned r[4], const void *base, int off) {\n"
-           "#if MT_ATTN_SM80\n"
-           "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
-           "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n"
-           "#else\n"
-           "    const int lane = (int)threadIdx.x & 31;\n"
-           "    const unsigned short *p = (const unsigned short *)base;\n"
-           "    for (int j = 0; j < 4; j++) {\n"
-           "        const int o = __shfl_sync(0xffffffffu, off, j * 8 + lane / 4) + (lane % 4) * 2;\n"
-           "        r[j] = (unsigned)p[o] | (unsigned)p[o + 1] << 16;\n"
-           "    }\n"
-           "#endif\n}\n"
-           "/* ldmatrix.x4.trans: register j of lane i holds elements i / 4 of rows\n"
-           " * 2 (i % 4) and 2 (i % 4) + 1 of matrix j */\n"
-           "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4_trans(unsigned r[4], const void *base, int "
-           "off) {\n"
-           "#if MT_ATTN_SM80\n"
-           "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
-           "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n"
-           "#else\n"
-           "    const int lane = (int)threadIdx.x & 31;\n"
-           "    const unsigned short *p = (const unsigned short *)base;\n"
-           "    for (int j = 0; j < 4; j++) {\n"
-           "        const int o0 = __shfl_sync(0xffffffffu, off, j * 8 + 2 * (lane % 4));\n"
-           "        const int o1 = __shfl_sync(0xffffffffu, off, j * 8 + 2 * (lane % 4) + 1);\n"
-           "        r[j] = (unsigned)p[o0 + lane / 4] | (unsigned)p[o1 + lane / 4] << 16;\n"
-           "    }\n"
-           "#endif\n}\n"
-           "#if !MT_ATTN_SM80\n"
-           "/* the fallback mma.sync's operands: lane la's A registers, lanes lb's and\n"
-           " * lb + 4's B registers (test/emu: one exchange of each group) */\n"
-           "static __device__ __forceinline__ void mt_attn_gather(unsigned x[4], unsigned y[4], const unsigned "
-           "a[4], unsigned b0,\n"
-           "                                                      unsigned b1, int la, int lb) {\n"
-           "#if MT_ATTN_EMULATED\n"
-           "    const uint4 ra = __shfl_sync(0xffffffffu, uint4{a[0], a[1], a[2], a[3]}, la);\n"
-           "    const uint2 r0 = __shfl_sync(0xffffffffu, uint2{b0, b1}, lb);\n"
-           "    const uint2 r1 = __shfl_sync(0xffffffffu, uint2{b0, b1}, lb + 4);\n"
-           "    x[0] = ra.x, x[1] = ra.y, x[2] = ra.z, x[3] = ra.w;\n"
-           "    y[0] = r0.x, y[1] = r0.y, y[2] = r1.x, y[3] = r1.y;\n"
-           "#else\n"
-           "    for (int r = 0; r < 4; r++) x[r] = __shfl_sync(0xffffffffu, a[r], la);\n"
-           "    y[0] = __shfl_sync(0xffffffffu, b0, lb), y[1] = __shfl_sync(0xffffffffu, b1, lb);\n"
-           "    y[2] = __shfl_sync(0xffffffffu, b0, lb + 4), y[3] = __shfl_sync(0xffffffffu, b1, lb + 4);\n"
-           "#endif\n"
-           "}\n"
-           "#endif\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#define MT_ATTN_SM80 1\n"
+    "#else\n#define MT_ATTN_SM80 0\n#endif\n"
+    "#if !defined(__CUDA_ARCH__) && !defined(__NVCC__)\n#define MT_ATTN_EMULATED 1\n"
+    "#else\n#define MT_ATTN_EMULATED 0\n#endif\n"
+    "/* one block per multiprocessor at least: all the registers a thread may take */\n"
+    "#if MT_ATTN_EMULATED\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t)\n"
+    "#else\n#define MT_ATTN_BOUNDS(t) __launch_bounds__(t, 1)\n#endif\n"
+    "/* below sm_80 the shuffle helpers out of line (quick to compile) */\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n#define MT_ATTN_INLINE __noinline__\n"
+    "#else\n#define MT_ATTN_INLINE __forceinline__\n#endif\n"
+    "/* sm_80+: cp.async, ldmatrix and mma.sync. Elsewhere (older GPUs, the host\n"
+    " * pass, test/emu): the same in C, the copies synchronous, ldmatrix and\n"
+    " * mma.sync over the warp's registers exchanged by __shfl_sync in the PTX\n"
+    " * ISA's fragment layouts. Offsets are in 16-bit elements from `base`. */\n"
+    "static __device__ __forceinline__ void mt_attn_cp16(void *dst, const void *src) {\n"
+    "#if MT_ATTN_SM80\n"
+    "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) : "
+    "\"memory\");\n"
+    "#else\n    memcpy(dst, src, 16);\n#endif\n}\n"
+    "static __device__ __forceinline__ void mt_attn_commit() {\n"
+    "#if MT_ATTN_SM80\n    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n#endif\n}\n"
+    "template <int N> static __device__ __forceinline__ void mt_attn_wait() {\n"
+    "#if MT_ATTN_SM80\n    asm volatile(\"cp.async.wait_group %0;\" : : \"n\"(N) : \"memory\");\n"
+    "#endif\n}\n"
+    "/* ldmatrix.x4: register j of lane i holds row i / 4, elements 2 (i % 4) and\n"
+    " * 2 (i % 4) + 1 of matrix j, whose row r lane 8j + r addresses */\n"
+    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4(unsigned r[4], const void *base, int off) {\n"
+    "#if MT_ATTN_SM80\n"
+    "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n"
+    "#else\n"
+    "    const int lane = (int)threadIdx.x & 31;\n"
+    "    const unsigned short *p = (const unsigned short *)base;\n"
+    "    for (int j = 0; j < 4; j++) {\n"
+    "        const int o = __shfl_sync(0xffffffffu, off, j * 8 + lane / 4) + (lane % 4) * 2;\n"
+    "        r[j] = (unsigned)p[o] | (unsigned)p[o + 1] << 16;\n"
+    "    }\n"
+    "#endif\n}\n"
+    "/* ldmatrix.x4.trans: register j of lane i holds elements i / 4 of rows\n"
+    " * 2 (i % 4) and 2 (i % 4) + 1 of matrix j */\n"
+    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4_trans(unsigned r[4], const void *base, int "
+    "off) {\n"
+    "#if MT_ATTN_SM80\n"
+    "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
+    "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+    "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n"
+    "#else\n"
+    "    const int lane = (int)threadIdx.x & 31;\n"
+    "    const unsigned short *p = (const unsigned short *)base;\n"
+    "    for (int j = 0; j < 4; j++) {\n"
+    "        const int o0 = __shfl_sync(0xffffffffu, off, j * 8 + 2 * (lane % 4));\n"
+    "        const int o1 = __shfl_sync(0xffffffffu, off, j * 8 + 2 * (lane % 4) + 1);\n"
+    "        r[j] = (unsigned)p[o0 + lane / 4] | (unsigned)p[o1 + lane / 4] << 16;\n"
+    "    }\n"
+    "#endif\n}\n"
+    "#if !MT_ATTN_SM80\n"
+    "/* the fallback mma.sync's operands: lane la's A registers, lanes lb's and\n"
+    " * lb + 4's B registers (test/emu: one exchange of each group) */\n"
+    "static __device__ __forceinline__ void mt_attn_gather(unsigned x[4], unsigned y[4], const unsigned "
+    "a[4], unsigned b0,\n"
+    "                                                      unsigned b1, int la, int lb) {\n"
+    "#if MT_ATTN_EMULATED\n"
+    "    const uint4 ra = __shfl_sync(0xffffffffu, uint4{a[0], a[1], a[2], a[3]}, la);\n"
+    "    const uint2 r0 = __shfl_sync(0xffffffffu, uint2{b0, b1}, lb);\n"
+    "    const uint2 r1 = __shfl_sync(0xffffffffu, uint2{b0, b1}, lb + 4);\n"
+    "    x[0] = ra.x, x[1] = ra.y, x[2] = ra.z, x[3] = ra.w;\n"
+    "    y[0] = r0.x, y[1] = r0.y, y[2] = r1.x, y[3] = r1.y;\n"
+    "#else\n"
+    "    for (int r = 0; r < 4; r++) x[r] = __shfl_sync(0xffffffffu, a[r], la);\n"
+    "    y[0] = __shfl_sync(0xffffffffu, b0, lb), y[1] = __shfl_sync(0xffffffffu, b1, lb);\n"
+    "    y[2] = __shfl_sync(0xffffffffu, b0, lb + 4), y[3] = __shfl_sync(0xffffffffu, b1, lb + 4);\n"
+    "#endif\n"
+    "}\n"
+    "#endif\n"
     "#endif\n";
 
 /* The dtype's part: its unpacking and packing of two 16-bit floats (the
@@ -591,39 +537,39 @@ static const struct AttnDtype {
 };
 
 static const char attn_mma_macro[] =
-           "/* mma.sync m16n8k16 (f32 accumulators): lane (g, t) = (lane / 4, lane % 4) holds\n"
-           " * a = A[g][2t..], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..]; b = B[2t..][g],\n"
-           " * B[2t+8..][g]; c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] */\n"
-           "#if MT_ATTN_SM80\n"
-           "#define MT_ATTN_MMA(TY)                                                                   \\\n"
-           "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
-           "                                                            unsigned b0, unsigned b1) {      \\\n"
-           "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"          \\\n"
-           "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\"     \\\n"
-           "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])                 \\\n"
-           "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1)); \\\n"
-           "    }\n"
-           "#else\n"
-           "#define MT_ATTN_MMA(TY)                                                                   \\\n"
-           "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
-           "                                                            unsigned b0, unsigned b1) {      \\\n"
-           "        const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;                 \\\n"
-           "        for (int j = 0; j < 4; j++) {                                                        \\\n"
-           "            unsigned x[4], y[4];                                                             \\\n"
-           "            mt_attn_gather(x, y, a, b0, b1, g * 4 + j, 2 * t * 4 + j);                        \\\n"
-           "            for (int e = 0; e < 2; e++) {                                                    \\\n"
-           "                c[0] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[0], e), c[0]);            \\\n"
-           "                c[0] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[1], e), c[0]);            \\\n"
-           "                c[1] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[2], e), c[1]);            \\\n"
-           "                c[1] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[3], e), c[1]);            \\\n"
-           "                c[2] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[0], e), c[2]);            \\\n"
-           "                c[2] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[1], e), c[2]);            \\\n"
-           "                c[3] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[2], e), c[3]);            \\\n"
-           "                c[3] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[3], e), c[3]);            \\\n"
-           "            }                                                                                \\\n"
-           "        }                                                                                    \\\n"
-           "    }\n"
-           "#endif\n";
+    "/* mma.sync m16n8k16 (f32 accumulators): lane (g, t) = (lane / 4, lane % 4) holds\n"
+    " * a = A[g][2t..], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..]; b = B[2t..][g],\n"
+    " * B[2t+8..][g]; c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] */\n"
+    "#if MT_ATTN_SM80\n"
+    "#define MT_ATTN_MMA(TY)                                                                   \\\n"
+    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
+    "                                                            unsigned b0, unsigned b1) {      \\\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"          \\\n"
+    "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\"     \\\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])                 \\\n"
+    "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1)); \\\n"
+    "    }\n"
+    "#else\n"
+    "#define MT_ATTN_MMA(TY)                                                                   \\\n"
+    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
+    "                                                            unsigned b0, unsigned b1) {      \\\n"
+    "        const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;                 \\\n"
+    "        for (int j = 0; j < 4; j++) {                                                        \\\n"
+    "            unsigned x[4], y[4];                                                             \\\n"
+    "            mt_attn_gather(x, y, a, b0, b1, g * 4 + j, 2 * t * 4 + j);                        \\\n"
+    "            for (int e = 0; e < 2; e++) {                                                    \\\n"
+    "                c[0] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[0], e), c[0]);            \\\n"
+    "                c[0] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[1], e), c[0]);            \\\n"
+    "                c[1] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[2], e), c[1]);            \\\n"
+    "                c[1] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[3], e), c[1]);            \\\n"
+    "                c[2] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[0], e), c[2]);            \\\n"
+    "                c[2] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[1], e), c[2]);            \\\n"
+    "                c[3] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[2], e), c[3]);            \\\n"
+    "                c[3] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[3], e), c[3]);            \\\n"
+    "            }                                                                                \\\n"
+    "        }                                                                                    \\\n"
+    "    }\n"
+    "#endif\n";
 
 static const char *attn_helpers(Arena *a, DType dt) {
     const struct AttnDtype *D = NULL;
@@ -634,9 +580,10 @@ static const char *attn_helpers(Arena *a, DType dt) {
     sb_init(&sb, a);
     sb_puts(&sb, attn_common_helpers);
     sb_printf(&sb, "#ifndef MT_ATTN_HELPERS_%s\n#define MT_ATTN_HELPERS_%s\n", D->name, D->name);
-    sb_printf(&sb,
-              "static __device__ __forceinline__ float mt_attn_%s(unsigned w, int hi) {\n    return %s;\n}\n",
-              D->name, D->unpack);
+    sb_printf(
+        &sb,
+        "static __device__ __forceinline__ float mt_attn_%s(unsigned w, int hi) {\n    return %s;\n}\n",
+        D->name, D->unpack);
     sb_printf(&sb,
               "static __device__ __forceinline__ unsigned mt_attn_pack_%s(float lo, float hi) {\n"
               "    return %s;\n}\n",
@@ -728,7 +675,8 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     ln(A, "    mt_attn_cp16(mt_dst, &%s[mt_i[0]]);", bname);
     ln(A, "} else {");
     ln(A, "    #pragma unroll");
-    ln(A, "    for (int mt_e = 0; mt_e < 8; mt_e++) mt_dst[mt_e] = mt_m[mt_e] ? %s[mt_i[mt_e]] : %s;",
+    ln(A,
+       "    for (int mt_e = 0; mt_e < 8; mt_e++) mt_dst[mt_e] = mt_m[mt_e] ? %s[mt_i[mt_e]] : %s;",
        bname, c_store(A->a, P->in_dt, C_CUDA, other));
     ln(A, "}");
     if (groups % T) close_n(A, 1);
@@ -769,7 +717,8 @@ static void emit_dot1(Attn *A) {
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
     ln(A, "    mt_attn_mma_%s(mt_s[mt_mi][2 * mt_nj], %s, mt_kb[0], mt_kb[1]);", mma_name(P), qa);
-    ln(A, "    mt_attn_mma_%s(mt_s[mt_mi][2 * mt_nj + 1], %s, mt_kb[2], mt_kb[3]);", mma_name(P), qa);
+    ln(A, "    mt_attn_mma_%s(mt_s[mt_mi][2 * mt_nj + 1], %s, mt_kb[2], mt_kb[3]);", mma_name(P),
+       qa);
     ln(A, "}");
     close_n(A, 2);
     A->base[P->dot1->result] = "mt_s";
@@ -791,7 +740,8 @@ static void emit_dot2(Attn *A) {
     ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
     A->indent++;
     for (int r = 0; r < 4; r++)
-        ln(A, "mt_pa[mt_mi][%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
+        ln(A,
+           "mt_pa[mt_mi][%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
            r, mma_name(P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
     close_n(A, 1);
     ln(A, "#pragma unroll");
@@ -804,7 +754,8 @@ static void emit_dot2(Attn *A) {
        P->ld);
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
-    ln(A, "    mt_attn_mma_%s(mt_o[mt_mi][2 * mt_nj], mt_pa[mt_mi], mt_vb[0], mt_vb[1]);", mma_name(P));
+    ln(A, "    mt_attn_mma_%s(mt_o[mt_mi][2 * mt_nj], mt_pa[mt_mi], mt_vb[0], mt_vb[1]);",
+       mma_name(P));
     ln(A, "    mt_attn_mma_%s(mt_o[mt_mi][2 * mt_nj + 1], mt_pa[mt_mi], mt_vb[2], mt_vb[3]);",
        mma_name(P));
     ln(A, "}");
@@ -825,7 +776,8 @@ static void emit_row_reduce(Attn *A, const Inst *in) {
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_ni = 0; mt_ni < %d; mt_ni++) {", P->BN / 8);
     A->indent++;
-    ln(A, "if (mt_ni) %s", arena_printf(A->a, comb, arena_printf(A->a, "%s[mt_mi][mt_ni][2 * mt_h]", x)));
+    ln(A, "if (mt_ni) %s",
+       arena_printf(A->a, comb, arena_printf(A->a, "%s[mt_mi][mt_ni][2 * mt_h]", x)));
     ln(A, comb, arena_printf(A->a, "%s[mt_mi][mt_ni][2 * mt_h + 1]", x));
     close_n(A, 1);
     ln(A, comb, "__shfl_xor_sync(0xffffffffu, mt_v, 1)");
@@ -999,8 +951,8 @@ static void emit_epilogue(Attn *A) {
                 ln(A, "mt_e[mt_q] = %s;", c_store(A->a, dt, C_CUDA, val));
                 continue;
             }
-            const char *st =
-                arena_printf(A->a, "%s[%s] = %s;", A->pnames[base], idx, c_store(A->a, dt, C_CUDA, val));
+            const char *st = arena_printf(A->a, "%s[%s] = %s;", A->pnames[base], idx,
+                                          c_store(A->a, dt, C_CUDA, val));
             if (mask) ln(A, "if (%s) %s", mask, st);
             else ln(A, "%s", st);
             continue;
@@ -1016,16 +968,19 @@ static void emit_epilogue(Attn *A) {
         int base = pointer_param(f, pair->args[0]), bytes = dtype_info(pdt)->bits / 8;
         const char *bname = A->pnames[base], *mt = c_mem_type(pdt, C_CUDA);
         const char *u = bytes == 2 ? "unsigned" : "uint2";
-        const char *al = A->param_div && A->param_div[base] >= 2 * bytes
-                             ? ""
-                             : arena_printf(A->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
+        const char *al =
+            A->param_div && A->param_div[base] >= 2 * bytes
+                ? ""
+                : arena_printf(A->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
         ln(A, "#pragma unroll");
         ln(A, "for (int mt_p = 0; mt_p < 4; mt_p += 2) {");
         A->indent++;
-        ln(A, "if (mt_m[mt_p] && mt_m[mt_p + 1] && mt_j[mt_p + 1] == mt_j[mt_p] + 1 && (mt_j[mt_p] & 1) == 0%s) {",
+        ln(A,
+           "if (mt_m[mt_p] && mt_m[mt_p + 1] && mt_j[mt_p + 1] == mt_j[mt_p] + 1 && (mt_j[mt_p] & 1) == 0%s) {",
            al);
         ln(A, "    __align__(%d) %s mt_w[2] = {mt_e[mt_p], mt_e[mt_p + 1]};", 2 * bytes, mt);
-        ln(A, "    *reinterpret_cast<%s *>(&%s[mt_j[mt_p]]) = *reinterpret_cast<const %s *>(mt_w);", u, bname, u);
+        ln(A, "    *reinterpret_cast<%s *>(&%s[mt_j[mt_p]]) = *reinterpret_cast<const %s *>(mt_w);",
+           u, bname, u);
         ln(A, "} else {");
         ln(A, "    if (mt_m[mt_p]) %s[mt_j[mt_p]] = mt_e[mt_p];", bname);
         ln(A, "    if (mt_m[mt_p + 1]) %s[mt_j[mt_p + 1]] = mt_e[mt_p + 1];", bname);

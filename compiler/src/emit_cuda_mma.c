@@ -43,6 +43,7 @@
 
 #include "cuda_mma.h"
 #include "cuda_mma_dtypes.h"
+#include "cuda_regen.h"
 
 static const Inst *def_of(const Function *f, Operand o) {
     return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
@@ -60,15 +61,6 @@ static int lane_of_arg(const Loop *l, int id) {
     for (int i = 0; i < l->ncarried; i++)
         if (l->args[i] == id) return i;
     return -1;
-}
-
-/* The ops regenerated from their definition at any coordinates. */
-static int regen_op(Op op) {
-    if (op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
-        op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST ||
-        op == OP_BITCAST || op == OP_HINT || op == OP_BROADCAST)
-        return 1;
-    return op_info(op)->rule != TR_SPECIAL && op_has(op, OPF_PURE);
 }
 
 /* Whether operand o renders for any coordinates: constants, parameters,
@@ -90,26 +82,10 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
                renderable(f, P, epi, y->args[1], depth + 1);
     }
     const Inst *d = f->defs[o.id];
-    if (!d || !regen_op(d->op)) return 0;
+    if (!d || !cuda_regen_op_ok(d->op)) return 0;
     for (int k = 0; k < d->nargs; k++)
         if (!renderable(f, P, epi, d->args[k], depth + 1)) return 0;
     return 1;
-}
-
-static int uses_in(const Block *b, int v) {
-    int n = 0;
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        for (int k = 0; k < in->nargs; k++) n += is_value(in->args[k], v);
-        if (in->loop) {
-            const Loop *l = in->loop;
-            for (int k = 0; k < l->ncarried; k++) n += is_value(l->inits[k], v);
-            for (int k = 0; k < l->nyields; k++) n += is_value(l->yields[k], v);
-            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v);
-            n += uses_in(&l->body, v);
-        }
-    }
-    return n;
 }
 
 static int is_zero_block(const Function *f, Operand o) {
@@ -173,7 +149,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
             if (!after) return 0;
             continue;
         }
-        if (!regen_op(in->op)) return 0;
+        if (!cuda_regen_op_ok(in->op)) return 0;
     }
     if (!loop) return 0;
     const Loop *l = loop->loop;
@@ -187,7 +163,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         if (in->op == OP_DOT) {
             if (dot) return 0;
             dot = in;
-        } else if (in->loop || (in->op != OP_LOAD && !regen_op(in->op))) {
+        } else if (in->loop || (in->op != OP_LOAD && !cuda_regen_op_ok(in->op))) {
             return 0;
         }
     }
@@ -215,9 +191,11 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     if (at.ptr || at.rank != 2) return 0;
     P->BM = at.dims[0];
     P->BN = at.dims[1];
-    /* (uses_in counts the body's items: the yield is the loop's own) */
-    if (uses_in(&l->body, acc) != 1 || uses_in(&l->body, dot->result) != (P->add != NULL)) return 0;
-    if (P->add && uses_in(&l->body, P->add->result)) return 0;
+    /* (cuda_regen_uses counts the body's items: the yield is the loop's own) */
+    if (cuda_regen_uses(&l->body, acc) != 1 ||
+        cuda_regen_uses(&l->body, dot->result) != (P->add != NULL))
+        return 0;
+    if (P->add && cuda_regen_uses(&l->body, P->add->result)) return 0;
     /* the other lanes: pointers advanced by an invariant offset, unused after the loop */
     for (int i = 0; i < l->ncarried; i++) {
         if (i == P->acc_lane) continue;
@@ -226,13 +204,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         if (!t.ptr || !y || y->op != OP_ADDPTR || !is_value(y->args[0], l->args[i])) return 0;
         const Inst *dd = def_of(f, y->args[1]);
         if (dd && in_block(&l->body, dd)) return 0;
-        if (uses_in(&f->body, l->results[i])) return 0;
+        if (cuda_regen_uses(&f->body, l->results[i])) return 0;
     }
     /* the operands: loads in the body, used only by the dot */
     for (int k = 0; k < 2; k++) {
         const Inst *ld = def_of(f, dot->args[k]);
         if (!ld || ld->op != OP_LOAD || !in_block(&l->body, ld)) return 0;
-        if (uses_in(&l->body, ld->result) != 1) return 0;
+        if (cuda_regen_uses(&l->body, ld->result) != 1) return 0;
         P->ld[k] = ld;
     }
     Type ta = P->ld[0]->type, tb = P->ld[1]->type;
@@ -322,45 +300,12 @@ int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, in
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
+static const char *render_cb(void *e, Operand o, const char *row, const char *col, int axis) {
+    return render((Mma *)e, o, row, col, axis);
+}
+
 static const char *render_op(Mma *M, const Inst *d, const char *row, const char *col, int axis) {
-    Arena *a = M->a;
-    switch (d->op) {
-    case OP_ARANGE: {
-        const char *c = axis == 0 ? row : col;
-        return d->attrs.start ? arena_printf(a, "(%s + %d)", c, d->attrs.start) : c;
-    }
-    case OP_PROGRAM_ID: return arena_printf(a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    case OP_NUM_PROGRAMS: return arena_printf(a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
-    case OP_ZEROS: return c_zero((DType)d->type.dtype);
-    case OP_FULL: {
-        DType dt = (DType)d->type.dtype;
-        if (d->args[0].kind == OPD_CONST)
-            return c_const(a, const_convert(d->args[0].c, dt), C_CUDA);
-        const char *x = render(M, d->args[0], row, col, -1);
-        return operand_type(M->f, d->args[0]).dtype == dt
-                   ? x
-                   : arena_printf(a, "((%s)%s)", c_type(dt), x);
-    }
-    case OP_EXPAND_DIMS:
-        return render(M, d->args[0], row, col,
-                      d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
-    case OP_BROADCAST: {
-        Type t = operand_type(M->f, d->args[0]);
-        return render(M, d->args[0], row, col, t.rank == 1 ? 1 : axis);
-    }
-    case OP_ADDPTR: {
-        const char *base =
-            d->args[0].kind == OPD_PARAM ? NULL : render(M, d->args[0], row, col, axis);
-        const char *off = render(M, d->args[1], row, col, axis);
-        return base ? arena_printf(a, "(%s + %s)", base, off) : off;
-    }
-    default: break;
-    }
-    const char *x[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < d->nargs && k < 3; k++)
-        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(&M->cb, d, k)
-                                            : render(M, d->args[k], row, col, axis);
-    return cb_op_expr(&M->cb, d, x[0], x[1], x[2]);
+    return cuda_regen_op(&M->cb, d, row, col, axis, render_cb, M);
 }
 
 /* Operand o at (row, col) of its block (axis: for a rank-1 value, the
@@ -455,7 +400,9 @@ static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
     axis = value_axis(t, axis);
     switch (d->op) {
     case OP_ARANGE:
-        return axis == 0 ? (Mono){MONO_UP, MONO_FLAT} : axis == 1 ? (Mono){MONO_FLAT, MONO_UP} : any;
+        return axis == 0   ? (Mono){MONO_UP, MONO_FLAT}
+               : axis == 1 ? (Mono){MONO_FLAT, MONO_UP}
+                           : any;
     case OP_ZEROS:
     case OP_FULL: return flat;
     case OP_HINT: return mono_of(M, d->args[0], axis, depth + 1);
@@ -466,7 +413,8 @@ static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
         return mono_of(M, d->args[0], operand_type(f, d->args[0]).rank == 1 ? 1 : axis, depth + 1);
     case OP_ADD:
     case OP_SUB: {
-        Mono x = mono_of(M, d->args[0], axis, depth + 1), y = mono_of(M, d->args[1], axis, depth + 1);
+        Mono x = mono_of(M, d->args[0], axis, depth + 1),
+             y = mono_of(M, d->args[1], axis, depth + 1);
         int s = d->op == OP_SUB ? -1 : 1;
         return (Mono){mono_sum(x.r, mono_scale(y.r, s)), mono_sum(x.c, mono_scale(y.c, s))};
     }
@@ -532,9 +480,9 @@ static const char *mask_corner(Mma *M, Operand o, int rows, int cols, int axis, 
             Mono m = mono_of(M, s, axis, depth + 1);
             if (m.r == MONO_ANY || m.c == MONO_ANY) return NULL;
             int hi = (k == 0) != lo; /* the smaller side is taken at its largest */
-            x[k] = s.kind == OPD_CONST ? cb_const_operand(&M->cb, d, k)
-                                       : render(M, s, corner(M, m.r, rows, hi),
-                                                corner(M, m.c, cols, hi), axis);
+            x[k] = s.kind == OPD_CONST
+                       ? cb_const_operand(&M->cb, d, k)
+                       : render(M, s, corner(M, m.r, rows, hi), corner(M, m.c, cols, hi), axis);
         }
         return cb_op_expr(&M->cb, d, x[0], x[1], NULL);
     }
@@ -730,7 +678,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
         const Inst *y = def_of(M->f, l->yields[lane]);
         ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
            render(M, y->args[1], "0", "0", -1));
-        full = in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
+        full =
+            in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
     }
     const char *dst = arena_printf(M->a, "%s *mt_dst = &%s[%s];", mt, buf, M->dst_index[k]);
     if (full) {
@@ -874,7 +823,8 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
         /* A's split per use (fewer live registers than splitting all fragments once) */
         ln(M, "    unsigned mt_ab[4], mt_as[4];");
         ln(M, "    #pragma unroll");
-        ln(M, "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], mt_as[r]);");
+        ln(M,
+           "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], mt_as[r]);");
         fa = "mt_ab";
     }
     ln(M, "    #pragma unroll");
@@ -883,7 +833,8 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
         /* the small parts' products first, then big * big */
         ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
            S->name);
-        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
+        ln(M,
+           "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
            S->name);
     }
     ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);", S->name,
@@ -919,8 +870,8 @@ static void emit_fallback(Mma *M) {
         if (in->args[1].kind != OPD_NONE) {
             const char *other = in->args[2].kind == OPD_NONE ? integer ? "0" : "0.0f"
                                                              : render(M, in->args[2], row, col, -1);
-            e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1),
-                             e, integer ? "int" : "float", other);
+            e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1), e,
+                             integer ? "int" : "float", other);
         }
         if (P->in_dt == DT_F32 && !P->shape->split) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
         ld[k] = e;
@@ -1010,7 +961,8 @@ static int staged_row(const Mma *M, const Inst *st, const char *epi) {
     Type t = operand_type(f, st->args[0]);
     int bytes = dtype_info((DType)operand_type(f, st->args[1]).dtype)->bits / 8;
     if (!M->stage_smem || (bytes != 2 && bytes != 4) || t.rank != 2 || t.dims[0] != M->P->BM ||
-        t.dims[1] != M->P->BN || uses_epi(f, epi, st->args[0], 0) || uses_epi(f, epi, st->args[2], 0))
+        t.dims[1] != M->P->BN || uses_epi(f, epi, st->args[0], 0) ||
+        uses_epi(f, epi, st->args[2], 0))
         return 0;
     int ld = M->P->BN + 16 / bytes;
     return (long long)M->P->BM * ld * bytes <= M->stage_bytes ? ld : 0;
@@ -1034,8 +986,9 @@ static void emit_pair_stage(Mma *M, const Inst *in, const char **ename[2], int l
     M->indent++;
     ln(M, "__align__(%d) %s mt_p[2] = {%s, %s};", 2 * bytes, mt, c_store(M->a, dt, C_CUDA, val[0]),
        c_store(M->a, dt, C_CUDA, val[1]));
-    ln(M, "*reinterpret_cast<%s *>(&reinterpret_cast<%s *>(%s)[mt_r * %d + mt_c0]) = "
-          "*reinterpret_cast<const %s *>(mt_p);",
+    ln(M,
+       "*reinterpret_cast<%s *>(&reinterpret_cast<%s *>(%s)[mt_r * %d + mt_c0]) = "
+       "*reinterpret_cast<const %s *>(mt_p);",
        bytes == 2 ? "unsigned" : "uint2", mt, M->stage_smem, ld, bytes == 2 ? "unsigned" : "uint2");
     M->indent--;
     ln(M, "}");
@@ -1055,7 +1008,8 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
     int groups = P->BM * P->BN / V, per = (groups + T - 1) / T;
     const char *mt = c_mem_type(dt, C_CUDA);
     const char *idx = render(M, in->args[0], "mt_r", "(mt_c + q)", -1);
-    const char *mask = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", "(mt_c + q)", -1);
+    const char *mask =
+        in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", "(mt_c + q)", -1);
     const char *al = M->param_div && M->param_div[base] >= 16
                          ? ""
                          : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
@@ -1077,7 +1031,9 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
     ln(M, "    mt_all = mt_all && mt_m[q] && mt_j[q] == mt_j[0] + q;");
     ln(M, "}");
     ln(M, "if (mt_all && (mt_j[0] & %d) == 0%s) {", V - 1, al);
-    ln(M, "    *reinterpret_cast<uint4 *>(&%s[mt_j[0]]) = *reinterpret_cast<const uint4 *>(mt_src);", bname);
+    ln(M,
+       "    *reinterpret_cast<uint4 *>(&%s[mt_j[0]]) = *reinterpret_cast<const uint4 *>(mt_src);",
+       bname);
     ln(M, "} else {");
     ln(M, "    #pragma unroll");
     ln(M, "    for (int q = 0; q < %d; q++)", V);
@@ -1147,8 +1103,7 @@ void mma_epilogue(Mma *M) {
            "const int mt_c0 = %s + (ni >> 1) * 32 + (mt_lane & 3) * 8 + mt_w * 4 + (ni & 1) * 2, "
            "mt_c1 = mt_c0 + 1;",
            M->frag_c0);
-    else
-        ln(M, "const int mt_c0 = %s + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;", M->frag_c0);
+    else ln(M, "const int mt_c0 = %s + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
@@ -1256,8 +1211,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
        "accumulator in mma.sync fragments; %d stage%s",
-       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name, P.warps,
-       P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
+       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name,
+       P.warps, P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
     /* (a warp index made uniform by a shuffle puts the wgmma descriptors in
      * uniform registers, but ptxas 13.0 then serializes the wgmma's: C7514) */
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");

@@ -48,9 +48,7 @@
  * (a multiple of 32: extents are multiples of 16 two-byte elements);
  * its descriptor code (PTX: 1 128B, 2 64B, 3 32B) and the mask of the
  * XOR (128-byte lines per swizzle pattern - 1). */
-static const struct {
-    int bytes, code, mask;
-} SWIZZLES[] = {{128, 1, 7}, {64, 2, 3}, {32, 3, 1}};
+static const struct { int bytes, code, mask; } SWIZZLES[] = {{128, 1, 7}, {64, 2, 3}, {32, 3, 1}};
 
 static int swizzle_of(int bytes) {
     for (int i = 0; i < (int)(sizeof SWIZZLES / sizeof SWIZZLES[0]); i++)
@@ -113,15 +111,18 @@ static const char *instr_helper(Arena *a, int n, DType dt) {
     sb_init(&sb, a);
     const char *t = dt_name(dt);
     int regs = n / 2;
-    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(MT_WGMMA_N%d_%s)\n#define MT_WGMMA_N%d_%s\n", n, t, n, t);
+    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(MT_WGMMA_N%d_%s)\n#define MT_WGMMA_N%d_%s\n", n,
+              t, n, t);
     sb_printf(&sb,
               "static __device__ __forceinline__ void mt_wgmma_n%d_%s(float (&d)[%d][4], "
               "unsigned long long a, unsigned long long b) {\n",
               n, t, n / 8);
-    sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {\"\n", n, t, t);
+    sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {\"\n", n,
+              t, t);
     for (int i = 0; i < regs; i += 8) {
         sb_puts(&sb, "                 \"");
-        for (int j = i; j < i + 8 && j < regs; j++) sb_printf(&sb, "%%%d%s", j, j + 1 < regs ? ", " : "");
+        for (int j = i; j < i + 8 && j < regs; j++)
+            sb_printf(&sb, "%%%d%s", j, j + 1 < regs ? ", " : "");
         sb_puts(&sb, "\"\n");
     }
     sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1, 0, 1;\"\n", regs, regs + 1);
@@ -138,38 +139,39 @@ static const char *instr_helper(Arena *a, int n, DType dt) {
 const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
     StrBuf sb;
     sb_init(&sb, a);
-    sb_puts(&sb,
-            "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
-            "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
-            "#define MT_WGMMA_SM90 1\n"
-            "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
-            " * the 16-byte chunk XOR the 128-byte line's bits (mask: 7 128B, 3 64B, 1 32B) */\n"
-            "static __device__ __forceinline__ int mt_swz(int o, int mask) {\n"
-            "    return o ^ (((o >> 7) & mask) << 4);\n}\n"
-            "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
-            " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
-            " * swizzle pattern starts 1024-byte aligned) */\n"
-            "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
-            "                                                                   unsigned sbo, unsigned mode) {\n"
-            "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
-            "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
-            "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
-            "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
-            "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
-            "static __device__ __forceinline__ void mt_wgmma_fence() {\n"
-            "    asm volatile(\"wgmma.fence.sync.aligned;\" : : : \"memory\");\n}\n"
-            "static __device__ __forceinline__ void mt_wgmma_commit() {\n"
-            "    asm volatile(\"wgmma.commit_group.sync.aligned;\" : : : \"memory\");\n}\n"
-            "template <int N> static __device__ __forceinline__ void mt_wgmma_wait() {\n"
-            "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
-            "/* keeps the compiler from moving accumulator reads and writes across the\n"
-            " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
-            "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
-            "#pragma unroll\n"
-            "    for (int j = 0; j < NT; j++)\n"
-            "#pragma unroll\n"
-            "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
-            "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n");
+    sb_puts(
+        &sb,
+        "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
+        "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+        "#define MT_WGMMA_SM90 1\n"
+        "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
+        " * the 16-byte chunk XOR the 128-byte line's bits (mask: 7 128B, 3 64B, 1 32B) */\n"
+        "static __device__ __forceinline__ int mt_swz(int o, int mask) {\n"
+        "    return o ^ (((o >> 7) & mask) << 4);\n}\n"
+        "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
+        " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
+        " * swizzle pattern starts 1024-byte aligned) */\n"
+        "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
+        "                                                                   unsigned sbo, unsigned mode) {\n"
+        "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
+        "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
+        "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
+        "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
+        "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
+        "static __device__ __forceinline__ void mt_wgmma_fence() {\n"
+        "    asm volatile(\"wgmma.fence.sync.aligned;\" : : : \"memory\");\n}\n"
+        "static __device__ __forceinline__ void mt_wgmma_commit() {\n"
+        "    asm volatile(\"wgmma.commit_group.sync.aligned;\" : : : \"memory\");\n}\n"
+        "template <int N> static __device__ __forceinline__ void mt_wgmma_wait() {\n"
+        "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
+        "/* keeps the compiler from moving accumulator reads and writes across the\n"
+        " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
+        "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
+        "#pragma unroll\n"
+        "    for (int j = 0; j < NT; j++)\n"
+        "#pragma unroll\n"
+        "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
+        "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n");
     sb_puts(&sb, instr_helper(a, P->wg.wn, P->in_dt));
     return sb_str(&sb);
 }
@@ -180,8 +182,8 @@ static const char *swizzled_index(Arena *a, int rows, int cols, int sw) {
     int s = swizzle_of(sw), per = sw / 2;
     if (cols == per)
         return arena_printf(a, "mt_swz(mt_gr * %d + mt_gc * 2, %d) >> 1", sw, SWIZZLES[s].mask);
-    return arena_printf(a, "mt_swz((mt_gc / %d) * %d + mt_gr * %d + (mt_gc %% %d) * 2, %d) >> 1", per,
-                        rows * sw, sw, per, SWIZZLES[s].mask);
+    return arena_printf(a, "mt_swz((mt_gc / %d) * %d + mt_gr * %d + (mt_gc %% %d) * 2, %d) >> 1",
+                        per, rows * sw, sw, per, SWIZZLES[s].mask);
 }
 
 void emit_wgmma(Mma *M) {
@@ -253,8 +255,8 @@ void emit_wgmma(Mma *M) {
         int b_off = kk * W->swb;
         for (int mi = 0; mi < MI; mi++) {
             int a_off = (kk * 2 / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kk * 2 % W->swa;
-            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));", W->wn,
-               dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
+            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));",
+               W->wn, dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
         }
     }
     ln(M, "mt_wgmma_commit();");

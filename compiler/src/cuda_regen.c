@@ -1,0 +1,72 @@
+/* Regeneration of IR values at coordinates (cuda_regen.h). */
+#include "cuda_regen.h"
+
+#include "cgen.h"
+
+int cuda_regen_op_ok(Op op) {
+    if (op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
+        op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST ||
+        op == OP_BITCAST || op == OP_HINT || op == OP_BROADCAST)
+        return 1;
+    return op_info(op)->rule != TR_SPECIAL && op_has(op, OPF_PURE);
+}
+
+const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char *col, int axis,
+                          RegenRender render, void *emitter) {
+    Arena *a = cb->a;
+    switch (d->op) {
+    case OP_ARANGE: {
+        const char *c = axis == 0 ? row : col;
+        return d->attrs.start ? arena_printf(a, "(%s + %d)", c, d->attrs.start) : c;
+    }
+    case OP_PROGRAM_ID: return arena_printf(a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
+    case OP_NUM_PROGRAMS: return arena_printf(a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    case OP_ZEROS: return c_zero((DType)d->type.dtype);
+    case OP_FULL: {
+        DType dt = (DType)d->type.dtype;
+        if (d->args[0].kind == OPD_CONST)
+            return c_const(a, const_convert(d->args[0].c, dt), C_CUDA);
+        const char *x = render(emitter, d->args[0], row, col, -1);
+        return operand_type(cb->f, d->args[0]).dtype == dt
+                   ? x
+                   : arena_printf(a, "((%s)%s)", c_type(dt), x);
+    }
+    case OP_EXPAND_DIMS:
+        return render(emitter, d->args[0], row, col,
+                      d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
+    case OP_BROADCAST: {
+        Type t = operand_type(cb->f, d->args[0]);
+        return render(emitter, d->args[0], row, col, t.rank == 1 ? 1 : axis);
+    }
+    case OP_ADDPTR: {
+        const char *base =
+            d->args[0].kind == OPD_PARAM ? NULL : render(emitter, d->args[0], row, col, axis);
+        const char *off = render(emitter, d->args[1], row, col, axis);
+        return base ? arena_printf(a, "(%s + %s)", base, off) : off;
+    }
+    default: break;
+    }
+    const char *x[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < d->nargs && k < 3; k++)
+        x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(cb, d, k)
+                                            : render(emitter, d->args[k], row, col, axis);
+    return cb_op_expr(cb, d, x[0], x[1], x[2]);
+}
+
+static int is_value(Operand o, int id) { return o.kind == OPD_VALUE && o.id == id; }
+
+int cuda_regen_uses(const Block *b, int v) {
+    int n = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        for (int k = 0; k < in->nargs; k++) n += is_value(in->args[k], v);
+        if (in->loop) {
+            const Loop *l = in->loop;
+            for (int k = 0; k < l->ncarried; k++) n += is_value(l->inits[k], v);
+            for (int k = 0; k < l->nyields; k++) n += is_value(l->yields[k], v);
+            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v);
+            n += cuda_regen_uses(&l->body, v);
+        }
+    }
+    return n;
+}

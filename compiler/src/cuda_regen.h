@@ -1,0 +1,29 @@
+/* Regeneration of IR values at coordinates, shared by the tensor-core
+ * emitters (emit_cuda_mma.c, emit_cuda_attn.c): an address, a mask or an
+ * elementwise op is not held in registers but printed again for any (row,
+ * column) of its block from its definition (aranges, program ids,
+ * parameters, arithmetic). Each emitter keeps its own `render` of an
+ * operand (its loop index, carried values, fragments and entry scalars)
+ * and passes it here for the operands of an op. Internal to the compiler. */
+#ifndef MT_CUDA_REGEN_H
+#define MT_CUDA_REGEN_H
+
+#include "cuda_blocked.h"
+
+/* An emitter's rendering of operand o at (row, col) of its block; axis:
+ * for a rank-1 value, the dimension it runs along (0 rows, 1 columns). */
+typedef const char *(*RegenRender)(void *emitter, Operand o, const char *row, const char *col,
+                                   int axis);
+
+/* Whether op is regenerated from its definition: the index ops, casts,
+ * shape ops and the pure elementwise ops of the tables. */
+int cuda_regen_op_ok(Op op);
+/* The instruction d at (row, col), its operands through `render`
+ * (cb supplies the arena, the function and the op printer). */
+const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char *col, int axis,
+                          RegenRender render, void *emitter);
+/* The number of uses of value v in block b and its nested loops (inits,
+ * yields and bounds included). */
+int cuda_regen_uses(const Block *b, int v);
+
+#endif
