@@ -51,6 +51,7 @@ typedef struct MmaPlan {
     WgmmaPlan wg;
     const MmaShape *shape; /* the operand dtype's mma.sync (cuda_mma_dtypes.h) */
     int lda, ldb;          /* the mma.sync stage buffers' row lengths (elements, padded) */
+    const char *epi; /* per value: after the loop and computed from the accumulator (or loaded) */
 } MmaPlan;
 
 typedef struct Mma {

@@ -3,6 +3,19 @@
 
 #include "cgen.h"
 
+int cuda_regen_value_axis(Type t, int axis) {
+    return t.rank == 2 ? (t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis) : axis;
+}
+
+int cuda_regen_arg_axis(const Function *f, const Inst *d, int axis) {
+    switch (d->op) {
+    case OP_EXPAND_DIMS: return d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis;
+    case OP_BROADCAST: return operand_type(f, d->args[0]).rank == 1 ? 1 : axis;
+    case OP_HINT: return axis;
+    default: return -2;
+    }
+}
+
 int cuda_regen_op_ok(Op op) {
     if (op == OP_ARANGE || op == OP_PROGRAM_ID || op == OP_NUM_PROGRAMS || op == OP_ZEROS ||
         op == OP_FULL || op == OP_EXPAND_DIMS || op == OP_ADDPTR || op == OP_CAST ||
@@ -32,12 +45,8 @@ const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char 
                    : arena_printf(a, "((%s)%s)", c_type(dt), x);
     }
     case OP_EXPAND_DIMS:
-        return render(emitter, d->args[0], row, col,
-                      d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis);
-    case OP_BROADCAST: {
-        Type t = operand_type(cb->f, d->args[0]);
-        return render(emitter, d->args[0], row, col, t.rank == 1 ? 1 : axis);
-    }
+    case OP_BROADCAST:
+        return render(emitter, d->args[0], row, col, cuda_regen_arg_axis(cb->f, d, axis));
     case OP_ADDPTR: {
         const char *base =
             d->args[0].kind == OPD_PARAM ? NULL : render(emitter, d->args[0], row, col, axis);

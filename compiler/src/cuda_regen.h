@@ -15,6 +15,14 @@
 typedef const char *(*RegenRender)(void *emitter, Operand o, const char *row, const char *col,
                                    int axis);
 
+/* The axis a value's rank-1 sources run along: a rank-2 value of one row
+ * or one column passes its long dimension, any other keeps `axis`. */
+int cuda_regen_value_axis(Type t, int axis);
+/* The axis d's first operand is rendered with where d is a shape op that
+ * places a rank-1 value (expand_dims: the kept dimension; broadcast: the
+ * columns, as numpy's); -2: d is not one (OP_HINT passes axis through). */
+int cuda_regen_arg_axis(const Function *f, const Inst *d, int axis);
+
 /* Whether op is regenerated from its definition: the index ops, casts,
  * shape ops and the pure elementwise ops of the tables. */
 int cuda_regen_op_ok(Op op);

@@ -437,8 +437,7 @@ static const char *render(Attn *A, Operand o, const char *row, const char *col, 
             return A->sname[o.id];
         }
     }
-    if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis;
-    return render_op(A, d, row, col, axis);
+    return render_op(A, d, row, col, cuda_regen_value_axis(t, axis));
 }
 
 /* ---- Helpers of the generated code ----------------------------------------- */

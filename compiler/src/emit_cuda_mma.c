@@ -238,6 +238,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     /* after the loop: the accumulator's result and what depends on it
      * (elementwise ops and loads of (BM, BN) shape), stores of it */
     char *epi = ARENA_ARRAY(a, char, f->nvalues + 1);
+    P->epi = epi;
     epi[l->results[P->acc_lane]] = 1;
     int ok = 1, past = 0;
     for (int i = 0; i < f->body.items.len && ok; i++) {
@@ -341,8 +342,7 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
         }
         return M->sname[o.id];
     }
-    if (t.rank == 2) axis = t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis;
-    return render_op(M, d, row, col, axis);
+    return render_op(M, d, row, col, cuda_regen_value_axis(t, axis));
 }
 
 static int pointer_param(const Function *f, const Loop *l, Operand o) {
@@ -380,11 +380,6 @@ static int mono_scale(int x, int sign) {
     return x == MONO_ANY ? x : sign == 0 ? MONO_FLAT : sign < 0 ? -x : x;
 }
 
-/* render's axis for a rank-2 value of one row or one column */
-static int value_axis(Type t, int axis) {
-    return t.rank == 2 ? (t.dims[0] > 1 ? 0 : t.dims[1] > 1 ? 1 : axis) : axis;
-}
-
 static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
     const Mono any = {MONO_ANY, MONO_ANY}, flat = {MONO_FLAT, MONO_FLAT};
     if (depth > MMA_MAX_DEPTH) return any;
@@ -397,7 +392,7 @@ static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
         return any;
     const Inst *d = f->defs[o.id];
     if (!d) return any;
-    axis = value_axis(t, axis);
+    axis = cuda_regen_value_axis(t, axis);
     switch (d->op) {
     case OP_ARANGE:
         return axis == 0   ? (Mono){MONO_UP, MONO_FLAT}
@@ -405,12 +400,9 @@ static Mono mono_of(const Mma *M, Operand o, int axis, int depth) {
                            : any;
     case OP_ZEROS:
     case OP_FULL: return flat;
-    case OP_HINT: return mono_of(M, d->args[0], axis, depth + 1);
+    case OP_HINT:
     case OP_EXPAND_DIMS:
-        return mono_of(M, d->args[0], d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis,
-                       depth + 1);
-    case OP_BROADCAST:
-        return mono_of(M, d->args[0], operand_type(f, d->args[0]).rank == 1 ? 1 : axis, depth + 1);
+    case OP_BROADCAST: return mono_of(M, d->args[0], cuda_regen_arg_axis(f, d, axis), depth + 1);
     case OP_ADD:
     case OP_SUB: {
         Mono x = mono_of(M, d->args[0], axis, depth + 1),
@@ -451,15 +443,12 @@ static const char *mask_corner(Mma *M, Operand o, int rows, int cols, int axis, 
     if (t.rank == 0) return render(M, o, "0", "0", -1);
     const Inst *d = f->defs[o.id];
     if (!d || M->ename[o.id] || lane_of_arg(M->P->loop->loop, o.id) >= 0) return NULL;
-    axis = value_axis(t, axis);
+    axis = cuda_regen_value_axis(t, axis);
     switch (d->op) {
-    case OP_HINT: return mask_corner(M, d->args[0], rows, cols, axis, depth + 1);
+    case OP_HINT:
     case OP_EXPAND_DIMS:
-        return mask_corner(M, d->args[0], rows, cols,
-                           d->type.rank == 2 ? (d->attrs.axis == 1 ? 0 : 1) : axis, depth + 1);
     case OP_BROADCAST:
-        return mask_corner(M, d->args[0], rows, cols,
-                           operand_type(f, d->args[0]).rank == 1 ? 1 : axis, depth + 1);
+        return mask_corner(M, d->args[0], rows, cols, cuda_regen_arg_axis(f, d, axis), depth + 1);
     case OP_AND: {
         const char *x = mask_corner(M, d->args[0], rows, cols, axis, depth + 1);
         const char *y = x ? mask_corner(M, d->args[1], rows, cols, axis, depth + 1) : NULL;
@@ -597,13 +586,17 @@ static int hoisted_lane(const Mma *M, int k) {
     return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
 }
 
-/* The alignment test of operand k's base pointer ("" where the signature's
- * divisibility hint proves it 16-byte aligned). */
-static const char *copy_align(Mma *M, int k) {
-    int base = pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]);
-    return M->param_div && M->param_div[base] >= 16
+/* The test that pointer parameter `base` is `bytes`-aligned (" && ...";
+ * "" where the signature's divisibility hint proves it). */
+static const char *align_test(Mma *M, int base, int bytes) {
+    return M->param_div && M->param_div[base] >= bytes
                ? ""
-               : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", M->pnames[base]);
+               : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", M->pnames[base], bytes - 1);
+}
+
+/* The 16-byte alignment test of operand k's base pointer. */
+static const char *copy_align(Mma *M, int k) {
+    return align_test(M, pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]), 16);
 }
 
 /* Before the loop: the hoisted operands' init indices per group
@@ -889,6 +882,16 @@ static void emit_fallback(Mma *M) {
     ln(M, "}");
 }
 
+/* The value a store of the epilogue writes at fragment element e of the
+ * pair (column mt_c0 or mt_c1), rendered as element pass e did. */
+static const char *stored_value(Mma *M, const Inst *in, const char **ename[2], int e, DType dt) {
+    M->ename = ename[e];
+    M->acc_elem = M->pair_elem[e];
+    return in->args[1].kind == OPD_CONST
+               ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
+               : render(M, in->args[1], "mt_r", e ? "mt_c1" : "mt_c0", -1);
+}
+
 /* A store of the epilogue: the thread's two neighbouring columns of a
  * fragment row (mt_c0, mt_c1) rendered as the two element passes did;
  * one 2-element store when their addresses are consecutive and aligned
@@ -903,13 +906,9 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     const char *idx[2], *mask[2], *val[2];
     for (int e = 0; e < 2; e++) {
         const char *c = e ? "mt_c1" : "mt_c0";
-        M->ename = ename[e];
-        M->acc_elem = M->pair_elem[e];
+        val[e] = stored_value(M, in, ename, e, dt);
         idx[e] = render(M, in->args[0], "mt_r", c, -1);
         mask[e] = in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", c, -1);
-        val[e] = in->args[1].kind == OPD_CONST
-                     ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
-                     : render(M, in->args[1], "mt_r", c, -1);
     }
     const char *mt = c_mem_type(dt, C_CUDA);
     ln(M, "{");
@@ -919,10 +918,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     ln(M, "const %s mt_e0 = %s, mt_e1 = %s;", mt, c_store(M->a, dt, C_CUDA, val[0]),
        c_store(M->a, dt, C_CUDA, val[1]));
     if (bytes == 2 || bytes == 4) {
-        const char *al =
-            M->param_div && M->param_div[base] >= 2 * bytes
-                ? ""
-                : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", bname, 2 * bytes - 1);
+        const char *al = align_test(M, base, 2 * bytes);
         ln(M, "if (mt_m0 && mt_m1 && mt_j1 == mt_j0 + 1 && (mt_j0 & 1) == 0%s) {", al);
         M->indent++;
         const char *u = bytes == 2 ? "unsigned" : "uint2";
@@ -973,13 +969,7 @@ static int staged_row(const Mma *M, const Inst *st, const char *epi) {
 static void emit_pair_stage(Mma *M, const Inst *in, const char **ename[2], int ld) {
     DType dt = (DType)operand_type(M->f, in->args[1]).dtype;
     const char *val[2];
-    for (int e = 0; e < 2; e++) {
-        M->ename = ename[e];
-        M->acc_elem = M->pair_elem[e];
-        val[e] = in->args[1].kind == OPD_CONST
-                     ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
-                     : render(M, in->args[1], "mt_r", e ? "mt_c1" : "mt_c0", -1);
-    }
+    for (int e = 0; e < 2; e++) val[e] = stored_value(M, in, ename, e, dt);
     const char *mt = c_mem_type(dt, C_CUDA);
     int bytes = dtype_info(dt)->bits / 8;
     ln(M, "{");
@@ -1010,9 +1000,7 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
     const char *idx = render(M, in->args[0], "mt_r", "(mt_c + q)", -1);
     const char *mask =
         in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", "(mt_c + q)", -1);
-    const char *al = M->param_div && M->param_div[base] >= 16
-                         ? ""
-                         : arena_printf(M->a, " && (((uintptr_t)%s) & 15) == 0", bname);
+    const char *al = align_test(M, base, 16);
     ln(M, "__syncthreads();");
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
@@ -1051,27 +1039,17 @@ void mma_epilogue(Mma *M) {
     const Function *f = M->f;
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
-    char *epi = ARENA_ARRAY(M->a, char, f->nvalues + 1);
-    epi[l->results[P->acc_lane]] = 1;
+    const char *epi = P->epi;
     const char **ename[2] = {ARENA_ARRAY(M->a, const char *, f->nvalues + 1),
                              ARENA_ARRAY(M->a, const char *, f->nvalues + 1)};
     int perm = M->frag_perm, loops = perm ? 4 : 3;
-    /* the values computed from the accumulator (as the pass below marks
-     * them); one store after the loop may go through the staging buffer */
+    /* one store after the loop may go through the staging buffer */
     const Inst *staged = NULL;
     int stores = 0, past_loop = 0, ld = 0;
     for (int i = 0; i < f->body.items.len; i++) {
         const Inst *in = f->body.items.items[i];
         past_loop |= in == P->loop;
-        if (!past_loop || in == P->loop) continue;
-        if (in->op == OP_STORE) {
-            stores++, staged = in;
-            continue;
-        }
-        int dep = in->op == OP_LOAD;
-        for (int k = 0; k < in->nargs; k++)
-            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
-        if (dep) epi[in->result] = 1;
+        if (past_loop && in->op == OP_STORE) stores++, staged = in;
     }
     if (stores == 1) ld = staged_row(M, staged, epi);
     /* the buffer is the ring: every warp's last reads of it come first */
@@ -1118,11 +1096,7 @@ void mma_epilogue(Mma *M) {
             else emit_pair_store(M, in, ename);
             continue;
         }
-        int dep = in->op == OP_LOAD;
-        for (int k = 0; k < in->nargs; k++)
-            dep |= in->args[k].kind == OPD_VALUE && epi[in->args[k].id];
-        if (!dep) continue;
-        epi[in->result] = 1;
+        if (!epi[in->result]) continue;
         DType dt = (DType)in->type.dtype;
         for (int e = 0; e < 2; e++) {
             const char *c = e ? "mt_c1" : "mt_c0";
