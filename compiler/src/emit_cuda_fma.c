@@ -300,7 +300,7 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
         "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
         al ? al : "", al ? " && " : "");
     C->indent++;
-    if (dt == DT_F32) {
+    if (bytes == 16) {
         cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
         cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
     } else {
@@ -403,7 +403,8 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
 static void stage_init(CudaB *C, const Loop *l, Staged *S) {
     S->nloads = chain_loads(C->f, l, S->v, S->loads, 0, 0);
     DType dt = S->nloads > 0 ? (DType)S->loads[0]->type.dtype : DT_F32;
-    S->vec = S->nloads > 0 && (dt == DT_F32 || dt == DT_F16 || dt == DT_BF16) ? S->loads[0] : NULL;
+    int bytes = dtype_bytes(dt);
+    S->vec = S->nloads > 0 && dtype_is_float(dt) && (bytes == 4 || bytes == 2) ? S->loads[0] : NULL;
     S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
 }
 
