@@ -7,6 +7,12 @@
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 mytriton_fresh_copy(incremental _dir)
+# The project builds against its own copy of the installed prefix: step 2
+# touches the compiler, and the shared prefix's is read by the other scratch
+# projects' builds running beside this test (they would recompile too).
+set(_prefix "${_dir}/prefix")
+file(COPY "${MYTRITON_PREFIX}/" DESTINATION "${_prefix}")
+set(_use_prefix "-DCMAKE_PREFIX_PATH=${_prefix}")
 set(_src "${_dir}/src")
 set(_bin "${_dir}/build")
 set(_gen "${_bin}/two_kernels/two_kernels")
@@ -37,7 +43,7 @@ function(_build title out_var)
   set(${out_var} "${_log}" PARENT_SCOPE)
 endfunction()
 
-mytriton_configure("configure the two-kernel project" "${_src}" "${_bin}")
+mytriton_configure("configure the two-kernel project" "${_src}" "${_bin}" ARGS ${_use_prefix})
 _build("first build" _log)
 mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel add_kernel" "add_kernel compiled")
 mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel compiled")
@@ -71,7 +77,7 @@ _build("no-op build after the comment" _log)
 mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling" "no kernel recompiled again")
 
 # 2. A newer compiler regenerates everything.
-file(GLOB _compiler "${MYTRITON_PREFIX}/bin/mytritonc*")
+file(GLOB _compiler "${_prefix}/bin/mytritonc*")
 file(TOUCH_NOCREATE ${_compiler})
 message(STATUS "==> touched ${_compiler}")
 _build("build after touching the compiler" _log)
@@ -79,7 +85,7 @@ mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel add_kernel" "add_k
 mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel recompiled")
 
 # 3. A changed CONSTEXPR regenerates only its kernel.
-mytriton_configure("reconfigure with scale's BLOCK=128" "${_src}" "${_bin}" ARGS -DSCALE_BLOCK=128)
+mytriton_configure("reconfigure with scale's BLOCK=128" "${_src}" "${_bin}" ARGS ${_use_prefix} -DSCALE_BLOCK=128)
 _build("build after changing scale's CONSTEXPR" _log)
 mytriton_expect("${_log}" MATCHES "mytriton: compiling kernel scale_kernel" "scale_kernel recompiled")
 mytriton_expect("${_log}" NOT_MATCHES "mytriton: compiling kernel add_kernel" "add_kernel not recompiled")
@@ -87,7 +93,7 @@ mytriton_step("run the program again" ECHO COMMAND "${_bin}/check")
 
 # 4. A kernel removed from the call: its generated files go at the next
 # configure (no stale header left to include by mistake).
-mytriton_configure("reconfigure without scale_kernel" "${_src}" "${_bin}" ARGS -DDROP_SCALE=ON)
+mytriton_configure("reconfigure without scale_kernel" "${_src}" "${_bin}" ARGS ${_use_prefix} -DDROP_SCALE=ON)
 foreach(_file IN LISTS _scale_outputs)
   if(EXISTS "${_file}")
     message(FATAL_ERROR "stale output left behind: ${_file}")
