@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The shared-memory layout of -O2's wgmma body (compiler/src/emit_cuda_wgmma.c,
-docs/dot.md "wgmma on sm_90a") checked without a GPU.
+"""The shared-memory layout of -O2's wgmma bodies (compiler/src/emit_cuda_wgmma.c,
+docs/dot.md "wgmma on sm_90a"; the attention body of emit_cuda_attn.c)
+checked without a GPU.
 
 For each tile below, mytritonc compiles the tutorial matmul of
 test/lang_dot/kernels/dot.py; from the generated .cu this script reads the
@@ -10,7 +11,9 @@ offsets, and checks, for every wgmma of every warpgroup, that the byte the
 PTX ISA's canonical layouts say the hardware reads for each A[m][k] and
 B[k][n] (K-major A, MN-major B, 128/64/32-byte swizzles: the XOR of
 address bits 4.. with bits 7..) is the byte the copy code wrote that
-element to. It checks the generated code against the layout rules, not the
+element to. The same for the fused attention forward of
+test/lang_apps/kernels/attention.py: q (K-major A) and k (K-major B) of the
+first dot, v (MN-major B) of the second. It checks the generated code against the layout rules, not the
 rules against the hardware (that is the GPU tests' job).
 
     python3 scripts/wgmma_layout_check.py --mytritonc build/bin/mytritonc
@@ -29,6 +32,11 @@ KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
 # swizzles, several K columns, warpgroups along M and along N
 TILES = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 32, 4, 3), (64, 64, 128, 4, 3),
          (64, 256, 32, 8, 3), (64, 16, 16, 4, 2), (128, 128, 128, 8, 3), (64, 128, 64, 4, 1)]
+ATTN_KERNELS = os.path.join(ROOT, "test", "lang_apps", "kernels", "attention.py")
+# (HEAD_DIM, BLOCK_M, BLOCK_N, num_warps, num_stages): 128B and 64B swizzles,
+# one and two 64-row blocks per warpgroup, one and two warpgroups
+ATTN_TILES = [(128, 128, 64, 8, 3), (64, 64, 64, 4, 3), (64, 128, 64, 4, 2), (128, 128, 128, 8, 3),
+              (32, 64, 32, 4, 3), (128, 128, 32, 8, 3)]
 # descriptor swizzle mode: (row bytes, XOR mask)
 MODES = {1: (128, 7), 2: (64, 3), 3: (32, 1)}
 
@@ -50,8 +58,88 @@ def field(pattern, text):
     return [int(g) for g in m.groups()]
 
 
+def k_major_reads(start, sbo, mode, rows, k):
+    """Byte read for (row, k) of a K-major operand: rows of sw bytes, 8-row groups at SBO."""
+    sw, mask = MODES[mode]
+    return swz(start + rows % 8 * sw + rows // 8 * sbo + 2 * k, mask)
+
+
+def check_attn(src):
+    body = src[src.index("// sm_90a: two wgmma"):src.index("#else", src.index("// sm_90a: two wgmma"))]
+    BM, BN, D = field(r"S \((\d+), (\d+)\) = \(\d+, (\d+)\)", body)
+    groups, rows = field(r"; (\d+) warpgroups? of (\d+) rows", body)
+    mblocks = rows // 64
+    q_elems, = field(r"mt_kv = mt_sq \+ (\d+);", body)
+    stage_elems, = field(r"mt_dk = mt_kv \+ mt_b \* (\d+);", body)
+    k_elems, = field(r"mt_dv = mt_dk \+ (\d+);", body)
+    dst = {n: re.search(r"mt_dst = &%s\[(.*)\];" % n, body).group(1) for n in ("mt_sq", "mt_dk", "mt_dv")}
+    q_wg, _q_lbo, q_sbo, q_mode = field(
+        r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\) \+ \(mt_warp >> 2\) \* (\d+)u, "
+        r"(\d+), (\d+), (\d+)\)", body)
+    _k_lbo, k_sbo, k_mode = field(r"mt_dk0 = mt_wgmma_desc\(mt_s0, (\d+), (\d+), (\d+)\)", body)
+    v_base, v_lbo, v_sbo, v_mode = field(r"mt_dv0 = mt_wgmma_desc\(mt_s0 \+ (\d+)u, (\d+), (\d+), (\d+)\)", body)
+    slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
+    dot1 = [tuple(int(x) for x in c) for c in re.findall(
+        r"mt_wgmma_kb_n(\d+)_\w+\(mt_s\[(\d+)\], mt_dq \+ (\d+)u, mt_dk \+ (\d+)u\)", body)]
+    dot2 = [tuple(int(x) for x in c) for c in re.findall(
+        r"mt_wgmma_rs_n(\d+)_\w+\(mt_o\[(\d+)\], mt_pa\[(\d+)\]\[(\d+)\], mt_dv \+ (\d+)u\)", body)]
+    errors = []
+    if (q_elems * 2 % 1024 or stage_elems * 2 % 1024 or k_elems * 2 % 1024 or v_base != k_elems * 2
+            or slot16 * 16 != stage_elems * 2 or groups * rows != BM):
+        errors.append("buffer sizes or alignment")
+    if len(dot1) != mblocks * D // 16 or len(dot2) != mblocks * BN // 16:
+        errors.append("%d and %d wgmma's" % (len(dot1), len(dot2)))
+
+    def where(expr, nrows, base):
+        w = {}
+        for r in range(nrows):
+            for c in range(0, D, 8):
+                b = base + index_at(expr, r, c) * 2
+                for e in range(8):
+                    w[b + 2 * e] = (r, c + e)
+        if len(w) != nrows * D:
+            errors.append("two elements copied to one place")
+        return w
+    wq, wk, wv = where(dst["mt_sq"], BM, 0), where(dst["mt_dk"], BN, 0), where(dst["mt_dv"], BN, v_base)
+    if max(wq) >= q_elems * 2 or max(wk) >= v_base or max(wv) >= stage_elems * 2:
+        errors.append("a copy outside its buffer")
+    sw_v = MODES[v_mode][0]
+    per_v = sw_v // 2
+    for g in range(groups):
+        for i, (n, mi, q_off, k_off) in enumerate(dot1):
+            kk = i // mblocks * 16
+            if n != BN:
+                errors.append("first dot's N %d, BLOCK_N %d" % (n, BN))
+            for m in range(64):
+                for k in range(16):
+                    got = wq.get(k_major_reads(g * q_wg + q_off * 16, q_sbo, q_mode, m, k))
+                    if got != (g * rows + mi * 64 + m, kk + k):
+                        errors.append("q: warpgroup %d, wgmma %d, (%d, %d) reads %s" % (g, i, m, k, got))
+            for c in range(n):  # B[k][c] = k[c][kk + k]
+                for k in range(16):
+                    got = wk.get(k_major_reads(k_off * 16, k_sbo, k_mode, c, k))
+                    if got != (c, kk + k):
+                        errors.append("k: wgmma %d, (%d, %d) reads %s" % (i, k, c, got))
+        for i, (n, mi, pm, pk, v_off) in enumerate(dot2):
+            if n != D or pm != mi:
+                errors.append("second dot's N %d or registers of block %d" % (n, pm))
+            for k in range(16):  # B[k][c] = v[16 pk + k][c], MN-major
+                for c in range(n):
+                    o = v_base + v_off * 16 + c % per_v * 2 + c // per_v * v_lbo + k % 8 * sw_v + k // 8 * v_sbo
+                    got = wv.get(swz(o, MODES[v_mode][1]))
+                    if got != (16 * pk + k, c):
+                        errors.append("v: wgmma %d, (%d, %d) reads %s" % (i, k, c, got))
+    what = "attention (%d, %d, %d), %d warpgroup(s) of %d rows, %dB swizzle, %d buffers" % (
+        BM, BN, D, groups, rows, MODES[q_mode][0], slots)
+    if errors:
+        return what + ": %d errors, first %s" % (len(errors), errors[0])
+    return "ok " + what
+
+
 def check(cu):
     src = open(cu).read()
+    if "// sm_90a: two wgmma" in src:
+        return check_attn(src)
     if "// sm_90a:" not in src:
         return "no wgmma body"
     body = src[src.index("// sm_90a:"):src.index("#else", src.index("// sm_90a:"))]
@@ -140,6 +228,21 @@ def main():
                 cmd += ["--python", args.python]
             for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8), ("ACC", "float32"),
                          ("PRECISION", "tf32"), ("PLUS", "False"), ("ACTIVATION", "none")):
+                cmd += ["-D", "%s=%s" % (k, v)]
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if p.returncode:
+                print("mytritonc failed for %s:\n%s" % (name, p.stdout))
+                return 1
+            files.append(os.path.join(work, name, name + ".cu"))
+        for d, bm, bn, warps, stages in ATTN_TILES:
+            name = "attn_d%d_%d_%d_w%d_s%d" % (d, bm, bn, warps, stages)
+            cmd = [args.mytritonc, ATTN_KERNELS, "--kernel", "attn_fwd_kernel", "--signature",
+                   "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32", "--name", name, "-O2",
+                   "--num-warps", str(warps), "--num-stages", str(stages), "--grid", "cdiv(N_CTX, BLOCK_M), BH",
+                   "--grid-param", "BH", "-o", os.path.join(work, name)]
+            if args.python:
+                cmd += ["--python", args.python]
+            for k, v in (("HEAD_DIM", d), ("BLOCK_M", bm), ("BLOCK_N", bn), ("CAUSAL", "False")):
                 cmd += ["-D", "%s=%s" % (k, v)]
             p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if p.returncode:

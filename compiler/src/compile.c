@@ -397,9 +397,10 @@ static int need_tile(mt_compilation *c) {
                             &mma_threads, &mma_smem, &mma_smem90);
     /* -O2: a fused attention forward (two dots per iteration) of the
      * attention path's shape (emit_cuda_attn.c) */
-    int attn_threads = 0, attn_smem = 0;
+    int attn_threads = 0, attn_smem = 0, attn_smem90 = 0;
     int attn = dot && !mma && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
-               cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, &attn_threads, &attn_smem);
+               cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
+                              &attn_threads, &attn_smem, &attn_smem90);
     if (!shape_analyze(c->ctx, c->f,
                        blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
         c->tile_failed = 1;
@@ -419,7 +420,7 @@ static int need_tile(mt_compilation *c) {
     } else if (attn) {
         c->tile.block_threads = attn_threads;
         c->tile.dyn_smem = attn_smem;
-        c->tile.dyn_smem_sm90 = attn_smem;
+        c->tile.dyn_smem_sm90 = attn_smem90;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),
@@ -454,7 +455,8 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
             const char *ka =
-                emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps);
+                emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
+                               c->opts.num_stages);
             if (ka) return ka;
             const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
                                           c->opts.num_stages);

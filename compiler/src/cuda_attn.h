@@ -8,10 +8,12 @@
 #include "emit.h"
 
 /* Whether the kernel has the path's shape (general rules over the IR);
- * its threads per block and dynamic shared memory. */
-int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int *threads, int *smem);
+ * its threads per block and dynamic shared memory (smem_sm90: on sm_90
+ * devices, whose sm_90a body may use more). */
+int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
+                   int *smem, int *smem_sm90);
 /* The __global__ function (NULL: not that shape). */
 const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                           int num_warps);
+                           int num_warps, int num_stages);
 
 #endif

@@ -56,8 +56,14 @@
 #include "cuda_attn.h"
 #include "cuda_blocked.h"
 #include "cuda_regen.h"
+#include "cuda_wgmma.h"
 
-enum { ATTN_PAD = 8, ATTN_MAX_SMEM = 163 * 1024, ATTN_MAX_FRAG_REGS = 192 };
+enum {
+    ATTN_PAD = 8,
+    ATTN_MAX_SMEM = 163 * 1024,
+    ATTN_MAX_SMEM_SM90 = 227 * 1024,
+    ATTN_MAX_FRAG_REGS = 192
+};
 
 /* value classes (the header comment) */
 enum { C_NONE, C_UNI, C_Q, C_LOAD, C_KT, C_S, C_ROW, C_ROWX, C_O };
@@ -74,6 +80,10 @@ typedef struct AttnPlan {
     int stages; /* k and v buffers: 2 (double-buffered) or 1 */
     int qregs;  /* q's A fragments held in registers */
     int smem;   /* bytes */
+    /* the sm_90a body (wgmma): on, the rows' swizzle (bytes, mode code),
+     * the bytes of q's buffer and of one k or v buffer (1024-aligned), the
+     * ring's slots of k and v (num_stages), the shared memory it takes */
+    int wg, sw, swcode, wq, wkv, wslots, wsmem;
     char *cls;  /* per value, in the loop and before it */
     char *epi;  /* per value after the loop: depends on a loop result */
 } AttnPlan;
@@ -92,6 +102,8 @@ typedef struct Attn {
     const char **nm;    /* value -> its element's expression in the current loop nest */
     const char **base;  /* S value -> its fragment array */
     const char *index_type;
+    int wg;    /* emitting the sm_90a body */
+    int rstep; /* rows between a thread's blocks mt_mi: 16 (mma.sync), 64 (wgmma) */
 } Attn;
 
 static void ln(Attn *A, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -189,7 +201,29 @@ static int ranks_ok(const Function *f, const Block *b) {
 
 static int is_16bit_float(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
 
-static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
+/* The sm_90a body's plan (docs/dot.md, "Two dots per iteration"):
+ * warpgroups of 4 warps over the rows, each MT m64 blocks; q, k and v in
+ * shared memory as columns of `sw` bytes, swizzled, read by wgmma (q K-major
+ * as A of the first dot, k K-major as its B, v N-major as the second's B;
+ * p from registers as its A); num_stages buffers of k and v, fewer while
+ * above sm_90's shared memory (two at least). */
+static void attn_wgmma_plan(AttnPlan *P, int num_stages) {
+    P->wg = 0;
+    if (P->warps % 4 || P->BM % (64 * (P->warps / 4)) || P->BN > 256 || P->D > 256) return;
+    P->sw = wgmma_swizzle(P->D * 2, &P->swcode);
+    if (!P->sw) return;
+    int round = 1024;
+    P->wq = (P->BM * P->D * 2 + round - 1) / round * round;
+    P->wkv = (P->BN * P->D * 2 + round - 1) / round * round;
+    int slots = num_stages > 0 ? num_stages : 3;
+    if (slots < 2) slots = 2;
+    while (slots > 2 && P->wq + slots * 2 * P->wkv + 1024 > ATTN_MAX_SMEM_SM90) slots--;
+    P->wslots = slots;
+    P->wsmem = P->wq + slots * 2 * P->wkv + 1024;
+    P->wg = P->wsmem <= ATTN_MAX_SMEM_SM90;
+}
+
+static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages, AttnPlan *P) {
     memset(P, 0, sizeof *P);
     P->f = f;
     P->cls = ARENA_ARRAY(a, char, f->nvalues + 1);
@@ -387,14 +421,17 @@ static int attn_match(Arena *a, const Function *f, int num_warps, AttnPlan *P) {
     P->stages = qbytes + 2 * kv <= ATTN_MAX_SMEM ? 2 : 1;
     P->smem = qbytes + P->stages * kv;
     if (P->smem > ATTN_MAX_SMEM) return 0;
+    attn_wgmma_plan(P, num_stages);
     return 1;
 }
 
-int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int *threads, int *smem) {
+int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
+                   int *smem, int *smem_sm90) {
     AttnPlan P;
-    if (!attn_match(a, f, num_warps, &P)) return 0;
+    if (!attn_match(a, f, num_warps, num_stages, &P)) return 0;
     *threads = 32 * P.warps;
     *smem = P.smem;
+    *smem_sm90 = P.wg && P.wsmem > P.smem ? P.wsmem : P.smem;
     return 1;
 }
 
@@ -570,7 +607,22 @@ static const char attn_mma_macro[] =
     "    }\n"
     "#endif\n";
 
-static const char *attn_helpers(Arena *a, DType dt) {
+/* keeps the registers of wgmma's A operand live until the wait (the
+ * instruction reads them asynchronously) */
+static const char attn_wgmma_fence_regs[] =
+    "#if MT_WGMMA_SM90 && !defined(MT_WGMMA_FENCE_REGS)\n#define MT_WGMMA_FENCE_REGS\n"
+    "template <int M, int K> static __device__ __forceinline__ void mt_wgmma_fence_regs(unsigned "
+    "(&r)[M][K][4]) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < M; i++)\n"
+    "#pragma unroll\n"
+    "        for (int j = 0; j < K; j++)\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+r\"(r[i][j][q]) : : \"memory\");\n"
+    "}\n#endif\n";
+
+static const char *attn_helpers(Arena *a, const AttnPlan *P) {
+    DType dt = P->in_dt;
     const struct AttnDtype *D = NULL;
     for (size_t i = 0; i < sizeof attn_dtypes / sizeof attn_dtypes[0]; i++)
         if (attn_dtypes[i].dt == dt) D = &attn_dtypes[i];
@@ -589,6 +641,12 @@ static const char *attn_helpers(Arena *a, DType dt) {
               D->name, D->pack);
     sb_puts(&sb, attn_mma_macro);
     sb_printf(&sb, "MT_ATTN_MMA(%s)\n#undef MT_ATTN_MMA\n#endif\n", D->name);
+    if (P->wg) {
+        sb_puts(&sb, wgmma_common_helpers());
+        sb_puts(&sb, attn_wgmma_fence_regs);
+        sb_puts(&sb, wgmma_instr(a, WGMMA_SS_K, P->BN, dt));
+        sb_puts(&sb, wgmma_instr(a, WGMMA_RS_MN, P->D, dt));
+    }
     return sb_str(&sb);
 }
 
@@ -608,7 +666,7 @@ static void open_frag(Attn *A, int cols) {
     ln(A, "for (int mt_q = 0; mt_q < 4; mt_q++) {");
     A->indent++;
     ln(A, "const int mt_h = mt_q >> 1;");
-    ln(A, "const int mt_r = mt_row0 + mt_mi * 16 + (mt_lane >> 2) + mt_h * 8;");
+    ln(A, "const int mt_r = mt_row0 + mt_mi * %d + (mt_lane >> 2) + mt_h * 8;", A->rstep);
     ln(A, "const int mt_c = mt_ni * 8 + (mt_lane & 3) * 2 + (mt_q & 1);");
     ln(A, "(void)mt_h, (void)mt_r, (void)mt_c;");
 }
@@ -628,7 +686,7 @@ static void open_rows(Attn *A) {
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_h = 0; mt_h < 2; mt_h++) {");
     A->indent++;
-    ln(A, "const int mt_r = mt_row0 + mt_mi * 16 + (mt_lane >> 2) + mt_h * 8;");
+    ln(A, "const int mt_r = mt_row0 + mt_mi * %d + (mt_lane >> 2) + mt_h * 8;", A->rstep);
     ln(A, "(void)mt_r;");
 }
 
@@ -669,7 +727,10 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     ln(A, "mt_m[mt_e] = %s;", mask ? mask : "true");
     ln(A, "mt_all = mt_all && mt_m[mt_e] && mt_i[mt_e] == mt_i[0] + mt_e;");
     close_n(A, 1);
-    ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
+    if (A->wg)
+        ln(A, "%s *mt_dst = &%s[%s];", mt, buf, wgmma_swizzled_index(A->a, rows, P->D, P->sw));
+    else
+        ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
     ln(A, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
     ln(A, "    mt_attn_cp16(mt_dst, &%s[mt_i[0]]);", bname);
     ln(A, "} else {");
@@ -761,6 +822,62 @@ static void emit_dot2(Attn *A) {
     close_n(A, 2);
 }
 
+/* sm_90a: S = q k^T as MT wgmma m64n<BN>k16 per k-step of 16 (of D), q's
+ * and k's descriptors (both K-major) advanced by the step's offset in
+ * their swizzled columns; waited for at once (the softmax reads S). */
+static void emit_dot1_wg(Attn *A) {
+    const AttnPlan *P = A->P;
+    ln(A, "float mt_s[%d][%d][4];", P->MT, P->BN / 8);
+    open_frag(A, P->BN);
+    ln(A, "mt_s[mt_mi][mt_ni][mt_q] = %s;", render(A, P->dot1->args[2], "mt_r", "mt_c", -1));
+    close_n(A, 3);
+    ln(A, "mt_wgmma_fence();");
+    for (int kk = 0; kk < P->D; kk += 16) {
+        int col = kk * 2 / P->sw * P->sw, in = kk * 2 % P->sw;
+        for (int mi = 0; mi < P->MT; mi++)
+            ln(A, "mt_wgmma_kb_n%d_%s(mt_s[%d], mt_dq + %du, mt_dk + %du);", P->BN, mma_name(P), mi,
+               (col * P->BM + mi * 64 * P->sw + in) >> 4, (col * P->BN + in) >> 4);
+    }
+    ln(A, "mt_wgmma_commit();");
+    ln(A, "mt_wgmma_wait<0>();");
+    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_s[%d]);", mi);
+    A->base[P->dot1->result] = "mt_s";
+    A->nm[P->dot1->result] = "mt_s[mt_mi][mt_ni][mt_q]";
+}
+
+/* sm_90a: acc += p v as MT wgmma m64n<D>k16 per k-step of 16 (of BN), p's
+ * f16 S fragments packed as the A registers (mma.sync's A layout per warp),
+ * v's descriptor (N-major) advanced by 16 rows; p's registers kept until
+ * the wait (the instruction reads them asynchronously). */
+static void emit_dot2_wg(Attn *A) {
+    const AttnPlan *P = A->P;
+    const char *p = A->base[P->dot2->args[0].id];
+    MT_ASSERT(p);
+    int KS = P->BN / 16;
+    ln(A, "unsigned mt_pa[%d][%d][4];", P->MT, KS);
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
+    A->indent++;
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_kk = 0; mt_kk < %d; mt_kk++) {", KS);
+    A->indent++;
+    for (int r = 0; r < 4; r++)
+        ln(A,
+           "mt_pa[mt_mi][mt_kk][%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * "
+           "mt_kk + %d][%d]);",
+           r, mma_name(P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
+    close_n(A, 2);
+    ln(A, "mt_wgmma_fence();");
+    for (int kk = 0; kk < KS; kk++)
+        for (int mi = 0; mi < P->MT; mi++)
+            ln(A, "mt_wgmma_rs_n%d_%s(mt_o[%d], mt_pa[%d][%d], mt_dv + %du);", P->D, mma_name(P),
+               mi, mi, kk, (kk * 16 * P->sw) >> 4);
+    ln(A, "mt_wgmma_commit();");
+    ln(A, "mt_wgmma_wait<0>();");
+    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_o[%d]);", mi);
+    ln(A, "mt_wgmma_fence_regs(mt_pa);");
+}
+
 /* A row reduction of an S value: the thread's elements of the row, then
  * the quad's lanes (xor 1, 2); max ignores NaN (fmaxf) as -O2's tl.max. */
 static void emit_row_reduce(Attn *A, const Inst *in) {
@@ -847,10 +964,12 @@ static void emit_body(Attn *A) {
         const Inst *in = b->items.items[i];
         int c = P->cls[in->result];
         if (in == P->dot1) {
-            emit_dot1(A);
+            if (A->wg) emit_dot1_wg(A);
+            else emit_dot1(A);
             i++;
         } else if (in == P->dot2) {
-            emit_dot2(A);
+            if (A->wg) emit_dot2_wg(A);
+            else emit_dot2(A);
             A->nm[in->result] = "mt_o[mt_mi][mt_ni][mt_q]";
             i++;
         } else if ((in->op == OP_MAX || in->op == OP_SUM) && (in->attrs.flag & RED_AXIS)) {
@@ -924,7 +1043,7 @@ static void emit_epilogue(Attn *A) {
     ln(A, "for (int mt_q = 0; mt_q < 4; mt_q++) {");
     A->indent++;
     ln(A, "const int mt_h = mt_q >> 1;");
-    ln(A, "const int mt_r = mt_row0 + mt_mi * 16 + (mt_lane >> 2) + mt_h * 8;");
+    ln(A, "const int mt_r = mt_row0 + mt_mi * %d + (mt_lane >> 2) + mt_h * 8;", A->rstep);
     ln(A, "const int mt_c = mt_ni * 8 + (mt_lane & 3) * 2 + (mt_q & 1);");
     ln(A, "(void)mt_h, (void)mt_r, (void)mt_c;");
     int past = 0;
@@ -989,11 +1108,195 @@ static void emit_epilogue(Attn *A) {
     close_n(A, 2);
 }
 
+/* The carried values' registers and their initial values, and the trip
+ * count (mt_start, mt_n). */
+static void emit_carried(Attn *A) {
+    const AttnPlan *P = A->P;
+    const Loop *l = P->loop->loop;
+    long long step = l->step.c.i;
+    /* the carried values */
+    ln(A, "float mt_o[%d][%d][4];", P->MT, P->D / 8);
+    open_frag(A, P->D);
+    ln(A, "mt_o[mt_mi][mt_ni][mt_q] = %s;", render(A, l->inits[P->acc_lane], "mt_r", "mt_c", -1));
+    close_n(A, 3);
+    for (int i = 0; i < l->ncarried; i++) {
+        if (i == P->acc_lane) continue;
+        ln(A, "float mt_c%d[%d][2];", i, P->MT);
+        open_rows(A);
+        ln(A, "mt_c%d[mt_mi][mt_h] = %s;", i, render(A, l->inits[i], "mt_r", "0", 0));
+        close_n(A, 2);
+    }
+    for (int i = 0; i < l->ncarried; i++) {
+        const char *e = i == P->acc_lane ? "mt_o[mt_mi][mt_ni][mt_q]"
+                                        : arena_printf(A->a, "mt_c%d[mt_mi][mt_h]", i);
+        A->nm[l->args[i]] = e;
+        A->nm[l->results[i]] = e;
+    }
+    /* the trip count */
+    ln(A, "const int mt_start = %s, mt_stop = %s;", render(A, l->start, "0", "0", -1),
+       render(A, l->stop, "0", "0", -1));
+    ln(A,
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       step - 1, step);
+}
+
+/* The mma.sync body (sm_80+, and every other target through the helpers'
+ * fallbacks). */
+static void emit_kernel_mma(Attn *A) {
+    const AttnPlan *P = A->P;
+    const Loop *l = P->loop->loop;
+    int ld = P->ld;
+    int kv_elems = 2 * P->BN * ld;
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    long long step = l->step.c.i;
+    ln(A,
+       "// two dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc (%d, %d) += "
+       "S x (%d, %d), %s; %d warps of %d rows; k and v %s",
+       P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps, 16 * P->MT,
+       P->stages > 1 ? "double-buffered" : "in one buffer");
+    ln(A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    ln(A, "const int mt_row0 = mt_warp * %d;", 16 * P->MT);
+    ln(A, "#if MT_ATTN_EMULATED");
+    ln(A, "static __align__(16) unsigned char mt_smem[%d];", P->smem);
+    ln(A, "#else");
+    ln(A, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+    ln(A, "#endif");
+    ln(A, "%s *const mt_sq = (%s *)mt_smem;", mt, mt);
+    ln(A, "%s *const mt_kv = mt_sq + %d;", mt, P->BM * ld);
+    /* q: copied once, its A fragments */
+    emit_copy(A, P->ldq, P->BM, "mt_sq");
+    ln(A, "mt_attn_commit();");
+    ln(A, "mt_attn_wait<0>();");
+    ln(A, "__syncthreads();");
+    if (P->qregs) {
+        ln(A, "unsigned mt_qf[%d][%d][4];", P->MT, P->D / 16);
+        ln(A, "#pragma unroll");
+        ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++)", P->MT);
+        ln(A, "    #pragma unroll");
+        ln(A, "    for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P->D / 16);
+        ln(A,
+           "        mt_attn_ldsm4(mt_qf[mt_mi][mt_kk], mt_sq, (mt_row0 + mt_mi * 16 + (mt_lane & 15)) * "
+           "%d + mt_kk * 16 + (mt_lane >> 4) * 8);",
+           ld);
+    }
+    emit_carried(A);
+    /* iteration mt_t's k and v into buffer mt_b */
+    ln(A, "auto mt_copy = [&](int mt_t, int mt_b) {");
+    A->indent++;
+    ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(A, "(void)mt_k;");
+    ln(A, "%s *const mt_dk = mt_kv + mt_b * %d;", mt, kv_elems);
+    ln(A, "%s *const mt_dv = mt_dk + %d;", mt, P->BN * ld);
+    emit_copy(A, P->ldk, P->BN, "mt_dk");
+    emit_copy(A, P->ldv, P->BN, "mt_dv");
+    A->indent--;
+    ln(A, "};");
+    if (P->stages > 1) ln(A, "if (mt_n > 0) mt_copy(0, 0);"), ln(A, "mt_attn_commit();");
+    ln(A, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    A->indent++;
+    ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(A, "(void)mt_k;");
+    if (P->stages > 1) {
+        ln(A, "if (mt_t + 1 < mt_n) mt_copy(mt_t + 1, (mt_t + 1) & 1);");
+        ln(A, "mt_attn_commit();");
+        ln(A, "mt_attn_wait<1>();");
+        ln(A, "__syncthreads();");
+        ln(A, "const %s *const mt_sk = mt_kv + (mt_t & 1) * %d;", mt, kv_elems);
+    } else {
+        ln(A, "mt_copy(mt_t, 0);");
+        ln(A, "mt_attn_commit();");
+        ln(A, "mt_attn_wait<0>();");
+        ln(A, "__syncthreads();");
+        ln(A, "const %s *const mt_sk = mt_kv;", mt);
+    }
+    ln(A, "const %s *const mt_sv = mt_sk + %d;", mt, P->BN * ld);
+    emit_body(A);
+    ln(A, "__syncthreads(); /* the buffer is written again next iteration */");
+    A->indent--;
+    ln(A, "}");
+    emit_epilogue(A);
+}
+
+/* The sm_90a body: warpgroup g of warps 4g .. 4g + 3 owns rows g * 64 MT ..
+ * (blocks of 64 rows mt_mi, warp w % 4 rows 16 (w % 4) .. of each: the
+ * wgmma accumulator layout, mma.sync's m16n8 per warp); q copied once
+ * into swizzled columns; k and v copied num_stages - 1 iterations ahead
+ * into a ring of num_stages buffers (Triton's order: the wait and barrier,
+ * then the copies into the buffer the previous iteration read). */
+static void emit_kernel_wg(Attn *A) {
+    const AttnPlan *P = A->P;
+    const Loop *l = P->loop->loop;
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    long long step = l->step.c.i;
+    int R = P->wslots, stage = 2 * P->wkv;
+    ln(A,
+       "// sm_90a: two wgmma dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc "
+       "(%d, %d) += S x (%d, %d), %s; %d warpgroup%s of %d rows; q, k, v %dB-swizzled; k and v in %d "
+       "buffers",
+       P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps / 4,
+       P->warps > 4 ? "s" : "", 64 * P->MT, P->sw, R);
+    ln(A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    ln(A, "const int mt_row0 = (mt_warp >> 2) * %d + (mt_warp & 3) * 16;", 64 * P->MT);
+    /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
+     * asked for 1024 more) */
+    ln(A, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
+    ln(A,
+       "%s *const mt_sq = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
+       "1023u)) & 1023u));",
+       mt, mt);
+    ln(A, "%s *const mt_kv = mt_sq + %d;", mt, P->wq / 2);
+    emit_copy(A, P->ldq, P->BM, "mt_sq");
+    ln(A, "mt_attn_commit();");
+    ln(A, "mt_attn_wait<0>();");
+    ln(A, "mt_fence_proxy_async();");
+    ln(A, "__syncthreads();");
+    /* descriptors: q at the warpgroup's rows, k and v of buffer 0 (a
+     * buffer, a k-step and a 64-row block add their offsets >> 4) */
+    ln(A, "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
+          "(mt_warp >> 2) * %du, 16, %d, %d);",
+       64 * P->MT * P->sw, 8 * P->sw, P->swcode);
+    ln(A, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_kv);");
+    ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc(mt_s0, 16, %d, %d);", 8 * P->sw,
+       P->swcode);
+    ln(A, "const unsigned long long mt_dv0 = mt_wgmma_desc(mt_s0 + %du, %d, %d, %d);", P->wkv,
+       P->BN * P->sw, 8 * P->sw, P->swcode);
+    emit_carried(A);
+    ln(A, "auto mt_copy = [&](int mt_t, int mt_b) {");
+    A->indent++;
+    ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(A, "(void)mt_k;");
+    ln(A, "%s *const mt_dk = mt_kv + mt_b * %d;", mt, stage / 2);
+    ln(A, "%s *const mt_dv = mt_dk + %d;", mt, P->wkv / 2);
+    emit_copy(A, P->ldk, P->BN, "mt_dk");
+    emit_copy(A, P->ldv, P->BN, "mt_dv");
+    A->indent--;
+    ln(A, "};");
+    ln(A, "#pragma unroll");
+    ln(A, "for (int mt_p = 0; mt_p < %d; mt_p++) {", R - 1);
+    ln(A, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
+    ln(A, "    mt_attn_commit();");
+    ln(A, "}");
+    ln(A, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    A->indent++;
+    ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(A, "(void)mt_k;");
+    ln(A, "mt_attn_wait<%d>();", R - 2);
+    ln(A, "mt_fence_proxy_async();");
+    ln(A, "__syncthreads();");
+    ln(A, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", R - 1, R - 1, R - 1, R);
+    ln(A, "mt_attn_commit();");
+    ln(A, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, stage >> 4);
+    ln(A, "const unsigned long long mt_dk = mt_dk0 + mt_so, mt_dv = mt_dv0 + mt_so;");
+    emit_body(A);
+    A->indent--;
+    ln(A, "}");
+    emit_epilogue(A);
+}
+
 const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                           int num_warps) {
+                           int num_warps, int num_stages) {
     AttnPlan P;
-    if (!attn_match(a, f, num_warps, &P)) return NULL;
-    const Loop *l = P.loop->loop;
+    if (!attn_match(a, f, num_warps, num_stages, &P)) return NULL;
     Attn A;
     memset(&A, 0, sizeof A);
     A.a = a;
@@ -1019,103 +1322,26 @@ const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, cons
     sb_init(&body, a);
     A.out = &body;
     A.indent = 1;
-    int T = 32 * P.warps, ld = P.ld;
-    int kv_elems = 2 * P.BN * ld;
-    const char *mt = c_mem_type(P.in_dt, C_CUDA);
-    long long step = l->step.c.i;
-    ln(&A,
-       "// two dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc (%d, %d) += "
-       "S x (%d, %d), %s; %d warps of %d rows; k and v %s",
-       P.BM, P.BN, P.BM, P.D, P.BN, P.D, P.BM, P.D, P.BN, P.D, mma_name(&P), P.warps, 16 * P.MT,
-       P.stages > 1 ? "double-buffered" : "in one buffer");
-    ln(&A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
-    ln(&A, "const int mt_row0 = mt_warp * %d;", 16 * P.MT);
-    ln(&A, "#if MT_ATTN_EMULATED");
-    ln(&A, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
-    ln(&A, "#else");
-    ln(&A, "extern __shared__ __align__(16) unsigned char mt_smem[];");
-    ln(&A, "#endif");
-    ln(&A, "%s *const mt_sq = (%s *)mt_smem;", mt, mt);
-    ln(&A, "%s *const mt_kv = mt_sq + %d;", mt, P.BM * ld);
-    /* q: copied once, its A fragments */
-    emit_copy(&A, P.ldq, P.BM, "mt_sq");
-    ln(&A, "mt_attn_commit();");
-    ln(&A, "mt_attn_wait<0>();");
-    ln(&A, "__syncthreads();");
-    if (P.qregs) {
-        ln(&A, "unsigned mt_qf[%d][%d][4];", P.MT, P.D / 16);
-        ln(&A, "#pragma unroll");
-        ln(&A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++)", P.MT);
-        ln(&A, "    #pragma unroll");
-        ln(&A, "    for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P.D / 16);
-        ln(&A,
-           "        mt_attn_ldsm4(mt_qf[mt_mi][mt_kk], mt_sq, (mt_row0 + mt_mi * 16 + (mt_lane & 15)) * "
-           "%d + mt_kk * 16 + (mt_lane >> 4) * 8);",
-           ld);
+    int T = 32 * P.warps;
+    A.rstep = 16;
+    if (P.wg) {
+        A.wg = 1;
+        A.rstep = 64;
+        ln(&A, "#if MT_WGMMA_SM90");
+        emit_kernel_wg(&A);
+        ln(&A, "#else");
+        /* the mma.sync body starts afresh */
+        memset(A.nm, 0, sizeof(const char *) * ((size_t)f->nvalues + 1));
+        memset(A.base, 0, sizeof(const char *) * ((size_t)f->nvalues + 1));
+        A.wg = 0;
+        A.rstep = 16;
     }
-    /* the carried values */
-    ln(&A, "float mt_o[%d][%d][4];", P.MT, P.D / 8);
-    open_frag(&A, P.D);
-    ln(&A, "mt_o[mt_mi][mt_ni][mt_q] = %s;", render(&A, l->inits[P.acc_lane], "mt_r", "mt_c", -1));
-    close_n(&A, 3);
-    for (int i = 0; i < l->ncarried; i++) {
-        if (i == P.acc_lane) continue;
-        ln(&A, "float mt_c%d[%d][2];", i, P.MT);
-        open_rows(&A);
-        ln(&A, "mt_c%d[mt_mi][mt_h] = %s;", i, render(&A, l->inits[i], "mt_r", "0", 0));
-        close_n(&A, 2);
-    }
-    for (int i = 0; i < l->ncarried; i++) {
-        const char *e = i == P.acc_lane ? "mt_o[mt_mi][mt_ni][mt_q]"
-                                        : arena_printf(a, "mt_c%d[mt_mi][mt_h]", i);
-        A.nm[l->args[i]] = e;
-        A.nm[l->results[i]] = e;
-    }
-    /* the trip count */
-    ln(&A, "const int mt_start = %s, mt_stop = %s;", render(&A, l->start, "0", "0", -1),
-       render(&A, l->stop, "0", "0", -1));
-    ln(&A,
-       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
-       step - 1, step);
-    /* iteration mt_t's k and v into buffer mt_b */
-    ln(&A, "auto mt_copy = [&](int mt_t, int mt_b) {");
-    A.indent++;
-    ln(&A, "const int mt_k = mt_start + mt_t * %lld;", step);
-    ln(&A, "(void)mt_k;");
-    ln(&A, "%s *const mt_dk = mt_kv + mt_b * %d;", mt, kv_elems);
-    ln(&A, "%s *const mt_dv = mt_dk + %d;", mt, P.BN * ld);
-    emit_copy(&A, P.ldk, P.BN, "mt_dk");
-    emit_copy(&A, P.ldv, P.BN, "mt_dv");
-    A.indent--;
-    ln(&A, "};");
-    if (P.stages > 1) ln(&A, "if (mt_n > 0) mt_copy(0, 0);"), ln(&A, "mt_attn_commit();");
-    ln(&A, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
-    A.indent++;
-    ln(&A, "const int mt_k = mt_start + mt_t * %lld;", step);
-    ln(&A, "(void)mt_k;");
-    if (P.stages > 1) {
-        ln(&A, "if (mt_t + 1 < mt_n) mt_copy(mt_t + 1, (mt_t + 1) & 1);");
-        ln(&A, "mt_attn_commit();");
-        ln(&A, "mt_attn_wait<1>();");
-        ln(&A, "__syncthreads();");
-        ln(&A, "const %s *const mt_sk = mt_kv + (mt_t & 1) * %d;", mt, kv_elems);
-    } else {
-        ln(&A, "mt_copy(mt_t, 0);");
-        ln(&A, "mt_attn_commit();");
-        ln(&A, "mt_attn_wait<0>();");
-        ln(&A, "__syncthreads();");
-        ln(&A, "const %s *const mt_sk = mt_kv;", mt);
-    }
-    ln(&A, "const %s *const mt_sv = mt_sk + %d;", mt, P.BN * ld);
-    emit_body(&A);
-    ln(&A, "__syncthreads(); /* the buffer is written again next iteration */");
-    A.indent--;
-    ln(&A, "}");
-    emit_epilogue(&A);
+    emit_kernel_mma(&A);
+    if (P.wg) ln(&A, "#endif");
 
     StrBuf out;
     sb_init(&out, a);
-    sb_puts(&out, attn_helpers(a, P.in_dt));
+    sb_puts(&out, attn_helpers(a, &P));
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&A.pre), sb_str(&body))));
     sb_printf(&out, "extern \"C\" __global__ MT_ATTN_BOUNDS(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)

@@ -40,9 +40,11 @@
  * Early issues the copies sooner; late is taken where its smaller ring
  * lets more blocks share an SM (128 x 128 x 64, 4 warps, 3 stages: two
  * blocks of 97 KiB against one of 129 KiB). */
+#include <stdio.h>
 #include <string.h>
 
 #include "cuda_mma.h"
+#include "cuda_wgmma.h"
 
 /* The widest swizzle whose rows divide a contiguous extent of `bytes`
  * (a multiple of 32: extents are multiples of 16 two-byte elements);
@@ -104,19 +106,43 @@ void wgmma_plan(MmaPlan *P, int stages) {
 
 static const char *dt_name(DType dt) { return dt == DT_F16 ? "f16" : "bf16"; }
 
-/* wgmma m64n<n>k16 with both operands from shared memory, D += A B,
- * B N-major (imm-trans-b 1): the n / 2 floats of the thread's fragment. */
-static const char *instr_helper(Arena *a, int n, DType dt) {
+int wgmma_swizzle(int bytes, int *code) {
+    int s = swizzle_of(bytes);
+    if (s < 0) return 0;
+    if (code) *code = SWIZZLES[s].code;
+    return SWIZZLES[s].bytes;
+}
+
+/* Per variant of the instruction: the helper's name prefix, A from
+ * registers (else a descriptor), B's transpose flag. */
+static const struct {
+    const char *prefix;
+    int a_regs, trans_b;
+} WGMMA_FORMS[] = {
+    [WGMMA_SS_MN] = {"mt_wgmma", 0, 1},
+    [WGMMA_SS_K] = {"mt_wgmma_kb", 0, 0},
+    [WGMMA_RS_MN] = {"mt_wgmma_rs", 1, 1},
+};
+
+/* wgmma m64n<n>k16, D += A B, A from shared memory (K-major) or from
+ * registers (mma.sync's A fragment per warp: 4 words of two 16-bit
+ * elements), B from shared memory, K-major or N-major (transpose flag):
+ * the n / 2 floats of the thread's fragment. */
+const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
     StrBuf sb;
     sb_init(&sb, a);
-    const char *t = dt_name(dt);
-    int regs = n / 2;
-    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(MT_WGMMA_N%d_%s)\n#define MT_WGMMA_N%d_%s\n", n,
-              t, n, t);
+    const char *t = dt_name(dt), *pre = WGMMA_FORMS[form].prefix;
+    int ar = WGMMA_FORMS[form].a_regs, regs = n / 2;
+    /* the guard: the prefix in capitals, _N<n>_<dtype> */
+    char guard[64];
+    snprintf(guard, sizeof guard, "%s_N%d_%s", pre, n, t);
+    for (char *c = guard; *c && c < guard + strlen(pre); c++)
+        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
+    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(%s)\n#define %s\n", guard, guard);
     sb_printf(&sb,
-              "static __device__ __forceinline__ void mt_wgmma_n%d_%s(float (&d)[%d][4], "
-              "unsigned long long a, unsigned long long b) {\n",
-              n, t, n / 8);
+              "static __device__ __forceinline__ void %s_n%d_%s(float (&d)[%d][4], %s, "
+              "unsigned long long b) {\n",
+              pre, n, t, n / 8, ar ? "const unsigned (&a)[4]" : "unsigned long long a");
     sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {\"\n", n,
               t, t);
     for (int i = 0; i < regs; i += 8) {
@@ -125,23 +151,28 @@ static const char *instr_helper(Arena *a, int n, DType dt) {
             sb_printf(&sb, "%%%d%s", j, j + 1 < regs ? ", " : "");
         sb_puts(&sb, "\"\n");
     }
-    sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1, 0, 1;\"\n", regs, regs + 1);
+    if (ar)
+        sb_printf(&sb, "                 \"}, {%%%d, %%%d, %%%d, %%%d}, %%%d, 1, 1, 1, %d;\"\n",
+                  regs, regs + 1, regs + 2, regs + 3, regs + 4, WGMMA_FORMS[form].trans_b);
+    else
+        sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1, 0, %d;\"\n", regs, regs + 1,
+                  WGMMA_FORMS[form].trans_b);
     for (int i = 0; i < regs; i += 4) {
         sb_puts(&sb, i ? "                   " : "                 : ");
         for (int j = i; j < i + 4 && j < regs; j++)
             sb_printf(&sb, "\"+f\"(d[%d][%d])%s", j / 4, j % 4, j + 1 < regs ? ", " : "");
         sb_puts(&sb, "\n");
     }
-    sb_puts(&sb, "                 : \"l\"(a), \"l\"(b));\n}\n#endif\n");
+    if (ar)
+        sb_puts(&sb, "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), "
+                     "\"l\"(b));\n}\n#endif\n");
+    else
+        sb_puts(&sb, "                 : \"l\"(a), \"l\"(b));\n}\n#endif\n");
     return sb_str(&sb);
 }
 
-const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
-    StrBuf sb;
-    sb_init(&sb, a);
-    sb_puts(
-        &sb,
-        "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
+const char *wgmma_common_helpers(void) {
+    return "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
         "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
         "#define MT_WGMMA_SM90 1\n"
         "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
@@ -171,14 +202,20 @@ const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
         "    for (int j = 0; j < NT; j++)\n"
         "#pragma unroll\n"
         "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
-        "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n");
-    sb_puts(&sb, instr_helper(a, P->wg.wn, P->in_dt));
+        "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n";
+}
+
+const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_puts(&sb, wgmma_common_helpers());
+    sb_puts(&sb, wgmma_instr(a, WGMMA_SS_MN, P->wg.wn, P->in_dt));
     return sb_str(&sb);
 }
 
 /* The element index in a stage buffer of the copy group (mt_gr, mt_gc) of
  * a (rows, cols) block stored as columns of `sw` bytes, swizzled. */
-static const char *swizzled_index(Arena *a, int rows, int cols, int sw) {
+const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw) {
     int s = swizzle_of(sw), per = sw / 2;
     if (cols == per)
         return arena_printf(a, "mt_swz(mt_gr * %d + mt_gc * 2, %d) >> 1", sw, SWIZZLES[s].mask);
@@ -214,8 +251,8 @@ void emit_wgmma(Mma *M) {
        "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
        "1023u)) & 1023u));",
        mt, mt);
-    M->dst_index[0] = swizzled_index(a, P->BM, P->BK, W->swa);
-    M->dst_index[1] = swizzled_index(a, P->BK, P->BN, W->swb);
+    M->dst_index[0] = wgmma_swizzled_index(a, P->BM, P->BK, W->swa);
+    M->dst_index[1] = wgmma_swizzled_index(a, P->BK, P->BN, W->swb);
     mma_copy_bases(M, 0);
     mma_copy_bases(M, 1);
     long long step = l->step.c.i;

@@ -1,8 +1,11 @@
 // kernels/attention.py at -O2 through the attention path (emit_cuda_attn.c)
 // on the GPU, label gpu (GTEST_SKIP without one): HEAD_DIM 64 (BLOCK_M 64,
 // BLOCK_N 64, 4 warps) and 128 (BLOCK_M 128, BLOCK_N 64, 8 warps), fp16,
-// causal and not, and bf16 at HEAD_DIM 64; a ragged N_CTX and an aligned
-// one; against attn_ref.h's double-precision reference.
+// causal and not, and bf16 at HEAD_DIM 64; on sm_90a (wgmma) also two
+// 64-row blocks per warpgroup (HEAD_DIM 64, BLOCK_M 128, 4 warps, causal)
+// and BLOCK_N 128 at HEAD_DIM 128 (three buffers of k and v, 225 KiB); a
+// ragged N_CTX and an aligned one; against attn_ref.h's double-precision
+// reference.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -71,6 +74,13 @@ TEST(CudaAttn, Head128Causal) {
 }
 TEST(CudaAttn, Head64Bf16) {
     for (int N : {1000, 256}) run_case<bf16>(false, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64_bf16, bf16));
+}
+TEST(CudaAttn, Head64TwoBlocksPerWarpCausal) {
+    for (int N : {1000, 256})
+        run_case<half>(true, 64, 128, 3, N, ATTN_LAUNCH(gpu_attn64_m128_causal, half));
+}
+TEST(CudaAttn, Head128Block128) {
+    for (int N : {1000, 256}) run_case<half>(false, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_n128, half));
 }
 
 }  // namespace
