@@ -35,7 +35,7 @@ TILES = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 32, 4, 3), (64, 
 ATTN_KERNELS = os.path.join(ROOT, "test", "lang_apps", "kernels", "attention.py")
 # (HEAD_DIM, BLOCK_M, BLOCK_N, num_warps, num_stages): 128B and 64B swizzles,
 # one and two 64-row blocks per warpgroup, one and two warpgroups
-ATTN_TILES = [(128, 128, 64, 8, 3), (64, 64, 64, 4, 4), (64, 128, 64, 4, 2), (128, 128, 128, 8, 3),
+ATTN_TILES = [(128, 128, 64, 8, 3), (64, 64, 64, 4, 3), (64, 128, 64, 4, 2), (128, 128, 128, 8, 3),
               (32, 64, 32, 4, 3), (128, 128, 32, 8, 3)]
 # descriptor swizzle mode: (row bytes, XOR mask)
 MODES = {1: (128, 7), 2: (64, 3), 3: (32, 1)}
@@ -69,50 +69,39 @@ def check_attn(src):
     BM, BN, D = field(r"S \((\d+), (\d+)\) = \(\d+, (\d+)\)", body)
     groups, rows = field(r"; (\d+) warpgroups? of (\d+) rows", body)
     mblocks = rows // 64
-    q_elems, = field(r"mt_sk = mt_sq \+ (\d+);", body)
-    k_ring_elems, = field(r"mt_sv = mt_sk \+ (\d+);", body)
-    dst = {"q": re.search(r"mt_dst = &mt_sq\[(.*)\];", body).group(1)}
-    ring = {}
-    for n in ("k", "v"):
-        at = body.index("auto mt_copy_%s = " % n)
-        ring[n] = field(r"mt_d = mt_s%s \+ \(mt_t %% (\d+)\) \* (\d+);" % n, body[at:])
-        dst[n] = re.search(r"mt_dst = &mt_d\[(.*)\];", body[at:]).group(1)
+    q_elems, = field(r"mt_kv = mt_sq \+ (\d+);", body)
+    stage_elems, = field(r"mt_dk = mt_kv \+ mt_b \* (\d+);", body)
+    k_elems, = field(r"mt_dv = mt_dk \+ (\d+);", body)
+    dst = {n: re.search(r"mt_dst = &%s\[(.*)\];" % n, body).group(1) for n in ("mt_sq", "mt_dk", "mt_dv")}
     q_wg, _q_lbo, q_sbo, q_mode = field(
         r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\) \+ \(mt_warp >> 2\) \* (\d+)u, "
         r"(\d+), (\d+), (\d+)\)", body)
-    _k_lbo, k_sbo, k_mode = field(
-        r"mt_dk0 = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sk\), (\d+), (\d+), (\d+)\)", body)
-    v_lbo, v_sbo, v_mode = field(
-        r"mt_dv0 = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sv\), (\d+), (\d+), (\d+)\)", body)
-    k_slots, k_slot16 = field(r"mt_dkn = mt_dk0 \+ \(unsigned\)\(\(mt_t \+ 1\) % (\d+)\) \* (\d+)u", body)
-    v_slots, v_slot16 = field(r"mt_dv = mt_dv0 \+ \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
-    first = [tuple(int(x) for x in c) for c in re.findall(
-        r"mt_wgmma_kb_n(\d+)_\w+\(mt_s\[(\d+)\], mt_dq \+ (\d+)u, mt_dk0 \+ (\d+)u\)", body)]
+    _k_lbo, k_sbo, k_mode = field(r"mt_dk0 = mt_wgmma_desc\(mt_s0, (\d+), (\d+), (\d+)\)", body)
+    v_base, v_lbo, v_sbo, v_mode = field(r"mt_dv0 = mt_wgmma_desc\(mt_s0 \+ (\d+)u, (\d+), (\d+), (\d+)\)", body)
+    slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
     dot1 = [tuple(int(x) for x in c) for c in re.findall(
-        r"mt_wgmma_kb_n(\d+)_\w+\(mt_sn\[(\d+)\], mt_dq \+ (\d+)u, mt_dkn \+ (\d+)u\)", body)]
+        r"mt_wgmma_kb_n(\d+)_\w+\(mt_s\[(\d+)\], mt_dq \+ (\d+)u, mt_dk \+ (\d+)u\)", body)]
     dot2 = [tuple(int(x) for x in c) for c in re.findall(
         r"mt_wgmma_rs_n(\d+)_\w+\(mt_o\[(\d+)\], mt_pa\[(\d+)\]\[(\d+)\], mt_dv \+ (\d+)u\)", body)]
     errors = []
-    kv_elems = ring["k"][1]
-    if (q_elems * 2 % 1024 or kv_elems * 2 % 1024 or ring["v"][1] != kv_elems
-            or k_ring_elems != ring["k"][0] * kv_elems or (k_slots, v_slots) != (ring["k"][0], ring["v"][0])
-            or k_slot16 * 16 != kv_elems * 2 or v_slot16 * 16 != kv_elems * 2 or groups * rows != BM):
-        errors.append("buffer sizes, rings or alignment")
-    if len(dot1) != mblocks * D // 16 or first != dot1 or len(dot2) != mblocks * BN // 16:
-        errors.append("%d, %d and %d wgmma's" % (len(first), len(dot1), len(dot2)))
+    if (q_elems * 2 % 1024 or stage_elems * 2 % 1024 or k_elems * 2 % 1024 or v_base != k_elems * 2
+            or slot16 * 16 != stage_elems * 2 or groups * rows != BM):
+        errors.append("buffer sizes or alignment")
+    if len(dot1) != mblocks * D // 16 or len(dot2) != mblocks * BN // 16:
+        errors.append("%d and %d wgmma's" % (len(dot1), len(dot2)))
 
-    def where(expr, nrows):
+    def where(expr, nrows, base):
         w = {}
         for r in range(nrows):
             for c in range(0, D, 8):
-                b = index_at(expr, r, c) * 2
+                b = base + index_at(expr, r, c) * 2
                 for e in range(8):
                     w[b + 2 * e] = (r, c + e)
         if len(w) != nrows * D:
             errors.append("two elements copied to one place")
         return w
-    wq, wk, wv = where(dst["q"], BM), where(dst["k"], BN), where(dst["v"], BN)
-    if max(wq) >= q_elems * 2 or max(wk) >= kv_elems * 2 or max(wv) >= kv_elems * 2:
+    wq, wk, wv = where(dst["mt_sq"], BM, 0), where(dst["mt_dk"], BN, 0), where(dst["mt_dv"], BN, v_base)
+    if max(wq) >= q_elems * 2 or max(wk) >= v_base or max(wv) >= stage_elems * 2:
         errors.append("a copy outside its buffer")
     sw_v = MODES[v_mode][0]
     per_v = sw_v // 2
@@ -136,12 +125,12 @@ def check_attn(src):
                 errors.append("second dot's N %d or registers of block %d" % (n, pm))
             for k in range(16):  # B[k][c] = v[16 pk + k][c], MN-major
                 for c in range(n):
-                    o = v_off * 16 + c % per_v * 2 + c // per_v * v_lbo + k % 8 * sw_v + k // 8 * v_sbo
+                    o = v_base + v_off * 16 + c % per_v * 2 + c // per_v * v_lbo + k % 8 * sw_v + k // 8 * v_sbo
                     got = wv.get(swz(o, MODES[v_mode][1]))
                     if got != (16 * pk + k, c):
                         errors.append("v: wgmma %d, (%d, %d) reads %s" % (i, k, c, got))
-    what = "attention (%d, %d, %d), %d warpgroup(s) of %d rows, %dB swizzle, %d + %d buffers" % (
-        BM, BN, D, groups, rows, MODES[q_mode][0], k_slots, v_slots)
+    what = "attention (%d, %d, %d), %d warpgroup(s) of %d rows, %dB swizzle, %d buffers" % (
+        BM, BN, D, groups, rows, MODES[q_mode][0], slots)
     if errors:
         return what + ": %d errors, first %s" % (len(errors), errors[0])
     return "ok " + what

@@ -82,8 +82,8 @@ typedef struct AttnPlan {
     int smem;   /* bytes */
     /* the sm_90a body (wgmma): on, the rows' swizzle (bytes, mode code),
      * the bytes of q's buffer and of one k or v buffer (1024-aligned), the
-     * rings' buffers of k and of v, the shared memory it takes */
-    int wg, sw, swcode, wq, wkv, rk, rv, wsmem;
+     * ring's slots of k and v (num_stages), the shared memory it takes */
+    int wg, sw, swcode, wq, wkv, wslots, wsmem;
     char *cls;  /* per value, in the loop and before it */
     char *epi;  /* per value after the loop: depends on a loop result */
 } AttnPlan;
@@ -103,7 +103,6 @@ typedef struct Attn {
     const char **base;  /* S value -> its fragment array */
     const char *index_type;
     int wg;    /* emitting the sm_90a body */
-    int pv_waited; /* in its loop body: the previous iteration's p v waited for */
     int rstep; /* rows between a thread's blocks mt_mi: 16 (mma.sync), 64 (wgmma) */
 } Attn;
 
@@ -206,10 +205,8 @@ static int is_16bit_float(DType dt) { return dt == DT_F16 || dt == DT_BF16; }
  * warpgroups of 4 warps over the rows, each MT m64 blocks; q, k and v in
  * shared memory as columns of `sw` bytes, swizzled, read by wgmma (q K-major
  * as A of the first dot, k K-major as its B, v N-major as the second's B;
- * p from registers as its A). k is read an iteration ahead of v (the body's
- * pipeline, emit_kernel_wg): rings of num_stages - 1 buffers of k and
- * num_stages of v, fewer while above sm_90's shared memory (2 and 3 at
- * least). */
+ * p from registers as its A); num_stages buffers of k and v, fewer while
+ * above sm_90's shared memory (two at least). */
 static void attn_wgmma_plan(AttnPlan *P, int num_stages) {
     P->wg = 0;
     if (P->warps % 4 || P->BM % (64 * (P->warps / 4)) || P->BN > 256 || P->D > 256) return;
@@ -218,11 +215,11 @@ static void attn_wgmma_plan(AttnPlan *P, int num_stages) {
     int round = 1024;
     P->wq = (P->BM * P->D * 2 + round - 1) / round * round;
     P->wkv = (P->BN * P->D * 2 + round - 1) / round * round;
-    int rk = num_stages > 3 ? num_stages - 1 : 2;
-    while (rk > 2 && P->wq + (2 * rk + 1) * P->wkv + 1024 > ATTN_MAX_SMEM_SM90) rk--;
-    P->rk = rk;
-    P->rv = rk + 1;
-    P->wsmem = P->wq + (P->rk + P->rv) * P->wkv + 1024;
+    int slots = num_stages > 0 ? num_stages : 3;
+    if (slots < 2) slots = 2;
+    while (slots > 2 && P->wq + slots * 2 * P->wkv + 1024 > ATTN_MAX_SMEM_SM90) slots--;
+    P->wslots = slots;
+    P->wsmem = P->wq + slots * 2 * P->wkv + 1024;
     P->wg = P->wsmem <= ATTN_MAX_SMEM_SM90;
 }
 
@@ -825,61 +822,39 @@ static void emit_dot2(Attn *A) {
     close_n(A, 2);
 }
 
-/* sm_90a: S = q k^T into `dst` (mt_s or mt_sn) as MT wgmma m64n<BN>k16 per
- * k-step of 16 (of D), q's and k's descriptors (both K-major; k's `kd`)
- * advanced by the step's offset in their swizzled columns; committed, not
- * waited for. */
-static void emit_qk_issue(Attn *A, const char *dst, const char *kd) {
+/* sm_90a: S = q k^T as MT wgmma m64n<BN>k16 per k-step of 16 (of D), q's
+ * and k's descriptors (both K-major) advanced by the step's offset in
+ * their swizzled columns; waited for at once (the softmax reads S). */
+static void emit_dot1_wg(Attn *A) {
     const AttnPlan *P = A->P;
+    ln(A, "float mt_s[%d][%d][4];", P->MT, P->BN / 8);
     open_frag(A, P->BN);
-    ln(A, "%s[mt_mi][mt_ni][mt_q] = %s;", dst, render(A, P->dot1->args[2], "mt_r", "mt_c", -1));
+    ln(A, "mt_s[mt_mi][mt_ni][mt_q] = %s;", render(A, P->dot1->args[2], "mt_r", "mt_c", -1));
     close_n(A, 3);
     ln(A, "mt_wgmma_fence();");
     for (int kk = 0; kk < P->D; kk += 16) {
         int col = kk * 2 / P->sw * P->sw, in = kk * 2 % P->sw;
         for (int mi = 0; mi < P->MT; mi++)
-            ln(A, "mt_wgmma_kb_n%d_%s(%s[%d], mt_dq + %du, %s + %du);", P->BN, mma_name(P), dst, mi,
-               (col * P->BM + mi * 64 * P->sw + in) >> 4, kd, (col * P->BN + in) >> 4);
+            ln(A, "mt_wgmma_kb_n%d_%s(mt_s[%d], mt_dq + %du, mt_dk + %du);", P->BN, mma_name(P), mi,
+               (col * P->BM + mi * 64 * P->sw + in) >> 4, (col * P->BN + in) >> 4);
     }
-}
-
-/* sm_90a, at the first dot's place: S of the next iteration issued into
- * mt_sn (its k is in shared memory), this iteration's, in mt_s, read by
- * the ops that follow. */
-static void emit_dot1_wg(Attn *A) {
-    const AttnPlan *P = A->P;
-    /* unconditionally (the last iteration's reads a stale buffer, unused):
-     * ptxas keeps the wgmma's asynchronous only in straight-line code */
-    emit_qk_issue(A, "mt_sn", "mt_dkn");
     ln(A, "mt_wgmma_commit();");
+    ln(A, "mt_wgmma_wait<0>();");
+    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_s[%d]);", mi);
     A->base[P->dot1->result] = "mt_s";
     A->nm[P->dot1->result] = "mt_s[mt_mi][mt_ni][mt_q]";
 }
 
-/* sm_90a, before the accumulator is next read or written (after the
- * softmax of S(t)): the previous iteration's p v done, its p registers
- * free, and S(t + 1) done (waiting for p v alone, wait_group 1, makes
- * ptxas 13 serialize every wgmma: info C7514). */
-static void emit_pv_wait(Attn *A) {
-    if (A->pv_waited) return;
-    A->pv_waited = 1;
-    ln(A, "mt_wgmma_wait<0>();");
-    for (int mi = 0; mi < A->P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_o[%d]);", mi);
-    for (int mi = 0; mi < A->P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_sn[%d]);", mi);
-    ln(A, "mt_wgmma_fence_regs(mt_pa);");
-}
-
 /* sm_90a: acc += p v as MT wgmma m64n<D>k16 per k-step of 16 (of BN), p's
- * f16 S fragments packed as the A registers mt_pa (mma.sync's A layout per
- * warp), v's descriptor (N-major) advanced by 16 rows; committed, waited
- * for in the next iteration (emit_pv_wait) or after the loop, mt_pa kept
- * until then (the instruction reads it asynchronously). */
+ * f16 S fragments packed as the A registers (mma.sync's A layout per warp),
+ * v's descriptor (N-major) advanced by 16 rows; p's registers kept until
+ * the wait (the instruction reads them asynchronously). */
 static void emit_dot2_wg(Attn *A) {
     const AttnPlan *P = A->P;
     const char *p = A->base[P->dot2->args[0].id];
     MT_ASSERT(p);
     int KS = P->BN / 16;
-    emit_pv_wait(A);
+    ln(A, "unsigned mt_pa[%d][%d][4];", P->MT, KS);
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
     A->indent++;
@@ -898,6 +873,9 @@ static void emit_dot2_wg(Attn *A) {
             ln(A, "mt_wgmma_rs_n%d_%s(mt_o[%d], mt_pa[%d][%d], mt_dv + %du);", P->D, mma_name(P),
                mi, mi, kk, (kk * 16 * P->sw) >> 4);
     ln(A, "mt_wgmma_commit();");
+    ln(A, "mt_wgmma_wait<0>();");
+    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_o[%d]);", mi);
+    ln(A, "mt_wgmma_fence_regs(mt_pa);");
 }
 
 /* A row reduction of an S value: the thread's elements of the row, then
@@ -1001,7 +979,6 @@ static void emit_body(Attn *A) {
             A->nm[in->result] = A->nm[in->args[0].id];
             i++;
         } else if (c == C_S || c == C_ROW || c == C_O) {
-            if (A->wg && c == C_O) emit_pv_wait(A);
             i = emit_run(A, b, i);
         } else {
             i++; /* loads (the copies), trans, UNI and ROWX values (rendered where used) */
@@ -1243,29 +1220,21 @@ static void emit_kernel_mma(Attn *A) {
 /* The sm_90a body: warpgroup g of warps 4g .. 4g + 3 owns rows g * 64 MT ..
  * (blocks of 64 rows mt_mi, warp w % 4 rows 16 (w % 4) .. of each: the
  * wgmma accumulator layout, mma.sync's m16n8 per warp); q copied once
- * into swizzled columns. The loop overlaps the tensor cores with the
- * softmax (FlashAttention-3's intra-warpgroup pipeline): iteration t
- * issues S(t + 1) = q k(t + 1)^T, computes the softmax of S(t) (issued the
- * iteration before), waits for p v of iteration t - 1 and S(t + 1),
- * rescales the accumulator and issues acc += p(t) v(t), which runs into
- * the next iteration (its barrier, copies and S(t + 2)). So k is
- * read an iteration ahead of v: at the top of iteration t, after the
- * barrier, k(t + rk) goes to the buffer k(t) left and v(t + rv - 2) to the
- * one v(t - 2) left (p v of t - 1 may still read v(t - 1)); both are
- * waited for, an iteration later, by the barrier of the iteration that
- * reads them. */
+ * into swizzled columns; k and v copied num_stages - 1 iterations ahead
+ * into a ring of num_stages buffers (Triton's order: the wait and barrier,
+ * then the copies into the buffer the previous iteration read). */
 static void emit_kernel_wg(Attn *A) {
     const AttnPlan *P = A->P;
     const Loop *l = P->loop->loop;
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     long long step = l->step.c.i;
-    int RK = P->rk, RV = P->rv, kv16 = P->wkv >> 4;
+    int R = P->wslots, stage = 2 * P->wkv;
     ln(A,
        "// sm_90a: two wgmma dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc "
-       "(%d, %d) += S x (%d, %d), %s; %d warpgroup%s of %d rows; q, k, v %dB-swizzled; S an "
-       "iteration ahead; %d buffers of k, %d of v",
+       "(%d, %d) += S x (%d, %d), %s; %d warpgroup%s of %d rows; q, k, v %dB-swizzled; k and v in %d "
+       "buffers",
        P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps / 4,
-       P->warps > 4 ? "s" : "", 64 * P->MT, P->sw, RK, RV);
+       P->warps > 4 ? "s" : "", 64 * P->MT, P->sw, R);
     ln(A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
     ln(A, "const int mt_row0 = (mt_warp >> 2) * %d + (mt_warp & 3) * 16;", 64 * P->MT);
     /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
@@ -1275,85 +1244,52 @@ static void emit_kernel_wg(Attn *A) {
        "%s *const mt_sq = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
        "1023u)) & 1023u));",
        mt, mt);
-    ln(A, "%s *const mt_sk = mt_sq + %d;", mt, P->wq / 2);
-    ln(A, "%s *const mt_sv = mt_sk + %d;", mt, RK * P->wkv / 2);
+    ln(A, "%s *const mt_kv = mt_sq + %d;", mt, P->wq / 2);
     emit_copy(A, P->ldq, P->BM, "mt_sq");
-    /* descriptors: q at the warpgroup's rows, k's and v's buffer 0 (a
-     * buffer, a k-step and a 64-row block add their offsets >> 4) */
-    ln(A, "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
-          "(mt_warp >> 2) * %du, 16, %d, %d);",
-       64 * P->MT * P->sw, 8 * P->sw, P->swcode);
-    ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sk), "
-          "16, %d, %d);",
-       8 * P->sw, P->swcode);
-    ln(A, "const unsigned long long mt_dv0 = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sv), "
-          "%d, %d, %d);",
-       P->BN * P->sw, 8 * P->sw, P->swcode);
-    emit_carried(A);
-    const char *names[2] = {"k", "v"};
-    const Inst *lds[2] = {P->ldk, P->ldv};
-    int rings[2] = {RK, RV};
-    for (int w = 0; w < 2; w++) {
-        ln(A, "auto mt_copy_%s = [&](int mt_t) {", names[w]);
-        A->indent++;
-        ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
-        ln(A, "(void)mt_k;");
-        ln(A, "%s *const mt_d = mt_s%s + (mt_t %% %d) * %d;", mt, names[w], rings[w], P->wkv / 2);
-        emit_copy(A, lds[w], P->BN, "mt_d");
-        A->indent--;
-        ln(A, "};");
-    }
-    /* before the loop: q and k(0), then S(0) issued; k(1 .. rk - 1) and
-     * v(0 .. rv - 3), a group per iteration as the loop's */
-    ln(A, "if (mt_n > 0) mt_copy_k(0);");
     ln(A, "mt_attn_commit();");
     ln(A, "mt_attn_wait<0>();");
     ln(A, "mt_fence_proxy_async();");
     ln(A, "__syncthreads();");
-    ln(A, "float mt_s[%d][%d][4], mt_sn[%d][%d][4];", P->MT, P->BN / 8, P->MT, P->BN / 8);
-    ln(A, "unsigned mt_pa[%d][%d][4];", P->MT, P->BN / 16);
-    ln(A, "if (mt_n > 0) {");
+    /* descriptors: q at the warpgroup's rows, k and v of buffer 0 (a
+     * buffer, a k-step and a 64-row block add their offsets >> 4) */
+    ln(A, "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
+          "(mt_warp >> 2) * %du, 16, %d, %d);",
+       64 * P->MT * P->sw, 8 * P->sw, P->swcode);
+    ln(A, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_kv);");
+    ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc(mt_s0, 16, %d, %d);", 8 * P->sw,
+       P->swcode);
+    ln(A, "const unsigned long long mt_dv0 = mt_wgmma_desc(mt_s0 + %du, %d, %d, %d);", P->wkv,
+       P->BN * P->sw, 8 * P->sw, P->swcode);
+    emit_carried(A);
+    ln(A, "auto mt_copy = [&](int mt_t, int mt_b) {");
     A->indent++;
-    ln(A, "const int mt_k = mt_start;");
+    ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
     ln(A, "(void)mt_k;");
-    emit_qk_issue(A, "mt_s", "mt_dk0");
+    ln(A, "%s *const mt_dk = mt_kv + mt_b * %d;", mt, stage / 2);
+    ln(A, "%s *const mt_dv = mt_dk + %d;", mt, P->wkv / 2);
+    emit_copy(A, P->ldk, P->BN, "mt_dk");
+    emit_copy(A, P->ldv, P->BN, "mt_dv");
     A->indent--;
-    ln(A, "}");
-    ln(A, "mt_wgmma_commit();");
+    ln(A, "};");
     ln(A, "#pragma unroll");
-    ln(A, "for (int mt_p = 1; mt_p < %d; mt_p++) {", RK);
-    ln(A, "    if (mt_p < mt_n) mt_copy_k(mt_p);");
-    ln(A, "    if (mt_p - 1 < mt_n) mt_copy_v(mt_p - 1);");
+    ln(A, "for (int mt_p = 0; mt_p < %d; mt_p++) {", R - 1);
+    ln(A, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
     ln(A, "    mt_attn_commit();");
     ln(A, "}");
-    ln(A, "mt_wgmma_wait<0>();");
-    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_s[%d]);", mi);
     ln(A, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     A->indent++;
     ln(A, "const int mt_k = mt_start + mt_t * %lld;", step);
     ln(A, "(void)mt_k;");
-    ln(A, "mt_attn_wait<%d>();", RK - 2);
+    ln(A, "mt_attn_wait<%d>();", R - 2);
     ln(A, "mt_fence_proxy_async();");
     ln(A, "__syncthreads();");
-    ln(A, "if (mt_t + %d < mt_n) mt_copy_k(mt_t + %d);", RK, RK);
-    ln(A, "if (mt_t + %d < mt_n) mt_copy_v(mt_t + %d);", RV - 2, RV - 2);
+    ln(A, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", R - 1, R - 1, R - 1, R);
     ln(A, "mt_attn_commit();");
-    ln(A, "const unsigned long long mt_dkn = mt_dk0 + (unsigned)((mt_t + 1) %% %d) * %du;", RK, kv16);
-    ln(A, "const unsigned long long mt_dv = mt_dv0 + (unsigned)(mt_t %% %d) * %du;", RV, kv16);
-    A->pv_waited = 0;
+    ln(A, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, stage >> 4);
+    ln(A, "const unsigned long long mt_dk = mt_dk0 + mt_so, mt_dv = mt_dv0 + mt_so;");
     emit_body(A);
-    /* S(t + 1), done since the wait for p v of t - 1 (p v of t stays in
-     * flight into the next iteration) */
-    ln(A, "#pragma unroll");
-    ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++)", P->MT);
-    ln(A, "    #pragma unroll");
-    ln(A, "    for (int mt_ni = 0; mt_ni < %d; mt_ni++)", P->BN / 8);
-    ln(A, "        #pragma unroll");
-    ln(A, "        for (int mt_q = 0; mt_q < 4; mt_q++) mt_s[mt_mi][mt_ni][mt_q] = mt_sn[mt_mi][mt_ni][mt_q];");
     A->indent--;
     ln(A, "}");
-    ln(A, "mt_wgmma_wait<0>();");
-    for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_o[%d]);", mi);
     emit_epilogue(A);
 }
 
