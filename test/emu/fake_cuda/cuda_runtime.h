@@ -43,7 +43,10 @@ struct cudaFuncAttributes {
     size_t sharedSizeBytes, localSizeBytes;
     int numRegs, maxThreadsPerBlock;
 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+// The launchers' shared-memory size per architecture asks for the compute
+// capability: the emulated device is no sm_90 (its kernels run the bodies
+// of the #else branches).
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75 };
 inline cudaError_t cudaGetDevice(int* device) {
     *device = 0;
     return cudaSuccess;
@@ -59,8 +62,8 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, co
     *blocks = threads > 0 ? 2048 / threads : 0;
     return cudaSuccess;
 }
-inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr, int) {
-    *value = 1;
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int) {
+    *value = attr == cudaDevAttrComputeCapabilityMajor ? 8 : 1;
     return cudaSuccess;
 }
 
