@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Fused attention forward benchmark: attn_fwd_kernel of
 test/lang_apps/kernels/attention.py compiled by mytritonc at -O2 (the
-attention path of compiler/src/emit_cuda_attn.c: mma.sync m16n8k16 for both
-dots, FlashAttention-2's layout) for a few tile configs and run through its
+attention path of compiler/src/emit_cuda_attn.c: on sm_90a wgmma for both
+dots, elsewhere mma.sync m16n8k16 in FlashAttention-2's layout) for a few
+tile configs and run through its
 generated launcher (nvcc -arch sm_90a, a .so called through ctypes), Triton
 3.6 on the same source file with the same configs, and torch's
 scaled_dot_product_attention beside. Batch 4, 32 heads, N_CTX 4096 (--batch,
