@@ -27,8 +27,8 @@ stages (fewer where the mma.sync stages would exceed 163 KiB of shared
 memory: fp32 128 x 256 x 64 gets one). A config whose warp tiles do not fit
 the path (fp32 and int8: each warp's columns a multiple of 32, e.g. 32 x 32
 with 4 warps) takes the one-thread-per-element path (at most 1024
-elements). fp32 ieee dots always take that path: the large configs are
-reported as not compiled, with mytritonc's message. The pointers are
+elements). fp32 ieee dots take the same tiles, stages and epilogue with
+CUDA-core fmaf from the shared-memory stages instead of mma.sync. The pointers are
 passed as 16-byte aligned (*fp16:16, Triton's own specialization); --jobs
 builds the configs in parallel first."""
 import argparse

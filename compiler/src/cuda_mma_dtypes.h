@@ -12,7 +12,11 @@
  * moves 16-bit elements, so TF32 and int8 read B with vector loads of 4
  * consecutive columns per row instead (`ldsm_b` 0): each warp's columns
  * are permuted within groups of 32 (frag_coords in emit_cuda_mma.c), A
- * still through ldmatrix (its rows are k-contiguous for every dtype). */
+ * still through ldmatrix (its rows are k-contiguous for every dtype).
+ * f32 with input_precision "ieee" has no tensor-core instruction: its
+ * products are CUDA-core FMAs from the same shared-memory stages, in the
+ * same fragment layout (`cuda_core`, `ptx` NULL; k: the k-steps read
+ * together, one 16-byte row piece of A per fragment row). */
 typedef struct MmaShape {
     DType in, acc;    /* operand and accumulator dtypes */
     int precision;    /* f32 operands: the input_precision taken (-1: any) */
@@ -22,6 +26,7 @@ typedef struct MmaShape {
     int group;        /* elements per 16-byte copy group */
     int ldsm_b;       /* B fragments by ldmatrix.trans */
     int split;        /* tf32x3: three products of the operands' big and small parts */
+    int cuda_core;    /* ieee: fmaf from shared memory, no tensor cores */
 } MmaShape;
 
 /* The shape for operands `in`, accumulator `acc` and (f32) input

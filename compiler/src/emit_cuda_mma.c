@@ -100,7 +100,7 @@ static int is_zero_block(const Function *f, Operand o) {
  * 16 x 16 (16 x 32 when B's columns are permuted in groups of 32), as
  * square as possible. */
 static int warp_grid(MmaPlan *P, int warps) {
-    int best = -1, cols = P->shape->ldsm_b ? 16 : 32;
+    int best = -1, cols = P->shape->ldsm_b || P->shape->cuda_core ? 16 : 32;
     for (int wm = 1; wm <= warps; wm *= 2) {
         int wn = warps / wm;
         if (P->BM % (16 * wm) || P->BN % (cols * wn)) continue;
@@ -772,6 +772,55 @@ static void emit_compute(Mma *M, const char *sa, const char *sb) {
     ln(M, "}");
 }
 
+/* One stage's products for f32 ieee on CUDA cores, in mma.sync's fragment
+ * layout (the epilogue's): per 4 k-steps, lane (g, t) reads A's rows g and
+ * g + 8 of each 16-row block (one 16-byte piece each: the stage's rows are
+ * 4 + BK floats, so the 8 rows of a read fall in distinct banks), then per
+ * k-step B's columns 2t, 2t + 1 of each 8-column block (8 bytes, the quad's
+ * lanes broadcast) and the fmaf of each fragment element, in k order (the
+ * rounding of Triton's FMA dot). */
+static void emit_compute_ffma(Mma *M, const char *sa, const char *sb) {
+    const MmaPlan *P = M->P;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 4) {", P->BK);
+    M->indent++;
+    ln(M, "float4 mt_fa[%d][2];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M, "    #pragma unroll");
+    ln(M, "    for (int h = 0; h < 2; h++)");
+    ln(M,
+       "        mt_fa[mi][h] = mt_lds_f4(&%s[(mt_wr * %d + mi * 16 + (mt_lane >> 2) + h * 8) * %d + "
+       "mt_kk]);",
+       sa, P->BM / P->wm, P->lda);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int kq = 0; kq < 4; kq++) {");
+    M->indent++;
+    ln(M, "float2 mt_fb[%d];", NT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int ni = 0; ni < %d; ni++)", NT);
+    ln(M, "    mt_fb[ni] = mt_lds_f2(&%s[(mt_kk + kq) * %d + mt_wc * %d + ni * 8 + (mt_lane & 3) * 2]);",
+       sb, P->ldb, P->BN / P->wn);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    M->indent++;
+    ln(M, "const float a0 = mt_f4_at(mt_fa[mi][0], kq), a1 = mt_f4_at(mt_fa[mi][1], kq);");
+    ln(M, "#pragma unroll");
+    ln(M, "for (int ni = 0; ni < %d; ni++) {", NT);
+    ln(M, "    mt_acc[mi][ni][0] = fmaf(a0, mt_fb[ni].x, mt_acc[mi][ni][0]);");
+    ln(M, "    mt_acc[mi][ni][1] = fmaf(a0, mt_fb[ni].y, mt_acc[mi][ni][1]);");
+    ln(M, "    mt_acc[mi][ni][2] = fmaf(a1, mt_fb[ni].x, mt_acc[mi][ni][2]);");
+    ln(M, "    mt_acc[mi][ni][3] = fmaf(a1, mt_fb[ni].y, mt_acc[mi][ni][3]);");
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
 /* One stage's products for TF32 and int8 (B's columns permuted, see
  * frag_coords): per k-step, the warp's A fragments (ldmatrix.x4 of 16
  * rows by 16 bytes: the m16n8k8 .tf32 and m16n8k32 .s8 A layouts), then
@@ -866,7 +915,8 @@ static void emit_fallback(Mma *M) {
             e = arena_printf(M->a, "(%s ? %s : (%s)(%s))", render(M, in->args[1], row, col, -1), e,
                              integer ? "int" : "float", other);
         }
-        if (P->in_dt == DT_F32 && !P->shape->split) e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
+        if (P->in_dt == DT_F32 && !P->shape->split && !P->shape->cuda_core)
+            e = arena_printf(M->a, "mt_tf32_hw(%s)", e);
         ld[k] = e;
     }
     ln(M, "#pragma unroll 1");
@@ -1180,13 +1230,14 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     int lda = P.lda, ldb = P.ldb;
     int stage_elems = P.BM * lda + P.BK * ldb;
     const char *mt = c_mem_type(P.in_dt, C_CUDA);
-    /* TF32 and int8 also run in test/emu's CPU emulation (mma_helpers_perm) */
-    int perm = !P.shape->ldsm_b;
+    /* TF32, int8 and ieee also run in test/emu's CPU emulation (mma_helpers_perm) */
+    int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma;
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
-       "accumulator in mma.sync fragments; %d stage%s",
+       "accumulator in mma.sync fragments%s; %d stage%s",
        l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name,
-       P.warps, P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, P.stages, P.stages > 1 ? "s" : "");
+       P.warps, P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, ffma ? " (CUDA-core fmaf)" : "", P.stages,
+       P.stages > 1 ? "s" : "");
     /* (a warp index made uniform by a shuffle puts the wgmma descriptors in
      * uniform registers, but ptxas 13.0 then serializes the wgmma's: C7514) */
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
@@ -1208,7 +1259,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     mma_acc_init(&M);
     mma_trip_count(&M);
     long long step = l->step.c.i;
-    if (perm) {
+    if (perm || ffma) {
         ln(&M, "#if MT_MMA_TILE_SM80 || MT_MMA_TILE_EMULATED");
         ln(&M, "#if MT_MMA_TILE_EMULATED");
         ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
@@ -1261,7 +1312,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "const %s *const mt_sa = mt_stages;", mt);
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
+    if (ffma) emit_compute_ffma(&M, "mt_sa", "mt_sb");
+    else if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
     else emit_compute(&M, "mt_sa", "mt_sb");
     if (S == 1) ln(&M, "__syncthreads();");
     M.indent--;
@@ -1283,7 +1335,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
-    if (perm) sb_puts(&out, cuda_mma_perm_helpers(a));
+    if (perm || ffma) sb_puts(&out, cuda_mma_perm_helpers(a));
     if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));

@@ -8,14 +8,15 @@
 #include "cuda_mma_dtypes.h"
 
 static const MmaShape mma_shapes[] = {
-    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0},
+    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0, 0},
     {DT_BF16, DT_F32, -1, "bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 1,
-     0},
+     0, 0},
     {DT_F32, DT_F32, DOT_TF32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4, 0,
-     0},
+     0, 0},
     {DT_F32, DT_F32, DOT_TF32X3, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4,
-     0, 1},
-    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0, 0},
+     0, 1, 0},
+    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0, 0, 0},
+    {DT_F32, DT_F32, DOT_IEEE, "ieee", NULL, 4, 4, 0, 0, 1},
 };
 
 const MmaShape *cuda_mma_shape(DType in, DType acc, int precision) {
@@ -69,6 +70,15 @@ const char *cuda_mma_perm_helpers(Arena *a) {
             "static __device__ __forceinline__ unsigned mt_lds32(const void *p) {\n"
             "#if MT_MMA_TILE_EMULATED\n    unsigned r;\n    memcpy(&r, p, 4);\n    return r;\n"
             "#else\n    return *reinterpret_cast<const unsigned *>(p);\n#endif\n}\n"
+            "/* ieee (CUDA-core FMAs): 4 and 2 consecutive floats of a stage */\n"
+            "static __device__ __forceinline__ float4 mt_lds_f4(const float *p) {\n"
+            "#if MT_MMA_TILE_EMULATED\n    float4 r;\n    memcpy(&r, p, 16);\n    return r;\n"
+            "#else\n    return *reinterpret_cast<const float4 *>(p);\n#endif\n}\n"
+            "static __device__ __forceinline__ float2 mt_lds_f2(const float *p) {\n"
+            "#if MT_MMA_TILE_EMULATED\n    float2 r;\n    memcpy(&r, p, 8);\n    return r;\n"
+            "#else\n    return *reinterpret_cast<const float2 *>(p);\n#endif\n}\n"
+            "static __device__ __forceinline__ float mt_f4_at(float4 v, int i) {\n"
+            "    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;\n}\n"
             "/* TF32 B fragments of four 8-column blocks, lane (g, t) at p = &B[t][4g]:\n"
             " * block v's b0, b1 = B[t][4g + v], B[t + 4][4g + v] */\n"
             "static __device__ __forceinline__ void mt_ldb_tf32(unsigned b[4][2], const float *p, int ld) {\n"
@@ -92,7 +102,7 @@ const char *cuda_mma_perm_helpers(Arena *a) {
             "#if MT_MMA_TILE_SM80\n");
     for (size_t i = 0; i < sizeof mma_shapes / sizeof mma_shapes[0]; i++) {
         const MmaShape *S = &mma_shapes[i];
-        if (S->ldsm_b || (i > 0 && !strcmp(mma_shapes[i - 1].name, S->name))) continue;
+        if (S->ldsm_b || !S->ptx || (i > 0 && !strcmp(mma_shapes[i - 1].name, S->name))) continue;
         const char *c = S->acc == DT_I32 ? "int" : "float", *r = S->acc == DT_I32 ? "r" : "f";
         sb_printf(&sb,
                   "static __device__ __forceinline__ void mt_mma_tile_%s(%s c[4], const unsigned a[4], "

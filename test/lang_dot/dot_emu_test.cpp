@@ -3,7 +3,8 @@
 // checks the -O1 CUDA path (operands through shared memory, bounding-box
 // tile guards) and -O2's tensor-core paths of TF32 and int8 (the small
 // tiles' of emit_cuda.c, the large tiles' of emit_cuda_mma.c: emu_*_mma)
-// without a GPU, against dot_ref.h's references.
+// and its CUDA-core body of ieee f32 without a GPU, against dot_ref.h's
+// references.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -15,6 +16,7 @@
 #include "emu_f32_tf32x3.h"
 #include "emu_i8.h"
 #include "emu_i8_mma.h"
+#include "emu_ieee_mma.h"
 #include "emu_tf32_mma.h"
 #include "emu_tf32x3_mma.h"
 
@@ -70,6 +72,12 @@ TEST(Matmul, Tf32x3TileMma) {
     for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
                                 MatmulCase{64, 128, 64, 32, false, false, false}})
         check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_mma, float, float, float));
+}
+// ieee on the same tiles: CUDA-core fmaf from the shared-memory stages
+TEST(Matmul, IeeeTileMmaLeakyPlusEq) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, true},
+                                MatmulCase{64, 256, 96, 32, false, false, true}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_ieee_mma, float, float, float));
 }
 TEST(Matmul, I8TileMmaPlusEq) {
     for (const MatmulCase &c : {MatmulCase{70, 150, 100, 64, false, false, false},

@@ -281,6 +281,13 @@ MMA_TEST(MmaTf32x3Tile128Warps8, MMA_LAUNCH(mma_tf32x3_128_w8, float, float, flo
 MMA_TEST(MmaI8Tile64Stages1, MMA_LAUNCH(mma_i8_64_s1, int8_t, int8_t, int32_t),
          MatmulCase{77, 130, 47, 32, false, false, false},
          MatmulCase{128, 256, 128, 32, false, false, false})
+// f32 ieee: CUDA-core fmaf from the same stages and fragment layout
+MMA_TEST(MmaIeeeTile128Warps8, MMA_LAUNCH(mma_ieee_128_w8, float, float, float),
+         MatmulCase{300, 270, 98, 32, false, false, false},
+         MatmulCase{256, 384, 512, 32, false, false, false})
+MMA_TEST(MmaIeeeTile64x128LeakyPlusEqStages2, MMA_LAUNCH(mma_ieee_64x128_leaky_s2, float, float, float),
+         MatmulCase{77, 130, 47, 16, false, false, true},
+         MatmulCase{128, 256, 128, 16, false, false, true})
 #endif
 
 // Triton-sized tiles, host backend only (mytriton_lang_dot_big).

@@ -77,6 +77,9 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int) 
 struct float4 {
     float x, y, z, w;
 };
+struct float2 {
+    float x, y;
+};
 struct int4 {
     int x, y, z, w;
 };
