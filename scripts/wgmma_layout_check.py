@@ -217,38 +217,38 @@ def main():
     args = ap.parse_args()
     files = list(args.cu)
     work = tempfile.mkdtemp(prefix="mytriton-wgmma-layout-")
+
+    def compile_one(src, kernel, sig, grid, name, warps, stages, defs, extra=()):
+        cmd = [args.mytritonc, src, "--kernel", kernel, "--signature", sig, "--name", name, "-O2",
+               "--num-warps", str(warps), "--num-stages", str(stages), "--grid", grid, *extra,
+               "-o", os.path.join(work, name)]
+        if args.python:
+            cmd += ["--python", args.python]
+        for k, v in defs:
+            cmd += ["-D", "%s=%s" % (k, v)]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode:
+            print("mytritonc failed for %s:\n%s" % (name, p.stdout))
+            return False
+        files.append(os.path.join(work, name, name + ".cu"))
+        return True
     if args.mytritonc:
         for bm, bn, bk, warps, stages in TILES:
-            name = "wg_%d_%d_%d_w%d_s%d" % (bm, bn, bk, warps, stages)
-            cmd = [args.mytritonc, KERNELS, "--kernel", "matmul_kernel", "--signature",
-                   "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32", "--name", name,
-                   "-O2", "--num-warps", str(warps), "--num-stages", str(stages),
-                   "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", os.path.join(work, name)]
-            if args.python:
-                cmd += ["--python", args.python]
-            for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8), ("ACC", "float32"),
-                         ("PRECISION", "tf32"), ("PLUS", "False"), ("ACTIVATION", "none")):
-                cmd += ["-D", "%s=%s" % (k, v)]
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            if p.returncode:
-                print("mytritonc failed for %s:\n%s" % (name, p.stdout))
+            if not compile_one(KERNELS, "matmul_kernel",
+                               "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32",
+                               "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
+                               "wg_%d_%d_%d_w%d_s%d" % (bm, bn, bk, warps, stages), warps, stages,
+                               (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8),
+                                ("ACC", "float32"), ("PRECISION", "tf32"), ("PLUS", "False"),
+                                ("ACTIVATION", "none"))):
                 return 1
-            files.append(os.path.join(work, name, name + ".cu"))
         for d, bm, bn, warps, stages in ATTN_TILES:
-            name = "attn_d%d_%d_%d_w%d_s%d" % (d, bm, bn, warps, stages)
-            cmd = [args.mytritonc, ATTN_KERNELS, "--kernel", "attn_fwd_kernel", "--signature",
-                   "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32", "--name", name, "-O2",
-                   "--num-warps", str(warps), "--num-stages", str(stages), "--grid", "cdiv(N_CTX, BLOCK_M), BH",
-                   "--grid-param", "BH", "-o", os.path.join(work, name)]
-            if args.python:
-                cmd += ["--python", args.python]
-            for k, v in (("HEAD_DIM", d), ("BLOCK_M", bm), ("BLOCK_N", bn), ("CAUSAL", "False")):
-                cmd += ["-D", "%s=%s" % (k, v)]
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            if p.returncode:
-                print("mytritonc failed for %s:\n%s" % (name, p.stdout))
+            if not compile_one(ATTN_KERNELS, "attn_fwd_kernel", "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
+                               "cdiv(N_CTX, BLOCK_M), BH", "attn_d%d_%d_%d_w%d_s%d" % (d, bm, bn, warps, stages),
+                               warps, stages,
+                               (("HEAD_DIM", d), ("BLOCK_M", bm), ("BLOCK_N", bn), ("CAUSAL", "False")),
+                               ("--grid-param", "BH")):
                 return 1
-            files.append(os.path.join(work, name, name + ".cu"))
     bad = 0
     for cu in files:
         r = check(cu)

@@ -745,14 +745,20 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
 
 static const char *mma_name(const AttnPlan *P) { return P->in_dt == DT_F16 ? "f16" : "bf16"; }
 
-/* S = q k^T: per k-step of 16 (of D), per 16 columns (k's rows) the two B
- * fragments (ldmatrix of k's rows: k^T's column-major fragments). */
-static void emit_dot1(Attn *A) {
+/* S's fragments, set to the first dot's accumulator argument. */
+static void emit_s_init(Attn *A) {
     const AttnPlan *P = A->P;
     ln(A, "float mt_s[%d][%d][4];", P->MT, P->BN / 8);
     open_frag(A, P->BN);
     ln(A, "mt_s[mt_mi][mt_ni][mt_q] = %s;", render(A, P->dot1->args[2], "mt_r", "mt_c", -1));
     close_n(A, 3);
+}
+
+/* S = q k^T: per k-step of 16 (of D), per 16 columns (k's rows) the two B
+ * fragments (ldmatrix of k's rows: k^T's column-major fragments). */
+static void emit_dot1(Attn *A) {
+    const AttnPlan *P = A->P;
+    emit_s_init(A);
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_kk = 0; mt_kk < %d; mt_kk++) {", P->D / 16);
     A->indent++;
@@ -785,9 +791,17 @@ static void emit_dot1(Attn *A) {
     A->nm[P->dot1->result] = "mt_s[mt_mi][mt_ni][mt_q]";
 }
 
-/* acc += p v: p's f16 S fragments packed as the A fragments (blocks 2kk
- * and 2kk + 1 of 8 columns are the 16 x 16 k-slice kk), v's B fragments
- * by ldmatrix.trans. */
+/* p's 16-bit A fragment of k-slice mt_kk of row block mt_mi into the four
+ * words `dst`[0..3]: blocks 2kk and 2kk + 1 of 8 columns of the S value
+ * `p` are the 16 x 16 k-slice kk (mma.sync's and wgmma's register A). */
+static void emit_pack_p(Attn *A, const char *p, const char *dst) {
+    for (int r = 0; r < 4; r++)
+        ln(A, "%s[%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
+           dst, r, mma_name(A->P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
+}
+
+/* acc += p v: p's f16 S fragments packed as the A fragments, v's B
+ * fragments by ldmatrix.trans. */
 static void emit_dot2(Attn *A) {
     const AttnPlan *P = A->P;
     const char *p = A->base[P->dot2->args[0].id];
@@ -799,10 +813,7 @@ static void emit_dot2(Attn *A) {
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_mi = 0; mt_mi < %d; mt_mi++) {", P->MT);
     A->indent++;
-    for (int r = 0; r < 4; r++)
-        ln(A,
-           "mt_pa[mt_mi][%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
-           r, mma_name(P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
+    emit_pack_p(A, p, "mt_pa[mt_mi]");
     close_n(A, 1);
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_nj = 0; mt_nj < %d; mt_nj++) {", P->D / 16);
@@ -827,10 +838,7 @@ static void emit_dot2(Attn *A) {
  * their swizzled columns; waited for at once (the softmax reads S). */
 static void emit_dot1_wg(Attn *A) {
     const AttnPlan *P = A->P;
-    ln(A, "float mt_s[%d][%d][4];", P->MT, P->BN / 8);
-    open_frag(A, P->BN);
-    ln(A, "mt_s[mt_mi][mt_ni][mt_q] = %s;", render(A, P->dot1->args[2], "mt_r", "mt_c", -1));
-    close_n(A, 3);
+    emit_s_init(A);
     ln(A, "mt_wgmma_fence();");
     for (int kk = 0; kk < P->D; kk += 16) {
         int col = kk * 2 / P->sw * P->sw, in = kk * 2 % P->sw;
@@ -861,11 +869,7 @@ static void emit_dot2_wg(Attn *A) {
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_kk = 0; mt_kk < %d; mt_kk++) {", KS);
     A->indent++;
-    for (int r = 0; r < 4; r++)
-        ln(A,
-           "mt_pa[mt_mi][mt_kk][%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * "
-           "mt_kk + %d][%d]);",
-           r, mma_name(P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
+    emit_pack_p(A, p, "mt_pa[mt_mi][mt_kk]");
     close_n(A, 2);
     ln(A, "mt_wgmma_fence();");
     for (int kk = 0; kk < KS; kk++)
