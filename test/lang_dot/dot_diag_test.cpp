@@ -365,10 +365,17 @@ TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {
 }
 
 TEST(DotTensorCorePath, OtherKernelsKeepTheirPath) {
-    // f32 ieee operands: the one-thread-per-element path, whose limit applies
+    // f64 operands: the one-thread-per-element path, whose limit applies
+    Compiled f64 = tutorial("fp64", "float64", 128, 128, 32, 2, "ieee");
+    EXPECT_FALSE(f64.ok);
+    EXPECT_NE(f64.diagnostics.find("needs 16384 threads"), std::string::npos) << f64.diagnostics;
+    // f32 ieee: the large-tile path's stages with CUDA-core fmaf, no tensor cores
     Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2, "ieee");
-    EXPECT_FALSE(f32.ok);
-    EXPECT_NE(f32.diagnostics.find("needs 16384 threads"), std::string::npos) << f32.diagnostics;
+    ASSERT_TRUE(f32.ok) << f32.diagnostics;
+    EXPECT_NE(f32.cuda.find("(CUDA-core fmaf)"), std::string::npos);
+    EXPECT_NE(f32.cuda.find("mt_lds_f4(&mt_sa["), std::string::npos);
+    EXPECT_EQ(f32.cuda.find("mt_mma_tile_tf32(mt_acc"), std::string::npos);
+    EXPECT_EQ(f32.cuda.find("fmaf(mt_tf32_hw("), std::string::npos);  // the fallback: no TF32
     // -O1: unchanged
     Compiled o1 = tutorial("fp16", "float32", 128, 128, 32, 1);
     EXPECT_FALSE(o1.ok);
