@@ -454,9 +454,8 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (c->opts.opt_level >= 2 && !c->tile.dot_box)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
-            const char *ka =
-                emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
-                               c->opts.num_stages);
+            const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div,
+                                            c->opts.num_warps, c->opts.num_stages);
             if (ka) return ka;
             const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
                                           c->opts.num_stages);

@@ -84,8 +84,8 @@ typedef struct AttnPlan {
      * the bytes of q's buffer and of one k or v buffer (1024-aligned), the
      * ring's slots of k and v (num_stages), the shared memory it takes */
     int wg, sw, swcode, wq, wkv, wslots, wsmem;
-    char *cls;  /* per value, in the loop and before it */
-    char *epi;  /* per value after the loop: depends on a loop result */
+    char *cls; /* per value, in the loop and before it */
+    char *epi; /* per value after the loop: depends on a loop result */
 } AttnPlan;
 
 typedef struct Attn {
@@ -729,8 +729,7 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     close_n(A, 1);
     if (A->wg)
         ln(A, "%s *mt_dst = &%s[%s];", mt, buf, wgmma_swizzled_index(A->a, rows, P->D, P->sw));
-    else
-        ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
+    else ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
     ln(A, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
     ln(A, "    mt_attn_cp16(mt_dst, &%s[mt_i[0]]);", bname);
     ln(A, "} else {");
@@ -796,7 +795,8 @@ static void emit_dot1(Attn *A) {
  * `p` are the 16 x 16 k-slice kk (mma.sync's and wgmma's register A). */
 static void emit_pack_p(Attn *A, const char *p, const char *dst) {
     for (int r = 0; r < 4; r++)
-        ln(A, "%s[%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
+        ln(A,
+           "%s[%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
            dst, r, mma_name(A->P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
 }
 
@@ -1132,7 +1132,7 @@ static void emit_carried(Attn *A) {
     }
     for (int i = 0; i < l->ncarried; i++) {
         const char *e = i == P->acc_lane ? "mt_o[mt_mi][mt_ni][mt_q]"
-                                        : arena_printf(A->a, "mt_c%d[mt_mi][mt_h]", i);
+                                         : arena_printf(A->a, "mt_c%d[mt_mi][mt_h]", i);
         A->nm[l->args[i]] = e;
         A->nm[l->results[i]] = e;
     }
@@ -1156,8 +1156,8 @@ static void emit_kernel_mma(Attn *A) {
     ln(A,
        "// two dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc (%d, %d) += "
        "S x (%d, %d), %s; %d warps of %d rows; k and v %s",
-       P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps, 16 * P->MT,
-       P->stages > 1 ? "double-buffered" : "in one buffer");
+       P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps,
+       16 * P->MT, P->stages > 1 ? "double-buffered" : "in one buffer");
     ln(A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
     ln(A, "const int mt_row0 = mt_warp * %d;", 16 * P->MT);
     ln(A, "#if MT_ATTN_EMULATED");
@@ -1256,8 +1256,9 @@ static void emit_kernel_wg(Attn *A) {
     ln(A, "__syncthreads();");
     /* descriptors: q at the warpgroup's rows, k and v of buffer 0 (a
      * buffer, a k-step and a 64-row block add their offsets >> 4) */
-    ln(A, "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
-          "(mt_warp >> 2) * %du, 16, %d, %d);",
+    ln(A,
+       "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
+       "(mt_warp >> 2) * %du, 16, %d, %d);",
        64 * P->MT * P->sw, 8 * P->sw, P->swcode);
     ln(A, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_kv);");
     ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc(mt_s0, 16, %d, %d);", 8 * P->sw,

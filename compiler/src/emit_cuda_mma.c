@@ -800,7 +800,8 @@ static void emit_compute_ffma(Mma *M, const char *sa, const char *sb) {
     ln(M, "float2 mt_fb[%d];", NT);
     ln(M, "#pragma unroll");
     ln(M, "for (int ni = 0; ni < %d; ni++)", NT);
-    ln(M, "    mt_fb[ni] = mt_lds_f2(&%s[(mt_kk + kq) * %d + mt_wc * %d + ni * 8 + (mt_lane & 3) * 2]);",
+    ln(M,
+       "    mt_fb[ni] = mt_lds_f2(&%s[(mt_kk + kq) * %d + mt_wc * %d + ni * 8 + (mt_lane & 3) * 2]);",
        sb, P->ldb, P->BN / P->wn);
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);

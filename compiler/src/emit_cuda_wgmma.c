@@ -164,45 +164,45 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
         sb_puts(&sb, "\n");
     }
     if (ar)
-        sb_puts(&sb, "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), "
-                     "\"l\"(b));\n}\n#endif\n");
-    else
-        sb_puts(&sb, "                 : \"l\"(a), \"l\"(b));\n}\n#endif\n");
+        sb_puts(&sb,
+                "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), "
+                "\"l\"(b));\n}\n#endif\n");
+    else sb_puts(&sb, "                 : \"l\"(a), \"l\"(b));\n}\n#endif\n");
     return sb_str(&sb);
 }
 
 const char *wgmma_common_helpers(void) {
     return "#ifndef MT_WGMMA_HELPERS\n#define MT_WGMMA_HELPERS\n"
-        "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
-        "#define MT_WGMMA_SM90 1\n"
-        "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
-        " * the 16-byte chunk XOR the 128-byte line's bits (mask: 7 128B, 3 64B, 1 32B) */\n"
-        "static __device__ __forceinline__ int mt_swz(int o, int mask) {\n"
-        "    return o ^ (((o >> 7) & mask) << 4);\n}\n"
-        "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
-        " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
-        " * swizzle pattern starts 1024-byte aligned) */\n"
-        "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
-        "                                                                   unsigned sbo, unsigned mode) {\n"
-        "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
-        "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
-        "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
-        "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
-        "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
-        "static __device__ __forceinline__ void mt_wgmma_fence() {\n"
-        "    asm volatile(\"wgmma.fence.sync.aligned;\" : : : \"memory\");\n}\n"
-        "static __device__ __forceinline__ void mt_wgmma_commit() {\n"
-        "    asm volatile(\"wgmma.commit_group.sync.aligned;\" : : : \"memory\");\n}\n"
-        "template <int N> static __device__ __forceinline__ void mt_wgmma_wait() {\n"
-        "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
-        "/* keeps the compiler from moving accumulator reads and writes across the\n"
-        " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
-        "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
-        "#pragma unroll\n"
-        "    for (int j = 0; j < NT; j++)\n"
-        "#pragma unroll\n"
-        "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
-        "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n";
+           "#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+           "#define MT_WGMMA_SM90 1\n"
+           "/* the swizzle of a byte offset from a 1024-byte aligned base: bits 4.. of\n"
+           " * the 16-byte chunk XOR the 128-byte line's bits (mask: 7 128B, 3 64B, 1 32B) */\n"
+           "static __device__ __forceinline__ int mt_swz(int o, int mask) {\n"
+           "    return o ^ (((o >> 7) & mask) << 4);\n}\n"
+           "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
+           " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
+           " * swizzle pattern starts 1024-byte aligned) */\n"
+           "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
+           "                                                                   unsigned sbo, unsigned mode) {\n"
+           "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
+           "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
+           "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
+           "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
+           "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_wgmma_fence() {\n"
+           "    asm volatile(\"wgmma.fence.sync.aligned;\" : : : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_wgmma_commit() {\n"
+           "    asm volatile(\"wgmma.commit_group.sync.aligned;\" : : : \"memory\");\n}\n"
+           "template <int N> static __device__ __forceinline__ void mt_wgmma_wait() {\n"
+           "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
+           "/* keeps the compiler from moving accumulator reads and writes across the\n"
+           " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
+           "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
+           "#pragma unroll\n"
+           "    for (int j = 0; j < NT; j++)\n"
+           "#pragma unroll\n"
+           "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
+           "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n";
 }
 
 const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
