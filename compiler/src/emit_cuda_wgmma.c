@@ -40,7 +40,6 @@
  * Early issues the copies sooner; late is taken where its smaller ring
  * lets more blocks share an SM (128 x 128 x 64, 4 warps, 3 stages: two
  * blocks of 97 KiB against one of 129 KiB). */
-#include <stdio.h>
 #include <string.h>
 
 #include "cuda_mma.h"
@@ -113,15 +112,16 @@ int wgmma_swizzle(int bytes, int *code) {
     return SWIZZLES[s].bytes;
 }
 
-/* Per variant of the instruction: the helper's name prefix, A from
- * registers (else a descriptor), B's transpose flag. */
+/* Per variant of the instruction: the helper's name prefix and its
+ * include guard's, A from registers (else a descriptor), B's transpose
+ * flag. */
 static const struct {
-    const char *prefix;
+    const char *prefix, *guard;
     int a_regs, trans_b;
 } WGMMA_FORMS[] = {
-    [WGMMA_SS_MN] = {"mt_wgmma", 0, 1},
-    [WGMMA_SS_K] = {"mt_wgmma_kb", 0, 0},
-    [WGMMA_RS_MN] = {"mt_wgmma_rs", 1, 1},
+    [WGMMA_SS_MN] = {"mt_wgmma", "MT_WGMMA", 0, 1},
+    [WGMMA_SS_K] = {"mt_wgmma_kb", "MT_WGMMA_KB", 0, 0},
+    [WGMMA_RS_MN] = {"mt_wgmma_rs", "MT_WGMMA_RS", 1, 1},
 };
 
 /* wgmma m64n<n>k16, D += A B, A from shared memory (K-major) or from
@@ -133,12 +133,9 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
     sb_init(&sb, a);
     const char *t = dt_name(dt), *pre = WGMMA_FORMS[form].prefix;
     int ar = WGMMA_FORMS[form].a_regs, regs = n / 2;
-    /* the guard: the prefix in capitals, _N<n>_<dtype> */
-    char guard[64];
-    snprintf(guard, sizeof guard, "%s_N%d_%s", pre, n, t);
-    for (char *c = guard; *c && c < guard + strlen(pre); c++)
-        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
-    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(%s)\n#define %s\n", guard, guard);
+    const char *g = WGMMA_FORMS[form].guard;
+    sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(%s_N%d_%s)\n#define %s_N%d_%s\n", g, n, t, g, n,
+              t);
     sb_printf(&sb,
               "static __device__ __forceinline__ void %s_n%d_%s(float (&d)[%d][4], %s, "
               "unsigned long long b) {\n",
