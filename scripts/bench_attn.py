@@ -68,6 +68,19 @@ def build(args, tools, head, causal, cfg):
     return so, "launch_" + name
 
 
+def dump_triton(d, tgo, name):
+    """The compiled kernel's intermediate forms (the launch returns it)."""
+    os.makedirs(d, exist_ok=True)
+    k = tgo()
+    for form in ("ttgir", "ptx", "sass"):
+        try:
+            text = k.asm[form]
+        except Exception as e:  # no cuobjdump for the SASS, ...
+            text = "unavailable: %s\n" % e
+        with open(os.path.join(d, "%s.%s" % (name, form)), "w") as f:
+            f.write(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir")
@@ -82,6 +95,7 @@ def main():
     ap.add_argument("--compile-only", action="store_true")
     ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--dump-triton", metavar="DIR", help="write Triton's TTGIR, PTX and SASS of each config there")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="mytriton-bench-attn-")
     tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
@@ -151,10 +165,13 @@ def main():
                     ot = torch.empty_like(q)
 
                     def tgo(ot=ot):
-                        tl_mod.attn_fwd_kernel[grid](q, k, v, ot, sm_scale, N, HEAD_DIM=head, BLOCK_M=bm,
+                        return tl_mod.attn_fwd_kernel[grid](q, k, v, ot, sm_scale, N, HEAD_DIM=head, BLOCK_M=bm,
                                                      BLOCK_N=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
                     try:
                         t = time_ms(torch, tgo, args.reps)
+                        if args.dump_triton:
+                            dump_triton(args.dump_triton, tgo, "d%d_%s_%dx%d_w%d_s%d" %
+                                        ((head, "causal" if causal else "full") + cfg))
                         err = (ot.float() - ref.float()).abs().max().item()
                         print("%-12s triton     %-16s %8.3f ms %7.1f TFLOP/s  max abs diff %.2e" %
                               (tag, label, t, flops / t / 1e9, err))
