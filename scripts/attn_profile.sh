@@ -3,18 +3,20 @@
 # head dimension (Triton's TTGIR / PTX / SASS of each config dumped), the
 # SASS and ptxas report of mytriton's kernels for the same configs, and an
 # Nsight Compute profile of both compilers' kernels for the configs in
-# NCU_CONFIGS (indices into bench_attn.py's CONFIGS). Logs under $OUT.
+# NCU_CONFIGS (indices into bench_attn.py's CONFIGS; empty: none). Logs
+# under $OUT, the SASS and Triton's forms in $OUT/forms.tgz (the device
+# tool brings back few files); BENCH_ARGS more bench_attn.py arguments.
 #   HEAD=128 CAUSAL=0 NCU_CONFIGS=0,2 bash scripts/attn_profile.sh
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT/sass"
-HEAD="${HEAD:-128}"; CAUSAL="${CAUSAL:-0}"; NCU_CONFIGS="${NCU_CONFIGS:-0,2}"
+HEAD="${HEAD:-128}"; CAUSAL="${CAUSAL:-0}"; NCU_CONFIGS="${NCU_CONFIGS-0,2}"
 export PATH="/usr/local/cuda/bin:$PATH"
 t0=$(date +%s)
 el() { echo "$(( $(date +%s) - t0 )) s"; }
 { cmake --preset h200 && cmake --build build-h200 --target mytritonc -j 16; } > "$OUT/tools.log" 2>&1
 echo "== tools exit $? after $(el)"
 timeout "${BENCH_TIMEOUT:-200}" python3 scripts/bench_attn.py --build-dir build-h200 --head-dims "$HEAD" \
-  --causal "$CAUSAL" --reps 10 --dump-triton "$OUT/triton" > "$OUT/bench_attn.log" 2>&1
+  --causal "$CAUSAL" --reps 10 --dump-triton "$OUT/triton" ${BENCH_ARGS:-} > "$OUT/bench_attn.log" 2>&1
 echo "== bench_attn exit $? after $(el)"; cat "$OUT/bench_attn.log" | tail -20
 mtc=build-h200/bin/mytritonc
 for cfg in $(python3 -c "import sys; sys.path.insert(0, 'scripts'); import bench_attn as b; print(' '.join('%d,%d,%d,%d' % c for c in b.CONFIGS))"); do
@@ -27,7 +29,8 @@ for cfg in $(python3 -c "import sys; sys.path.insert(0, 'scripts'); import bench
   cuobjdump -sass "$OUT/sass/$n.cubin" > "$OUT/sass/$n.sass" 2>> "$OUT/sass.log"; rm -f "$OUT/sass/$n.cubin" "$OUT/sass/$n.c"
 done
 echo "== sass after $(el)"; grep -E "registers|spill|C75" "$OUT/sass.log" | head -20
-if command -v ncu > /dev/null; then
+tar -C "$OUT" -czf "$OUT/forms.tgz" sass triton 2> /dev/null && rm -rf "$OUT/sass" "$OUT/triton"
+if [ -n "$NCU_CONFIGS" ] && command -v ncu > /dev/null; then
   for c in ${NCU_CONFIGS//,/ }; do
     for who in ours triton; do
       if [ $who = ours ]; then k="regex:^attn_d"; extra="--no-triton"; else k="regex:attn_fwd_kernel"; extra=""; fi

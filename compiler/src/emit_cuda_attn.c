@@ -637,8 +637,14 @@ static const char *attn_helpers(Arena *a, const AttnPlan *P) {
         D->name, D->unpack);
     sb_printf(&sb,
               "static __device__ __forceinline__ unsigned mt_attn_pack_%s(float lo, float hi) {\n"
-              "    return %s;\n}\n",
-              D->name, D->pack);
+              "#if MT_ATTN_SM80\n"
+              "    unsigned r;\n"
+              "    asm(\"cvt.rn.%sx2.f32 %%0, %%1, %%2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n"
+              "    return r;\n"
+              "#else\n"
+              "    return %s;\n"
+              "#endif\n}\n",
+              D->name, D->name, D->pack);
     sb_puts(&sb, attn_mma_macro);
     sb_printf(&sb, "MT_ATTN_MMA(%s)\n#undef MT_ATTN_MMA\n#endif\n", D->name);
     if (P->wg) {
@@ -793,6 +799,29 @@ static void emit_dot1(Attn *A) {
 /* p's 16-bit A fragment of k-slice mt_kk of row block mt_mi into the four
  * words `dst`[0..3]: blocks 2kk and 2kk + 1 of 8 columns of the S value
  * `p` are the 16 x 16 k-slice kk (mma.sync's and wgmma's register A). */
+/* p's round-to-nearest cast of an f32 S value where the second dot alone
+ * uses it: the pack rounds the cast's operand the same way, once, and the
+ * cast itself is not emitted. NULL otherwise. */
+static const Inst *p_cast(const Attn *A) {
+    const AttnPlan *P = A->P;
+    const Function *f = A->f;
+    Operand p = P->dot2->args[0];
+    const Inst *d = def_of(f, p);
+    if (d && d->op == OP_CAST && !d->attrs.flag && d->args[0].kind == OPD_VALUE &&
+        f->types[d->args[0].id].dtype == DT_F32 && P->cls[d->args[0].id] == C_S &&
+        cuda_regen_uses(&P->loop->loop->body, p.id) == 1)
+        return d;
+    return NULL;
+}
+
+/* The S fragments packed as the second dot's A. */
+static const char *p_fragments(Attn *A) {
+    const Inst *c = p_cast(A);
+    const char *p = A->base[c ? c->args[0].id : A->P->dot2->args[0].id];
+    MT_ASSERT(p);
+    return p;
+}
+
 static void emit_pack_p(Attn *A, const char *p, const char *dst) {
     for (int r = 0; r < 4; r++)
         ln(A,
@@ -804,8 +833,7 @@ static void emit_pack_p(Attn *A, const char *p, const char *dst) {
  * fragments by ldmatrix.trans. */
 static void emit_dot2(Attn *A) {
     const AttnPlan *P = A->P;
-    const char *p = A->base[P->dot2->args[0].id];
-    MT_ASSERT(p);
+    const char *p = p_fragments(A);
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_kk = 0; mt_kk < %d; mt_kk++) {", P->BN / 16);
     A->indent++;
@@ -859,8 +887,7 @@ static void emit_dot1_wg(Attn *A) {
  * the wait (the instruction reads them asynchronously). */
 static void emit_dot2_wg(Attn *A) {
     const AttnPlan *P = A->P;
-    const char *p = A->base[P->dot2->args[0].id];
-    MT_ASSERT(p);
+    const char *p = p_fragments(A);
     int KS = P->BN / 16;
     ln(A, "unsigned mt_pa[%d][%d][4];", P->MT, KS);
     ln(A, "#pragma unroll");
@@ -924,9 +951,10 @@ static int emit_run(Attn *A, const Block *b, int i) {
         j++;
     }
     /* declarations, then the nest */
+    const Inst *skip = p_cast(A);
     for (int k = i; k < j; k++) {
         const Inst *in = b->items.items[k];
-        int ck = P->cls[in->result];
+        int ck = in == skip ? C_NONE : P->cls[in->result];
         if (ck == C_S) {
             ln(A, "float v%d[%d][%d][4];", in->result, P->MT, P->BN / 8);
             A->base[in->result] = arena_printf(A->a, "v%d", in->result);
@@ -939,7 +967,7 @@ static int emit_run(Attn *A, const Block *b, int i) {
     else open_rows(A);
     for (int k = i; k < j; k++) {
         const Inst *in = b->items.items[k];
-        int ck = P->cls[in->result];
+        int ck = in == skip ? C_NONE : P->cls[in->result];
         if (ck != c) continue;
         const char *col = c == C_ROW ? "0" : "mt_c";
         const char *e = render_op(A, in, "mt_r", col, 0);
@@ -982,6 +1010,8 @@ static void emit_body(Attn *A) {
         } else if (in->op == OP_EXPAND_DIMS && c == C_ROW) {
             A->nm[in->result] = A->nm[in->args[0].id];
             i++;
+        } else if (in == p_cast(A)) {
+            i++; /* packed from its operand */
         } else if (c == C_S || c == C_ROW || c == C_O) {
             i = emit_run(A, b, i);
         } else {
