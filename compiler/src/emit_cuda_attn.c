@@ -49,6 +49,7 @@
  * written with warp shuffles in the instructions' fragment layouts and
  * synchronous copies, so the one body computes the same result on every
  * target. */
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -104,6 +105,10 @@ typedef struct Attn {
     const char *index_type;
     int wg;    /* emitting the sm_90a body */
     int rstep; /* rows between a thread's blocks mt_mi: 16 (mma.sync), 64 (wgmma) */
+    /* the sm_90a body: the ring's next copies (then their commit), issued
+     * while the tensor core runs the second dot (between its commit and
+     * its wait) */
+    const char *dot2_overlap;
 } Attn;
 
 static void ln(Attn *A, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -501,6 +506,13 @@ static const char attn_common_helpers[] =
     "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) : "
     "\"memory\");\n"
     "#else\n    memcpy(dst, src, 16);\n#endif\n}\n"
+    "/* the same, or 16 zero bytes where !full (src is not read) */\n"
+    "static __device__ __forceinline__ void mt_attn_cp16z(void *dst, const void *src, bool full) {\n"
+    "#if MT_ATTN_SM80\n"
+    "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" : : \"r\"(s), \"l\"(src), "
+    "\"r\"(full ? 16 : 0) : \"memory\");\n"
+    "#else\n    if (full) memcpy(dst, src, 16);\n    else memset(dst, 0, 16);\n#endif\n}\n"
     "static __device__ __forceinline__ void mt_attn_commit() {\n"
     "#if MT_ATTN_SM80\n    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n#endif\n}\n"
     "template <int N> static __device__ __forceinline__ void mt_attn_wait() {\n"
@@ -696,10 +708,19 @@ static void open_rows(Attn *A) {
     ln(A, "(void)mt_r;");
 }
 
+/* `other` of a load is zero (absent, or a +0 constant): a masked-off
+ * group of 16 bytes is cp.async's zero fill. */
+static int zero_other(Operand o) {
+    if (o.kind == OPD_NONE) return 1;
+    if (o.kind != OPD_CONST) return 0;
+    return dtype_is_float(o.c.dt) ? o.c.f == 0.0 && !signbit(o.c.f) : o.c.i == 0;
+}
+
 /* The copy of load `in`'s (rows, D) block into the shared rows at `buf`:
  * groups of 8 elements along a row, all threads; a group of 8
- * consecutive, 16-byte aligned, unmasked elements is one cp.async, any
- * other element-wise with the mask and `other`. */
+ * consecutive, 16-byte aligned, unmasked elements is one cp.async, and
+ * where `other` is zero so is a group masked off whole (zero fill); any
+ * other group element-wise with the mask and `other`. */
 static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     const AttnPlan *P = A->P;
     int T = 32 * P->warps, groups = rows * P->D / 8, per = (groups + T - 1) / T;
@@ -725,19 +746,26 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     if (groups % T) ln(A, "if (mt_g < %d) {", groups), A->indent++;
     ln(A, "%s mt_i[8];", A->index_type);
     ln(A, "bool mt_m[8];");
-    ln(A, "bool mt_all = true;");
+    int zf = mask && zero_other(in->args[2]);
+    ln(A, "bool mt_all = true%s;", zf ? ", mt_none = true" : "");
     ln(A, "#pragma unroll");
     ln(A, "for (int mt_e = 0; mt_e < 8; mt_e++) {");
     A->indent++;
     ln(A, "mt_i[mt_e] = %s;", idx);
     ln(A, "mt_m[mt_e] = %s;", mask ? mask : "true");
     ln(A, "mt_all = mt_all && mt_m[mt_e] && mt_i[mt_e] == mt_i[0] + mt_e;");
+    if (zf) ln(A, "mt_none = mt_none && !mt_m[mt_e];");
     close_n(A, 1);
     if (A->wg)
         ln(A, "%s *mt_dst = &%s[%s];", mt, buf, wgmma_swizzled_index(A->a, rows, P->D, P->sw));
     else ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
-    ln(A, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
-    ln(A, "    mt_attn_cp16(mt_dst, &%s[mt_i[0]]);", bname);
+    if (zf) {
+        ln(A, "if (mt_none || (mt_all && (mt_i[0] & 7) == 0%s)) {", al);
+        ln(A, "    mt_attn_cp16z(mt_dst, &%s[mt_i[0]], !mt_none);", bname);
+    } else {
+        ln(A, "if (mt_all && (mt_i[0] & 7) == 0%s) {", al);
+        ln(A, "    mt_attn_cp16(mt_dst, &%s[mt_i[0]]);", bname);
+    }
     ln(A, "} else {");
     ln(A, "    #pragma unroll");
     ln(A,
@@ -904,6 +932,7 @@ static void emit_dot2_wg(Attn *A) {
             ln(A, "mt_wgmma_rs_n%d_%s(mt_o[%d], mt_pa[%d][%d], mt_dv + %du);", P->D, mma_name(P),
                mi, mi, kk, (kk * 16 * P->sw) >> 4);
     ln(A, "mt_wgmma_commit();");
+    if (A->dot2_overlap) ln(A, "%s", A->dot2_overlap), ln(A, "mt_attn_commit();");
     ln(A, "mt_wgmma_wait<0>();");
     for (int mi = 0; mi < P->MT; mi++) ln(A, "mt_wgmma_fence_acc(mt_o[%d]);", mi);
     ln(A, "mt_wgmma_fence_regs(mt_pa);");
@@ -1318,11 +1347,15 @@ static void emit_kernel_wg(Attn *A) {
     ln(A, "mt_attn_wait<%d>();", R - 2);
     ln(A, "mt_fence_proxy_async();");
     ln(A, "__syncthreads();");
-    ln(A, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", R - 1, R - 1, R - 1, R);
-    ln(A, "mt_attn_commit();");
+    /* iteration t + R - 1's copies into the buffer iteration t - 1 read
+     * (every warp has waited for its dots: the barrier), issued after the
+     * second dot (the tensor core busy meanwhile) */
+    A->dot2_overlap = arena_printf(A->a, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);",
+                                   R - 1, R - 1, R - 1, R);
     ln(A, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, stage >> 4);
     ln(A, "const unsigned long long mt_dk = mt_dk0 + mt_so, mt_dv = mt_dv0 + mt_so;");
     emit_body(A);
+    A->dot2_overlap = NULL;
     A->indent--;
     ln(A, "}");
     emit_epilogue(A);
