@@ -1298,7 +1298,10 @@ static void emit_kernel_wg(Attn *A) {
        "buffers",
        P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps / 4,
        P->warps > 4 ? "s" : "", 64 * P->MT, P->sw, R);
-    ln(A, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    /* the warp index through a shuffle: ptxas then knows it uniform over
+     * the warp, and keeps the descriptors in uniform registers */
+    ln(A, "const int mt_lane = (int)threadIdx.x & 31;");
+    ln(A, "const int mt_warp = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 5, 0);");
     ln(A, "const int mt_row0 = (mt_warp >> 2) * %d + (mt_warp & 3) * 16;", 64 * P->MT);
     /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
      * asked for 1024 more) */
@@ -1315,10 +1318,16 @@ static void emit_kernel_wg(Attn *A) {
     ln(A, "__syncthreads();");
     /* descriptors: q at the warpgroup's rows, k and v of buffer 0 (a
      * buffer, a k-step and a 64-row block add their offsets >> 4) */
-    ln(A,
-       "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
-       "(mt_warp >> 2) * %du, 16, %d, %d);",
-       64 * P->MT * P->sw, 8 * P->sw, P->swcode);
+    if (P->warps == 4) /* one warpgroup: nothing per thread (uniform registers) */
+        ln(A,
+           "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq), "
+           "16, %d, %d);",
+           8 * P->sw, P->swcode);
+    else
+        ln(A,
+           "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
+           "(mt_warp >> 2) * %du, 16, %d, %d);",
+           64 * P->MT * P->sw, 8 * P->sw, P->swcode);
     ln(A, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_kv);");
     ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc(mt_s0, 16, %d, %d);", 8 * P->sw,
        P->swcode);
