@@ -31,8 +31,9 @@
  * shared memory and its ldmatrix A fragments kept in registers; k and v
  * are copied per iteration into padded shared rows (D + 8 elements: the
  * 8 rows of an ldmatrix fall in distinct banks) by cp.async (a group of 8
- * consecutive, aligned, unmasked elements; any other group element-wise
- * with its mask and `other`), double-buffered: iteration t + 1's copies run
+ * consecutive, aligned, unmasked elements, or masked off whole where
+ * `other` is zero: the zero fill; any other group element-wise with its
+ * mask and `other`), double-buffered: iteration t + 1's copies run
  * during iteration t's products. S's fragments come from mma.sync
  * m16n8k16 with B fragments from ldmatrix (non-transposed) of k's rows;
  * every S, ROW and O op is computed per element of the m16n8 accumulator
@@ -1284,8 +1285,10 @@ static void emit_kernel_mma(Attn *A) {
  * (blocks of 64 rows mt_mi, warp w % 4 rows 16 (w % 4) .. of each: the
  * wgmma accumulator layout, mma.sync's m16n8 per warp); q copied once
  * into swizzled columns; k and v copied num_stages - 1 iterations ahead
- * into a ring of num_stages buffers (Triton's order: the wait and barrier,
- * then the copies into the buffer the previous iteration read). */
+ * into a ring of num_stages buffers: at the top of an iteration the wait
+ * and barrier, then the dots; the copies into the buffer the previous
+ * iteration read are issued between the second dot's commit and its wait
+ * (the tensor core busy meanwhile). */
 static void emit_kernel_wg(Attn *A) {
     const AttnPlan *P = A->P;
     const Loop *l = P->loop->loop;
@@ -1359,8 +1362,9 @@ static void emit_kernel_wg(Attn *A) {
     /* iteration t + R - 1's copies into the buffer iteration t - 1 read
      * (every warp has waited for its dots: the barrier), issued after the
      * second dot (the tensor core busy meanwhile) */
-    A->dot2_overlap = arena_printf(A->a, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);",
-                                   R - 1, R - 1, R - 1, R);
+    A->dot2_overlap =
+        arena_printf(A->a, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", R - 1,
+                     R - 1, R - 1, R);
     ln(A, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, stage >> 4);
     ln(A, "const unsigned long long mt_dk = mt_dk0 + mt_so, mt_dv = mt_dv0 + mt_so;");
     emit_body(A);
