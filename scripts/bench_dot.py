@@ -100,8 +100,8 @@ def runtime_objects(work, cc):
 
 def build(args, tools, dtype, cfg, variant=None):
     """mytritonc -O2 and nvcc: (path of the .so, launcher) or (None, message).
-    variant: (name, old, new), the generated .cu edited (old replaced by new)
-    before nvcc, for experiments (--variant)."""
+    variant: (name, [(old, new), ...]), the generated .cu edited (each old
+    replaced by its new) before nvcc, for experiments (--variant)."""
     el, cdt, acc, prec = DTYPES[dtype][:4]
     bm, bn, bk, gm, warps, _stages = cfg
     name = "mm_%s_%d_%d_%d_w%d_s%d" % (dtype.replace("-", "_"), bm, bn, bk, warps, _stages)
@@ -121,9 +121,11 @@ def build(args, tools, dtype, cfg, variant=None):
     if variant:
         cu = os.path.join(d, name + ".cu")
         text = open(cu).read()
-        if variant[1] not in text:
-            return None, "variant %s: %r is not in the generated code" % (variant[0], variant[1])
-        open(cu, "w").write(text.replace(variant[1], variant[2]))
+        for old, new in variant[1]:
+            if old not in text:
+                return None, "variant %s: %r is not in the generated code" % (variant[0], old)
+            text = text.replace(old, new)
+        open(cu, "w").write(text)
     so = os.path.join(d, "lib%s.so" % name)
     rc, out = run([tools["nvcc"], "-shared", "-Xcompiler", "-fPIC", "-O3", "-arch=" + args.arch, "-I",
                    os.path.join(ROOT, "runtime", "include"), "-I", d, os.path.join(d, name + ".cu")] +
@@ -159,14 +161,14 @@ def main():
     ap.add_argument("--compile-only", action="store_true")
     ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--variant", action="append", default=[], metavar="NAME:OLD=>NEW",
-                    help="also time each config with OLD replaced by NEW in the generated .cu (experiments)")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME:OLD=>NEW[&&OLD=>NEW...]",
+                    help="also time each config with each OLD replaced by its NEW in the generated .cu "
+                    "(experiments)")
     args = ap.parse_args()
     variants = [None]
     for v in args.variant:
         vname, _, rest = v.partition(":")
-        old, _, new = rest.partition("=>")
-        variants.append((vname, old, new))
+        variants.append((vname, [tuple(e.partition("=>")[::2]) for e in rest.split("&&")]))
     work = tempfile.mkdtemp(prefix="mytriton-bench-dot-")
     tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
              "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
@@ -181,8 +183,10 @@ def main():
     if args.compile_only:
         for dt in dtypes:
             for cfg in configs:
-                so, msg = built[(dt, cfg, None)]
-                print("%-10s %-22s %s" % (dt, "%dx%dx%d w%d" % (cfg[:3] + cfg[4:5]), "built" if so else msg))
+                for v in variants:
+                    so, msg = built[(dt, cfg, v and v[0])]
+                    print("%-10s %-22s %-10s %s" % (dt, "%dx%dx%d w%d" % (cfg[:3] + cfg[4:5]), v[0] if v else "",
+                                                   "built" if so else msg))
         return 0
     import torch
     triton = tl_mod = None
