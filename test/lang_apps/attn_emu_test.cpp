@@ -18,6 +18,7 @@
 #include "emu_attn64_bf16.h"
 #include "emu_attn128_causal.h"
 #include "emu_attn64_causal.h"
+#include "emu_attn64_other.h"
 #include "emu_attn_small_causal.h"
 
 namespace {
@@ -65,6 +66,13 @@ TEST(AttnMma, Head32SmallTileCausal) {
             return launch_emu_attn_small_causal(nullptr, g, q, k, v, o, s, n);
         },
         32, 16);
+}
+
+// `other` 1.0 for k and v, 0.5 for q: the same result, the masked groups
+// copied element by element (ragged N_CTX, causal)
+TEST(AttnMma, Head64NonzeroOtherCausal) {
+    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
+                                    float s, int n) { return launch_emu_attn64_other(nullptr, g, q, k, v, o, s, n); });
 }
 
 // the benchmark's HEAD_DIM 128 tiles: 128 x 64, 8 warps

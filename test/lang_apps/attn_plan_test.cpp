@@ -33,6 +33,12 @@ std::string replaced(std::string s, const std::string &from, const std::string &
     return s;
 }
 
+int occurrences(const std::string &s, const std::string &what) {
+    int n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + what.size())) n++;
+    return n;
+}
+
 struct Result {
     bool ok;
     std::string cuda, diagnostics;
@@ -87,6 +93,37 @@ TEST(AttnPlan, TakesTheKernel) {
         EXPECT_NE(r.cuda.find(kMarker), std::string::npos) << c.head << " " << c.bm << " " << c.bn;
         EXPECT_NE(r.cuda.find(c.mma), std::string::npos);
         EXPECT_NE(r.cuda.find("mt_attn_ldsm4_trans("), std::string::npos);
+    }
+}
+
+// A load whose `other` is zero copies its masked groups with cp.async's
+// zero fill; a nonzero `other` keeps the element-wise copy for them. Where
+// p's f32-to-f16 cast feeds the second dot alone, the pack rounds the f32
+// fragments (the cast is not emitted in the loop).
+TEST(AttnPlan, CopiesZeroFillWhereOtherIsZero) {
+    const std::string src = attention_source();
+    std::string zero = mt_unit::write_kernel("attn_plan_zf", "attention.py", src);
+    std::string one = mt_unit::write_kernel(
+        "attn_plan_zf1", "attention.py",
+        replaced(src, "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
+                      "                    other=0.0)\n",
+                 "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
+                 "                    other=1.0)\n"));
+    for (int warps : {4, 8}) {
+        Result z = compile(zero, kF16, 64, 16 * warps, 64, false, warps);
+        ASSERT_TRUE(z.ok) << z.diagnostics;
+        EXPECT_NE(z.cuda.find("mt_attn_cp16z(mt_dst, &K["), std::string::npos);
+        EXPECT_NE(z.cuda.find("mt_attn_cp16z(mt_dst, &V["), std::string::npos);
+        EXPECT_EQ(z.cuda.find("mt_attn_cp16(mt_dst, &K["), std::string::npos);
+        /* no f16 round trip of p in the loop: the only ones left are the
+         * epilogue's casts of the result, one per body (wgmma, mma.sync) */
+        EXPECT_EQ(occurrences(z.cuda, "__half2float(__float2half_rn("), 2);
+        Result o = compile(one, kF16, 64, 16 * warps, 64, false, warps);
+        ASSERT_TRUE(o.ok) << o.diagnostics;
+        EXPECT_NE(o.cuda.find(kMarker), std::string::npos);
+        EXPECT_NE(o.cuda.find("mt_attn_cp16(mt_dst, &K["), std::string::npos);
+        EXPECT_EQ(o.cuda.find("mt_attn_cp16z(mt_dst, &K["), std::string::npos);
+        EXPECT_NE(o.cuda.find("mt_attn_cp16z(mt_dst, &V["), std::string::npos);
     }
 }
 
