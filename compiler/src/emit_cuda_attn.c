@@ -825,9 +825,6 @@ static void emit_dot1(Attn *A) {
     A->nm[P->dot1->result] = "mt_s[mt_mi][mt_ni][mt_q]";
 }
 
-/* p's 16-bit A fragment of k-slice mt_kk of row block mt_mi into the four
- * words `dst`[0..3]: blocks 2kk and 2kk + 1 of 8 columns of the S value
- * `p` are the 16 x 16 k-slice kk (mma.sync's and wgmma's register A). */
 /* p's round-to-nearest cast of an f32 S value where the second dot alone
  * uses it: the pack rounds the cast's operand the same way, once, and the
  * cast itself is not emitted. NULL otherwise. */
@@ -851,6 +848,9 @@ static const char *p_fragments(Attn *A) {
     return p;
 }
 
+/* p's 16-bit A fragment of k-slice mt_kk of row block mt_mi into the four
+ * words `dst`[0..3]: blocks 2kk and 2kk + 1 of 8 columns of the S value
+ * `p` are the 16 x 16 k-slice kk (mma.sync's and wgmma's register A). */
 static void emit_pack_p(Attn *A, const char *p, const char *dst) {
     for (int r = 0; r < 4; r++)
         ln(A,
