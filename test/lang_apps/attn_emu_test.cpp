@@ -68,7 +68,7 @@ TEST(AttnMma, Head32SmallTileCausal) {
         32, 16);
 }
 
-// `other` 1.0 for k and v, 0.5 for q: the same result, the masked groups
+// attention_other.py: `other` 1.0 for k and v, 0.5 for q: the same result, the masked groups
 // copied element by element (ragged N_CTX, causal)
 TEST(AttnMma, Head64NonzeroOtherCausal) {
     run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,

@@ -4,7 +4,7 @@
 // causal and not, and bf16 at HEAD_DIM 64; on sm_90a (wgmma) also two
 // 64-row blocks per warpgroup (HEAD_DIM 64, BLOCK_M 128, 4 warps, causal)
 // and BLOCK_N 128 at HEAD_DIM 128 (three buffers of k and v, 225 KiB); a
-// ragged N_CTX and an aligned one; kernels/attention_other.py (a nonzero
+// ragged N_CTX and an aligned one; attention_other.py (CMakeLists.txt: a nonzero
 // `other`) at HEAD_DIM 128, causal; against attn_ref.h's double-precision
 // reference.
 #include <cuda_runtime_api.h>
@@ -83,7 +83,7 @@ TEST(CudaAttn, Head64TwoBlocksPerWarpCausal) {
 TEST(CudaAttn, Head128Block128) {
     for (int N : {1000, 256}) run_case<half>(false, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_n128, half));
 }
-// kernels/attention_other.py: a nonzero `other`, so the masked groups of
+// attention_other.py (CMakeLists.txt): a nonzero `other`, so the masked groups of
 // the ragged N_CTX are copied element by element (not zero-filled)
 TEST(CudaAttn, Head128NonzeroOtherCausal) {
     for (int N : {1000, 256})
