@@ -6,8 +6,9 @@
 // 64, BLOCK_N 64, 4 warps, a ragged N_CTX (masked k / v rows, masked q rows
 // and stores), causal and not; bf16 with BLOCK_N 32 and 2 warps of 32 rows
 // (two 16-row blocks per warp); HEAD_DIM 32 with 16 x 16 tiles and one
-// warp; HEAD_DIM 128 with 128 x 64 tiles and 8 warps, causal; against attn_ref.h's double-precision
-// reference.
+// warp; HEAD_DIM 128 with 128 x 64 tiles and 8 warps, causal; attention_other.py (CMakeLists.txt:
+// a nonzero `other`, masked groups copied element by element); against attn_ref.h's
+// double-precision reference.
 #include <gtest/gtest.h>
 
 #include <cmath>
