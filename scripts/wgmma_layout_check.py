@@ -55,7 +55,7 @@ def field(pattern, text):
     m = re.search(pattern, text)
     if not m:
         raise SystemExit("not found in the wgmma body: " + pattern)
-    return [int(g) for g in m.groups()]
+    return [int(g) if g is not None else 0 for g in m.groups()]  # an optional group absent: 0
 
 
 def k_major_reads(start, sbo, mode, rows, k):
@@ -74,8 +74,8 @@ def check_attn(src):
     k_elems, = field(r"mt_dv = mt_dk \+ (\d+);", body)
     dst = {n: re.search(r"mt_dst = &%s\[(.*)\];" % n, body).group(1) for n in ("mt_sq", "mt_dk", "mt_dv")}
     q_wg, _q_lbo, q_sbo, q_mode = field(
-        r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\) \+ \(mt_warp >> 2\) \* (\d+)u, "
-        r"(\d+), (\d+), (\d+)\)", body)
+        r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\)(?: \+ \(mt_warp >> 2\) \* (\d+)u)?, "
+        r"(\d+), (\d+), (\d+)\)", body)  # one warpgroup: no per-warpgroup term
     _k_lbo, k_sbo, k_mode = field(r"mt_dk0 = mt_wgmma_desc\(mt_s0, (\d+), (\d+), (\d+)\)", body)
     v_base, v_lbo, v_sbo, v_mode = field(r"mt_dv0 = mt_wgmma_desc\(mt_s0 \+ (\d+)u, (\d+), (\d+), (\d+)\)", body)
     slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)

@@ -1022,7 +1022,9 @@ TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
     auto l = mt_test::run_process({MT_MLIR_OPT, dir + "/cpu.mlir", "--convert-scf-to-cf", "--convert-arith-to-llvm",
                                    "--convert-func-to-llvm", "--reconcile-unrealized-casts", "-o", dir + "/cpu.ll.mlir"});
     ASSERT_EQ(l.status, 0) << l.err << "\n" << module;
-    auto r = mt_test::run_process({MT_MLIR_CPU_RUNNER, dir + "/cpu.ll.mlir", "-e", "main", "-entry-point-result=i32"});
+    std::vector<std::string> run = {MT_MLIR_CPU_RUNNER, dir + "/cpu.ll.mlir", "-e", "main", "-entry-point-result=i32"};
+    if (MT_MLIR_BF16_LIBCALL[0]) run.push_back(std::string("-shared-libs=") + MT_MLIR_BF16_LIBCALL);
+    auto r = mt_test::run_process(run);
     ASSERT_EQ(r.status, 0) << r.err;
     int mask = std::stoi(r.out);
     std::string bad;
