@@ -55,7 +55,7 @@ def field(pattern, text):
     m = re.search(pattern, text)
     if not m:
         raise SystemExit("not found in the wgmma body: " + pattern)
-    return [int(g) if g is not None else 0 for g in m.groups()]  # an optional group absent: 0
+    return [int(g) for g in m.groups()]
 
 
 def k_major_reads(start, sbo, mode, rows, k):
@@ -74,8 +74,8 @@ def check_attn(src):
     k_elems, = field(r"mt_dv = mt_dk \+ (\d+);", body)
     dst = {n: re.search(r"mt_dst = &%s\[(.*)\];" % n, body).group(1) for n in ("mt_sq", "mt_dk", "mt_dv")}
     q_wg, _q_lbo, q_sbo, q_mode = field(
-        r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\)(?: \+ \(mt_warp >> 2\) \* (\d+)u)?, "
-        r"(\d+), (\d+), (\d+)\)", body)  # one warpgroup: no per-warpgroup term
+        r"mt_dq = mt_wgmma_desc\(\(unsigned\)__cvta_generic_to_shared\(mt_sq\) \+ \(mt_warp >> 2\) \* (\d+)u, "
+        r"(\d+), (\d+), (\d+)\)", body)
     _k_lbo, k_sbo, k_mode = field(r"mt_dk0 = mt_wgmma_desc\(mt_s0, (\d+), (\d+), (\d+)\)", body)
     v_base, v_lbo, v_sbo, v_mode = field(r"mt_dv0 = mt_wgmma_desc\(mt_s0 \+ (\d+)u, (\d+), (\d+), (\d+)\)", body)
     slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
@@ -143,6 +143,10 @@ def check(cu):
     if "// sm_90a:" not in src:
         return "no wgmma body"
     body = src[src.index("// sm_90a:"):src.index("#else", src.index("// sm_90a:"))]
+    # a warp-specialized body's copies are its producer function's (before the kernel)
+    producer = re.search(r"static __device__ __noinline__ void \w+_producer\(.*?\n#endif", src, re.S)
+    if producer:
+        body = producer.group(0) + body
     groups, = field(r"// sm_90a: (\d+) warpgroup", body)
     wm, wn = field(r"each a \((\d+), (\d+)\) accumulator", body)
     gn, = field(r"mt_wr = mt_wg / (\d+)", body)
@@ -154,7 +158,11 @@ def check(cu):
         r"mt_da = mt_wgmma_desc\(mt_s0 \+ mt_wr \* (\d+), (\d+), (\d+), (\d+)\)", body)
     b_base, b_wc, b_lbo, b_sbo, b_mode = field(
         r"mt_db = mt_wgmma_desc\(mt_s0 \+ (\d+) \+ mt_wc \* (\d+), (\d+), (\d+), (\d+)\)", body)
-    slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
+    if producer:
+        slots, = field(r"const int mt_st = mt_t % (\d+);", body)
+        slot16, = field(r"mt_so = \(unsigned\)mt_st \* (\d+)u", body)
+    else:
+        slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
     calls = [tuple(int(x) for x in c) for c in re.findall(
         r"mt_wgmma_n(\d+)_\w+\(mt_acc\[(\d+)\], mt_da \+ \(mt_so \+ (\d+)u\), mt_db \+ \(mt_so \+ (\d+)u\)\)",
         body)]

@@ -391,10 +391,9 @@ static int need_tile(mt_compilation *c) {
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
     /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
      * over 32 * num_warps threads (emit_cuda_mma.c) */
-    int mma_threads = 0, mma_smem = 0, mma_smem90 = 0;
+    TileInfo mma_tile = {0};
     int mma = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
-              cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
-                            &mma_threads, &mma_smem, &mma_smem90);
+              cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages, &mma_tile);
     /* -O2: a fused attention forward (two dots per iteration) of the
      * attention path's shape (emit_cuda_attn.c) */
     int attn_threads = 0, attn_smem = 0, attn_smem90 = 0;
@@ -414,9 +413,10 @@ static int need_tile(mt_compilation *c) {
             return 0;
         }
     } else if (mma) {
-        c->tile.block_threads = mma_threads;
-        c->tile.dyn_smem = mma_smem;
-        c->tile.dyn_smem_sm90 = mma_smem90;
+        c->tile.block_threads = mma_tile.block_threads;
+        c->tile.block_threads_sm90 = mma_tile.block_threads_sm90;
+        c->tile.dyn_smem = mma_tile.dyn_smem;
+        c->tile.dyn_smem_sm90 = mma_tile.dyn_smem_sm90;
     } else if (attn) {
         c->tile.block_threads = attn_threads;
         c->tile.dyn_smem = attn_smem;

@@ -34,8 +34,13 @@ typedef struct WgmmaPlan {
     int swa, swb;    /* swizzle widths in bytes: A along K, B along N (128, 64 or 32) */
     int dist, slots; /* copies run dist iterations ahead in a ring of slots buffers */
     int early;       /* copies issued before the wait (slots dist + 2), else after (dist + 1) */
+    int ws;          /* warp-specialized: producer warps copy, the warps of num_warps
+                      * compute (mbarriers between them; dist and early unused) */
+    int threads;     /* the body's threads per block (32 num_warps, + producers with ws) */
+    int producers;   /* ws: the producer warpgroup's threads */
     int a_bytes, stage; /* bytes of a stage's A block (1024-aligned) and of a whole stage */
-    int smem;           /* slots * stage + 1024 (the base aligned up to 1024 bytes) */
+    int smem;           /* slots * stage + 1024 (the base aligned up to 1024 bytes), + 16 slots
+                         * (ws: the full and empty mbarriers after the ring) */
 } WgmmaPlan;
 
 typedef struct MmaPlan {
@@ -48,6 +53,7 @@ typedef struct MmaPlan {
     int stages;
     int smem;      /* bytes of shared memory of the mma.sync branch */
     int smem_sm90; /* on sm_90 devices: the larger of the two branches' */
+    int threads_sm90; /* on sm_90 devices: threads per block (the sm_90a body's, ws) */
     WgmmaPlan wg;
     const MmaShape *shape; /* the operand dtype's mma.sync (cuda_mma_dtypes.h) */
     int lda, ldb;          /* the mma.sync stage buffers' row lengths (elements, padded) */
@@ -89,6 +95,18 @@ typedef struct Mma {
      * pointer and its size; NULL: stores straight from the fragments. */
     const char *stage_smem;
     int stage_bytes;
+    /* The threads that copy the operand blocks and a copying thread's
+     * index among them (0, NULL: all 32 num_warps, threadIdx.x); the
+     * barrier among the accumulator's holders in the epilogue (NULL:
+     * __syncthreads) */
+    int copy_threads;
+    const char *copy_tid;
+    int copy_q_inline; /* the copies' shared offsets computed per copy, not hoisted */
+    /* The kernel's name, and functions the body calls (printed before the
+     * kernel: the warp-specialized producer) */
+    const char *symbol;
+    StrBuf fns;
+    const char *epi_bar;
 } Mma;
 
 static inline void ln(Mma *M, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -37,11 +37,11 @@ const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *til
                                 const char *symbol, int tensor_cores);
 /* -O2's tensor-core kernel of a tl.dot kernel with large tiles
  * (emit_cuda_mma.c): cuda_mma_plan says whether the kernel has that
- * path's shape and its threads per block and dynamic shared memory
- * (smem_sm90: on sm_90 devices, whose sm_90a branch may use more);
- * emit_cuda_mma is the __global__ function (NULL: not that shape). */
-int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                  int *smem, int *smem_sm90);
+ * path's shape and sets its threads per block and dynamic shared memory
+ * in t (block_threads, dyn_smem; the *_sm90 fields: on sm_90 devices,
+ * whose sm_90a branch may use more); emit_cuda_mma is the __global__
+ * function (NULL: not that shape). */
+int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, TileInfo *t);
 const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
                           int num_warps, int num_stages);
 /* NAME.cu: includes, kernel, launcher, registry entry. */

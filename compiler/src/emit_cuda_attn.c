@@ -1321,16 +1321,10 @@ static void emit_kernel_wg(Attn *A) {
     ln(A, "__syncthreads();");
     /* descriptors: q at the warpgroup's rows, k and v of buffer 0 (a
      * buffer, a k-step and a 64-row block add their offsets >> 4) */
-    if (P->warps == 4) /* one warpgroup: nothing per thread (uniform registers) */
-        ln(A,
-           "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq), "
-           "16, %d, %d);",
-           8 * P->sw, P->swcode);
-    else
-        ln(A,
-           "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
-           "(mt_warp >> 2) * %du, 16, %d, %d);",
-           64 * P->MT * P->sw, 8 * P->sw, P->swcode);
+    ln(A,
+       "const unsigned long long mt_dq = mt_wgmma_desc((unsigned)__cvta_generic_to_shared(mt_sq) + "
+       "(mt_warp >> 2) * %du, 16, %d, %d);",
+       64 * P->MT * P->sw, 8 * P->sw, P->swcode);
     ln(A, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_kv);");
     ln(A, "const unsigned long long mt_dk0 = mt_wgmma_desc(mt_s0, 16, %d, %d);", 8 * P->sw,
        P->swcode);

@@ -284,16 +284,17 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     /* the sm_90a branch where the tile fits wgmma's rules (emit_cuda_wgmma.c) */
     wgmma_plan(P, asked);
     P->smem_sm90 = P->wg.on && P->wg.smem > P->smem ? P->wg.smem : P->smem;
+    P->threads_sm90 = P->wg.on ? P->wg.threads : 32 * P->warps;
     return 1;
 }
 
-int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                  int *smem, int *smem_sm90) {
+int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, TileInfo *t) {
     MmaPlan P;
     if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
-    *threads = 32 * P.warps;
-    *smem = P.smem;
-    *smem_sm90 = P.smem_sm90;
+    t->block_threads = 32 * P.warps;
+    t->block_threads_sm90 = P.threads_sm90;
+    t->dyn_smem = P.smem;
+    t->dyn_smem_sm90 = P.smem_sm90;
     return 1;
 }
 
@@ -557,17 +558,25 @@ static void close_frag(Mma *M) {
     }
 }
 
+/* The threads that copy the operand blocks (every thread of the block,
+ * or the sm_90a body's producer warpgroup) and a copying thread's index
+ * among them. */
+static int copy_threads(const Mma *M) { return M->copy_threads ? M->copy_threads : 32 * M->P->warps; }
+
+static const char *copy_tid(const Mma *M) { return M->copy_tid ? M->copy_tid : "(int)threadIdx.x"; }
+
 /* The copy of operand k's block, groups of 8 elements along its rows:
  * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
 static void group_coords(Mma *M, int k) {
     const MmaPlan *P = M->P;
     int cols = k ? P->BN : P->BK, G = P->shape->group;
-    ln(M, "const int mt_g = mt_s * %d + (int)threadIdx.x;", 32 * P->warps);
+    ln(M, "const int mt_g = mt_s * %d + %s;", copy_threads(M), copy_tid(M));
     ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * %d;", cols / G, cols / G, G);
 }
 
-static void copy_shape(const MmaPlan *P, int k, int *groups, int *per) {
-    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = 32 * P->warps;
+static void copy_shape(const Mma *M, int k, int *groups, int *per) {
+    const MmaPlan *P = M->P;
+    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = copy_threads(M);
     *groups = rows * cols / P->shape->group;
     *per = (*groups + T - 1) / T;
 }
@@ -582,7 +591,7 @@ static int hoisted_lane(const Mma *M, int k) {
     if (lane < 0) return -1;
     const Inst *y = def_of(M->f, l->yields[lane]);
     int groups, per;
-    copy_shape(M->P, k, &groups, &per);
+    copy_shape(M, k, &groups, &per);
     return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
 }
 
@@ -607,12 +616,12 @@ void mma_copy_bases(Mma *M, int k) {
     if (lane < 0) return;
     const Loop *l = M->P->loop->loop;
     int groups, per, G = M->P->shape->group;
-    copy_shape(M->P, k, &groups, &per);
+    copy_shape(M, k, &groups, &per);
     const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
     const Inst *y = def_of(M->f, l->yields[lane]);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
-    ln(M, "int mt_q%d[%d];", k, per);
+    if (!M->copy_q_inline) ln(M, "int mt_q%d[%d];", k, per);
     ln(M, "unsigned mt_v%d = 0;", k);
     /* mt_u<k>: every group of the thread is one cp.async whenever the
      * iteration's mask is all true (the step keeps the groups aligned) */
@@ -627,8 +636,8 @@ void mma_copy_bases(Mma *M, int k) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
-    ln(M, "mt_q%d[mt_s] = %s;", k, M->dst_index[k]);
-    if (groups % (32 * M->P->warps)) {
+    if (!M->copy_q_inline) ln(M, "mt_q%d[mt_s] = %s;", k, M->dst_index[k]);
+    if (groups % copy_threads(M)) {
         ln(M, "if (mt_c && mt_g < %d) mt_v%d |= 1u << mt_s;", groups, k);
         ln(M, "mt_u%d = mt_u%d && (mt_c || mt_g >= %d);", k, k, groups);
     } else {
@@ -646,8 +655,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     const Inst *in = P->ld[k];
-    int groups, per, T = 32 * P->warps, G = P->shape->group;
-    copy_shape(P, k, &groups, &per);
+    int groups, per, T = copy_threads(M), G = P->shape->group;
+    copy_shape(M, k, &groups, &per);
     int base = pointer_param(M->f, l, in->args[0]);
     const char *bname = M->pnames[base];
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
@@ -683,8 +692,14 @@ void mma_copy(Mma *M, int k, const char *buf) {
         ln(M, "#pragma unroll");
         ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
         M->indent++;
-        if (groups % T) ln(M, "if (mt_s * %d + (int)threadIdx.x < %d) {", T, groups), M->indent++;
-        ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, k, bname, k, k);
+        if (groups % T) ln(M, "if (mt_s * %d + %s < %d) {", T, copy_tid(M), groups), M->indent++;
+        if (M->copy_q_inline) {
+            group_coords(M, k);
+            ln(M, "mt_cp_async16(&%s[%s], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, M->dst_index[k], bname,
+               k, k);
+        } else
+            ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, k, bname, k,
+               k);
         if (groups % T) M->indent--, ln(M, "}");
         M->indent--;
         ln(M, "}");
@@ -1035,6 +1050,9 @@ static void emit_pair_stage(Mma *M, const Inst *in, const char **ename[2], int l
     ln(M, "}");
 }
 
+/* The barrier of the epilogue's threads (the accumulator's holders). */
+static const char *epi_barrier(const Mma *M) { return M->epi_bar ? M->epi_bar : "__syncthreads();"; }
+
 /* Phase 2: after a barrier, the block from the buffer to global memory in
  * 16-byte groups along its rows, each one vector store where its
  * addresses are consecutive, aligned and unmasked, else element-wise. */
@@ -1052,7 +1070,7 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
     const char *mask =
         in->args[2].kind == OPD_NONE ? "true" : render(M, in->args[2], "mt_r", "(mt_c + q)", -1);
     const char *al = align_test(M, base, 16);
-    ln(M, "__syncthreads();");
+    ln(M, "%s", epi_barrier(M));
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
     M->indent++;
@@ -1104,7 +1122,7 @@ void mma_epilogue(Mma *M) {
     }
     if (stores == 1) ld = staged_row(M, staged, epi);
     /* the buffer is the ring: every warp's last reads of it come first */
-    if (ld) ln(M, "__syncthreads();");
+    if (ld) ln(M, "%s", epi_barrier(M));
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", M->frag_mt);
     M->indent++;
@@ -1223,6 +1241,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
             dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
             M.index_type = "long long";
     sb_init(&M.pre, a);
+    sb_init(&M.fns, a);
+    M.symbol = symbol;
     StrBuf body;
     sb_init(&body, a);
     M.out = &body;
@@ -1247,6 +1267,13 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
         ln(&M, "#if MT_WGMMA_SM90");
         emit_wgmma(&M);
         ln(&M, "#else");
+        if (P.threads_sm90 > T) {
+            /* an sm_90 device launches the producer warps too (plain
+             * sm_90 code: this body) */
+            ln(&M, "#if MT_ARCH_SM90");
+            ln(&M, "if ((int)threadIdx.x >= %d) return;", T);
+            ln(&M, "#endif");
+        }
     }
     ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
     ln(&M, "(void)mt_wr, (void)mt_wc;");
@@ -1340,7 +1367,11 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
-    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
+    sb_puts(&out, sb_str(&M.fns));
+    if (P.threads_sm90 > T)
+        sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid %s(",
+                  P.threads_sm90, T, symbol);
+    else sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M.pnames[i]);
     sb_puts(&out, ") {\n");

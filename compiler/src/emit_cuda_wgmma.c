@@ -40,6 +40,7 @@
  * Early issues the copies sooner; late is taken where its smaller ring
  * lets more blocks share an SM (128 x 128 x 64, 4 warps, 3 stages: two
  * blocks of 97 KiB against one of 129 KiB). */
+#include <ctype.h>
 #include <string.h>
 
 #include "cuda_mma.h"
@@ -59,12 +60,23 @@ static int swizzle_of(int bytes) {
 
 static int round_up(int x, int m) { return (x + m - 1) / m * m; }
 
+/* The warp-specialized body's producer: one warpgroup. Its copies' hoisted
+ * indices live in registers (at most 32 groups of an operand per thread,
+ * as in the other bodies), and more than 8 warps leave every thread 168
+ * registers (a quarter of the SM's registers over at most 3 warps per
+ * scheduler), which the computing warps' accumulators need. */
+enum { WS_PRODUCERS = 128 };
+
 /* Blocks of `smem` bytes and `warps` warps an sm_90 SM holds at once, by
  * shared memory (228 KiB, 1 KiB reserved per block) and threads (2048). */
 static int blocks_per_sm(int smem, int warps) {
     int by_smem = MMA_SM90_SMEM_PER_SM / (smem + 1024), by_threads = 64 / warps;
     return by_smem < by_threads ? by_smem : by_threads;
 }
+
+/* The warp-specialized ring's shared memory: the slots, the base aligned
+ * up to 1024 bytes, a full and an empty mbarrier per slot after them. */
+static int ws_smem(const WgmmaPlan *W, int slots) { return slots * W->stage + 1024 + 16 * slots; }
 
 void wgmma_plan(MmaPlan *P, int stages) {
     WgmmaPlan *W = &P->wg;
@@ -100,7 +112,24 @@ void wgmma_plan(MmaPlan *P, int stages) {
                blocks_per_sm(early, P->warps) >= blocks_per_sm(late, P->warps);
     W->slots = W->dist + 1 + W->early;
     W->smem = W->slots * W->stage + 1024;
+    W->threads = 32 * P->warps;
     W->on = W->smem <= MMA_MAX_SMEM_SM90;
+    /* warp-specialized: a producer warpgroup more, num_stages slots (at
+     * least 2; fewer while above sm_90's shared memory), one more while
+     * the blocks an SM holds stay as many */
+    W->producers = WS_PRODUCERS;
+    int ws_threads = 32 * P->warps + W->producers, slots = stages > 2 ? stages : 2;
+    while (slots > 2 && ws_smem(W, slots) > MMA_MAX_SMEM_SM90) slots--;
+    if (ws_threads > 1024 || ws_smem(W, slots) > MMA_MAX_SMEM_SM90) return;
+    if (ws_smem(W, slots + 1) <= MMA_MAX_SMEM_SM90 &&
+        blocks_per_sm(ws_smem(W, slots + 1), ws_threads / 32) >=
+            blocks_per_sm(ws_smem(W, slots), ws_threads / 32))
+        slots++;
+    W->ws = 1;
+    W->on = 1;
+    W->slots = slots;
+    W->smem = ws_smem(W, slots);
+    W->threads = ws_threads;
 }
 
 static const char *dt_name(DType dt) { return dt == DT_F16 ? "f16" : "bf16"; }
@@ -199,7 +228,31 @@ const char *wgmma_common_helpers(void) {
            "    for (int j = 0; j < NT; j++)\n"
            "#pragma unroll\n"
            "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
-           "#else\n#define MT_WGMMA_SM90 0\n#endif\n#endif\n";
+           "/* mbarriers in shared memory: init (the arrivals of a phase), arrive (release),\n"
+           " * arrive once the thread's earlier cp.async's land, wait for a phase's parity */\n"
+           "static __device__ __forceinline__ void mt_mbar_init(unsigned long long *bar, unsigned count) {\n"
+           "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar)),\n"
+           "                 \"r\"(count) : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_mbar_arrive(unsigned long long *bar) {\n"
+           "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar))\n"
+           "                 : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_mbar_arrive_cp_async(unsigned long long *bar) {\n"
+           "    asm volatile(\"cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\"\n"
+           "                 : : \"r\"((unsigned)__cvta_generic_to_shared(bar)) : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_mbar_wait(unsigned long long *bar, unsigned parity) {\n"
+           "    asm volatile(\"{\\n .reg .pred p;\\n mt_wait:\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\\n\"\n"
+           "                 \" @!p bra mt_wait;\\n}\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar)), \"r\"(parity)\n"
+           "                 : \"memory\");\n}\n"
+           "static __device__ __forceinline__ void mt_cp_async_wait_all() {\n"
+           "    asm volatile(\"cp.async.wait_all;\" : : : \"memory\");\n}\n"
+           "/* a barrier of `count` threads (named barrier `id`; 0 is __syncthreads') */\n"
+           "static __device__ __forceinline__ void mt_bar_sync(int id, int count) {\n"
+           "    asm volatile(\"bar.sync %0, %1;\" : : \"r\"(id), \"r\"(count) : \"memory\");\n}\n"
+           "#else\n#define MT_WGMMA_SM90 0\n#endif\n"
+           "/* sm_90 devices (sm_90 and sm_90a code) launch a warp-specialized kernel with\n"
+           " * its producer warpgroup; a body without one returns from those threads */\n"
+           "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900\n#define MT_ARCH_SM90 1\n#else\n"
+           "#define MT_ARCH_SM90 0\n#endif\n#endif\n";
 }
 
 const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
@@ -220,42 +273,35 @@ const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw) {
                         per, rows * sw, sw, per, SWIZZLES[s].mask);
 }
 
-void emit_wgmma(Mma *M) {
-    Arena *a = M->a;
+/* One iteration's wgmma's from slot offset mt_so (a k-step, a 64-row
+ * block add their offsets to the descriptors), one commit group. */
+static void issue_wgmmas(Mma *M) {
     const MmaPlan *P = M->P;
     const WgmmaPlan *W = &P->wg;
-    const Loop *l = P->loop->loop;
-    int MI = W->wm / 64, NT = W->wn / 8, R = W->slots, D = W->dist;
+    ln(M, "mt_wgmma_fence();");
+    for (int kk = 0; kk < P->BK; kk += 16) {
+        int b_off = kk * W->swb;
+        for (int mi = 0; mi < W->wm / 64; mi++) {
+            int a_off = (kk * 2 / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kk * 2 % W->swa;
+            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));",
+               W->wn, dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
+        }
+    }
+    ln(M, "mt_wgmma_commit();");
+}
+
+/* The copy of iteration mt_t's operand blocks into slot mt_st. */
+static void copy_lambda(Mma *M) {
+    const MmaPlan *P = M->P;
+    const WgmmaPlan *W = &P->wg;
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
-    ln(M,
-       "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma; A "
-       "%dB-, B %dB-swizzled; copies %d iteration%s ahead in %d buffers",
-       P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa, W->swb, D,
-       D > 1 ? "s" : "", R);
-    ln(M, "const int mt_wg = mt_warp >> 2, mt_wr = mt_wg / %d, mt_wc = mt_wg %% %d;", W->gn, W->gn);
-    ln(M, "(void)mt_wr, (void)mt_wc;");
-    M->frag_mt = MI;
-    M->frag_nt = NT;
-    M->frag_rstep = 64;
-    M->frag_r0 = arena_printf(a, "mt_wr * %d + (mt_warp & 3) * 16", W->wm);
-    M->frag_c0 = arena_printf(a, "mt_wc * %d", W->wn);
-    mma_acc_init(M);
-    mma_trip_count(M);
-    /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
-     * asked for 1024 more) */
-    ln(M, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
-    ln(M,
-       "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
-       "1023u)) & 1023u));",
-       mt, mt);
-    M->dst_index[0] = wgmma_swizzled_index(a, P->BM, P->BK, W->swa);
-    M->dst_index[1] = wgmma_swizzled_index(a, P->BK, P->BN, W->swb);
+    M->dst_index[0] = wgmma_swizzled_index(M->a, P->BM, P->BK, W->swa);
+    M->dst_index[1] = wgmma_swizzled_index(M->a, P->BK, P->BN, W->swb);
     mma_copy_bases(M, 0);
     mma_copy_bases(M, 1);
-    long long step = l->step.c.i;
     ln(M, "auto mt_copy = [&](int mt_t, int mt_st) {");
     M->indent++;
-    ln(M, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(M, "const int mt_k = mt_start + mt_t * %lld;", (long long)P->loop->loop->step.c.i);
     ln(M, "(void)mt_k;");
     ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, W->stage / 2);
     ln(M, "%s *const mt_sb = mt_sa + %d;", mt, W->a_bytes / 2);
@@ -264,36 +310,29 @@ void emit_wgmma(Mma *M) {
     M->indent--;
     ln(M, "};");
     M->dst_index[0] = M->dst_index[1] = NULL;
-    /* the descriptors of slot 0 at the warpgroup's rows (A) and columns (B);
-     * a k-step, a 64-row block and a slot add their offsets >> 4 */
-    int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
-    ln(M, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_stages);");
-    ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + mt_wr * %d, 16, %d, %d);",
-       W->wm * W->swa, 8 * W->swa, code_a);
-    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + mt_wc * %d, %d, %d, %d);",
-       W->a_bytes, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
+}
+
+/* Every warp copies and computes: iteration t waits for its copies
+ * (cp.async groups), a block-wide barrier, the wgmma's, the copies of
+ * iteration t + dist. */
+static void ring_loop(Mma *M) {
+    const WgmmaPlan *W = &M->P->wg;
+    int R = W->slots, D = W->dist;
+    mma_acc_init(M);
+    copy_lambda(M);
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_p = 0; mt_p < %d; mt_p++) {", D);
     ln(M, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
     ln(M, "    mt_cp_async_commit();");
     ln(M, "}");
-    for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
+    for (int mi = 0; mi < W->wm / 64; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
     ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     M->indent++;
     ln(M, "mt_cp_async_wait<%d>();", D - 1);
     ln(M, "mt_fence_proxy_async();");
     ln(M, "__syncthreads();");
     ln(M, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, W->stage >> 4);
-    ln(M, "mt_wgmma_fence();");
-    for (int kk = 0; kk < P->BK; kk += 16) {
-        int b_off = kk * W->swb;
-        for (int mi = 0; mi < MI; mi++) {
-            int a_off = (kk * 2 / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kk * 2 % W->swa;
-            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));",
-               W->wn, dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
-        }
-    }
-    ln(M, "mt_wgmma_commit();");
+    issue_wgmmas(M);
     if (W->early) {
         /* iteration t - 1's slot is still being read: the copies go to
          * iteration t - 2's */
@@ -309,6 +348,169 @@ void emit_wgmma(Mma *M) {
     M->indent--;
     ln(M, "}");
     ln(M, "mt_wgmma_wait<0>();");
+}
+
+/* Whether C text mentions identifier `name`. */
+static int mentions(const char *text, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+/* The producer warps' body as a __noinline__ function of the kernel's
+ * parameters, entry scalars and ring that it reads, and its call: ptxas
+ * allocates each function's registers on its own, where one function
+ * holding both roles spilled (and serialized the wgmma's: C7514) at the
+ * 168 registers per thread that more than 8 warps leave. */
+static void producer_fn(Mma *M, const char *body) {
+    const Function *f = M->f;
+    const MmaPlan *P = M->P;
+    Arena *a = M->a;
+    StrBuf params, args;
+    sb_init(&params, a);
+    sb_init(&args, a);
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    for (int i = 0; i < f->nparams; i++)
+        if (mentions(body, M->pnames[i])) {
+            sb_printf(&params, "%s%s %s", params.len ? ", " : "", c_param_type(a, f->params[i].type),
+                      M->pnames[i]);
+            sb_printf(&args, "%s%s", args.len ? ", " : "", M->pnames[i]);
+        }
+    for (int v = 0; v < f->nvalues; v++)
+        if (M->sname[v] && mentions(body, M->sname[v])) {
+            Type t = f->types[v];
+            sb_printf(&params, "%s%s %s", params.len ? ", " : "",
+                      t.ptr ? M->index_type : c_type((DType)t.dtype), M->sname[v]);
+            sb_printf(&args, "%s%s", args.len ? ", " : "", M->sname[v]);
+        }
+    sb_printf(&params, "%sint mt_start, int mt_n, %s *mt_stages, unsigned long long *mt_bar",
+              params.len ? ", " : "", mt);
+    sb_printf(&args, "%smt_start, mt_n, mt_stages, mt_bar", args.len ? ", " : "");
+    sb_printf(&M->fns,
+              "#if MT_WGMMA_SM90\n/* %s's producer warps: the operand blocks into the ring */\n"
+              "static __device__ __noinline__ void %s_producer(%s) {\n%s}\n#endif\n",
+              M->symbol, M->symbol, sb_str(&params), body);
+    ln(M, "if (mt_warp >= %d) {", P->warps);
+    ln(M, "    %s_producer(%s);", M->symbol, sb_str(&args));
+    ln(M, "    return;");
+    ln(M, "}");
+}
+
+/* Warp-specialized: the last warpgroup copies, the others compute. Slot
+ * s has two mbarriers: full (the producer's threads arrive twice per
+ * fill: once when their cp.async's land, once after their element-wise
+ * stores) and empty (every computing thread arrives once the wgmma's
+ * that read the slot are done). Iteration t uses slot t % R in phase
+ * t / R; the producer refills a slot after its previous use's empty
+ * phase, so it runs up to R iterations ahead and no warp waits at a
+ * block-wide barrier in the loop. */
+static void ws_loop(Mma *M) {
+    const MmaPlan *P = M->P;
+    const WgmmaPlan *W = &P->wg;
+    int R = W->slots, T = 32 * P->warps;
+    ln(M, "unsigned long long *const mt_bar = (unsigned long long *)(mt_stages + %d);",
+       R * W->stage / 2);
+    ln(M, "if (threadIdx.x == 0) {");
+    ln(M, "    #pragma unroll");
+    ln(M, "    for (int mt_s = 0; mt_s < %d; mt_s++) {", R);
+    ln(M, "        mt_mbar_init(&mt_bar[mt_s], %d);", 2 * W->producers);
+    ln(M, "        mt_mbar_init(&mt_bar[%d + mt_s], %d);", R, T);
+    ln(M, "    }");
+    ln(M, "}");
+    ln(M, "__syncthreads();");
+    /* the producer's body: a function of its own (below) */
+    StrBuf *kernel = M->out, prod;
+    int indent = M->indent;
+    sb_init(&prod, M->a);
+    M->out = &prod;
+    M->indent = 1;
+    M->copy_threads = W->producers;
+    M->copy_tid = arena_printf(M->a, "((int)threadIdx.x - %d)", T);
+    /* the producer's registers are the computing warps' share too: its
+     * shared offsets computed per copy (the producer has issue slots to
+     * spare) */
+    M->copy_q_inline = 1;
+    copy_lambda(M);
+    M->copy_threads = 0;
+    M->copy_tid = NULL;
+    M->copy_q_inline = 0;
+    ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M->indent++;
+    ln(M, "const int mt_st = mt_t %% %d;", R);
+    ln(M, "if (mt_t >= %d) mt_mbar_wait(&mt_bar[%d + mt_st], ((mt_t / %d) - 1) & 1);", R, R, R);
+    ln(M, "mt_copy(mt_t, mt_st);");
+    ln(M, "mt_mbar_arrive_cp_async(&mt_bar[mt_st]);");
+    ln(M, "mt_mbar_arrive(&mt_bar[mt_st]);");
+    M->indent--;
+    ln(M, "}");
+    ln(M, "mt_cp_async_wait_all();");
+    M->out = kernel;
+    M->indent = indent;
+    producer_fn(M, sb_str(&prod));
+    mma_acc_init(M);
+    for (int mi = 0; mi < W->wm / 64; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
+    ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M->indent++;
+    ln(M, "const int mt_st = mt_t %% %d;", R);
+    ln(M, "mt_mbar_wait(&mt_bar[mt_st], (mt_t / %d) & 1);", R);
+    ln(M, "mt_fence_proxy_async();");
+    ln(M, "const unsigned mt_so = (unsigned)mt_st * %du;", W->stage >> 4);
+    issue_wgmmas(M);
+    ln(M, "mt_wgmma_wait<1>();");
+    ln(M, "if (mt_t > 0) mt_mbar_arrive(&mt_bar[%d + (mt_t + %d) %% %d]);", R, R - 1, R);
+    M->indent--;
+    ln(M, "}");
+    ln(M, "mt_wgmma_wait<0>();");
+    M->epi_bar = arena_printf(M->a, "mt_bar_sync(1, %d);", T);
+}
+
+void emit_wgmma(Mma *M) {
+    Arena *a = M->a;
+    const MmaPlan *P = M->P;
+    const WgmmaPlan *W = &P->wg;
+    int MI = W->wm / 64, NT = W->wn / 8, R = W->slots, D = W->dist;
+    const char *mt = c_mem_type(P->in_dt, C_CUDA);
+    if (W->ws)
+        ln(M,
+           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma, "
+           "and a producer warpgroup; A %dB-, B %dB-swizzled; %d buffers",
+           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa,
+           W->swb, R);
+    else
+        ln(M,
+           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma; "
+           "A %dB-, B %dB-swizzled; copies %d iteration%s ahead in %d buffers",
+           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa,
+           W->swb, D, D > 1 ? "s" : "", R);
+    ln(M, "const int mt_wg = mt_warp >> 2, mt_wr = mt_wg / %d, mt_wc = mt_wg %% %d;", W->gn, W->gn);
+    ln(M, "(void)mt_wr, (void)mt_wc;");
+    M->frag_mt = MI;
+    M->frag_nt = NT;
+    M->frag_rstep = 64;
+    M->frag_r0 = arena_printf(a, "mt_wr * %d + (mt_warp & 3) * 16", W->wm);
+    M->frag_c0 = arena_printf(a, "mt_wc * %d", W->wn);
+    mma_trip_count(M);
+    /* the dynamic shared memory's base rounded up to 1024 bytes (the plan
+     * asked for 1024 more) */
+    ln(M, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
+    ln(M,
+       "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
+       "1023u)) & 1023u));",
+       mt, mt);
+    /* the descriptors of slot 0 at the warpgroup's rows (A) and columns (B);
+     * a k-step, a 64-row block and a slot add their offsets >> 4 */
+    int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
+    ln(M, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_stages);");
+    ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + mt_wr * %d, 16, %d, %d);",
+       W->wm * W->swa, 8 * W->swa, code_a);
+    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + mt_wc * %d, %d, %d, %d);",
+       W->a_bytes, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
+    if (W->ws) ws_loop(M);
+    else ring_loop(M);
     for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);
     /* the ring is free after the last wait: the epilogue's stores staged
      * through it (16-byte stores along the rows) */
@@ -316,6 +518,7 @@ void emit_wgmma(Mma *M) {
     M->stage_bytes = W->slots * W->stage;
     mma_epilogue(M);
     M->stage_smem = NULL;
+    M->epi_bar = NULL;
     /* the mma.sync body starts afresh */
     M->ename = ARENA_ARRAY(a, const char *, M->f->nvalues + 1);
     M->acc_elem = NULL;

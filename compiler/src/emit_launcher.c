@@ -249,14 +249,21 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
      * than the sm_80 one: the shared memory asked per device (an sm_80
      * device cannot give the larger; an sm_90 one runs either branch) */
     int dyn = s->tile->dyn_smem, dyn90 = s->tile->dyn_smem_sm90;
-    const char *smem_fn = dyn90 > dyn ? arena_printf(a, "mytriton_smem_%s", s->name) : NULL;
-    if (smem_fn)
+    int thr = s->tile->block_threads, thr90 = s->tile->block_threads_sm90 ? s->tile->block_threads_sm90 : thr;
+    const char *sm90_fn =
+        dyn90 > dyn || thr90 != thr ? arena_printf(a, "mytriton_sm90_%s", s->name) : NULL;
+    if (sm90_fn)
         sb_printf(&sb,
                   "static int %s(int dev) {\n    int major = 0;\n"
-                  "    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) "
-                  "return %d;\n    return major == 9 ? %d : %d;\n}\n\n",
-                  smem_fn, dyn, dyn90, dyn);
-    const char *dyn_expr = smem_fn ? "mt_smem" : arena_printf(a, "%d", dyn);
+                  "    return cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == "
+                  "cudaSuccess && major == 9;\n}\n\n",
+                  sm90_fn);
+    /* per device where the branches differ: the shared memory and threads
+     * (expressions of the device's sm90 flag) */
+    const char *dyn_of = dyn90 > dyn ? arena_printf(a, "(%%s ? %d : %d)", dyn90, dyn) : NULL;
+    const char *thr_of = thr90 != thr ? arena_printf(a, "(%%s ? %du : %du)", thr90, thr) : NULL;
+    const char *dyn_expr = dyn90 > dyn ? "mt_smem" : arena_printf(a, "%d", dyn);
+    const char *thr_expr = thr90 != thr ? "mt_threads" : arena_printf(a, "%d", thr);
     sb_printf(&sb, "extern \"C\" cudaError_t %s(%s) {\n", launcher, launcher_params(a, s, 1));
     emit_grid_prologue(&sb, a, s, launcher, "cudaErrorInvalidValue", "cudaSuccess");
     /* cudaLaunchKernel returns the launch's own error: no
@@ -280,9 +287,12 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     }
     if (!f->nparams) sb_puts(&sb, "NULL");
     sb_puts(&sb, "};\n");
-    if (smem_fn)
-        sb_printf(&sb, "    int mt_dev = 0;\n    (void)cudaGetDevice(&mt_dev);\n    const int mt_smem = %s(mt_dev);\n",
-                  smem_fn);
+    if (sm90_fn) {
+        sb_printf(&sb, "    int mt_dev = 0;\n    (void)cudaGetDevice(&mt_dev);\n    const int mt_sm90 = %s(mt_dev);\n",
+                  sm90_fn);
+        if (dyn_of) sb_printf(&sb, "    const int mt_smem = %s;\n", arena_printf(a, dyn_of, "mt_sm90"));
+        if (thr_of) sb_printf(&sb, "    const unsigned mt_threads = %s;\n", arena_printf(a, thr_of, "mt_sm90"));
+    }
     if (dyn > 48 * 1024 || dyn90 > 48 * 1024) /* above the default limit: opted in per launch (per device) */
         sb_printf(
             &sb,
@@ -293,8 +303,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(
         &sb,
         "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
-        "dim3(%d), mt_args, %s, stream);\n",
-        s->symbol, s->tile->block_threads, dyn_expr);
+        "dim3(%s), mt_args, %s, stream);\n",
+        s->symbol, thr_expr, dyn_expr);
     sb_printf(
         &sb,
         "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",
@@ -308,6 +318,9 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(&sb, "static int %s(mytriton_kernel_attributes *out) {\n", attributes);
     sb_puts(&sb, "    int dev = 0, blocks = 0, sms = 0;\n    cudaFuncAttributes fa;\n");
     sb_puts(&sb, "    cudaError_t err = cudaGetDevice(&dev);\n");
+    if (sm90_fn) sb_printf(&sb, "    const int sm90 = %s(dev);\n", sm90_fn);
+    const char *dyn_dev = dyn_of ? arena_printf(a, dyn_of, "sm90") : arena_printf(a, "%d", dyn);
+    const char *thr_dev = thr_of ? arena_printf(a, thr_of, "sm90") : arena_printf(a, "%d", thr);
     sb_printf(
         &sb,
         "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n",
@@ -317,9 +330,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
               s->symbol);
     sb_printf(
         &sb,
-        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %d, %s);\n",
-        s->symbol, s->tile->block_threads,
-        smem_fn ? arena_printf(a, "%s(dev)", smem_fn) : arena_printf(a, "%d", dyn));
+        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %s, %s);\n",
+        s->symbol, thr_dev, dyn_dev);
     sb_puts(
         &sb,
         "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
@@ -334,8 +346,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     sb_printf(
         &sb,
         "    out->dynamic_shared_bytes = %s;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
-        smem_fn ? arena_printf(a, "%s(dev)", smem_fn) : arena_printf(a, "%d", dyn));
-    sb_printf(&sb, "    out->threads_per_block = %d;\n", s->tile->block_threads);
+        dyn_dev);
+    sb_printf(&sb, "    out->threads_per_block = %s;\n", thr_dev);
     sb_puts(
         &sb,
         "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
@@ -369,11 +381,16 @@ const char *emit_header(Arena *a, const Spec *s) {
     for (int j = 0; j < s->nextra; j++)
         sb_printf(&sb, " *   %s: a launcher-only parameter of the grid\n",
                   s->pnames[s->f->nparams + j]);
+    /* the tensor-core paths (shared memory of their own) ring num_stages buffers */
     if (s->num_stages > 0)
-        sb_printf(&sb, " *   num_stages: %d (a hint this backend does not use yet)\n",
-                  s->num_stages);
+        sb_printf(&sb, " *   num_stages: %d%s\n", s->num_stages,
+                  s->tile->dyn_smem ? "" : " (a hint this kernel's code does not use)");
     sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
-    if (s->tile->block_threads != s->tile->threads)
+    if (s->tile->block_threads_sm90 && s->tile->block_threads_sm90 != s->tile->block_threads)
+        sb_printf(&sb, " (%d on sm_90 devices: its producer warps)",
+                  s->tile->block_threads_sm90);
+    else if (s->tile->dyn_smem) sb_printf(&sb, " (num_warps)");
+    else if (s->tile->block_threads != s->tile->threads)
         sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile),
                   s->tile->threads, s->tile->tm * s->tile->tn);
     sb_puts(&sb, " */\n");

@@ -39,6 +39,9 @@ typedef struct TileInfo {
     /* The same on sm_90 devices, where the kernel's sm_90a branch
      * (emit_cuda_wgmma.c) may have a larger ring (0: dyn_smem). */
     int dyn_smem_sm90;
+    /* Threads per block on sm_90 devices (0: block_threads): the sm_90a
+     * branch's producer warpgroup (the other branch returns from it). */
+    int block_threads_sm90;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is

@@ -251,7 +251,8 @@ Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int o
 TEST(DotTensorCorePath, LargeF16TileInFragments) {
     Compiled r = tutorial("fp16", "float32", 128, 128, 32, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_NE(r.cuda.find("__launch_bounds__(128)"), std::string::npos);  // 4 warps
+    // 4 warps (on sm_90 devices with the wgmma body's producer warpgroup)
+    EXPECT_NE(r.cuda.find("__launch_bounds__(MT_ARCH_SM90 ? 256 : 128)"), std::string::npos);
     EXPECT_NE(r.cuda.find("float mt_acc[4][8][4];"), std::string::npos)
         << r.cuda;  // 64 x 64 per warp
     EXPECT_NE(r.cuda.find("mt_cp_async16(mt_dst"), std::string::npos);
@@ -349,6 +350,39 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
     EXPECT_NE(r.cuda.find("mt_wgmma_wait<1>();"), std::string::npos);
     EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"), std::string::npos);  // A: 128B swizzle
     EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
+}
+
+// The wgmma body is warp-specialized: a producer warpgroup (a __noinline__
+// function of its own, for ptxas's register allocation) fills the ring
+// and arrives on each slot's full mbarrier; the computing warps wait for
+// it, issue the wgmma's and arrive on the empty mbarrier of the slot the
+// previous iteration read; the epilogue's barrier leaves the producer out;
+// the mma.sync body returns from the producer's threads (an sm_90 device
+// running plain sm_90 code).
+TEST(DotTensorCorePath, WgmmaWarpSpecialized) {
+    Compiled r = tutorial("fp16", "float32", 128, 256, 64, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("__launch_bounds__(MT_ARCH_SM90 ? 256 : 128)"), std::string::npos)
+        << r.cuda;
+    size_t fn = r.cuda.find("_producer(");
+    ASSERT_NE(fn, std::string::npos);
+    EXPECT_NE(r.cuda.rfind("static __device__ __noinline__ void ", fn), std::string::npos);
+    EXPECT_NE(r.cuda.find("const int mt_g = mt_s * 128 + ((int)threadIdx.x - 128);"),
+              std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_mbar_arrive_cp_async(&mt_bar[mt_st]);"), std::string::npos);
+    // 3 stages, and a fourth buffer: one block per SM either way
+    EXPECT_NE(r.cuda.find("if (mt_t >= 4) mt_mbar_wait(&mt_bar[4 + mt_st], ((mt_t / 4) - 1) & 1);"),
+              std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_mbar_wait(&mt_bar[mt_st], (mt_t / 4) & 1);"), std::string::npos);
+    EXPECT_NE(r.cuda.find("if (mt_t > 0) mt_mbar_arrive(&mt_bar[4 + (mt_t + 3) % 4]);"),
+              std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_bar_sync(1, 128);"), std::string::npos);
+    EXPECT_NE(r.cuda.find("if ((int)threadIdx.x >= 128) return;"), std::string::npos);
+    // no block-wide barrier in the wgmma loop
+    size_t body = r.cuda.find("// sm_90a:"), loop = r.cuda.find("for (int mt_t = 0;", body);
+    size_t end = r.cuda.find("mt_wgmma_wait<0>();", loop);
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(r.cuda.substr(loop, end - loop).find("__syncthreads"), std::string::npos);
 }
 
 TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {
