@@ -113,7 +113,8 @@ def build(args, tools, dtype, cfg, variant=None):
     cmd = [tools["mytritonc"], KERNELS, "--kernel", "matmul_kernel", "--signature", sig, "--name", name, "-O2",
            "--num-warps", str(warps), "--num-stages", str(_stages), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
     for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", gm), ("ACC", acc),
-                 ("PRECISION", prec), ("PLUS", "False"), ("ACTIVATION", "none")):
+                 ("PRECISION", prec), ("PLUS", "False"), ("ACTIVATION", "none"),
+                 ("WARP_SPECIALIZE", str(args.warp_specialize))):
         cmd += ["-D", "%s=%s" % (k, v)]
     rc, out = run(cmd)
     if rc:
@@ -158,6 +159,8 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--no-triton", action="store_true")
+    ap.add_argument("--warp-specialize", action="store_true",
+                    help="the K loop's tl.range(..., warp_specialize=True), for both compilers")
     ap.add_argument("--compile-only", action="store_true")
     ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -246,7 +249,8 @@ def main():
                 def tgo(ct=ct):
                     tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,
                                                BLOCK_K=bk, GROUP_M=gm, ACC=acc, PRECISION=prec, PLUS=False,
-                                               ACTIVATION="none", num_warps=warps, num_stages=stages)
+                                               ACTIVATION="none", WARP_SPECIALIZE=args.warp_specialize,
+                                               num_warps=warps, num_stages=stages)
                 try:
                     t = time_ms(torch, tgo, args.reps)
                     print("%-10s triton   %-14s %8.3f ms %7.1f TFLOP/s" % (dt, label, t, flops / t / 1e9))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The H200 check of -O2's sm_90a wgmma path (compiler/src/emit_cuda_wgmma.c,
 # docs/dot.md "wgmma on sm_90a"). Run from the repository root on the GPU
-# machine (Triton 3.6, torch, nvcc); logs go to $OUT. About 4 minutes:
+# machine (Triton 3.6, torch, nvcc); logs go to $OUT. About 4 minutes
+# (environment: TESTS, SIZES, CONFIGS, DTYPES, WS, NCU, BASE: see below):
 #   1. configure the h200 preset (sm_90a) and build mytritonc and the
 #      lang_dot tests (FULL=1: the whole preset);
 #   2. ctest -R lang_dot: the tensor-core cases (mma_* in
@@ -25,8 +26,11 @@ cmake --preset h200 > "$OUT/build.log" 2>&1 || { stamp "configure FAILED"; tail 
 if [ -n "${FULL:-}" ]; then
   cmake --build --preset h200 -j 16 >> "$OUT/build.log" 2>&1
 else
-  # mytritonc and every test executable of test/lang_dot (ninja's target list)
-  targets=$(ninja -C build-h200 -t targets all | sed -n 's|^test/lang_dot/\(mytriton_[a-z0-9_]*_test\): .*|\1|p')
+  # mytritonc, every test executable of test/lang_dot and the attention's of
+  # test/lang_apps (ninja's target list)
+  targets=$(ninja -C build-h200 -t targets all |
+    sed -n -e 's|^test/lang_dot/\(mytriton_[a-z0-9_]*_test\): .*|\1|p' \
+      -e 's|^test/lang_apps/\(mytriton_lang_apps_attn_[a-z0-9_]*\): .*|\1|p')
   cmake --build --preset h200 -j 16 --target mytritonc $targets >> "$OUT/build.log" 2>&1
 fi
 rc=$?
@@ -47,6 +51,13 @@ sass() { # name dtype BM BN BK warps stages
   echo "$1: HGMMA $(cuobjdump -sass "$d/$1.cubin" | grep -c HGMMA), HMMA $(cuobjdump -sass "$d/$1.cubin" | grep -c HMMA)"
   rm -f "$d/$1.cubin"
 }
+# the base compiler (BASE), built on the CPUs while the tests use the GPU
+if [ -n "${BASE:-}" ]; then
+  { rm -rf /tmp/base && mkdir -p /tmp/base/src && tar -xf "$BASE" -C /tmp/base/src &&
+    cmake -S /tmp/base/src -B /tmp/base/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMYTRITON_BUILD_TESTS=OFF -DMYTRITON_BUILD_BENCH=OFF -DMYTRITON_BUILD_EXAMPLE=OFF &&
+    ninja -C /tmp/base/build mytritonc; } > "$OUT/base_build.log" 2>&1 &
+  BASE_BUILD=$!
+fi
 # (on the CPUs while the tests use the GPU)
 {
   sass wg_f16_128x256x64_w8 fp16 128 256 64 8 3
@@ -54,16 +65,41 @@ sass() { # name dtype BM BN BK warps stages
 } > "$OUT/sass.log" 2>&1 &
 SASS=$!
 
-(cd build-h200 && timeout 150 ctest -R lang_dot -j 8 --timeout 120 --output-on-failure) > "$OUT/ctest.log" 2>&1
-stamp "ctest -R lang_dot exit $?"
+(cd build-h200 && timeout 150 ctest -R "${TESTS:-lang_dot}" -j 8 --timeout 120 --output-on-failure) > "$OUT/ctest.log" 2>&1
+stamp "ctest -R ${TESTS:-lang_dot} exit $?"
 grep -E "tests passed|Failed|\*\*\*|Not Run|Skipped" "$OUT/ctest.log" | head -30
 wait $SASS
 cat "$OUT/sass.log"
 
-# 4096^3: configs 0 (128x256x64 w8 s3), 1 (256x128x64 w8 s3), 2 (128x128x64 w4 s3)
-timeout 200 python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16,bf16 --configs 0,1,2 \
-  --reps 20 --jobs 8 > "$OUT/bench_dot.log" 2>&1
-stamp "bench_dot exit $?"
+# 4096^3: configs 0 (128x256x64 w8 s3), 1 (256x128x64 w8 s3), 2 (128x128x64 w4 s3);
+# SIZES (default 4096), CONFIGS and DTYPES override
+# WS=1: each also with --warp-specialize (the K loop's tl.range hint, both compilers)
+for size in ${SIZES:-4096}; do
+  for ws in "" ${WS:+--warp-specialize}; do
+    timeout 200 python3 scripts/bench_dot.py --build-dir build-h200 --dtypes "${DTYPES:-fp16,bf16}" \
+      --configs "${CONFIGS:-0,1,2}" --size "$size" --reps 20 --jobs 8 $ws >> "$OUT/bench_dot.log" 2>&1
+    stamp "bench_dot $size $ws exit $?"
+  done
+done
+# NCU=1: Nsight Compute on the first config's mytriton kernel (with WS: warp-specialized)
+if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
+  timeout 120 ncu --clock-control none -k "regex:mm_" -c 1 --section SpeedOfLight --section WarpStateStats \
+    --section SchedulerStats --section InstructionStats --section ComputeWorkloadAnalysis \
+    python3 scripts/bench_dot.py --build-dir build-h200 --dtypes fp16 --configs "${CONFIGS%%,*}" --reps 1 \
+    --jobs 4 --no-triton ${WS:+--warp-specialize} > "$OUT/ncu.log" 2>&1
+  stamp "ncu exit $?"
+  grep -E "mm_|Duration|Throughput|Warp Cycles Per Issued|Stall|Registers|Occupancy|Issue Slots|Executed Instructions  |Issued Warp|No Eligible|Active Warps|Eligible Warps" "$OUT/ncu.log" | head -40
+fi
+# BASE=<a `git archive` tarball>: its compiler's kernels timed in the same run
+if [ -n "${BASE:-}" ]; then
+  wait "${BASE_BUILD:-}" 2>/dev/null
+  for size in ${SIZES:-4096}; do
+    timeout 150 python3 scripts/bench_dot.py --build-dir /tmp/base/build --dtypes "${DTYPES:-fp16,bf16}" \
+      --configs "${CONFIGS:-0,1,2}" --size "$size" --reps 20 --jobs 8 --no-triton >> "$OUT/bench_base.log" 2>&1
+    stamp "bench_dot (base) $size exit $?"
+  done
+  echo "---- base ($BASE)"; cat "$OUT/bench_base.log"
+fi
 cat "$OUT/bench_dot.log"
 # a relative difference above 1e-2 from torch is a wrong result, not rounding
 awk '/max rel diff/ { if ($NF + 0 > 1e-2) { bad = 1; print "WRONG: " $0 } } END { exit bad }' \

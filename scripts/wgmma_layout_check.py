@@ -28,10 +28,12 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
-# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): 128B, 64B and 32B
-# swizzles, several K columns, warpgroups along M and along N
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages[, warp_specialize]): 128B,
+# 64B and 32B swizzles, several K columns, warpgroups along M and along N,
+# the warp-specialized body's producer copies
 TILES = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 32, 4, 3), (64, 64, 128, 4, 3),
-         (64, 256, 32, 8, 3), (64, 16, 16, 4, 2), (128, 128, 128, 8, 3), (64, 128, 64, 4, 1)]
+         (64, 256, 32, 8, 3), (64, 16, 16, 4, 2), (128, 128, 128, 8, 3), (64, 128, 64, 4, 1),
+         (128, 256, 64, 8, 3, True), (128, 128, 32, 4, 3, True), (64, 256, 32, 8, 4, True)]
 ATTN_KERNELS = os.path.join(ROOT, "test", "lang_apps", "kernels", "attention.py")
 # (HEAD_DIM, BLOCK_M, BLOCK_N, num_warps, num_stages): 128B and 64B swizzles,
 # one and two 64-row blocks per warpgroup, one and two warpgroups
@@ -241,14 +243,15 @@ def main():
         files.append(os.path.join(work, name, name + ".cu"))
         return True
     if args.mytritonc:
-        for bm, bn, bk, warps, stages in TILES:
+        for bm, bn, bk, warps, stages, *ws in TILES:
             if not compile_one(KERNELS, "matmul_kernel",
                                "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32",
                                "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
-                               "wg_%d_%d_%d_w%d_s%d" % (bm, bn, bk, warps, stages), warps, stages,
+                               "wg_%d_%d_%d_w%d_s%d%s" % (bm, bn, bk, warps, stages, "_ws" if ws else ""),
+                               warps, stages,
                                (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8),
                                 ("ACC", "float32"), ("PRECISION", "tf32"), ("PLUS", "False"),
-                                ("ACTIVATION", "none"))):
+                                ("ACTIVATION", "none"), ("WARP_SPECIALIZE", "True" if ws else "False"))):
                 return 1
         for d, bm, bn, warps, stages in ATTN_TILES:
             if not compile_one(ATTN_KERNELS, "attn_fwd_kernel", "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",

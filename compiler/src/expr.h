@@ -66,6 +66,7 @@ struct ForRange {
     Expr *index;            /* EX_LOOP_INDEX (for) */
     Expr *start, *stop, *step;
     int num_stages, unroll; /* tl.range's hints (0: none) */
+    int warp_specialize;    /* tl.range's warp_specialize=True */
     Expr *cond;             /* if, while: an i1 scalar */
     PtrVec cond_body;       /* while: statements of the condition */
     PtrVec else_body;       /* if: Stmt* */

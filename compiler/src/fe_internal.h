@@ -296,6 +296,7 @@ typedef struct RangeParts {
     Val v[3];
     SrcPos pos[3];
     int num_stages, unroll; /* tl.range's hints (0: none) */
+    int warp_specialize;    /* tl.range's warp_specialize=True */
 } RangeParts;
 
 /* ---- Small value constructors ------------------------------------------ */

@@ -400,6 +400,7 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
     L->step = bounds[2];
     L->num_stages = rp->num_stages;
     L->unroll = rp->unroll;
+    L->warp_specialize = rp->warp_specialize;
 
     PtrVec assigned = {0};
     fe_collect_assigned(I->a, body, &assigned);
@@ -826,7 +827,7 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (given == 3) rp.v[2] = A.v[2], rp.pos[2] = A.pos[2];
         else rp.v[2] = fe_vint(1), rp.pos[2] = iter->pos;
     }
-    rp.num_stages = rp.unroll = 0;
+    rp.num_stages = rp.unroll = rp.warp_specialize = 0;
     if (is_tl_range) {
         /* tl.range: always a runtime loop; its hints compile-time values */
         static const char *const hint[] = {"num_stages", "loop_unroll_factor"};
@@ -843,6 +844,9 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         for (int k = 5; k < 9; k++)
             if (A.given[k] && A.v[k].kind == V_EXPR)
                 fe_fail(I, A.pos[k], "tl.range's %s must be a compile-time value", other[k - 5]);
+        /* warp_specialize: a producer warpgroup in the wgmma matmul body
+         * (emit_cuda_wgmma.c); the other hints change nothing here */
+        if (A.given[7] && fe_is_intlike(A.v[7])) rp.warp_specialize = A.v[7].i != 0;
     }
     int all_int = rp.v[0].kind == V_INT && rp.v[1].kind == V_INT && rp.v[2].kind == V_INT;
     if (all_int && !is_tl_range) {

@@ -223,6 +223,7 @@ static void lower_loop(Lowerer *L, ForRange *fr, SrcPos pos, PtrVec *waiting, in
     lp->start = lp->stop = lp->step = lp->cond = opd_none();
     lp->num_stages = fr->num_stages;
     lp->unroll = fr->unroll;
+    lp->warp_specialize = fr->warp_specialize;
     if (op == OP_FOR) {
         lp->start = lower_expr(L, fr->start);
         lp->stop = lower_expr(L, fr->stop);

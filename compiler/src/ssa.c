@@ -155,11 +155,12 @@ static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Inst *in, 
                   operand_str(a, f, l->stop), operand_str(a, f, l->step));
     else if (in->op == OP_WHILE) sb_puts(sb, "while");
     else sb_printf(sb, "if %s", operand_str(a, f, l->cond));
-    if (l->num_stages || l->unroll) {
+    if (l->num_stages || l->unroll || l->warp_specialize) {
         sb_puts(sb, " {");
-        if (l->num_stages) sb_printf(sb, "num_stages=%d", l->num_stages);
-        if (l->unroll)
-            sb_printf(sb, "%sloop_unroll_factor=%d", l->num_stages ? ", " : "", l->unroll);
+        const char *sep = "";
+        if (l->num_stages) sb_printf(sb, "num_stages=%d", l->num_stages), sep = ", ";
+        if (l->unroll) sb_printf(sb, "%sloop_unroll_factor=%d", sep, l->unroll), sep = ", ";
+        if (l->warp_specialize) sb_printf(sb, "%swarp_specialize=True", sep);
         sb_puts(sb, "}");
     }
     if (l->ncarried) {

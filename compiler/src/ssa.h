@@ -53,6 +53,7 @@ typedef struct Loop {
     Operand *else_yields; /* if: the else region's yields (nyields of them) */
     int num_stages;       /* for: tl.range's num_stages (0: none) */
     int unroll;           /* for: tl.range's loop_unroll_factor (0: none) */
+    int warp_specialize;  /* for: tl.range's warp_specialize=True */
 } Loop;
 
 typedef struct Inst {

@@ -230,7 +230,7 @@ TEST(DotAccepted, CudaCoresAtO1TensorCoresAtO2) {
 // every other dot kernel keeps the one-thread-per-element path and its
 // limit (and -O1 is unchanged).
 Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int opt,
-                  const char *precision = "tf32") {
+                  const char *precision = "tf32", const char *warp_specialize = "False") {
     CompileArgs a;
     a.path = std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py";
     a.kernel = "matmul_kernel";
@@ -243,7 +243,8 @@ Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int o
                  {"ACC", acc},
                  {"PRECISION", precision},
                  {"PLUS", "False"},
-                 {"ACTIVATION", "leaky_relu"}};
+                 {"ACTIVATION", "leaky_relu"},
+                 {"WARP_SPECIALIZE", warp_specialize}};
     a.opt_level = opt;
     return compile(a);
 }
@@ -251,8 +252,7 @@ Compiled tutorial(const char *el, const char *acc, int bm, int bn, int bk, int o
 TEST(DotTensorCorePath, LargeF16TileInFragments) {
     Compiled r = tutorial("fp16", "float32", 128, 128, 32, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    // 4 warps (on sm_90 devices with the wgmma body's producer warpgroup)
-    EXPECT_NE(r.cuda.find("__launch_bounds__(MT_ARCH_SM90 ? 256 : 128)"), std::string::npos);
+    EXPECT_NE(r.cuda.find("__launch_bounds__(128)"), std::string::npos);  // 4 warps
     EXPECT_NE(r.cuda.find("float mt_acc[4][8][4];"), std::string::npos)
         << r.cuda;  // 64 x 64 per warp
     EXPECT_NE(r.cuda.find("mt_cp_async16(mt_dst"), std::string::npos);
@@ -352,7 +352,7 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
     EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
 }
 
-// The wgmma body is warp-specialized: a producer warpgroup (a __noinline__
+// tl.range(..., warp_specialize=True): the wgmma body is warp-specialized, a producer warpgroup (a __noinline__
 // function of its own, for ptxas's register allocation) fills the ring
 // and arrives on each slot's full mbarrier; the computing warps wait for
 // it, issue the wgmma's and arrive on the empty mbarrier of the slot the
@@ -360,7 +360,7 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
 // the mma.sync body returns from the producer's threads (an sm_90 device
 // running plain sm_90 code).
 TEST(DotTensorCorePath, WgmmaWarpSpecialized) {
-    Compiled r = tutorial("fp16", "float32", 128, 256, 64, 2);
+    Compiled r = tutorial("fp16", "float32", 128, 256, 64, 2, "tf32", "True");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("__launch_bounds__(MT_ARCH_SM90 ? 256 : 128)"), std::string::npos)
         << r.cuda;
@@ -383,6 +383,12 @@ TEST(DotTensorCorePath, WgmmaWarpSpecialized) {
     size_t end = r.cuda.find("mt_wgmma_wait<0>();", loop);
     ASSERT_NE(end, std::string::npos);
     EXPECT_EQ(r.cuda.substr(loop, end - loop).find("__syncthreads"), std::string::npos);
+    // without the hint: every warp copies and computes, no producer
+    Compiled plain = tutorial("fp16", "float32", 128, 256, 64, 2);
+    ASSERT_TRUE(plain.ok) << plain.diagnostics;
+    EXPECT_NE(plain.cuda.find("__launch_bounds__(128)"), std::string::npos);
+    EXPECT_EQ(plain.cuda.find("_producer("), std::string::npos);
+    EXPECT_NE(plain.cuda.find("#if MT_WGMMA_SM90"), std::string::npos);
 }
 
 TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {

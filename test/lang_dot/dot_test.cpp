@@ -242,6 +242,14 @@ MMA_TEST(MmaF16Tile128LeakyRelu, MMA_LAUNCH(mma_f16_128_leaky, F16, F16, F16),
 MMA_TEST(MmaF16Tile128x256Warps8, MMA_LAUNCH(mma_f16_128x256_w8, F16, F16, F16),
          MatmulCase{200, 300, 130, 64, false, false, false},
          MatmulCase{256, 512, 256, 64, false, false, false})
+// warp-specialized (tl.range(..., warp_specialize=True): the sm_90a body's
+// producer warpgroup and mbarriers)
+MMA_TEST(MmaF16Tile128x256Warps8WarpSpecialized, MMA_LAUNCH(mma_f16_128x256_w8_ws, F16, F16, F16),
+         MatmulCase{200, 300, 130, 64, false, false, false},
+         MatmulCase{256, 512, 1024, 64, false, false, false})
+MMA_TEST(MmaBf16Tile128LeakyReluPlusEqWarpSpecialized, MMA_LAUNCH(mma_bf16_128_leaky_ws, BF16, BF16, BF16),
+         MatmulCase{300, 270, 100, 64, false, false, true},
+         MatmulCase{129, 257, 333, 64, false, false, true})
 MMA_TEST(MmaF16Tile128Warps8Stages4PlusEq, MMA_LAUNCH(mma_f16_128_w8_s4, F16, F16, F16),
          MatmulCase{129, 257, 333, 32, false, false, false},
          MatmulCase{128, 128, 32, 32, false, false, false})

@@ -11,10 +11,12 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                   stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   GROUP_M: tl.constexpr, ACC: tl.constexpr, PRECISION: tl.constexpr,
-                  PLUS: tl.constexpr, ACTIVATION: tl.constexpr):
+                  PLUS: tl.constexpr, ACTIVATION: tl.constexpr,
+                  WARP_SPECIALIZE: tl.constexpr = False):
     """C = act(A @ B): A (M, K), B (K, N), C (M, N); ACC is the
     accumulator's dtype ("float32", "float16", "float64" or "int32"); PLUS selects
-    `acc += tl.dot(a, b)` over `acc = tl.dot(a, b, acc)`."""
+    `acc += tl.dot(a, b)` over `acc = tl.dot(a, b, acc)`; WARP_SPECIALIZE is
+    the K loop's tl.range hint."""
     pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
@@ -37,7 +39,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
         accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float64)
     else:
         accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=WARP_SPECIALIZE):
         a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
         b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
         if PLUS:
