@@ -72,7 +72,7 @@ TEST(DispatchCli, SpecializedVariantAndNumStages) {
     ASSERT_EQ(r.status, 0) << r.err;
     std::string h = mt_test::read_file(dir + "/tg_d16.h"), cu = mt_test::read_file(dir + "/tg_d16.cu");
     EXPECT_NE(h.find("signature: *fp32:16, *fp32:16, i32:16"), std::string::npos) << h;
-    EXPECT_NE(h.find("num_stages: 4 (a hint this backend does not use yet)"), std::string::npos) << h;
+    EXPECT_NE(h.find("num_stages: 4 (a hint this kernel's code does not use)"), std::string::npos) << h;
     EXPECT_EQ(cu.find("_al16"), std::string::npos) << "no run-time alignment test in the specialized kernel\n" << cu;
 }
 
