@@ -39,7 +39,11 @@
  * iteration t - 1's slot (slots = dist + 1, num_stages as Triton's ring).
  * Early issues the copies sooner; late is taken where its smaller ring
  * lets more blocks share an SM (128 x 128 x 64, 4 warps, 3 stages: two
- * blocks of 97 KiB against one of 129 KiB). */
+ * blocks of 97 KiB against one of 129 KiB).
+ *
+ * With tl.range(..., warp_specialize=True) on the K loop, a producer
+ * warpgroup copies and the other warps compute, the slots handed over by
+ * mbarriers (ws_loop). */
 #include <ctype.h>
 #include <string.h>
 
