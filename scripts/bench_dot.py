@@ -151,9 +151,22 @@ def time_ms(torch, fn, reps):
     return statistics.median(times)
 
 
+def dump_triton(d, kernel, name):
+    """The compiled kernel's intermediate forms (Triton's launch returns it)."""
+    os.makedirs(d, exist_ok=True)
+    for form in ("ttgir", "ptx", "sass"):
+        try:
+            text = kernel.asm[form]
+        except Exception as e:  # no cuobjdump for the SASS, ...
+            text = "unavailable: %s\n" % e
+        with open(os.path.join(d, "%s.%s" % (name, form)), "w") as f:
+            f.write(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir")
+    ap.add_argument("--dump-triton", metavar="DIR", help="write Triton's TTGIR, PTX and SASS of each config there")
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--dtypes", default=",".join(DTYPES))
     ap.add_argument("--reps", type=int, default=10)
@@ -247,13 +260,15 @@ def main():
                 ct = torch.empty((n, n), device="cuda", dtype=cdtype)
 
                 def tgo(ct=ct):
-                    tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,
+                    return tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,
                                                BLOCK_K=bk, GROUP_M=gm, ACC=acc, PRECISION=prec, PLUS=False,
                                                ACTIVATION="none", WARP_SPECIALIZE=args.warp_specialize,
                                                num_warps=warps, num_stages=stages)
                 try:
                     t = time_ms(torch, tgo, args.reps)
                     print("%-10s triton   %-14s %8.3f ms %7.1f TFLOP/s" % (dt, label, t, flops / t / 1e9))
+                    if args.dump_triton:
+                        dump_triton(args.dump_triton, tgo(), "triton_%s_%dx%dx%d_w%d_s%d" % ((dt,) + cfg[:3] + cfg[4:]))
                     best["triton"] = min(best.get("triton", (1e30, "")), (t, label))
                 except Exception as e:  # out of resources for a config, ...
                     print("%-10s triton   %-14s failed: %s" % (dt, label, str(e).splitlines()[0][:160]))

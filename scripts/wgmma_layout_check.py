@@ -138,6 +138,37 @@ def check_attn(src):
     return "ok " + what
 
 
+def fast_path_errors(body, rows):
+    """The steady-state copies put group s of a thread at its group 0's
+    offset plus s steps (mt_q<k> + mt_s * step): the same place as the
+    element-wise fallback's index of that group, for every thread."""
+    errors = []
+    for k, buf in ((0, "mt_sa"), (1, "mt_sb")):
+        m = re.search(r"for \(int mt_s = 0; mt_s < (\d+); mt_s\+\+\) \{\n\s*(?:if \(mt_s \* \d+ \+ .*\n\s*)?"
+                      r"mt_cp_async16\(&%s\[mt_q%d \+ mt_s \* (\d+)\]" % (buf, k), body)
+        if not m:
+            continue  # offsets held per group
+        per, step = int(m.group(1)), int(m.group(2))
+        T, gpr, G, q0 = re.search(
+            r"const int mt_g = mt_s \* (\d+) \+ [^\n]*\n\s*const int mt_gr = mt_g / (\d+), "
+            r"mt_gc = \(mt_g %% \d+\) \* (\d+);\n\s*mt_q%d = (.*);" % k, body).groups()
+        T, gpr, G = int(T), int(gpr), int(G)
+        fallback = re.search(r"mt_dst = &%s\[(.*)\];" % buf, body).group(1)
+        for tid in range(T):
+            base = index_at(q0, tid // gpr, tid % gpr * G)
+            for s_ in range(per):
+                g = s_ * T + tid
+                if g // gpr >= rows[k]:
+                    break
+                want = index_at(fallback, g // gpr, g % gpr * G)
+                if want != base + s_ * step:
+                    errors.append("operand %d: thread %d's group %d at %d, not %d" % (
+                        k, tid, s_, base + s_ * step, want))
+    if "mt_q0 + mt_s" not in body and "mt_q1 + mt_s" not in body:
+        errors.append("no copy from a group 0 offset and a step")
+    return errors
+
+
 def check(cu):
     src = open(cu).read()
     if "// sm_90a: two wgmma" in src:
@@ -156,10 +187,10 @@ def check(cu):
     a_elems, = field(r"mt_sb = mt_sa \+ (\d+);", body)
     dst_a = re.search(r"mt_dst = &mt_sa\[(.*)\];", body).group(1)
     dst_b = re.search(r"mt_dst = &mt_sb\[(.*)\];", body).group(1)
-    a_wr, _a_lbo, a_sbo, a_mode = field(
-        r"mt_da = mt_wgmma_desc\(mt_s0 \+ mt_wr \* (\d+), (\d+), (\d+), (\d+)\)", body)
-    b_base, b_wc, b_lbo, b_sbo, b_mode = field(
-        r"mt_db = mt_wgmma_desc\(mt_s0 \+ (\d+) \+ mt_wc \* (\d+), (\d+), (\d+), (\d+)\)", body)
+    a_gn, a_wr, _a_lbo, a_sbo, a_mode = field(
+        r"mt_da = mt_wgmma_desc\(mt_s0 \+ \(mt_wu / (\d+)\) \* (\d+), (\d+), (\d+), (\d+)\)", body)
+    b_base, b_gn, b_wc, b_lbo, b_sbo, b_mode = field(
+        r"mt_db = mt_wgmma_desc\(mt_s0 \+ (\d+) \+ \(mt_wu % (\d+)\) \* (\d+), (\d+), (\d+), (\d+)\)", body)
     if producer:
         slots, = field(r"const int mt_st = mt_t % (\d+);", body)
         slot16, = field(r"mt_so = \(unsigned\)mt_st \* (\d+)u", body)
@@ -172,6 +203,9 @@ def check(cu):
     gm = groups // gn
     BM, BN, BK = wm * gm, wn * gn, len(calls) // mblocks * 16
     errors = []
+    if a_gn != gn or b_gn != gn:
+        errors.append("descriptors' warpgroup grid %d, %d, not %d" % (a_gn, b_gn, gn))
+    errors += fast_path_errors(body, {0: BM, 1: BK})
     if slot16 * 16 != stage * 2 or stage * 2 % 1024 or a_elems * 2 % 1024 or b_base != a_elems * 2:
         errors.append("stage sizes or alignment")
     # where the copies put each element (byte offsets in a stage)

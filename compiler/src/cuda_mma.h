@@ -81,8 +81,11 @@ typedef struct Mma {
     int frag_mt, frag_nt, frag_rstep;
     const char *frag_r0, *frag_c0;
     /* The element index in a stage buffer of operand k's copy group
-     * (mt_gr, mt_gc), set by the body's emitter around its copies */
+     * (mt_gr, mt_gc), set by the body's emitter around its copies, and
+     * the same index as a number (a copying thread's groups whose offsets
+     * differ by one constant step hold one offset, not one per group) */
     const char *dst_index[2];
+    int (*dst_offset)(const struct Mma *M, int k, int gr, int gc);
     /* TF32 / int8 (mma.sync): B's columns permuted in groups of 32 (block
      * ni, element q at column (ni / 4) * 32 + 8t + 4 (q & 1) + ni % 4);
      * the accumulator's C type (NULL: float); the epilogue's two fragment
@@ -102,6 +105,9 @@ typedef struct Mma {
     int copy_threads;
     const char *copy_tid;
     int copy_q_inline; /* the copies' shared offsets computed per copy, not hoisted */
+    /* the element-wise copies' stores are read by wgmma (the async proxy):
+     * each thread fences them (fence.proxy.async) */
+    int proxy_fence;
     /* The kernel's name, and functions the body calls (printed before the
      * kernel: the warp-specialized producer) */
     const char *symbol;

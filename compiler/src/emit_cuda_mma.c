@@ -608,6 +608,28 @@ static const char *copy_align(Mma *M, int k) {
     return align_test(M, pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]), 16);
 }
 
+/* The constant distance (elements) between the stage offsets of every
+ * copying thread's consecutive groups of operand k (0: one group per
+ * thread), or -1: then each group's offset is held (or computed) apart. */
+static int dst_step(const Mma *M, int k) {
+    const MmaPlan *P = M->P;
+    int groups, per, T = copy_threads(M), cols = k ? P->BN : P->BK, G = P->shape->group;
+    copy_shape(M, k, &groups, &per);
+    if (!M->dst_offset) return -1;
+    if (per < 2) return 0;
+    int step = M->dst_offset(M, k, (T + 0) / (cols / G), (T % (cols / G)) * G) -
+               M->dst_offset(M, k, 0, 0);
+    for (int tid = 0; tid < T; tid++) {
+        int o0 = M->dst_offset(M, k, tid / (cols / G), (tid % (cols / G)) * G);
+        for (int s = 1; s < per && s * T + tid < groups; s++) {
+            int g = s * T + tid;
+            if (M->dst_offset(M, k, g / (cols / G), (g % (cols / G)) * G) - o0 != s * step)
+                return -1;
+        }
+    }
+    return step;
+}
+
 /* Before the loop: the hoisted operands' init indices per group
  * (mt_b<k>[s], q = 0) and which groups are G (the dtype's 16-byte group)
  * consecutive elements from a multiple of G (bit s of mt_v<k>). */
@@ -620,8 +642,20 @@ void mma_copy_bases(Mma *M, int k) {
     const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
     const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
     const Inst *y = def_of(M->f, l->yields[lane]);
+    int step = dst_step(M, k);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
-    if (!M->copy_q_inline) ln(M, "int mt_q%d[%d];", k, per);
+    if (step >= 0) {
+        /* group s's offset: group 0's plus s steps */
+        ln(M, "int mt_q%d;", k);
+        ln(M, "{");
+        M->indent++;
+        ln(M, "const int mt_s = 0;");
+        group_coords(M, k);
+        ln(M, "mt_q%d = %s;", k, M->dst_index[k]);
+        M->indent--;
+        ln(M, "}");
+    } else if (!M->copy_q_inline)
+        ln(M, "int mt_q%d[%d];", k, per);
     ln(M, "unsigned mt_v%d = 0;", k);
     /* mt_u<k>: every group of the thread is one cp.async whenever the
      * iteration's mask is all true (the step keeps the groups aligned) */
@@ -636,7 +670,7 @@ void mma_copy_bases(Mma *M, int k) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 1; q < %d; q++) mt_c = mt_c && %s == mt_i0 + q;", G, iq);
     ln(M, "mt_b%d[mt_s] = mt_i0;", k);
-    if (!M->copy_q_inline) ln(M, "mt_q%d[mt_s] = %s;", k, M->dst_index[k]);
+    if (step < 0 && !M->copy_q_inline) ln(M, "mt_q%d[mt_s] = %s;", k, M->dst_index[k]);
     if (groups % copy_threads(M)) {
         ln(M, "if (mt_c && mt_g < %d) mt_v%d |= 1u << mt_s;", groups, k);
         ln(M, "mt_u%d = mt_u%d && (mt_c || mt_g >= %d);", k, k, groups);
@@ -680,6 +714,9 @@ void mma_copy(Mma *M, int k, const char *buf) {
         const Inst *y = def_of(M->f, l->yields[lane]);
         ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
            render(M, y->args[1], "0", "0", -1));
+        /* the iteration's base pointer: each group's address one wide
+         * multiply-add from it */
+        ln(M, "const %s *const mt_p%d = %s + mt_d%d;", mt, k, bname, k);
         full =
             in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
     }
@@ -693,13 +730,15 @@ void mma_copy(Mma *M, int k, const char *buf) {
         ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
         M->indent++;
         if (groups % T) ln(M, "if (mt_s * %d + %s < %d) {", T, copy_tid(M), groups), M->indent++;
-        if (M->copy_q_inline) {
-            group_coords(M, k);
-            ln(M, "mt_cp_async16(&%s[%s], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, M->dst_index[k], bname,
-               k, k);
-        } else
-            ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &%s[mt_b%d[mt_s] + mt_d%d]);", buf, k, bname, k,
+        int step = dst_step(M, k);
+        if (step >= 0)
+            ln(M, "mt_cp_async16(&%s[mt_q%d + mt_s * %d], &mt_p%d[mt_b%d[mt_s]]);", buf, k, step, k,
                k);
+        else if (M->copy_q_inline) {
+            group_coords(M, k);
+            ln(M, "mt_cp_async16(&%s[%s], &mt_p%d[mt_b%d[mt_s]]);", buf, M->dst_index[k], k, k);
+        } else
+            ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &mt_p%d[mt_b%d[mt_s]]);", buf, k, k, k);
         if (groups % T) M->indent--, ln(M, "}");
         M->indent--;
         ln(M, "}");
@@ -740,6 +779,7 @@ void mma_copy(Mma *M, int k, const char *buf) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 0; q < %d; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", G, bname,
        lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
+    if (M->proxy_fence) ln(M, "mt_fence_proxy_async();");
     M->indent--;
     ln(M, "}");
     if (groups % T) M->indent--, ln(M, "}");
@@ -1220,6 +1260,11 @@ void mma_trip_count(Mma *M) {
        step - 1, step);
 }
 
+/* The mma.sync body's stage layout as a number: rows padded to lda / ldb. */
+static int padded_offset(const Mma *M, int k, int gr, int gc) {
+    return gr * (k ? M->P->ldb : M->P->lda) + gc;
+}
+
 const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
                           int num_warps, int num_stages) {
     MmaPlan P;
@@ -1301,6 +1346,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
     M.dst_index[0] = arena_printf(a, "mt_gr * %d + mt_gc", lda);
     M.dst_index[1] = arena_printf(a, "mt_gr * %d + mt_gc", ldb);
+    M.dst_offset = padded_offset;
     mma_copy_bases(&M, 0);
     mma_copy_bases(&M, 1);
     /* the copy of iteration mt_t's operand blocks into stage mt_st */
@@ -1313,6 +1359,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     mma_copy(&M, 0, "mt_sa");
     mma_copy(&M, 1, "mt_sb");
     M.dst_index[0] = M.dst_index[1] = NULL;
+    M.dst_offset = NULL;
     M.indent--;
     ln(&M, "};");
     int S = P.stages;

@@ -29,9 +29,11 @@
  *
  * The copies are emit_cuda_mma.c's cp.async / element-wise groups of 8
  * with a swizzled destination. The ring: copies run `dist` iterations
- * ahead, one wgmma group in flight past each wait. Iteration t: wait for
- * its copies, fence.proxy.async (cp.async writes are generic-proxy, wgmma
- * reads through the async proxy), __syncthreads, the wgmma's, commit,
+ * ahead, one wgmma group in flight past each wait (the element-wise
+ * copies' stores, which wgmma reads through the async proxy, fenced by the
+ * thread that stored them). Iteration t: wait for its copies,
+ * __syncthreads, the wgmma's (descriptors from a warp-uniform warpgroup
+ * index), commit,
  * then either (early) the copies of iteration t + dist and wgmma
  * wait_group 1, the copies overwriting iteration t - 2's slot (slots =
  * dist + 2; the __syncthreads above follows every warpgroup's wait for
@@ -278,11 +280,27 @@ const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw) {
                         per, rows * sw, sw, per, SWIZZLES[s].mask);
 }
 
+int wgmma_swizzled_offset(int rows, int cols, int sw, int gr, int gc) {
+    int per = sw / 2, o = (gc / per) * rows * sw + gr * sw + (gc % per) * 2;
+    (void)cols;
+    return (o ^ (((o >> 7) & SWIZZLES[swizzle_of(sw)].mask) << 4)) >> 1;
+}
+
 /* One iteration's wgmma's from slot offset mt_so (a k-step, a 64-row
  * block add their offsets to the descriptors), one commit group. */
 static void issue_wgmmas(Mma *M) {
     const MmaPlan *P = M->P;
     const WgmmaPlan *W = &P->wg;
+    /* the descriptors of the warpgroup's rows (A) and columns (B) in slot
+     * 0 from a warpgroup index ptxas knows to be uniform over the warp
+     * (lane 0's): uniform registers, no per-wgmma moves into them; made
+     * here, in the loop, where ptxas 13 keeps the wgmma's unserialized */
+    int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
+    ln(M, "const int mt_wu = __shfl_sync(0xffffffffu, mt_wg, 0);");
+    ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + (mt_wu / %d) * %d, 16, %d, %d);",
+       W->gn, W->wm * W->swa, 8 * W->swa, code_a);
+    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, %d, %d, %d);",
+       W->a_bytes, W->gn, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
     ln(M, "mt_wgmma_fence();");
     for (int kk = 0; kk < P->BK; kk += 16) {
         int b_off = kk * W->swb;
@@ -295,13 +313,24 @@ static void issue_wgmmas(Mma *M) {
     ln(M, "mt_wgmma_commit();");
 }
 
-/* The copy of iteration mt_t's operand blocks into slot mt_st. */
+/* The swizzled stage layout of operand k as a number. */
+static int swizzled_offset(const Mma *M, int k, int gr, int gc) {
+    const MmaPlan *P = M->P;
+    return k ? wgmma_swizzled_offset(P->BK, P->BN, P->wg.swb, gr, gc)
+             : wgmma_swizzled_offset(P->BM, P->BK, P->wg.swa, gr, gc);
+}
+
+/* The copy of iteration mt_t's operand blocks into slot mt_st (the
+ * element-wise stores fenced for wgmma's proxy; cp.async's writes are
+ * not generic stores, as Triton's fence insertion takes them). */
 static void copy_lambda(Mma *M) {
     const MmaPlan *P = M->P;
     const WgmmaPlan *W = &P->wg;
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     M->dst_index[0] = wgmma_swizzled_index(M->a, P->BM, P->BK, W->swa);
     M->dst_index[1] = wgmma_swizzled_index(M->a, P->BK, P->BN, W->swb);
+    M->dst_offset = swizzled_offset;
+    M->proxy_fence = 1;
     mma_copy_bases(M, 0);
     mma_copy_bases(M, 1);
     ln(M, "auto mt_copy = [&](int mt_t, int mt_st) {");
@@ -315,6 +344,8 @@ static void copy_lambda(Mma *M) {
     M->indent--;
     ln(M, "};");
     M->dst_index[0] = M->dst_index[1] = NULL;
+    M->dst_offset = NULL;
+    M->proxy_fence = 0;
 }
 
 /* Every warp copies and computes: iteration t waits for its copies
@@ -334,7 +365,6 @@ static void ring_loop(Mma *M) {
     ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     M->indent++;
     ln(M, "mt_cp_async_wait<%d>();", D - 1);
-    ln(M, "mt_fence_proxy_async();");
     ln(M, "__syncthreads();");
     ln(M, "const unsigned mt_so = (unsigned)(mt_t %% %d) * %du;", R, W->stage >> 4);
     issue_wgmmas(M);
@@ -462,7 +492,6 @@ static void ws_loop(Mma *M) {
     M->indent++;
     ln(M, "const int mt_st = mt_t %% %d;", R);
     ln(M, "mt_mbar_wait(&mt_bar[mt_st], (mt_t / %d) & 1);", R);
-    ln(M, "mt_fence_proxy_async();");
     ln(M, "const unsigned mt_so = (unsigned)mt_st * %du;", W->stage >> 4);
     issue_wgmmas(M);
     ln(M, "mt_wgmma_wait<1>();");
@@ -506,14 +535,9 @@ void emit_wgmma(Mma *M) {
        "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
        "1023u)) & 1023u));",
        mt, mt);
-    /* the descriptors of slot 0 at the warpgroup's rows (A) and columns (B);
-     * a k-step, a 64-row block and a slot add their offsets >> 4 */
-    int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
+    /* the ring's shared address (the descriptors: issue_wgmmas; a k-step,
+     * a 64-row block and a slot add their offsets >> 4) */
     ln(M, "const unsigned mt_s0 = (unsigned)__cvta_generic_to_shared(mt_stages);");
-    ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + mt_wr * %d, 16, %d, %d);",
-       W->wm * W->swa, 8 * W->swa, code_a);
-    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + mt_wc * %d, %d, %d, %d);",
-       W->a_bytes, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
     if (W->ws) ws_loop(M);
     else ring_loop(M);
     for (int mi = 0; mi < MI; mi++) ln(M, "mt_wgmma_fence_acc(mt_acc[%d]);", mi);

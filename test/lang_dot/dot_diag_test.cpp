@@ -272,7 +272,12 @@ TEST(DotTensorCorePath, WholeBlockMaskFromItsCorner) {
     EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u0 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos)
         << r.cuda;
     EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos);
-    EXPECT_NE(r.cuda.find("mt_cp_async16(&mt_sa[mt_q0[mt_s]], &a_ptr[mt_b0[mt_s] + mt_d0]);"), std::string::npos);
+    // each group from the iteration's base pointer, its shared offset group
+    // 0's plus a constant step (the layout check verifies the step)
+    EXPECT_NE(r.cuda.find("const __half *const mt_p0 = a_ptr + mt_d0;"), std::string::npos);
+    EXPECT_NE(r.cuda.find("mt_cp_async16(&mt_sa[mt_q0 + mt_s * "), std::string::npos);
+    EXPECT_NE(r.cuda.find("], &mt_p0[mt_b0[mt_s]]);"), std::string::npos);
+    EXPECT_EQ(r.cuda.find("mt_q0[mt_s]"), std::string::npos);
 }
 
 // A mask that is not monotone along the block (a remainder) has no corner:
@@ -346,7 +351,14 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
     EXPECT_NE(r.cuda.find("float mt_acc[2][32][4];"), std::string::npos);
     EXPECT_NE(r.cuda.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos);
     EXPECT_NE(r.cuda.find("mt_wgmma_n256_f16(mt_acc[1]"), std::string::npos);
-    EXPECT_NE(r.cuda.find("mt_fence_proxy_async();"), std::string::npos);
+    // the proxy fence follows the element-wise copies' stores, in the
+    // thread that stored (cp.async's writes need none: Triton's rule)
+    size_t fence = r.cuda.find("mt_fence_proxy_async();");
+    ASSERT_NE(fence, std::string::npos);
+    EXPECT_NE(r.cuda.substr(fence - 200, 200).find("mt_dst[q] = mt_m[q] ?"), std::string::npos);
+    // the descriptors from a warp-uniform warpgroup index, in the loop
+    size_t loop = r.cuda.find("for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    EXPECT_GT(r.cuda.find("const int mt_wu = __shfl_sync(0xffffffffu, mt_wg, 0);"), loop);
     EXPECT_NE(r.cuda.find("mt_wgmma_wait<1>();"), std::string::npos);
     EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"), std::string::npos);  // A: 128B swizzle
     EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
