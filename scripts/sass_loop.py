@@ -10,8 +10,9 @@ import collections
 import re
 import sys
 
-INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
-LABEL = re.compile(r"^\s*(\.L_x_\d+):")
+INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")  # cuobjdump: /*addr*/ insn ;
+TINSN = re.compile(r"^[-0-9a-fA-FY:]+\t(.*?)\s*;")  # Triton's asm["sass"]: control codes, tab, insn ;
+LABEL = re.compile(r"^\s*(\.L_x_\d+|LBB\w+):")
 
 
 def parse(text):
@@ -24,6 +25,10 @@ def parse(text):
         m = INSN.search(line)
         if m:
             insns.append((int(m.group(1), 16), m.group(2)))
+            continue
+        m = TINSN.match(line)
+        if m:
+            insns.append((-1 - len(insns), m.group(1)))
     return insns, labels
 
 
@@ -41,13 +46,35 @@ def loops(insns, labels):
         op = opcode(t)
         if not op.startswith("BRA"):
             continue
-        m = re.search(r"\.L_x_\d+", t)
+        m = re.search(r"\.L_x_\d+|LBB\w+", t)
         j = labels.get(m.group(0)) if m else None
         if j is None:
             m = re.search(r"0x([0-9a-f]+)", t)
             j = addr.get(int(m.group(1), 16)) if m else None
         if j is not None and j <= i:
             out.append((j, i))
+    return out
+
+
+def steady_path(insns, labels, j, i):
+    """The loop's instructions outside the basic blocks that load or store
+    element by element (LDG, STS: the copies' masked fallback), as indices:
+    roughly what an iteration with every copy group whole executes."""
+    addr = {a: n for n, (a, _) in enumerate(insns)}
+    lead = {j, i + 1} | {n for n in labels.values() if j <= n <= i}
+    for n in range(j, i + 1):
+        t = insns[n][1]
+        if opcode(t).startswith(("BRA", "BSYNC", "EXIT", "RET")):
+            lead.add(n + 1)
+            m = re.search(r"0x([0-9a-f]+)", t)
+            if m and int(m.group(1), 16) in addr:
+                lead.add(addr[int(m.group(1), 16)])
+    cuts = sorted(x for x in lead if j <= x <= i + 1)
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        ops = [opcode(insns[n][1]).split(".")[0] for n in range(a, b)]
+        if not any(o in ("LDG", "STS") for o in ops):
+            out += range(a, b)
     return out
 
 
@@ -63,8 +90,12 @@ def main():
         pick = ([r for r in cands if has(r, "HGMMA")] or [r for r in cands if has(r, "HMMA")] or cands)
         j, i = max(pick, key=lambda r: r[1] - r[0])
         ops = collections.Counter(opcode(insns[k][1]).split(".")[0] for k in range(j, i + 1))
-        print("%s: loop of %d instructions (%d in the kernel)" % (path.rsplit("/", 1)[-1], i - j + 1, len(insns)))
-        print("   " + " ".join("%s %d" % kv for kv in ops.most_common()))
+        steady = steady_path(insns, labels, j, i)
+        print("%s: loop of %d instructions, %d outside its element-wise copies (%d in the kernel)" % (
+            path.rsplit("/", 1)[-1], i - j + 1, len(steady), len(insns)))
+        print("   all: " + " ".join("%s %d" % kv for kv in ops.most_common()))
+        sops = collections.Counter(opcode(insns[k][1]).split(".")[0] for k in steady)
+        print("   outside: " + " ".join("%s %d" % kv for kv in sops.most_common()))
 
 
 if __name__ == "__main__":
