@@ -494,10 +494,6 @@ static const char *mma_helpers(void) {
            " * copies from holding loop-invariant registers) */\n"
            "static __device__ __forceinline__ int mt_opaque(int x) {\n"
            "    int y;\n    asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x));\n    return y;\n}\n"
-           "/* a pointer the compiler takes as it is: each group's address one wide\n"
-           " * multiply-add from it, not re-associated into 64-bit index sums */\n"
-           "template <typename T> static __device__ __forceinline__ const T *mt_opaque_ptr(const T *p) {\n"
-           "    const T *q;\n    asm(\"mov.b64 %0, %1;\" : \"=l\"(q) : \"l\"(p));\n    return q;\n}\n"
            "static __device__ __forceinline__ void mt_cp_async_commit() {\n"
            "    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n}\n"
            "template <int N> static __device__ __forceinline__ void mt_cp_async_wait() {\n"
@@ -719,12 +715,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
         ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
            render(M, y->args[1], "0", "0", -1));
         /* the iteration's base pointer: each group's address one wide
-         * multiply-add from it (opaque, or nvcc re-associates the sums into
-         * 64-bit index arithmetic, 4 instructions a group; not in the
-         * producer warps, whose registers are scarcer than their issue
-         * slots) */
-        ln(M, "const %s *const mt_p%d = %s%s + mt_d%d%s;", mt, k, M->copy_q_inline ? "" : "mt_opaque_ptr(",
-           bname, k, M->copy_q_inline ? "" : ")");
+         * multiply-add from it */
+        ln(M, "const %s *const mt_p%d = %s + mt_d%d;", mt, k, bname, k);
         full =
             in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);
     }

@@ -119,7 +119,6 @@ const char *cuda_mma_perm_helpers(Arena *a) {
         "#elif MT_MMA_TILE_EMULATED\n"
         "static inline void mt_cp_async16(void *dst, const void *src) { memcpy(dst, src, 16); }\n"
         "static inline int mt_opaque(int x) { return x; }\n"
-        "template <typename T> static inline const T *mt_opaque_ptr(const T *p) { return p; }\n"
         "static inline void mt_cp_async_commit() {}\n"
         "template <int N> static inline void mt_cp_async_wait() {}\n"
         "/* ldmatrix.x4: register j of lane i is word i % 4 of row i / 4 of matrix j,\n"
