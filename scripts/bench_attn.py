@@ -42,7 +42,7 @@ CONFIGS = [
 ]
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from bench_dot import find_mytritonc, run, runtime_objects, time_ms  # noqa: E402
+from bench_dot import dump_triton, find_mytritonc, run, runtime_objects, time_ms  # noqa: E402
 
 
 def build(args, tools, head, causal, cfg):
@@ -66,19 +66,6 @@ def build(args, tools, head, causal, cfg):
     if rc:
         return None, "nvcc: " + out.strip()[-2000:]
     return so, "launch_" + name
-
-
-def dump_triton(d, tgo, name):
-    """The compiled kernel's intermediate forms (the launch returns it)."""
-    os.makedirs(d, exist_ok=True)
-    k = tgo()
-    for form in ("ttgir", "ptx", "sass"):
-        try:
-            text = k.asm[form]
-        except Exception as e:  # no cuobjdump for the SASS, ...
-            text = "unavailable: %s\n" % e
-        with open(os.path.join(d, "%s.%s" % (name, form)), "w") as f:
-            f.write(text if isinstance(text, str) else text.decode("utf-8", "replace"))
 
 
 def main():
@@ -170,7 +157,7 @@ def main():
                     try:
                         t = time_ms(torch, tgo, args.reps)
                         if args.dump_triton:
-                            dump_triton(args.dump_triton, tgo, "d%d_%s_%dx%d_w%d_s%d" %
+                            dump_triton(args.dump_triton, tgo(), "d%d_%s_%dx%d_w%d_s%d" %
                                         ((head, "causal" if causal else "full") + cfg))
                         err = (ot.float() - ref.float()).abs().max().item()
                         print("%-12s triton     %-16s %8.3f ms %7.1f TFLOP/s  max abs diff %.2e" %
