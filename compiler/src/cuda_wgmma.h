@@ -22,7 +22,8 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt);
 /* The element index in a buffer of the copy group (mt_gr, mt_gc) of a
  * (rows, cols) 16-bit block stored as columns of `sw` bytes, swizzled. */
 const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw);
-/* The same index as a number, for the group at (gr, gc). */
-int wgmma_swizzled_offset(int rows, int cols, int sw, int gr, int gc);
+/* The same index as a number, for the group at (gr, gc) of a block of
+ * `rows` rows. */
+int wgmma_swizzled_offset(int rows, int sw, int gr, int gc);
 
 #endif

@@ -608,25 +608,24 @@ static const char *copy_align(Mma *M, int k) {
     return align_test(M, pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]), 16);
 }
 
+/* The stage offset of copy group g of operand k (group_coords' numbers). */
+static int group_offset(const Mma *M, int k, int g) {
+    int gpr = (k ? M->P->BN : M->P->BK) / M->P->shape->group; /* groups per row */
+    return M->dst_offset(M, k, g / gpr, g % gpr * M->P->shape->group);
+}
+
 /* The constant distance (elements) between the stage offsets of every
  * copying thread's consecutive groups of operand k (0: one group per
  * thread), or -1: then each group's offset is held (or computed) apart. */
 static int dst_step(const Mma *M, int k) {
-    const MmaPlan *P = M->P;
-    int groups, per, T = copy_threads(M), cols = k ? P->BN : P->BK, G = P->shape->group;
+    int groups, per, T = copy_threads(M);
     copy_shape(M, k, &groups, &per);
     if (!M->dst_offset) return -1;
     if (per < 2) return 0;
-    int step = M->dst_offset(M, k, (T + 0) / (cols / G), (T % (cols / G)) * G) -
-               M->dst_offset(M, k, 0, 0);
-    for (int tid = 0; tid < T; tid++) {
-        int o0 = M->dst_offset(M, k, tid / (cols / G), (tid % (cols / G)) * G);
-        for (int s = 1; s < per && s * T + tid < groups; s++) {
-            int g = s * T + tid;
-            if (M->dst_offset(M, k, g / (cols / G), (g % (cols / G)) * G) - o0 != s * step)
-                return -1;
-        }
-    }
+    int step = group_offset(M, k, T) - group_offset(M, k, 0);
+    for (int tid = 0; tid < T; tid++)
+        for (int s = 1; s < per && s * T + tid < groups; s++)
+            if (group_offset(M, k, s * T + tid) - group_offset(M, k, tid) != s * step) return -1;
     return step;
 }
 
@@ -714,8 +713,7 @@ void mma_copy(Mma *M, int k, const char *buf) {
         const Inst *y = def_of(M->f, l->yields[lane]);
         ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
            render(M, y->args[1], "0", "0", -1));
-        /* the iteration's base pointer: each group's address one wide
-         * multiply-add from it */
+        /* the iteration's base pointer, each group's address an index from it */
         ln(M, "const %s *const mt_p%d = %s + mt_d%d;", mt, k, bname, k);
         full =
             in->args[1].kind == OPD_NONE ? "true" : mask_corner(M, in->args[1], rows, cols, -1, 0);

@@ -280,9 +280,8 @@ const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw) {
                         per, rows * sw, sw, per, SWIZZLES[s].mask);
 }
 
-int wgmma_swizzled_offset(int rows, int cols, int sw, int gr, int gc) {
+int wgmma_swizzled_offset(int rows, int sw, int gr, int gc) {
     int per = sw / 2, o = (gc / per) * rows * sw + gr * sw + (gc % per) * 2;
-    (void)cols;
     return (o ^ (((o >> 7) & SWIZZLES[swizzle_of(sw)].mask) << 4)) >> 1;
 }
 
@@ -316,8 +315,8 @@ static void issue_wgmmas(Mma *M) {
 /* The swizzled stage layout of operand k as a number. */
 static int swizzled_offset(const Mma *M, int k, int gr, int gc) {
     const MmaPlan *P = M->P;
-    return k ? wgmma_swizzled_offset(P->BK, P->BN, P->wg.swb, gr, gc)
-             : wgmma_swizzled_offset(P->BM, P->BK, P->wg.swa, gr, gc);
+    return k ? wgmma_swizzled_offset(P->BK, P->wg.swb, gr, gc)
+             : wgmma_swizzled_offset(P->BM, P->wg.swa, gr, gc);
 }
 
 /* The copy of iteration mt_t's operand blocks into slot mt_st (the
