@@ -3,8 +3,9 @@
 test/lang_dot/kernels/dot.py (matmul_kernel) compiled by mytritonc at -O2 for
 several tile configs and run through its generated launcher, Triton 3.6 on
 the same source with the same configs, and torch (torch.matmul; int8:
-torch._int_mm), on M = N = K = 4096 (--size) for fp16, bf16, fp32 with TF32,
-fp32 tf32x3, fp32 ieee and int8 (int32 accumulator and output). Prints ms (the median of
+torch._int_mm; fp8: torch._scaled_mm), on M = N = K = 4096 (--size) for fp16, bf16,
+fp32 with TF32, fp32 tf32x3, fp32 ieee, int8 (int32 accumulator and output) and
+fp8 e4m3 / e5m2 (f32 accumulator, fp16 output). Prints ms (the median of
 --reps timed launches after warm-up, CUDA events) and TFLOP/s (TOP/s for
 int8: 2 M N K / time) per config, the best config of each, and the largest
 relative difference of mytriton's result from torch's (int8: exact, 0).
@@ -21,7 +22,8 @@ runtime K loop) is the tensor-core path of compiler/src/emit_cuda_mma.c for
 fp16/bf16 (f32 accumulator, mma.sync m16n8k16; built for sm_90a, the default
 --arch, the wgmma body of compiler/src/emit_cuda_wgmma.c), fp32 with
 input_precision tf32 (m16n8k8; tf32x3: three per step, warp tiles of at most
-2048 elements) and int8 (int32 accumulator, m16n8k32), both mma.sync only:
+2048 elements), int8 (int32 accumulator, m16n8k32) and fp8 (m16n8k32, sm_89
+and later), mma.sync only:
 the configs' tiles up to 128 x 256 with 4 or 8 warps, num_stages cp.async
 stages (fewer where the mma.sync stages would exceed 163 KiB of shared
 memory: fp32 128 x 256 x 64 gets one). A config whose warp tiles do not fit
@@ -58,6 +60,8 @@ CONFIGS = [
     (64, 128, 32, 8, 4, 4),
     (64, 64, 32, 8, 4, 4),
     (32, 32, 32, 8, 4, 4),
+    (128, 256, 128, 8, 8, 3),  # 9, 10: the K depth of Triton's fp8 tutorial configs
+    (128, 128, 128, 8, 4, 4),
 ]
 # dtype: (signature element, c dtype, ACC, PRECISION, torch dtype name, allow_tf32 for torch,
 #         torch dtype name of C)
@@ -68,6 +72,8 @@ DTYPES = {
     "fp32-tf32x3": ("fp32", "fp32", "float32", "tf32x3", "float32", False, "float32"),
     "fp32-ieee": ("fp32", "fp32", "float32", "ieee", "float32", False, "float32"),
     "int8": ("i8", "i32", "int32", "tf32", "int8", False, "int32"),
+    "fp8e4": ("fp8e4nv", "fp16", "float32", "tf32", "float8_e4m3fn", False, "float16"),
+    "fp8e5": ("fp8e5", "fp16", "float32", "tf32", "float8_e5m2", False, "float16"),
 }
 
 
@@ -172,6 +178,8 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--no-triton", action="store_true")
+    ap.add_argument("--b-col", action="store_true",
+                    help="B column-major (stride_bk 1), as Triton's tutorial passes fp8's B")
     ap.add_argument("--warp-specialize", action="store_true",
                     help="the K loop's tl.range(..., warp_specialize=True), for both compilers")
     ap.add_argument("--compile-only", action="store_true")
@@ -226,10 +234,30 @@ def main():
             a = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
             b = torch.randn((n, n), device="cuda", dtype=torch.float32, generator=g).to(tdt)
             mm, who = torch.matmul, "torch.matmul"
+        if args.b_col:
+            b = b.t().contiguous().t()  # the same values, column-major (stride_bk 1)
         torch.backends.cuda.matmul.allow_tf32 = allow
-        ref = mm(a, b)
-        t = time_ms(torch, lambda: mm(a, b), args.reps)
-        print("%-10s %-23s %8.3f ms %7.1f TFLOP/s" % (dt, who, t, flops / t / 1e9))
+        if tdt.itemsize == 1 and tdt.is_floating_point:
+            # fp8: the reference in f32 (exact products); cuBLAS's fp8 GEMM
+            # (torch._scaled_mm, B column-major) timed where it takes the pair
+            ref = torch.matmul(a.float(), b.float()).to(cdtype)
+            one = torch.ones((), device="cuda", dtype=torch.float32)
+            bc = b.t().contiguous().t()
+
+            def mm(a, b, bc=bc, one=one):
+                return torch._scaled_mm(a, bc, scale_a=one, scale_b=one, out_dtype=cdtype)
+            who = "torch._scaled_mm"
+            try:
+                mm(a, b)
+            except Exception as e:
+                print("%-10s %-23s failed: %s" % (dt, who, str(e).splitlines()[0][:120]))
+                mm = None
+        else:
+            ref = mm(a, b)
+        if mm is not None:
+            t = time_ms(torch, lambda: mm(a, b), args.reps)
+            print("%-10s %-23s %8.3f ms %7.1f TFLOP/s" % (dt, who, t, flops / t / 1e9))
+        sa, sb = a.stride(), b.stride()
         best = {}
         for cfg in configs:
             bm, bn, bk, gm, warps, stages = cfg
@@ -248,7 +276,7 @@ def main():
 
                 def go(fn=fn, c=c, launcher=launcher):
                     rc = fn(ctypes.c_void_p(stream), ctypes.c_void_p(a.data_ptr()), ctypes.c_void_p(b.data_ptr()),
-                            ctypes.c_void_p(c.data_ptr()), n, n, n, n, 1, n, 1, n, 1)
+                            ctypes.c_void_p(c.data_ptr()), n, n, n, sa[0], sa[1], sb[0], sb[1], n, 1)
                     if rc:
                         raise RuntimeError("%s returned %d" % (launcher, rc))
                 t = time_ms(torch, go, args.reps)
@@ -260,7 +288,8 @@ def main():
                 ct = torch.empty((n, n), device="cuda", dtype=cdtype)
 
                 def tgo(ct=ct):
-                    return tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, n, 1, n, 1, n, 1, BLOCK_M=bm, BLOCK_N=bn,
+                    return tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, sa[0], sa[1], sb[0], sb[1], n, 1,
+                                               BLOCK_M=bm, BLOCK_N=bn,
                                                BLOCK_K=bk, GROUP_M=gm, ACC=acc, PRECISION=prec, PLUS=False,
                                                ACTIVATION="none", WARP_SPECIALIZE=args.warp_specialize,
                                                num_warps=warps, num_stages=stages)

@@ -905,7 +905,7 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     ln(M,
        "mt_ldb_%s(mt_fb, &%s[(mt_kk + (mt_lane & 3) * %d) * %d + mt_wc * %d + nj * 32 + "
        "(mt_lane >> 2) * 4], %d);",
-       S->name, sb, S->k / 8, P->ldb, P->BN / P->wn, P->ldb);
+       S->ldb, sb, S->k / 8, P->ldb, P->BN / P->wn, P->ldb);
     if (S->split) {
         ln(M, "unsigned mt_fb_s[4][2];");
         ln(M, "#pragma unroll");
@@ -1330,15 +1330,19 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     mma_acc_init(&M);
     mma_trip_count(&M);
     long long step = l->step.c.i;
+    /* the shape's least architecture (fp8: sm_89), else the fallback */
+    const char *sm80 =
+        P.shape->sm > 80 ? arena_printf(a, "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= %d)", P.shape->sm * 10)
+                         : "MT_MMA_TILE_SM80";
     if (perm || ffma) {
-        ln(&M, "#if MT_MMA_TILE_SM80 || MT_MMA_TILE_EMULATED");
+        ln(&M, "#if %s || MT_MMA_TILE_EMULATED", sm80);
         ln(&M, "#if MT_MMA_TILE_EMULATED");
         ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
         ln(&M, "#else");
         ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
         ln(&M, "#endif");
     } else {
-        ln(&M, "#if MT_MMA_TILE_SM80");
+        ln(&M, "#if %s", sm80);
         ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
     }
     ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);

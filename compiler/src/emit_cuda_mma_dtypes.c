@@ -8,15 +8,21 @@
 #include "cuda_mma_dtypes.h"
 
 static const MmaShape mma_shapes[] = {
-    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0, 0},
+    {DT_F16, DT_F32, -1, "f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 1, 0, 0,
+     NULL, 80},
     {DT_BF16, DT_F32, -1, "bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 16, 8, 1,
-     0, 0},
+     0, 0, NULL, 80},
     {DT_F32, DT_F32, DOT_TF32, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4, 0,
-     0, 0},
+     0, 0, "tf32", 80},
     {DT_F32, DT_F32, DOT_TF32X3, "tf32", "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 4,
-     0, 1, 0},
-    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0, 0, 0},
-    {DT_F32, DT_F32, DOT_IEEE, "ieee", NULL, 4, 4, 0, 0, 1},
+     0, 1, 0, "tf32", 80},
+    {DT_I8, DT_I32, -1, "s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 16, 0, 0, 0,
+     "s8", 80},
+    {DT_F8E4NV, DT_F32, -1, "e4m3", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 32, 16, 0,
+     0, 0, "s8", 89},
+    {DT_F8E5, DT_F32, -1, "e5m2", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 32, 16, 0, 0,
+     0, "s8", 89},
+    {DT_F32, DT_F32, DOT_IEEE, "ieee", NULL, 4, 4, 0, 0, 1, NULL, 80},
 };
 
 const MmaShape *cuda_mma_shape(DType in, DType acc, int precision) {
@@ -28,7 +34,7 @@ const MmaShape *cuda_mma_shape(DType in, DType acc, int precision) {
     return NULL;
 }
 
-/* The helpers of the TF32 and int8 kernels, once per translation unit
+/* The helpers of the TF32, int8 and fp8 kernels, once per translation unit
  * (after emit_cuda_mma.c's mma_helpers): B's fragment loads (mt_ldb_*),
  * the tf32x3 split, the mma.sync of each shape (mt_mma_tile_*); for test/emu (compiled without nvcc) the
  * same in C: the copies synchronous, ldmatrix and mma.sync over the
@@ -85,13 +91,13 @@ const char *cuda_mma_perm_helpers(Arena *a) {
             "    const uint4 x = mt_lds128(p), y = mt_lds128(p + 4 * ld);\n"
             "    b[0][0] = x.x, b[1][0] = x.y, b[2][0] = x.z, b[3][0] = x.w;\n"
             "    b[0][1] = y.x, b[1][1] = y.y, b[2][1] = y.z, b[3][1] = y.w;\n}\n"
-            "/* int8 B fragments of four 8-column blocks, lane (g, t) at p = &B[4t][4g]:\n"
+            "/* int8 (and fp8) B fragments of four 8-column blocks, lane (g, t) at p = &B[4t][4g]:\n"
             " * block v's b0 = B[4t .. 4t + 3][4g + v] (the first in the low byte), b1\n"
             " * the same 16 rows below: one word per row, 4 x 4 bytes transposed */\n"
-            "static __device__ __forceinline__ void mt_ldb_s8(unsigned b[4][2], const int8_t *p, int ld) {\n"
+            "static __device__ __forceinline__ void mt_ldb_s8(unsigned b[4][2], const void *p, int ld) {\n"
             "#pragma unroll\n"
             "    for (int h = 0; h < 2; h++) {\n"
-            "        const int8_t *q = p + h * 16 * ld;\n"
+            "        const unsigned char *q = (const unsigned char *)p + h * 16 * ld;\n"
             "        const unsigned w0 = mt_lds32(q), w1 = mt_lds32(q + ld), w2 = mt_lds32(q + 2 * ld),\n"
             "                       w3 = mt_lds32(q + 3 * ld);\n"
             "        const unsigned lo01 = mt_prmt(w0, w1, 0x5140u), hi01 = mt_prmt(w0, w1, 0x7362u);\n"
@@ -104,6 +110,7 @@ const char *cuda_mma_perm_helpers(Arena *a) {
         const MmaShape *S = &mma_shapes[i];
         if (S->ldsm_b || !S->ptx || (i > 0 && !strcmp(mma_shapes[i - 1].name, S->name))) continue;
         const char *c = S->acc == DT_I32 ? "int" : "float", *r = S->acc == DT_I32 ? "r" : "f";
+        if (S->sm > 80) sb_printf(&sb, "#if __CUDA_ARCH__ >= %d\n", S->sm * 10);
         sb_printf(&sb,
                   "static __device__ __forceinline__ void mt_mma_tile_%s(%s c[4], const unsigned a[4], "
                   "unsigned b0, unsigned b1) {\n"
@@ -113,6 +120,7 @@ const char *cuda_mma_perm_helpers(Arena *a) {
                   "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), "
                   "\"r\"(b1));\n}\n",
                   S->name, c, S->ptx, r, r, r, r);
+        if (S->sm > 80) sb_puts(&sb, "#endif\n");
     }
     sb_puts(
         &sb,
@@ -169,6 +177,42 @@ const char *cuda_mma_perm_helpers(Arena *a) {
         "        }\n"
         "    }\n"
         "    for (int i = 0; i < 4; i++) c[i] = (int)s[i];\n}\n"
+        "/* fp8 byte i of w as a float: e4m3 (bias 7, no inf, S.1111.111 NaN) and\n"
+        " * e5m2 (bias 15, IEEE's inf and NaN) */\n"
+        "static inline float mt_f8_bits(unsigned s, unsigned e, unsigned m, int mant, int bias) {\n"
+        "    const unsigned u = s << 31 | (e + 127u - (unsigned)bias) << 23 | m << (23 - mant);\n"
+        "    float r;\n    memcpy(&r, &u, 4);\n    return r;\n}\n"
+        "static inline float mt_e4m3(unsigned w, int i) {\n"
+        "    const unsigned x = w >> (8 * i) & 0xffu, e = x >> 3 & 15u, m = x & 7u;\n"
+        "    const float v = e == 15u && m == 7u ? __uint_as_float(0x7fc00000u)\n"
+        "                    : e ? mt_f8_bits(0, e, m, 3, 7) : (float)m * 0x1p-9f;\n"
+        "    return x & 0x80u ? -v : v;\n}\n"
+        "static inline float mt_e5m2(unsigned w, int i) {\n"
+        "    const unsigned x = w >> (8 * i) & 0xffu, e = x >> 2 & 31u, m = x & 3u;\n"
+        "    const float v = e == 31u ? __uint_as_float(m ? 0x7fc00000u : 0x7f800000u)\n"
+        "                    : e ? mt_f8_bits(0, e, m, 2, 15) : (float)m * 0x1p-16f;\n"
+        "    return x & 0x80u ? -v : v;\n}\n"
+        "/* m16n8k32 .e4m3 / .e5m2: the .s8 fragment layouts, f32 products summed in f32 */\n"
+        "template <float (*D)(unsigned, int)>\n"
+        "static inline void mt_mma_tile_f8(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {\n"
+        "    const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n"
+        "    const uint4 ra = {a[0], a[1], a[2], a[3]};\n"
+        "    const uint2 rb = {b0, b1};\n"
+        "    for (int j = 0; j < 4; j++) {\n"
+        "        const uint4 x = __shfl_sync(0xffffffffu, ra, g * 4 + j);\n"
+        "        const uint2 y0 = __shfl_sync(0xffffffffu, rb, 2 * t * 4 + j);\n"
+        "        const uint2 y1 = __shfl_sync(0xffffffffu, rb, (2 * t + 1) * 4 + j);\n"
+        "        for (int i = 0; i < 4; i++) {\n"
+        "            c[0] = fmaf(D(x.z, i), D(y0.y, i), fmaf(D(x.x, i), D(y0.x, i), c[0]));\n"
+        "            c[1] = fmaf(D(x.z, i), D(y1.y, i), fmaf(D(x.x, i), D(y1.x, i), c[1]));\n"
+        "            c[2] = fmaf(D(x.w, i), D(y0.y, i), fmaf(D(x.y, i), D(y0.x, i), c[2]));\n"
+        "            c[3] = fmaf(D(x.w, i), D(y1.y, i), fmaf(D(x.y, i), D(y1.x, i), c[3]));\n"
+        "        }\n"
+        "    }\n}\n"
+        "static inline void mt_mma_tile_e4m3(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {\n"
+        "    mt_mma_tile_f8<mt_e4m3>(c, a, b0, b1);\n}\n"
+        "static inline void mt_mma_tile_e5m2(float c[4], const unsigned a[4], unsigned b0, unsigned b1) {\n"
+        "    mt_mma_tile_f8<mt_e5m2>(c, a, b0, b1);\n}\n"
         "#endif\n#endif\n");
     return sb_str(&sb);
 }

@@ -16,6 +16,8 @@
 #include "emu_f32_tf32x3.h"
 #include "emu_i8.h"
 #include "emu_i8_mma.h"
+#include "emu_e4m3_mma.h"
+#include "emu_e5m2_mma.h"
 #include "emu_ieee_mma.h"
 #include "emu_tf32_mma.h"
 #include "emu_tf32x3_mma.h"
@@ -83,6 +85,20 @@ TEST(Matmul, I8TileMmaPlusEq) {
     for (const MatmulCase &c : {MatmulCase{70, 150, 100, 64, false, false, false},
                                 MatmulCase{64, 128, 192, 64, false, false, false}})
         check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_i8_mma, int8_t, int8_t, int32_t));
+}
+// fp8 (m16n8k32 in int8's fragment layouts, an f32 accumulator): e4m3
+// with an f32 result, e5m2 with an f16 one and `acc +=`
+TEST(Matmul, E4m3TileMmaLeaky) {
+    for (const MatmulCase &c : {MatmulCase{70, 150, 100, 64, false, false, true},
+                                MatmulCase{64, 128, 192, 64, false, false, true}})
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH(emu_e4m3_mma, mytriton_fp8e4nv, mytriton_fp8e4nv, float));
+}
+TEST(Matmul, E5m2TileMmaF16OutPlusEq) {
+    for (const MatmulCase &c : {MatmulCase{77, 90, 47, 32, false, false, false},
+                                MatmulCase{128, 64, 96, 32, false, false, false}})
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH(emu_e5m2_mma, mytriton_fp8e5, mytriton_fp8e5, mytriton_fp16));
 }
 TEST(Matmul, I8MmaO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{17, 64, 64, 32, false, false, false},

@@ -296,6 +296,18 @@ MMA_TEST(MmaIeeeTile128Warps8, MMA_LAUNCH(mma_ieee_128_w8, float, float, float),
 MMA_TEST(MmaIeeeTile64x128LeakyPlusEqStages2, MMA_LAUNCH(mma_ieee_64x128_leaky_s2, float, float, float),
          MatmulCase{77, 130, 47, 16, false, false, true},
          MatmulCase{128, 256, 128, 16, false, false, true})
+// fp8 e4m3 and e5m2 (mma.sync m16n8k32 on sm_89 and later, f32 accumulator)
+using E4M3 = mytriton_fp8e4nv;
+using E5M2 = mytriton_fp8e5;
+MMA_TEST(MmaE4m3Tile128F16Out, MMA_LAUNCH(mma_e4m3_128, E4M3, E4M3, F16),
+         MatmulCase{300, 270, 100, 64, false, false, false},
+         MatmulCase{256, 384, 512, 64, false, false, false})
+MMA_TEST(MmaE5m2Tile128x256Warps8LeakyPlusEq, MMA_LAUNCH(mma_e5m2_128x256_w8_leaky, E5M2, E5M2, float),
+         MatmulCase{200, 300, 130, 64, false, false, true},
+         MatmulCase{256, 512, 256, 64, false, false, true})
+MMA_TEST(MmaE4m3Tile64Stages1, MMA_LAUNCH(mma_e4m3_64_s1, E4M3, E4M3, float),
+         MatmulCase{77, 130, 47, 32, false, false, false},
+         MatmulCase{128, 256, 128, 32, false, false, false})
 #endif
 
 // Triton-sized tiles, host backend only (mytriton_lang_dot_big).
