@@ -348,6 +348,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     for (int j = 0; j < s->nextra; j++)
         s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
     s->written = ssa_written_params(a, c->f);
+    s->hints = c->param_div;
     s->backends = c->opts.backends;
     s->tile = &c->tile;
     s->num_stages = c->opts.num_stages;

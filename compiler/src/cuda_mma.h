@@ -57,6 +57,8 @@ typedef struct MmaPlan {
     WgmmaPlan wg;
     const MmaShape *shape; /* the operand dtype's mma.sync (cuda_mma_dtypes.h) */
     int lda, ldb;          /* the mma.sync stage buffers' row lengths (elements, padded) */
+    int bt;                /* B is k-contiguous in memory (column-major, `stride_bk` 1): its
+                            * stage holds B transposed, BN rows of BK (k-major, as A) */
     const char *epi; /* per value: after the loop and computed from the accumulator (or loaded) */
 } MmaPlan;
 
@@ -124,6 +126,11 @@ static inline void ln(Mma *M, const char *fmt, ...) {
     va_end(ap);
     sb_putc(M->out, '\n');
 }
+
+/* The rows and columns of operand k's stage block: A (BM, BK), B (BK, BN)
+ * or, k-major (bt), (BN, BK). */
+static inline int mma_stage_rows(const MmaPlan *P, int k) { return k ? P->bt ? P->BN : P->BK : P->BM; }
+static inline int mma_stage_cols(const MmaPlan *P, int k) { return k && !P->bt ? P->BN : P->BK; }
 
 /* emit_cuda_mma.c */
 void mma_acc_init(Mma *M);                     /* float mt_acc[frag_mt][frag_nt][4] = the init */

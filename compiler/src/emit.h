@@ -26,6 +26,7 @@ typedef struct Spec {
     const char **pyname; /* their Python names (same order) */
     int nextra;          /* launcher-only int32_t grid parameters */
     const int *written;  /* per runtime parameter: stored through */
+    const int *hints;    /* per runtime parameter: the signature's :N hint (1: the value is 1) */
     int backends;
     int num_stages; /* the num_stages hint (0: none) */
 } Spec;

@@ -100,7 +100,7 @@ static int is_zero_block(const Function *f, Operand o) {
  * 16 x 16 (16 x 32 when B's columns are permuted in groups of 32), as
  * square as possible. */
 static int warp_grid(MmaPlan *P, int warps) {
-    int best = -1, cols = P->shape->ldsm_b || P->shape->cuda_core ? 16 : 32;
+    int best = -1, cols = P->shape->ldsm_b || P->shape->cuda_core || P->bt ? 16 : 32;
     for (int wm = 1; wm <= warps; wm *= 2) {
         int wn = warps / wm;
         if (P->BM % (16 * wm) || P->BN % (cols * wn)) continue;
@@ -122,6 +122,10 @@ static int warp_grid(MmaPlan *P, int warps) {
 static void mma_pads(MmaPlan *P) {
     int eb = dtype_info(P->in_dt)->bits / 8;
     P->lda = P->BK + 16 / eb;
+    if (P->bt) { /* B transposed: A's layout, ldmatrix (not .trans) */
+        P->ldb = P->BK + 16 / eb;
+        return;
+    }
     if (P->shape->ldsm_b) {
         P->ldb = P->BN + MMA_PAD;
         return;
@@ -131,6 +135,95 @@ static void mma_pads(MmaPlan *P) {
 }
 
 static int pointer_param(const Function *f, const Loop *l, Operand o);
+
+/* The constant step of an integer value (a pointer: its element index)
+ * from one row of its block to the next and from one column to the next
+ * (render's coordinates; axis as render's), STEP_ANY where not known:
+ * what says that an operand is contiguous along its rows or its columns.
+ * A value is constant along a dimension of extent 1 and along the
+ * dimension that a rank-1 value does not run along; arithmetic is taken
+ * not to wrap. */
+enum { STEP_ANY = -(1 << 30) };
+typedef struct Step {
+    int r, c;
+} Step;
+
+static int step_add(int x, int y, int sign) {
+    return x == STEP_ANY || y == STEP_ANY ? STEP_ANY : x + sign * y;
+}
+
+static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int depth) {
+    const Step any = {STEP_ANY, STEP_ANY}, zero = {0, 0};
+    if (depth > MMA_MAX_DEPTH) return any;
+    if (o.kind != OPD_VALUE) return zero;
+    Type t = f->types[o.id];
+    if (o.id == l->index || t.rank == 0) return zero;
+    axis = cuda_regen_value_axis(t, axis);
+    Step r = any;
+    const Inst *d = f->defs[o.id];
+    int lane = lane_of_arg(l, o.id);
+    if (lane >= 0) {
+        /* a carried pointer: its init, advanced by the same offset everywhere */
+        const Inst *y = def_of(f, l->yields[lane]);
+        if (y && y->op == OP_ADDPTR && is_value(y->args[0], o.id)) {
+            Step i = step_of(f, l, l->inits[lane], axis, depth + 1),
+                 s = step_of(f, l, y->args[1], axis, depth + 1);
+            r.r = s.r == 0 ? i.r : STEP_ANY;
+            r.c = s.c == 0 ? i.c : STEP_ANY;
+        }
+    } else if (d) {
+        switch (d->op) {
+        case OP_ARANGE:
+            if (axis == 0) r = (Step){1, 0};
+            else if (axis == 1) r = (Step){0, 1};
+            break;
+        case OP_ZEROS:
+        case OP_FULL: r = zero; break;
+        case OP_HINT:
+        case OP_CAST:
+        case OP_EXPAND_DIMS:
+        case OP_BROADCAST:
+            if (d->op != OP_CAST || (dtype_is_int((DType)t.dtype) &&
+                                     dtype_is_int((DType)operand_type(f, d->args[0]).dtype)))
+                r = step_of(f, l, d->args[0], cuda_regen_arg_axis(f, d, axis), depth + 1);
+            break;
+        case OP_ADD:
+        case OP_SUB:
+        case OP_ADDPTR: {
+            Step x = step_of(f, l, d->args[0], axis, depth + 1),
+                 y = step_of(f, l, d->args[1], axis, depth + 1);
+            int sign = d->op == OP_SUB ? -1 : 1;
+            r = (Step){step_add(x.r, y.r, sign), step_add(x.c, y.c, sign)};
+            break;
+        }
+        case OP_MUL: {
+            Step x = step_of(f, l, d->args[0], axis, depth + 1),
+                 y = step_of(f, l, d->args[1], axis, depth + 1);
+            for (int k = 0; k < 2; k++) {
+                Operand c = d->args[k];
+                if (c.kind == OPD_CONST && dtype_is_int(c.c.dt)) {
+                    Step v = k ? x : y;
+                    long long m = c.c.i;
+                    if (m > -65536 && m < 65536)
+                        r = (Step){v.r == STEP_ANY ? STEP_ANY : v.r * (int)m,
+                                   v.c == STEP_ANY ? STEP_ANY : v.c * (int)m};
+                    break;
+                }
+            }
+            if (d->args[0].kind != OPD_CONST && d->args[1].kind != OPD_CONST) {
+                /* (uniform) x (uniform) along an axis stays uniform */
+                r.r = x.r == 0 && y.r == 0 ? 0 : STEP_ANY;
+                r.c = x.c == 0 && y.c == 0 ? 0 : STEP_ANY;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    if (t.rank == 2 ? t.dims[0] == 1 : axis == 1) r.r = 0;
+    if (t.rank == 2 ? t.dims[1] == 1 : axis == 0) r.c = 0;
+    return r;
+}
 
 static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
     memset(P, 0, sizeof *P);
@@ -221,6 +314,11 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->BK = ta.dims[1];
     if (ta.dims[0] != P->BM || tb.dims[0] != P->BK || tb.dims[1] != P->BN) return 0;
     if (P->BK % 16 || P->BM % 16 || P->BN % 16 || P->BK % P->shape->k) return 0;
+    /* B contiguous along k and not along n (column-major, `stride_bk: 1`):
+     * staged transposed (k-major), so that its copies are cp.async groups
+     * along k; not for tf32x3 and ieee (their B reads are n-major) */
+    Step bs = step_of(f, l, P->ld[1]->args[0], -1, 0);
+    P->bt = bs.r == 1 && bs.c != 1 && !P->shape->split && !P->shape->cuda_core;
     /* every other load in the body would be a second memory read: none */
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
@@ -274,7 +372,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     if (P->shape->split && (P->BM / P->wm) * (P->BN / P->wn) > 2048) return 0;
     P->warps = warps;
     mma_pads(P);
-    int stage = (P->BM * P->lda + P->BK * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
+    int stage = (P->BM * P->lda + mma_stage_rows(P, 1) * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
     int asked = num_stages > 0 ? num_stages : l->num_stages > 0 ? l->num_stages : 3;
     int stages = asked;
     while (stages > 1 && stage * stages > MMA_MAX_SMEM) stages--;
@@ -569,14 +667,14 @@ static const char *copy_tid(const Mma *M) { return M->copy_tid ? M->copy_tid : "
  * group mt_s of the thread is (mt_gr, mt_gc .. mt_gc + 7). */
 static void group_coords(Mma *M, int k) {
     const MmaPlan *P = M->P;
-    int cols = k ? P->BN : P->BK, G = P->shape->group;
+    int cols = mma_stage_cols(P, k), G = P->shape->group;
     ln(M, "const int mt_g = mt_s * %d + %s;", copy_threads(M), copy_tid(M));
     ln(M, "const int mt_gr = mt_g / %d, mt_gc = (mt_g %% %d) * %d;", cols / G, cols / G, G);
 }
 
 static void copy_shape(const Mma *M, int k, int *groups, int *per) {
     const MmaPlan *P = M->P;
-    int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK, T = copy_threads(M);
+    int rows = mma_stage_rows(P, k), cols = mma_stage_cols(P, k), T = copy_threads(M);
     *groups = rows * cols / P->shape->group;
     *per = (*groups + T - 1) / T;
 }
@@ -603,6 +701,12 @@ static const char *align_test(Mma *M, int base, int bytes) {
                : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", M->pnames[base], bytes - 1);
 }
 
+/* Operand o of operand k's load at (row, col) of its stage block (B's
+ * transposed stage: the block's (col, row)). */
+static const char *render_at(Mma *M, int k, Operand o, const char *row, const char *col) {
+    return k && M->P->bt ? render(M, o, col, row, -1) : render(M, o, row, col, -1);
+}
+
 /* The 16-byte alignment test of operand k's base pointer. */
 static const char *copy_align(Mma *M, int k) {
     return align_test(M, pointer_param(M->f, M->P->loop->loop, M->P->ld[k]->args[0]), 16);
@@ -610,7 +714,7 @@ static const char *copy_align(Mma *M, int k) {
 
 /* The stage offset of copy group g of operand k (group_coords' numbers). */
 static int group_offset(const Mma *M, int k, int g) {
-    int gpr = (k ? M->P->BN : M->P->BK) / M->P->shape->group; /* groups per row */
+    int gpr = mma_stage_cols(M->P, k) / M->P->shape->group; /* groups per row */
     return M->dst_offset(M, k, g / gpr, g % gpr * M->P->shape->group);
 }
 
@@ -638,8 +742,8 @@ void mma_copy_bases(Mma *M, int k) {
     const Loop *l = M->P->loop->loop;
     int groups, per, G = M->P->shape->group;
     copy_shape(M, k, &groups, &per);
-    const char *i0 = render(M, l->inits[lane], "mt_gr", "mt_gc", -1);
-    const char *iq = render(M, l->inits[lane], "mt_gr", "(mt_gc + q)", -1);
+    const char *i0 = render_at(M, k, l->inits[lane], "mt_gr", "mt_gc");
+    const char *iq = render_at(M, k, l->inits[lane], "mt_gr", "(mt_gc + q)");
     const Inst *y = def_of(M->f, l->yields[lane]);
     int step = dst_step(M, k);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
@@ -696,13 +800,14 @@ void mma_copy(Mma *M, int k, const char *buf) {
     int lane = hoisted_lane(M, k);
     /* the element-wise copy's index at (mt_or, mt_oc + q): opaque copies of
      * the group's coordinates where the cp.async index is hoisted */
-    const char *idx = render(M, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
-                             lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)", -1);
-    const char *mask =
-        in->args[1].kind == OPD_NONE ? NULL : render(M, in->args[1], "mt_gr", "(mt_gc + q)", -1);
+    const char *idx = render_at(M, k, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
+                                lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)");
+    const char *mask = in->args[1].kind == OPD_NONE
+                           ? NULL
+                           : render_at(M, k, in->args[1], "mt_gr", "(mt_gc + q)");
     const char *other = in->args[2].kind == OPD_NONE
                             ? c_zero(P->in_dt)
-                            : render(M, in->args[2], "mt_gr", "(mt_gc + q)", -1);
+                            : render_at(M, k, in->args[2], "mt_gr", "(mt_gc + q)");
     Type ot = operand_type(M->f, in->args[2]);
     if (in->args[2].kind == OPD_VALUE && ot.dtype != P->in_dt)
         other = arena_printf(M->a, "(%s)%s", c_type(P->in_dt), other);
@@ -818,6 +923,47 @@ static void emit_compute(Mma *M, const char *sa, const char *sb) {
        P->in_dt == DT_F16 ? "f16" : "bf16");
     ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj + 1], mt_fa[mi], mt_fb[2], mt_fb[3]);",
        P->in_dt == DT_F16 ? "f16" : "bf16");
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* One stage's products with B staged transposed (bt: BN rows of BK, as
+ * A's): B's fragments are ldmatrix.x4 like A's, not .trans, for every
+ * dtype of the table (16-bit m16n8k16, 8-bit m16n8k32, TF32 m16n8k8:
+ * 32 bytes of k per instruction): per 16 columns of the warp the
+ * matrices (n 0-7, k bytes 0-15), (n 0-7, 16-31), (n 8-15, 0-15),
+ * (n 8-15, 16-31), which are b0 and b1 of two 8-column blocks in the
+ * instructions' layouts (no column permutation). */
+static void emit_compute_bt(Mma *M, const char *sa, const char *sb) {
+    const MmaPlan *P = M->P;
+    const MmaShape *S = P->shape;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8, G = S->group;
+    const char *mma = arena_printf(M->a, S->ldsm_b ? "mt_mma16816_%s" : "mt_mma_tile_%s", S->name);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, S->k);
+    M->indent++;
+    ln(M, "unsigned mt_fa[%d][4];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * %d]);",
+       sa, P->BM / P->wm, P->lda, G);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
+    M->indent++;
+    ln(M, "unsigned mt_fb[4];");
+    ln(M,
+       "mt_ldsm4(mt_fb, &%s[(mt_wc * %d + nj * 16 + (mt_lane & 7) + (mt_lane >> 4) * 8) * %d + "
+       "mt_kk + ((mt_lane >> 3) & 1) * %d]);",
+       sb, P->BN / P->wn, P->ldb, G);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
+    ln(M, "    %s(mt_acc[mi][2 * nj], mt_fa[mi], mt_fb[0], mt_fb[1]);", mma);
+    ln(M, "    %s(mt_acc[mi][2 * nj + 1], mt_fa[mi], mt_fb[2], mt_fb[3]);", mma);
     ln(M, "}");
     M->indent--;
     ln(M, "}");
@@ -1292,16 +1438,16 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     M.indent = 1;
     int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
     int lda = P.lda, ldb = P.ldb;
-    int stage_elems = P.BM * lda + P.BK * ldb;
+    int stage_elems = P.BM * lda + mma_stage_rows(&P, 1) * ldb;
     const char *mt = c_mem_type(P.in_dt, C_CUDA);
     /* TF32, int8 and ieee also run in test/emu's CPU emulation (mma_helpers_perm) */
-    int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma;
+    int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma && !P.bt;
     ln(&M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
-       "accumulator in mma.sync fragments%s; %d stage%s",
+       "accumulator in mma.sync fragments%s; %d stage%s%s",
        l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name,
        P.warps, P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, ffma ? " (CUDA-core fmaf)" : "", P.stages,
-       P.stages > 1 ? "s" : "");
+       P.stages > 1 ? "s" : "", P.bt ? "; B k-major (staged transposed)" : "");
     /* (a warp index made uniform by a shuffle puts the wgmma descriptors in
      * uniform registers, but ptxas 13.0 then serializes the wgmma's: C7514) */
     ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
@@ -1334,7 +1480,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     const char *sm80 =
         P.shape->sm > 80 ? arena_printf(a, "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= %d)", P.shape->sm * 10)
                          : "MT_MMA_TILE_SM80";
-    if (perm || ffma) {
+    if (!P.shape->ldsm_b) { /* (emulated too) */
         ln(&M, "#if %s || MT_MMA_TILE_EMULATED", sm80);
         ln(&M, "#if MT_MMA_TILE_EMULATED");
         ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
@@ -1390,6 +1536,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
     if (ffma) emit_compute_ffma(&M, "mt_sa", "mt_sb");
+    else if (P.bt) emit_compute_bt(&M, "mt_sa", "mt_sb");
     else if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
     else emit_compute(&M, "mt_sa", "mt_sb");
     if (S == 1) ln(&M, "__syncthreads();");
@@ -1412,7 +1559,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
-    if (perm || ffma) sb_puts(&out, cuda_mma_perm_helpers(a));
+    if (!P.shape->ldsm_b) sb_puts(&out, cuda_mma_perm_helpers(a));
     if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
     /* the helpers that the kernel entry's scalars and the body call */
     sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));

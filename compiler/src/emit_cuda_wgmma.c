@@ -87,7 +87,7 @@ static int ws_smem(const WgmmaPlan *W, int slots) { return slots * W->stage + 10
 void wgmma_plan(MmaPlan *P, int stages) {
     WgmmaPlan *W = &P->wg;
     memset(W, 0, sizeof *W);
-    if ((P->in_dt != DT_F16 && P->in_dt != DT_BF16) || P->warps % 4) return;
+    if ((P->in_dt != DT_F16 && P->in_dt != DT_BF16) || P->warps % 4 || P->bt) return;
     /* warpgroups along M while the rows split into multiples of 64 (as
      * Triton's mmav3 warps), the rest along N */
     int groups = P->warps / 4, gm = groups;

@@ -345,7 +345,8 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
         for (int i = 0; i < s->f->nparams; i++) {
             Type t = s->f->params[i].type;
             if (t.ptr) sb_printf(sb, " &&\n           ((uintptr_t)p->%s & 15u) == 0", s->pnames[i]);
-            else if (int_scalar(t)) sb_printf(sb, " &&\n           p->%s %% 16 == 0", s->pnames[i]);
+            else if (int_scalar(t) && !(s->hints && s->hints[i] == 1)) /* :1: always 1 */
+                sb_printf(sb, " &&\n           p->%s %% 16 == 0", s->pnames[i]);
         }
         if (!s->f->nparams) sb_puts(sb, " + 0 * (int)sizeof *p");
         sb_puts(sb, ";\n}\n\n");

@@ -114,6 +114,17 @@ static const char *c_string(Arena *a, const char *s) {
 void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launcher,
                         const char *fail_value, const char *empty_value) {
     const Function *f = s->f;
+    /* parameters the signature fixes to 1 (`i32:1`): the kernel was
+     * compiled for that value alone */
+    for (int i = 0; s->hints && i < f->nparams; i++) {
+        if (s->hints[i] != 1) continue;
+        sb_printf(sb, "    if (%s != 1) {\n", s->pnames[i]);
+        sb_printf(sb,
+                  "        mytriton_set_last_error(\"%s: %s = %%lld, but the signature (:1) compiled "
+                  "the kernel for %s = 1\", (long long)%s);\n",
+                  launcher, s->pyname[i], s->pyname[i], s->pnames[i]);
+        sb_printf(sb, "        return %s;\n    }\n", fail_value);
+    }
     if (s->grid) {
         for (int i = 0; i < f->nparams + s->nextra && i < 64; i++) {
             if (!s->grid->uses_param[i]) continue;

@@ -444,6 +444,17 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             fe_fail(I, p->pos, "signature entry %d is named '%s' but the parameter is '%s'", i + 1,
                     se->name, p->name);
         p->type = se->type;
+        if (se->divisibility == 1) {
+            /* `i32:1` (Triton's equal_to_1): the value is 1, a constexpr in
+             * the body; the launcher keeps the parameter and checks it */
+            if (p->type.ptr || !dtype_is_int((DType)p->type.dtype) || p->type.dtype == DT_BOOL)
+                fe_fail(I, p->pos,
+                        "signature entry %d ('%s'): the hint :1 says the value is 1, which only an "
+                        "integer parameter can be",
+                        i + 1, p->name);
+            fe_env_set(I->a, I->env, p->name, fe_vint(1), p->pos);
+            continue;
+        }
         Expr *e = fe_new_expr(I, EX_PARAM, p->pos, p->type);
         e->param = i;
         fe_env_set(I->a, I->env, p->name, fe_vexpr(e), p->pos);

@@ -15,10 +15,13 @@
 #include "emu_f32_tf32_o2.h"
 #include "emu_f32_tf32x3.h"
 #include "emu_i8.h"
+#include "emu_i8_bt_mma.h"
 #include "emu_i8_mma.h"
+#include "emu_e4m3_bt_mma.h"
 #include "emu_e4m3_mma.h"
 #include "emu_e5m2_mma.h"
 #include "emu_ieee_mma.h"
+#include "emu_tf32_bt_mma.h"
 #include "emu_tf32_mma.h"
 #include "emu_tf32x3_mma.h"
 
@@ -99,6 +102,32 @@ TEST(Matmul, E5m2TileMmaF16OutPlusEq) {
                                 MatmulCase{128, 64, 96, 32, false, false, false}})
         check_matmul<Buffers>(Backend::Emu, c,
                               EMU_LAUNCH(emu_e5m2_mma, mytriton_fp8e5, mytriton_fp8e5, mytriton_fp16));
+}
+// B column-major, stride_bk fixed to 1 (`i32:1`): B staged k-major and
+// its fragments read by ldmatrix like A's
+#define EMU_LAUNCH_BCOL(name, TA, TB, TC)                                                     \
+    MatmulLaunch<TA, TB, TC>([](bool, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return (int)launch_##name(nullptr, a, b, c, M, N, K, K, 1, 1, K, N, 1);               \
+    })
+MatmulCase bcol(MatmulCase c) {
+    c.b_col = true;
+    return c;
+}
+TEST(Matmul, E4m3ColumnMajorBTileMmaLeaky) {
+    for (const MatmulCase &c : {bcol(MatmulCase{70, 150, 100, 64, false, false, true}),
+                                bcol(MatmulCase{64, 128, 192, 64, false, false, true})})
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH_BCOL(emu_e4m3_bt_mma, mytriton_fp8e4nv, mytriton_fp8e4nv, float));
+}
+TEST(Matmul, Tf32ColumnMajorBTileMmaPlusEq) {
+    for (const MatmulCase &c : {bcol(MatmulCase{77, 90, 47, 32, true, false, false}),
+                                bcol(MatmulCase{64, 128, 96, 32, true, false, false})})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_tf32_bt_mma, float, float, float));
+}
+TEST(Matmul, I8ColumnMajorBTileMma) {
+    for (const MatmulCase &c : {bcol(MatmulCase{70, 150, 100, 64, false, false, false}),
+                                bcol(MatmulCase{64, 128, 192, 64, false, false, false})})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_i8_bt_mma, int8_t, int8_t, int32_t));
 }
 TEST(Matmul, I8MmaO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{17, 64, 64, 32, false, false, false},

@@ -113,6 +113,7 @@ struct MatmulCase {
     bool tf32;    // f32 operands read as TF32
     bool acc16;   // f16 accumulator
     bool leaky;   // the leaky-ReLU epilogue
+    bool b_col = false;  // B column-major (stride_bk 1, stride_bn K)
 };
 
 template <class TA, class TB, class TC>
@@ -138,7 +139,7 @@ void check_matmul(Backend backend, const MatmulCase &c, const MatmulLaunch<TA, T
             double ref = 0, mag = 0;
             for (int k = 0; k < c.K; k++) {
                 double x = Elem<TA>::to(a[(size_t)i * c.K + k]),
-                       y = Elem<TB>::to(b[(size_t)k * c.N + j]);
+                       y = Elem<TB>::to(b[c.b_col ? (size_t)j * c.K + k : (size_t)k * c.N + j]);
                 if (c.tf32) x = tf32(x), y = tf32(y);
                 ref += x * y;
                 mag += std::fabs(x * y);

@@ -110,6 +110,13 @@ class Buffers {
                     : MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, N, 1, N, 1);                      \
     })
 
+// The same with B column-major (stride_bk 1, stride_bn K: the cases' b_col).
+#define MM_LAUNCH_BCOL(name, TA, TB, TC)                                                           \
+    MatmulLaunch<TA, TB, TC>([](bool host, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return host ? (int)launch_##name##_host(a, b, c, M, N, K, K, 1, 1, K, N, 1)                \
+                    : MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, 1, K, N, 1);                      \
+    })
+
 #if MT_DOT_CUDA
 #define MT_NEED_GPU()                                    \
     do {                                                 \
@@ -200,8 +207,30 @@ void mm_fp8(Backend be) {
     check_matmul<Buffers>(be, MatmulCase{32, 48, 80, 32, false, false, false},
                           MM_LAUNCH(mm_fp8, mytriton_fp8e4nv, mytriton_fp8e5, float));
 }
+// The signature's `i32:1` (Triton's equal_to_1): strides fixed to 1 at
+// build time (row-major A, B and C; B column-major), checked by the launcher
+void mm_f16_unit_o2(Backend be) {
+    check_matmul<Buffers>(be, kF16,
+                          MM_LAUNCH(mm_f16_unit_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+void mm_f16_bcol_o2(Backend be) {
+    MatmulCase c = kF16;
+    c.b_col = true;
+    check_matmul<Buffers>(be, c,
+                          MM_LAUNCH_BCOL(mm_f16_bcol_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+}
+TEST(Host, UnitStrideOtherThanOneIsRefused) {
+    std::vector<mytriton_fp16> a(64), b(64), c(64);
+    int status = (int)launch_mm_f16_unit_o2_host(a.data(), b.data(), c.data(), 8, 8, 8, 8, 2, 8, 1, 8, 1);
+    EXPECT_NE(status, 0);
+    EXPECT_NE(std::string(mytriton_last_error()).find("stride_ak = 2, but the signature (:1)"),
+              std::string::npos)
+        << mytriton_last_error();
+}
 
 DOT_TEST(MatmulF16, mm_f16)
+DOT_TEST(MatmulF16UnitStridesO2, mm_f16_unit_o2)
+DOT_TEST(MatmulF16ColumnMajorBO2, mm_f16_bcol_o2)
 DOT_TEST(MatmulF16O2, mm_f16_o2)
 DOT_TEST(MatmulF16LeakyReluPlusEq, mm_f16_leaky)
 DOT_TEST(MatmulF16Acc16LeakyO2, mm_f16_acc16_o2)
@@ -305,6 +334,31 @@ MMA_TEST(MmaE4m3Tile128F16Out, MMA_LAUNCH(mma_e4m3_128, E4M3, E4M3, F16),
 MMA_TEST(MmaE5m2Tile128x256Warps8LeakyPlusEq, MMA_LAUNCH(mma_e5m2_128x256_w8_leaky, E5M2, E5M2, float),
          MatmulCase{200, 300, 130, 64, false, false, true},
          MatmulCase{256, 512, 256, 64, false, false, true})
+// B column-major with stride_bk fixed to 1 (`i32:1`): staged k-major,
+// cp.async along k, fragments by ldmatrix (not .trans)
+#define MMA_LAUNCH_BCOL(name, TA, TB, TC)                                                     \
+    MatmulLaunch<TA, TB, TC>([](bool, const TA *a, const TB *b, TC *c, int M, int N, int K) { \
+        return MT_CUDA_CALL(name, a, b, c, M, N, K, K, 1, 1, K, N, 1);                        \
+    })
+MatmulCase bcol(MatmulCase c) {
+    c.b_col = true;
+    return c;
+}
+MMA_TEST(MmaF16ColumnMajorBTile128x256Warps8, MMA_LAUNCH_BCOL(mma_f16_bt_128x256_w8, F16, F16, F16),
+         bcol(MatmulCase{200, 300, 130, 64, false, false, false}),
+         bcol(MatmulCase{256, 512, 256, 64, false, false, false}))
+MMA_TEST(MmaBf16ColumnMajorBTile128LeakyPlusEq, MMA_LAUNCH_BCOL(mma_bf16_bt_128_leaky, BF16, BF16, BF16),
+         bcol(MatmulCase{300, 270, 100, 64, false, false, true}),
+         bcol(MatmulCase{256, 256, 256, 64, false, false, true}))
+MMA_TEST(MmaE4m3ColumnMajorBTile128, MMA_LAUNCH_BCOL(mma_e4m3_bt_128, E4M3, E4M3, F16),
+         bcol(MatmulCase{300, 270, 100, 64, false, false, false}),
+         bcol(MatmulCase{256, 384, 512, 64, false, false, false}))
+MMA_TEST(MmaI8ColumnMajorBTile64x128Stages2PlusEq, MMA_LAUNCH_BCOL(mma_i8_bt_64x128_s2, int8_t, int8_t, int32_t),
+         bcol(MatmulCase{77, 130, 47, 64, false, false, false}),
+         bcol(MatmulCase{128, 256, 128, 64, false, false, false}))
+MMA_TEST(MmaTf32ColumnMajorBTile64x128, MMA_LAUNCH_BCOL(mma_tf32_bt_64x128, float, float, float),
+         bcol(MatmulCase{77, 130, 47, 32, true, false, false}),
+         bcol(MatmulCase{128, 256, 128, 32, true, false, false}))
 MMA_TEST(MmaE4m3Tile64Stages1, MMA_LAUNCH(mma_e4m3_64_s1, E4M3, E4M3, float),
          MatmulCase{77, 130, 47, 32, false, false, false},
          MatmulCase{128, 256, 128, 32, false, false, false})

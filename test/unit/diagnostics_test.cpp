@@ -259,6 +259,12 @@ const std::vector<Case>& cases() {
          "k.py:6:10: error: signature entry 2 is named 'm' but the parameter is 'n'\n"
          "    def k(x, n):\n"
          "             ^\n"},
+        {"EqualToOneOnAPointer", "x, n", "*fp32:1, i32",
+         "    tl.store(x, 1.0)\n",
+         "k.py:6:7: error: signature entry 1 ('x'): the hint :1 says the value is 1, which only an integer "
+         "parameter can be\n"
+         "    def k(x, n):\n"
+         "          ^\n"},
         {"BadSignatureType", "x, n", "*fp32, i128",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --signature: entry 2: unsupported type 'i128' (a dtype, or * and a dtype, of: i1, i8, i16, i32, i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)\n"},
