@@ -115,7 +115,10 @@ def build(args, tools, dtype, cfg, variant=None):
         name += "_" + variant[0]
     d = os.path.join(tools["work"], name)
     os.makedirs(d, exist_ok=True)
-    sig = "*%s:16, *%s:16, *%s:16, i32, i32, i32, i32, i32, i32, i32, i32, i32" % (el, el, cdt)
+    # the strides that are 1 fixed as Triton's JIT fixes them (i32:1), unless --no-unit-strides
+    one = "i32" if args.no_unit_strides else "i32:1"
+    st = ["i32", one, one, "i32"] if args.b_col else ["i32", one, "i32", one]
+    sig = "*%s:16, *%s:16, *%s:16, i32, i32, i32, %s, i32, %s" % (el, el, cdt, ", ".join(st), one)
     cmd = [tools["mytritonc"], KERNELS, "--kernel", "matmul_kernel", "--signature", sig, "--name", name, "-O2",
            "--num-warps", str(warps), "--num-stages", str(_stages), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
     for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", gm), ("ACC", acc),
@@ -178,6 +181,8 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--no-triton", action="store_true")
+    ap.add_argument("--no-unit-strides", action="store_true",
+                    help="no i32:1 on the strides that are 1 (Triton's JIT always fixes them)")
     ap.add_argument("--b-col", action="store_true",
                     help="B column-major (stride_bk 1), as Triton's tutorial passes fp8's B")
     ap.add_argument("--warp-specialize", action="store_true",

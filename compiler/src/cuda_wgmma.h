@@ -17,13 +17,15 @@ int wgmma_swizzle(int bytes, int *code);
 /* The helpers shared by every wgmma kernel (MT_WGMMA_SM90, mt_swz, the
  * descriptor, fences, commit, wait), guarded for several kernels per file. */
 const char *wgmma_common_helpers(void);
-/* The helper of one form, N and dtype (f16, bf16): <prefix>_n<N>_<dt>(d, a, b). */
+/* The helper of one form, N and dtype (f16, bf16; e4m3 and e5m2, K-major
+ * B alone): <prefix>_n<N>_<dt>(d, a, b), one instruction of 32 bytes of k. */
 const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt);
 /* The element index in a buffer of the copy group (mt_gr, mt_gc) of a
- * (rows, cols) 16-bit block stored as columns of `sw` bytes, swizzled. */
-const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw);
+ * (rows, cols) block of `eb`-byte elements stored as columns of `sw`
+ * bytes, swizzled. */
+const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw, int eb);
 /* The same index as a number, for the group at (gr, gc) of a block of
  * `rows` rows. */
-int wgmma_swizzled_offset(int rows, int sw, int gr, int gc);
+int wgmma_swizzled_offset(int rows, int sw, int gr, int gc, int eb);
 
 #endif

@@ -758,7 +758,7 @@ static void emit_copy(Attn *A, const Inst *in, int rows, const char *buf) {
     if (zf) ln(A, "mt_none = mt_none && !mt_m[mt_e];");
     close_n(A, 1);
     if (A->wg)
-        ln(A, "%s *mt_dst = &%s[%s];", mt, buf, wgmma_swizzled_index(A->a, rows, P->D, P->sw));
+        ln(A, "%s *mt_dst = &%s[%s];", mt, buf, wgmma_swizzled_index(A->a, rows, P->D, P->sw, 2));
     else ln(A, "%s *mt_dst = &%s[mt_gr * %d + mt_gc];", mt, buf, P->ld);
     if (zf) {
         ln(A, "if (mt_none || (mt_all && (mt_i[0] & 7) == 0%s)) {", al);

@@ -13,10 +13,13 @@
  * So the accumulator array, its init and the epilogue are
  * emit_cuda_mma.c's with another frag_* layout.
  *
- * Per iteration and k-step of 16, one `wgmma.mma_async m64n<wn>k16` per
- * 64 rows reads both operands from shared memory through matrix
- * descriptors: A (BM, BK) K-major, B (BK, BN) N-major (the instruction's
- * transpose-B flag), each in the canonical swizzled layout of the widest
+ * Per iteration and k-step of 32 bytes, one `wgmma.mma_async
+ * m64n<wn>k16` (fp8: k32) per 64 rows reads both operands from shared
+ * memory through matrix descriptors: A (BM, BK) K-major, B (BK, BN)
+ * N-major (the instruction's transpose-B flag) or, where B is contiguous
+ * along k (emit_cuda_mma.c's bt), K-major as A, stored (BN, BK); fp8 takes
+ * K-major B alone (its wgmma has no transpose). Each operand is in the
+ * canonical swizzled layout of the widest
  * swizzle (128, 64 or 32 bytes) that divides its contiguous extent (BK,
  * the warpgroup's wn): the block stored as columns of that width, each
  * column's rows of `sw` bytes, the 16-byte chunk index of an offset (bits
@@ -87,7 +90,8 @@ static int ws_smem(const WgmmaPlan *W, int slots) { return slots * W->stage + 10
 void wgmma_plan(MmaPlan *P, int stages) {
     WgmmaPlan *W = &P->wg;
     memset(W, 0, sizeof *W);
-    if ((P->in_dt != DT_F16 && P->in_dt != DT_BF16) || P->warps % 4 || P->bt) return;
+    int fp8 = P->in_dt == DT_F8E4NV || P->in_dt == DT_F8E5, eb = dtype_info(P->in_dt)->bits / 8;
+    if (!(P->in_dt == DT_F16 || P->in_dt == DT_BF16 || (fp8 && P->bt)) || P->warps % 4) return;
     /* warpgroups along M while the rows split into multiples of 64 (as
      * Triton's mmav3 warps), the rest along N */
     int groups = P->warps / 4, gm = groups;
@@ -99,12 +103,13 @@ void wgmma_plan(MmaPlan *P, int stages) {
     W->wm = P->BM / gm;
     W->wn = P->BN / gn;
     if (W->wn > 256) return;
-    int sa = swizzle_of(P->BK * 2), sb = swizzle_of(W->wn * 2);
+    if (P->BK * eb % 32) return; /* whole instructions of k */
+    int sa = swizzle_of(P->BK * eb), sb = swizzle_of(P->bt ? P->BK * eb : W->wn * eb);
     if (sa < 0 || sb < 0) return;
     W->swa = SWIZZLES[sa].bytes;
     W->swb = SWIZZLES[sb].bytes;
-    W->a_bytes = round_up(P->BM * P->BK * 2, 1024);
-    W->stage = W->a_bytes + round_up(P->BK * P->BN * 2, 1024);
+    W->a_bytes = round_up(P->BM * P->BK * eb, 1024);
+    W->stage = W->a_bytes + round_up(P->BK * P->BN * eb, 1024);
     /* num_stages - 1 iterations ahead as the mma.sync ring, fewer while
      * above sm_90's shared memory (the launcher asks for this ring on sm_90
      * devices, for the mma.sync one elsewhere) */
@@ -139,7 +144,9 @@ void wgmma_plan(MmaPlan *P, int stages) {
     W->threads = ws_threads;
 }
 
-static const char *dt_name(DType dt) { return dt == DT_F16 ? "f16" : "bf16"; }
+static const char *dt_name(DType dt) {
+    return dt == DT_F16 ? "f16" : dt == DT_BF16 ? "bf16" : dt == DT_F8E4NV ? "e4m3" : "e5m2";
+}
 
 int wgmma_swizzle(int bytes, int *code) {
     int s = swizzle_of(bytes);
@@ -168,7 +175,7 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
     StrBuf sb;
     sb_init(&sb, a);
     const char *t = dt_name(dt), *pre = WGMMA_FORMS[form].prefix;
-    int ar = WGMMA_FORMS[form].a_regs, regs = n / 2;
+    int ar = WGMMA_FORMS[form].a_regs, regs = n / 2, k = 32 * 8 / dtype_info(dt)->bits;
     const char *g = WGMMA_FORMS[form].guard;
     sb_printf(&sb, "#if MT_WGMMA_SM90 && !defined(%s_N%d_%s)\n#define %s_N%d_%s\n", g, n, t, g, n,
               t);
@@ -176,8 +183,8 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
               "static __device__ __forceinline__ void %s_n%d_%s(float (&d)[%d][4], %s, "
               "unsigned long long b) {\n",
               pre, n, t, n / 8, ar ? "const unsigned (&a)[4]" : "unsigned long long a");
-    sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {\"\n", n,
-              t, t);
+    sb_printf(&sb, "    asm volatile(\"wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s.%s {\"\n", n,
+              k, t, t);
     for (int i = 0; i < regs; i += 8) {
         sb_puts(&sb, "                 \"");
         for (int j = i; j < i + 8 && j < regs; j++)
@@ -187,6 +194,8 @@ const char *wgmma_instr(Arena *a, WgmmaForm form, int n, DType dt) {
     if (ar)
         sb_printf(&sb, "                 \"}, {%%%d, %%%d, %%%d, %%%d}, %%%d, 1, 1, 1, %d;\"\n",
                   regs, regs + 1, regs + 2, regs + 3, regs + 4, WGMMA_FORMS[form].trans_b);
+    else if (k == 32) /* 8-bit operands: K-major, no transpose immediates */
+        sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1;\"\n", regs, regs + 1);
     else
         sb_printf(&sb, "                 \"}, %%%d, %%%d, 1, 1, 1, 0, %d;\"\n", regs, regs + 1,
                   WGMMA_FORMS[form].trans_b);
@@ -266,23 +275,25 @@ const char *wgmma_helpers(Arena *a, const MmaPlan *P) {
     StrBuf sb;
     sb_init(&sb, a);
     sb_puts(&sb, wgmma_common_helpers());
-    sb_puts(&sb, wgmma_instr(a, WGMMA_SS_MN, P->wg.wn, P->in_dt));
+    sb_puts(&sb, wgmma_instr(a, P->bt ? WGMMA_SS_K : WGMMA_SS_MN, P->wg.wn, P->in_dt));
     return sb_str(&sb);
 }
 
 /* The element index in a stage buffer of the copy group (mt_gr, mt_gc) of
  * a (rows, cols) block stored as columns of `sw` bytes, swizzled. */
-const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw) {
-    int s = swizzle_of(sw), per = sw / 2;
+const char *wgmma_swizzled_index(Arena *a, int rows, int cols, int sw, int eb) {
+    int s = swizzle_of(sw), per = sw / eb;
+    const char *shift = eb == 1 ? "" : eb == 2 ? " >> 1" : " >> 2";
+    const char *col = eb == 1 ? "mt_gc" : arena_printf(a, "mt_gc * %d", eb);
     if (cols == per)
-        return arena_printf(a, "mt_swz(mt_gr * %d + mt_gc * 2, %d) >> 1", sw, SWIZZLES[s].mask);
-    return arena_printf(a, "mt_swz((mt_gc / %d) * %d + mt_gr * %d + (mt_gc %% %d) * 2, %d) >> 1",
-                        per, rows * sw, sw, per, SWIZZLES[s].mask);
+        return arena_printf(a, "mt_swz(mt_gr * %d + %s, %d)%s", sw, col, SWIZZLES[s].mask, shift);
+    return arena_printf(a, "mt_swz((mt_gc / %d) * %d + mt_gr * %d + (mt_gc %% %d) * %d, %d)%s", per,
+                        rows * sw, sw, per, eb, SWIZZLES[s].mask, shift);
 }
 
-int wgmma_swizzled_offset(int rows, int sw, int gr, int gc) {
-    int per = sw / 2, o = (gc / per) * rows * sw + gr * sw + (gc % per) * 2;
-    return (o ^ (((o >> 7) & SWIZZLES[swizzle_of(sw)].mask) << 4)) >> 1;
+int wgmma_swizzled_offset(int rows, int sw, int gr, int gc, int eb) {
+    int per = sw / eb, o = (gc / per) * rows * sw + gr * sw + (gc % per) * eb;
+    return (o ^ (((o >> 7) & SWIZZLES[swizzle_of(sw)].mask) << 4)) / eb;
 }
 
 /* One iteration's wgmma's from slot offset mt_so (a k-step, a 64-row
@@ -295,17 +306,26 @@ static void issue_wgmmas(Mma *M) {
      * (lane 0's): uniform registers, no per-wgmma moves into them; made
      * here, in the loop, where ptxas 13 keeps the wgmma's unserialized */
     int code_a = SWIZZLES[swizzle_of(W->swa)].code, code_b = SWIZZLES[swizzle_of(W->swb)].code;
+    int eb = dtype_info(P->in_dt)->bits / 8;
     ln(M, "const int mt_wu = __shfl_sync(0xffffffffu, mt_wg, 0);");
     ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + (mt_wu / %d) * %d, 16, %d, %d);",
        W->gn, W->wm * W->swa, 8 * W->swa, code_a);
-    ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, %d, %d, %d);",
-       W->a_bytes, W->gn, W->wn * 2 / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb, code_b);
+    if (P->bt) /* K-major B, (BN, BK) as A's (BM, BK): the warpgroup's rows wn */
+        ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, 16, %d, %d);",
+           W->a_bytes, W->gn, W->wn * W->swb, 8 * W->swb, code_b);
+    else
+        ln(M,
+           "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, %d, %d, "
+           "%d);",
+           W->a_bytes, W->gn, W->wn * eb / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb,
+           code_b);
     ln(M, "mt_wgmma_fence();");
-    for (int kk = 0; kk < P->BK; kk += 16) {
-        int b_off = kk * W->swb;
+    const char *pre = P->bt ? "mt_wgmma_kb" : "mt_wgmma";
+    for (int kb = 0; kb < P->BK * eb; kb += 32) { /* bytes of k per instruction */
+        int b_off = P->bt ? (kb / W->swb) * P->BN * W->swb + kb % W->swb : kb / eb * W->swb;
         for (int mi = 0; mi < W->wm / 64; mi++) {
-            int a_off = (kk * 2 / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kk * 2 % W->swa;
-            ln(M, "mt_wgmma_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));",
+            int a_off = (kb / W->swa) * P->BM * W->swa + mi * 64 * W->swa + kb % W->swa;
+            ln(M, "%s_n%d_%s(mt_acc[%d], mt_da + (mt_so + %du), mt_db + (mt_so + %du));", pre,
                W->wn, dt_name(P->in_dt), mi, a_off >> 4, b_off >> 4);
         }
     }
@@ -315,8 +335,9 @@ static void issue_wgmmas(Mma *M) {
 /* The swizzled stage layout of operand k as a number. */
 static int swizzled_offset(const Mma *M, int k, int gr, int gc) {
     const MmaPlan *P = M->P;
-    return k ? wgmma_swizzled_offset(P->BK, P->wg.swb, gr, gc)
-             : wgmma_swizzled_offset(P->BM, P->wg.swa, gr, gc);
+    int eb = dtype_info(P->in_dt)->bits / 8;
+    return k ? wgmma_swizzled_offset(mma_stage_rows(P, 1), P->wg.swb, gr, gc, eb)
+             : wgmma_swizzled_offset(P->BM, P->wg.swa, gr, gc, eb);
 }
 
 /* The copy of iteration mt_t's operand blocks into slot mt_st (the
@@ -326,8 +347,9 @@ static void copy_lambda(Mma *M) {
     const MmaPlan *P = M->P;
     const WgmmaPlan *W = &P->wg;
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
-    M->dst_index[0] = wgmma_swizzled_index(M->a, P->BM, P->BK, W->swa);
-    M->dst_index[1] = wgmma_swizzled_index(M->a, P->BK, P->BN, W->swb);
+    int eb = dtype_info(P->in_dt)->bits / 8;
+    M->dst_index[0] = wgmma_swizzled_index(M->a, P->BM, P->BK, W->swa, eb);
+    M->dst_index[1] = wgmma_swizzled_index(M->a, mma_stage_rows(P, 1), mma_stage_cols(P, 1), W->swb, eb);
     M->dst_offset = swizzled_offset;
     M->proxy_fence = 1;
     mma_copy_bases(M, 0);
@@ -336,8 +358,8 @@ static void copy_lambda(Mma *M) {
     M->indent++;
     ln(M, "const int mt_k = mt_start + mt_t * %lld;", (long long)P->loop->loop->step.c.i);
     ln(M, "(void)mt_k;");
-    ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, W->stage / 2);
-    ln(M, "%s *const mt_sb = mt_sa + %d;", mt, W->a_bytes / 2);
+    ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, W->stage / eb);
+    ln(M, "%s *const mt_sb = mt_sa + %d;", mt, W->a_bytes / eb);
     mma_copy(M, 0, "mt_sa");
     mma_copy(M, 1, "mt_sb");
     M->indent--;
@@ -447,7 +469,7 @@ static void ws_loop(Mma *M) {
     const WgmmaPlan *W = &P->wg;
     int R = W->slots, T = 32 * P->warps;
     ln(M, "unsigned long long *const mt_bar = (unsigned long long *)(mt_stages + %d);",
-       R * W->stage / 2);
+       R * W->stage / (dtype_info(P->in_dt)->bits / 8));
     ln(M, "if (threadIdx.x == 0) {");
     ln(M, "    #pragma unroll");
     ln(M, "    for (int mt_s = 0; mt_s < %d; mt_s++) {", R);
@@ -509,16 +531,17 @@ void emit_wgmma(Mma *M) {
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     if (W->ws)
         ln(M,
-           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma, "
-           "and a producer warpgroup; A %dB-, B %dB-swizzled; %d buffers",
-           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa,
-           W->swb, R);
+           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk%d wgmma, "
+           "and a producer warpgroup; A %dB-, B %dB-swizzled%s; %d buffers",
+           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn,
+           256 / dtype_info(P->in_dt)->bits, W->swa, W->swb, P->bt ? " (K-major)" : "", R);
     else
         ln(M,
-           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk16 wgmma; "
-           "A %dB-, B %dB-swizzled; copies %d iteration%s ahead in %d buffers",
-           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn, W->swa,
-           W->swb, D, D > 1 ? "s" : "", R);
+           "// sm_90a: %d warpgroup%s as %d x %d, each a (%d, %d) accumulator of m64n%dk%d wgmma; "
+           "A %dB-, B %dB-swizzled%s; copies %d iteration%s ahead in %d buffers",
+           P->warps / 4, P->warps > 4 ? "s" : "", W->gm, W->gn, W->wm, W->wn, W->wn,
+           256 / dtype_info(P->in_dt)->bits, W->swa, W->swb, P->bt ? " (K-major)" : "", D,
+           D > 1 ? "s" : "", R);
     ln(M, "const int mt_wg = mt_warp >> 2, mt_wr = mt_wg / %d, mt_wc = mt_wg %% %d;", W->gn, W->gn);
     ln(M, "(void)mt_wr, (void)mt_wc;");
     M->frag_mt = MI;
