@@ -300,7 +300,9 @@ def main():
                                                num_warps=warps, num_stages=stages)
                 try:
                     t = time_ms(torch, tgo, args.reps)
-                    print("%-10s triton   %-14s %8.3f ms %7.1f TFLOP/s" % (dt, label, t, flops / t / 1e9))
+                    err = ((ct.double() - ref.double()).abs().max() / ref.double().abs().max()).item()
+                    print("%-10s triton   %-14s %8.3f ms %7.1f TFLOP/s  max rel diff %.2e" %
+                          (dt, label, t, flops / t / 1e9, err))
                     if args.dump_triton:
                         dump_triton(args.dump_triton, tgo(), "triton_%s_%dx%dx%d_w%d_s%d" % ((dt,) + cfg[:3] + cfg[4:]))
                     best["triton"] = min(best.get("triton", (1e30, "")), (t, label))
