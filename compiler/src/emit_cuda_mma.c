@@ -1134,12 +1134,28 @@ static void emit_fallback(Mma *M) {
 
 /* The value a store of the epilogue writes at fragment element e of the
  * pair (column mt_c0 or mt_c1), rendered as element pass e did. */
+/* The cast that a store of the epilogue writes, where the store's own
+ * rounding makes it: an f32 value `.to()` f16 or bf16 (round to nearest),
+ * stored as that dtype, the cast's only use. Storing its f32 source is one
+ * rounding, as the cast's (an f16 round trip through f32 is exact), and
+ * fewer instructions: no conversion there and back per element (which on
+ * sm_90a also made ptxas 13 serialize the wgmma's, C7514). */
+static const Inst *stored_cast(const Mma *M, const Inst *st) {
+    const Inst *d = def_of(M->f, st->args[1]);
+    DType dt = d ? (DType)d->type.dtype : DT_NONE;
+    if (!d || d->op != OP_CAST || d->attrs.flag || (dt != DT_F16 && dt != DT_BF16) ||
+        operand_type(M->f, d->args[0]).dtype != DT_F32 || cuda_regen_uses(&M->f->body, d->result) != 1)
+        return NULL;
+    return d;
+}
+
 static const char *stored_value(Mma *M, const Inst *in, const char **ename[2], int e, DType dt) {
     M->ename = ename[e];
     M->acc_elem = M->pair_elem[e];
+    const Inst *cast = stored_cast(M, in);
     return in->args[1].kind == OPD_CONST
                ? c_const(M->a, const_convert(in->args[1].c, dt), C_CUDA)
-               : render(M, in->args[1], "mt_r", e ? "mt_c1" : "mt_c0", -1);
+               : render(M, cast ? cast->args[0] : in->args[1], "mt_r", e ? "mt_c1" : "mt_c0", -1);
 }
 
 /* A store of the epilogue: the thread's two neighbouring columns of a
@@ -1288,6 +1304,16 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
 /* The ops after the loop, per pair of fragment elements (rows g and g + 8
  * of each 16 x 8 block: h = 0, 1; columns 2t and 2t + 1: the values
  * vN_0 and vN_1). */
+/* Whether value `in` is a cast that its store makes (stored_cast): not
+ * computed apart. */
+static int stored_cast_value(const Mma *M, const Inst *in) {
+    for (int i = 0; i < M->f->body.items.len; i++) {
+        const Inst *st = M->f->body.items.items[i];
+        if (st->op == OP_STORE && stored_cast(M, st) == in) return 1;
+    }
+    return 0;
+}
+
 void mma_epilogue(Mma *M) {
     const Function *f = M->f;
     const MmaPlan *P = M->P;
@@ -1349,7 +1375,7 @@ void mma_epilogue(Mma *M) {
             else emit_pair_store(M, in, ename);
             continue;
         }
-        if (!epi[in->result]) continue;
+        if (!epi[in->result] || stored_cast_value(M, in)) continue;
         DType dt = (DType)in->type.dtype;
         for (int e = 0; e < 2; e++) {
             const char *c = e ? "mt_c1" : "mt_c0";
