@@ -891,6 +891,24 @@ void mma_copy(Mma *M, int k, const char *buf) {
     if (full) M->indent--, ln(M, "}");
 }
 
+/* The k-step loop of a stage's products (k per instruction, open: the
+ * caller closes it) and the warp's A fragments of the step: ldmatrix.x4
+ * of 16 rows by 16 bytes, the m16n8k16 / m16n8k32 / m16n8k8 A layouts. */
+static void open_kstep_a(Mma *M, const char *sa) {
+    const MmaPlan *P = M->P;
+    int MT = P->BM / P->wm / 16;
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, P->shape->k);
+    M->indent++;
+    ln(M, "unsigned mt_fa[%d][4];", MT);
+    ln(M, "#pragma unroll");
+    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+    ln(M,
+       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
+       "(mt_lane >> 4) * %d]);",
+       sa, P->BM / P->wm, P->lda, P->shape->group);
+}
+
 /* One stage's products: per k-step of 16, the warp's A fragments
  * (ldmatrix.x4 per 16 rows), then per 16 columns the two B fragments
  * (ldmatrix.x4.trans) and their mma.sync with every A fragment (few B
@@ -898,17 +916,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
 static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    int lda = P->lda, ldb = P->ldb;
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += 16) {", P->BK);
-    M->indent++;
-    ln(M, "unsigned mt_fa[%d][4];", MT);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
-    ln(M,
-       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
-       "(mt_lane >> 4) * 8]);",
-       sa, P->BM / P->wm, lda);
+    int ldb = P->ldb;
+    open_kstep_a(M, sa);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
     M->indent++;
@@ -942,16 +951,7 @@ static void emit_compute_bt(Mma *M, const char *sa, const char *sb) {
     const MmaShape *S = P->shape;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8, G = S->group;
     const char *mma = arena_printf(M->a, S->ldsm_b ? "mt_mma16816_%s" : "mt_mma_tile_%s", S->name);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, S->k);
-    M->indent++;
-    ln(M, "unsigned mt_fa[%d][4];", MT);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
-    ln(M,
-       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
-       "(mt_lane >> 4) * %d]);",
-       sa, P->BM / P->wm, P->lda, G);
+    open_kstep_a(M, sa);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
     M->indent++;
@@ -1034,16 +1034,7 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     const MmaShape *S = P->shape;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mt_kk = 0; mt_kk < %d; mt_kk += %d) {", P->BK, S->k);
-    M->indent++;
-    ln(M, "unsigned mt_fa[%d][4];", MT);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
-    ln(M,
-       "    mt_ldsm4(mt_fa[mi], &%s[(mt_wr * %d + mi * 16 + (mt_lane & 15)) * %d + mt_kk + "
-       "(mt_lane >> 4) * %d]);",
-       sa, P->BM / P->wm, P->lda, S->group);
+    open_kstep_a(M, sa);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 4);
     M->indent++;
