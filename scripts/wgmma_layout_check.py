@@ -9,7 +9,8 @@ copies' destination index expressions, the descriptors (start, leading and
 stride byte offsets, swizzle mode), the warpgroup grid and every wgmma's
 offsets, and checks, for every wgmma of every warpgroup, that the byte the
 PTX ISA's canonical layouts say the hardware reads for each A[m][k] and
-B[k][n] (K-major A, MN-major B, 128/64/32-byte swizzles: the XOR of
+B[k][n] (K-major A, MN-major B or, for a column-major B (`stride_bk`
+fixed by `i32:1`), K-major B; f16 and fp8 elements; 128/64/32-byte swizzles: the XOR of
 address bits 4.. with bits 7..) is the byte the copy code wrote that
 element to. The same for the fused attention forward of
 test/lang_apps/kernels/attention.py: q (K-major A) and k (K-major B) of the
@@ -34,6 +35,10 @@ KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
 TILES = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 32, 4, 3), (64, 64, 128, 4, 3),
          (64, 256, 32, 8, 3), (64, 16, 16, 4, 2), (128, 128, 128, 8, 3), (64, 128, 64, 4, 1),
          (128, 256, 64, 8, 3, True), (128, 128, 32, 4, 3, True), (64, 256, 32, 8, 4, True)]
+# k-major B (column-major, strides fixed to 1): (dtype, BLOCK_M, BLOCK_N, BLOCK_K, num_warps,
+# num_stages[, warp_specialize]): f16 and fp8 (wgmma k32), 128B and 64B swizzles, two K columns
+BT_TILES = [("fp16", 128, 256, 64, 8, 3), ("fp16", 128, 128, 128, 8, 3), ("bf16", 64, 256, 32, 8, 4, True),
+            ("fp8e4nv", 128, 256, 128, 8, 3), ("fp8e4nv", 64, 64, 64, 4, 3), ("fp8e5", 128, 128, 256, 4, 2)]
 ATTN_KERNELS = os.path.join(ROOT, "test", "lang_apps", "kernels", "attention.py")
 # (HEAD_DIM, BLOCK_M, BLOCK_N, num_warps, num_stages): 128B and 64B swizzles,
 # one and two 64-row blocks per warpgroup, one and two warpgroups
@@ -182,6 +187,9 @@ def check(cu):
         body = producer.group(0) + body
     groups, = field(r"// sm_90a: (\d+) warpgroup", body)
     wm, wn = field(r"each a \((\d+), (\d+)\) accumulator", body)
+    kstep, = field(r"accumulator of m64n\d+k(\d+) wgmma", body)  # elements per instruction
+    eb = 32 // kstep  # bytes per element (32 bytes of k per instruction)
+    bt = "(K-major)" in re.search(r"// sm_90a: .*", body).group(0)
     gn, = field(r"mt_wr = mt_wg / (\d+)", body)
     stage, = field(r"mt_stages \+ mt_st \* (\d+);", body)  # elements
     a_elems, = field(r"mt_sb = mt_sa \+ (\d+);", body)
@@ -197,57 +205,63 @@ def check(cu):
     else:
         slots, slot16 = field(r"mt_so = \(unsigned\)\(mt_t % (\d+)\) \* (\d+)u", body)
     calls = [tuple(int(x) for x in c) for c in re.findall(
-        r"mt_wgmma_n(\d+)_\w+\(mt_acc\[(\d+)\], mt_da \+ \(mt_so \+ (\d+)u\), mt_db \+ \(mt_so \+ (\d+)u\)\)",
-        body)]
+        r"mt_wgmma%s_n(\d+)_\w+\(mt_acc\[(\d+)\], mt_da \+ \(mt_so \+ (\d+)u\), mt_db \+ \(mt_so \+ (\d+)u\)\)"
+        % ("_kb" if bt else ""), body)]
     mblocks = wm // 64
     gm = groups // gn
-    BM, BN, BK = wm * gm, wn * gn, len(calls) // mblocks * 16
+    BM, BN, BK = wm * gm, wn * gn, len(calls) // mblocks * kstep
+    G = 16 // eb  # elements per 16-byte copy group
     errors = []
     if a_gn != gn or b_gn != gn:
         errors.append("descriptors' warpgroup grid %d, %d, not %d" % (a_gn, b_gn, gn))
-    errors += fast_path_errors(body, {0: BM, 1: BK})
-    if slot16 * 16 != stage * 2 or stage * 2 % 1024 or a_elems * 2 % 1024 or b_base != a_elems * 2:
+    errors += fast_path_errors(body, {0: BM, 1: BN if bt else BK})
+    if (slot16 * 16 != stage * eb or stage * eb % 1024 or a_elems * eb % 1024
+            or b_base != a_elems * eb):
         errors.append("stage sizes or alignment")
-    # where the copies put each element (byte offsets in a stage)
+    # where the copies put each element (byte offsets in a stage); B's
+    # stage is (BN, BK) where k-major: copy group (n, k .. k + G - 1)
     where_a, where_b = {}, {}
     for r in range(BM):
-        for c in range(0, BK, 8):
-            base = index_at(dst_a, r, c) * 2
-            for q in range(8):
-                where_a[base + 2 * q] = (r, c + q)
-    for r in range(BK):
-        for c in range(0, BN, 8):
-            base = (a_elems + index_at(dst_b, r, c)) * 2
-            for q in range(8):
-                where_b[base + 2 * q] = (r, c + q)
+        for c in range(0, BK, G):
+            base = index_at(dst_a, r, c) * eb
+            for q in range(G):
+                where_a[base + eb * q] = (r, c + q)
+    for r in range(BN if bt else BK):
+        for c in range(0, BK if bt else BN, G):
+            base = (a_elems + index_at(dst_b, r, c)) * eb
+            for q in range(G):
+                where_b[base + eb * q] = (c + q, r) if bt else (r, c + q)
     if len(where_a) != BM * BK or len(where_b) != BK * BN:
         errors.append("two elements copied to one place")
-    if max(where_a) >= a_elems * 2 or max(where_b) >= stage * 2:
+    if max(where_a) >= a_elems * eb or max(where_b) >= stage * eb:
         errors.append("a copy outside its block")
     sw_a, mask_a = MODES[a_mode]
     sw_b, mask_b = MODES[b_mode]
-    per_b = sw_b // 2
+    per_b = sw_b // eb
     for wg in range(groups):
         wr, wc = wg // gn, wg % gn
         for i, (n, mi, a_off, b_off) in enumerate(calls):
-            kk = i // mblocks * 16
+            kk = i // mblocks * kstep
             if n != wn:
                 errors.append("instruction N %d, warpgroup columns %d" % (n, wn))
             start_a = wr * a_wr + a_off * 16
             start_b = b_base + wc * b_wc + b_off * 16
             for m in range(64):  # K-major: 8-row groups at SBO, rows of sw_a bytes
-                for k in range(16):
-                    got = where_a.get(swz(start_a + m % 8 * sw_a + m // 8 * a_sbo + 2 * k, mask_a))
+                for k in range(kstep):
+                    got = where_a.get(swz(start_a + m % 8 * sw_a + m // 8 * a_sbo + eb * k, mask_a))
                     if got != (wr * wm + mi * 64 + m, kk + k):
                         errors.append("A: warpgroup %d, wgmma %d, (%d, %d) reads %s" % (wg, i, m, k, got))
-            for k in range(16):  # MN-major: sw_b columns at LBO, 8-row groups at SBO
+            for k in range(kstep):
                 for c in range(n):
-                    o = start_b + c % per_b * 2 + c // per_b * b_lbo + k % 8 * sw_b + k // 8 * b_sbo
+                    if bt:  # K-major as A: row c (of n), 8-row groups at SBO
+                        o = start_b + c % 8 * sw_b + c // 8 * b_sbo + eb * k
+                    else:  # MN-major: sw_b columns at LBO, 8-row groups at SBO
+                        o = start_b + c % per_b * eb + c // per_b * b_lbo + k % 8 * sw_b + k // 8 * b_sbo
                     got = where_b.get(swz(o, mask_b))
                     if got != (kk + k, wc * wn + c):
                         errors.append("B: warpgroup %d, wgmma %d, (%d, %d) reads %s" % (wg, i, k, c, got))
-    what = "(%d, %d, %d), %d warpgroup(s) as %d x %d, %dB/%dB swizzle, %d buffers" % (
-        BM, BN, BK, groups, gm, gn, sw_a, sw_b, slots)
+    what = "(%d, %d, %d)%s, %d-byte elements, %d warpgroup(s) as %d x %d, %dB/%dB swizzle, %d buffers" % (
+        BM, BN, BK, " k-major B" if bt else "", eb, groups, gm, gn, sw_a, sw_b, slots)
     if errors:
         return what + ": %d errors, first %s" % (len(errors), errors[0])
     return None if what is None else "ok " + what
@@ -282,6 +296,16 @@ def main():
                                "*fp16, *fp16, *fp16, i32, i32, i32, i32, i32, i32, i32, i32, i32",
                                "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
                                "wg_%d_%d_%d_w%d_s%d%s" % (bm, bn, bk, warps, stages, "_ws" if ws else ""),
+                               warps, stages,
+                               (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8),
+                                ("ACC", "float32"), ("PRECISION", "tf32"), ("PLUS", "False"),
+                                ("ACTIVATION", "none"), ("WARP_SPECIALIZE", "True" if ws else "False"))):
+                return 1
+        for dt, bm, bn, bk, warps, stages, *ws in BT_TILES:
+            if not compile_one(KERNELS, "matmul_kernel",
+                               "*%s, *%s, *fp16, i32, i32, i32, i32, i32:1, i32:1, i32, i32, i32:1" % (dt, dt),
+                               "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)",
+                               "wg_bt_%s_%d_%d_%d_w%d_s%d%s" % (dt, bm, bn, bk, warps, stages, "_ws" if ws else ""),
                                warps, stages,
                                (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", 8),
                                 ("ACC", "float32"), ("PRECISION", "tf32"), ("PLUS", "False"),

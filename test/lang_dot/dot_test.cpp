@@ -344,20 +344,29 @@ MatmulCase bcol(MatmulCase c) {
     c.b_col = true;
     return c;
 }
+// (fp8 with k-major B: wgmma on sm_90a, its accumulation imprecise)
+MatmulCase imprecise(MatmulCase c) {
+    c.imprecise = true;
+    return c;
+}
 MMA_TEST(MmaF16ColumnMajorBTile128x256Warps8, MMA_LAUNCH_BCOL(mma_f16_bt_128x256_w8, F16, F16, F16),
          bcol(MatmulCase{200, 300, 130, 64, false, false, false}),
          bcol(MatmulCase{256, 512, 256, 64, false, false, false}))
 MMA_TEST(MmaBf16ColumnMajorBTile128LeakyPlusEq, MMA_LAUNCH_BCOL(mma_bf16_bt_128_leaky, BF16, BF16, BF16),
          bcol(MatmulCase{300, 270, 100, 64, false, false, true}),
          bcol(MatmulCase{256, 256, 256, 64, false, false, true}))
-// (fp8 with k-major B: wgmma on sm_90a, its accumulation imprecise)
-MatmulCase imprecise(MatmulCase c) {
-    c.imprecise = true;
-    return c;
-}
 MMA_TEST(MmaE4m3ColumnMajorBTile128, MMA_LAUNCH_BCOL(mma_e4m3_bt_128, E4M3, E4M3, F16),
          imprecise(bcol(MatmulCase{300, 270, 100, 64, false, false, false})),
          imprecise(bcol(MatmulCase{256, 384, 512, 64, false, false, false})))
+// k-major B with a producer warpgroup (warp_specialize=True)
+MMA_TEST(MmaBf16ColumnMajorBTile64x256WarpSpecializedPlusEq,
+         MMA_LAUNCH_BCOL(mma_bf16_bt_64x256_w8_ws, BF16, BF16, BF16),
+         bcol(MatmulCase{200, 300, 130, 32, false, false, false}),
+         bcol(MatmulCase{128, 512, 256, 32, false, false, false}))
+MMA_TEST(MmaE5m2ColumnMajorBTile128x128x128WarpSpecializedLeaky,
+         MMA_LAUNCH_BCOL(mma_e5m2_bt_128x128x128_ws_leaky, E5M2, E5M2, float),
+         imprecise(bcol(MatmulCase{300, 270, 200, 128, false, false, true})),
+         imprecise(bcol(MatmulCase{256, 256, 512, 128, false, false, true})))
 MMA_TEST(MmaI8ColumnMajorBTile64x128Stages2PlusEq, MMA_LAUNCH_BCOL(mma_i8_bt_64x128_s2, int8_t, int8_t, int32_t),
          bcol(MatmulCase{77, 130, 47, 64, false, false, false}),
          bcol(MatmulCase{128, 256, 128, 64, false, false, false}))
