@@ -148,9 +148,15 @@ typedef struct Step {
     int r, c;
 } Step;
 
+/* A step from a product or sum of steps: STEP_ANY where an operand is,
+ * or beyond +-2^20 (so that no chain of them overflows an int). */
+static int step_clamp(long long v) { return v > (1 << 20) || v < -(1 << 20) ? STEP_ANY : (int)v; }
+
 static int step_add(int x, int y, int sign) {
-    return x == STEP_ANY || y == STEP_ANY ? STEP_ANY : x + sign * y;
+    return x == STEP_ANY || y == STEP_ANY ? STEP_ANY : step_clamp((long long)x + sign * (long long)y);
 }
+
+static int step_mul(int x, long long m) { return x == STEP_ANY ? STEP_ANY : step_clamp(x * m); }
 
 static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int depth) {
     const Step any = {STEP_ANY, STEP_ANY}, zero = {0, 0};
@@ -204,9 +210,7 @@ static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int d
                 if (c.kind == OPD_CONST && dtype_is_int(c.c.dt)) {
                     Step v = k ? x : y;
                     long long m = c.c.i;
-                    if (m > -65536 && m < 65536)
-                        r = (Step){v.r == STEP_ANY ? STEP_ANY : v.r * (int)m,
-                                   v.c == STEP_ANY ? STEP_ANY : v.c * (int)m};
+                    if (m > -(1 << 20) && m < (1 << 20)) r = (Step){step_mul(v.r, m), step_mul(v.c, m)};
                     break;
                 }
             }
