@@ -913,57 +913,36 @@ static void open_kstep_a(Mma *M, const char *sa) {
        sa, P->BM / P->wm, P->lda, P->shape->group);
 }
 
-/* One stage's products: per k-step of 16, the warp's A fragments
- * (ldmatrix.x4 per 16 rows), then per 16 columns the two B fragments
- * (ldmatrix.x4.trans) and their mma.sync with every A fragment (few B
- * registers live at a time). */
-static void emit_compute(Mma *M, const char *sa, const char *sb) {
-    const MmaPlan *P = M->P;
-    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    int ldb = P->ldb;
-    open_kstep_a(M, sa);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
-    M->indent++;
-    ln(M, "unsigned mt_fb[4];");
-    ln(M,
-       "mt_ldsm4_trans(mt_fb, &%s[(mt_kk + (mt_lane & 15)) * %d + mt_wc * %d + nj * 16 + "
-       "(mt_lane >> 4) * 8]);",
-       sb, ldb, P->BN / P->wn);
-    ln(M, "#pragma unroll");
-    ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
-    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj], mt_fa[mi], mt_fb[0], mt_fb[1]);",
-       P->in_dt == DT_F16 ? "f16" : "bf16");
-    ln(M, "    mt_mma16816_%s(mt_acc[mi][2 * nj + 1], mt_fa[mi], mt_fb[2], mt_fb[3]);",
-       P->in_dt == DT_F16 ? "f16" : "bf16");
-    ln(M, "}");
-    M->indent--;
-    ln(M, "}");
-    M->indent--;
-    ln(M, "}");
-}
-
-/* One stage's products with B staged transposed (bt: BN rows of BK, as
- * A's): B's fragments are ldmatrix.x4 like A's, not .trans, for every
- * dtype of the table (16-bit m16n8k16, 8-bit m16n8k32, TF32 m16n8k8:
- * 32 bytes of k per instruction): per 16 columns of the warp the
+/* One stage's products: per k-step, the warp's A fragments (ldmatrix.x4
+ * per 16 rows), then per 16 columns of the warp the two 8-column B
+ * fragments and their mma.sync with every A fragment (few B registers
+ * live at a time). B staged N-major (16-bit dtypes only) is read by
+ * ldmatrix.x4.trans; B staged k-major (bt: BN rows of BK, as A's) by
+ * ldmatrix.x4 like A, for every dtype of the table (16-bit m16n8k16,
+ * 8-bit m16n8k32, TF32 m16n8k8: 32 bytes of k per instruction): the
  * matrices (n 0-7, k bytes 0-15), (n 0-7, 16-31), (n 8-15, 0-15),
  * (n 8-15, 16-31), which are b0 and b1 of two 8-column blocks in the
  * instructions' layouts (no column permutation). */
-static void emit_compute_bt(Mma *M, const char *sa, const char *sb) {
+static void emit_compute(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     const MmaShape *S = P->shape;
-    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8, G = S->group;
+    int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
     const char *mma = arena_printf(M->a, S->ldsm_b ? "mt_mma16816_%s" : "mt_mma_tile_%s", S->name);
     open_kstep_a(M, sa);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 2);
     M->indent++;
     ln(M, "unsigned mt_fb[4];");
-    ln(M,
-       "mt_ldsm4(mt_fb, &%s[(mt_wc * %d + nj * 16 + (mt_lane & 7) + (mt_lane >> 4) * 8) * %d + "
-       "mt_kk + ((mt_lane >> 3) & 1) * %d]);",
-       sb, P->BN / P->wn, P->ldb, G);
+    if (P->bt)
+        ln(M,
+           "mt_ldsm4(mt_fb, &%s[(mt_wc * %d + nj * 16 + (mt_lane & 7) + (mt_lane >> 4) * 8) * %d + "
+           "mt_kk + ((mt_lane >> 3) & 1) * %d]);",
+           sb, P->BN / P->wn, P->ldb, S->group);
+    else
+        ln(M,
+           "mt_ldsm4_trans(mt_fb, &%s[(mt_kk + (mt_lane & 15)) * %d + mt_wc * %d + nj * 16 + "
+           "(mt_lane >> 4) * 8]);",
+           sb, P->ldb, P->BN / P->wn);
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
     ln(M, "    %s(mt_acc[mi][2 * nj], mt_fa[mi], mt_fb[0], mt_fb[1]);", mma);
@@ -1557,7 +1536,6 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const
     }
     ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
     if (ffma) emit_compute_ffma(&M, "mt_sa", "mt_sb");
-    else if (P.bt) emit_compute_bt(&M, "mt_sa", "mt_sb");
     else if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
     else emit_compute(&M, "mt_sa", "mt_sb");
     if (S == 1) ln(&M, "__syncthreads();");
