@@ -64,8 +64,9 @@ typedef struct mt_options {
                               * block / 32), as Triton's num_warps; 0: chosen
                               * by the kernel's shape */
     int num_stages;              /* software pipelining depth, as Triton's
-                              * num_stages: accepted and recorded, a hint
-                              * the backends do not use yet; 0: none */
+                              * num_stages: recorded, and the copy ring's
+                              * depth of -O2's tensor-core matmul and
+                              * attention kernels; 0: their default */
     int divisibility16;          /* Triton's specialization: every pointer
                               * parameter 16-byte aligned and every i32
                               * parameter divisible by 16 (as if the
