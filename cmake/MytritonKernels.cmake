@@ -24,8 +24,8 @@
 #                                        NUM_STAGES=3 [WHEN K >= 1024]" is built as
 #                                        variant NAME_cfg<i>; launch_NAME times them
 #                                        on the first call of a new KEY value and
-#                                        keeps the fastest (NUM_STAGES: a hint the
-#                                        backends do not use yet; WHEN: a condition
+#                                        keeps the fastest (NUM_STAGES: the copy ring
+#                                        of the tensor-core kernels; WHEN: a condition
 #                                        over the KEY parameters, + - * // % and
 #                                        comparisons, and/or/not)
 #       [KEY <integer param> ...]        what the choice depends on (Triton's key)
