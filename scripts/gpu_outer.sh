@@ -11,7 +11,10 @@
 #   4. the benchmark suite's matmul group and the tile sweep against
 #      Triton (bench_suite.py --only matmul), the table in
 #      $OUT/bench_matmul.md.
-# STEPS picks parts (build,ctest,ptxas,bench).
+# STEPS picks parts (build,ctest,ptxas,bench). BASE=<a `git archive`
+# tarball>: its compiler is built on the CPUs meanwhile and its matmul
+# group timed in the same run (Triton beside it again), the table in
+# $OUT/bench_matmul_base.md.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
 STEPS="${STEPS:-build,ctest,ptxas,bench}"
@@ -19,6 +22,13 @@ export PATH="/usr/local/cuda/bin:$PATH"
 t0=$(date +%s)
 el() { echo "$(( $(date +%s) - t0 )) s"; }
 has() { case ",$STEPS," in *",$1,"*) return 0;; esac; return 1; }
+if [ -n "${BASE:-}" ]; then
+  { rm -rf /tmp/base && mkdir -p /tmp/base/src && tar -xf "$BASE" -C /tmp/base/src &&
+    cmake -S /tmp/base/src -B /tmp/base/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMYTRITON_BUILD_TESTS=OFF \
+      -DMYTRITON_BUILD_BENCH=OFF -DMYTRITON_BUILD_EXAMPLE=OFF &&
+    ninja -C /tmp/base/build mytritonc; } > "$OUT/base_build.log" 2>&1 &
+  BASE_BUILD=$!
+fi
 if has build; then
   { cmake --preset h200 &&
     cmake --build --preset h200 -j 16 --target mytritonc mytriton_exec_test mytriton_lang_dot_test -- -k 0; } \
@@ -51,4 +61,10 @@ if has bench; then
   timeout "${BENCH_TIMEOUT:-150}" python3 scripts/bench_suite.py --only matmul --mytritonc build-h200/bin/mytritonc \
     --markdown "$OUT/bench_matmul.md" > "$OUT/bench_matmul.log" 2>&1
   echo "== bench_suite (matmul, sweep) exit $? after $(el)"; tail -40 "$OUT/bench_matmul.log"
+fi
+if has bench && [ -n "${BASE:-}" ]; then
+  wait "${BASE_BUILD:-}" 2>/dev/null
+  timeout "${BENCH_TIMEOUT:-150}" python3 scripts/bench_suite.py --only matmul --mytritonc /tmp/base/build/bin/mytritonc \
+    --markdown "$OUT/bench_matmul_base.md" > "$OUT/bench_matmul_base.log" 2>&1
+  echo "== bench_suite (base $BASE) exit $? after $(el)"; tail -40 "$OUT/bench_matmul_base.log"
 fi

@@ -235,6 +235,13 @@ typedef struct Staged {
     const char *dst;  /* shared buffer */
     const char *regs; /* prefetch registers */
     int k_fastest;
+    /* The prefetch registers hold the vector load's raw elements (a float4
+     * of f32, a uint2 of four f16 / bf16); conversion and transform wait
+     * for the store to shared memory, a chunk later, so that no
+     * instruction reads a prefetched load before the chunk in flight is
+     * computed (ptxas keeps a load's first use where it is: in the
+     * prefetch, it would wait out the load's latency there). */
+    int raw;
 } Staged;
 
 /* The chunk is staged in groups of 4 elements along its contiguous axis
@@ -267,8 +274,11 @@ static int uses_ident(const char *s, const char *id) {
     return 0;
 }
 
-/* Group q's raw elements of the vector load S->vec into mm_v[q]: 4 f32
- * as one 128-bit load, 4 f16 / bf16 as one 64-bit load (converted). */
+/* The group's elements of the vector load S->vec: 4 f32 as one 128-bit
+ * load, 4 f16 / bf16 as one 64-bit load. S->raw: into the group's
+ * prefetch register as they are (masked and ragged elements as single
+ * loads, `other` and zeros in the load's dtype); else into mm_v[q],
+ * converted. */
 static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
                          const char *kq) {
     const Inst *ld = S->vec;
@@ -300,11 +310,14 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
         "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
         al ? al : "", al ? " && " : "");
     C->indent++;
-    if (bytes == 16) {
+    const char *mt = c_mem_type(dt, C_CUDA), *vt = bytes == 16 ? "float4" : "uint2";
+    const char *reg = arena_printf(C->a, "%s[mm_s]", S->regs);
+    if (S->raw) {
+        cb_line(C, "%s = *(const %s *)&%s[mm_i[0]];", reg, vt, bname);
+    } else if (bytes == 16) {
         cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
         cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
     } else {
-        const char *mt = c_mem_type(dt, C_CUDA);
         cb_line(C, "const uint2 t = *(const uint2 *)&%s[mm_i[0]];", bname);
         cb_line(C, "const %s *const h = reinterpret_cast<const %s *>(&t);", mt, mt);
         cb_line(C, "#pragma unroll");
@@ -313,16 +326,27 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     C->indent--;
     cb_line(C, "} else {");
     C->indent++;
+    const char *dst = "mm_v[q]";
+    const char *elem = c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[mm_i[q]]", bname));
+    if (S->raw) {
+        /* the raw elements in a local array of the load's dtype, then
+         * the register (the array's bytes) */
+        const char *zero = c_store(C->a, dt, C_CUDA, "0.0f");
+        cb_line(C, "__align__(%d) %s mm_h[4] = {%s, %s, %s, %s};", bytes, mt, zero, zero, zero, zero);
+        dst = "mm_h[q]";
+        elem = arena_printf(C->a, "%s[mm_i[q]]", bname);
+        other = c_store(C->a, dt, C_CUDA, other);
+    }
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
-    const char *elem = c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[mm_i[q]]", bname));
     if (mask)
-        cb_line(C, "if (mm_m[q]) mm_v[q] = %s;\n%*selse if (%s < %s) mm_v[q] = %s;", elem,
-                C->indent * 4, "", kq, len, other);
-    else cb_line(C, "if (%s < %s) mm_v[q] = %s;", kq, len, elem);
+        cb_line(C, "if (mm_m[q]) %s = %s;\n%*selse if (%s < %s) %s = %s;", dst, elem,
+                C->indent * 4, "", kq, len, dst, other);
+    else cb_line(C, "if (%s < %s) %s = %s;", kq, len, dst, elem);
     C->indent--;
     cb_line(C, "}");
+    if (S->raw) cb_line(C, "%s = *reinterpret_cast<const %s *>(mm_h);", reg, vt);
     C->indent--;
     cb_line(C, "}");
 }
@@ -372,28 +396,35 @@ static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chu
     cb_line(C, "}");
 }
 
+/* The Regen of group element q of a chunk (coordinates as group_coords
+ * gives them). */
+static void group_regen(CudaB *C, const Loop *l, const Staged *S, Regen *R) {
+    memset(R, 0, sizeof *R);
+    R->C = C, R->l = l, R->k = "mm_k";
+    R->row = R->col = S->k_fastest ? "mm_r" : "(mm_r + q)";
+}
+
 /* The chunk starting at iteration `chunk` (of `len` iterations) into the
- * registers S->regs. */
+ * registers S->regs: the operand's values, or (S->raw) the vector load's
+ * elements. */
 static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk,
                        const char *len) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
     /* element q of the group: k and the row/column */
     const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
-    const char *rq = S->k_fastest ? "mm_r" : "(mm_r + q)";
     Regen R;
-    memset(&R, 0, sizeof R);
-    R.C = C, R.l = l, R.row = rq, R.col = rq, R.k = "mm_k";
+    group_regen(C, l, S, &R);
     const Inst *def = S->v.kind == OPD_VALUE ? C->f->defs[S->v.id] : NULL;
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
     C->indent++;
     group_coords(C, S);
-    cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+    if (!S->raw) cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
     if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
     if (S->vec) stage_vector(C, &R, S, chunk, len, kq);
-    if (!S->vec || def != S->vec) stage_transform(C, &R, S, chunk, len, kq);
+    if (!S->raw && (!S->vec || def != S->vec)) stage_transform(C, &R, S, chunk, len, kq);
     if (groups % T) C->indent--, cb_line(C, "}");
-    cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
+    if (!S->raw) cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
     C->indent--;
     cb_line(C, "}");
 }
@@ -406,9 +437,19 @@ static void stage_init(CudaB *C, const Loop *l, Staged *S) {
     int bytes = dtype_bytes(dt);
     S->vec = S->nloads > 0 && dtype_is_float(dt) && (bytes == 4 || bytes == 2) ? S->loads[0] : NULL;
     S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
+    S->raw = S->vec != NULL;
 }
 
-static void stage_store(CudaB *C, const Staged *S) {
+/* The prefetch registers' declaration. */
+static const char *stage_regs_decl(CudaB *C, const Staged *S) {
+    int wide = !S->raw || dtype_bytes((DType)S->vec->type.dtype) == 4;
+    return arena_printf(C->a, "%s %s[%d];", wide ? "float4" : "uint2", S->regs,
+                        groups_per_thread(C, S));
+}
+
+/* The chunk mm_c (of mm_len iterations) from the registers into shared
+ * memory; S->raw: converted and transformed on the way. */
+static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
@@ -416,9 +457,30 @@ static void stage_store(CudaB *C, const Staged *S) {
     group_coords(C, S);
     if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
     const char *v = arena_printf(C->a, "%s[mm_s]", S->regs);
+    if (S->raw) {
+        DType dt = (DType)S->vec->type.dtype;
+        if (dtype_bytes(dt) == 4) {
+            cb_line(C, "float mm_v[4] = {%s.x, %s.y, %s.z, %s.w};", v, v, v, v);
+        } else {
+            const char *mt = c_mem_type(dt, C_CUDA);
+            cb_line(C, "const %s *const h = reinterpret_cast<const %s *>(&%s);", mt, mt, v);
+            cb_line(C, "float mm_v[4];");
+            cb_line(C, "#pragma unroll");
+            cb_line(C, "for (int q = 0; q < 4; q++) mm_v[q] = %s;", c_load(C->a, dt, C_CUDA, "h[q]"));
+        }
+        const Inst *def = S->v.kind == OPD_VALUE ? C->f->defs[S->v.id] : NULL;
+        if (def != S->vec) {
+            Regen R;
+            group_regen(C, l, S, &R);
+            stage_transform(C, &R, S, "mm_c", "mm_len", S->k_fastest ? "(mm_kk + q)" : "mm_kk");
+        }
+        v = "make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3])";
+    }
     if (S->k_fastest) {
         for (int q = 0; q < 4; q++)
-            cb_line(C, "%s[mm_kk + %d][mm_r] = %s.%c;", S->dst, q, v, "xyzw"[q]);
+            cb_line(C, "%s[mm_kk + %d][mm_r] = %s;", S->dst, q,
+                    S->raw ? arena_printf(C->a, "mm_v[%d]", q)
+                           : arena_printf(C->a, "%s.%c", v, "xyzw"[q]));
     } else {
         cb_line(C, "*(float4 *)&%s[mm_kk][mm_r] = %s;", S->dst, v);
     }
@@ -502,7 +564,8 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     cb_line(
         C,
         "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
-    cb_line(C, "float4 mm_pa[%d], mm_pb[%d];", groups_per_thread(C, &A), groups_per_thread(C, &B));
+    cb_line(C, "%s", stage_regs_decl(C, &A));
+    cb_line(C, "%s", stage_regs_decl(C, &B));
     cb_line(C, "/* the first chunk into registers */");
     cb_line(C, "if (mm_n > 0) {");
     C->indent++;
@@ -515,8 +578,8 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     cb_line(C, "for (long long mm_c = 0; mm_c < mm_n; mm_c += %d) {", MM_BK);
     C->indent++;
     cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", MM_BK, MM_BK);
-    stage_store(C, &A);
-    stage_store(C, &B);
+    stage_store(C, l, &A);
+    stage_store(C, l, &B);
     cb_line(C, "__syncthreads();");
     cb_line(C, "/* the next chunk's loads are in flight while this one is used */");
     cb_line(C, "if (mm_c + %d < mm_n) {", MM_BK);

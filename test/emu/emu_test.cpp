@@ -39,6 +39,10 @@
 #include "outer_kmask_o2.h"
 #include "outer_kmask64_o2.h"
 #include "outer_cast_o2.h"
+#include "outer_f16_o2.h"
+#include "outer_f1664_o2.h"
+#include "outer_f16_other_o2.h"
+#include "outer_f16_other64_o2.h"
 #include "nested_o1.h"
 #include "nested_o2.h"
 #include "rowsum_o1.h"
@@ -372,6 +376,50 @@ TEST(Emu, OuterProduct) {
                 ASSERT_NEAR(c[(size_t)i * s.N + j], want, 1e-5 * (1 + mag)) << "cast at " << i << "," << j;
             }
         ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f);
+    }
+}
+
+// 16-bit operands (kernels/outer.py outer_f16_kernel, outer_f16_other_kernel):
+// the raw f16 of the prefetch converted at the store to shared memory, and
+// `other` in the load's dtype where a mask along k fails inside the tile.
+TEST(Emu, OuterProductF16) {
+    using MM16 = cudaError_t (*)(cudaStream_t, const mytriton_fp16*, const mytriton_fp16*, float*, int32_t, int32_t,
+                                 int32_t);
+    auto h = [](float v) { return mytriton_fp16_to_float(mytriton_fp16_from_float(v)); };
+    struct {
+        int M, N, K;
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2}};
+    for (auto s : sizes) {
+        auto af = random_vec((size_t)s.M * s.K + 1, 31), bf = random_vec((size_t)s.K * s.N + 1, 32);
+        std::vector<mytriton_fp16> a(af.size()), b(bf.size());
+        for (size_t e = 0; e < a.size(); e++) a[e] = mytriton_fp16_from_float(af[e]);
+        for (size_t e = 0; e < b.size(); e++) b[e] = mytriton_fp16_from_float(bf[e]);
+        for (int other = 0; other < 2; other++) {
+            std::vector<double> want((size_t)s.M * s.N), mag((size_t)s.M * s.N);
+            for (int i = 0; i < s.M; i++)
+                for (int j = 0; j < s.N; j++)
+                    for (int k = 0; k < s.K; k++) {
+                        double x = mytriton_fp16_to_float(a[(size_t)i * s.K + k]);
+                        double y = mytriton_fp16_to_float(b[(size_t)k * s.N + j]);
+                        if (other) {
+                            if (k % 3 == 1) x = h(0.1f);
+                            x = 2 * std::fabs(x);
+                            if (k % 5 == 2) y = h(-0.3f);
+                        }
+                        want[(size_t)i * s.N + j] += x * y;
+                        mag[(size_t)i * s.N + j] += std::fabs(x * y);
+                    }
+            MM16 fs[2] = {other ? launch_outer_f16_other_o2 : launch_outer_f16_o2,
+                          other ? launch_outer_f16_other64_o2 : launch_outer_f1664_o2};
+            for (MM16 f : fs) {
+                std::vector<float> c((size_t)s.M * s.N + 1, -5.0f);
+                ASSERT_EQ(f(nullptr, a.data(), b.data(), c.data(), s.M, s.N, s.K), 0);
+                for (size_t e = 0; e < want.size(); e++)
+                    ASSERT_NEAR(c[e], want[e], 1e-5 * (1 + mag[e]))
+                        << "other " << other << " " << s.M << "x" << s.N << "x" << s.K << " at " << e;
+                ASSERT_EQ(c[(size_t)s.M * s.N], -5.0f);
+            }
+        }
     }
 }
 

@@ -104,3 +104,18 @@ def outer_f16_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
         y = tl.load(b + k * N + offs_n, mask=offs_n < N, other=0.0).to(tl.float32)
         acc += x * y
     tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))
+
+
+@triton.jit
+def outer_f16_other_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr):
+    # 16-bit operands whose masks fail inside the tile (along k): `other` is
+    # the load's dtype (0.1 and -0.3 rounded to f16), then a transform
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K):
+        x = tl.load(a + offs_m * K + k, mask=(offs_m < M) & (k % 3 != 1), other=0.1)
+        x = tl.where(x > 0.0, x, -x) * 2.0
+        y = tl.load(b + k * N + offs_n, mask=(offs_n < N) & (k % 5 != 2), other=-0.3)
+        acc += x.to(tl.float32) * y.to(tl.float32)
+    tl.store(c + offs_m * N + offs_n, acc, mask=(offs_m < M) & (offs_n < N))
