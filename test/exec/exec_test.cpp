@@ -1298,12 +1298,13 @@ EXEC_CASE_O2(outer_kmask_64) {
     outer_check(mode, opt, outer_id, outer_id, 0, 1, 5,
                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_kmask_64, a, b, c, M, N, K); });
 }
-// 16-bit operands (kernels/outer.py outer_f16_kernel): staged with 64-bit
-// loads where aligned, element-wise otherwise (odd K).
-EXEC_CASE_O2(outer_f16_64) {
+// 16-bit operands (kernels/outer.py): random f16 A and B; the reference sums
+// fx(k, A[i][k]) * fy(k, B[k][j]) in double.
+template <class FX, class FY, class L>
+static void outer_f16_check(Mode mode, int opt, unsigned seed, FX fx, FY fy, L launch) {
     for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
-        auto af = rand_f32((size_t)M * K, 14, -1.0f, 1.0f), bf = rand_f32((size_t)K * N, 15, -1.0f, 1.0f);
+        auto af = rand_f32((size_t)M * K, seed, -1.0f, 1.0f), bf = rand_f32((size_t)K * N, seed + 1, -1.0f, 1.0f);
         std::vector<mytriton_fp16> a(af.size()), b(bf.size());
         for (size_t i = 0; i < af.size(); i++) a[i] = mytriton_fp16_from_float(af[i]);
         for (size_t i = 0; i < bf.size(); i++) b[i] = mytriton_fp16_from_float(bf[i]);
@@ -1311,43 +1312,34 @@ EXEC_CASE_O2(outer_f16_64) {
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++)
                 for (int k = 0; k < K; k++)
-                    ref[(size_t)i * N + j] += (double)mytriton_fp16_to_float(a[(size_t)i * K + k]) *
-                                              mytriton_fp16_to_float(b[(size_t)k * N + j]);
+                    ref[(size_t)i * N + j] += fx(k, (double)mytriton_fp16_to_float(a[(size_t)i * K + k])) *
+                                              fy(k, (double)mytriton_fp16_to_float(b[(size_t)k * N + j]));
         Tol t{1e-5, 1e-6 * (K + 1)};
         verify(mode, opt, [&](Runner &r) {
             mytriton_fp16 *da = r.in(a), *db = r.in(b);
             float *dc = r.out_f((size_t)M * N);
-            LAUNCH_O2(r, outer_f16_64, da, db, dc, M, N, K);
+            launch(r, da, db, dc, M, N, K);
             return Planes{{"c", r.get(dc)}};
         }, {{"c", ref}}, {{t, t}});
     }
 }
-// The same with masks that fail inside the tile, along k (outer_f16_other_kernel):
-// `other` (0.1, -0.3) is the load's dtype, then |x| * 2 on the row operand.
+// outer_f16_kernel: staged with 64-bit loads where aligned, element-wise
+// otherwise (odd K).
+EXEC_CASE_O2(outer_f16_64) {
+    auto id = [](int, double v) { return v; };
+    outer_f16_check(mode, opt, 14, id, id, [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N, int K) {
+        LAUNCH_O2(r, outer_f16_64, a, b, c, M, N, K);
+    });
+}
+// outer_f16_other_kernel: masks that fail inside the tile, along k; `other`
+// (0.1, -0.3) is the load's dtype, then |x| * 2 on the row operand.
 EXEC_CASE_O2(outer_f16_other_64) {
-    auto h = [](float v) { return mytriton_fp16_to_float(mytriton_fp16_from_float(v)); };
-    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
-        TRACE("M = " << M << ", N = " << N << ", K = " << K);
-        auto af = rand_f32((size_t)M * K, 16, -1.0f, 1.0f), bf = rand_f32((size_t)K * N, 17, -1.0f, 1.0f);
-        std::vector<mytriton_fp16> a(af.size()), b(bf.size());
-        for (size_t i = 0; i < af.size(); i++) a[i] = mytriton_fp16_from_float(af[i]);
-        for (size_t i = 0; i < bf.size(); i++) b[i] = mytriton_fp16_from_float(bf[i]);
-        std::vector<double> ref((size_t)M * N);
-        for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++)
-                for (int k = 0; k < K; k++) {
-                    double x = k % 3 == 1 ? h(0.1f) : mytriton_fp16_to_float(a[(size_t)i * K + k]);
-                    double y = k % 5 == 2 ? h(-0.3f) : mytriton_fp16_to_float(b[(size_t)k * N + j]);
-                    ref[(size_t)i * N + j] += 2 * std::fabs(x) * y;
-                }
-        Tol t{1e-5, 1e-6 * (K + 1)};
-        verify(mode, opt, [&](Runner &r) {
-            mytriton_fp16 *da = r.in(a), *db = r.in(b);
-            float *dc = r.out_f((size_t)M * N);
-            LAUNCH_O2(r, outer_f16_other_64, da, db, dc, M, N, K);
-            return Planes{{"c", r.get(dc)}};
-        }, {{"c", ref}}, {{t, t}});
-    }
+    auto h = [](float v) { return (double)mytriton_fp16_to_float(mytriton_fp16_from_float(v)); };
+    outer_f16_check(mode, opt, 16, [&](int k, double v) { return 2 * std::fabs(k % 3 == 1 ? h(0.1f) : v); },
+                    [&](int k, double v) { return k % 5 == 2 ? h(-0.3f) : v; },
+                    [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N, int K) {
+                        LAUNCH_O2(r, outer_f16_other_64, a, b, c, M, N, K);
+                    });
 }
 EXEC_CASE_O2(block_accumulate_4k) {
     block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) { LAUNCH_O2(r, block_accumulate_4k, x, out, chunks); });
