@@ -238,13 +238,6 @@ typedef struct Staged {
     const char *dst;  /* shared buffer */
     const char *regs; /* prefetch registers */
     int k_fastest;
-    /* The prefetch registers hold the vector load's raw elements (a float4
-     * of f32, a uint2 of four f16 / bf16); conversion and transform wait
-     * for the store to shared memory, a chunk later, so that no
-     * instruction reads a prefetched load before the chunk in flight is
-     * computed (ptxas keeps a load's first use where it is: in the
-     * prefetch, it would wait out the load's latency there). */
-    int raw;
 } Staged;
 
 /* The chunk is staged in groups of 4 elements along its contiguous axis
@@ -277,11 +270,14 @@ static int uses_ident(const char *s, const char *id) {
     return 0;
 }
 
-/* The group's elements of the vector load S->vec: 4 f32 as one 128-bit
- * load, 4 f16 / bf16 as one 64-bit load. S->raw: into the group's
- * prefetch register as they are (masked and ragged elements as single
- * loads, `other` and zeros in the load's dtype); else into mm_v[q],
- * converted. */
+/* The group's elements of the vector load S->vec into its prefetch
+ * register as they are: 4 f32 as one 128-bit load (a float4), 4 f16 /
+ * bf16 as one 64-bit load (a uint2); masked and ragged elements as single
+ * loads, `other` and zeros in the load's dtype. Conversion and transform
+ * wait for the store to shared memory, a chunk later, so that no
+ * instruction reads a prefetched load before the chunk in hand is
+ * computed (ptxas keeps a load's first use where it is: in the prefetch,
+ * it would wait out the load's latency there). */
 static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk, const char *len,
                          const char *kq) {
     const Inst *ld = S->vec;
@@ -315,31 +311,16 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     C->indent++;
     const char *mt = c_mem_type(dt, C_CUDA), *vt = bytes == 16 ? "float4" : "uint2";
     const char *reg = arena_printf(C->a, "%s[mm_s]", S->regs);
-    if (S->raw) {
-        cb_line(C, "%s = *(const %s *)&%s[mm_i[0]];", reg, vt, bname);
-    } else if (bytes == 16) {
-        cb_line(C, "const float4 t = *(const float4 *)&%s[mm_i[0]];", bname);
-        cb_line(C, "mm_v[0] = t.x, mm_v[1] = t.y, mm_v[2] = t.z, mm_v[3] = t.w;");
-    } else {
-        cb_line(C, "const uint2 t = *(const uint2 *)&%s[mm_i[0]];", bname);
-        cb_line(C, "const %s *const h = reinterpret_cast<const %s *>(&t);", mt, mt);
-        cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int q = 0; q < 4; q++) mm_v[q] = %s;", c_load(C->a, dt, C_CUDA, "h[q]"));
-    }
+    cb_line(C, "%s = *(const %s *)&%s[mm_i[0]];", reg, vt, bname);
     C->indent--;
     cb_line(C, "} else {");
     C->indent++;
-    const char *dst = "mm_v[q]";
-    const char *elem = c_load(C->a, dt, C_CUDA, arena_printf(C->a, "%s[mm_i[q]]", bname));
-    if (S->raw) {
-        /* the raw elements in a local array of the load's dtype, then
-         * the register (the array's bytes) */
-        const char *zero = c_store(C->a, dt, C_CUDA, "0.0f");
-        cb_line(C, "__align__(%d) %s mm_h[4] = {%s, %s, %s, %s};", bytes, mt, zero, zero, zero, zero);
-        dst = "mm_h[q]";
-        elem = arena_printf(C->a, "%s[mm_i[q]]", bname);
-        other = c_store(C->a, dt, C_CUDA, other);
-    }
+    /* the raw elements in a local array of the load's dtype, then the
+     * register (the array's bytes) */
+    const char *zero = c_store(C->a, dt, C_CUDA, "0.0f");
+    cb_line(C, "__align__(%d) %s mm_h[4] = {%s, %s, %s, %s};", bytes, mt, zero, zero, zero, zero);
+    const char *dst = "mm_h[q]", *elem = arena_printf(C->a, "%s[mm_i[q]]", bname);
+    other = c_store(C->a, dt, C_CUDA, other);
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
@@ -349,7 +330,7 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     else cb_line(C, "if (%s < %s) %s = %s;", kq, len, dst, elem);
     C->indent--;
     cb_line(C, "}");
-    if (S->raw) cb_line(C, "%s = *reinterpret_cast<const %s *>(mm_h);", reg, vt);
+    cb_line(C, "%s = *reinterpret_cast<const %s *>(mm_h);", reg, vt);
     C->indent--;
     cb_line(C, "}");
 }
@@ -408,8 +389,8 @@ static void group_regen(CudaB *C, const Loop *l, const Staged *S, Regen *R) {
 }
 
 /* The chunk starting at iteration `chunk` (of `len` iterations) into the
- * registers S->regs: the operand's values, or (S->raw) the vector load's
- * elements. */
+ * registers S->regs: the vector load's elements (stage_vector), or
+ * without one the operand's values. */
 static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chunk,
                        const char *len) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
@@ -417,17 +398,16 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
     Regen R;
     group_regen(C, l, S, &R);
-    const Inst *def = S->v.kind == OPD_VALUE ? C->f->defs[S->v.id] : NULL;
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
     C->indent++;
     group_coords(C, S);
-    if (!S->raw) cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+    if (!S->vec) cb_line(C, "float mm_v[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
     if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
     if (S->vec) stage_vector(C, &R, S, chunk, len, kq);
-    if (!S->raw && (!S->vec || def != S->vec)) stage_transform(C, &R, S, chunk, len, kq);
+    else stage_transform(C, &R, S, chunk, len, kq);
     if (groups % T) C->indent--, cb_line(C, "}");
-    if (!S->raw) cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
+    if (!S->vec) cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
     C->indent--;
     cb_line(C, "}");
 }
@@ -440,18 +420,17 @@ static void stage_init(CudaB *C, const Loop *l, Staged *S) {
     int bytes = dtype_bytes(dt);
     S->vec = S->nloads > 0 && dtype_is_float(dt) && (bytes == 4 || bytes == 2) ? S->loads[0] : NULL;
     S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
-    S->raw = S->vec != NULL;
 }
 
 /* The prefetch registers' declaration. */
 static const char *stage_regs_decl(CudaB *C, const Staged *S) {
-    int wide = !S->raw || dtype_bytes((DType)S->vec->type.dtype) == 4;
+    int wide = !S->vec || dtype_bytes((DType)S->vec->type.dtype) == 4;
     return arena_printf(C->a, "%s %s[%d];", wide ? "float4" : "uint2", S->regs,
                         groups_per_thread(C, S));
 }
 
 /* The chunk mm_c (of mm_len iterations) from the registers into shared
- * memory; S->raw: converted and transformed on the way. */
+ * memory; a vector load's elements converted and transformed on the way. */
 static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
     cb_line(C, "#pragma unroll");
@@ -460,7 +439,7 @@ static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     group_coords(C, S);
     if (groups % T) cb_line(C, "if (mm_g < %d) {", groups), C->indent++;
     const char *v = arena_printf(C->a, "%s[mm_s]", S->regs);
-    if (S->raw) {
+    if (S->vec) {
         DType dt = (DType)S->vec->type.dtype;
         if (dtype_bytes(dt) == 4) {
             cb_line(C, "float mm_v[4] = {%s.x, %s.y, %s.z, %s.w};", v, v, v, v);
@@ -482,7 +461,7 @@ static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     if (S->k_fastest) {
         for (int q = 0; q < 4; q++)
             cb_line(C, "%s[mm_kk + %d][mm_r] = %s;", S->dst, q,
-                    S->raw ? arena_printf(C->a, "mm_v[%d]", q)
+                    S->vec ? arena_printf(C->a, "mm_v[%d]", q)
                            : arena_printf(C->a, "%s.%c", v, "xyzw"[q]));
     } else {
         cb_line(C, "*(float4 *)&%s[mm_kk][mm_r] = %s;", S->dst, v);
