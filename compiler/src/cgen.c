@@ -705,6 +705,7 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_BROADCAST: return x[0]; /* (broadcast: the operand's element, read broadcast) */
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_SPLIT:
     case OP_XOR_SHUFFLE:

@@ -48,10 +48,18 @@ static unsigned hash_inst(const Inst *in) {
     return h;
 }
 
+static int same_ints(const int32_t *x, const int32_t *y, int n) {
+    for (int i = 0; i < n; i++)
+        if (x[i] != y[i]) return 0;
+    return 1;
+}
+
 static int same_attrs(const Attrs *x, const Attrs *y) {
     return x->axis == y->axis && x->start == y->start && x->end == y->end && x->rank == y->rank &&
-           x->shape[0] == y->shape[0] && x->shape[1] == y->shape[1] && x->dtype == y->dtype &&
-           x->flag == y->flag;
+           same_ints(x->shape, y->shape, MT_MAX_RANK) && same_ints(x->perm, y->perm, MT_MAX_RANK) &&
+           x->nv == y->nv && same_ints(x->vdims, y->vdims, MT_MAX_RANK) &&
+           same_ints(x->vstride, y->vstride, MT_MAX_RANK) && x->voff == y->voff &&
+           x->dtype == y->dtype && x->flag == y->flag;
 }
 
 static int same_inst(const Inst *x, const Inst *y) {

@@ -779,6 +779,7 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_BROADCAST: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;

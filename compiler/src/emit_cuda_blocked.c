@@ -497,6 +497,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_SELECT:
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
@@ -819,6 +820,7 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_SELECT:
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
@@ -1751,6 +1753,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_MIN:
     case OP_RESHAPE: /* (a __syncthreads: in place, reached by every thread) */
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_SPLIT:
     case OP_XOR_SHUFFLE:
@@ -2075,6 +2078,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_SELECT: elementwise(C, in, binary_expr); return;
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;

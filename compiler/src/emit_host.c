@@ -469,6 +469,7 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_EXPAND_DIMS:
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
@@ -1011,6 +1012,7 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_BROADCAST: define(H, in, &it, opd(H, x[0], &it)); return;
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_shape(H, in); return;

@@ -2174,6 +2174,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_HINT: M->vname[id] = opd(M, x[0]); return;
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_JOIN:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(M, in); return;

@@ -123,6 +123,7 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_EXPAND_DIMS:
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
@@ -214,6 +215,7 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_EXPAND_DIMS:
     case OP_RESHAPE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:

@@ -63,7 +63,9 @@ typedef enum AttrKind {
     AT_INDEX, /* split: which element of the last axis ({index=k}, in `axis`) */
     AT_REDUCE, /* reductions and scans: {axis=1, keep_dims} / {axis=0, reverse} */
     AT_ATOMIC, /* atomics: {rmw} (atomic_rmw), {sem}, {scope} */
-    AT_DOT /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
+    AT_DOT, /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
+    AT_PERM, /* trans: {perm=[2, 0, 1]} at rank 3 and more (rank 2: none) */
+    AT_REMAP /* remap: {shape=(R, C), dims=[...], strides=[...], offset=N} */
 } AttrKind;
 
 /* An atomic read-modify-write's operation (Attrs.rmw), its memory

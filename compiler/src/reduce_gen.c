@@ -41,6 +41,7 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_SPLIT:
     case OP_XOR_SHUFFLE:
     case OP_TRANS:
+    case OP_REMAP:
     case OP_LOAD:
     case OP_STORE:
     case OP_ARGMAX:

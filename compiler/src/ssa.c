@@ -69,6 +69,18 @@ const char *operand_str(Arena *a, const Function *f, Operand o) {
     return "?";
 }
 
+static const char *attrs_shape(Arena *a, const Attrs *at) {
+    int32_t dims[MT_MAX_RANK] = {0};
+    for (int i = 0; i < at->rank && i < MT_MAX_RANK; i++) dims[i] = at->shape[i];
+    return shape_str(a, type_with_shape(type_scalar(DT_NONE), at->rank, dims));
+}
+
+static void int_list(StrBuf *sb, const int32_t *v, int n) {
+    sb_putc(sb, '[');
+    for (int i = 0; i < n; i++) sb_printf(sb, "%s%d", i ? ", " : "", (int)v[i]);
+    sb_putc(sb, ']');
+}
+
 void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     static const char *const hints[3] = {"multiple_of", "max_contiguous", "max_constancy"};
     switch (op_info(op)->attrs) {
@@ -76,11 +88,7 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     case AT_AXIS: sb_printf(sb, " {axis=%d}", at->axis); return;
     case AT_RANGE: sb_printf(sb, " {start=%d, end=%d}", at->start, at->end); return;
     case AT_SHAPE:
-        if (at->rank == 1)
-            sb_printf(sb, " {shape=(%d,), dtype=%s}", (int)at->shape[0], dtype_name(at->dtype));
-        else
-            sb_printf(sb, " {shape=(%d, %d), dtype=%s}", (int)at->shape[0], (int)at->shape[1],
-                      dtype_name(at->dtype));
+        sb_printf(sb, " {shape=%s, dtype=%s}", attrs_shape(sb->arena, at), dtype_name(at->dtype));
         return;
     case AT_DTYPE:
         sb_printf(sb, " {dtype=%s%s}", dtype_name(at->dtype), at->flag ? ", rounding=rtz" : "");
@@ -88,10 +96,19 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     case AT_NAN:
         if (at->flag) sb_puts(sb, " {nan_ignored}");
         return;
-    case AT_DIMS:
-        if (at->rank == 0) sb_puts(sb, " {shape=()}");
-        else if (at->rank == 1) sb_printf(sb, " {shape=(%d,)}", (int)at->shape[0]);
-        else sb_printf(sb, " {shape=(%d, %d)}", (int)at->shape[0], (int)at->shape[1]);
+    case AT_DIMS: sb_printf(sb, " {shape=%s}", attrs_shape(sb->arena, at)); return;
+    case AT_PERM:
+        if (at->rank < 3) return; /* rank 2: the swap */
+        sb_puts(sb, " {perm=");
+        int_list(sb, at->perm, at->rank);
+        sb_putc(sb, '}');
+        return;
+    case AT_REMAP:
+        sb_printf(sb, " {shape=%s, dims=", attrs_shape(sb->arena, at));
+        int_list(sb, at->vdims, at->nv);
+        sb_puts(sb, ", strides=");
+        int_list(sb, at->vstride, at->nv);
+        sb_printf(sb, ", offset=%d}", (int)at->voff);
         return;
     case AT_INDEX: sb_printf(sb, " {index=%d}", at->axis); return;
     case AT_HINT:

@@ -24,8 +24,7 @@ Type type_ptr(DType pointee) {
 Type type_with_shape(Type elem, int rank, const int32_t *dims) {
     Type t = elem;
     t.rank = (uint8_t)rank;
-    t.dims[0] = rank > 0 ? dims[0] : 0;
-    t.dims[1] = rank > 1 ? dims[1] : 0;
+    for (int i = 0; i < MT_MAX_RANK; i++) t.dims[i] = i < rank ? dims[i] : 0;
     return t;
 }
 
@@ -94,18 +93,27 @@ const char *type_str(Arena *a, Type t) {
     elem_str(e, sizeof e, t);
     if (t.rank == 0) return arena_strdup(a, e);
     if (t.rank == 1) return arena_printf(a, "vector<%d x %s>", (int)t.dims[0], e);
-    return arena_printf(a, "block<%dx%d x %s>", (int)t.dims[0], (int)t.dims[1], e);
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_puts(&sb, "block<");
+    for (int i = 0; i < t.rank; i++) sb_printf(&sb, "%s%d", i ? "x" : "", (int)t.dims[i]);
+    sb_printf(&sb, " x %s>", e);
+    return sb_str(&sb);
 }
 
 const char *shape_str(Arena *a, Type t) {
     if (t.rank == 0) return "()";
     if (t.rank == 1) return arena_printf(a, "(%d,)", (int)t.dims[0]);
-    return arena_printf(a, "(%d, %d)", (int)t.dims[0], (int)t.dims[1]);
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (int i = 0; i < t.rank; i++) sb_printf(&sb, "%s%d", i ? ", " : "(", (int)t.dims[i]);
+    sb_putc(&sb, ')');
+    return sb_str(&sb);
 }
 
 int shape_broadcast(Type a, Type b, Type *out) {
     int rank = a.rank > b.rank ? a.rank : b.rank;
-    int32_t dims[2] = {0, 0};
+    int32_t dims[MT_MAX_RANK] = {0};
     for (int i = 0; i < rank; i++) {
         /* align from the right */
         int ia = a.rank - rank + i, ib = b.rank - rank + i;
@@ -466,9 +474,15 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
 static int dot_result_type(Arena *a, const char *name, const Type *args, const Attrs *at, Type *out,
                            const char **err) {
     Type x = args[0], y = args[1], c = args[2];
-    if (x.ptr || y.ptr || c.ptr || x.rank != 2 || y.rank != 2 || c.rank != 2)
-        FAIL("%s needs two rank-2 blocks and a rank-2 accumulator (got %s, %s and %s)", name,
-             type_str(a, x), type_str(a, y), type_str(a, c));
+    if (x.ptr || y.ptr || c.ptr || x.rank < 2 || x.rank > 3 || y.rank != x.rank ||
+        c.rank != x.rank)
+        FAIL("%s needs two blocks and an accumulator, all of rank 2 or all of rank 3 (got %s, %s "
+             "and %s)",
+             name, type_str(a, x), type_str(a, y), type_str(a, c));
+    int o = x.rank - 2; /* rank 3: the batch axis first */
+    if (o && (y.dims[0] != x.dims[0] || c.dims[0] != x.dims[0]))
+        FAIL("%s: the batch dimensions of %s, %s and %s differ", name, shape_str(a, x),
+             shape_str(a, y), shape_str(a, c));
     DType dx = (DType)x.dtype, dy = (DType)y.dtype, dc = (DType)c.dtype;
     int fp8x = dx == DT_F8E4NV || dx == DT_F8E5, fp8y = dy == DT_F8E4NV || dy == DT_F8E5;
     DType want = DT_NONE;
@@ -486,11 +500,11 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
     if (dc != want)
         FAIL("%s of %s operands accumulates in %s (got a %s accumulator)", name, dtype_name(dx),
              dtype_name(want), dtype_name(dc));
-    int32_t M = x.dims[0], K = x.dims[1], N = y.dims[1];
-    if (y.dims[0] != K)
+    int32_t M = x.dims[o], K = x.dims[o + 1], N = y.dims[o + 1];
+    if (y.dims[o] != K)
         FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
-             name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[0]);
-    if (c.dims[0] != M || c.dims[1] != N)
+             name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[o]);
+    if (c.dims[o] != M || c.dims[o + 1] != N)
         FAIL("%s: the accumulator has shape %s, the product (%d, %d)", name, shape_str(a, c),
              (int)M, (int)N);
     int kmin = dtype_info(dx)->bits == 8 ? 32 : 16;
@@ -632,8 +646,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: {
-        if (at->rank < 1 || at->rank > 2)
-            FAIL("%s needs a shape of rank 1 or 2 (got rank %d)", name, at->rank);
+        if (at->rank < 1 || at->rank > MT_MAX_RANK)
+            FAIL("%s needs a shape of rank 1 to %d (got rank %d)", name, MT_MAX_RANK, at->rank);
         int64_t n = 1;
         for (int i = 0; i < at->rank; i++) {
             if (at->shape[i] <= 0)
@@ -655,13 +669,12 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
     }
     case OP_EXPAND_DIMS: {
         Type x = args[0];
-        if (x.rank > 1)
-            FAIL(
-                "expand_dims needs a scalar or a rank-1 block (got %s): blocks have at most 2 dimensions",
-                type_str(a, x));
+        if (x.rank >= MT_MAX_RANK)
+            FAIL("expand_dims of %s: blocks have at most %d dimensions", type_str(a, x),
+                 MT_MAX_RANK);
         if (at->axis < 0 || at->axis > x.rank)
             FAIL("expand_dims axis %d is out of range for %s", at->axis, type_str(a, x));
-        int32_t dims[2];
+        int32_t dims[MT_MAX_RANK];
         int k = 0;
         for (int i = 0; i <= x.rank; i++) dims[i] = (i == at->axis) ? 1 : x.dims[k++];
         *out = type_with_shape(x, x.rank + 1, dims);
@@ -672,8 +685,9 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         Type x = args[0];
         if (x.ptr)
             FAIL("%s of a pointer block is not supported (reshape the offsets instead)", name);
-        if (at->rank < 0 || at->rank > 2)
-            FAIL("%s: blocks have at most 2 dimensions (the shape has %d)", name, at->rank);
+        if (at->rank < 0 || at->rank > MT_MAX_RANK)
+            FAIL("%s: blocks have at most %d dimensions (the shape has %d)", name, MT_MAX_RANK,
+                 at->rank);
         int64_t n = 1;
         for (int i = 0; i < at->rank; i++) {
             if (at->shape[i] <= 0)
@@ -701,9 +715,47 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         Type x = args[0];
         if (x.ptr)
             FAIL("%s of a pointer block is not supported (transpose the offsets instead)", name);
-        if (x.rank != 2) FAIL("%s needs a rank-2 block (got %s)", name, type_str(a, x));
-        int32_t dims[2] = {x.dims[1], x.dims[0]};
-        *out = type_with_shape(x, 2, dims);
+        if (x.rank < 2) FAIL("%s needs a block of rank 2 or more (got %s)", name, type_str(a, x));
+        if (x.rank == 2) {
+            int32_t dims[2] = {x.dims[1], x.dims[0]};
+            *out = type_with_shape(x, 2, dims);
+            return 1;
+        }
+        int32_t dims[MT_MAX_RANK];
+        int seen = 0;
+        for (int k = 0; k < x.rank; k++) {
+            int p = at->perm[k];
+            if (p < 0 || p >= x.rank || (seen >> p & 1))
+                FAIL("%s: the permutation of %s is not one of its axes", name, type_str(a, x));
+            seen |= 1 << p;
+            dims[k] = x.dims[p];
+        }
+        *out = type_with_shape(x, x.rank, dims);
+        return 1;
+    }
+    case OP_REMAP: {
+        Type x = args[0];
+        if (x.ptr || x.rank < 1 || x.rank > 2)
+            FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
+        if (at->rank < 1 || at->rank > 2 || at->nv < 1 || at->nv > MT_MAX_RANK)
+            FAIL("%s needs a result of rank 1 or 2 and 1 to %d index dimensions", name,
+                 MT_MAX_RANK);
+        Type r = type_with_shape(x, at->rank, at->shape);
+        int64_t n = 1, lo = at->voff, hi = at->voff;
+        for (int k = 0; k < at->nv; k++) {
+            if (at->vdims[k] < 1) FAIL("%s needs positive index dimensions", name);
+            n *= at->vdims[k];
+            int64_t span = (int64_t)(at->vdims[k] - 1) * at->vstride[k];
+            if (span < 0) lo += span;
+            else hi += span;
+        }
+        if (n != type_numel(r))
+            FAIL("%s: the index dimensions hold %lld elements, the result %s %lld", name,
+                 (long long)n, shape_str(a, r), (long long)type_numel(r));
+        if (lo < 0 || hi >= type_numel(x))
+            FAIL("%s reads outside %s (elements %lld to %lld)", name, type_str(a, x),
+                 (long long)lo, (long long)hi);
+        *out = r;
         return 1;
     }
     case OP_JOIN: {
@@ -711,10 +763,12 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (!type_eq(args[0], args[1]))
             FAIL("%s needs two values of one type and shape (got %s and %s)", name,
                  type_str(a, args[0]), type_str(a, args[1]));
-        if (args[0].rank > 1)
-            FAIL("%s of %s would make a rank-3 block: blocks have at most 2 dimensions", name,
-                 type_str(a, args[0]));
-        int32_t dims[2] = {args[0].rank ? args[0].dims[0] : 2, 2};
+        if (args[0].rank >= MT_MAX_RANK)
+            FAIL("%s of %s: blocks have at most %d dimensions", name, type_str(a, args[0]),
+                 MT_MAX_RANK);
+        int32_t dims[MT_MAX_RANK];
+        for (int k = 0; k < args[0].rank; k++) dims[k] = args[0].dims[k];
+        dims[args[0].rank] = 2;
         *out = type_with_shape(args[0], args[0].rank + 1, dims);
         return 1;
     }
@@ -847,7 +901,7 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
             FAIL("%s needs a block of numbers (got %s)", name, type_str(a, args[0]));
         if (op == OP_XOR_SUM && dtype_is_float((DType)args[0].dtype))
             FAIL("%s needs a block of integers (got %s)", name, type_str(a, args[0]));
-        if (axis < -1 || axis >= args[0].rank || (axis == -1 && (scan || args[0].rank != 2)))
+        if (axis < -1 || axis >= args[0].rank || (axis == -1 && (scan || args[0].rank < 2)))
             FAIL("%s: axis %d is out of range for a block of rank %d", name, axis,
                  (int)args[0].rank);
         if (scan) {
@@ -856,16 +910,17 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
             return 1;
         }
         if (flag & RED_REVERSE) FAIL("%s: a reduction has no reverse", name);
-        int32_t dims[2] = {args[0].dims[0], args[0].dims[1]};
+        int32_t dims[MT_MAX_RANK];
         int rank = args[0].rank;
+        for (int k = 0; k < rank; k++) dims[k] = args[0].dims[k];
         if (flag & RED_KEEP_DIMS) {
             for (int k = 0; k < rank; k++)
                 if (axis < 0 || k == axis) dims[k] = 1;
         } else if (axis < 0 || rank == 1) {
             rank = 0;
         } else {
-            dims[0] = args[0].dims[1 - axis];
-            rank = 1;
+            for (int k = axis; k + 1 < rank; k++) dims[k] = args[0].dims[k + 1];
+            rank--;
         }
         *out = type_with_shape(type_scalar(rdt), rank, dims);
         return 1;

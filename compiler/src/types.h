@@ -1,5 +1,8 @@
 /* Types (DESIGN 5): scalars of every dtype of dtypes.def; pointers ptr<T>;
- * blocks of rank 1 (vector<N x T>) and rank 2 (block<RxC x T>) of either.
+ * blocks of rank 1 (vector<N x T>) and rank 2 to MT_MAX_RANK
+ * (block<RxC x T>, block<AxBxC x T>) of either. Blocks of rank 3 and more
+ * exist between the frontend and the rank lowering (rank.c), which folds
+ * them into rank-2 blocks for the backends.
  * Also the constant values and op attributes that the IRs share, and the
  * type rule of every opcode (used by the frontend's inference and by the
  * verifier), with Triton's promotion rules. */
@@ -61,11 +64,14 @@ uint64_t dtype_int_max(DType dt);
 /* The largest block: 2^20 elements, as Triton. */
 #define MT_MAX_NUMEL (1 << 20)
 
+/* The largest rank of a block. */
+#define MT_MAX_RANK 4
+
 typedef struct Type {
     uint8_t dtype; /* element type, or the pointee of a pointer */
     uint8_t ptr;   /* a pointer (to dtype) */
-    uint8_t rank;  /* 0 scalar, 1 vector, 2 block */
-    int32_t dims[2];
+    uint8_t rank;  /* 0 scalar, 1 vector, 2 and more block */
+    int32_t dims[MT_MAX_RANK];
 } Type;
 
 Type type_scalar(DType dt);
@@ -77,7 +83,7 @@ int64_t type_numel(Type t);
 int type_is_numeric(Type t);      /* a number or a bool, not a pointer */
 const char *dtype_name(DType dt); /* the SSA spelling: "i32", "f32", "bool" */
 const char *type_str(Arena *a, Type t);
-/* NumPy broadcasting of two shapes (rank <= 2). 0 if incompatible. */
+/* NumPy broadcasting of two shapes. 0 if incompatible. */
 int shape_broadcast(Type a, Type b, Type *out_shape);
 const char *shape_str(Arena *a, Type t); /* "(4, 8)", "(8,)", "()" */
 
@@ -119,8 +125,18 @@ double round_to_dtype(double v, DType dt);
 typedef struct Attrs {
     int axis;       /* program_id, num_programs, expand_dims */
     int start, end; /* arange */
-    int rank;       /* zeros, full, empty: the shape */
-    int32_t shape[2];
+    int rank;       /* zeros, full, empty, reshape, broadcast, remap: the shape */
+    int32_t shape[MT_MAX_RANK];
+    /* trans of a block of rank 3 or more: result axis k is operand axis
+     * perm[k] (rank 2: no attribute, the swap) */
+    int32_t perm[MT_MAX_RANK];
+    /* remap (rank.c): the result's element e, written as the row-major
+     * multi-index (i_0, ..., i_{nv-1}) over vdims, is operand element
+     * voff + sum_k i_k * vstride[k] (a stride of 0 repeats, one below 0
+     * reverses) */
+    int nv;
+    int32_t vdims[MT_MAX_RANK], vstride[MT_MAX_RANK];
+    int32_t voff;
     DType dtype;      /* zeros, full, empty, cast, bitcast */
     int flag;         /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
                         * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE);
