@@ -147,8 +147,10 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
         return;
     case AT_DOT: {
         static const char *const prec[3] = {"tf32", "ieee", "tf32x3"};
-        sb_printf(sb, " {input_precision=%s, max_num_imprecise_acc=%d}",
+        sb_printf(sb, " {input_precision=%s, max_num_imprecise_acc=%d",
                   prec[at->flag >= 0 && at->flag < 3 ? at->flag : 0], at->start);
+        if (at->axis > 1) sb_printf(sb, ", batch=%d", at->axis);
+        sb_putc(sb, '}');
         return;
     }
     }

@@ -501,7 +501,21 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
         FAIL("%s of %s operands accumulates in %s (got a %s accumulator)", name, dtype_name(dx),
              dtype_name(want), dtype_name(dc));
     int32_t M = x.dims[o], K = x.dims[o + 1], N = y.dims[o + 1];
-    if (y.dims[o] != K)
+    /* the rank lowering's batched form (rank.c): rank-2 operands (B*M, K),
+     * (B*K, N) and (B*M, N) with {batch=B} */
+    int32_t B = at->axis > 1 ? at->axis : 1;
+    if (B > 1 && (o || M % B || y.dims[0] % B || c.dims[0] % B))
+        FAIL("%s {batch=%d} needs rank-2 operands whose rows hold %d batches (got %s, %s and %s)",
+             name, (int)B, (int)B, shape_str(a, x), shape_str(a, y), shape_str(a, c));
+    if (B > 1) {
+        M /= B;
+        if (y.dims[0] / B != K)
+            FAIL("%s {batch=%d}: the shapes %s and %s are not compatible for a batched product",
+                 name, (int)B, shape_str(a, x), shape_str(a, y));
+        if (c.dims[0] / B != M || c.dims[1] != N)
+            FAIL("%s {batch=%d}: the accumulator has shape %s, the product (%d, %d)", name,
+                 (int)B, shape_str(a, c), (int)(B * M), (int)N);
+    } else if (y.dims[o] != K)
         FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
              name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[o]);
     if (c.dims[o] != M || c.dims[o + 1] != N)

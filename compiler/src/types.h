@@ -123,7 +123,8 @@ double round_to_dtype(double v, DType dt);
 
 /* Op attributes. */
 typedef struct Attrs {
-    int axis;       /* program_id, num_programs, expand_dims */
+    int axis;       /* program_id, num_programs, expand_dims; dot: the batch count
+                     * of the rank lowering's batched form (0 or 1: none) */
     int start, end; /* arange */
     int rank;       /* zeros, full, empty, reshape, broadcast, remap: the shape */
     int32_t shape[MT_MAX_RANK];
