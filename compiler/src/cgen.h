@@ -60,6 +60,10 @@ const char **c_param_names(Arena *a, const Function *f);
  * "pid (%u, %u, %u) idx (%3u)%s%f\n", the prefix passed as the %s, "(operand
  * i) " after it when there are several), as the text of a C string literal. */
 const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands);
+/* The row-major element of a remap's operand that result element `e` (a C
+ * expression) reads: attrs' offset plus the multi-index of e over its
+ * dims times the strides. */
+const char *c_remap_index(Arena *a, const Attrs *at, const char *e);
 /* A register value of dtype `dt` (floats: in their compute type) as the
  * printf argument of c_print_format's conversion. */
 const char *c_print_arg(Arena *a, DType dt, int hex, const char *v);

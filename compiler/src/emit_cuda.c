@@ -299,7 +299,8 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     line(C, "__syncthreads();");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : C->tile->layout[id];
     const char *p = read_pos(C, rl, in->type);
-    if (in->op == OP_TRANS && C->tile->dot_box) { /* a name for the position it reads twice */
+    if ((in->op == OP_TRANS || in->op == OP_REMAP) && C->tile->dot_box) {
+        /* a name for the position it reads several times */
         line(C, "int pos%d = %s;", id, p);
         p = arena_printf(C->a, "pos%d", id);
     }
@@ -309,6 +310,7 @@ static void emit_exchange(Cuda *C, const Inst *in) {
                            p, (int)xt.dims[0]);
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "%s * 2 + %d", p, in->attrs.axis);
     if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "%s ^ %d", p, in->attrs.axis);
+    if (in->op == OP_REMAP) src = c_remap_index(C->a, &in->attrs, p);
     line(C, "%s v%d = %s[%s];", T, id, buf, src);
     if (C->loop_depth > 0) line(C, "__syncthreads();");
 }

@@ -906,6 +906,8 @@ static void emit_shape(Host *H, const Inst *in) {
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e * 2 + %d", in->attrs.axis));
     if (in->op == OP_XOR_SHUFFLE)
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e ^ %d", in->attrs.axis));
+    if (in->op == OP_REMAP) /* mt_e as a multi-index over dims, through the strides */
+        src = flat_element(H, x[0], c_remap_index(H->a, &in->attrs, "mt_e"));
     if (in->op == OP_JOIN)
         src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
                            flat_element(H, x[1], "mt_e / 2"));
@@ -926,6 +928,8 @@ static void emit_dot(Host *H, const Inst *in) {
     int id = in->result;
     Type xt = operand_type(H->f, in->args[0]), yt = operand_type(H->f, in->args[1]);
     int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1; /* {batch=B}: B products */
+    if (batch > 1) K = yt.dims[0] / batch;
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
     const char *A = H->vname[in->args[0].id], *B = H->vname[in->args[1].id],
                *C = H->vname[in->args[2].id], *R = H->vname[id];
@@ -935,7 +939,9 @@ static void emit_dot(Host *H, const Inst *in) {
     line(H, "for (int mt_j = 0; mt_j < %d; mt_j++) {", N);
     H->indent++;
     const char *a = arena_printf(H->a, "%s[mt_i * %d + mt_k]", A, K);
-    const char *b = arena_printf(H->a, "%s[mt_k * %d + mt_j]", B, N);
+    const char *b = batch > 1 ? arena_printf(H->a, "%s[(mt_i / %d * %d + mt_k) * %d + mt_j]", B,
+                                             M / batch, K, N)
+                              : arena_printf(H->a, "%s[mt_k * %d + mt_j]", B, N);
     const char *c = arena_printf(H->a, "%s[mt_i * %d + mt_j]", C, N);
     const char *r = arena_printf(H->a, "%s[mt_i * %d + mt_j]", R, N);
     if (ot == DT_I32) {

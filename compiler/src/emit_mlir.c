@@ -1219,6 +1219,34 @@ static void emit_exchange(Mlir *M, const Inst *in) {
         const char *src = fresh(M, helper(M, id, "src"));
         line(M, "%s = arith.xori %s, %s : i32", src, p, int_const(M, in->attrs.axis));
         idx = exchange_index(M, id, src, 1, 0);
+    } else if (in->op == OP_REMAP) {
+        /* p as a multi-index over dims, through the strides (cgen.c
+         * c_remap_index): offset + sum ((p / below_k) % dim_k) * stride_k */
+        const Attrs *at = &in->attrs;
+        const char *src = int_const(M, at->voff);
+        long long below = 1, count = type_numel(in->type);
+        for (int k = at->nv - 1; k >= 0; k--) {
+            int d = at->vdims[k];
+            if (d > 1 && at->vstride[k] != 0) {
+                const char *i = p;
+                if (below > 1) {
+                    const char *q = fresh(M, helper(M, id, "q"));
+                    line(M, "%s = arith.divui %s, %s : i32", q, i, int_const(M, (int)below));
+                    i = q;
+                }
+                if (below * d < count) {
+                    const char *r = fresh(M, helper(M, id, "r"));
+                    line(M, "%s = arith.remui %s, %s : i32", r, i, int_const(M, d));
+                    i = r;
+                }
+                const char *t = fresh(M, helper(M, id, "t")), *s = fresh(M, helper(M, id, "s"));
+                line(M, "%s = arith.muli %s, %s : i32", t, i, int_const(M, at->vstride[k]));
+                line(M, "%s = arith.addi %s, %s : i32", s, src, t);
+                src = s;
+            }
+            below *= d;
+        }
+        idx = exchange_index(M, id, src, 1, 0);
     } else if (in->op == OP_SPLIT) {
         idx = exchange_index(M, id, p, 2, in->attrs.axis);
     } else {

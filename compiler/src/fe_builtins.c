@@ -550,7 +550,7 @@ int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what) {
     return v.i;
 }
 
-/* A shape argument: an int, or a tuple/list of 1 or 2 ints. */
+/* A shape argument: an int, or a tuple/list of 1 to MT_MAX_RANK ints. */
 void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) {
     if (v.kind == V_INT) {
         at->rank = 1;
@@ -563,8 +563,9 @@ void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) {
     if (v.kind != V_TUPLE && v.kind != V_LIST)
         fe_fail(I, pos, "%s: the shape must be an int or a tuple of compile-time ints, not %s", fn,
                 fe_kind_name(v));
-    if (v.n < 1 || v.n > 2)
-        fe_fail(I, pos, "%s: blocks have 1 or 2 dimensions (the shape has %d)", fn, v.n);
+    if (v.n < 1 || v.n > MT_MAX_RANK)
+        fe_fail(I, pos, "%s: blocks have 1 to %d dimensions (the shape has %d)", fn, MT_MAX_RANK,
+                v.n);
     at->rank = v.n;
     for (int i = 0; i < v.n; i++) {
         if (v.items[i].kind != V_INT)

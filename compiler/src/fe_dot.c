@@ -42,11 +42,20 @@ static int dot_precision(Interp *I, const Args *A, const char *fn) {
  * allow_tf32, max_num_imprecise_acc, out_dtype. */
 Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn), *y = fe_to_expr(I, A->v[1], A->pos[1], fn);
+    /* Triton: both rank 2, or both rank 3 with one batch dimension first */
     for (int i = 0; i < 2; i++) {
         Expr *e = i ? y : x;
-        if (e->type.ptr || e->type.rank != 2)
-            fe_fail(I, A->pos[i], "%s needs rank-2 blocks (got %s)", fn, type_str(I->a, e->type));
+        if (e->type.ptr || e->type.rank < 2 || e->type.rank > 3)
+            fe_fail(I, A->pos[i], "%s needs blocks of rank 2 or 3 (got %s)", fn,
+                    type_str(I->a, e->type));
     }
+    int r = x->type.rank, o = r - 2;
+    if (y->type.rank != r)
+        fe_fail(I, pos, "%s: both operands must have the same rank (got %s and %s)", fn,
+                type_str(I->a, x->type), type_str(I->a, y->type));
+    if (o && x->type.dims[0] != y->type.dims[0])
+        fe_fail(I, pos, "%s: the batch dimensions differ (%s and %s)", fn,
+                shape_str(I->a, x->type), shape_str(I->a, y->type));
     DType dx = (DType)x->type.dtype, dy = (DType)y->type.dtype;
     if (!(is_fp8(dx) && is_fp8(dy))) {
         static const DType ok[] = {DT_I8, DT_U8, DT_F16, DT_BF16, DT_F32, DT_F64};
@@ -82,7 +91,7 @@ Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos) {
                     dtype_name(dx));
         ret = out_dtype;
     }
-    int32_t M = x->type.dims[0], N = y->type.dims[1], K = x->type.dims[1];
+    int32_t M = x->type.dims[o], N = y->type.dims[o + 1], K = x->type.dims[o + 1];
     Attrs at = {0};
     at.flag = dot_precision(I, A, fn);
     at.start = 0;
@@ -98,17 +107,22 @@ Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *acc;
     if (A->v[2].kind == V_NONE) {
         Attrs z = {0};
-        z.rank = 2;
-        z.shape[0] = M;
-        z.shape[1] = N;
+        z.rank = r;
+        if (o) z.shape[0] = x->type.dims[0];
+        z.shape[o] = M;
+        z.shape[o + 1] = N;
         z.dtype = ret;
         acc = fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &z);
     } else {
         acc = fe_to_expr(I, A->v[2], A->pos[2], fn);
-        if (acc->type.ptr || acc->type.rank != 2 || acc->type.dims[0] != M ||
-            acc->type.dims[1] != N)
+        if (acc->type.ptr || acc->type.rank != r || acc->type.dims[o] != M ||
+            acc->type.dims[o + 1] != N || (o && acc->type.dims[0] != x->type.dims[0])) {
+            if (o)
+                fe_fail(I, A->pos[2], "%s: the accumulator must be a (%d, %d, %d) block (got %s)",
+                        fn, (int)x->type.dims[0], (int)M, (int)N, type_str(I->a, acc->type));
             fe_fail(I, A->pos[2], "%s: the accumulator must be a (%d, %d) block (got %s)", fn,
                     (int)M, (int)N, type_str(I->a, acc->type));
+        }
         if (acc->type.dtype != out_dtype)
             fe_fail(I, A->pos[2], "%s: the accumulator's dtype (%s) must be out_dtype (%s)%s", fn,
                     dtype_name(acc->type.dtype), dtype_name(out_dtype),

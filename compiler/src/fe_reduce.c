@@ -1,6 +1,6 @@
 /* Reductions and scans of the builtin library (issue 13): tl.sum, tl.max,
  * tl.min (with return_indices), tl.argmax, tl.argmin, tl.cumsum and
- * tl.cumprod, along an axis of a rank-1 or rank-2 block, with Triton's
+ * tl.cumprod, along an axis of a block of any rank, with Triton's
  * dtype rules (standard.py). A rank-1 full reduction without keep_dims is
  * the seed's op (no attributes); everything else carries Attrs.axis and
  * the RED_* flags (ops.h). */
@@ -59,7 +59,7 @@ static Expr *mk(Interp *I, Op op, const char *fn, SrcPos pos, Expr *x, int axis,
 static Expr *block_operand(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
     if (x->type.ptr || x->type.rank < 1)
-        fe_fail(I, pos, "%s needs a block of rank 1 or 2 (got %s)", fn, type_str(I->a, x->type));
+        fe_fail(I, pos, "%s needs a block (got %s)", fn, type_str(I->a, x->type));
     /* Triton's blocks have power-of-two dimensions */
     for (int k = 0; k < x->type.rank; k++) {
         int32_t w = x->type.dims[k];
@@ -171,23 +171,25 @@ static Val ival(Interp *I, PyKind op, Val a, int64_t b, SrcPos pos) {
     return fe_binop(I, op, a, fe_vint(b), pos);
 }
 
-/* arange(0, n) as a block of rank `rank` (1 or 2) whose index runs along
- * `axis`: the positions of a sort's or a scan's elements. */
+/* arange(0, n) as a block of rank `rank` whose index runs along `axis`
+ * (the other dimensions 1): the positions of a sort's or a scan's
+ * elements. */
 static Expr *axis_index(Interp *I, int n, int rank, int axis, SrcPos pos) {
     Attrs ar = {0};
     ar.start = 0;
     ar.end = n;
     Expr *idx = fe_mk_op(I, OP_ARANGE, "tl.arange", pos, 0, NULL, NULL, NULL, &ar);
-    if (rank == 2) {
+    for (int k = 0; k < rank; k++) {
+        if (k == axis) continue;
         Attrs ax = {0};
-        ax.axis = axis == 0 ? 1 : 0;
+        ax.axis = k;
         idx = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, idx, NULL, NULL, &ax);
     }
     return idx;
 }
 
 /* tl.flip(x, dim=None) and tl.sort(x, dim=None, descending=False) on a
- * block of rank 1 or 2 with power-of-two dimensions (Triton's hypercube).
+ * block with power-of-two dimensions (Triton's hypercube).
  * flip moves each element to the mirrored position along `dim`: on a
  * power-of-two axis, position k goes to k ^ (n - 1), one xor_shuffle.
  * sort is Triton's bitonic network (standard.py sort_impl) step by step:
@@ -198,8 +200,7 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
     int r = x->type.rank;
     if (x->type.ptr || r < 1)
-        fe_fail(I, A->pos[0], "%s needs a block of rank 1 or 2 (got %s)", fn,
-                type_str(I->a, x->type));
+        fe_fail(I, A->pos[0], "%s needs a block (got %s)", fn, type_str(I->a, x->type));
     for (int k = 0; k < r; k++)
         if (x->type.dims[k] & (x->type.dims[k] - 1))
             fe_fail(I, A->pos[0], "%s needs a block whose dimensions are powers of two (got %s)",
@@ -215,7 +216,8 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     int n = x->type.dims[d];
     if (b == B_FLIP) {
         if (n == 1) return fe_vexpr(x);
-        int stride = d == r - 1 ? 1 : x->type.dims[1];
+        int stride = 1; /* of dimension d in the row-major order */
+        for (int k = d + 1; k < r; k++) stride *= x->type.dims[k];
         return fe_vexpr(xor_shuffle(I, x, (n - 1) * stride, fn, pos));
     }
     if (d != r - 1)
@@ -268,7 +270,7 @@ static int inputs(Interp *I, const Args *A, const char *fn, SrcPos pos, Expr **x
     for (int k = 0; k < n; k++) {
         Type t = xs[k]->type;
         if (t.ptr || t.rank < 1)
-            fe_fail(I, pos, "%s needs a block of rank 1 or 2 (got %s)", fn, type_str(I->a, t));
+            fe_fail(I, pos, "%s needs a block (got %s)", fn, type_str(I->a, t));
         if (!type_eq(
                 type_with_shape(t, t.rank, t.dims),
                 type_with_shape(type_scalar((DType)t.dtype), xs[0]->type.rank, xs[0]->type.dims)))
@@ -337,10 +339,12 @@ Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
         /* input, axis, combine_fn, keep_dims */
         int axis = red_axis(I, A, 1, fn, rank, 1);
         int keep = red_flag(I, A, 3, "keep_dims must be a compile-time bool");
-        if (axis < 0 && rank == 2) { /* every element: along the rows, then the columns */
-            fold(I, A, fn, pos, n, xs, 1, keep, acc);
-            for (int k = 0; k < n; k++) xs[k] = acc[k];
-            fold(I, A, fn, pos, n, xs, 0, keep, acc);
+        if (axis < 0 && rank >= 2) {
+            /* every element: along the last axis, then the one before, ... */
+            for (int d = rank - 1; d >= 0; d--) {
+                fold(I, A, fn, pos, n, xs, d, keep, acc);
+                for (int k = 0; k < n; k++) xs[k] = acc[k];
+            }
         } else {
             fold(I, A, fn, pos, n, xs, axis < 0 ? 0 : axis, keep, acc);
         }
@@ -361,7 +365,7 @@ Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
         Expr *is_t = fe_compare(I, PK_Eq, fe_vexpr(idx), fe_vint(t), pos).e;
         for (int k = 0; k < n; k++) {
             Expr *v = acc[k];
-            if (rank == 2) {
+            if (rank >= 2) {
                 Attrs at = {0};
                 at.axis = axis;
                 v = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, v, NULL, NULL, &at);

@@ -1,7 +1,8 @@
 /* Triton's shape functions (triton/language/core.py), as functions and as
  * methods of blocks: tl.reshape / tl.view / tl.ravel, tl.trans / x.T /
  * tl.permute, tl.expand_dims, tl.broadcast_to / tl.broadcast, tl.join and
- * tl.split. Blocks have at most 2 dimensions; element order is row-major
+ * tl.split. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
+ * more are folded to rank 2 by rank.c after lowering); element order is row-major
  * (tl.view and can_reorder=True keep it too, one of the orders Triton may
  * choose). */
 #include "fe_internal.h"
@@ -89,7 +90,8 @@ static int int_list(Interp *I, const ShapeCall *c, int first, int kw, const char
         items = items[0].items;
     }
     if (n > max)
-        fe_fail(I, where, "%s: blocks have at most 2 dimensions (the %s has %d)", c->fn, what, n);
+        fe_fail(I, where, "%s: blocks have at most %d dimensions (the %s has %d)", c->fn,
+                MT_MAX_RANK, what, n);
     for (int i = 0; i < n; i++) {
         if (items[i].kind != V_INT && items[i].kind != V_BOOL)
             fe_fail(I, where, "%s: the %s must be compile-time ints (item %d is %s)", c->fn, what,
@@ -156,8 +158,7 @@ static void broadcast_pair(Interp *I, Expr **a, Expr **b, const char *fn, SrcPos
                 shape_str(I->a, (*a)->type), shape_str(I->a, (*b)->type));
     Attrs at = {0};
     at.rank = s.rank;
-    at.shape[0] = s.dims[0];
-    at.shape[1] = s.dims[1];
+    for (int k = 0; k < s.rank; k++) at.shape[k] = s.dims[k];
     *a = broadcast_to(I, *a, &at, fn, pos);
     *b = broadcast_to(I, *b, &at, fn, pos);
 }
@@ -179,14 +180,19 @@ static Expr *permute(Interp *I, Expr *x, const int64_t *dims, int n, const char 
         fe_fail(I, pos,
                 "%s: the dims must have as many entries as the block has dimensions (%d, got %d)",
                 fn, r, n);
-    int seen[2] = {0, 0};
+    int seen[MT_MAX_RANK] = {0}, identity = 1;
     for (int i = 0; i < n; i++) {
         if (dims[i] < 0 || dims[i] >= r || seen[dims[i]])
             fe_fail(I, pos, "%s: the dims must be a permutation of 0, ..., %d", fn, r - 1);
         seen[dims[i]] = 1;
+        identity &= dims[i] == i;
     }
-    if (r < 2 || dims[0] == 0) return x; /* the identity */
-    return fe_mk_op(I, OP_TRANS, fn, pos, 1, x, NULL, NULL, NULL);
+    if (r < 2 || identity) return x;
+    if (r == 2) return fe_mk_op(I, OP_TRANS, fn, pos, 1, x, NULL, NULL, NULL);
+    Attrs at = {0};
+    at.rank = r;
+    for (int i = 0; i < r; i++) at.perm[i] = (int32_t)dims[i];
+    return fe_mk_op(I, OP_TRANS, fn, pos, 1, x, NULL, NULL, &at);
 }
 
 Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos) {
@@ -207,7 +213,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Expr *x = need_input(I, &c, 0, "input");
         if (c.kw_given[2] && c.kw[2].kind == V_EXPR)
             fe_fail(I, c.kw_at[2], "%s: can_reorder must be a compile-time bool", fn);
-        int n = int_list(I, &c, 1, 1, "shape", dims, 2);
+        int n = int_list(I, &c, 1, 1, "shape", dims, MT_MAX_RANK);
         Attrs a = shape_attrs(I, &c, dims, n, pos);
         return fe_vexpr(reshape(I, x, &a, fn, pos));
     }
@@ -226,7 +232,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         const char *fn = b == B_TRANS ? "tl.trans" : "tl.permute";
         bind(I, call, self, fn, kw, 2, &c);
         Expr *x = need_input(I, &c, 0, "input");
-        int n = int_list(I, &c, 1, 1, "dims", dims, 16);
+        int n = int_list(I, &c, 1, 1, "dims", dims, MT_MAX_RANK);
         if (n == 0 && b == B_PERMUTE)
             fe_fail(I, pos, "tl.permute() missing required argument 'dims'");
         if (n == 0) dims[0] = 1, dims[1] = 0, n = 2;
@@ -241,24 +247,27 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         SrcPos at;
         if (!arg(&c, 1, &av, &at))
             fe_fail(I, pos, "tl.expand_dims() missing required argument 'axis'");
-        int n = int_list(I, &c, 1, 1, "axis", dims, 16);
+        int n = int_list(I, &c, 1, 1, "axis", dims, MT_MAX_RANK);
         int nd = x->type.rank + n;
-        if (nd > 2)
-            fe_fail(I, at, "tl.expand_dims: blocks have at most 2 dimensions (%s with %d new axes)",
-                    type_str(I->a, x->type), n);
-        int axes[2];
+        if (nd > MT_MAX_RANK)
+            fe_fail(I, at, "tl.expand_dims: blocks have at most %d dimensions (%s with %d new axes)",
+                    MT_MAX_RANK, type_str(I->a, x->type), n);
+        int axes[MT_MAX_RANK];
         for (int i = 0; i < n; i++) {
             if (dims[i] < -nd || dims[i] >= nd)
                 fe_fail(I, at, "tl.expand_dims: invalid axis %lld (expected %d <= axis < %d)",
                         (long long)dims[i], -nd, nd);
             axes[i] = (int)(dims[i] < 0 ? dims[i] + nd : dims[i]);
         }
-        if (n == 2 && axes[0] == axes[1])
-            fe_fail(I, at, "tl.expand_dims received duplicate axes (%d)", axes[0]);
-        if (n == 2 && axes[0] > axes[1]) {
-            int t = axes[0];
-            axes[0] = axes[1], axes[1] = t;
-        }
+        /* ascending, as Triton inserts them (each axis counts in the result) */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && axes[j - 1] > axes[j]; j--) {
+                int t = axes[j];
+                axes[j] = axes[j - 1], axes[j - 1] = t;
+            }
+        for (int i = 1; i < n; i++)
+            if (axes[i] == axes[i - 1])
+                fe_fail(I, at, "tl.expand_dims received duplicate axes (%d)", axes[i]);
         for (int i = 0; i < n; i++) {
             Attrs a = {0};
             a.axis = axes[i];
@@ -270,7 +279,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         static const char *const kw[] = {"input", "shape"};
         bind(I, call, self, "tl.broadcast_to", kw, 2, &c);
         Expr *x = need_input(I, &c, 0, "input");
-        int n = int_list(I, &c, 1, 1, "shape", dims, 2);
+        int n = int_list(I, &c, 1, 1, "shape", dims, MT_MAX_RANK);
         Attrs a = shape_attrs(I, &c, dims, n, pos);
         return fe_vexpr(broadcast_to(I, x, &a, "tl.broadcast_to", pos));
     }

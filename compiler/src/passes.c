@@ -2,6 +2,7 @@
 #include "passes.h"
 
 #include "outer.h"
+#include "rank.h"
 #include "verify.h"
 
 int ssa_has_loops(const Function *f) {
@@ -41,6 +42,11 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
     PassStats local = {0};
     if (!st) st = &local;
     if (!verify_after(&P, "SSA lowering")) return 0;
+    if (rank_needs_lowering(f)) {
+        if (!pass_rank(ctx, f)) return 0;
+        if (!verify_after(&P, "the rank lowering")) return 0;
+        MT_ASSERT(!rank_needs_lowering(f));
+    }
     if (opt_level <= 0) return 1;
     if (opt_level == 1) {
         if (ssa_has_loops(f)) return 1; /* the seed's conservative rule */

@@ -284,6 +284,7 @@ static int has_box_move(const Function *f, const Block *b) {
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++)
             if (has_box_move(f, sub[k])) return 1;
+        if (in->op == OP_REMAP) return 1; /* the rank lowering's moves (rank.c) */
         if ((in->op == OP_TRANS || in->op == OP_RESHAPE) && in->result >= 0) {
             Type x = operand_type(f, in->args[0]), b2;
             if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
@@ -348,7 +349,7 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
 }
 
 int shape_moves_elements(Op op) {
-    return op == OP_RESHAPE || op == OP_TRANS || op == OP_JOIN || op == OP_SPLIT ||
+    return op == OP_RESHAPE || op == OP_TRANS || op == OP_REMAP || op == OP_JOIN || op == OP_SPLIT ||
            op == OP_XOR_SHUFFLE;
 }
 
@@ -433,6 +434,10 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     for (int v = 0; v < f->nvalues; v++) {
         Type t = f->types[v];
         Layout l = layout_of_type(&S, t);
+        if (!f->defs[v]) { /* a value a pass removed */
+            out->layout[v] = l;
+            continue;
+        }
         if (out->rank == 2 && t.rank == 1 && t.dims[0] > 1) {
             int w = t.dims[0];
             Layout forced = S.forced[find(&S, v)];
@@ -454,5 +459,28 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
     return out->rank != 2 || check_arange_uses(ctx, f, out, &f->body);
 }
 
+/* Whether two rank-2 shapes of b (or of a region in it) do not broadcast
+ * together (*acc: their broadcast so far). */
+static int shapes_conflict(const Function *f, const Block *b, Type *acc, int *have) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (shapes_conflict(f, sub[k], acc, have)) return 1;
+        if (in->result < 0 || in->type.rank != 2) continue;
+        Type bt;
+        if (!*have) *acc = in->type, *have = 1;
+        else if (!shape_broadcast(*acc, in->type, &bt)) return 1;
+        else *acc = bt;
+    }
+    return 0;
+}
+
 int shape_has_dot(const Function *f) { return has_dot(&f->body); }
-int shape_needs_box(const Function *f) { return has_dot(&f->body) || has_box_move(f, &f->body); }
+int shape_needs_box(const Function *f) {
+    Type acc = type_scalar(DT_NONE);
+    int have = 0;
+    return has_dot(&f->body) || has_box_move(f, &f->body) ||
+           shapes_conflict(f, &f->body, &acc, &have);
+}

@@ -518,9 +518,9 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
     } else if (y.dims[o] != K)
         FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
              name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[o]);
-    if (c.dims[o] != M || c.dims[o + 1] != N)
+    if (c.dims[o] != M * B || c.dims[o + 1] != N)
         FAIL("%s: the accumulator has shape %s, the product (%d, %d)", name, shape_str(a, c),
-             (int)M, (int)N);
+             (int)(M * B), (int)N);
     int kmin = dtype_info(dx)->bits == 8 ? 32 : 16;
     if (M < 16 || N < 16 || K < kmin)
         FAIL("%s needs M >= 16, N >= 16 and K >= %d (got M=%d, N=%d, K=%d)", name, kmin, (int)M,
