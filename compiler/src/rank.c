@@ -283,6 +283,7 @@ static Operand flat_reshape(Rank *R, Operand o, Type F, SrcPos pos) {
 /* ---- index chains ------------------------------------------------------ */
 
 static int elementwise(Op op) {
+    if (op == OP_COUNT) return 0; /* no defining item (a region's value) */
     return op_info(op)->rule != TR_SPECIAL || op == OP_CAST || op == OP_BITCAST ||
            op == OP_HINT || op == OP_ADDPTR;
 }

@@ -53,7 +53,7 @@ const std::vector<DiagnosticCase> &cases() {
          "    r = tl.arange(0, 16)\n"
          "    a = tl.load(x + r)\n"
          "    c = tl.dot(a, a)\n",
-         "k.py:9:16: error: tl.dot needs rank-2 blocks (got vector<16 x f16>)\n"
+         "k.py:9:16: error: tl.dot needs blocks of rank 2 or 3 (got vector<16 x f16>)\n"
          "        c = tl.dot(a, a)\n"
          "                   ^\n"},
         {"TooSmall", "x", "*fp16",
@@ -121,7 +121,7 @@ const std::vector<DiagnosticCase> &cases() {
          "        c = tl.dot(a, b, max_num_imprecise_acc=64)\n"
          "                         ^\n"},
         {"MatmulOfScalars", "x, n", "*fp32, i32", "    v = n @ n\n",
-         "k.py:7:9: error: '@' needs rank-2 blocks (got i32)\n"
+         "k.py:7:9: error: '@' needs blocks of rank 2 or 3 (got i32)\n"
          "        v = n @ n\n"
          "            ^\n"},
         {"TileTooLarge", "x", "*fp16",

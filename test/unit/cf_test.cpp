@@ -15,14 +15,6 @@ namespace {
 
 using namespace mt_unit;
 
-#define EXPECT_VALID(s) EXPECT_EQ((s).verify(), "") << (s).print()
-#define EXPECT_REJECTED(s, text)                                                                          \
-    do {                                                                                                  \
-        std::string err_ = (s).verify();                                                                  \
-        EXPECT_NE(err_, "") << "accepted:\n" << (s).print();                                              \
-        EXPECT_NE(err_.find(text), std::string::npos) << "message: " << err_ << "\nwanted: " << (text); \
-    } while (0)
-
 // x: ptr<f32>, n: i32, s: f32
 Ssa *cf_params() { return new Ssa({{"x", ptr_f32()}, {"n", i32()}, {"s", f32()}}); }
 

@@ -207,7 +207,7 @@ const std::vector<Case>& cases() {
          "                            ^\n"},
         {"MatrixMultiply", "x, n", "*fp32, i32",
          "    v = n @ n\n",
-         "k.py:7:9: error: '@' needs rank-2 blocks (got i32)\n"
+         "k.py:7:9: error: '@' needs blocks of rank 2 or 3 (got i32)\n"
          "        v = n @ n\n"
          "            ^\n"},
         {"ModuloOfPointer", "x, n", "*fp32, i32",
@@ -608,13 +608,13 @@ const std::vector<Case>& cases() {
          "                                                 ^\n"},
         {"SumOfScalar", "x, n", "*fp32, i32",
          "    v = tl.sum(n)\n",
-         "k.py:7:9: error: tl.sum needs a block of rank 1 or 2 (got i32)\n"
+         "k.py:7:9: error: tl.sum needs a block (got i32)\n"
          "        v = tl.sum(n)\n"
          "            ^\n"},
-        {"ZerosThreeDimensions", "x, n", "*fp32, i32",
-         "    v = tl.zeros((2, 2, 2), tl.float32)\n",
-         "k.py:7:18: error: tl.zeros: blocks have 1 or 2 dimensions (the shape has 3)\n"
-         "        v = tl.zeros((2, 2, 2), tl.float32)\n"
+        {"ZerosFiveDimensions", "x, n", "*fp32, i32",
+         "    v = tl.zeros((2, 2, 2, 2, 2), tl.float32)\n",
+         "k.py:7:18: error: tl.zeros: blocks have 1 to 4 dimensions (the shape has 5)\n"
+         "        v = tl.zeros((2, 2, 2, 2, 2), tl.float32)\n"
          "                     ^\n"},
         {"ZerosRuntimeShape", "x, n", "*fp32, i32",
          "    v = tl.zeros((n, 2), tl.float32)\n",

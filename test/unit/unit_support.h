@@ -43,6 +43,12 @@ inline Type blk(Type elem, int r, int c) {
     int32_t d[2] = {r, c};
     return type_with_shape(elem, 2, d);
 }
+inline Type shaped(Type elem, std::initializer_list<int32_t> dims) {
+    int32_t d[MT_MAX_RANK] = {0};
+    int n = 0;
+    for (int32_t x : dims) d[n++] = x;
+    return type_with_shape(elem, n, d);
+}
 inline Operand ci(int64_t v) { return opd_const(const_i32(v)); }
 inline Operand cf(double v) { return opd_const(const_f32(v)); }
 inline Operand cb(bool v) { return opd_const(const_bool(v)); }
@@ -64,10 +70,21 @@ inline Attrs range_attr(int start, int end) {
 inline Attrs shape_attr(std::vector<int> shape, DType dt) {
     Attrs at{};
     at.rank = static_cast<int>(shape.size());
-    for (size_t i = 0; i < shape.size() && i < 2; i++) at.shape[i] = shape[i];
+    for (size_t i = 0; i < shape.size() && i < MT_MAX_RANK; i++) at.shape[i] = shape[i];
     at.dtype = dt;
     return at;
 }
+
+// A hand-built function (Ssa) that the verifier accepts, or rejects with a
+// message holding `text`.
+#define EXPECT_VALID(s) EXPECT_EQ((s).verify(), "") << (s).print()
+#define EXPECT_REJECTED(s, text)                              \
+    do {                                                      \
+        std::string err_ = (s).verify();                      \
+        EXPECT_NE(err_, "") << "accepted:\n" << (s).print();  \
+        EXPECT_NE(err_.find(text), std::string::npos)         \
+            << "message: " << err_ << "\nwanted: " << (text); \
+    } while (0)
 
 // ---- Hand-built SSA ----------------------------------------------------------
 
