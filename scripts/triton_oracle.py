@@ -194,7 +194,10 @@ def generate(entry, arg):
                 continue
             vals.append(v)
         nbits = size * 8
-        raw = [v & ((1 << nbits) - 1) for v in vals]
+        if cls == "float":  # integer values of a float dtype (exact sums in any order)
+            raw = [float_to_bits(dt, float(v)) for v in vals]
+        else:
+            raw = [v & ((1 << nbits) - 1) for v in vals]
     elif kind == "floats":
         edge = gen.get("edge", [])
         if edge is True:

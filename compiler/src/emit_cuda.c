@@ -445,13 +445,17 @@ static MmaKind mma_kind(const Cuda *C, const Inst *in) {
  * compute type). */
 static void dot_cuda_cores(Cuda *C, const Inst *in, int M, int N, int K, DType it, DType ot) {
     int id = in->result;
+    /* the batched form (rank.c): rows b * (M / batch) + m read B's rows b * K + k */
+    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1;
+    const char *brow = batch > 1 ? arena_printf(C->a, "(tile_i / %d * %d + k_%d)", M / batch, K, id)
+                                 : arena_printf(C->a, "k_%d", id);
     const char *TS = ot == DT_I32 ? "unsigned" : ot == DT_F64 ? "double" : "float";
     line(C, "if (tile_i < %d && tile_j < %d) {", M, N);
     C->indent++;
     const char *a =
         c_load(C->a, it, C_CUDA, arena_printf(C->a, "dot_a_%d[tile_i * %d + k_%d]", id, K, id));
     const char *b = c_load(C->a, (DType)operand_type(C->f, in->args[1]).dtype, C_CUDA,
-                           arena_printf(C->a, "dot_b_%d[k_%d * %d + tile_j]", id, id, N));
+                           arena_printf(C->a, "dot_b_%d[%s * %d + tile_j]", id, brow, N));
     line(C, "%s s_%d = %s;", TS, id,
          arena_printf(C->a, ot == DT_I32 ? "(unsigned)v%d" : "v%d", id));
     int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
@@ -563,17 +567,17 @@ static void emit_dot(Cuda *C, const Inst *in) {
     const Function *f = C->f;
     int id = in->result;
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0]; /* KB: batch * K */
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype, jt = (DType)yt.dtype;
-    MmaKind kind = mma_kind(C, in);
+    MmaKind kind = in->attrs.axis > 1 ? MMA_NONE : mma_kind(C, in); /* batched: CUDA cores */
     /* the staged elements: memory types (ldmatrix reads 16-bit halves),
      * which c_load converts to the compute type */
     const char *TA = c_mem_type(it, C_CUDA), *TB = c_mem_type(jt, C_CUDA);
     sb_printf(&C->smem, "    __shared__ __align__(16) %s dot_a_%d[%d];\n", TA, id, M * K);
-    sb_printf(&C->smem, "    __shared__ __align__(16) %s dot_b_%d[%d];\n", TB, id, K * N);
+    sb_printf(&C->smem, "    __shared__ __align__(16) %s dot_b_%d[%d];\n", TB, id, KB * N);
     line(C, "if (tile_i < %d && tile_j < %d) dot_a_%d[tile_i * %d + tile_j] = %s;", M, K, id, K,
          c_store(C->a, it, C_CUDA, opd(C, in->args[0])));
-    line(C, "if (tile_i < %d && tile_j < %d) dot_b_%d[tile_i * %d + tile_j] = %s;", K, N, id, N,
+    line(C, "if (tile_i < %d && tile_j < %d) dot_b_%d[tile_i * %d + tile_j] = %s;", KB, N, id, N,
          c_store(C->a, jt, C_CUDA, opd(C, in->args[1])));
     line(C, "%s v%d = %s;", c_type(ot), id, opd(C, in->args[2]));
     if (kind == MMA_NONE) {

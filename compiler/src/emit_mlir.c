@@ -1720,13 +1720,14 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const Function *f = M->f;
     int id = in->result;
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0]; /* KB: batch * K */
+    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1; /* the batched form (rank.c) */
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
     const char *TI = reg_type(it), *TO = reg_type(ot);
     int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
     const char *bufs[2];
     const char *mems[2];
-    int sizes[2] = {Mr * K, K * N}, rows[2] = {Mr, K}, cols[2] = {K, N};
+    int sizes[2] = {Mr * K, KB * N}, rows[2] = {Mr, KB}, cols[2] = {K, N};
     for (int k = 0; k < 2; k++) {
         mems[k] = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", sizes[k], TI);
         bufs[k] = fresh(M, arena_printf(M->a, "smem_%d_%c", id, k ? 'b' : 'a'));
@@ -1759,6 +1760,16 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const char *sum = fresh(M, helper(M, id, "sum"));
     const char *arow = fresh(M, helper(M, id, "a_base"));
     line(M, "%s = arith.muli %s, %s : i32", arow, ti, int_const(M, K));
+    /* B's column of this thread: tile_j, and in the batched form its
+     * batch's first row, (tile_i / (M / batch)) * K */
+    const char *bcol = tj;
+    if (batch > 1) {
+        const char *bq = fresh(M, helper(M, id, "batch")), *bo = fresh(M, helper(M, id, "b_off"));
+        bcol = fresh(M, helper(M, id, "b_col"));
+        line(M, "%s = arith.divui %s, %s : i32", bq, ti, int_const(M, Mr / batch));
+        line(M, "%s = arith.muli %s, %s : i32", bo, bq, int_const(M, K * N));
+        line(M, "%s = arith.addi %s, %s : i32", bcol, bo, tj);
+    }
     const char *ST = ot == DT_I32 ? "i32" : ot == DT_F64 ? "f64" : "f32";
     const char *init = acc; /* f16 values are f32 registers */
     /* tf32x3: the small cross products first */
@@ -1775,7 +1786,7 @@ static void emit_dot(Mlir *M, const Inst *in) {
         const char *a = fresh(M, helper(M, id, "xa")), *b = fresh(M, helper(M, id, "xb"));
         line(M, "%s = arith.addi %s, %s : i32", ai, arow, kx);
         line(M, "%s = arith.muli %s, %s : i32", bk, kx, int_const(M, N));
-        line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
+        line(M, "%s = arith.addi %s, %s : i32", bi, bk, bcol);
         line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
         line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
         line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);
@@ -1806,7 +1817,7 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const char *a = fresh(M, helper(M, id, "ka")), *b = fresh(M, helper(M, id, "kb"));
     line(M, "%s = arith.addi %s, %s : i32", ai, arow, kv);
     line(M, "%s = arith.muli %s, %s : i32", bk, kv, int_const(M, N));
-    line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
+    line(M, "%s = arith.addi %s, %s : i32", bi, bk, bcol);
     line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
     line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
     line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);

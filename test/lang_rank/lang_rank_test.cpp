@@ -2,6 +2,8 @@
 // kernels/rank.py at -O1 and -O2 on the host backend (always), CUDA and the
 // MLIR backend (skipped without a GPU), against references written here.
 // Inputs are small integers, so every result is exact and compared exactly.
+// Built with MT_RANK_EMU (test/emu), the Cuda cases run the generated CUDA
+// through the CPU emulation of CUDA (fake_cuda/, host memory) instead.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +13,14 @@
 
 #include "mytriton/dtypes.h"
 #include "mytriton/runtime.h"
+#ifndef MT_RANK_EMU
+#define MT_RANK_EMU 0
+#endif
+#if MT_RANK_EMU
+#include "rank_all_emu.h"
+#else
 #include "mytriton_lang_rank_kernels.h"
+#endif
 #if MT_RANK_MLIR
 #include "mytriton_lang_rank_mlir.h"
 #endif
@@ -47,7 +56,7 @@ struct Buf {
 #endif
     }
     T *ptr(Backend b) {
-        if (b == Backend::Host) return h.data();
+        if (b == Backend::Host || MT_RANK_EMU) return h.data();
 #if MT_RANK_CUDA
         if (!d) {
             EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), h.size() * sizeof(T)), cudaSuccess);
@@ -59,7 +68,7 @@ struct Buf {
     }
     void fetch(Backend b) {
 #if MT_RANK_CUDA
-        if (b != Backend::Host) {
+        if (b != Backend::Host && !MT_RANK_EMU) {
             EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
             EXPECT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost),
                       cudaSuccess);
@@ -80,18 +89,27 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #define RUN(b, opt, name, ...)                                                   \
     do {                                                                         \
         int st_ = -1;                                                            \
-        if ((b) == Backend::Host)                                                \
-            st_ = (opt) == 1 ? (int)launch_rank_##name##_o1_host(__VA_ARGS__)    \
-                             : (int)launch_rank_##name##_o2_host(__VA_ARGS__);   \
+        if ((b) == Backend::Host) st_ = HOST_LAUNCH(opt, name, __VA_ARGS__);     \
         else if ((b) == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, __VA_ARGS__); \
         else st_ = MLIR_LAUNCH(name, __VA_ARGS__);                               \
         ASSERT_EQ(st_, 0) << #name;                                              \
     } while (0)
 
-#if MT_RANK_CUDA
+#if MT_RANK_EMU
+#define HOST_LAUNCH(opt, name, ...) (-1)
+#else
+#define HOST_LAUNCH(opt, name, ...)                                 \
+    ((opt) == 1 ? (int)launch_rank_##name##_o1_host(__VA_ARGS__) \
+                : (int)launch_rank_##name##_o2_host(__VA_ARGS__))
+#endif
+#if MT_RANK_CUDA || MT_RANK_EMU
 #define CUDA_LAUNCH(opt, name, ...)                            \
     ((opt) == 1 ? (int)launch_rank_##name##_o1(0, __VA_ARGS__) \
                 : (int)launch_rank_##name##_o2(0, __VA_ARGS__))
+#else
+#define CUDA_LAUNCH(opt, name, ...) (-1)
+#endif
+#if MT_RANK_CUDA
 bool gpu_available(std::string *why) {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -99,8 +117,6 @@ bool gpu_available(std::string *why) {
     else if (n == 0) *why = "no CUDA device";
     return e == cudaSuccess && n > 0;
 }
-#else
-#define CUDA_LAUNCH(opt, name, ...) (-1)
 #endif
 #if MT_RANK_MLIR
 #define MLIR_LAUNCH(name, ...) ((int)launch_rank_##name##_m_mlir(0, __VA_ARGS__))
@@ -383,6 +399,11 @@ void bmm_acc(Backend be, int opt) {
     expect_equal(got, want, "batched fp16 dot with an accumulator");
 }
 
+#if MT_RANK_EMU
+#define RANK_CASE(name)                              \
+    TEST(Emu, name##_o1) { name(Backend::Cuda, 1); } \
+    TEST(Emu, name##_o2) { name(Backend::Cuda, 2); }
+#else
 #define RANK_CASE(name)                               \
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
@@ -398,6 +419,8 @@ void bmm_acc(Backend be, int opt) {
         RANK_NEED_MLIR();                             \
         name(Backend::Mlir, 1);                       \
     }
+
+#endif
 
 #if MT_RANK_CUDA
 #define RANK_NEED_GPU()                                  \
