@@ -790,34 +790,7 @@ static void lower_item(Rank *R, Inst *in) {
         return;
     }
     case OP_REMAP: break;
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#define LIBDEVICE MATH
-#include "ops_math.def"
-#undef LIBDEVICE
-#undef MATH
-    case OP_NEG:
-    case OP_ABS:
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_UMULHI:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
+#include "ops_elementwise_cases.h"
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:

@@ -276,4 +276,25 @@ inline std::string kernel_text(const std::string& params, const std::string& bod
     return "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(" + params + "):\n" + body;
 }
 
+// The diagnostics of compiling DiagnosticCase c (its kernel written to a
+// scratch directory tagged `tag`), that directory's path removed; 0 in
+// *ok when it compiled.
+inline std::string case_diagnostics(const DiagnosticCase& c, const std::string& tag,
+                                    bool* ok = nullptr) {
+    std::string text = c.file ? c.file : kernel_text(c.params, c.body) + c.after;
+    std::string path = write_kernel(tag + c.name, "k.py", text);
+    std::string dir = path.substr(0, path.size() - 4);
+    CompileArgs a;
+    a.path = path;
+    a.signature = c.signature;
+    a.defines = c.defines;
+    a.grid = c.grid;
+    a.opt_level = c.opt_level;
+    Compiled r = compile(a);
+    if (ok) *ok = r.ok;
+    std::string got = r.diagnostics;
+    for (size_t at; (at = got.find(dir)) != std::string::npos;) got.erase(at, dir.size());
+    return got;
+}
+
 }  // namespace mt_unit
