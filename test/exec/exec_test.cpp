@@ -1403,7 +1403,7 @@ static void layer_norm_loops_check(Mode mode, int opt, int M, int N, int stride,
 }
 EXEC_CASE_O2(layer_norm_loops) {
     // apart: 7 blocks a row (a group of 4, the rest as written), 3, 1
-    layer_norm_loops_check(mode, opt, 3, 6 * 64 + 17, 400, 0);
+    layer_norm_loops_check(mode, opt, 3, 6 * 64 + 17, 420, 0);
     layer_norm_loops_check(mode, opt, 2, 3 * 64, 3 * 64, 0);
     layer_norm_loops_check(mode, opt, 1, 1, 1, 0);
     // Y = X + 2 blocks: block i stores what block i + 2 loads
