@@ -32,6 +32,8 @@ typedef struct CudaB {
     int axis_rows;            /* axis analysis along rows, in groups of this many */
     int axis_v;               /* ... along columns, in accesses of this many (0: cb_group) */
     int ntrans;               /* stores staged through shared memory (tr_smem_N) */
+    const char *grouped;      /* by value: a load of a versioned loop's group, held in
+                               * vN_g[mt_u] (NULL outside its loads' phase) */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -55,6 +57,8 @@ int cb_group(const Function *f);
 int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);
+/* Whether store `in` goes through shared memory (a transpose). */
+int cb_store_staged(CudaB *C, const Inst *in);
 
 /* Chooses tm, tn and block_threads for the -O2 backend: 32 * num_warps
  * threads when num_warps > 0, else by the kernel's shape. A message when
@@ -73,5 +77,26 @@ const Inst *cuda_outer_find(const Function *f, const TileInfo *t);
 int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
 int cuda_outer_emit(CudaB *C, const Inst *loop);
 void cuda_fma_microtile(int R, int C, int *tm, int *tn);
+
+/* Loop versioning (emit_cuda_version.c, DESIGN 13b): a runtime `for` loop
+ * whose body only loads, stores and computes elementwise, at addresses
+ * whose intervals over the whole loop are known, runs in groups of
+ * `unroll` iterations, the group's loads (phase 1) ahead of its stores
+ * (phase 2), when `test` finds the stored and the loaded bytes disjoint;
+ * as written otherwise. cuda_version_plan fills V (rendered at the place
+ * the loop is emitted) and returns 1 for such a loop. */
+typedef struct CudaVersion {
+    int unroll;
+    const char *test; /* the run-time test, over uniform values */
+    const char *last; /* the index of the last iteration (vI_last; NULL: unused) */
+    char *for_loads;  /* by value: body values the loads need (phase 1) */
+    char *for_rest;   /* ... the stores and the yields need (phase 2; loads bound) */
+    char *grouped;    /* by value: loads phase 2 reads (held in vN_g[mt_u]) */
+    int index_loads;  /* the loop index is read in phase 1 */
+    int index_rest;   /* ... in phase 2 */
+} CudaVersion;
+int cuda_version_plan(CudaB *C, const Inst *loop, CudaVersion *V);
+/* mt_apart and mt_in_i32, where `code` calls them. */
+const char *cuda_version_helpers(Arena *a, const char *code);
 
 #endif

@@ -648,7 +648,14 @@ static Layout use_of(CudaB *C, const Inst *in, int k, Layout ctx) {
 /* ---- Ops ------------------------------------------------------------------ */
 
 static void declare(CudaB *C, int v, DType dt) {
-    cb_line(C, "%s v%d%s;", c_type(dt), v, decl_suffix(C, cb_layout(C, v)));
+    const char *suffix = decl_suffix(C, cb_layout(C, v));
+    if (C->grouped && C->grouped[v]) {
+        /* a load of a versioned loop's group (emit_version): its slot */
+        if (*suffix) cb_line(C, "%s (&v%d)%s = v%d_g[mt_u];", c_type(dt), v, suffix, v);
+        else cb_line(C, "%s &v%d = v%d_g[mt_u];", c_type(dt), v, v);
+        return;
+    }
+    cb_line(C, "%s v%d%s;", c_type(dt), v, suffix);
 }
 
 static void elementwise(CudaB *C, const Inst *in,
@@ -1280,6 +1287,16 @@ static int store_by_rows(CudaB *C, const Inst *in, int dry) {
     C->indent--;
     cb_line(C, "}");
     return 1;
+}
+
+/* Whether store `in` may go through shared memory (store_by_rows), known
+ * before anything is emitted: a tile store of a rank-2 tile that 16-byte
+ * accesses do not take. */
+int cb_store_staged(CudaB *C, const Inst *in) {
+    const TileInfo *t = C->tile;
+    Layout l = iter_layout(C, in);
+    return t->rank == 2 && !t->dot_box && l == LAYOUT_TILE &&
+           !vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype);
 }
 
 static void emit_store(CudaB *C, const Inst *in) {
@@ -1961,6 +1978,93 @@ static int streaming_body(const Block *b) {
     return loads;
 }
 
+static void emit_inst(CudaB *C, const Inst *in);
+
+/* The values the body of loop l defines: emitted again in another scope. */
+static void forget_body(CudaB *C, const Loop *l) {
+    for (int i = 0; i < l->body.items.len; i++) {
+        const Inst *in = l->body.items.items[i];
+        if (in->result >= 0) C->emitted[in->result] = 0;
+    }
+}
+
+/* The fast version of a loop cuda_version_plan accepts (DESIGN 13b), under
+ * its run-time test: whole groups of V->unroll iterations, each group's
+ * loads first (phase 1: the loads and what they need, for every iteration
+ * of the group, into vN_g[mt_u]), then its computations, stores and
+ * carried values in program order (phase 2). vI_c is left at the first
+ * iteration not run, where the loop as written (emit_loop) goes on. */
+static void emit_version(CudaB *C, const Inst *in, const CudaVersion *V) {
+    const Loop *l = in->loop;
+    int x = l->index, U = V->unroll;
+    const char *stop = cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0");
+    const char *step = cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0");
+    const char *last, *adv, *at;
+    if (l->step.kind == OPD_CONST) {
+        last = arena_printf(C->a, "%lld", (U - 1) * (long long)l->step.c.i);
+        adv = arena_printf(C->a, "%lld", U * (long long)l->step.c.i);
+        at = arena_printf(C->a, "mt_u * %lld", (long long)l->step.c.i);
+    } else {
+        last = arena_printf(C->a, "%d * (long long)%s", U - 1, step);
+        adv = arena_printf(C->a, "%d * (long long)%s", U, step);
+        at = arena_printf(C->a, "mt_u * (long long)%s", step);
+    }
+    cb_line(C, "// two versions of the loop (DESIGN 13b): groups of %d iterations, %s", U,
+            "each group's loads ahead");
+    cb_line(C, "// of its stores, where the bytes the loop stores and those it loads are apart");
+    cb_line(C, "long long v%d_c = %s;", x, cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"));
+    if (V->last) cb_line(C, "const long long v%d_last = %s;", x, V->last);
+    cb_line(C, "const bool v%d_apart =", x);
+    cb_line(C, "    %s;", V->test);
+    cb_line(C, "if (v%d_apart) {", x);
+    C->indent++;
+    cb_line(C, "for (; v%d_c + %s < %s; v%d_c += %s) {", x, last, stop, x, adv);
+    C->indent++;
+    C->loop_depth++;
+    const Block *b = &l->body, *outer = C->cur_block;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *it = b->items.items[i];
+        if (it->op == OP_LOAD && V->grouped[it->result])
+            cb_line(C, "%s v%d_g[%d]%s;", c_type((DType)it->type.dtype), it->result, U,
+                    decl_suffix(C, cb_layout(C, it->result)));
+    }
+    for (int phase = 0; phase < 2; phase++) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int mt_u = 0; mt_u < %d; mt_u++) {", U);
+        C->indent++;
+        if (phase ? V->index_rest : V->index_loads)
+            cb_line(C, "const int v%d = (int)(v%d_c + %s);", x, x, at);
+        C->cur_block = b;
+        C->grouped = phase ? NULL : V->grouped;
+        for (int i = 0; i < b->items.len; i++) {
+            const Inst *it = b->items.items[i];
+            int r = it->result;
+            if (phase == 0) {
+                if (it->op == OP_LOAD || (r >= 0 && V->for_loads[r])) emit_inst(C, it);
+            } else if (it->op == OP_LOAD) {
+                const char *suffix = decl_suffix(C, cb_layout(C, r));
+                const char *T = c_type((DType)it->type.dtype);
+                if (!V->grouped[r]) continue;
+                if (*suffix) cb_line(C, "const %s (&v%d)%s = v%d_g[mt_u];", T, r, suffix, r);
+                else cb_line(C, "const %s v%d = v%d_g[mt_u];", T, r, r);
+            } else if (it->op == OP_STORE || (r >= 0 && V->for_rest[r])) {
+                emit_inst(C, it);
+            }
+        }
+        C->grouped = NULL;
+        if (phase) assign_lanes(C, in, l->yields);
+        C->cur_block = outer;
+        forget_body(C, l);
+        C->indent--;
+        cb_line(C, "}");
+    }
+    C->loop_depth--;
+    C->indent--;
+    cb_line(C, "}");
+    C->indent--;
+    cb_line(C, "}");
+}
+
 static void emit_loop(CudaB *C, const Inst *in) {
     const Loop *l = in->loop;
     if (in->op == OP_FOR && cuda_outer_emit(C, in)) return;
@@ -1988,15 +2092,25 @@ static void emit_loop(CudaB *C, const Inst *in) {
         materialize(C, l->cond);
         cb_line(C, "if (!%s) break;", cb_elem(C, l->cond, LAYOUT_UNIFORM, "0", "0"));
     } else {
+        /* a loop that loads and stores: first its fast version, under a
+         * test, then (for what that leaves) the loop as written */
+        CudaVersion V;
+        int versioned = cuda_version_plan(C, in, &V);
+        if (versioned) emit_version(C, in, &V);
         /* a 64-bit counter: bounds near INT32_MAX must not wrap */
         if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
         /* loads of 8 iterations in flight (Triton pipelines such loops):
          * their accesses are predicated, not branched around */
         else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 8");
-        cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
-                cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
-                cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
-                cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
+        if (versioned)
+            cb_line(C, "for (; v%d_c < %s; v%d_c += %s) {", l->index,
+                    cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
+                    cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
+        else
+            cb_line(C, "for (long long v%d_c = %s; v%d_c < %s; v%d_c += %s) {", l->index,
+                    cb_elem(C, l->start, LAYOUT_UNIFORM, "0", "0"), l->index,
+                    cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
+                    cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
         C->indent++;
         if (block_uses(&l->body, l->index) || operands_use(l->yields, l->nyields, l->index))
             cb_line(C, "const int v%d = (int)v%d_c;", l->index, l->index);
@@ -2216,6 +2330,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
     sb_puts(&out, load_helpers(a, sb_str(&body)));
+    sb_puts(&out, cuda_version_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);

@@ -1349,6 +1349,100 @@ EXEC_CASE_O2(reduce_i32_4k) {
                      [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) { LAUNCH_O2(r, reduce_i32_4k, x, out, rows, cols); });
 }
 
+// Loops that load and store (issue 14, kernels/versioning.py): the -O2 CUDA
+// backend runs them in two versions (DESIGN 13b), groups of iterations with
+// their loads ahead of their stores where the stored and the loaded bytes
+// are apart, else the loop as written. Separate buffers take the first;
+// overlapping ones (Y = X + k in one buffer: a later iteration loads what
+// an earlier one stored) the second, and the result is program order's.
+
+// layer_norm_loops_kernel at BLOCK_SIZE 64 on M rows of N columns `stride`
+// apart, in program order (each block of the third loop loaded, then
+// stored) on z, X at x0 and Y at y0.
+static void layer_norm_loops_ref(std::vector<double> &z, size_t x0, size_t y0, const std::vector<float> &w,
+                                 const std::vector<float> &b, std::vector<double> &mean, std::vector<double> &rstd,
+                                 int M, int N, int stride) {
+    for (int r = 0; r < M; r++) {
+        size_t xr = x0 + (size_t)r * stride, yr = y0 + (size_t)r * stride;
+        double s = 0, v = 0;
+        for (int c = 0; c < N; c++) s += z[xr + c];
+        double m = s / N;
+        for (int c = 0; c < N; c++) v += (z[xr + c] - m) * (z[xr + c] - m);
+        double rs = 1 / std::sqrt(v / N + 1e-5);
+        mean[r] = m, rstd[r] = rs;
+        for (int off = 0; off < N; off += 64) {
+            std::vector<double> y;
+            for (int c = off; c < off + 64 && c < N; c++) y.push_back((z[xr + c] - m) * rs * w[c] + b[c]);
+            for (size_t c = 0; c < y.size(); c++) z[yr + off + c] = y[c];
+        }
+    }
+}
+// Y = X + k when k != 0 (a multiple of the block, stride >= N + |k|: the
+// thread storing an element loads it again, and the rows stay apart).
+static void layer_norm_loops_check(Mode mode, int opt, int M, int N, int stride, long k) {
+    TRACE("M = " << M << ", N = " << N << ", stride = " << stride << ", Y = X + " << k);
+    size_t rows = (size_t)M * stride, x0 = k < 0 ? (size_t)-k : 0;
+    auto x = rand_f32(x0 + rows + (k > 0 ? k : 0), 31, -2.0f, 2.0f);
+    auto w = rand_f32(N, 32, -2.0f, 2.0f), b = rand_f32(N, 33, -2.0f, 2.0f);
+    std::vector<double> z = as_doubles(x), y(rows, kFillF), mean(M), rstd(M);
+    if (k) {
+        layer_norm_loops_ref(z, x0, x0 + k, w, b, mean, rstd, M, N, stride);
+    } else {
+        z.insert(z.end(), y.begin(), y.end());
+        layer_norm_loops_ref(z, 0, x.size(), w, b, mean, rstd, M, N, stride);
+        y.assign(z.begin() + x.size(), z.end());
+        z.resize(x.size());
+    }
+    Tol t{1e-4, 1e-5};
+    verify(mode, opt, [&](Runner &r) {
+        float *dx = r.in(x), *dw = r.in(w), *db = r.in(b), *dm = r.out_f(M), *drs = r.out_f(M);
+        float *dy = k ? dx + x0 + k : r.out_f(rows);
+        LAUNCH_O2(r, layer_norm_loops, grid3(M, 1, 1), dx + x0, dy, dw, db, dm, drs, stride, N, 1e-5f);
+        return Planes{{"mean", r.get(dm)}, {"rstd", r.get(drs)}, {k ? "X" : "Y", r.get(k ? dx : dy)}};
+    }, {{"mean", mean}, {"rstd", rstd}, {k ? "X" : "Y", k ? z : y}}, {{t, t}});
+}
+EXEC_CASE_O2(layer_norm_loops) {
+    // apart: 7 blocks a row (a group of 4, the rest as written), 3, 1
+    layer_norm_loops_check(mode, opt, 3, 6 * 64 + 17, 420, 0);
+    layer_norm_loops_check(mode, opt, 2, 3 * 64, 3 * 64, 0);
+    layer_norm_loops_check(mode, opt, 1, 1, 1, 0);
+    // Y = X + 2 blocks: block i stores what block i + 2 loads
+    layer_norm_loops_check(mode, opt, 2, 6 * 64 + 17, 6 * 64 + 17 + 128, 128);
+    // Y = X - 1 block: what is stored was loaded before
+    layer_norm_loops_check(mode, opt, 2, 6 * 64, 7 * 64, -64);
+}
+
+// running_sum_kernel (BLOCK 64): Y[i + l] = the sum of X[(j + l) * xs]
+// over the iterations j <= i of range(0, n, step). The step is at least the
+// block, so that one lane stores each element; Y = X + k (k != 0, a
+// multiple of the step) in one buffer: the lane storing an element loads
+// it again.
+EXEC_CASE_O2(running_sum) {
+    struct {
+        int n, step, xs;
+        long k;
+    } cases[] = {{1000, 64, 1, 0}, {1000, 70, 2, 0}, {300, 64, -1, 0}, {5, 64, 1, 0}, {0, 64, 1, 0},
+                 {1000, 64, 1, 64}, {1000, 64, 1, 192}, {1000, 100, 1, 200}};
+    for (auto c : cases) {
+        TRACE("n = " << c.n << ", step = " << c.step << ", xs = " << c.xs << ", Y = X + " << c.k);
+        // X at x0 of its buffer (the last of its elements for a negative stride)
+        long x0 = c.xs < 0 ? (long)(c.n + 63) * -c.xs : 0;
+        auto x = rand_f32((size_t)(c.n + 64) * std::abs(c.xs) + 64 + c.k, 34, -2.0f, 2.0f);
+        std::vector<double> z = as_doubles(x), y(c.n, kFillF), acc(64, 0.0);
+        for (int i = 0; i < c.n; i += c.step) {
+            for (int l = 0; l < 64; l++)
+                if (i + l < c.n) acc[l] += z[x0 + (long)(i + l) * c.xs];
+            for (int l = 0; l < 64 && i + l < c.n; l++) (c.k ? z[x0 + c.k + i + l] : y[i + l]) = acc[l];
+        }
+        Tol t{1e-5, 1e-5};
+        verify(mode, opt, [&](Runner &r) {
+            float *dx = r.in(x), *dy = c.k ? dx + x0 + c.k : r.out_f(c.n);
+            LAUNCH_O2(r, running_sum, dx + x0, dy, c.n, c.step, c.xs);
+            return Planes{{c.k ? "X" : "Y", r.get(c.k ? dx : dy)}};
+        }, {{c.k ? "X" : "Y", c.k ? z : y}}, {{t, t}});
+    }
+}
+
 // ============================================================================
 // Launchers, registry and executor
 // ============================================================================
