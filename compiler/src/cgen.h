@@ -50,6 +50,11 @@ const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const cha
  * definitions of those that `code` calls, to precede it once in its
  * translation unit ("" when none). */
 const char *c_triton_helpers(Arena *a, const char *code);
+/* remap (ops.def OP_REMAP): the row-major index in operand 0 of the result
+ * element whose row-major index is the C int expression `e` (0 <= e <
+ * the result's element count): voff + sum over k of
+ * (e / prod(vdims[k+1..]) % vdims[k]) * vstride[k]. */
+const char *c_remap_index(Arena *a, const Attrs *at, const char *e);
 /* An op template ({0} {1} {2}: operands; {f}: "f" unless ct is f64) filled. */
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct);
 /* The C names of the function's parameters: the Python names, except where

@@ -29,6 +29,8 @@ struct mt_compilation {
     Function *f;
     Grid *grid;
     int have_tile, tile_failed;
+    int box_blocked; /* a bounding-box tile of more than 1024 elements spread by the
+                      * -O2 blocked emitter (need_tile) */
     TileInfo tile;
     Spec spec;
     int *param_div; /* the signature's :N hints */
@@ -387,9 +389,13 @@ static int need_tile(mt_compilation *c) {
     int dot = shape_needs_box(c->f);
     int blocked = c->opts.opt_level >= 2 && !dot;
     /* a dot kernel (or one whose blocks' shapes differ: shape.h dot_box)
-     * runs one CUDA thread per element of its tile; built for the host
-     * backend alone, its tile may be as large as -O2's */
+     * runs one CUDA thread per element of its tile at -O1 (and at -O2 up
+     * to 1024 elements, where the tensor-core and attention paths do not
+     * take it); -O2 spreads a larger one over the threads as the blocked
+     * emitter does (several elements of the box per thread); built for
+     * the host backend alone, its tile may be as large as -O2's */
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
+    int box_o2 = dot && c->opts.opt_level >= 2;
     /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
      * over 32 * num_warps threads (emit_cuda_mma.c) */
     TileInfo mma_tile = {0};
@@ -402,11 +408,14 @@ static int need_tile(mt_compilation *c) {
                cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
                               &attn_threads, &attn_smem, &attn_smem90);
     if (!shape_analyze(c->ctx, c->f,
-                       blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
+                       blocked || host_only || mma || attn || box_o2 ? MAX_TILE_O2 : MAX_TILE_O1,
+                       &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
-    if (blocked) {
+    c->box_blocked = box_o2 && !mma && !attn && (c->opts.backends & MT_BACKEND_CUDA) &&
+                     c->tile.threads > MAX_TILE_O1;
+    if (blocked || c->box_blocked) {
         const char *err = cuda_blocked_layout(c->ctx->arena, c->f, &c->tile, c->opts.num_warps);
         if (err) {
             mt_error(c->ctx, c->kernel->pos, "%s (num_warps %d)", err, c->opts.num_warps);
@@ -452,7 +461,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
-        if (c->opts.opt_level >= 2 && !c->tile.dot_box)
+        if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
             const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div,
@@ -463,13 +472,16 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
             if (k) return k;
         }
         if (c->tile.threads > MAX_TILE_O1) {
+            /* (-O1, or -O2 without the cuda backend: the tile was sized
+             * for the host backend alone) */
             mt_error(
                 c->ctx, c->kernel->pos,
                 "the tile %s of a kernel with %s needs %d CUDA threads, more than %d (built "
-                "for the host backend alone, larger tiles are accepted)",
+                "for the host backend alone, larger tiles are accepted%s)",
                 tile_str(a, &c->tile),
                 shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
-                c->tile.threads, MAX_TILE_O1);
+                c->tile.threads, MAX_TILE_O1,
+                c->opts.opt_level < 2 ? "; -O2 spreads them over the threads" : "");
             return NULL;
         }
         return emit_cuda_kernel_ex(a, c->f, &c->tile, c->spec.symbol, c->opts.opt_level >= 2);

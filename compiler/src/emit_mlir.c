@@ -43,7 +43,7 @@
  *     once per value and block into a workgroup buffer %red_smem_N in
  *     row-major order, a gpu.barrier, then an scf.for per thread over the
  *     elements along the axis of its result element, in order;
- *   - reshape, trans, join and split exchange elements through a workgroup
+ *   - reshape, trans, remap, join and split exchange elements through a workgroup
  *     buffer %smem_N (bools as bytes) and a gpu.barrier, as CUDA;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields);
@@ -1221,6 +1221,37 @@ static void emit_exchange(Mlir *M, const Inst *in) {
         idx = exchange_index(M, id, src, 1, 0);
     } else if (in->op == OP_SPLIT) {
         idx = exchange_index(M, id, p, 2, in->attrs.axis);
+    } else if (in->op == OP_REMAP) {
+        /* result element p, as its multi-index over dims, is operand element
+         * offset + sum of index k times stride k (cgen.c c_remap_index) */
+        const char *src = int_const(M, in->attrs.voff);
+        long long inner = 1;
+        for (int k = in->attrs.nv - 1; k >= 0; k--) {
+            int d = in->attrs.vdims[k], st = in->attrs.vstride[k];
+            if (d > 1 && st != 0) {
+                const char *q = p;
+                if (inner != 1) {
+                    const char *t = fresh(M, helper(M, id, "remap_div"));
+                    line(M, "%s = arith.divui %s, %s : i32", t, q, int_const(M, (int)inner));
+                    q = t;
+                }
+                if (k > 0) {
+                    const char *t = fresh(M, helper(M, id, "remap_rem"));
+                    line(M, "%s = arith.remui %s, %s : i32", t, q, int_const(M, d));
+                    q = t;
+                }
+                if (st != 1) {
+                    const char *t = fresh(M, helper(M, id, "remap_mul"));
+                    line(M, "%s = arith.muli %s, %s : i32", t, q, int_const(M, st));
+                    q = t;
+                }
+                const char *t = fresh(M, helper(M, id, "remap_sum"));
+                line(M, "%s = arith.addi %s, %s : i32", t, src, q);
+                src = t;
+            }
+            inner *= d;
+        }
+        idx = exchange_index(M, id, src, 1, 0);
     } else {
         idx = exchange_index(M, id, p, 1, 0);
     }
@@ -1682,6 +1713,14 @@ static const char *tf32_of(Mlir *M, const char *x, int rna, int id) {
     return y;
 }
 
+/* The row of the second operand at k: k, or in the batched form base + k. */
+static const char *batch_row(Mlir *M, int id, const char *base, const char *k) {
+    if (!base) return k;
+    const char *r = fresh(M, helper(M, id, "b_krow"));
+    line(M, "%s = arith.addi %s, %s : i32", r, base, k);
+    return r;
+}
+
 /* tl.dot: the CUDA backend's -O1 scheme. Each thread's elements of the
  * operands go to workgroup buffers (the threads inside each operand's
  * shape), a barrier, then each thread (i, j) of the (M, N) result runs a
@@ -1692,13 +1731,14 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const Function *f = M->f;
     int id = in->result;
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
+    /* (batched, {batch=B}: Mr and KB are B times one batch's rows) */
+    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0];
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
     const char *TI = reg_type(it), *TO = reg_type(ot);
     int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
     const char *bufs[2];
     const char *mems[2];
-    int sizes[2] = {Mr * K, K * N}, rows[2] = {Mr, K}, cols[2] = {K, N};
+    int sizes[2] = {Mr * K, KB * N}, rows[2] = {Mr, KB}, cols[2] = {K, N};
     for (int k = 0; k < 2; k++) {
         mems[k] = arena_printf(M->a, "memref<%dx%s, #gpu.address_space<workgroup>>", sizes[k], TI);
         bufs[k] = fresh(M, arena_printf(M->a, "smem_%d_%c", id, k ? 'b' : 'a'));
@@ -1731,6 +1771,14 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const char *sum = fresh(M, helper(M, id, "sum"));
     const char *arow = fresh(M, helper(M, id, "a_base"));
     line(M, "%s = arith.muli %s, %s : i32", arow, ti, int_const(M, K));
+    /* batched: b's rows of this row's batch start at (ti / (Mr / B)) * K */
+    const char *bbase = NULL;
+    if (in->attrs.axis > 1) {
+        const char *bi = fresh(M, helper(M, id, "batch"));
+        bbase = fresh(M, helper(M, id, "b_base"));
+        line(M, "%s = arith.divui %s, %s : i32", bi, ti, int_const(M, Mr / in->attrs.axis));
+        line(M, "%s = arith.muli %s, %s : i32", bbase, bi, int_const(M, K));
+    }
     const char *ST = ot == DT_I32 ? "i32" : ot == DT_F64 ? "f64" : "f32";
     const char *init = acc; /* f16 values are f32 registers */
     /* tf32x3: the small cross products first */
@@ -1746,7 +1794,7 @@ static void emit_dot(Mlir *M, const Inst *in) {
                    *bix = fresh(M, helper(M, id, "xb_index"));
         const char *a = fresh(M, helper(M, id, "xa")), *b = fresh(M, helper(M, id, "xb"));
         line(M, "%s = arith.addi %s, %s : i32", ai, arow, kx);
-        line(M, "%s = arith.muli %s, %s : i32", bk, kx, int_const(M, N));
+        line(M, "%s = arith.muli %s, %s : i32", bk, batch_row(M, id, bbase, kx), int_const(M, N));
         line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
         line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
         line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
@@ -1777,7 +1825,7 @@ static void emit_dot(Mlir *M, const Inst *in) {
                *bix = fresh(M, helper(M, id, "kb_index"));
     const char *a = fresh(M, helper(M, id, "ka")), *b = fresh(M, helper(M, id, "kb"));
     line(M, "%s = arith.addi %s, %s : i32", ai, arow, kv);
-    line(M, "%s = arith.muli %s, %s : i32", bk, kv, int_const(M, N));
+    line(M, "%s = arith.muli %s, %s : i32", bk, batch_row(M, id, bbase, kv), int_const(M, N));
     line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
     line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
     line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
