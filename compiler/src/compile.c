@@ -15,6 +15,7 @@
 #include "passes.h"
 #include "pyast.h"
 #include "remat.h"
+#include "verify.h"
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
@@ -194,8 +195,16 @@ static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *
     return 1;
 }
 
-/* given: the shim's output, or NULL to run the shim on o->path. */
-static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
+/* A rewrite of the SSA after the passes (mt_compile_rewrite). */
+typedef struct Rewrite {
+    MtRewriteFn fn;
+    void *user;
+} Rewrite;
+
+/* given: the shim's output, or NULL to run the shim on o->path; rw: a
+ * rewrite of the SSA, or NULL. */
+static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given,
+                                    const Rewrite *rw) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
@@ -312,6 +321,15 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         c->f = NULL;
         return c;
     }
+    if (rw) {
+        const char *err = NULL;
+        if (!rw->fn(a, c->f, rw->user) || !ssa_verify(a, c->f, &err)) {
+            mt_error(ctx, srcpos(0, 0), "the SSA rewrite failed%s%s", err ? ": " : "",
+                     err ? err : "");
+            c->f = NULL;
+            return c;
+        }
+    }
     Spec *s = &c->spec;
     s->name = c->name;
     s->symbol = symbol;
@@ -357,13 +375,18 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     return c;
 }
 
-mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL); }
+mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL, NULL); }
+
+mt_compilation *mt_compile_rewrite(const mt_options *o, MtRewriteFn fn, void *user) {
+    Rewrite rw = {fn, user};
+    return compile_from(o, NULL, &rw);
+}
 
 mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out,
                                        size_t out_len, const char *err, size_t err_len,
                                        const char *source, size_t source_len) {
     ShimOutput g = {status, out, err, source, out_len, err_len, source_len};
-    return compile_from(o, &g);
+    return compile_from(o, &g, NULL);
 }
 
 int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }

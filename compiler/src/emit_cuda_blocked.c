@@ -2200,7 +2200,8 @@ static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
 }
 
 /* A runtime loop body that loads and only computes otherwise: no store,
- * atomic, barrier, debug op, reduction or region (2), or no load (0). */
+ * atomic, barrier, debug op, reduction, exchange, dot or region (2), or no
+ * load (0). */
 static int streaming_body(const Block *b) {
     int loads = 0;
     for (int i = 0; i < b->items.len; i++) {
@@ -2208,7 +2209,7 @@ static int streaming_body(const Block *b) {
         if (in->op == OP_LOAD) loads = 1;
         else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
                  op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
-                 shape_moves_elements(in->op))
+                 shape_moves_elements(in->op) || in->op == OP_DOT)
             return 2;
     }
     return loads;
