@@ -20,6 +20,8 @@
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
 enum { STAGE_COUNT = 12, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
+/* The shared memory a CUDA block may have (sm_90: 227 KiB). */
+enum { MAX_SMEM = 227 * 1024 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -444,6 +446,21 @@ static int need_tile(mt_compilation *c) {
             mt_error(c->ctx, c->kernel->pos, "%s (num_warps %d)", err, c->opts.num_warps);
             c->tile_failed = 1;
             return 0;
+        }
+        if (c->box_blocked) {
+            /* its exchanges' buffers: one dynamic shared pool */
+            c->tile.smem_pool = 1;
+            c->tile.dyn_smem = cuda_box_smem(c->f, &c->tile);
+            if (c->tile.dyn_smem > MAX_SMEM) {
+                mt_error(c->ctx, c->kernel->pos,
+                         "the tile %s needs %d bytes of shared memory for the elements it "
+                         "exchanges between threads (a transpose, reshape, reduction along an "
+                         "axis or tl.dot's operands), more than the %d of a CUDA block: use "
+                         "smaller blocks",
+                         tile_str(c->ctx->arena, &c->tile), c->tile.dyn_smem, MAX_SMEM);
+                c->tile_failed = 1;
+                return 0;
+            }
         }
     } else if (mma) {
         c->tile.block_threads = mma_tile.block_threads;

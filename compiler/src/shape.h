@@ -42,6 +42,11 @@ typedef struct TileInfo {
     /* Threads per block on sm_90 devices (0: block_threads): the sm_90a
      * branch's producer warpgroup (the other branch returns from it). */
     int block_threads_sm90;
+    /* 1: dyn_smem is the pool of the blocked emitter's shared buffers
+     * (exchanges, axis reductions, tl.dot's operands) of a bounding box
+     * spread over the threads, one buffer in use at a time (-O2,
+     * emit_cuda_blocked.c cuda_box_smem); 0: a tensor-core copy ring. */
+    int smem_pool;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is
