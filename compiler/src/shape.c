@@ -276,7 +276,9 @@ static int has_dot(const Block *b) {
 }
 
 /* A transpose, reshape or remap between two rank-2 shapes that do not
- * broadcast together ((M, N) to (N, M) with M != N, (4, 8) to (8, 4)). */
+ * broadcast together ((M, N) to (N, M) with M != N, (4, 8) to (8, 4)), or a
+ * remap between a rank-2 shape and a rank-1 one of another element count
+ * (a part of the block: not a flat view of the tile). */
 static int has_box_move(const Function *f, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
@@ -288,6 +290,9 @@ static int has_box_move(const Function *f, const Block *b) {
             in->result >= 0) {
             Type x = operand_type(f, in->args[0]), b2;
             if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
+            if (in->op == OP_REMAP && x.rank + in->type.rank == 3 &&
+                type_numel(x) != type_numel(in->type))
+                return 1;
         }
     }
     return 0;

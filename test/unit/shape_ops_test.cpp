@@ -81,6 +81,13 @@ TEST(ShapeVerifier, Remap) {
     EXPECT_VALID(same);
     EXPECT_FALSE(shape_needs_box(same.f));
 
+    Ssa part;  // a part of the block, rank 1: a box (not the tile's flat view)
+    Operand p0 = part.typed(OP_ARANGE, {}, range_attr(0, 32));
+    Operand p1 = part.typed(OP_RESHAPE, {p0}, dims_attr({4, 8}));
+    part.typed(OP_REMAP, {p1}, remap_attr({8}, {8}, {4}, 1));
+    EXPECT_VALID(part);
+    EXPECT_TRUE(shape_needs_box(part.f));
+
     Ssa count;
     Operand c = count.typed(OP_ARANGE, {}, range_attr(0, 32));
     count.op(OP_REMAP, blk(i32(), 8, 4), {c}, remap_attr({8, 4}, {2, 4}, {1, 2}, 0));
