@@ -844,8 +844,8 @@ const char *c_remap_index(Arena *a, const Attrs *at, const char *e) {
     for (int k = at->nv - 1; k >= 0; k--) {
         int d = at->vdims[k], s = at->vstride[k];
         if (d > 1 && s != 0) {
-            const char *i = inner == 1 ? arena_printf(a, "(%s)", e)
-                                       : arena_printf(a, "(%s) / %lld", e, inner);
+            const char *i =
+                inner == 1 ? arena_printf(a, "(%s)", e) : arena_printf(a, "(%s) / %lld", e, inner);
             /* the outermost index is below its dimension already */
             if (k > 0) i = arena_printf(a, "%s %% %d", i, d);
             if (s == 1) sb_printf(&sb, " + (%s)", i);

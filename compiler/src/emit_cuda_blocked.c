@@ -1147,10 +1147,9 @@ static void emit_load(CudaB *C, const Inst *in) {
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond =
-            vec_condition(C, al, vec == 2, V, idx,
-                          and_guard(C, box_guard(C, in->type, l, "i", "j"),
-                                    group_mask(C, in, 1, l, "j", V)));
+        const char *cond = vec_condition(
+            C, al, vec == 2, V, idx,
+            and_guard(C, box_guard(C, in->type, l, "i", "j"), group_mask(C, in, 1, l, "j", V)));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -1945,9 +1944,8 @@ static void emit_axis_result(CudaB *C, const Inst *in, const char *buf) {
  * k in order, x the first operand at (row i, k), y the second at (k's row
  * of row i's batch, column j). In `step`, {0} is x, {1} y and {2} the
  * accumulator. */
-static void dot_k_loop(CudaB *C, const char *dst, const char *step, const char *TX,
-                       const char *TY, const char *x, const char *y, int tm, int tn, int K,
-                       int batched) {
+static void dot_k_loop(CudaB *C, const char *dst, const char *step, const char *TX, const char *TY,
+                       const char *x, const char *y, int tm, int tn, int K, int batched) {
     const char *yij = batched ? "mt_y[i][j]" : "mt_y[j]";
     cb_line(C, "for (int k = 0; k < %d; k++) {", K);
     C->indent++;
@@ -2039,11 +2037,11 @@ static void emit_dot(CudaB *C, const Inst *in) {
         cb_line(C, "#pragma unroll");
         cb_line(C, "    for (int j = 0; j < %d; j++) mt_s[i][j] += mt_t[i][j];", tn);
     }
-    const char *step = ot == DT_I32          ? "{2} + (unsigned)((int){0} * (int){1})"
-                       : prec == DOT_TF32    ? "fmaf(mt_tf32_trunc({0}), mt_tf32_trunc({1}), {2})"
-                       : prec == DOT_TF32X3  ? "fmaf(mt_tf32_rna({0}), mt_tf32_rna({1}), {2})"
-                       : ot == DT_F64        ? "fma({0}, {1}, {2})"
-                                             : "fmaf({0}, {1}, {2})";
+    const char *step = ot == DT_I32         ? "{2} + (unsigned)((int){0} * (int){1})"
+                       : prec == DOT_TF32   ? "fmaf(mt_tf32_trunc({0}), mt_tf32_trunc({1}), {2})"
+                       : prec == DOT_TF32X3 ? "fmaf(mt_tf32_rna({0}), mt_tf32_rna({1}), {2})"
+                       : ot == DT_F64       ? "fma({0}, {1}, {2})"
+                                            : "fmaf({0}, {1}, {2})";
     dot_k_loop(C, "mt_s", step, TX, TY, x, y, tm, tn, K, B > 1);
     n = cb_open(C, l);
     const char *res = si;

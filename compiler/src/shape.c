@@ -286,8 +286,7 @@ static int has_box_move(const Function *f, const Block *b) {
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++)
             if (has_box_move(f, sub[k])) return 1;
-        if ((in->op == OP_TRANS || in->op == OP_RESHAPE || in->op == OP_REMAP) &&
-            in->result >= 0) {
+        if ((in->op == OP_TRANS || in->op == OP_RESHAPE || in->op == OP_REMAP) && in->result >= 0) {
             Type x = operand_type(f, in->args[0]), b2;
             if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
             if (in->op == OP_REMAP && x.rank + in->type.rank == 3 &&
@@ -406,12 +405,13 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
                 "BLOCK_N and the operands' shapes at most %d elements; -O2 spreads it over the threads)",
                 tile_str(a, out), out->threads, max_elements, max_elements);
         else if (out->dot_box && max_elements <= 1024)
-            mt_error(ctx, S.tile2_at,
-                     "the tile %s needs %d threads, more than the %d of a CUDA block (at -O1 a "
-                     "transpose or reshape between two rank-2 shapes runs one thread per element of "
-                     "the bounding box of the kernel's blocks: the box at most %d elements; -O2 "
-                     "spreads it over the threads)",
-                     tile_str(a, out), out->threads, max_elements, max_elements);
+            mt_error(
+                ctx, S.tile2_at,
+                "the tile %s needs %d threads, more than the %d of a CUDA block (at -O1 a "
+                "transpose or reshape between two rank-2 shapes runs one thread per element of "
+                "the bounding box of the kernel's blocks: the box at most %d elements; -O2 "
+                "spreads it over the threads)",
+                tile_str(a, out), out->threads, max_elements, max_elements);
         else if (max_elements <= 1024)
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,

@@ -23,30 +23,29 @@ namespace {
 
 using namespace rank_forms;
 
-#define REMAP2(name, R, C, R2, C2, spec)                                                       \
-    TEST(RankForms, name) {                                                                    \
-        check_remap2(R, C, R2, C2, spec(), [](const std::vector<float> &x,                     \
-                                              std::vector<float> &y) {                         \
-            return (int)launch_##name(0, x.data(), y.data());                                  \
-        });                                                                                    \
+#define REMAP2(name, R, C, R2, C2, spec)                                      \
+    TEST(RankForms, name) {                                                   \
+        check_remap2(R, C, R2, C2, spec(),                                    \
+                     [](const std::vector<float> &x, std::vector<float> &y) { \
+                         return (int)launch_##name(0, x.data(), y.data());    \
+                     });                                                      \
     }
-#define REMAP1(name, R, C, flat, back)                                                         \
-    TEST(RankForms, name) {                                                                    \
-        check_remap1(R, C, flat(), back(),                                                     \
-                     [](const std::vector<float> &x, std::vector<float> &y,                    \
-                        std::vector<float> &z) {                                               \
-                         return (int)launch_##name(0, x.data(), y.data(), z.data());           \
-                     });                                                                       \
+#define REMAP1(name, R, C, flat, back)                                                      \
+    TEST(RankForms, name) {                                                                 \
+        check_remap1(                                                                       \
+            R, C, flat(), back(),                                                           \
+            [](const std::vector<float> &x, std::vector<float> &y, std::vector<float> &z) { \
+                return (int)launch_##name(0, x.data(), y.data(), z.data());                 \
+            });                                                                             \
     }
-#define BDOT(name, T, B, M, N, K)                                                              \
-    TEST(RankForms, name) {                                                                    \
-        check_bdot<T>(B, M, N, K,                                                              \
-                      [](const std::vector<T> &x, const std::vector<T> &y,                     \
-                         const std::vector<float> &a, std::vector<float> &z,                   \
-                         std::vector<T> &yc) {                                                 \
-                          return (int)launch_##name(0, x.data(), y.data(), a.data(), z.data(), \
-                                                    yc.data());                                \
-                      });                                                                      \
+#define BDOT(name, T, B, M, N, K)                                                                  \
+    TEST(RankForms, name) {                                                                        \
+        check_bdot<T>(B, M, N, K,                                                                  \
+                      [](const std::vector<T> &x, const std::vector<T> &y,                         \
+                         const std::vector<float> &a, std::vector<float> &z, std::vector<T> &yc) { \
+                          return (int)launch_##name(0, x.data(), y.data(), a.data(), z.data(),     \
+                                                    yc.data());                                    \
+                      });                                                                          \
     }
 
 REMAP2(remap2_s_o1, 4, 8, 8, 4, remap2_s)

@@ -118,8 +118,8 @@ static int rewrite(struct Arena *a, struct Function *f, void *user) {
     Rewrite *R = user;
     rewrite_block(R, f, &f->body);
     if (R->next_reshape != R->nremaps) {
-        fprintf(stderr, "rank_forms_gen: %d --remap given, %d reshapes in the kernel\n",
-                R->nremaps, R->next_reshape);
+        fprintf(stderr, "rank_forms_gen: %d --remap given, %d reshapes in the kernel\n", R->nremaps,
+                R->next_reshape);
         return 0;
     }
     PassStats st = {0};
@@ -204,8 +204,8 @@ int main(int argc, char **argv) {
     const char *h = name ? mt_emit(c, MT_EMIT_HEADER) : NULL;
     const char *cu = h && (o.backends & MT_BACKEND_CUDA) ? mt_emit(c, MT_EMIT_CUDA_TU) : "";
     const char *host = h && cu && (o.backends & MT_BACKEND_HOST) ? mt_emit(c, MT_EMIT_HOST) : "";
-    const char *mlir = h && cu && host && (o.backends & MT_BACKEND_MLIR) ? mt_emit(c, MT_EMIT_MLIR)
-                                                                          : "";
+    const char *mlir =
+        h && cu && host && (o.backends & MT_BACKEND_MLIR) ? mt_emit(c, MT_EMIT_MLIR) : "";
     int ok = h && cu && host && mlir;
     fputs(mt_diagnostics(c), stderr);
     if (ok) ok = write_file(outdir, name, ".h", h);

@@ -105,7 +105,8 @@ template <typename T, typename Run>
 void check_bdot(int B, int M, int N, int K, Run run) {
     std::vector<T> x((size_t)B * M * K), y((size_t)B * K * N), yc(y.size(), from_float<T>(0.0f));
     for (size_t i = 0; i < x.size(); i++) x[i] = from_float<T>((float)((int)(i * 7 % 11) - 5));
-    for (size_t i = 0; i < y.size(); i++) y[i] = from_float<T>((float)((int)(i * 5 % 13) - 6) * 0.5f);
+    for (size_t i = 0; i < y.size(); i++)
+        y[i] = from_float<T>((float)((int)(i * 5 % 13) - 6) * 0.5f);
     std::vector<float> a((size_t)B * M * N), z(a.size(), -1.0f);
     for (size_t i = 0; i < a.size(); i++) a[i] = (float)((int)(i % 9) - 4);
     ASSERT_EQ(run(x, y, a, z, yc), 0);

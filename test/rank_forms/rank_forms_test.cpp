@@ -63,71 +63,69 @@ bool gpu_available(std::string *why) {
 #endif
 
 // remap2_<case>: (x, y)
-#define REMAP2(name, R, C, R2, C2, spec)                                              \
-    TEST(Host, name) {                                                                \
-        check_remap2(R, C, R2, C2, spec(), [](const std::vector<float> &x,            \
-                                              std::vector<float> &y) {                \
-            return (int)launch_##name##_host(x.data(), y.data());                     \
-        });                                                                           \
-    }                                                                                 \
-    TEST(Cuda, name) {                                                                \
-        NEED_GPU();                                                                   \
-        CUDA_RUN(check_remap2(R, C, R2, C2, spec(), [](const std::vector<float> &x,   \
-                                                       std::vector<float> &y) {       \
-            Dev<float> dx(x), dy(y);                                                  \
-            int st = (int)launch_##name(0, dx.d, dy.d);                               \
-            dy.get(y);                                                                \
-            return st;                                                                \
-        }));                                                                          \
+#define REMAP2(name, R, C, R2, C2, spec)                                               \
+    TEST(Host, name) {                                                                 \
+        check_remap2(R, C, R2, C2, spec(),                                             \
+                     [](const std::vector<float> &x, std::vector<float> &y) {          \
+                         return (int)launch_##name##_host(x.data(), y.data());         \
+                     });                                                               \
+    }                                                                                  \
+    TEST(Cuda, name) {                                                                 \
+        NEED_GPU();                                                                    \
+        CUDA_RUN(check_remap2(R, C, R2, C2, spec(),                                    \
+                              [](const std::vector<float> &x, std::vector<float> &y) { \
+                                  Dev<float> dx(x), dy(y);                             \
+                                  int st = (int)launch_##name(0, dx.d, dy.d);          \
+                                  dy.get(y);                                           \
+                                  return st;                                           \
+                              }));                                                     \
     }
 
 // remap1_<case>: (x, y, z)
-#define REMAP1(name, R, C, flat, back)                                                    \
-    TEST(Host, name) {                                                                    \
-        check_remap1(R, C, flat(), back(),                                                \
-                     [](const std::vector<float> &x, std::vector<float> &y,               \
-                        std::vector<float> &z) {                                          \
-                         return (int)launch_##name##_host(x.data(), y.data(), z.data());  \
-                     });                                                                  \
-    }                                                                                     \
-    TEST(Cuda, name) {                                                                    \
-        NEED_GPU();                                                                       \
-        CUDA_RUN(check_remap1(R, C, flat(), back(),                                       \
-                              [](const std::vector<float> &x, std::vector<float> &y,      \
-                                 std::vector<float> &z) {                                 \
-                                  Dev<float> dx(x), dy(y), dz(z);                         \
-                                  int st = (int)launch_##name(0, dx.d, dy.d, dz.d);       \
-                                  dy.get(y);                                              \
-                                  dz.get(z);                                              \
-                                  return st;                                              \
-                              }));                                                        \
-    }
-
-// bdot_<case>: (x, y, a, z, yc), operands of type T
-#define BDOT(name, T, B, M, N, K)                                                           \
+#define REMAP1(name, R, C, flat, back)                                                      \
     TEST(Host, name) {                                                                      \
-        check_bdot<T>(B, M, N, K,                                                           \
-                      [](const std::vector<T> &x, const std::vector<T> &y,                  \
-                         const std::vector<float> &a, std::vector<float> &z,                \
-                         std::vector<T> &yc) {                                              \
-                          return (int)launch_##name##_host(x.data(), y.data(), a.data(),    \
-                                                           z.data(), yc.data());            \
-                      });                                                                   \
+        check_remap1(                                                                       \
+            R, C, flat(), back(),                                                           \
+            [](const std::vector<float> &x, std::vector<float> &y, std::vector<float> &z) { \
+                return (int)launch_##name##_host(x.data(), y.data(), z.data());             \
+            });                                                                             \
     }                                                                                       \
     TEST(Cuda, name) {                                                                      \
         NEED_GPU();                                                                         \
-        CUDA_RUN(check_bdot<T>(B, M, N, K,                                                  \
-                               [](const std::vector<T> &x, const std::vector<T> &y,         \
-                                  const std::vector<float> &a, std::vector<float> &z,       \
-                                  std::vector<T> &yc) {                                     \
-                                   Dev<T> dx(x), dy(y), dyc(yc);                            \
-                                   Dev<float> da(a), dz(z);                                 \
-                                   int st = (int)launch_##name(0, dx.d, dy.d, da.d, dz.d,   \
-                                                               dyc.d);                      \
-                                   dz.get(z);                                               \
-                                   dyc.get(yc);                                             \
-                                   return st;                                               \
-                               }));                                                         \
+        CUDA_RUN(check_remap1(                                                              \
+            R, C, flat(), back(),                                                           \
+            [](const std::vector<float> &x, std::vector<float> &y, std::vector<float> &z) { \
+                Dev<float> dx(x), dy(y), dz(z);                                             \
+                int st = (int)launch_##name(0, dx.d, dy.d, dz.d);                           \
+                dy.get(y);                                                                  \
+                dz.get(z);                                                                  \
+                return st;                                                                  \
+            }));                                                                            \
+    }
+
+// bdot_<case>: (x, y, a, z, yc), operands of type T
+#define BDOT(name, T, B, M, N, K)                                                                  \
+    TEST(Host, name) {                                                                             \
+        check_bdot<T>(B, M, N, K,                                                                  \
+                      [](const std::vector<T> &x, const std::vector<T> &y,                         \
+                         const std::vector<float> &a, std::vector<float> &z, std::vector<T> &yc) { \
+                          return (int)launch_##name##_host(x.data(), y.data(), a.data(), z.data(), \
+                                                           yc.data());                             \
+                      });                                                                          \
+    }                                                                                              \
+    TEST(Cuda, name) {                                                                             \
+        NEED_GPU();                                                                                \
+        CUDA_RUN(check_bdot<T>(                                                                    \
+            B, M, N, K,                                                                            \
+            [](const std::vector<T> &x, const std::vector<T> &y, const std::vector<float> &a,      \
+               std::vector<float> &z, std::vector<T> &yc) {                                        \
+                Dev<T> dx(x), dy(y), dyc(yc);                                                      \
+                Dev<float> da(a), dz(z);                                                           \
+                int st = (int)launch_##name(0, dx.d, dy.d, da.d, dz.d, dyc.d);                     \
+                dz.get(z);                                                                         \
+                dyc.get(yc);                                                                       \
+                return st;                                                                         \
+            }));                                                                                   \
     }
 
 #if MT_RANK_CUDA
