@@ -836,6 +836,27 @@ const char *c_triton_helpers(Arena *a, const char *code) {
     return sb_str(&sb);
 }
 
+const char *c_remap_index(Arena *a, const Attrs *at, const char *e) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    sb_printf(&sb, "(%d", (int)at->voff);
+    long long inner = 1; /* elements of one step of index k */
+    for (int k = at->nv - 1; k >= 0; k--) {
+        int d = at->vdims[k], s = at->vstride[k];
+        if (d > 1 && s != 0) {
+            const char *i =
+                inner == 1 ? arena_printf(a, "(%s)", e) : arena_printf(a, "(%s) / %lld", e, inner);
+            /* the outermost index is below its dimension already */
+            if (k > 0) i = arena_printf(a, "%s %% %d", i, d);
+            if (s == 1) sb_printf(&sb, " + (%s)", i);
+            else sb_printf(&sb, " + (%s) * %d", i, s);
+        }
+        inner *= d;
+    }
+    sb_putc(&sb, ')');
+    return sb_str(&sb);
+}
+
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct) {
     return fill(a, tmpl, x, ct);
 }
@@ -885,23 +906,4 @@ const char *c_print_arg(Arena *a, DType dt, int hex, const char *v) {
     if (d->cls == DC_SINT)
         return arena_printf(a, d->bits == 64 ? "(long long)(%s)" : "(int)(%s)", v);
     return arena_printf(a, d->bits == 64 ? "(unsigned long long)(%s)" : "(unsigned)(%s)", v);
-}
-
-const char *c_remap_index(Arena *a, const Attrs *at, const char *e) {
-    StrBuf sb;
-    sb_init(&sb, a);
-    sb_printf(&sb, "%d", (int)at->voff);
-    long long below = 1;
-    for (int k = at->nv - 1; k >= 0; k--) {
-        int d = at->vdims[k];
-        if (d > 1 && at->vstride[k] != 0) {
-            const char *i = below > 1 ? arena_printf(a, "(%s) / %lld", e, below)
-                                      : arena_printf(a, "(%s)", e);
-            if (below * d < (long long)at->shape[0] * (at->rank == 2 ? at->shape[1] : 1))
-                i = arena_printf(a, "%s %% %d", i, d);
-            sb_printf(&sb, " + (%s) * %d", i, (int)at->vstride[k]);
-        }
-        below *= d;
-    }
-    return sb_str(&sb);
 }

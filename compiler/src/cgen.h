@@ -50,6 +50,11 @@ const char *c_bitcast_expr(Arena *a, CDialect d, DType from, DType to, const cha
  * definitions of those that `code` calls, to precede it once in its
  * translation unit ("" when none). */
 const char *c_triton_helpers(Arena *a, const char *code);
+/* remap (ops.def OP_REMAP): the row-major index in operand 0 of the result
+ * element whose row-major index is the C int expression `e` (0 <= e <
+ * the result's element count): voff + sum over k of
+ * (e / prod(vdims[k+1..]) % vdims[k]) * vstride[k]. */
+const char *c_remap_index(Arena *a, const Attrs *at, const char *e);
 /* An op template ({0} {1} {2}: operands; {f}: "f" unless ct is f64) filled. */
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct);
 /* The C names of the function's parameters: the Python names, except where
@@ -60,10 +65,6 @@ const char **c_param_names(Arena *a, const Function *f);
  * "pid (%u, %u, %u) idx (%3u)%s%f\n", the prefix passed as the %s, "(operand
  * i) " after it when there are several), as the text of a C string literal. */
 const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands);
-/* The row-major element of a remap's operand that result element `e` (a C
- * expression) reads: attrs' offset plus the multi-index of e over its
- * dims times the strides. */
-const char *c_remap_index(Arena *a, const Attrs *at, const char *e);
 /* A register value of dtype `dt` (floats: in their compute type) as the
  * printf argument of c_print_format's conversion. */
 const char *c_print_arg(Arena *a, DType dt, int hex, const char *v);

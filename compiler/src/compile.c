@@ -15,10 +15,13 @@
 #include "passes.h"
 #include "pyast.h"
 #include "remat.h"
+#include "verify.h"
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
 enum { STAGE_COUNT = 12, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
+/* The shared memory a CUDA block may have (sm_90: 227 KiB). */
+enum { MAX_SMEM = 227 * 1024 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -29,6 +32,8 @@ struct mt_compilation {
     Function *f;
     Grid *grid;
     int have_tile, tile_failed;
+    int box_blocked; /* a bounding-box tile of more than 1024 elements spread by the
+                      * -O2 blocked emitter (need_tile) */
     TileInfo tile;
     Spec spec;
     int *param_div; /* the signature's :N hints */
@@ -192,8 +197,16 @@ static int check_grid_params(MtContext *ctx, const Kernel *k, const mt_options *
     return 1;
 }
 
-/* given: the shim's output, or NULL to run the shim on o->path. */
-static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given) {
+/* A rewrite of the SSA after the passes (mt_compile_rewrite). */
+typedef struct Rewrite {
+    MtRewriteFn fn;
+    void *user;
+} Rewrite;
+
+/* given: the shim's output, or NULL to run the shim on o->path; rw: a
+ * rewrite of the SSA, or NULL. */
+static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given,
+                                    const Rewrite *rw) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
@@ -310,6 +323,15 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         c->f = NULL;
         return c;
     }
+    if (rw) {
+        const char *err = NULL;
+        if (!rw->fn(a, c->f, rw->user) || !ssa_verify(a, c->f, &err)) {
+            mt_error(ctx, srcpos(0, 0), "the SSA rewrite failed%s%s", err ? ": " : "",
+                     err ? err : "");
+            c->f = NULL;
+            return c;
+        }
+    }
     Spec *s = &c->spec;
     s->name = c->name;
     s->symbol = symbol;
@@ -355,13 +377,18 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     return c;
 }
 
-mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL); }
+mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL, NULL); }
+
+mt_compilation *mt_compile_rewrite(const mt_options *o, MtRewriteFn fn, void *user) {
+    Rewrite rw = {fn, user};
+    return compile_from(o, NULL, &rw);
+}
 
 mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out,
                                        size_t out_len, const char *err, size_t err_len,
                                        const char *source, size_t source_len) {
     ShimOutput g = {status, out, err, source, out_len, err_len, source_len};
-    return compile_from(o, &g);
+    return compile_from(o, &g, NULL);
 }
 
 int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }
@@ -387,9 +414,13 @@ static int need_tile(mt_compilation *c) {
     int dot = shape_needs_box(c->f);
     int blocked = c->opts.opt_level >= 2 && !dot;
     /* a dot kernel (or one whose blocks' shapes differ: shape.h dot_box)
-     * runs one CUDA thread per element of its tile; built for the host
-     * backend alone, its tile may be as large as -O2's */
+     * runs one CUDA thread per element of its tile at -O1 (and at -O2 up
+     * to 1024 elements, where the tensor-core and attention paths do not
+     * take it); -O2 spreads a larger one over the threads as the blocked
+     * emitter does (several elements of the box per thread); built for
+     * the host backend alone, its tile may be as large as -O2's */
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
+    int box_o2 = dot && c->opts.opt_level >= 2;
     /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
      * over 32 * num_warps threads (emit_cuda_mma.c) */
     TileInfo mma_tile = {0};
@@ -402,16 +433,34 @@ static int need_tile(mt_compilation *c) {
                cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
                               &attn_threads, &attn_smem, &attn_smem90);
     if (!shape_analyze(c->ctx, c->f,
-                       blocked || host_only || mma || attn ? MAX_TILE_O2 : MAX_TILE_O1, &c->tile)) {
+                       blocked || host_only || mma || attn || box_o2 ? MAX_TILE_O2 : MAX_TILE_O1,
+                       &c->tile)) {
         c->tile_failed = 1;
         return 0;
     }
-    if (blocked) {
+    c->box_blocked = box_o2 && !mma && !attn && (c->opts.backends & MT_BACKEND_CUDA) &&
+                     c->tile.threads > MAX_TILE_O1;
+    if (blocked || c->box_blocked) {
         const char *err = cuda_blocked_layout(c->ctx->arena, c->f, &c->tile, c->opts.num_warps);
         if (err) {
             mt_error(c->ctx, c->kernel->pos, "%s (num_warps %d)", err, c->opts.num_warps);
             c->tile_failed = 1;
             return 0;
+        }
+        if (c->box_blocked) {
+            /* its exchanges' buffers: one dynamic shared pool */
+            c->tile.smem_pool = 1;
+            c->tile.dyn_smem = cuda_box_smem(c->f, &c->tile);
+            if (c->tile.dyn_smem > MAX_SMEM) {
+                mt_error(c->ctx, c->kernel->pos,
+                         "the tile %s needs %d bytes of shared memory for the elements it "
+                         "exchanges between threads (a transpose, reshape, reduction along an "
+                         "axis or tl.dot's operands), more than the %d of a CUDA block: use "
+                         "smaller blocks",
+                         tile_str(c->ctx->arena, &c->tile), c->tile.dyn_smem, MAX_SMEM);
+                c->tile_failed = 1;
+                return 0;
+            }
         }
     } else if (mma) {
         c->tile.block_threads = mma_tile.block_threads;
@@ -452,7 +501,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
-        if (c->opts.opt_level >= 2 && !c->tile.dot_box)
+        if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
             return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
             const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div,
@@ -463,13 +512,16 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
             if (k) return k;
         }
         if (c->tile.threads > MAX_TILE_O1) {
+            /* (-O1, or -O2 without the cuda backend: the tile was sized
+             * for the host backend alone) */
             mt_error(
                 c->ctx, c->kernel->pos,
                 "the tile %s of a kernel with %s needs %d CUDA threads, more than %d (built "
-                "for the host backend alone, larger tiles are accepted)",
+                "for the host backend alone, larger tiles are accepted%s)",
                 tile_str(a, &c->tile),
                 shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
-                c->tile.threads, MAX_TILE_O1);
+                c->tile.threads, MAX_TILE_O1,
+                c->opts.opt_level < 2 ? "; -O2 spreads them over the threads" : "");
             return NULL;
         }
         return emit_cuda_kernel_ex(a, c->f, &c->tile, c->spec.symbol, c->opts.opt_level >= 2);

@@ -16,4 +16,15 @@ mt_compilation *mt_compile_shim_output(const mt_options *options, int status, co
                                        size_t out_len, const char *err, size_t err_len,
                                        const char *source, size_t source_len);
 
+/* mt_compile() with `fn` called on the kernel's SSA after the passes, before
+ * the tile analysis and the backends (test/rank_forms: forms that no
+ * frontend produces yet, such as the rank lowering's remap and batched
+ * dot, built by rewriting ops of a kernel). fn may change ops, attributes
+ * and operands; it returns 0 on failure. The verifier then checks the
+ * SSA; either failure is a diagnostic. */
+struct Arena;
+struct Function;
+typedef int (*MtRewriteFn)(struct Arena *a, struct Function *f, void *user);
+mt_compilation *mt_compile_rewrite(const mt_options *options, MtRewriteFn fn, void *user);
+
 #endif

@@ -34,6 +34,8 @@ typedef struct CudaB {
     int ntrans;               /* stores staged through shared memory (tr_smem_N) */
     const char *grouped;      /* by value: a load of a versioned loop's group, held in
                                * vN_g[mt_u] (NULL outside its loads' phase) */
+    int pool_gen;             /* buffers of the shared pool used so far (tile->smem_pool) */
+    int *red_gen;             /* by value: pool_gen when red_buf was written */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -64,6 +66,11 @@ int cb_store_staged(CudaB *C, const Inst *in);
  * threads when num_warps > 0, else by the kernel's shape. A message when
  * the tile cannot be spread so (NULL on success). */
 const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps);
+/* The bytes of the shared pool of a bounding-box kernel spread over the
+ * threads (TileInfo.smem_pool): its largest buffer (an exchange's or axis
+ * reduction's operand, tl.dot's two operands), which the launcher gives
+ * as dynamic shared memory (opted in above 48 KiB). */
+int cuda_box_smem(const Function *f, const TileInfo *t);
 /* The -O2 kernel; param_div: the signature's divisibility hints (or NULL). */
 const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
                               const int *param_div);

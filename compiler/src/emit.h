@@ -36,6 +36,9 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
 /* The same; tensor_cores: tl.dot through mma.sync on sm_80+ (-O2). */
 const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *tile,
                                 const char *symbol, int tensor_cores);
+/* The definitions of mt_tf32_trunc and mt_tf32_rna (tl.dot's TF32 on CUDA
+ * cores), once per translation unit. */
+const char *cuda_tf32_helpers(void);
 /* -O2's tensor-core kernel of a tl.dot kernel with large tiles
  * (emit_cuda_mma.c): cuda_mma_plan says whether the kernel has that
  * path's shape and sets its threads per block and dynamic shared memory

@@ -185,8 +185,8 @@ static void emit_reduce(Cuda *C, const Inst *in) {
     if (C->loop_depth > 0) line(C, "__syncthreads();");
 }
 
-/* Shape ops that move elements between threads (reshape, trans, join,
- * split) and the generic axis path of reductions and scans: each operand
+/* Shape ops that move elements between threads (reshape, trans, remap,
+ * join, split) and the generic axis path of reductions and scans: each operand
  * element is written once to a __shared__ buffer at its row-major position
  * in the operand's shape, then each thread reads what its result position
  * needs. held_pos gives the position of the element of a value of type t
@@ -299,8 +299,8 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     line(C, "__syncthreads();");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : C->tile->layout[id];
     const char *p = read_pos(C, rl, in->type);
-    if ((in->op == OP_TRANS || in->op == OP_REMAP) && C->tile->dot_box) {
-        /* a name for the position it reads several times */
+    if ((in->op == OP_TRANS && C->tile->dot_box) || in->op == OP_REMAP) {
+        /* a name for the position it reads more than once */
         line(C, "int pos%d = %s;", id, p);
         p = arena_printf(C->a, "pos%d", id);
     }
@@ -430,7 +430,7 @@ static const char *tf32(Cuda *C, const char *x, int rna) {
 typedef enum MmaKind { MMA_NONE, MMA_F16, MMA_BF16, MMA_TF32, MMA_S8 } MmaKind;
 
 static MmaKind mma_kind(const Cuda *C, const Inst *in) {
-    if (!C->tensor_cores) return MMA_NONE;
+    if (!C->tensor_cores || in->attrs.axis > 1) return MMA_NONE; /* (batched: CUDA cores) */
     DType it = (DType)operand_type(C->f, in->args[0]).dtype;
     if (it == DT_F16) return MMA_F16;
     if (it == DT_BF16) return MMA_BF16;
@@ -442,18 +442,18 @@ static MmaKind mma_kind(const Cuda *C, const Inst *in) {
 /* The CUDA-core K loop of thread (tile_i, tile_j): fused multiply-adds in
  * k order from the accumulator (the host backend's sum), reading the
  * staged operands through `ld` (an element of the shared buffer to its
- * compute type). */
+ * compute type). The batched form ({batch=B}: M is B times the rows of one
+ * batch) reads row (tile_i / (M / B)) * K + k of the second operand. */
 static void dot_cuda_cores(Cuda *C, const Inst *in, int M, int N, int K, DType it, DType ot) {
     int id = in->result;
-    /* the batched form (rank.c): rows b * (M / batch) + m read B's rows b * K + k */
-    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1;
-    const char *brow = batch > 1 ? arena_printf(C->a, "(tile_i / %d * %d + k_%d)", M / batch, K, id)
-                                 : arena_printf(C->a, "k_%d", id);
     const char *TS = ot == DT_I32 ? "unsigned" : ot == DT_F64 ? "double" : "float";
     line(C, "if (tile_i < %d && tile_j < %d) {", M, N);
     C->indent++;
     const char *a =
         c_load(C->a, it, C_CUDA, arena_printf(C->a, "dot_a_%d[tile_i * %d + k_%d]", id, K, id));
+    const char *brow = arena_printf(C->a, "k_%d", id);
+    if (in->attrs.axis > 1)
+        brow = arena_printf(C->a, "(tile_i / %d * %d + k_%d)", M / in->attrs.axis, K, id);
     const char *b = c_load(C->a, (DType)operand_type(C->f, in->args[1]).dtype, C_CUDA,
                            arena_printf(C->a, "dot_b_%d[%s * %d + tile_j]", id, brow, N));
     line(C, "%s s_%d = %s;", TS, id,
@@ -567,9 +567,10 @@ static void emit_dot(Cuda *C, const Inst *in) {
     const Function *f = C->f;
     int id = in->result;
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0]; /* KB: batch * K */
+    /* (batched: M and KB are B times one batch's rows) */
+    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0];
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype, jt = (DType)yt.dtype;
-    MmaKind kind = in->attrs.axis > 1 ? MMA_NONE : mma_kind(C, in); /* batched: CUDA cores */
+    MmaKind kind = mma_kind(C, in);
     /* the staged elements: memory types (ldmatrix reads 16-bit halves),
      * which c_load converts to the compute type */
     const char *TA = c_mem_type(it, C_CUDA), *TB = c_mem_type(jt, C_CUDA);
@@ -984,6 +985,23 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
     sb_putc(sb, '\n');
 }
 
+const char *cuda_tf32_helpers(void) {
+    return "#ifndef MT_TF32_HELPERS\n"
+           "#define MT_TF32_HELPERS\n"
+           "/* TF32 (tl.dot): the tensor cores read the upper 19 bits of an f32;\n"
+           " * tf32x3 splits with cvt.rna.tf32.f32. NaN and infinities unchanged. */\n"
+           "static __device__ __forceinline__ float mt_tf32_trunc(float x) {\n"
+           "    unsigned u = __float_as_uint(x);\n"
+           "    return (u & 0x7f800000u) == 0x7f800000u ? x : __uint_as_float(u & 0xffffe000u);\n"
+           "}\n"
+           "static __device__ __forceinline__ float mt_tf32_rna(float x) {\n"
+           "    unsigned u = __float_as_uint(x);\n"
+           "    return (u & 0x7f800000u) == 0x7f800000u ? x\n"
+           "                                           : __uint_as_float((u + 0x1000u) & 0xffffe000u);\n"
+           "}\n"
+           "#endif\n\n";
+}
+
 const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile,
                              const char *symbol) {
     return emit_cuda_kernel_ex(a, f, tile, symbol, 0);
@@ -1016,23 +1034,7 @@ const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *til
     emit_block(&C, &f->body);
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     if (C.need_mma) emit_mma_helpers(&out, C.need_mma);
-    if (C.need_tf32)
-        sb_puts(
-            &out,
-            "#ifndef MT_TF32_HELPERS\n"
-            "#define MT_TF32_HELPERS\n"
-            "/* TF32 (tl.dot): the tensor cores read the upper 19 bits of an f32;\n"
-            " * tf32x3 splits with cvt.rna.tf32.f32. NaN and infinities unchanged. */\n"
-            "static __device__ __forceinline__ float mt_tf32_trunc(float x) {\n"
-            "    unsigned u = __float_as_uint(x);\n"
-            "    return (u & 0x7f800000u) == 0x7f800000u ? x : __uint_as_float(u & 0xffffe000u);\n"
-            "}\n"
-            "static __device__ __forceinline__ float mt_tf32_rna(float x) {\n"
-            "    unsigned u = __float_as_uint(x);\n"
-            "    return (u & 0x7f800000u) == 0x7f800000u ? x\n"
-            "                                           : __uint_as_float((u + 0x1000u) & 0xffffe000u);\n"
-            "}\n"
-            "#endif\n\n");
+    if (C.need_tf32) sb_puts(&out, cuda_tf32_helpers());
     if (C.has_dot)
         sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(",
                   tile->block_threads, symbol);

@@ -300,7 +300,7 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
             P->ldk = k;
             c = C_KT;
         } else if (in->op == OP_DOT) {
-            if (in->attrs.axis > 1) return 0; /* batched (rank.c) */
+            if (in->attrs.axis > 1) return 0; /* (the batched form: not this path) */
             if (!P->dot1) {
                 if (!is_value(in->args[0], P->ldq->result) || opd_class(P, in->args[1]) != C_KT ||
                     opd_class(P, in->args[2]) != C_UNI)

@@ -153,7 +153,11 @@ const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int nu
         t->tn = tn;
     } else if (t->rank == 2) {
         int R = t->rows, C = t->cols, tm = 1, tn = 1;
-        if (cuda_outer_find(f, t) != NULL) {
+        if (t->dot_box && shape_has_dot(f)) {
+            /* a bounding box with a tl.dot on CUDA cores (emit_dot):
+             * register micro-tiles, as an outer-product loop's */
+            cuda_fma_microtile(R, C, &tm, &tn);
+        } else if (cuda_outer_find(f, t) != NULL) {
             /* register micro-tiles by the registers a thread needs */
             cuda_fma_microtile(R, C, &tm, &tn);
         } else {
@@ -247,6 +251,14 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * memory); with fewer, they are consecutive. */
 static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
+    /* k is an expression ("j + q": the per-element fallback of a 16-byte
+     * group): in parentheses, else k / g and k % g below are j + (q / g)
+     * and j + (q % g), another element. FIXME: every kernel needs them;
+     * only bounding-box kernels get them for now, so that the -O2 output of
+     * the others stays byte-identical until the fix is decided (with
+     * tm * tn >= 2 * g, e.g. the conformance row_sum_kernel with BLOCK =
+     * 1024, a masked group's fallback reads other columns). */
+    if (C->tile->dot_box && strchr(k, ' ')) k = arena_printf(C->a, "(%s)", k);
     if (g == 1) return arena_printf(C->a, "(%s * %d + %s)", k, extent / per, t);
     if (per >= 2 * g && per % g == 0)
         return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,
@@ -304,6 +316,63 @@ const char *cb_elem(CudaB *C, Operand o, Layout use, const char *i, const char *
     if (C->splat[v]) return C->splat[v];
     Layout l = cb_layout(C, v);
     return arena_printf(C->a, "v%d%s", v, subscript(C, l, i, j));
+}
+
+/* ---- Bounding-box tiles ------------------------------------------------------
+ *
+ * A kernel whose rank-2 shapes do not broadcast together (a tl.dot, a
+ * transpose or reshape of a non-square block, a remap: shape.h dot_box)
+ * has the bounding box of its blocks as its tile. Each value lives in the
+ * part of the box its own shape covers: a rank-2 value at its own (row,
+ * column), a rank-1 value along the rows, the columns or flat, from 0. The
+ * elements a thread holds outside a value's shape are computed (from the
+ * operands' elements there, `other` for a load) but never stored, written
+ * to shared memory, used by an atomic or read by a load: box_guard is the
+ * condition that element (i, j) of the thread, in layout l, is inside a
+ * value of type t (NULL: always, and in every other kernel). */
+
+/* a && b of two conditions (NULL: true). */
+static const char *both(CudaB *C, const char *a, const char *b) {
+    if (!a) return b;
+    if (!b) return a;
+    return arena_printf(C->a, "%s && %s", a, b);
+}
+
+static const char *box_guard(CudaB *C, Type t, Layout l, const char *i, const char *j) {
+    const TileInfo *T = C->tile;
+    if (!T->dot_box || t.rank == 0 || l == LAYOUT_UNIFORM) return NULL;
+    if (l == LAYOUT_FLAT) {
+        int w = (int)type_numel(t);
+        return w < T->threads ? arena_printf(C->a, "%s < %d", flat_index(C, j), w) : NULL;
+    }
+    int r, c;
+    shape_extent(T, t, l, &r, &c);
+    const char *g = NULL;
+    if ((l == LAYOUT_ROWS || l == LAYOUT_TILE) && r < T->rows)
+        g = arena_printf(C->a, "%s < %d", cb_row(C, i), r);
+    if ((l == LAYOUT_COLS || l == LAYOUT_TILE) && c < T->cols)
+        g = both(C, g, arena_printf(C->a, "%s < %d", cb_col(C, j), c));
+    return g;
+}
+
+/* Whether accesses of V elements along the vector axis of layout l keep a
+ * value of type t inside its shape as a whole (its extent along the axis
+ * a multiple of V, the groups starting at multiples of V): then the
+ * guard at the group's first element is the group's. */
+static int box_groups_whole(CudaB *C, Type t, Layout l, int V) {
+    const TileInfo *T = C->tile;
+    if (!T->dot_box || t.rank == 0) return 1;
+    if (l == LAYOUT_FLAT) return type_numel(t) % V == 0;
+    int r, c;
+    shape_extent(T, t, l, &r, &c);
+    return c % V == 0;
+}
+
+/* A mask (the C text "true": none) and a guard (NULL: none), both. */
+static const char *and_guard(CudaB *C, const char *guard, const char *mask) {
+    if (!guard) return mask;
+    if (strcmp(mask, "true") == 0) return guard;
+    return arena_printf(C->a, "%s && %s", guard, mask);
 }
 
 /* ---- Contiguity and divisibility along the vector axis ------------------ */
@@ -954,11 +1023,13 @@ static const char *access_type(DType dt, int V) {
     return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned int";
 }
 
-static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt) {
+/* (t: the access's shape, whose box guard must be whole groups) */
+static int vectorizable(CudaB *C, Layout ctx, Operand p, DType dt, Type t) {
     int V = access_elems(C, ctx, dt);
     if (V < 2) return 0;
     /* groups of columns must hold whole 16-byte accesses */
     if (C->group % V != 0) return 0;
+    if (!box_groups_whole(C, t, ctx, V)) return 0;
     if (ptr_base(C, p) < 0) return 0;
     if (p.kind == OPD_VALUE && C->ptr_var[p.id]) return 0;
     AxisInfo ax = axis_of(C, p, ctx);
@@ -1004,6 +1075,19 @@ static const char *load_other(CudaB *C, const Inst *in, Layout l, const char *j)
     return as_dtype(C, in->args[2], cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dt);
 }
 
+/* The shape of an access: a load's result, a store's broadcast operands. */
+static Type access_shape(const CudaB *C, const Inst *in) {
+    if (in->op != OP_STORE) return in->type;
+    Type shape = type_scalar(DT_NONE);
+    for (int k = 0; k < in->nargs; k++) {
+        Type s2;
+        if (in->args[k].kind != OPD_NONE &&
+            shape_broadcast(shape, operand_type(C->f, in->args[k]), &s2))
+            shape = s2;
+    }
+    return shape;
+}
+
 /* One element of a load / a store at element (i, j) (the per-element path
  * of both the plain and the 16-byte forms). */
 static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
@@ -1011,6 +1095,7 @@ static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
     const char *m = in->args[1].kind == OPD_NONE
                         ? "true"
                         : cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
+    m = and_guard(C, box_guard(C, in->type, l, "i", j), m);
     const char *elem = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])),
                                     cb_ptr_index(C, in->args[0], l, "i", j));
     cb_line(C, "v%d%s = (%s ? %s : %s);", in->result, subscript(C, l, "i", j), m,
@@ -1030,9 +1115,9 @@ static void store_element(CudaB *C, const Inst *in, Layout l, const char *j, int
     const char *dst = arena_printf(C->a, "%s[%s]", param_name(C, ptr_base(C, in->args[0])),
                                    cb_ptr_index(C, in->args[0], l, "i", j));
     const char *val = store_value(C, in, l, j);
-    if (masked)
-        cb_line(C, "if (%s) %s = %s;", cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j), dst,
-                val);
+    const char *m = masked ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", j) : "true";
+    m = and_guard(C, box_guard(C, access_shape(C, in), l, "i", j), m);
+    if (strcmp(m, "true") != 0) cb_line(C, "if (%s) %s = %s;", m, dst, val);
     else cb_line(C, "%s = %s;", dst, val);
 }
 
@@ -1060,7 +1145,7 @@ static void emit_load(CudaB *C, const Inst *in) {
     int id = in->result;
     declare(C, id, dt);
     int base = ptr_base(C, in->args[0]);
-    int vec = vectorizable(C, l, in->args[0], dt);
+    int vec = vectorizable(C, l, in->args[0], dt, in->type);
     if (vec == 1 && !aligned_flag(C, base) && mask_constant(C, in, 1, l, access_elems(C, l, dt))) {
         /* (below) */
     } else if (vec) {
@@ -1069,7 +1154,9 @@ static void emit_load(CudaB *C, const Inst *in) {
         const char *al = aligned_flag(C, base);
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
-        const char *cond = vec_condition(C, al, vec == 2, V, idx, group_mask(C, in, 1, l, "j", V));
+        const char *cond = vec_condition(
+            C, al, vec == 2, V, idx,
+            and_guard(C, box_guard(C, in->type, l, "i", "j"), group_mask(C, in, 1, l, "j", V)));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -1095,7 +1182,7 @@ static void emit_load(CudaB *C, const Inst *in) {
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
         const char *m = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", "j");
-        cb_line(C, "const bool mt_m = %s;", m);
+        cb_line(C, "const bool mt_m = %s;", and_guard(C, box_guard(C, in->type, l, "i", "j"), m));
         cb_line(C, "const %s t = mt_ld%d(&%s[%s], mt_m);", AT, V * (16 / vec_elems(dt)),
                 param_name(C, base), idx);
         cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
@@ -1198,7 +1285,9 @@ static int store_by_rows(CudaB *C, const Inst *in, int dry) {
     Layout l = iter_layout(C, in);
     int masked =
         !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
-    if (vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype)) return 0;
+    if (vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype,
+                     access_shape(C, in)))
+        return 0;
     const TileInfo *t = C->tile;
     if (t->rank != 2 || t->dot_box || l != LAYOUT_TILE) return 0;
     int R = t->rows, Cn = t->cols, T = t->block_threads, ept = t->tm * t->tn;
@@ -1296,7 +1385,8 @@ int cb_store_staged(CudaB *C, const Inst *in) {
     const TileInfo *t = C->tile;
     Layout l = iter_layout(C, in);
     return t->rank == 2 && !t->dot_box && l == LAYOUT_TILE &&
-           !vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype);
+           !vectorizable(C, l, in->args[0], (DType)operand_type(C->f, in->args[0]).dtype,
+                         access_shape(C, in));
 }
 
 static void emit_store(CudaB *C, const Inst *in) {
@@ -1306,7 +1396,7 @@ static void emit_store(CudaB *C, const Inst *in) {
     DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
     int masked =
         !(in->args[2].kind == OPD_NONE || (in->args[2].kind == OPD_CONST && in->args[2].c.i));
-    int vec = vectorizable(C, l, in->args[0], dt);
+    int vec = vectorizable(C, l, in->args[0], dt, access_shape(C, in));
     if (!vec && store_by_rows(C, in, 0)) return;
     if (vec) {
         int V = access_elems(C, l, dt);
@@ -1315,11 +1405,13 @@ static void emit_store(CudaB *C, const Inst *in) {
         int n = open_groups(C, l, V);
         const char *idx = cb_ptr_index(C, in->args[0], l, "i", "j");
         int one = masked && vec == 1 && !al && mask_constant(C, in, 2, l, V);
+        const char *guard = box_guard(C, access_shape(C, in), l, "i", "j");
         const char *cond =
             vec_condition(C, al, vec == 2, V, idx,
-                          !masked ? "true"
-                          : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
-                                  : group_mask(C, in, 2, l, "j", V));
+                          and_guard(C, guard,
+                                    !masked ? "true"
+                                    : one   ? cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j")
+                                            : group_mask(C, in, 2, l, "j", V)));
         if (cond) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
@@ -1391,6 +1483,8 @@ static void emit_debug(CudaB *C, const Inst *in) {
         sb_quote(&sb, in->attrs.func ? in->attrs.func : "");
         sb_puts(&sb, ", 1);");
     }
+    /* (a bounding box: only the elements inside the value's shape) */
+    if (l != LAYOUT_UNIFORM) guard = both(C, guard, box_guard(C, t, l, "i", "j"));
     if (guard) cb_line(C, "if (%s) %s", guard, sb_str(&sb));
     else cb_line(C, "%s", sb_str(&sb));
     cb_close(C, n);
@@ -1412,9 +1506,13 @@ static const char *atomic_call(CudaB *C, const Inst *in, Layout l) {
                                    cb_ptr_index(C, x[0], l, "i", "j"));
     const char *call =
         cuda_atomic_call(C->a, in, dst, cas ? E(C, in, 1, l) : NULL, E(C, in, cas ? 2 : 1, l));
-    if (cas || x[2].kind == OPD_NONE || (x[2].kind == OPD_CONST && x[2].c.i)) return call;
+    /* (a bounding box: only the elements inside the atomic's shape) */
+    const char *guard = box_guard(C, in->type, l, "i", "j");
+    if (cas || x[2].kind == OPD_NONE || (x[2].kind == OPD_CONST && x[2].c.i))
+        return guard ? arena_printf(C->a, "(%s ? %s : %s)", guard, call, c_zero(dt)) : call;
     if (x[2].kind == OPD_CONST) return c_zero(dt);
-    return arena_printf(C->a, "(%s ? %s : %s)", E(C, in, 2, l), call, c_zero(dt));
+    return arena_printf(C->a, "(%s ? %s : %s)", and_guard(C, guard, E(C, in, 2, l)), call,
+                        c_zero(dt));
 }
 
 static void count_use(Operand *o, void *user) {
@@ -1545,7 +1643,7 @@ static void emit_reduce(CudaB *C, const Inst *in) {
 
 /* ---- Shape ops ------------------------------------------------------------- */
 
-/* Reshape, trans, join and split move elements between threads, and so
+/* Reshape, trans, remap, join and split move elements between threads, and so
  * does the generic axis path of reductions and scans: every element of the
  * operand is written once to a __shared__ buffer at its row-major position
  * in the operand's shape, and each thread reads what its result elements
@@ -1553,7 +1651,7 @@ static void emit_reduce(CudaB *C, const Inst *in) {
  * layout `l`, in a value of that layout; *guard: the threads that write it
  * (NULL: all; a row is held by every thread of the row, written by the
  * first). */
-static const char *held_pos(CudaB *C, Layout l, const char **guard) {
+static const char *held_pos(CudaB *C, Layout l, Type ty, const char **guard) {
     const TileInfo *t = C->tile;
     *guard = NULL;
     switch (l) {
@@ -1566,11 +1664,24 @@ static const char *held_pos(CudaB *C, Layout l, const char **guard) {
     case LAYOUT_COLS:
         if (t->rows > t->tm) *guard = (C->uses_ty = 1, "ty == 0");
         return cb_col(C, "j");
-    case LAYOUT_TILE:
-        return arena_printf(C->a, "%s * %d + %s", cb_row(C, "i"), t->cols, cb_col(C, "j"));
+    case LAYOUT_TILE: {
+        /* (a bounding box: the value's own row length) */
+        int cols = t->dot_box && ty.rank == 2 && ty.dims[1] > 1 ? (int)ty.dims[1] : t->cols;
+        return arena_printf(C->a, "%s * %d + %s", cb_row(C, "i"), cols, cb_col(C, "j"));
+    }
     case LAYOUT_FLAT: return flat_index(C, "j");
     }
     return "0";
+}
+
+/* held_pos of a result element that the thread computes from an exchange
+ * buffer: in a bounding box, 0 where the element is outside the value's
+ * shape (a position inside the buffer; the element is never used). */
+static const char *read_pos(CudaB *C, Layout l, Type ty) {
+    const char *unused;
+    const char *p = held_pos(C, l, ty, &unused);
+    const char *inside = box_guard(C, ty, l, "i", "j");
+    return inside ? arena_printf(C->a, "((%s) ? %s : 0)", inside, p) : p;
 }
 
 static Layout value_layout(CudaB *C, const Inst *in, int k) {
@@ -1581,13 +1692,92 @@ static Layout value_layout(CudaB *C, const Inst *in, int k) {
     return cb_layout(C, o.id);
 }
 
-static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add) {
+/* Shared buffers. A __shared__ array at kernel scope; in a bounding-box
+ * kernel spread over the threads (tile->smem_pool) a view of the dynamic
+ * pool mt_smem at byte `offset`: one buffer (tl.dot: its two) in use at a
+ * time, each written after a barrier that lets the previous one's readers
+ * finish (pool_barrier), so the pool holds the largest, not their sum. */
+static void smem_buffer(CudaB *C, const char *T, const char *name, long long n, int offset,
+                        int align16) {
+    if (C->tile->smem_pool)
+        sb_printf(&C->smem, "    %s *const %s = (%s *)(mt_smem + %d);\n", T, name, T, offset);
+    else
+        sb_printf(&C->smem, "    __shared__ %s%s %s[%lld];\n", align16 ? "__align__(16) " : "", T,
+                  name, n);
+}
+
+static void pool_barrier(CudaB *C) {
+    if (!C->tile->smem_pool) return;
+    if (C->pool_gen > 0 || C->loop_depth > 0) cb_line(C, "__syncthreads();");
+    C->pool_gen++;
+}
+
+/* The bytes of a register value of dt in a buffer. */
+static int reg_bytes(DType dt) {
+    if (dt == DT_BOOL) return 1;
+    int bits = dtype_info(dtype_info(dt)->compute)->bits;
+    return bits < 8 ? 1 : bits / 8;
+}
+
+static int mem_bytes(DType dt) {
+    int bits = dtype_info(dt)->bits;
+    return bits < 8 ? 1 : bits / 8;
+}
+
+/* Byte offset of tl.dot's second operand in the pool (after the first,
+ * 16-byte aligned). */
+static int dot_b_offset(const Function *f, const Inst *in) {
+    Type xt = operand_type(f, in->args[0]);
+    int a = (int)type_numel(xt) * mem_bytes((DType)xt.dtype);
+    return (a + 15) / 16 * 16;
+}
+
+static int box_smem_block(const Function *f, const TileInfo *t, const Block *b) {
+    int most = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) {
+            int m = box_smem_block(f, t, sub[k]);
+            if (m > most) most = m;
+        }
+        if (n || in->nargs == 0) continue;
+        int bytes = 0;
+        Type xt = operand_type(f, in->args[0]);
+        if (in->op == OP_DOT) {
+            Type yt = operand_type(f, in->args[1]);
+            bytes = dot_b_offset(f, in) + (int)type_numel(yt) * mem_bytes((DType)yt.dtype);
+        } else if (shape_moves_elements(in->op)) {
+            bytes = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1) *
+                    reg_bytes((DType)in->type.dtype);
+        } else if ((op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) &&
+                   !shape_reduce_flat(t, f, in)) {
+            bytes = (int)type_numel(xt) * reg_bytes((DType)xt.dtype);
+        }
+        if (bytes > most) most = bytes;
+    }
+    return most;
+}
+
+int cuda_box_smem(const Function *f, const TileInfo *t) {
+    return (box_smem_block(f, t, &f->body) + 15) / 16 * 16;
+}
+
+/* Writes each element of operand k once at its row-major position (times
+ * scale, plus add) in its own shape; mem: the buffer's dtype in memory
+ * (DT_NONE: the register type). */
+static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add,
+                           DType mem) {
     Layout l = value_layout(C, in, k);
+    Type t = operand_type(C->f, in->args[k]);
     const char *guard;
     int n = cb_open(C, l);
-    const char *pos = held_pos(C, l, &guard);
+    const char *pos = held_pos(C, l, t, &guard);
+    if (l != LAYOUT_UNIFORM) guard = both(C, guard, box_guard(C, t, l, "i", "j"));
     if (scale != 1 || add != 0) pos = arena_printf(C->a, "(%s) * %d + %d", pos, scale, add);
     const char *x = cb_elem(C, in->args[k], l, "i", "j");
+    if (mem != DT_NONE) x = c_store(C->a, mem, C_CUDA, x);
     if (guard) cb_line(C, "if (%s) %s[%s] = %s;", guard, buf, pos, x);
     else cb_line(C, "%s[%s] = %s;", buf, pos, x);
     cb_close(C, n);
@@ -1628,6 +1818,7 @@ static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
     Layout l = cb_layout(C, id);
     if (value_layout(C, in, 0) != l || cb_count(C, l) == 1) return 0;
     int mi = 0, mj;
+    if (t->dot_box && (in->type.rank != 2 || in->type.dims[0] != t->rows)) return 0;
     if (l == LAYOUT_TILE) {
         if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
         mi = xor_in_thread(t->tm, t->rows, 4, m / t->cols);
@@ -1655,7 +1846,7 @@ static void emit_exchange(CudaB *C, const Inst *in) {
     Type xt = operand_type(C->f, in->args[0]);
     int n = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1);
     const char *buf;
-    if (in->op == OP_XOR_SHUFFLE) {
+    if (in->op == OP_XOR_SHUFFLE && !C->tile->smem_pool) {
         /* one buffer per dtype and size for all of them (a tl.sort of n
          * elements has log2(n) (log2(n) + 1) / 2): once declared, a barrier
          * lets the last readers finish before it is written again */
@@ -1664,30 +1855,43 @@ static void emit_exchange(CudaB *C, const Inst *in) {
         if (C->smem.len && strstr(sb_str(&C->smem), decl)) cb_line(C, "__syncthreads();");
         else sb_puts(&C->smem, decl);
     } else {
-        sb_printf(&C->smem, "    __shared__ %s shape_smem_%d[%d];\n", T, id, n);
         buf = arena_printf(C->a, "shape_smem_%d", id);
+        smem_buffer(C, T, buf, n, 0, 0);
+        pool_barrier(C);
     }
     if (in->op == OP_JOIN) {
-        exchange_write(C, in, 0, buf, 2, 0);
-        exchange_write(C, in, 1, buf, 2, 1);
+        exchange_write(C, in, 0, buf, 2, 0, DT_NONE);
+        exchange_write(C, in, 1, buf, 2, 1, DT_NONE);
     } else {
-        exchange_write(C, in, 0, buf, 1, 0);
+        exchange_write(C, in, 0, buf, 1, 0, DT_NONE);
     }
     cb_line(C, "__syncthreads();");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : cb_layout(C, id);
     if (cb_count(C, rl) == 1) cb_line(C, "%s v%d;", T, id);
     else declare(C, id, dt);
     int loops = cb_open(C, rl);
-    const char *guard;
-    const char *p = held_pos(C, rl, &guard);
+    const char *p = read_pos(C, rl, in->type);
+    /* a name for a position read more than once (bounding boxes, remap) */
+    int named = in->op == OP_REMAP || (C->tile->dot_box && in->op == OP_TRANS);
+    if (named) {
+        cb_line(C, "{");
+        C->indent++;
+        cb_line(C, "const int mt_p = %s;", p);
+        p = "mt_p";
+    }
     const char *src = p;    /* reshape, join: the same row-major position */
     if (in->op == OP_TRANS) /* result (C0, R0) at p is operand (R0, C0) at (p % R0, p / R0) */
         src = arena_printf(C->a, "((%s) %% %d) * %d + (%s) / %d", p, (int)xt.dims[0],
                            (int)xt.dims[1], p, (int)xt.dims[0]);
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "(%s) * 2 + %d", p, in->attrs.axis);
     if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "(%s) ^ %d", p, in->attrs.axis);
+    if (in->op == OP_REMAP) src = c_remap_index(C->a, &in->attrs, p);
     cb_line(C, "v%d%s = %s[%s];", id, cb_count(C, rl) == 1 ? "" : subscript(C, rl, "i", "j"), buf,
             src);
+    if (named) {
+        C->indent--;
+        cb_line(C, "}");
+    }
     cb_close(C, loops);
     if (C->loop_depth > 0) cb_line(C, "__syncthreads();");
 }
@@ -1703,16 +1907,18 @@ static void emit_axis_reduce(CudaB *C, const Inst *in) {
     /* an operand already in shared memory (written earlier in this block:
      * several reductions of one value, tl.reduce's elements) is read there */
     int v0 = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
-    if (v0 >= 0 && C->red_buf[v0] && C->red_blk[v0] == C->cur_block) {
+    /* (the pool: if no other buffer has been written since) */
+    if (v0 >= 0 && C->red_buf[v0] && C->red_blk[v0] == C->cur_block &&
+        (!C->tile->smem_pool || C->red_gen[v0] == C->pool_gen)) {
         emit_axis_result(C, in, C->red_buf[v0]);
         return;
     }
     const char *buf = arena_printf(C->a, "red_smem_%d", id);
-    sb_printf(&C->smem, "    __shared__ %s %s[%lld];\n", c_type(xdt), buf,
-              (long long)type_numel(xt));
-    if (v0 >= 0) C->red_buf[v0] = buf, C->red_blk[v0] = C->cur_block;
-    if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
-    exchange_write(C, in, 0, buf, 1, 0);
+    smem_buffer(C, c_type(xdt), buf, (long long)type_numel(xt), 0, 0);
+    if (C->tile->smem_pool) pool_barrier(C);
+    else if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    if (v0 >= 0) C->red_buf[v0] = buf, C->red_blk[v0] = C->cur_block, C->red_gen[v0] = C->pool_gen;
+    exchange_write(C, in, 0, buf, 1, 0, DT_NONE);
     cb_line(C, "__syncthreads();");
     emit_axis_result(C, in, buf);
 }
@@ -1731,11 +1937,139 @@ static void emit_axis_result(CudaB *C, const Inst *in, const char *buf) {
     declare(C, id, (DType)in->type.dtype);
     RedGen g = {C->a, C_CUDA, C->f, in, arena_printf(C->a, "%s[%%s]", buf), axis_step, C};
     int n = cb_open(C, lr);
-    const char *unused;
-    const char **ls = red_lines(&g, held_pos(C, lr, &unused),
+    const char **ls = red_lines(&g, read_pos(C, lr, in->type),
                                 arena_printf(C->a, "v%d%s", id, subscript(C, lr, "i", "j")));
     for (int k = 0; ls[k]; k++) cb_line(C, "%s", ls[k]);
     cb_close(C, n);
+}
+
+/* ---- tl.dot on CUDA cores (bounding-box kernels) ----------------------------
+ *
+ * A dot that neither the tensor-core path (emit_cuda_mma.c) nor the
+ * attention path (emit_cuda_attn.c) takes, in a bounding-box tile too large
+ * for one thread per element: the operands go to shared memory (each
+ * element once, at its row-major position, in the dtype's memory type),
+ * then each thread accumulates the result elements it holds, a tm x tn
+ * register micro-tile, over k in order: per k, its rows' elements of the
+ * first operand and its columns' of the second, then one fused
+ * multiply-add per element from the accumulator (int8: wrapping 32-bit
+ * products and sums; TF32 operands truncated to 19 bits; tf32x3's split),
+ * the numerics of emit_cuda.c's K loop and of the host backend. The
+ * batched form ({batch=B}: operands (B*M, K) and (B*K, N)) reads row
+ * (r / M) * K + k of the second operand for result row r. Elements outside
+ * the result's shape read row or column 0 (in bounds) and are never used. */
+/* One K loop over the micro-tile: dst[i][j] = step(x, y, dst[i][j]) for
+ * k in order, x the first operand at (row i, k), y the second at (k's row
+ * of row i's batch, column j). In `step`, {0} is x, {1} y and {2} the
+ * accumulator. */
+static void dot_k_loop(CudaB *C, const char *dst, const char *step, const char *TX, const char *TY,
+                       const char *x, const char *y, int tm, int tn, int K, int batched) {
+    const char *yij = batched ? "mt_y[i][j]" : "mt_y[j]";
+    cb_line(C, "for (int k = 0; k < %d; k++) {", K);
+    C->indent++;
+    cb_line(C, "%s mt_x[%d];", TX, tm);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int i = 0; i < %d; i++) mt_x[i] = %s;", tm, x);
+    if (batched) {
+        cb_line(C, "%s mt_y[%d][%d];", TY, tm, tn);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int i = 0; i < %d; i++)", tm);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "    for (int j = 0; j < %d; j++) mt_y[i][j] = %s;", tn, y);
+    } else {
+        cb_line(C, "%s mt_y[%d];", TY, tn);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int j = 0; j < %d; j++) mt_y[j] = %s;", tn, y);
+    }
+    const char *d = arena_printf(C->a, "%s[i][j]", dst);
+    const char *fmt[3] = {"mt_x[i]", yij, d};
+    StrBuf sb;
+    sb_init(&sb, C->a);
+    for (const char *p = step; *p; p++) {
+        if (p[0] == '{' && p[1] >= '0' && p[1] <= '2' && p[2] == '}') {
+            sb_puts(&sb, fmt[p[1] - '0']);
+            p += 2;
+        } else {
+            sb_putc(&sb, *p);
+        }
+    }
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int i = 0; i < %d; i++)", tm);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "    for (int j = 0; j < %d; j++) %s = %s;", tn, d, sb_str(&sb));
+    C->indent--;
+    cb_line(C, "}");
+}
+
+static void emit_dot(CudaB *C, const Inst *in) {
+    const Function *f = C->f;
+    const TileInfo *t = C->tile;
+    int id = in->result;
+    Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
+    int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0];
+    int B = in->attrs.axis > 1 ? in->attrs.axis : 1;
+    DType ot = (DType)in->type.dtype, it = (DType)xt.dtype, jt = (DType)yt.dtype;
+    const char *abuf = arena_printf(C->a, "dot_a_%d", id);
+    const char *bbuf = arena_printf(C->a, "dot_b_%d", id);
+    smem_buffer(C, c_mem_type(it, C_CUDA), abuf, M * K, 0, 1);
+    smem_buffer(C, c_mem_type(jt, C_CUDA), bbuf, KB * N, dot_b_offset(f, in), 1);
+    pool_barrier(C);
+    exchange_write(C, in, 0, abuf, 1, 0, it);
+    exchange_write(C, in, 1, bbuf, 1, 0, jt);
+    cb_line(C, "__syncthreads();");
+    Layout l = cb_layout(C, id);
+    int tm = l == LAYOUT_TILE || l == LAYOUT_ROWS ? t->tm : 1;
+    int tn = l == LAYOUT_TILE || l == LAYOUT_COLS ? t->tn : 1;
+    int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
+    const char *TS = ot == DT_I32 ? "unsigned" : ot == DT_F64 ? "double" : "float";
+    declare(C, id, ot);
+    cb_line(C, "{");
+    C->indent++;
+    /* the thread's rows and columns of the result (0 outside it) */
+    const char *row = cb_row(C, "i"), *col = cb_col(C, "j");
+    cb_line(C, "int mt_r[%d], mt_c[%d];", tm, tn);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int i = 0; i < %d; i++) mt_r[i] = %s < %d ? %s : 0;", tm, row, M, row);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int j = 0; j < %d; j++) mt_c[j] = %s < %d ? %s : 0;", tn, col, N, col);
+    cb_line(C, "%s mt_s[%d][%d];", TS, tm, tn);
+    const char *si = arena_printf(C->a, "mt_s[%s][%s]", tm > 1 ? "i" : "0", tn > 1 ? "j" : "0");
+    int n = cb_open(C, l);
+    const char *acc = cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j");
+    cb_line(C, "%s = %s;", si, ot == DT_I32 ? arena_printf(C->a, "(unsigned)%s", acc) : acc);
+    cb_close(C, n);
+    const char *x = c_load(C->a, it, C_CUDA, arena_printf(C->a, "%s[mt_r[i] * %d + k]", abuf, K));
+    const char *brow = B > 1 ? arena_printf(C->a, "(mt_r[i] / %d * %d + k)", M / B, K) : "k";
+    const char *y =
+        c_load(C->a, jt, C_CUDA, arena_printf(C->a, "%s[%s * %d + mt_c[j]]", bbuf, brow, N));
+    const char *TX = c_type(it), *TY = c_type(jt);
+    if (prec == DOT_TF32X3) {
+        /* the small cross products first, then big * big onto acc + them */
+        cb_line(C, "float mt_t[%d][%d] = {};", tm, tn);
+        dot_k_loop(C, "mt_t", "fmaf(mt_tf32_trunc({0} - mt_tf32_rna({0})), mt_tf32_rna({1}), {2})",
+                   TX, TY, x, y, tm, tn, K, B > 1);
+        dot_k_loop(C, "mt_t", "fmaf(mt_tf32_rna({0}), mt_tf32_trunc({1} - mt_tf32_rna({1})), {2})",
+                   TX, TY, x, y, tm, tn, K, B > 1);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int i = 0; i < %d; i++)", tm);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "    for (int j = 0; j < %d; j++) mt_s[i][j] += mt_t[i][j];", tn);
+    }
+    const char *step = ot == DT_I32         ? "{2} + (unsigned)((int){0} * (int){1})"
+                       : prec == DOT_TF32   ? "fmaf(mt_tf32_trunc({0}), mt_tf32_trunc({1}), {2})"
+                       : prec == DOT_TF32X3 ? "fmaf(mt_tf32_rna({0}), mt_tf32_rna({1}), {2})"
+                       : ot == DT_F64       ? "fma({0}, {1}, {2})"
+                                            : "fmaf({0}, {1}, {2})";
+    dot_k_loop(C, "mt_s", step, TX, TY, x, y, tm, tn, K, B > 1);
+    n = cb_open(C, l);
+    const char *res = si;
+    if (ot == DT_I32) res = arena_printf(C->a, "(int)%s", si);
+    else if (dtype_info(ot)->compute != ot) res = c_round(C->a, ot, C_CUDA, si);
+    cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), res);
+    cb_close(C, n);
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "__syncthreads();"); /* (the buffers may be written again) */
 }
 
 void cb_emit_block(CudaB *C, const Block *b);
@@ -1964,7 +2298,8 @@ static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
 }
 
 /* A runtime loop body that loads and only computes otherwise: no store,
- * atomic, barrier, debug op, reduction or region (2), or no load (0). */
+ * atomic, barrier, debug op, reduction, exchange, dot or region (2), or no
+ * load (0). */
 static int streaming_body(const Block *b) {
     int loads = 0;
     for (int i = 0; i < b->items.len; i++) {
@@ -1972,7 +2307,7 @@ static int streaming_body(const Block *b) {
         if (in->op == OP_LOAD) loads = 1;
         else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
                  op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
-                 shape_moves_elements(in->op))
+                 shape_moves_elements(in->op) || in->op == OP_DOT)
             return 2;
     }
     return loads;
@@ -2196,7 +2531,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_JOIN:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;
-    case OP_DOT: /* compile.c emits kernels with tl.dot through emit_cuda.c */
+    case OP_DOT: emit_dot(C, in); return;
     case OP_COUNT: break;
     }
     MT_ASSERT(!"unhandled opcode");
@@ -2230,7 +2565,8 @@ static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dy
         Layout l = in->op == OP_LOAD ? cb_layout(C, in->result) : iter_layout(C, in);
         DType dt =
             (DType)(in->op == OP_LOAD ? in->type.dtype : operand_type(C->f, in->args[0]).dtype);
-        int base = ptr_root(C, in->args[0]), vec = vectorizable(C, l, in->args[0], dt);
+        int base = ptr_root(C, in->args[0]),
+            vec = vectorizable(C, l, in->args[0], dt, access_shape(C, in));
         if (vec == 1) ++*proven;
         if (vec == 2 && base >= 0 && C->param_div && C->param_div[base] >= 16) ++*dynamic;
     }
@@ -2309,6 +2645,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     C.group = cb_group(f);
     C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
+    C.red_gen = ARENA_ARRAY(a, int, f->nvalues + 1);
     C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
     /* Triton's specialization (pointers :16, integers divisible by 16
      * hinted) that proves no 16-byte access but leaves some to an index
@@ -2331,6 +2668,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
     sb_puts(&out, load_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_version_helpers(a, sb_str(&body)));
+    if (strstr(sb_str(&body), "mt_tf32_")) sb_puts(&out, cuda_tf32_helpers()); /* (emit_dot) */
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
               symbol);
@@ -2338,6 +2676,12 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
         sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), "",
                   C.pnames[i]);
     sb_puts(&out, ") {\n");
+    if (tile->smem_pool && tile->dyn_smem) /* (test/emu's CPU emulation: a static pool) */
+        sb_printf(&out,
+                  "#if defined(__NVCC__) || defined(__CUDA_ARCH__)\n"
+                  "    extern __shared__ __align__(16) unsigned char mt_smem[];\n#else\n"
+                  "    static __align__(16) unsigned char mt_smem[%d];\n#endif\n",
+                  tile->dyn_smem);
     if (C.smem.len) {
         sb_puts(&out, sb_str(&C.smem));
         sb_putc(&out, '\n');

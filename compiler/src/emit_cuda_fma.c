@@ -44,10 +44,11 @@ static int chain_loads(const Function *f, const Loop *l, Operand o, const Inst *
                        int depth);
 
 /* The loop as outer.c matched it, on this kernel's tile: the accumulator
- * is the tile, whose sides are multiples of 4. */
+ * is the tile, whose sides are multiples of 4 (not a bounding box of
+ * differently shaped blocks: shape.h dot_box). */
 static int match_loop(const Function *f, const TileInfo *t, const Inst *in, OuterLoop *m) {
     if (in->op != OP_FOR || t->rank != 2 || t->rows < 4 || t->cols < 4 || t->rows % 4 ||
-        t->cols % 4)
+        t->cols % 4 || t->dot_box)
         return 0;
     if (!outer_match(f, in, m)) return 0;
     Type acc = f->types[in->loop->args[0]];

@@ -264,7 +264,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
             return 0;
         }
     }
-    if (!dot) return 0;
+    if (!dot || dot->attrs.axis > 1) return 0; /* (the batched form: not this path) */
     P->dot = dot;
     /* the accumulator's lane */
     P->acc_lane = -1;

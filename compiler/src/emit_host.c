@@ -882,7 +882,7 @@ static const char *flat_element(Host *H, Operand o, const char *e) {
     return arena_printf(H->a, "%s[%s]", H->vname[o.id], e);
 }
 
-/* Reshape, trans, join and split: index remapping over row-major arrays
+/* Reshape, trans, remap, join and split: index remapping over row-major arrays
  * (a reshape copies: a new name for the operand's array could hide a
  * loop's carried value that the end of an iteration overwrites). */
 static void emit_shape(Host *H, const Inst *in) {
@@ -906,7 +906,7 @@ static void emit_shape(Host *H, const Inst *in) {
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e * 2 + %d", in->attrs.axis));
     if (in->op == OP_XOR_SHUFFLE)
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e ^ %d", in->attrs.axis));
-    if (in->op == OP_REMAP) /* mt_e as a multi-index over dims, through the strides */
+    if (in->op == OP_REMAP) /* a gather: result element e from its multi-index over dims */
         src = flat_element(H, x[0], c_remap_index(H->a, &in->attrs, "mt_e"));
     if (in->op == OP_JOIN)
         src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
@@ -923,7 +923,8 @@ static void emit_shape(Host *H, const Inst *in) {
  * this is the sum Triton's FMA path computes); f16 results are rounded
  * once at the end; int8 sums wrap in 32 bits. TF32: each f32 operand
  * truncated to TF32; tf32x3: a = big + small (cvt.rna), the small cross
- * products first, then big * big onto acc. */
+ * products first, then big * big onto acc. The batched form ({batch=B}:
+ * M is B times one batch's rows) reads row (i / (M / B)) * K + k of b. */
 static void emit_dot(Host *H, const Inst *in) {
     int id = in->result;
     Type xt = operand_type(H->f, in->args[0]), yt = operand_type(H->f, in->args[1]);
@@ -939,9 +940,10 @@ static void emit_dot(Host *H, const Inst *in) {
     line(H, "for (int mt_j = 0; mt_j < %d; mt_j++) {", N);
     H->indent++;
     const char *a = arena_printf(H->a, "%s[mt_i * %d + mt_k]", A, K);
-    const char *b = batch > 1 ? arena_printf(H->a, "%s[(mt_i / %d * %d + mt_k) * %d + mt_j]", B,
-                                             M / batch, K, N)
-                              : arena_printf(H->a, "%s[mt_k * %d + mt_j]", B, N);
+    const char *b = arena_printf(H->a, "%s[mt_k * %d + mt_j]", B, N);
+    if (in->attrs.axis > 1)
+        b = arena_printf(H->a, "%s[(mt_i / %d * %d + mt_k) * %d + mt_j]", B, M / in->attrs.axis, K,
+                         N);
     const char *c = arena_printf(H->a, "%s[mt_i * %d + mt_j]", C, N);
     const char *r = arena_printf(H->a, "%s[mt_i * %d + mt_j]", R, N);
     if (ot == DT_I32) {

@@ -395,12 +395,14 @@ const char *emit_header(Arena *a, const Spec *s) {
     /* the tensor-core paths (shared memory of their own) ring num_stages buffers */
     if (s->num_stages > 0)
         sb_printf(&sb, " *   num_stages: %d%s\n", s->num_stages,
-                  s->tile->dyn_smem ? "" : " (a hint this kernel's code does not use)");
+                  s->tile->dyn_smem && !s->tile->smem_pool
+                      ? ""
+                      : " (a hint this kernel's code does not use)");
     sb_printf(&sb, " *   threads per block: %d", s->tile->block_threads);
     if (s->tile->block_threads_sm90 && s->tile->block_threads_sm90 != s->tile->block_threads)
         sb_printf(&sb, " (%d on sm_90 devices: its producer warps)",
                   s->tile->block_threads_sm90);
-    else if (s->tile->dyn_smem) sb_printf(&sb, " (num_warps)");
+    else if (s->tile->dyn_smem && !s->tile->smem_pool) sb_printf(&sb, " (num_warps)");
     else if (s->tile->block_threads != s->tile->threads)
         sb_printf(&sb, " (tile %s of %d elements, %d per thread)", tile_str(a, s->tile),
                   s->tile->threads, s->tile->tm * s->tile->tn);

@@ -43,7 +43,7 @@
  *     once per value and block into a workgroup buffer %red_smem_N in
  *     row-major order, a gpu.barrier, then an scf.for per thread over the
  *     elements along the axis of its result element, in order;
- *   - reshape, trans, join and split exchange elements through a workgroup
+ *   - reshape, trans, remap, join and split exchange elements through a workgroup
  *     buffer %smem_N (bools as bytes) and a gpu.barrier, as CUDA;
  *   - a runtime loop is an scf.for over i32 whose iter_args are the carried
  *     lanes (region arguments %vA, results %vR, scf.yield the yields);
@@ -1219,36 +1219,39 @@ static void emit_exchange(Mlir *M, const Inst *in) {
         const char *src = fresh(M, helper(M, id, "src"));
         line(M, "%s = arith.xori %s, %s : i32", src, p, int_const(M, in->attrs.axis));
         idx = exchange_index(M, id, src, 1, 0);
-    } else if (in->op == OP_REMAP) {
-        /* p as a multi-index over dims, through the strides (cgen.c
-         * c_remap_index): offset + sum ((p / below_k) % dim_k) * stride_k */
-        const Attrs *at = &in->attrs;
-        const char *src = int_const(M, at->voff);
-        long long below = 1, count = type_numel(in->type);
-        for (int k = at->nv - 1; k >= 0; k--) {
-            int d = at->vdims[k];
-            if (d > 1 && at->vstride[k] != 0) {
-                const char *i = p;
-                if (below > 1) {
-                    const char *q = fresh(M, helper(M, id, "q"));
-                    line(M, "%s = arith.divui %s, %s : i32", q, i, int_const(M, (int)below));
-                    i = q;
-                }
-                if (below * d < count) {
-                    const char *r = fresh(M, helper(M, id, "r"));
-                    line(M, "%s = arith.remui %s, %s : i32", r, i, int_const(M, d));
-                    i = r;
-                }
-                const char *t = fresh(M, helper(M, id, "t")), *s = fresh(M, helper(M, id, "s"));
-                line(M, "%s = arith.muli %s, %s : i32", t, i, int_const(M, at->vstride[k]));
-                line(M, "%s = arith.addi %s, %s : i32", s, src, t);
-                src = s;
-            }
-            below *= d;
-        }
-        idx = exchange_index(M, id, src, 1, 0);
     } else if (in->op == OP_SPLIT) {
         idx = exchange_index(M, id, p, 2, in->attrs.axis);
+    } else if (in->op == OP_REMAP) {
+        /* result element p, as its multi-index over dims, is operand element
+         * offset + sum of index k times stride k (cgen.c c_remap_index) */
+        const char *src = int_const(M, in->attrs.voff);
+        long long inner = 1;
+        for (int k = in->attrs.nv - 1; k >= 0; k--) {
+            int d = in->attrs.vdims[k], st = in->attrs.vstride[k];
+            if (d > 1 && st != 0) {
+                const char *q = p;
+                if (inner != 1) {
+                    const char *t = fresh(M, helper(M, id, "remap_div"));
+                    line(M, "%s = arith.divui %s, %s : i32", t, q, int_const(M, (int)inner));
+                    q = t;
+                }
+                if (k > 0) {
+                    const char *t = fresh(M, helper(M, id, "remap_rem"));
+                    line(M, "%s = arith.remui %s, %s : i32", t, q, int_const(M, d));
+                    q = t;
+                }
+                if (st != 1) {
+                    const char *t = fresh(M, helper(M, id, "remap_mul"));
+                    line(M, "%s = arith.muli %s, %s : i32", t, q, int_const(M, st));
+                    q = t;
+                }
+                const char *t = fresh(M, helper(M, id, "remap_sum"));
+                line(M, "%s = arith.addi %s, %s : i32", t, src, q);
+                src = t;
+            }
+            inner *= d;
+        }
+        idx = exchange_index(M, id, src, 1, 0);
     } else {
         idx = exchange_index(M, id, p, 1, 0);
     }
@@ -1710,6 +1713,14 @@ static const char *tf32_of(Mlir *M, const char *x, int rna, int id) {
     return y;
 }
 
+/* The row of the second operand at k: k, or in the batched form base + k. */
+static const char *batch_row(Mlir *M, int id, const char *base, const char *k) {
+    if (!base) return k;
+    const char *r = fresh(M, helper(M, id, "b_krow"));
+    line(M, "%s = arith.addi %s, %s : i32", r, base, k);
+    return r;
+}
+
 /* tl.dot: the CUDA backend's -O1 scheme. Each thread's elements of the
  * operands go to workgroup buffers (the threads inside each operand's
  * shape), a barrier, then each thread (i, j) of the (M, N) result runs a
@@ -1720,8 +1731,8 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const Function *f = M->f;
     int id = in->result;
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0]; /* KB: batch * K */
-    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1; /* the batched form (rank.c) */
+    /* (batched, {batch=B}: Mr and KB are B times one batch's rows) */
+    int Mr = xt.dims[0], K = xt.dims[1], N = yt.dims[1], KB = yt.dims[0];
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
     const char *TI = reg_type(it), *TO = reg_type(ot);
     int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
@@ -1760,15 +1771,13 @@ static void emit_dot(Mlir *M, const Inst *in) {
     const char *sum = fresh(M, helper(M, id, "sum"));
     const char *arow = fresh(M, helper(M, id, "a_base"));
     line(M, "%s = arith.muli %s, %s : i32", arow, ti, int_const(M, K));
-    /* B's column of this thread: tile_j, and in the batched form its
-     * batch's first row, (tile_i / (M / batch)) * K */
-    const char *bcol = tj;
-    if (batch > 1) {
-        const char *bq = fresh(M, helper(M, id, "batch")), *bo = fresh(M, helper(M, id, "b_off"));
-        bcol = fresh(M, helper(M, id, "b_col"));
-        line(M, "%s = arith.divui %s, %s : i32", bq, ti, int_const(M, Mr / batch));
-        line(M, "%s = arith.muli %s, %s : i32", bo, bq, int_const(M, K * N));
-        line(M, "%s = arith.addi %s, %s : i32", bcol, bo, tj);
+    /* batched: b's rows of this row's batch start at (ti / (Mr / B)) * K */
+    const char *bbase = NULL;
+    if (in->attrs.axis > 1) {
+        const char *bi = fresh(M, helper(M, id, "batch"));
+        bbase = fresh(M, helper(M, id, "b_base"));
+        line(M, "%s = arith.divui %s, %s : i32", bi, ti, int_const(M, Mr / in->attrs.axis));
+        line(M, "%s = arith.muli %s, %s : i32", bbase, bi, int_const(M, K));
     }
     const char *ST = ot == DT_I32 ? "i32" : ot == DT_F64 ? "f64" : "f32";
     const char *init = acc; /* f16 values are f32 registers */
@@ -1785,8 +1794,8 @@ static void emit_dot(Mlir *M, const Inst *in) {
                    *bix = fresh(M, helper(M, id, "xb_index"));
         const char *a = fresh(M, helper(M, id, "xa")), *b = fresh(M, helper(M, id, "xb"));
         line(M, "%s = arith.addi %s, %s : i32", ai, arow, kx);
-        line(M, "%s = arith.muli %s, %s : i32", bk, kx, int_const(M, N));
-        line(M, "%s = arith.addi %s, %s : i32", bi, bk, bcol);
+        line(M, "%s = arith.muli %s, %s : i32", bk, batch_row(M, id, bbase, kx), int_const(M, N));
+        line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
         line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
         line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
         line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);
@@ -1816,8 +1825,8 @@ static void emit_dot(Mlir *M, const Inst *in) {
                *bix = fresh(M, helper(M, id, "kb_index"));
     const char *a = fresh(M, helper(M, id, "ka")), *b = fresh(M, helper(M, id, "kb"));
     line(M, "%s = arith.addi %s, %s : i32", ai, arow, kv);
-    line(M, "%s = arith.muli %s, %s : i32", bk, kv, int_const(M, N));
-    line(M, "%s = arith.addi %s, %s : i32", bi, bk, bcol);
+    line(M, "%s = arith.muli %s, %s : i32", bk, batch_row(M, id, bbase, kv), int_const(M, N));
+    line(M, "%s = arith.addi %s, %s : i32", bi, bk, tj);
     line(M, "%s = arith.index_cast %s : i32 to index", aix, ai);
     line(M, "%s = arith.index_cast %s : i32 to index", bix, bi);
     line(M, "%s = memref.load %s[%s] : %s", a, bufs[0], aix, mems[0]);

@@ -275,8 +275,10 @@ static int has_dot(const Block *b) {
     return 0;
 }
 
-/* A transpose or reshape between two rank-2 shapes that do not broadcast
- * together ((M, N) to (N, M) with M != N, (4, 8) to (8, 4)). */
+/* A transpose, reshape or remap between two rank-2 shapes that do not
+ * broadcast together ((M, N) to (N, M) with M != N, (4, 8) to (8, 4)), or a
+ * remap between a rank-2 shape and a rank-1 one of another element count
+ * (a part of the block: not a flat view of the tile). */
 static int has_box_move(const Function *f, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
@@ -284,10 +286,12 @@ static int has_box_move(const Function *f, const Block *b) {
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++)
             if (has_box_move(f, sub[k])) return 1;
-        if (in->op == OP_REMAP) return 1; /* the rank lowering's moves (rank.c) */
-        if ((in->op == OP_TRANS || in->op == OP_RESHAPE) && in->result >= 0) {
+        if ((in->op == OP_TRANS || in->op == OP_RESHAPE || in->op == OP_REMAP) && in->result >= 0) {
             Type x = operand_type(f, in->args[0]), b2;
             if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
+            if (in->op == OP_REMAP && x.rank + in->type.rank == 3 &&
+                type_numel(x) != type_numel(in->type))
+                return 1;
         }
     }
     return 0;
@@ -349,8 +353,8 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
 }
 
 int shape_moves_elements(Op op) {
-    return op == OP_RESHAPE || op == OP_TRANS || op == OP_REMAP || op == OP_JOIN || op == OP_SPLIT ||
-           op == OP_XOR_SHUFFLE;
+    return op == OP_RESHAPE || op == OP_TRANS || op == OP_REMAP || op == OP_JOIN ||
+           op == OP_SPLIT || op == OP_XOR_SHUFFLE;
 }
 
 int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in) {
@@ -396,16 +400,18 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
         if (out->dot_box && max_elements <= 1024 && shape_has_dot(f))
             mt_error(
                 ctx, S.tile2_at,
-                "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA block (a "
-                "dot runs one thread per element of the bounding box of its blocks for now: BLOCK_M * "
-                "BLOCK_N and the operands' shapes at most %d elements)",
+                "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA block (at "
+                "-O1 a dot runs one thread per element of the bounding box of its blocks: BLOCK_M * "
+                "BLOCK_N and the operands' shapes at most %d elements; -O2 spreads it over the threads)",
                 tile_str(a, out), out->threads, max_elements, max_elements);
         else if (out->dot_box && max_elements <= 1024)
-            mt_error(ctx, S.tile2_at,
-                     "the tile %s needs %d threads, more than the %d of a CUDA block (a transpose or "
-                     "reshape between two rank-2 shapes runs one thread per element of the bounding "
-                     "box of the kernel's blocks for now: the box at most %d elements)",
-                     tile_str(a, out), out->threads, max_elements, max_elements);
+            mt_error(
+                ctx, S.tile2_at,
+                "the tile %s needs %d threads, more than the %d of a CUDA block (at -O1 a "
+                "transpose or reshape between two rank-2 shapes runs one thread per element of "
+                "the bounding box of the kernel's blocks: the box at most %d elements; -O2 "
+                "spreads it over the threads)",
+                tile_str(a, out), out->threads, max_elements, max_elements);
         else if (max_elements <= 1024)
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,

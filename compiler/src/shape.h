@@ -42,6 +42,11 @@ typedef struct TileInfo {
     /* Threads per block on sm_90 devices (0: block_threads): the sm_90a
      * branch's producer warpgroup (the other branch returns from it). */
     int block_threads_sm90;
+    /* 1: dyn_smem is the pool of the blocked emitter's shared buffers
+     * (exchanges, axis reductions, tl.dot's operands) of a bounding box
+     * spread over the threads, one buffer in use at a time (-O2,
+     * emit_cuda_blocked.c cuda_box_smem); 0: a tensor-core copy ring. */
+    int smem_pool;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is
@@ -53,9 +58,10 @@ const char *tile_str(Arena *a, const TileInfo *t); /* "(16, 16)", "(256,)", "()"
  * (tile_i, tile_j or threadIdx.x) chosen by each use: the layout that
  * operand `k` of `user` needs. */
 Layout shape_use_layout(const TileInfo *t, const Function *f, const Inst *user, int k);
-/* Reshape, trans, join and split: ops whose result elements come from
- * other threads' elements (the CUDA backends exchange them through shared
- * memory), so they put no constraint on their operands' layouts. */
+/* Reshape, trans, remap, join, split and xor_shuffle: ops whose result
+ * elements come from other threads' elements (the CUDA backends exchange
+ * them through shared memory), so they put no constraint on their
+ * operands' layouts. */
 int shape_moves_elements(Op op);
 /* Whether a reduction is the seed's block-wide one (a rank-1 operand of the
  * tile's thread count, laid out flat, to a scalar: a shared-memory tree at
@@ -67,9 +73,12 @@ int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in);
 /* Whether the function has a tl.dot. */
 int shape_has_dot(const Function *f);
 /* Whether its tile is the bounding box of its blocks (dot_box): a tl.dot,
- * or a transpose or reshape between two rank-2 shapes that do not
- * broadcast together. Such a kernel's CUDA is emit_cuda.c's at every level
- * for now (one thread per element of the box). */
+ * or a transpose, reshape or remap between two rank-2 shapes that do not
+ * broadcast together. Such a kernel's CUDA is emit_cuda.c's (one thread
+ * per element of the box) at -O0 and -O1, and at -O2 where the box has at
+ * most 1024 elements and neither the tensor-core nor the attention path
+ * takes it; a larger box at -O2 is the blocked emitter's
+ * (emit_cuda_blocked.c: several elements of the box per thread). */
 int shape_needs_box(const Function *f);
 /* In a dot_box tile: the rows and columns of the tile that a value of
  * type t with layout l occupies (a dimension of 1: the whole tile's). */

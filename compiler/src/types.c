@@ -515,12 +515,14 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
         if (c.dims[0] / B != M || c.dims[1] != N)
             FAIL("%s {batch=%d}: the accumulator has shape %s, the product (%d, %d)", name,
                  (int)B, shape_str(a, c), (int)(B * M), (int)N);
-    } else if (y.dims[o] != K)
-        FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
-             name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[o]);
-    if (c.dims[o] != M * B || c.dims[o + 1] != N)
-        FAIL("%s: the accumulator has shape %s, the product (%d, %d)", name, shape_str(a, c),
-             (int)(M * B), (int)N);
+    } else {
+        if (y.dims[o] != K)
+            FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
+                 name, shape_str(a, x), shape_str(a, y), (int)K, (int)y.dims[o]);
+        if (c.dims[o] != M || c.dims[o + 1] != N)
+            FAIL("%s: the accumulator has shape %s, the product (%d, %d)", name, shape_str(a, c),
+                 (int)M, (int)N);
+    }
     int kmin = dtype_info(dx)->bits == 8 ? 32 : 16;
     if (M < 16 || N < 16 || K < kmin)
         FAIL("%s needs M >= 16, N >= 16 and K >= %d (got M=%d, N=%d, K=%d)", name, kmin, (int)M,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../lang_shape/box_ref.h"
 #include "../lang_shape/sort_ref.h"
 
 #include "shbcast_o1.h"
@@ -28,6 +29,12 @@
 #include "shsort_big_o2.h"
 #include "shsortvec_o1.h"
 #include "shsortvec_o2.h"
+#include "shjsbox_o2.h"
+#include "shrbox_a_o2.h"
+#include "shrbox_b_o2.h"
+#include "shtbox_a_o2.h"
+#include "shtbox_b_o2.h"
+#include "shtbox_w8_o2.h"
 #include "shtexpr_o1.h"
 #include "shtexpr_o2.h"
 #include "shtrect_o1.h"
@@ -243,4 +250,49 @@ TEST(EmuShape, SortOf1024) {
             ASSERT_EQ(k[e], wj[N - 1 - e] + 1) << e;
         }
     }
+}
+
+// Bounding boxes of more than 1024 elements (../lang_shape/kernels/box.py)
+// at -O2: several elements of the box per thread, each value guarded to its
+// own shape, the exchanges through one dynamic shared pool.
+TEST(EmuShape, TransposeBox) {
+    using Tb = cudaError_t (*)(cudaStream_t, const float *, float *, float *, float *, int, int);
+    struct {
+        Tb f;
+        int M, N;
+    } cases[] = {{launch_shtbox_a_o2, 32, 128}, {launch_shtbox_b_o2, 128, 64}, {launch_shtbox_w8_o2, 32, 128}};
+    for (auto c : cases) {
+        int M = c.M, N = c.N, m = M - 3, n = N - 5;
+        auto x = iota_f((size_t)M * N, 0.5f, -100.0f);
+        std::vector<float> y((size_t)N * M, -7.0f), s(N, -7.0f), p((size_t)N * M, -7.0f);
+        ASSERT_EQ(c.f(0, x.data(), y.data(), s.data(), p.data(), m, n), cudaSuccess);
+        box_ref::TransBox w = box_ref::trans_box(x, M, N, m, n, -7.0f);
+        for (size_t i = 0; i < y.size(); i++) ASSERT_EQ(y[i], w.y[i]) << M << "x" << N << " y " << i;
+        for (size_t i = 0; i < s.size(); i++) ASSERT_EQ(s[i], w.sums[i]) << M << "x" << N << " sum " << i;
+        for (size_t i = 0; i < p.size(); i++) ASSERT_EQ(p[i], w.cums[i]) << M << "x" << N << " cumsum " << i;
+    }
+}
+
+TEST(EmuShape, ReshapeBox) {
+    struct {
+        Un f;
+        int R, C, R2, C2;
+    } cases[] = {{launch_shrbox_a_o2, 64, 64, 32, 128}, {launch_shrbox_b_o2, 128, 32, 64, 64}};
+    for (auto c : cases) {
+        auto x = iota_f((size_t)c.R * c.C, 0.25f, -300.0f);
+        std::vector<float> y((size_t)c.R2 * c.C2, -1.0f);
+        ASSERT_EQ(c.f(0, x.data(), y.data()), cudaSuccess);
+        auto want = box_ref::reshape_box(x, c.R2, c.C2);
+        for (size_t i = 0; i < y.size(); i++) ASSERT_EQ(y[i], want[i]) << c.R << "x" << c.C << " at " << i;
+    }
+}
+
+TEST(EmuShape, JoinSplitBox) {
+    const int N = 1024, n = 1000;
+    auto z = iota_f(2 * N, 0.5f, -500.0f), t = iota_f(8, 1.0f, 3.0f);
+    std::vector<float> w(2 * N, -1.0f), u(8, -1.0f), ww, wu;
+    ASSERT_EQ(launch_shjsbox_o2(0, z.data(), w.data(), t.data(), u.data(), n), cudaSuccess);
+    box_ref::join_split_box(z, t, N, n, -1.0f, &ww, &wu);
+    for (size_t i = 0; i < w.size(); i++) ASSERT_EQ(w[i], ww[i]) << "pairs at " << i;
+    for (size_t i = 0; i < u.size(); i++) ASSERT_EQ(u[i], wu[i]) << "transpose at " << i;
 }

@@ -19,6 +19,7 @@
 #include "emu_attn64_bf16.h"
 #include "emu_attn128_causal.h"
 #include "emu_attn64_causal.h"
+#include "emu_attn64_general.h"
 #include "emu_attn64_other.h"
 #include "emu_attn_small_causal.h"
 
@@ -84,6 +85,14 @@ TEST(AttnMma, Head128Causal) {
             return launch_emu_attn128_causal(nullptr, g, q, k, v, o, s, n);
         },
         128, 128);
+}
+
+// attention_general.py (CMakeLists.txt: a tl.debug_barrier() in the loop):
+// not the attention path but the blocked emitter's (64, 64) bounding box,
+// two CUDA-core dots per iteration (ragged N_CTX, causal)
+TEST(AttnGeneral, Head64CausalBox) {
+    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
+                                    float s, int n) { return launch_emu_attn64_general(nullptr, g, q, k, v, o, s, n); });
 }
 
 }  // namespace

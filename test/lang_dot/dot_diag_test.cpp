@@ -124,16 +124,17 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:7:9: error: '@' needs blocks of rank 2 or 3 (got i32)\n"
          "        v = n @ n\n"
          "            ^\n"},
-        {"TileTooLarge", "x", "*fp16",
+        {"TileTooLargeAtO1", "x", "*fp16",
          "    r = tl.arange(0, 64)\n"
          "    a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
          "    c = tl.dot(a, a)\n"
          "    tl.store(x + r[:, None] * 64 + r[None, :], c)\n",
          "k.py:8:26: error: the tile (64, 64) of a kernel with tl.dot needs 4096 threads, more than the 1024 of a "
-         "CUDA block (a dot runs one thread per element of the bounding box of its blocks for now: BLOCK_M * "
-         "BLOCK_N and the operands' shapes at most 1024 elements)\n"
+         "CUDA block (at -O1 a dot runs one thread per element of the bounding box of its blocks: BLOCK_M * "
+         "BLOCK_N and the operands' shapes at most 1024 elements; -O2 spreads it over the threads)\n"
          "        a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
-         "                             ^\n"},
+         "                             ^\n",
+         {}, nullptr, "", 1},
     };
     return all;
 }
@@ -417,10 +418,22 @@ TEST(DotTensorCorePath, WgmmaBf16SwizzleFollowsTheTile) {
 }
 
 TEST(DotTensorCorePath, OtherKernelsKeepTheirPath) {
-    // f64 operands: the one-thread-per-element path, whose limit applies
+    // f64 operands: no tensor cores; the (128, 128) box spread over the
+    // threads by the blocked emitter, a CUDA-core dot of register micro-tiles
+    // with its operands in the dynamic shared pool
     Compiled f64 = tutorial("fp64", "float64", 128, 128, 32, 2, "ieee");
-    EXPECT_FALSE(f64.ok);
-    EXPECT_NE(f64.diagnostics.find("needs 16384 threads"), std::string::npos) << f64.diagnostics;
+    ASSERT_TRUE(f64.ok) << f64.diagnostics;
+    EXPECT_NE(f64.cuda.find("extern __shared__ __align__(16) unsigned char mt_smem[];"),
+              std::string::npos)
+        << f64.cuda;
+    EXPECT_NE(f64.cuda.find("double mt_s[8][8];"), std::string::npos) << f64.cuda;
+    EXPECT_NE(f64.cuda.find("= fma(mt_x[i], mt_y[j], mt_s[i][j]);"), std::string::npos);
+    EXPECT_EQ(f64.cuda.find("mma"), std::string::npos);
+    // ... and at -O1 one thread per element: the limit applies
+    Compiled f64o1 = tutorial("fp64", "float64", 128, 128, 32, 1, "ieee");
+    EXPECT_FALSE(f64o1.ok);
+    EXPECT_NE(f64o1.diagnostics.find("needs 16384 threads"), std::string::npos)
+        << f64o1.diagnostics;
     // f32 ieee: the large-tile path's stages with CUDA-core fmaf, no tensor cores
     Compiled f32 = tutorial("fp32", "float32", 128, 128, 32, 2, "ieee");
     ASSERT_TRUE(f32.ok) << f32.diagnostics;

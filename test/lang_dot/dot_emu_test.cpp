@@ -11,6 +11,12 @@
 
 #include "dot_ref.h"
 #include "emu_f32_ieee.h"
+#include "emu_f64_box.h"
+#include "emu_tile_f16.h"
+#include "emu_tile_i8.h"
+#include "emu_tile_ieee.h"
+#include "emu_tile_tf32.h"
+#include "emu_tile_tf32x3.h"
 #include "emu_f32_tf32.h"
 #include "emu_f32_tf32_o2.h"
 #include "emu_f32_tf32x3.h"
@@ -132,6 +138,32 @@ TEST(Matmul, I8ColumnMajorBTileMma) {
 TEST(Matmul, I8MmaO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{17, 64, 64, 32, false, false, false},
                           EMU_LAUNCH(emu_i8, int8_t, int8_t, int32_t));
+}
+
+// -O2's CUDA-core dot of (64, 64) bounding boxes (the blocked emitter):
+// the tutorial in fp64 (a runtime K loop), dot_tile_kernel in each
+// precision and dtype
+TEST(Matmul, F64BoxLeakyPlusEq) {
+    check_matmul<Buffers>(Backend::Emu, MatmulCase{100, 90, 70, 32, false, false, true},
+                          EMU_LAUNCH(emu_f64_box, double, double, double));
+}
+
+#define EMU_TILE(name, TA, TC)                                                                \
+    TileLaunch<TA, TC>([](bool, const TA *x, const TA *y, const TC *c, TC *z, int m, int n) { \
+        return (int)launch_##name(nullptr, x, y, c, z, m, n);                                 \
+    })
+
+TEST(DotTile, BoxO2) {
+    check_dot_tile<Buffers>(Backend::Emu, TileCase{64, 64, 32, 61, 57, false},
+                            EMU_TILE(emu_tile_ieee, float, float));
+    check_dot_tile<Buffers>(Backend::Emu, TileCase{64, 64, 32, 64, 50, true},
+                            EMU_TILE(emu_tile_tf32, float, float));
+    check_dot_tile<Buffers>(Backend::Emu, TileCase{64, 64, 32, 33, 64, false},
+                            EMU_TILE(emu_tile_tf32x3, float, float));
+    check_dot_tile<Buffers>(Backend::Emu, TileCase{64, 64, 32, 61, 57, false},
+                            EMU_TILE(emu_tile_f16, mytriton_fp16, float));
+    check_dot_tile<Buffers>(Backend::Emu, TileCase{64, 64, 32, 61, 57, false},
+                            EMU_TILE(emu_tile_i8, int8_t, int32_t));
 }
 
 }  // namespace

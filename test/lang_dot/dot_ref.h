@@ -166,4 +166,53 @@ void check_matmul(Backend backend, const MatmulCase &c, const MatmulLaunch<TA, T
     EXPECT_EQ(bad, 0);
 }
 
+// ---- dot_tile_kernel: Z = C + X @ Y, one tile, a ragged corner ----------------
+
+struct TileCase {
+    int BM, BN, BK;  // the tile
+    int m, n;        // the corner stored (rows of X from m, columns of Y from n: 0)
+    bool tf32;       // f32 operands read as TF32 (tf32x3: compared with the operands)
+};
+
+template <class TA, class TC>
+using TileLaunch =
+    std::function<int(bool host, const TA *, const TA *, const TC *, TC *, int m, int n)>;
+
+template <class Buffers, class Backend, class TA, class TC>
+void check_dot_tile(Backend backend, const TileCase &c, const TileLaunch<TA, TC> &launch) {
+    Buffers bufs(backend);
+    auto x = random_elems<TA>((size_t)c.BM * c.BK, 3);
+    auto y = random_elems<TA>((size_t)c.BK * c.BN, 4);
+    auto acc = random_elems<TC>((size_t)c.BM * c.BN, 5);
+    std::vector<TC> z((size_t)c.BM * c.BN, Elem<TC>::from(-77));
+    TA *dx = bufs.put(x);
+    TA *dy = bufs.put(y);
+    TC *dacc = bufs.put(acc);
+    TC *dz = bufs.put(z);
+    ASSERT_EQ(launch(bufs.host(), dx, dy, dacc, dz, c.m, c.n), 0) << mytriton_last_error();
+    bufs.get(z, dz);
+    int bad = 0;
+    for (int i = 0; i < c.BM; i++)
+        for (int j = 0; j < c.BN; j++) {
+            double got = Elem<TC>::to(z[(size_t)i * c.BN + j]);
+            if (i >= c.m || j >= c.n) {
+                if (got != -77 && bad++ < 5)
+                    ADD_FAILURE() << "Z[" << i << ", " << j << "] outside the corner written: " << got;
+                continue;
+            }
+            double ref = Elem<TC>::to(acc[(size_t)i * c.BN + j]), mag = std::fabs(ref);
+            for (int k = 0; k < c.BK; k++) {
+                double a = Elem<TA>::to(x[(size_t)i * c.BK + k]), b = Elem<TA>::to(y[(size_t)k * c.BN + j]);
+                if (c.tf32) a = tf32(a), b = tf32(b);
+                ref += a * b;
+                mag += std::fabs(a * b);
+            }
+            double tol = Elem<TC>::eps == 0 ? 0 : mag * c.BK * 0x1p-23 + 1e-30;
+            if (!(std::fabs(got - ref) <= tol) && bad++ < 5)
+                ADD_FAILURE() << "Z[" << i << ", " << j << "] = " << got << ", expected " << ref
+                              << " (tolerance " << tol << ")";
+        }
+    EXPECT_EQ(bad, 0);
+}
+
 }  // namespace dot_ref

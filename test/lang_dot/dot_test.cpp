@@ -219,6 +219,21 @@ void mm_f16_bcol_o2(Backend be) {
     check_matmul<Buffers>(be, c,
                           MM_LAUNCH_BCOL(mm_f16_bcol_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
 }
+// (64, 64) bounding boxes at -O2 that neither the tensor-core nor the
+// attention path takes: the blocked emitter's CUDA-core dot
+void mm_f64_box_o2(Backend be) {
+    MatmulCase c{100, 90, 70, 32, false, false, true};
+    check_matmul<Buffers>(be, c, MM_LAUNCH(mm_f64_box_o2, double, double, double));
+}
+void tile_ieee_box_o2(Backend be) {
+    check_dot_tile<Buffers>(
+        be, TileCase{64, 64, 32, 61, 57, false},
+        TileLaunch<float, float>([](bool host, const float *x, const float *y, const float *c,
+                                    float *z, int m, int n) {
+            return host ? (int)launch_tile_ieee_box_o2_host(x, y, c, z, m, n)
+                        : MT_CUDA_CALL(tile_ieee_box_o2, x, y, c, z, m, n);
+        }));
+}
 TEST(Host, UnitStrideOtherThanOneIsRefused) {
     std::vector<mytriton_fp16> a(64), b(64), c(64);
     int status = (int)launch_mm_f16_unit_o2_host(a.data(), b.data(), c.data(), 8, 8, 8, 8, 2, 8, 1, 8, 1);
@@ -246,6 +261,8 @@ DOT_TEST(MatmulF64, mm_f64)
 DOT_TEST(MatmulI8, mm_i8)
 DOT_TEST(MatmulI8PlusEq, mm_i8_plus)
 DOT_TEST(MatmulFp8E4xE5, mm_fp8)
+DOT_TEST(MatmulF64BoxO2, mm_f64_box_o2)
+DOT_TEST(TileF32IeeeBoxO2, tile_ieee_box_o2)
 
 // -O2's tensor-core path of large tiles (emit_cuda_mma.c; CUDA only):
 // masked K tails, M and N not multiples of the tile, rows not 16-byte

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mytriton/runtime.h"
+#include "box_ref.h"
 #include "sort_ref.h"
 #include "mytriton_lang_shape_kernels.h"
 #if MT_SHAPE_MLIR
@@ -305,6 +306,78 @@ void sort_vec(Backend b, int opt) {
     expect_equal(kk.h, wk, "flip of the sort");
 }
 
+// Bounding boxes of more than 1024 elements (kernels/box.py), -O2 alone:
+// the blocked emitter spreads the box over the threads.
+#if MT_SHAPE_CUDA
+#define CUDA_LAUNCH_O2(name, ...) ((int)launch_shape_##name##_o2(0, __VA_ARGS__))
+#else
+#define CUDA_LAUNCH_O2(name, ...) (-1)
+#endif
+#define RUN_O2(b, name, ...)                                                        \
+    do {                                                                            \
+        int st_ = (b) == Backend::Host ? (int)launch_shape_##name##_o2_host(__VA_ARGS__) \
+                                       : CUDA_LAUNCH_O2(name, __VA_ARGS__);         \
+        ASSERT_EQ(st_, 0) << #name;                                                 \
+    } while (0)
+
+// trans_box_kernel (box_ref.h): a ragged corner transposed, its row sums
+// and cumulative sums down the columns
+template <typename Launch>
+void trans_box(Backend b, int M, int N, Launch launch) {
+    const int m = M - 3, n = N - 5;
+    Buf<float> x(iota_f((size_t)M * N, 0.5f, -100.0f)), y(std::vector<float>((size_t)N * M, -7.0f)),
+        sums(std::vector<float>(N, -7.0f)), cums(std::vector<float>((size_t)N * M, -7.0f));
+    ASSERT_EQ(launch(x.ptr(b), y.ptr(b), sums.ptr(b), cums.ptr(b), m, n), 0);
+    y.fetch(b);
+    sums.fetch(b);
+    cums.fetch(b);
+    box_ref::TransBox w = box_ref::trans_box(x.h, M, N, m, n, -7.0f);
+    expect_equal(y.h, w.y, "trans_box y");
+    expect_equal(sums.h, w.sums, "trans_box row sums");
+    expect_equal(cums.h, w.cums, "trans_box cumsum");
+}
+
+// reshape_box_kernel (box_ref.h)
+template <typename Launch>
+void reshape_box(Backend b, int R, int C, int R2, int C2, Launch launch) {
+    Buf<float> x(iota_f((size_t)R * C, 0.25f, -300.0f)), y(std::vector<float>((size_t)R2 * C2, -1.0f));
+    ASSERT_EQ(launch(x.ptr(b), y.ptr(b)), 0);
+    y.fetch(b);
+    expect_equal(y.h, box_ref::reshape_box(x.h, R2, C2), "reshape_box");
+}
+
+// join_split_box_kernel (box_ref.h)
+void join_split_box(Backend b) {
+    const int N = 1024, n = 1000;
+    Buf<float> z(iota_f(2 * N, 0.5f, -500.0f)), w(std::vector<float>(2 * N, -1.0f)),
+        t(iota_f(8, 1.0f, 3.0f)), u(std::vector<float>(8, -1.0f));
+    RUN_O2(b, join_split_box, z.ptr(b), w.ptr(b), t.ptr(b), u.ptr(b), n);
+    w.fetch(b);
+    u.fetch(b);
+    std::vector<float> ww, wu;
+    box_ref::join_split_box(z.h, t.h, N, n, -1.0f, &ww, &wu);
+    expect_equal(w.h, ww, "join_split_box pairs");
+    expect_equal(u.h, wu, "join_split_box transpose");
+}
+
+#define BOX_LAUNCH(name)                                                 \
+    [b](auto... args) {                                                  \
+        return b == Backend::Host ? (int)launch_shape_##name##_o2_host(args...) \
+                                  : CUDA_LAUNCH_O2(name, args...);       \
+    }
+
+void trans_box_a(Backend b) { trans_box(b, 32, 128, BOX_LAUNCH(trans_box_a)); }
+void trans_box_b(Backend b) { trans_box(b, 128, 64, BOX_LAUNCH(trans_box_b)); }
+void reshape_box_a(Backend b) { reshape_box(b, 64, 64, 32, 128, BOX_LAUNCH(reshape_box_a)); }
+void reshape_box_b(Backend b) { reshape_box(b, 128, 32, 64, 64, BOX_LAUNCH(reshape_box_b)); }
+
+#define BOX_CASE(name)                        \
+    TEST(Host, name##_o2) { name(Backend::Host); } \
+    TEST(Cuda, name##_o2) {                   \
+        SHAPE_NEED_GPU();                     \
+        name(Backend::Cuda);                  \
+    }
+
 #define SHAPE_CASE(name)                              \
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
@@ -349,3 +422,8 @@ SHAPE_CASE(loop)
 SHAPE_CASE(loop_pairs)
 SHAPE_CASE(sort)
 SHAPE_CASE(sort_vec)
+BOX_CASE(trans_box_a)
+BOX_CASE(trans_box_b)
+BOX_CASE(reshape_box_a)
+BOX_CASE(reshape_box_b)
+BOX_CASE(join_split_box)

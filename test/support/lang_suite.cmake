@@ -1,5 +1,6 @@
 # mytriton_lang_suite(<suite> PREFIX <p> DEFINE <D> SOURCE <kernels.py>
-#                     TEST <test.cpp> CASES <case>...)
+#                     TEST <test.cpp> CASES <case>...
+#                     [O2_SOURCE <more.py> O2_CASES <case>...])
 #
 # One language-area suite (test/lang_shape, test/lang_rank): each case
 # "name|kernel|signature|constexprs[|grid]" (grid default "1") compiled at
@@ -8,14 +9,15 @@
 # at -O1 for the MLIR backend (with mlir-opt of MLIR 19) as
 # launch_<p>_<name>_m_mlir in mytriton_<suite>_mlir; the test program
 # mytriton_<suite>_test built from <test.cpp> with <D>_CUDA and <D>_MLIR
-# (0 or 1), run as
+# (0 or 1); O2_CASES, from O2_SOURCE, at -O2 alone (launch_<p>_<name>_o2,
+# in the same library and tests; no MLIR); run as
 #   <suite>.Host.*   always
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
 #   <suite>.Mlir.*   the MLIR backend (skipped without a GPU)
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
 #                    by mlir-opt and assembled by ptxas (label mlir)
 function(mytriton_lang_suite suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "PREFIX;DEFINE;SOURCE;TEST" "CASES")
+  cmake_parse_arguments(PARSE_ARGV 1 S "" "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE" "CASES;O2_CASES")
   set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
   set(_backends host)
   if(CMAKE_CUDA_COMPILER)
@@ -43,6 +45,16 @@ function(mytriton_lang_suite suite)
           SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} GRID "${_grid}")
       endif()
     endforeach()
+  endforeach()
+  foreach(_entry IN LISTS S_O2_CASES)
+    string(REPLACE "|" ";" _f "${_entry}")
+    list(GET _f 0 _case)
+    list(GET _f 1 _kernel)
+    list(GET _f 2 _sig)
+    list(GET _f 3 _defs)
+    string(REPLACE " " ";" _defs "${_defs}")
+    list(APPEND _args KERNEL ${_kernel} SOURCE ${S_O2_SOURCE} NAME ${S_PREFIX}_${_case}_o2
+      SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "1")
   endforeach()
   set(_lib mytriton_${suite}_kernels)
   mytriton_add_kernels(${_lib} ${_args} BACKENDS ${_backends})

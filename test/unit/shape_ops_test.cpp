@@ -39,6 +39,81 @@ TEST(ShapeVerifier, ReshapeKeepsTheElementCount) {
     EXPECT_NE(typed.verify(), "");
 }
 
+Attrs remap_attr(std::vector<int> shape, std::vector<int> dims, std::vector<int> strides, int off) {
+    Attrs at{};
+    at.rank = static_cast<int>(shape.size());
+    for (size_t i = 0; i < shape.size(); i++) at.shape[i] = shape[i];
+    at.nv = static_cast<int>(dims.size());
+    for (size_t i = 0; i < dims.size(); i++) at.vdims[i] = dims[i], at.vstride[i] = strides[i];
+    at.voff = off;
+    return at;
+}
+
+// remap (the rank lowering's element move): its type rule and text, and
+// its place among the shape ops (a bounding box where its rank-2 shapes do
+// not broadcast, as a reshape's)
+TEST(ShapeVerifier, Remap) {
+    Ssa ok;
+    Operand a = ok.typed(OP_ARANGE, {}, range_attr(0, 32));
+    Operand m = ok.typed(OP_RESHAPE, {a}, dims_attr({4, 8}));
+    ok.typed(OP_REMAP, {m}, remap_attr({8, 4}, {2, 4, 4}, {-16, 1, 4}, 16));
+    EXPECT_VALID(ok);
+    EXPECT_NE(ok.print().find("remap %1 {shape=(8, 4), dims=[2, 4, 4], strides=[-16, 1, 4], "
+                              "offset=16} : block<8x4 x i32>"),
+              std::string::npos)
+        << ok.print();
+    EXPECT_TRUE(shape_needs_box(ok.f));  // (4, 8) and (8, 4)
+    EXPECT_TRUE(shape_moves_elements(OP_REMAP));
+
+    Ssa same;  // one shape: no box
+    Operand b = same.typed(OP_ARANGE, {}, range_attr(0, 32));
+    Operand n = same.typed(OP_RESHAPE, {b}, dims_attr({4, 8}));
+    same.typed(OP_REMAP, {n}, remap_attr({4, 8}, {8, 4}, {1, 8}, 0));
+    EXPECT_VALID(same);
+    EXPECT_FALSE(shape_needs_box(same.f));
+
+    Ssa part;  // a part of the block, rank 1: a box (not the tile's flat view)
+    Operand p0 = part.typed(OP_ARANGE, {}, range_attr(0, 32));
+    Operand p1 = part.typed(OP_RESHAPE, {p0}, dims_attr({4, 8}));
+    part.typed(OP_REMAP, {p1}, remap_attr({8}, {8}, {4}, 1));
+    EXPECT_VALID(part);
+    EXPECT_TRUE(shape_needs_box(part.f));
+
+    Ssa count;
+    Operand c = count.typed(OP_ARANGE, {}, range_attr(0, 32));
+    count.op(OP_REMAP, blk(i32(), 8, 4), {c}, remap_attr({8, 4}, {2, 4}, {1, 2}, 0));
+    EXPECT_REJECTED(count, "the index dimensions hold 8 elements");
+
+    Ssa outside;
+    Operand d = outside.typed(OP_ARANGE, {}, range_attr(0, 32));
+    outside.op(OP_REMAP, vec(i32(), 32), {d}, remap_attr({32}, {32}, {-1}, 30));
+    EXPECT_REJECTED(outside, "reads outside");
+}
+
+// tl.dot's batched form {batch=B}: rank-2 operands (B*M, K) and (B*K, N),
+// accumulator (B*M, N)
+TEST(ShapeVerifier, BatchedDot) {
+    Attrs dot{};
+    dot.flag = DOT_IEEE;
+    dot.axis = 2;
+    Ssa ok;
+    Operand x = ok.typed(OP_ZEROS, {}, shape_attr({32, 16}, DT_F32));
+    Operand y = ok.typed(OP_ZEROS, {}, shape_attr({32, 64}, DT_F32));
+    Operand c = ok.typed(OP_ZEROS, {}, shape_attr({32, 64}, DT_F32));
+    ok.typed(OP_DOT, {x, y, c}, dot);
+    EXPECT_VALID(ok);
+    EXPECT_NE(ok.print().find("input_precision=ieee, max_num_imprecise_acc=0, batch=2}"),
+              std::string::npos)
+        << ok.print();
+
+    Ssa bad;  // the accumulator of one batch
+    Operand x2 = bad.typed(OP_ZEROS, {}, shape_attr({32, 16}, DT_F32));
+    Operand y2 = bad.typed(OP_ZEROS, {}, shape_attr({32, 64}, DT_F32));
+    Operand c2 = bad.typed(OP_ZEROS, {}, shape_attr({16, 64}, DT_F32));
+    bad.op(OP_DOT, blk(f32(), 16, 64), {x2, y2, c2}, dot);
+    EXPECT_REJECTED(bad, "the accumulator has shape (16, 64)");
+}
+
 TEST(ShapeVerifier, TransNeedsRankTwo) {
     Ssa ok;
     Operand z = ok.typed(OP_ZEROS, {}, shape_attr({4, 8}, DT_F32));
@@ -175,17 +250,42 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:5: error: cannot unpack a tuple of 2 values into 3 names\n"
          "        a, b, c = tl.split(tl.join(o, o))\n"
          "        ^\n"},
-        {"NonSquareTransposeTooLargeOnCuda", "x, n", "*fp32, i32",
+        {"NonSquareTransposeTooLargeAtO1", "x, n", "*fp32, i32",
          "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
          "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
          "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n",
-         "k.py:9:26: error: the tile (128, 128) needs 16384 threads, more than the 1024 of a CUDA block (a "
-         "transpose or reshape between two rank-2 shapes runs one thread per element of the bounding box "
-         "of the kernel's blocks for now: the box at most 1024 elements)\n"
+         "k.py:9:26: error: the tile (128, 128) needs 16384 threads, more than the 1024 of a CUDA block (at "
+         "-O1 a transpose or reshape between two rank-2 shapes runs one thread per element of the "
+         "bounding box of the kernel's blocks: the box at most 1024 elements; -O2 spreads it over the "
+         "threads)\n"
          "        v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
-         "                             ^\n"},
+         "                             ^\n",
+         {}, nullptr, "", 1},
     };
     return all;
+}
+
+// The same transpose at -O2 (NonSquareTransposeTooLargeAtO1 above): its
+// (128, 128) box spread over the threads by the blocked emitter, the
+// operand guarded to its own (16, 128) shape, the exchange in the dynamic
+// shared pool.
+TEST(ShapeBox, NonSquareTransposeAtO2) {
+    std::string path = write_kernel("shape_box_trans", "k.py",
+                                    kernel_text("x, n",
+                                                "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
+                                                "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
+                                                "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n"));
+    CompileArgs a;
+    a.path = path;
+    a.signature = "*fp32, i32";
+    Compiled r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("__launch_bounds__(256)"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("extern __shared__ __align__(16) unsigned char mt_smem[];"),
+              std::string::npos);
+    EXPECT_NE(r.cuda.find("float *const shape_smem_"), std::string::npos);
+    EXPECT_NE(r.cuda.find(" < 16) shape_smem_"), std::string::npos);  // the operand's rows
+    EXPECT_NE(r.cuda.find("const int mt_p = ((("), std::string::npos);   // the result's columns
 }
 
 class ShapeDiagnostic : public ::testing::TestWithParam<size_t> {};

@@ -127,3 +127,20 @@ def linear_attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, N_CTX, scale,
         kt_ptrs += BLOCK_N * HEAD_DIM
         v_ptrs += BLOCK_N * HEAD_DIM
     tl.store(o_ptr + offs_m[:, None] * HEAD_DIM + offs_d[None, :], acc.to(tl.float16), mask=offs_m[:, None] < N_CTX)
+
+
+@triton.jit
+def dot_tile_kernel(x_ptr, y_ptr, c_ptr, z_ptr, m, n,
+                    BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, PRECISION: tl.constexpr):
+    """Z = C + X @ Y for one (BM, BK) x (BK, BN) tile without a K loop (not
+    the tensor-core path's shape: the CUDA-core dot), row-major contiguous;
+    the ragged (m, n) corner: rows of X from m and columns of Y from n read
+    as 0, Z stored there alone."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    x = tl.load(x_ptr + rm[:, None] * BK + rk[None, :], mask=rm[:, None] < m, other=0)
+    y = tl.load(y_ptr + rk[:, None] * BN + rn[None, :], mask=rn[None, :] < n, other=0)
+    c = tl.load(c_ptr + rm[:, None] * BN + rn[None, :])
+    z = tl.dot(x, y, c, input_precision=PRECISION, out_dtype=c.dtype)
+    tl.store(z_ptr + rm[:, None] * BN + rn[None, :], z, mask=(rm[:, None] < m) & (rn[None, :] < n))
