@@ -251,14 +251,12 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * memory); with fewer, they are consecutive. */
 static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
     if (per == 1) return t;
-    /* k is an expression ("j + q": the per-element fallback of a 16-byte
-     * group): in parentheses, else k / g and k % g below are j + (q / g)
-     * and j + (q % g), another element. FIXME: every kernel needs them;
-     * only bounding-box kernels get them for now, so that the -O2 output of
-     * the others stays byte-identical until the fix is decided (with
-     * tm * tn >= 2 * g, e.g. the conformance row_sum_kernel with BLOCK =
-     * 1024, a masked group's fallback reads other columns). */
-    if (C->tile->dot_box && strchr(k, ' ')) k = arena_printf(C->a, "(%s)", k);
+    /* k may be an expression ("j + q": the per-element fallback of a
+     * 16-byte group): in parentheses, else k / g and k % g below are
+     * j + (q / g) and j + (q % g), another element (with tm * tn >= 2 * g,
+     * e.g. the conformance row_sum_kernel with BLOCK = 1024 and a ragged
+     * row, a masked group's fallback read other columns) */
+    if (strchr(k, ' ')) k = arena_printf(C->a, "(%s)", k);
     if (g == 1) return arena_printf(C->a, "(%s * %d + %s)", k, extent / per, t);
     if (per >= 2 * g && per % g == 0)
         return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,

@@ -47,6 +47,8 @@
 #include "nested_o2.h"
 #include "rowsum_o1.h"
 #include "rowsum_o2.h"
+#include "rowsum1k_o1.h"
+#include "rowsum1k_o2.h"
 #include "rsum_o1.h"
 #include "rsum_o2.h"
 #include "seedmm64_o2.h"
@@ -252,8 +254,9 @@ TEST(Emu, ColSumRuntimeLoop) {
 }
 
 TEST(Emu, RowSum) {
-    for (RowFn f : {launch_rowsum_o1, launch_rowsum_o2}) {
-        for (int cols : {256, 100, 1}) {
+    for (RowFn f : {launch_rowsum_o1, launch_rowsum_o2, launch_rowsum1k_o1, launch_rowsum1k_o2}) {
+        for (int cols : {256, 100, 1, 1001, 1023}) {
+            if (cols > 256 && (f == launch_rowsum_o1 || f == launch_rowsum_o2)) continue;
             int rows = 6;
             auto x = random_vec((size_t)rows * cols, 6);
             std::vector<float> out(rows, -1.0f);
