@@ -36,7 +36,9 @@ enum {
     VER_MAX_SPANS = 16, /* distinct load or store intervals */
     VER_MAX_PAIRS = 16, /* store x load comparisons in the test */
     VER_MAX_CHAIN = 8,  /* addptrs between a pointer and its parameter */
-    VER_WORDS = 128     /* 32-bit registers a group's loads may hold per thread */
+    VER_WORDS = 64      /* 32-bit registers a group's loads may hold per thread (on the
+                         * H200 the layer norm's groups of 4, 96 registers of loads, ran
+                         * 1.18x Triton, groups of 2 0.86x: docs/design.md 13b) */
 };
 
 /* e + k: e a C expression of type long long (NULL: 0). `sum`: e's top-level
@@ -531,8 +533,8 @@ int cuda_version_plan(CudaB *C, const Inst *loop, CudaVersion *V) {
         }
     }
     if (!loads || !stores) return 0;
-    /* tl.range's loop_unroll_factor, else 4 iterations (2) whose loads
-     * fit in VER_WORDS registers */
+    /* tl.range's loop_unroll_factor, else 4 iterations (or 2) whose
+     * loads fit in VER_WORDS registers */
     V->unroll = l->unroll > 1            ? l->unroll
                 : 4 * words <= VER_WORDS ? 4
                 : 2 * words <= VER_WORDS ? 2

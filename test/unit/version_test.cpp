@@ -52,7 +52,7 @@ TEST(Version, TheSuitesLayerNormThirdLoop) {
         "        mt_apart(Y, v1, (long long)v1 + v38_last + 2047, 4, W, 0, v38_last + 2047, 4) &&\n"
         "        mt_apart(Y, v1, (long long)v1 + v38_last + 2047, 4, B, 0, v38_last + 2047, 4);\n"
         "    if (v38_apart) {\n"
-        "        for (; v38_c + 6144 < N; v38_c += 8192) {\n";
+        "        for (; v38_c + 2048 < N; v38_c += 4096) {\n";
     EXPECT_NE(r.cuda.find(test), std::string::npos) << r.cuda;
     // the group's loads into slots, then read from them; the loop as written after
     EXPECT_NE(r.cuda.find("float (&v43)[8] = v43_g[mt_u];"), std::string::npos) << r.cuda;
