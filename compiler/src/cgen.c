@@ -894,6 +894,37 @@ const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands
     return sb_str(&sb);
 }
 
+Type c_print_type(const Attrs *at, Type t) {
+    if (at->rank <= 2 || t.rank != 2) return t;
+    return type_with_shape(t, at->rank, at->shape);
+}
+
+void c_print_indices(StrBuf *args, Arena *a, const Attrs *at, Type t, const char *const *idx,
+                     const char *fmt) {
+    Type p = c_print_type(at, t);
+    if (p.rank == t.rank) {
+        for (int k = 0; k < t.rank; k++) {
+            sb_puts(args, ", ");
+            sb_printf(args, fmt, idx[k]);
+        }
+        return;
+    }
+    long long below = 1; /* the row's indices: all but the last */
+    for (int k = p.rank - 2; k > 0; k--) below *= p.dims[k];
+    for (int k = 0; k < p.rank; k++) {
+        const char *i = idx[1];
+        if (k + 1 < p.rank) {
+            i = below > 1 ? arena_printf(a, "(%s) / %lld", idx[0], below)
+                          : arena_printf(a, "(%s)", idx[0]);
+            if (k > 0) i = arena_printf(a, "(%s %% %d)", i, (int)p.dims[k]);
+            else if (below > 1) i = arena_printf(a, "(%s)", i);
+            if (k + 2 < p.rank) below /= p.dims[k + 1];
+        }
+        sb_puts(args, ", ");
+        sb_printf(args, fmt, i);
+    }
+}
+
 const char *c_print_arg(Arena *a, DType dt, int hex, const char *v) {
     const DTypeInfo *d = dtype_info(dt);
     if (hex) {

@@ -65,6 +65,16 @@ const char **c_param_names(Arena *a, const Function *f);
  * "pid (%u, %u, %u) idx (%3u)%s%f\n", the prefix passed as the %s, "(operand
  * i) " after it when there are several), as the text of a C string literal. */
 const char *c_print_format(Arena *a, Type t, int hex, int operand, int noperands);
+/* The type device_print shows for its operand of type t: the logical
+ * shape of a block of rank 3 or 4 that the rank lowering folded (its
+ * attributes' shape), else t. */
+Type c_print_type(const Attrs *at, Type t);
+/* Appends ", " and `fmt` (a printf format of one %s: "(unsigned)%s") of
+ * each index of the printed type of the element at (idx[0], idx[1]) of t
+ * (rank <= 2; a folded block's row idx[0] split into its leading indices,
+ * each in parentheses). */
+void c_print_indices(StrBuf *args, Arena *a, const Attrs *at, Type t, const char *const *idx,
+                     const char *fmt);
 /* A register value of dtype `dt` (floats: in their compute type) as the
  * printf argument of c_print_format's conversion. */
 const char *c_print_arg(Arena *a, DType dt, int hex, const char *v);

@@ -735,18 +735,22 @@ static void emit_print(Cuda *C, const Inst *in) {
     else if (l == LAYOUT_ROWS) idx[0] = "tile_i", guard = "tile_j == 0";
     else if (l == LAYOUT_COLS) idx[t.rank - 1] = "tile_j", guard = "tile_i == 0";
     else idx[0] = "tile_i", idx[1] = "tile_j";
+    /* a bounding-box tile: the threads inside the value's own shape */
+    if (l != LAYOUT_UNIFORM && t.rank > 0) guard = both(C, guard, box_guard(C, t, l));
     DType dt = (DType)t.dtype;
     const char *v = dtype_is_float(dt) ? opd_as(C, x[0], dtype_info(dt)->compute) : opd(C, x[0]);
     StrBuf args;
     sb_init(&args, C->a);
-    for (int k = 0; k < t.rank; k++) sb_printf(&args, ", (unsigned)%s", idx[k]);
+    c_print_indices(&args, C->a, &in->attrs, t, idx, "(unsigned)%s");
     StrBuf prefix;
     sb_init(&prefix, C->a);
     sb_quote(&prefix, in->attrs.text ? in->attrs.text : "");
     const char *call = arena_printf(
         C->a,
         "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z%s, %s, %s);",
-        c_print_format(C->a, t, in->attrs.flag, in->attrs.start, in->attrs.end), sb_str(&args),
+        c_print_format(C->a, c_print_type(&in->attrs, t), in->attrs.flag, in->attrs.start,
+                       in->attrs.end),
+        sb_str(&args),
         sb_str(&prefix), c_print_arg(C->a, dt, in->attrs.flag, v));
     if (guard) line(C, "if (%s) %s", guard, call);
     else line(C, "%s", call);
@@ -758,7 +762,13 @@ static void emit_print(Cuda *C, const Inst *in) {
 static void emit_assert(Cuda *C, const Inst *in) {
     StrBuf sb;
     sb_init(&sb, C->a);
-    sb_printf(&sb, "if (!(%s)) __assertfail(", opd(C, in->args[0]));
+    /* a bounding-box tile: the threads inside the condition's own shape */
+    Type t = operand_type(C->f, in->args[0]);
+    const char *inside = NULL;
+    if (t.rank > 0 && in->args[0].kind == OPD_VALUE && type_numel(t) > 1)
+        inside = box_guard(C, t, operand_layout(C, in, 0));
+    if (inside) sb_printf(&sb, "if ((%s) && !(%s)) __assertfail(", inside, opd(C, in->args[0]));
+    else sb_printf(&sb, "if (!(%s)) __assertfail(", opd(C, in->args[0]));
     sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
     sb_puts(&sb, ", ");
     sb_quote(&sb, in->attrs.file ? in->attrs.file : "");

@@ -1467,8 +1467,9 @@ static void emit_debug(CudaB *C, const Inst *in) {
         if (dtype_is_float(dt)) v = as_dtype(C, o, v, dtype_info(dt)->compute);
         sb_printf(&sb,
                   "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z",
-                  c_print_format(C->a, t, in->attrs.flag, in->attrs.start, in->attrs.end));
-        for (int k = 0; k < t.rank; k++) sb_printf(&sb, ", (unsigned)%s", idx[k]);
+                  c_print_format(C->a, c_print_type(&in->attrs, t), in->attrs.flag,
+                                 in->attrs.start, in->attrs.end));
+        c_print_indices(&sb, C->a, &in->attrs, t, idx, "(unsigned)%s");
         sb_puts(&sb, ", ");
         sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
         sb_printf(&sb, ", %s);", c_print_arg(C->a, dt, in->attrs.flag, v));

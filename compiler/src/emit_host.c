@@ -637,14 +637,16 @@ static void emit_print(Host *H, const Inst *in) {
                         : opd(H, x[0], t.rank ? &it : NULL);
     StrBuf args;
     sb_init(&args, H->a);
-    for (int k = 0; k < t.rank; k++) sb_printf(&args, ", (unsigned)(%s)", idx[k]);
+    c_print_indices(&args, H->a, &in->attrs, t, idx, "(unsigned)(%s)");
     StrBuf prefix;
     sb_init(&prefix, H->a);
     sb_quote(&prefix, in->attrs.text ? in->attrs.text : "");
     H->pid_used[0] = H->pid_used[1] = H->pid_used[2] = 1;
     H->stdio = 1;
     line(H, "printf(\"%s\", (unsigned)pid_x, (unsigned)pid_y, (unsigned)pid_z%s, %s, %s);",
-         c_print_format(H->a, t, in->attrs.flag, in->attrs.start, in->attrs.end), sb_str(&args),
+         c_print_format(H->a, c_print_type(&in->attrs, t), in->attrs.flag, in->attrs.start,
+                        in->attrs.end),
+         sb_str(&args),
          sb_str(&prefix), c_print_arg(H->a, dt, in->attrs.flag, v));
     H->indent -= levels;
 }

@@ -2106,7 +2106,31 @@ static void emit_print(Mlir *M, const Inst *in) {
     }
     /* c_print_format's text with the prefix in place of its one %s, read
      * back from C's escapes (only \n there) */
-    const char *cfmt = c_print_format(M->a, t, hex, in->attrs.start, in->attrs.end);
+    /* a block of rank 3 or 4 folded by the rank lowering prints its
+     * logical indices: the row split as cgen.c c_print_indices does */
+    Type pt = c_print_type(&in->attrs, t);
+    const char *pidx[MT_MAX_RANK] = {idx[0], idx[1]};
+    if (pt.rank > t.rank) {
+        long long below = 1;
+        for (int k = pt.rank - 2; k > 0; k--) below *= pt.dims[k];
+        for (int k = 0; k + 1 < pt.rank; k++) {
+            const char *i = idx[0];
+            if (below > 1) {
+                const char *q = fresh(M, "print_row");
+                line(M, "%s = arith.divui %s, %s : i32", q, i, int_const(M, (int)below));
+                i = q;
+            }
+            if (k > 0) {
+                const char *r = fresh(M, "print_index");
+                line(M, "%s = arith.remui %s, %s : i32", r, i, int_const(M, (int)pt.dims[k]));
+                i = r;
+            }
+            pidx[k] = i;
+            if (k + 2 < pt.rank) below /= pt.dims[k + 1];
+        }
+        pidx[pt.rank - 1] = idx[1];
+    }
+    const char *cfmt = c_print_format(M->a, pt, hex, in->attrs.start, in->attrs.end);
     StrBuf fmt;
     sb_init(&fmt, M->a);
     for (const char *c = cfmt; *c; c++) {
@@ -2127,8 +2151,8 @@ static void emit_print(Mlir *M, const Inst *in) {
         sb_printf(&args, "%s%s", k ? ", " : "", pid[k]);
         sb_printf(&types, "%si32", k ? ", " : "");
     }
-    for (int k = 0; k < t.rank; k++) {
-        sb_printf(&args, ", %s", idx[k]);
+    for (int k = 0; k < pt.rank; k++) {
+        sb_printf(&args, ", %s", pidx[k]);
         sb_puts(&types, ", i32");
     }
     sb_printf(&args, ", %s", v);

@@ -172,9 +172,6 @@ static Val device_print(Interp *I, const PyNode *call, const char *fn) {
             fe_fail(I, a ? a->pos : call->pos, "*args in calls are not supported");
         Val v = fe_eval(I, a);
         Expr *x = fe_to_expr(I, v, a->pos, fn);
-        if (x->type.rank > 2)
-            fe_fail(I, a->pos, "%s of a block of rank %d is not supported yet (print a reshape "
-                    "to rank 2, or rank-2 slices)", fn, (int)x->type.rank);
         if (hex && dtype_is_float((DType)x->type.dtype) && !x->type.ptr)
             fe_fail(I, a->pos, "%s: hex=True prints integers (got %s)", fn,
                     type_str(I->a, x->type));

@@ -554,15 +554,25 @@ static Operand get(Rank *R, Operand o, SrcPos pos) {
     return add_memo(R, M_EXACT, v, NULL, r);
 }
 
+/* A rank-1 block used in an op of a rank-2 shape F as its row (1, N): the
+ * frontend's form (Triton's broadcasting adds the leading axis), which the
+ * backends expect. */
+static Operand as_row(Rank *R, Operand o, Type F, SrcPos pos) {
+    Type G = operand_type(R->f, o);
+    if (F.rank != 2 || G.rank != 1) return o;
+    int32_t d[2] = {1, G.dims[0]};
+    return flat_reshape(R, o, shape_of(G, 2, d), pos);
+}
+
 /* o as an operand of an elementwise op of logical shape S. */
 static Operand bcast(Rank *R, Operand o, Type S, SrcPos pos) {
     if (!is_block(R, o)) return scalar(R, o);
     int v = o.id;
-    Type T = R->otype[v];
-    if (compat(R->rep[v].t, T, S)) return R->rep[v].o;
-    if (compat(fold(T), T, S)) return get(R, o, pos);
+    Type T = R->otype[v], F = fold(S);
+    if (compat(R->rep[v].t, T, S)) return as_row(R, R->rep[v].o, F, pos);
+    if (compat(fold(T), T, S)) return as_row(R, get(R, o, pos), F, pos);
     View w = broadcast_view(S, T);
-    return move(R, o, &w, pos);
+    return as_row(R, move(R, o, &w, pos), F, pos);
 }
 
 /* ---- items --------------------------------------------------------------- */
@@ -597,6 +607,10 @@ static Type use_shape(Rank *R, const Inst *in) {
 
 static void lower_elementwise(Rank *R, Inst *in) {
     Type S = use_shape(R, in), F = fold(S);
+    if (in->op == OP_PRINT && S.rank > 2) { /* device_print shows the logical indices */
+        in->attrs.rank = S.rank;
+        for (int k = 0; k < S.rank; k++) in->attrs.shape[k] = S.dims[k];
+    }
     Type shape = type_scalar(DT_NONE);
     int first = -1;
     for (int k = 0; k < in->nargs; k++) {

@@ -127,6 +127,7 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
         sb_puts(sb, " {prefix=");
         sb_quote(sb, at->text ? at->text : "");
         if (at->end > 1) sb_printf(sb, ", operand=%d/%d", at->start, at->end);
+        if (at->rank > 2) sb_printf(sb, ", shape=%s", attrs_shape(sb->arena, at));
         sb_puts(sb, at->flag ? ", hex}" : "}");
         return;
     case AT_ASSERT:

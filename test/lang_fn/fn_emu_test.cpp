@@ -88,6 +88,13 @@ TEST(Emu, DevicePrintTileRowsColumns) {
         std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (0, %d) c: 0x%02x\n", c, c);
         want += line;
     }
+    for (int a = 0; a < 2; a++)
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < 8; c++) {
+                std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (%d, %d, %d) u: %f\n", a, r, c,
+                              (double)((a * 2 + r) * 10 + c));
+                want += line;
+            }
     std::string o1 = captured([&] { EXPECT_EQ(launch_emu_fn_print2d_o1(nullptr, x), 0); });
     std::string o2 = captured([&] { EXPECT_EQ(launch_emu_fn_print2d_o2(nullptr, x), 0); });
     EXPECT_EQ(sorted_lines(o1), sorted_lines(want));

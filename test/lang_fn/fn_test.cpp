@@ -397,6 +397,13 @@ std::string print2d_expected() {
         std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (0, %d) c: 0x%02x\n", c, c);
         want += line;
     }
+    for (int a = 0; a < 2; a++)
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < 8; c++) {
+                std::snprintf(line, sizeof line, "pid (0, 0, 0) idx (%d, %d, %d) u: %f\n", a, r, c,
+                              (double)((a * 2 + r) * 10 + c));
+                want += line;
+            }
     return want;
 }
 

@@ -146,12 +146,6 @@ TEST(RankLowering, BatchedDot) {
 
 const std::vector<DiagnosticCase> &cases() {
     static const std::vector<DiagnosticCase> all = {
-        {"PrintRank3", "x", "*fp32",
-         "    v = tl.zeros((2, 2, 2), tl.float32)\n    tl.device_print('v', v)\n",
-         "k.py:8:26: error: tl.device_print of a block of rank 3 is not supported yet (print a "
-         "reshape to rank 2, or rank-2 slices)\n"
-         "        tl.device_print('v', v)\n"
-         "                             ^\n"},
         {"CarriedPointersBroadcast", "x, n", "*fp32, i32",
          "    p = x + tl.arange(0, 2)[:, None, None] * 8\n"
          "    for i in range(n):\n"

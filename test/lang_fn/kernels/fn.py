@@ -156,3 +156,5 @@ def print2d_kernel(x_ptr, BM: tl.constexpr, BN: tl.constexpr):
     tl.device_print("t", t)
     tl.device_print("r", r[:, None])
     tl.device_print("c", c[None, :].to(tl.int8), hex=True)
+    # a block of rank 3 prints its three indices
+    tl.device_print("u", tl.reshape(t, (2, BM // 2, BN)))
