@@ -299,9 +299,10 @@ static int span_value(Ctx *X, int v, Span *s) {
                      uniform_mag(f, opd_value(v), 0));
         return 1;
     }
+    /* the ops with a bound; any other (a new one too) has none */
     Span x, y;
-    switch (def->op) {
-    case OP_ARANGE: {
+    Op op = def->op;
+    if (op == OP_ARANGE) {
         long long lo = def->attrs.start, hi = (long long)def->attrs.end - 1;
         s->lo = b_const(lo);
         s->hi = b_const(hi);
@@ -309,10 +310,9 @@ static int span_value(Ctx *X, int v, Span *s) {
         s->point = lo == hi;
         return 1;
     }
-    case OP_EXPAND_DIMS:
-    case OP_BROADCAST:
-    case OP_HINT: return span_of(X, def->args[0], s);
-    case OP_CAST: {
+    if (op == OP_EXPAND_DIMS || op == OP_BROADCAST || op == OP_HINT)
+        return span_of(X, def->args[0], s);
+    if (op == OP_CAST) {
         /* a signed integer widened: the same value, computed in the
          * narrower type */
         DType from = (DType)operand_type(f, def->args[0]).dtype;
@@ -323,74 +323,11 @@ static int span_value(Ctx *X, int v, Span *s) {
             need_fits(X, s, 32);
         return 1;
     }
-    case OP_ADD:
-    case OP_SUB:
-        if (!span_of(X, def->args[0], &x) || !span_of(X, def->args[1], &y)) return 0;
-        *s = s_add(C->a, x, y, def->op == OP_SUB);
-        return s->mag < VER_MAG_LIMIT;
-    case OP_MUL:
-        if (!span_of(X, def->args[0], &x) || !span_of(X, def->args[1], &y)) return 0;
-        return s_mul(C->a, x, y, s) && s->mag < VER_MAG_LIMIT;
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_NEG:
-    case OP_ABS:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "ops_math.def"
-#undef MATH
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_UMULHI:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_BITCAST:
-    case OP_SELECT:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_XOR_SHUFFLE:
-    case OP_ADDPTR:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_COUNT: break;
-    }
-    return 0;
+    if (op != OP_ADD && op != OP_SUB && op != OP_MUL) return 0;
+    if (!span_of(X, def->args[0], &x) || !span_of(X, def->args[1], &y)) return 0;
+    if (op == OP_MUL) return s_mul(C->a, x, y, s) && s->mag < VER_MAG_LIMIT;
+    *s = s_add(C->a, x, y, op == OP_SUB);
+    return s->mag < VER_MAG_LIMIT;
 }
 
 static int span_of(Ctx *X, Operand o, Span *s) {
