@@ -258,7 +258,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
         if (in->op == OP_DOT) {
-            if (dot || in->attrs.axis > 1) return 0; /* one, not batched (rank.c) */
+            if (dot) return 0;
             dot = in;
         } else if (in->loop || (in->op != OP_LOAD && !cuda_regen_op_ok(in->op))) {
             return 0;

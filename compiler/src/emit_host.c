@@ -931,8 +931,6 @@ static void emit_dot(Host *H, const Inst *in) {
     int id = in->result;
     Type xt = operand_type(H->f, in->args[0]), yt = operand_type(H->f, in->args[1]);
     int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
-    int batch = in->attrs.axis > 1 ? in->attrs.axis : 1; /* {batch=B}: B products */
-    if (batch > 1) K = yt.dims[0] / batch;
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype;
     const char *A = H->vname[in->args[0].id], *B = H->vname[in->args[1].id],
                *C = H->vname[in->args[2].id], *R = H->vname[id];

@@ -378,11 +378,6 @@ static Operand coord(Rank *R, const View *w, int m, SrcPos pos) {
 static Operand move(Rank *R, Operand o, const View *w, SrcPos pos);
 static Operand get(Rank *R, Operand o, SrcPos pos);
 
-static Operand scalar(Rank *R, Operand o) {
-    (void)R;
-    return o;
-}
-
 /* The target's shape at its fold with the element type of t. */
 static Type target(const View *w, Type t) { return fold(shape_of(t, w->n, w->tdims)); }
 
@@ -504,7 +499,7 @@ static Operand through(Rank *R, int v, const View *w, SrcPos pos) {
                 View x = compose_bcast(w, V, R->otype[o.id]);
                 args[k] = move(R, o, &x, pos);
             } else {
-                args[k] = scalar(R, o);
+                args[k] = o;
             }
             Type s2;
             if (args[k].kind != OPD_NONE &&
@@ -525,7 +520,7 @@ static Operand through(Rank *R, int v, const View *w, SrcPos pos) {
 /* o's value at the target of w: an operand that broadcasts to the
  * target's fold (an index chain may not depend on every target index). */
 static Operand move(Rank *R, Operand o, const View *w, SrcPos pos) {
-    if (!is_block(R, o)) return scalar(R, o);
+    if (!is_block(R, o)) return o;
     int v = o.id;
     Operand r = find_memo(R, M_VIEW, v, w);
     if (r.kind != OPD_NONE) return r;
@@ -536,7 +531,7 @@ static Operand move(Rank *R, Operand o, const View *w, SrcPos pos) {
 
 /* o at exactly its fold. */
 static Operand get(Rank *R, Operand o, SrcPos pos) {
-    if (!is_block(R, o)) return scalar(R, o);
+    if (!is_block(R, o)) return o;
     int v = o.id;
     Type want = fold(R->otype[v]);
     const Rep *p = &R->rep[v];
@@ -566,7 +561,7 @@ static Operand as_row(Rank *R, Operand o, Type F, SrcPos pos) {
 
 /* o as an operand of an elementwise op of logical shape S. */
 static Operand bcast(Rank *R, Operand o, Type S, SrcPos pos) {
-    if (!is_block(R, o)) return scalar(R, o);
+    if (!is_block(R, o)) return o;
     int v = o.id;
     Type T = R->otype[v], F = fold(S);
     if (compat(R->rep[v].t, T, S)) return as_row(R, R->rep[v].o, F, pos);
