@@ -10,6 +10,7 @@
 #include "cuda_blocked.h"
 #include "emit.h"
 #include "frontend.h"
+#include "layout.h"
 #include "lower.h"
 #include "mytriton/mytriton.h"
 #include "passes.h"
@@ -19,7 +20,7 @@
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
-enum { STAGE_COUNT = 12, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
+enum { STAGE_COUNT = 13, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
 /* The shared memory a CUDA block may have (sm_90: 227 KiB). */
 enum { MAX_SMEM = 227 * 1024 };
 
@@ -35,6 +36,9 @@ struct mt_compilation {
     int box_blocked; /* a bounding-box tile of more than 1024 elements spread by the
                       * -O2 blocked emitter (need_tile) */
     TileInfo tile;
+    LayoutPlan *layout; /* the CUDA kernel's layout plan (NULL: the tensor-core
+                         * paths, whose layouts are their own) */
+    const char *path;   /* the emitter that prints the CUDA kernel */
     Spec spec;
     int *param_div; /* the signature's :N hints */
     const char *text[STAGE_COUNT];
@@ -441,7 +445,7 @@ static int need_tile(mt_compilation *c) {
     c->box_blocked = box_o2 && !mma && !attn && (c->opts.backends & MT_BACKEND_CUDA) &&
                      c->tile.threads > MAX_TILE_O1;
     if (blocked || c->box_blocked) {
-        const char *err = cuda_blocked_layout(c->ctx->arena, c->f, &c->tile, c->opts.num_warps);
+        const char *err = layout_choose(c->ctx->arena, c->f, &c->tile, c->opts.num_warps);
         if (err) {
             mt_error(c->ctx, c->kernel->pos, "%s (num_warps %d)", err, c->opts.num_warps);
             c->tile_failed = 1;
@@ -478,6 +482,22 @@ static int need_tile(mt_compilation *c) {
         c->tile_failed = 1;
         return 0;
     }
+    Arena *a = c->ctx->arena;
+    if (blocked || c->box_blocked) {
+        c->path = "-O2 blocked emitter, emit_cuda_blocked.c";
+        c->layout = layout_plan(a, c->f, &c->tile, cuda_blocked_group(a, c->f, &c->tile, c->param_div),
+                                c->path);
+    } else if (mma || attn) {
+        c->path = attn ? "-O2 attention on tensor cores, emit_cuda_attn.c"
+                       : "-O2 tl.dot on tensor cores, emit_cuda_mma.c and emit_cuda_wgmma.c";
+    } else {
+        c->path = "one thread per element, emit_cuda.c";
+        c->layout = layout_plan(a, c->f, &c->tile, 1, c->path);
+    }
+    if (c->layout && !layout_verify(c->ctx, c->f, c->layout)) {
+        c->tile_failed = 1;
+        return 0;
+    }
     c->have_tile = 1;
     return 1;
 }
@@ -499,10 +519,21 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (!c->f) return NULL;
         ssa_print(&sb, a, c->f);
         return sb_str(&sb);
+    case MT_EMIT_LAYOUT:
+        if (!need_tile(c)) return NULL;
+        if (!c->layout) {
+            sb_printf(&sb,
+                      "// layout of %s: %d threads (%s); the operands and accumulators of its "
+                      "dots take that path's own layouts (docs/dot.md)\n",
+                      c->f->name, c->tile.block_threads, c->path);
+            ssa_print(&sb, a, c->f);
+            return sb_str(&sb);
+        }
+        return layout_print(a, c->f, c->layout);
     case MT_EMIT_CUDA:
         if (!need_tile(c)) return NULL;
         if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
-            return emit_cuda_blocked(a, c->f, &c->tile, c->spec.symbol, c->param_div);
+            return emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
             const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div,
                                             c->opts.num_warps, c->opts.num_stages);

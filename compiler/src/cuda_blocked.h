@@ -53,27 +53,27 @@ const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const c
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c);
 /* A constant operand k of `in`, as a literal of the op's computation dtype. */
 const char *cb_const_operand(CudaB *C, const Inst *in, int k);
-/* The elements of the 16-byte groups along the tile's columns: 16 bytes of
- * the narrowest dtype the kernel loads or stores, at least 4. */
-int cb_group(const Function *f);
 int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);
 /* Whether store `in` goes through shared memory (a transpose). */
 int cb_store_staged(CudaB *C, const Inst *in);
 
-/* Chooses tm, tn and block_threads for the -O2 backend: 32 * num_warps
- * threads when num_warps > 0, else by the kernel's shape. A message when
- * the tile cannot be spread so (NULL on success). */
-const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps);
 /* The bytes of the shared pool of a bounding-box kernel spread over the
  * threads (TileInfo.smem_pool): its largest buffer (an exchange's or axis
  * reduction's operand, tl.dot's two operands), which the launcher gives
  * as dynamic shared memory (opted in above 48 KiB). */
 int cuda_box_smem(const Function *f, const TileInfo *t);
-/* The -O2 kernel; param_div: the signature's divisibility hints (or NULL). */
-const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
-                              const int *param_div);
+/* The column axis's group (layout.h's LayoutPlan.group) as the axis
+ * analysis settles it: layout_access_group's 16-byte group, or 1 (the
+ * elements one by one over the threads) under Triton's specialization
+ * when no 16-byte access is proven but some are left to a run-time check. */
+int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const int *param_div);
+/* The -O2 kernel, printing the layout plan (layout.h); param_div: the
+ * signature's divisibility hints (or NULL). */
+struct LayoutPlan;
+const char *emit_cuda_blocked(Arena *a, const Function *f, const struct LayoutPlan *plan,
+                              const char *symbol, const int *param_div);
 
 /* Outer-product loops (outer.h's outer_match) at the top level of a kernel
  * whose tile is their accumulator: cuda_outer_find returns the first (or

@@ -30,161 +30,10 @@
 #include "cgen.h"
 #include "cuda_atomic.h"
 #include "cuda_blocked.h"
+#include "layout.h"
 #include "reduce_gen.h"
 
-/* ---- Layout choice ----------------------------------------------------- */
-
 static int divides(int a, int b) { return a > 0 && b % a == 0; }
-
-static int has_reduction(const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (op_has(in->op, OPF_REDUCE)) return 1;
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++)
-            if (has_reduction(sub[k])) return 1;
-    }
-    return 0;
-}
-
-static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        Block *sub[2];
-        int nsub = ssa_blocks(in, sub);
-        for (int k = 0; k < nsub; k++) group_of_block(f, sub[k], min_bytes);
-        int dt = in->op == OP_LOAD    ? in->type.dtype
-                 : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype
-                                      : -1;
-        if (dt < 0) continue;
-        int bytes = dtype_info((DType)dt)->bits <= 8 ? 1 : dtype_info((DType)dt)->bits / 8;
-        if (bytes < *min_bytes) *min_bytes = bytes;
-    }
-}
-
-int cb_group(const Function *f) {
-    int min_bytes = 4;
-    group_of_block(f, &f->body, &min_bytes);
-    return 16 / min_bytes;
-}
-
-/* Spreads the tile over exactly `threads` threads: elements per thread
- * along columns first (up to 8, or a 16-byte group of a narrower dtype),
- * then rows. */
-static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, int threads) {
-    int elems = t->threads;
-    if (threads <= 0 || elems % threads != 0)
-        return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads",
-                            tile_str(a, t), elems, threads);
-    int ept = elems / threads;
-    if (t->rank <= 1) {
-        t->tm = 1;
-        t->tn = ept;
-        return NULL;
-    }
-    int tn = 1, most = cb_group(f) > 8 ? cb_group(f) : 8;
-    while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
-    int tm = ept / tn;
-    if (!divides(tm, t->rows) || !divides(tn, t->cols))
-        return arena_printf(a, "the tile %s cannot be spread evenly over %d threads",
-                            tile_str(a, t), threads);
-    t->tm = tm;
-    t->tn = tn;
-    return NULL;
-}
-
-static int streaming_body(const Block *b);
-
-/* Whether block b (or a region in it) has a runtime loop whose body only
- * loads and computes (streaming_body). */
-static int has_streaming_loop(const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR && streaming_body(&in->loop->body) == 1) return 1;
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++)
-            if (has_streaming_loop(sub[k])) return 1;
-    }
-    return 0;
-}
-
-static int has_runtime_loop(const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR || in->op == OP_WHILE) return 1;
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++)
-            if (has_runtime_loop(sub[k])) return 1;
-    }
-    return 0;
-}
-
-const char *cuda_blocked_layout(Arena *a, const Function *f, TileInfo *t, int num_warps) {
-    t->tm = t->tn = 1;
-    if (num_warps > 0) {
-        if (num_warps > 32 || (num_warps & (num_warps - 1)) != 0)
-            return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)",
-                                num_warps);
-        int threads = 32 * num_warps;
-        if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
-        const char *err = layout_for_threads(a, f, t, threads);
-        if (err) return err;
-        t->block_threads = t->threads / (t->tm * t->tn);
-        return NULL;
-    }
-    if (t->rank == 1) {
-        int w = t->cols;
-        /* one 16-byte group per thread (4 elements of f32, 8 of f16, 16
-         * of i8) from 64 threads on, else 4 elements from 256; with a
-         * block-wide reduction, 8 from 1024 on, which halves the warps it
-         * goes through (measured: streaming kernels prefer more threads) */
-        int tn = 1, g = cb_group(f);
-        if (w >= 256 && w % 4 == 0) tn = 4;
-        if (w >= 64 * g && w % g == 0) tn = g;
-        if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
-        /* a runtime loop streaming through memory with the tile as its
-         * state: its loads in flight grow with the warps (Triton's default
-         * of 4 warps: at least 128 threads) */
-        while (tn > 1 && w / tn < 128 && has_streaming_loop(&f->body)) tn /= 2;
-        while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
-        t->tn = tn;
-    } else if (t->rank == 2) {
-        int R = t->rows, C = t->cols, tm = 1, tn = 1;
-        if (t->dot_box && shape_has_dot(f)) {
-            /* a bounding box with a tl.dot on CUDA cores (emit_dot):
-             * register micro-tiles, as an outer-product loop's */
-            cuda_fma_microtile(R, C, &tm, &tn);
-        } else if (cuda_outer_find(f, t) != NULL) {
-            /* register micro-tiles by the registers a thread needs */
-            cuda_fma_microtile(R, C, &tm, &tn);
-        } else {
-            /* a 16-byte group of columns per thread */
-            int g = cb_group(f);
-            if (C >= 16 && C % 4 == 0) tn = 4;
-            if (C >= 4 * g && C % g == 0) tn = g;
-            /* a tile without runtime loops: at most 256 threads (Triton's
-             * default is 128), more rows per thread; a loop accumulating
-             * into the tile keeps its threads (one per 16-byte group) */
-            while (!has_runtime_loop(&f->body) && (R / tm) * (C / tn) > 256 && divides(tm * 2, R))
-                tm *= 2;
-        }
-        while ((R / tm) * (C / tn) > 1024) {
-            if (divides(tm * 2, R)) tm *= 2;
-            else if (divides(tn * 2, C)) tn *= 2;
-            else break;
-        }
-        t->tm = tm;
-        t->tn = tn;
-    }
-    t->block_threads = t->threads / (t->tm * t->tn);
-    if (t->block_threads > 1024)
-        return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads",
-                            tile_str(a, t));
-    return NULL;
-}
 
 /* ---- Emission context ------------------------------------------------- */
 
@@ -2296,22 +2145,6 @@ static void assign_lanes(CudaB *C, const Inst *in, const Operand *yields) {
     }
 }
 
-/* A runtime loop body that loads and only computes otherwise: no store,
- * atomic, barrier, debug op, reduction, exchange, dot or region (2), or no
- * load (0). */
-static int streaming_body(const Block *b) {
-    int loads = 0;
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (in->op == OP_LOAD) loads = 1;
-        else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
-                 op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
-                 shape_moves_elements(in->op) || in->op == OP_DOT)
-            return 2;
-    }
-    return loads;
-}
-
 static void emit_inst(CudaB *C, const Inst *in);
 
 /* The values the body of loop l defines: emitted again in another scope. */
@@ -2435,7 +2268,7 @@ static void emit_loop(CudaB *C, const Inst *in) {
         if (l->unroll > 0) cb_line(C, "#pragma unroll %d", l->unroll);
         /* loads of 8 iterations in flight (Triton pipelines such loops):
          * their accesses are predicated, not branched around */
-        else if (streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 8");
+        else if (layout_streaming_body(&l->body) == 1) cb_line(C, "#pragma unroll 8");
         if (versioned)
             cb_line(C, "for (; v%d_c < %s; v%d_c += %s) {", l->index,
                     cb_elem(C, l->stop, LAYOUT_UNIFORM, "0", "0"), l->index,
@@ -2625,27 +2458,31 @@ static int wide_offsets(const Function *f, const Block *b) {
     return 0;
 }
 
-const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile, const char *symbol,
-                              const int *param_div) {
+static void cb_init(CudaB *C, Arena *a, const Function *f, const TileInfo *tile,
+                    const int *param_div) {
+    C->a = a;
+    C->f = f;
+    C->tile = tile;
+    C->pnames = c_param_names(a, f);
+    C->param_div = param_div;
+    C->alias = ARENA_ARRAY(a, int, f->nvalues + 1);
+    for (int i = 0; i <= f->nvalues; i++) C->alias[i] = -1;
+    C->splat = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C->ptr_param = ARENA_ARRAY(a, int, f->nvalues + 1);
+    C->ptr_var = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C->align_needed = ARENA_ARRAY(a, char, f->nparams + 1);
+    C->deferred = ARENA_ARRAY(a, char, f->nvalues + 1);
+    C->emitted = ARENA_ARRAY(a, char, f->nvalues + 1);
+    C->group = layout_access_group(f);
+    C->red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    C->red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
+    C->red_gen = ARENA_ARRAY(a, int, f->nvalues + 1);
+    C->index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+}
+
+int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const int *param_div) {
     CudaB C = {0};
-    C.a = a;
-    C.f = f;
-    C.tile = tile;
-    C.pnames = c_param_names(a, f);
-    C.param_div = param_div;
-    C.alias = ARENA_ARRAY(a, int, f->nvalues + 1);
-    for (int i = 0; i <= f->nvalues; i++) C.alias[i] = -1;
-    C.splat = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    C.ptr_param = ARENA_ARRAY(a, int, f->nvalues + 1);
-    C.ptr_var = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    C.align_needed = ARENA_ARRAY(a, char, f->nparams + 1);
-    C.deferred = ARENA_ARRAY(a, char, f->nvalues + 1);
-    C.emitted = ARENA_ARRAY(a, char, f->nvalues + 1);
-    C.group = cb_group(f);
-    C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
-    C.red_gen = ARENA_ARRAY(a, int, f->nvalues + 1);
-    C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+    cb_init(&C, a, f, tile, param_div);
     /* Triton's specialization (pointers :16, integers divisible by 16
      * hinted) that proves no 16-byte access but leaves some to an index
      * checked at run time: the index is most likely not aligned (a row
@@ -2655,7 +2492,15 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const TileInfo *tile,
      * by the group. */
     int proven = 0, dynamic = 0;
     count_vector_accesses(&C, &f->body, &proven, &dynamic);
-    if (!proven && dynamic) C.group = 1;
+    return !proven && dynamic ? 1 : C.group;
+}
+
+const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *plan,
+                              const char *symbol, const int *param_div) {
+    const TileInfo *tile = plan->tile;
+    CudaB C = {0};
+    cb_init(&C, a, f, tile, param_div);
+    C.group = plan->group;
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
     StrBuf body, out;

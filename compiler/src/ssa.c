@@ -157,7 +157,19 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
     }
 }
 
-static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent);
+/* An annotation after each instruction's text (ssa_print_noted). */
+typedef struct Note {
+    SsaNoteFn fn;
+    void *user;
+} Note;
+
+static void note(StrBuf *sb, const Note *n, const Inst *in) {
+    const char *s = n && n->fn ? n->fn(n->user, in) : NULL;
+    if (s && *s) sb_puts(sb, s);
+}
+
+static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent,
+                        const Note *n);
 
 static void print_yields(StrBuf *sb, Arena *a, const Function *f, const Operand *y, int n,
                          int indent) {
@@ -166,7 +178,8 @@ static void print_yields(StrBuf *sb, Arena *a, const Function *f, const Operand 
     sb_putc(sb, '\n');
 }
 
-static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent) {
+static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent,
+                       const Note *n) {
     const Loop *l = in->loop;
     for (int i = 0; i < l->nresults; i++) sb_printf(sb, "%s%%%d", i ? ", " : "", l->results[i]);
     if (l->nresults) sb_puts(sb, " = ");
@@ -194,26 +207,28 @@ static void print_loop(StrBuf *sb, Arena *a, const Function *f, const Inst *in, 
         for (int i = 0; i < l->nresults; i++)
             sb_printf(sb, "%s%s", i ? ", " : "", type_str(a, f->types[l->results[i]]));
     }
+    note(sb, n, in);
     sb_puts(sb, " {\n");
     if (in->op == OP_WHILE) {
-        print_items(sb, a, f, &l->before, indent + 2);
+        print_items(sb, a, f, &l->before, indent + 2, n);
         sb_printf(sb, "%*scondition %s\n%*s} do {\n", indent + 2, "", operand_str(a, f, l->cond),
                   indent, "");
     }
-    print_items(sb, a, f, &l->body, indent + 2);
+    print_items(sb, a, f, &l->body, indent + 2, n);
     print_yields(sb, a, f, l->yields, l->nyields, indent + 2);
     if (in->op == OP_IF) {
         sb_printf(sb, "%*s} else {\n", indent, "");
-        print_items(sb, a, f, &l->orelse, indent + 2);
+        print_items(sb, a, f, &l->orelse, indent + 2, n);
         print_yields(sb, a, f, l->else_yields, l->nyields, indent + 2);
     }
     sb_printf(sb, "%*s}\n", indent, "");
 }
 
-static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent) {
+static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, int indent,
+                       const Note *n) {
     sb_printf(sb, "%*s", indent, "");
     if (op_has(in->op, OPF_REGION)) {
-        print_loop(sb, a, f, in, indent);
+        print_loop(sb, a, f, in, indent, n);
         return;
     }
     if (in->result >= 0) sb_printf(sb, "%%%d = ", in->result);
@@ -222,14 +237,21 @@ static void print_inst(StrBuf *sb, Arena *a, const Function *f, const Inst *in, 
         sb_printf(sb, "%s%s", i ? ", " : " ", operand_str(a, f, in->args[i]));
     attrs_print(sb, in->op, &in->attrs);
     if (in->result >= 0) sb_printf(sb, " : %s", type_str(a, in->type));
+    note(sb, n, in);
     sb_putc(sb, '\n');
 }
 
-static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent) {
-    for (int i = 0; i < b->items.len; i++) print_inst(sb, a, f, b->items.items[i], indent);
+static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b, int indent,
+                        const Note *n) {
+    for (int i = 0; i < b->items.len; i++) print_inst(sb, a, f, b->items.items[i], indent, n);
 }
 
-void ssa_print(StrBuf *sb, Arena *a, const Function *f) { print_items(sb, a, f, &f->body, 0); }
+void ssa_print(StrBuf *sb, Arena *a, const Function *f) { print_items(sb, a, f, &f->body, 0, NULL); }
+
+void ssa_print_noted(StrBuf *sb, Arena *a, const Function *f, SsaNoteFn fn, void *user) {
+    Note n = {fn, user};
+    print_items(sb, a, f, &f->body, 0, &n);
+}
 
 int ssa_blocks(const Inst *in, Block *out[2]) {
     if (!op_has(in->op, OPF_REGION)) return 0;

@@ -114,6 +114,10 @@ Type operand_type(const Function *f, Operand o);
 void attrs_print(StrBuf *sb, Op op, const Attrs *at);
 /* The SSA text (DESIGN 6). */
 void ssa_print(StrBuf *sb, Arena *a, const Function *f);
+/* The same with fn's text (or nothing, for NULL) after each instruction's
+ * type, and after a region's result types (--emit=layout). */
+typedef const char *(*SsaNoteFn)(void *user, const Inst *in);
+void ssa_print_noted(StrBuf *sb, Arena *a, const Function *f, SsaNoteFn fn, void *user);
 const char *operand_str(Arena *a, const Function *f, Operand o);
 
 /* Calls fn on every operand slot of an item (recursing into loops when

@@ -34,7 +34,7 @@ static const char usage[] =
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
     "  --num-warps N        -O2: warps per program (threads per block = 32 N), as Triton's\n"
     "                       num_warps; default: chosen from the kernel's shape\n"
-    "  --emit=STAGE         print a stage: ast, expr, ssa, cuda, header, host, mlir,\n"
+    "  --emit=STAGE         print a stage: ast, expr, ssa, layout, cuda, header, host, mlir,\n"
     "                       mlir-launcher (repeatable)\n"
     "  --num-stages N       Triton's num_stages (1-16), recorded in NAME.h: the depth of the\n"
     "                       copy ring of -O2's tensor-core matmul and attention kernels\n"
@@ -373,16 +373,22 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             }
             free(copy);
         } else if (OPTION("--emit")) {
-            static const char *const names[] = {"ast", "expr", "ssa",  "cuda",         "header",
-                                                "cu",  "host", "mlir", "mlir-launcher"};
+            static const struct {
+                const char *name;
+                mt_stage stage;
+            } names[] = {{"ast", MT_EMIT_AST},       {"expr", MT_EMIT_EXPR},
+                         {"ssa", MT_EMIT_SSA},       {"layout", MT_EMIT_LAYOUT},
+                         {"cuda", MT_EMIT_CUDA},     {"header", MT_EMIT_HEADER},
+                         {"host", MT_EMIT_HOST},     {"mlir", MT_EMIT_MLIR},
+                         {"mlir-launcher", MT_EMIT_MLIR_LAUNCHER}};
             int found = -1;
-            for (int k = 0; k < 9; k++)
-                if (strcmp(val, names[k]) == 0) found = k;
-            if (found < 0 || found == MT_EMIT_CUDA_TU) {
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+                if (strcmp(val, names[k].name) == 0) found = (int)names[k].stage;
+            if (found < 0) {
                 free_defines(defs, o.ndefines);
-                return usage_error(
-                    "unknown stage '%s' (stages: ast, expr, ssa, cuda, header, host, mlir, mlir-launcher)",
-                    val);
+                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, layout, cuda, "
+                                   "header, host, mlir, mlir-launcher)",
+                                   val);
             }
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
         } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {

@@ -37,6 +37,21 @@ TEST(Cli, UsageErrorsExitWith2) {
     args = add_args();
     args.push_back("--frobnicate");
     EXPECT_EQ(run_process(args).status, 2);
+    args = add_args();
+    args.push_back("--emit=cu"); /* NAME.cu comes from -o only */
+    EXPECT_EQ(run_process(args).status, 2);
+}
+
+// --emit=layout prints the layout stage (DESIGN 8b) beside the others.
+TEST(Cli, EmitLayout) {
+    auto args = add_args();
+    args.push_back("--emit=layout");
+    args.push_back("--emit=ssa");
+    auto r = run_process(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("// layout of add_kernel: the tile"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("#flat = #mt.blocked<{sizePerThread = ["), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  // #flat\n"), std::string::npos) << r.out;
 }
 
 TEST(Cli, DiagnosticExitsWith1) {

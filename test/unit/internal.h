@@ -8,6 +8,7 @@ extern "C" {
 #include "emit.h"
 #include "expr.h"
 #include "frontend.h"
+#include "layout.h"
 #include "lower.h"
 #include "outer.h"
 #include "passes.h"

@@ -94,7 +94,9 @@ typedef enum mt_stage {
                             * options.mlir_binary embedded */
     MT_EMIT_DISPATCH_HEADER, /* options.dispatch: NAME.h of the dispatcher */
     MT_EMIT_DISPATCH_CUDA,   /* NAME.cu: launch_NAME over the variants */
-    MT_EMIT_DISPATCH_HOST    /* NAME_host.c: launch_NAME_host over them */
+    MT_EMIT_DISPATCH_HOST,   /* NAME_host.c: launch_NAME_host over them */
+    MT_EMIT_LAYOUT           /* the SSA with each value's layout over the
+                            * threads of a CUDA block (DESIGN 8b) */
 } mt_stage;
 
 typedef struct mt_compilation mt_compilation;

@@ -1,0 +1,495 @@
+/* The layout stage (DESIGN 8b; layout.h).
+ *
+ * Every block value of a kernel lives in one tile (shape.c): shape
+ * analysis relates each value to the tile (the whole tile, its rows, its
+ * columns, a flat block of it, or one uniform element). This stage decides
+ * how the tile itself is spread over the threads and writes the result in
+ * Triton's terms, so that each value carries an encoding:
+ *
+ *   #blocked  the tile: sizePerThread, threadsPerWarp, warpsPerCTA,
+ *             order = [1, 0], repeated over the tile as Triton's blocked
+ *             layouts are (a thread holds reps runs of spt elements);
+ *   #rows     slice(dim = 1) of #blocked (a row block, (R, 1) or rank 1);
+ *   #cols     slice(dim = 0) of #blocked;
+ *   #flat     a rank-1 blocked layout over all the threads;
+ *   #uniform  every thread holds the one element;
+ *   #index    an arange: not stored, computed at each use in the layout
+ *             that use needs.
+ *
+ * Elements move between threads only at conversions, which the stage
+ * marks on the ops that make them (layout.h's Conv): exchanges and axis
+ * reductions through shared memory, flat reductions through warp
+ * shuffles, outer-product operands staged per chunk of k, tl.dot operands
+ * staged (a store whose address runs along rows is staged by the
+ * emitter's own axis analysis, emit_cuda_blocked.c). Everywhere else an
+ * op reads its operands in its result's layout, where a slice is read as
+ * the block it broadcasts to (free: each thread already holds it); the
+ * verifier checks exactly that. */
+#include "layout.h"
+
+#include <string.h>
+
+#include "cuda_blocked.h"
+
+/* ---- The choice of the tile's layout ------------------------------------ */
+
+static int divides(int a, int b) { return a > 0 && b % a == 0; }
+
+static int has_reduction(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (op_has(in->op, OPF_REDUCE)) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_reduction(sub[k])) return 1;
+    }
+    return 0;
+}
+
+static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int nsub = ssa_blocks(in, sub);
+        for (int k = 0; k < nsub; k++) group_of_block(f, sub[k], min_bytes);
+        int dt = in->op == OP_LOAD    ? in->type.dtype
+                 : in->op == OP_STORE ? operand_type(f, in->args[0]).dtype
+                                      : -1;
+        if (dt < 0) continue;
+        int bytes = dtype_info((DType)dt)->bits <= 8 ? 1 : dtype_info((DType)dt)->bits / 8;
+        if (bytes < *min_bytes) *min_bytes = bytes;
+    }
+}
+
+int layout_access_group(const Function *f) {
+    int min_bytes = 4;
+    group_of_block(f, &f->body, &min_bytes);
+    return 16 / min_bytes;
+}
+
+int layout_streaming_body(const Block *b) {
+    int loads = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_LOAD) loads = 1;
+        else if (!op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REGION) ||
+                 op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
+                 shape_moves_elements(in->op) || in->op == OP_DOT)
+            return 2;
+    }
+    return loads;
+}
+
+/* Spreads the tile over exactly `threads` threads: elements per thread
+ * along columns first (up to 8, or a 16-byte group of a narrower dtype),
+ * then rows. */
+static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, int threads) {
+    int elems = t->threads;
+    if (threads <= 0 || elems % threads != 0)
+        return arena_printf(a, "the tile %s of %d elements cannot be spread evenly over %d threads",
+                            tile_str(a, t), elems, threads);
+    int ept = elems / threads;
+    if (t->rank <= 1) {
+        t->tm = 1;
+        t->tn = ept;
+        return NULL;
+    }
+    int g = layout_access_group(f);
+    int tn = 1, most = g > 8 ? g : 8;
+    while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
+    int tm = ept / tn;
+    if (!divides(tm, t->rows) || !divides(tn, t->cols))
+        return arena_printf(a, "the tile %s cannot be spread evenly over %d threads",
+                            tile_str(a, t), threads);
+    t->tm = tm;
+    t->tn = tn;
+    return NULL;
+}
+
+/* Whether block b (or a region in it) has a runtime loop whose body only
+ * loads and computes (layout_streaming_body). */
+static int has_streaming_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR && layout_streaming_body(&in->loop->body) == 1) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_streaming_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
+static int has_runtime_loop(const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->op == OP_FOR || in->op == OP_WHILE) return 1;
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++)
+            if (has_runtime_loop(sub[k])) return 1;
+    }
+    return 0;
+}
+
+const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warps) {
+    t->tm = t->tn = 1;
+    if (num_warps > 0) {
+        if (num_warps > 32 || (num_warps & (num_warps - 1)) != 0)
+            return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)",
+                                num_warps);
+        int threads = 32 * num_warps;
+        if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
+        const char *err = layout_for_threads(a, f, t, threads);
+        if (err) return err;
+        t->block_threads = t->threads / (t->tm * t->tn);
+        return NULL;
+    }
+    if (t->rank == 1) {
+        int w = t->cols;
+        /* one 16-byte group per thread (4 elements of f32, 8 of f16, 16
+         * of i8) from 64 threads on, else 4 elements from 256; with a
+         * block-wide reduction, 8 from 1024 on, which halves the warps it
+         * goes through (measured: streaming kernels prefer more threads) */
+        int tn = 1, g = layout_access_group(f);
+        if (w >= 256 && w % 4 == 0) tn = 4;
+        if (w >= 64 * g && w % g == 0) tn = g;
+        if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
+        /* a runtime loop streaming through memory with the tile as its
+         * state: its loads in flight grow with the warps (Triton's default
+         * of 4 warps: at least 128 threads) */
+        while (tn > 1 && w / tn < 128 && has_streaming_loop(&f->body)) tn /= 2;
+        while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
+        t->tn = tn;
+    } else if (t->rank == 2) {
+        int R = t->rows, C = t->cols, tm = 1, tn = 1;
+        if ((t->dot_box && shape_has_dot(f)) || cuda_outer_find(f, t) != NULL) {
+            /* a bounding box with a tl.dot on CUDA cores, or an
+             * outer-product loop: register micro-tiles by the registers
+             * a thread needs (emit_cuda_fma.c) */
+            cuda_fma_microtile(R, C, &tm, &tn);
+        } else {
+            /* a 16-byte group of columns per thread */
+            int g = layout_access_group(f);
+            if (C >= 16 && C % 4 == 0) tn = 4;
+            if (C >= 4 * g && C % g == 0) tn = g;
+            /* a tile without runtime loops: at most 256 threads (Triton's
+             * default is 128), more rows per thread; a loop accumulating
+             * into the tile keeps its threads (one per 16-byte group) */
+            while (!has_runtime_loop(&f->body) && (R / tm) * (C / tn) > 256 && divides(tm * 2, R))
+                tm *= 2;
+        }
+        while ((R / tm) * (C / tn) > 1024) {
+            if (divides(tm * 2, R)) tm *= 2;
+            else if (divides(tn * 2, C)) tn *= 2;
+            else break;
+        }
+        t->tm = tm;
+        t->tn = tn;
+    }
+    t->block_threads = t->threads / (t->tm * t->tn);
+    if (t->block_threads > 1024)
+        return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads",
+                            tile_str(a, t));
+    return NULL;
+}
+
+/* ---- The plan ------------------------------------------------------------ */
+
+/* Elements a thread keeps consecutive along an axis where it holds `per`
+ * of `extent`, in groups of g (emit_cuda_blocked.c's coord): g when the
+ * thread holds at least two whole groups, all of them otherwise, one by
+ * one with g == 1. */
+static int run_of(int per, int g) {
+    if (per <= 1 || g == 1) return 1;
+    return per >= 2 * g && per % g == 0 ? g : per;
+}
+
+static int is_arange(const Function *f, int v) { return f->defs[v] && f->defs[v]->op == OP_ARANGE; }
+
+static void mark_block(const Function *f, const TileInfo *t, LayoutPlan *p, const Block *b) {
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        Block *sub[2];
+        int n = ssa_blocks(in, sub);
+        for (int k = 0; k < n; k++) mark_block(f, t, p, sub[k]);
+        Conv c = CONV_NONE;
+        if (shape_moves_elements(in->op)) c = CONV_EXCHANGE;
+        else if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN))
+            c = op_has(in->op, OPF_REDUCE) && shape_reduce_flat(t, f, in) ? CONV_SHUFFLE
+                                                                          : CONV_AXIS;
+        else if (in->op == OP_DOT) c = CONV_DOT;
+        else if (in->op == OP_FOR && t->tm * t->tn > 1 && cuda_outer_find_loop(f, t, in))
+            c = CONV_STAGE;
+        if (c == CONV_NONE) continue;
+        p->nconv[c]++;
+        if (in->result >= 0) p->conv[in->result] = (unsigned char)c;
+        if (in->op == OP_FOR)
+            for (int r = 0; r < in->loop->nresults; r++) p->conv[in->loop->results[r]] = c;
+    }
+}
+
+LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
+                        const char *path) {
+    LayoutPlan *p = ARENA_NEW(a, LayoutPlan);
+    p->tile = t;
+    p->path = path;
+    p->group = group;
+    p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
+    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    if (t->rank == 2) {
+        int trows = t->rows / tm, tcols = t->cols / tn;
+        p->spt[0] = run_of(tm, 4);
+        p->spt[1] = run_of(tn, group);
+        p->reps[0] = tm / p->spt[0];
+        p->reps[1] = tn / p->spt[1];
+        p->tpw[1] = tcols < 32 ? tcols : 32;
+        p->tpw[0] = 32 / p->tpw[1] < trows ? 32 / p->tpw[1] : trows;
+        p->wpc[1] = tcols / p->tpw[1];
+        p->wpc[0] = (trows + p->tpw[0] - 1) / p->tpw[0];
+    } else {
+        int threads = t->threads / (tm * tn);
+        p->spt[0] = p->reps[0] = p->tpw[0] = p->wpc[0] = 1;
+        p->spt[1] = run_of(tm * tn, group);
+        p->reps[1] = tm * tn / p->spt[1];
+        p->tpw[1] = threads < 32 ? threads : 32;
+        p->wpc[1] = (threads + 31) / 32;
+    }
+    mark_block(f, t, p, &f->body);
+    return p;
+}
+
+/* ---- The verifier ---------------------------------------------------------- */
+
+typedef struct Check {
+    MtContext *ctx;
+    const Function *f;
+    const LayoutPlan *p;
+} Check;
+
+static const char *const enc_names[] = {"#uniform", "#flat", "#rows", "#cols", "#blocked"};
+
+static const char *enc_of(const Function *f, const LayoutPlan *p, int v) {
+    if (is_arange(f, v)) return "#index";
+    Layout l = p->tile->layout[v];
+    return l >= 0 && l <= LAYOUT_TILE ? enc_names[l] : "#?";
+}
+
+/* Whether a value stored in layout `held` gives every element an op
+ * iterating over `need` reads: the same layout, a uniform value, or a
+ * slice read as the block it broadcasts to. */
+static int holds(Layout held, Layout need) {
+    return held == need || held == LAYOUT_UNIFORM ||
+           (need == LAYOUT_TILE && (held == LAYOUT_ROWS || held == LAYOUT_COLS));
+}
+
+static int bad_use(Check *K, const Inst *user, Operand o, Layout need) {
+    if (o.kind != OPD_VALUE || is_arange(K->f, o.id)) return 1;
+    Layout held = K->p->tile->layout[o.id];
+    if (holds(held, need)) return 1;
+    mt_error(K->ctx, user->pos,
+             "internal error: layout: %%%d is %s, but %s reads it as %s without a conversion",
+             o.id, enc_of(K->f, K->p, o.id), op_info(user->op)->name, enc_names[need]);
+    return 0;
+}
+
+/* The value's layout covers its shape: a block of the tile's rows or
+ * columns no longer than them, a rank-2 value within the tile (equal to
+ * it unless the tile is a bounding box). */
+static int covers(Check *K, int v) {
+    const TileInfo *t = K->p->tile;
+    Type ty = K->f->types[v];
+    Layout l = t->layout[v];
+    int n = 1;
+    for (int d = 0; d < ty.rank; d++) n *= ty.dims[d];
+    int ok = 1;
+    switch (l) {
+    case LAYOUT_UNIFORM: break; /* one element, or a splat */
+    case LAYOUT_FLAT: ok = t->rank != 2 || n <= t->threads; break;
+    case LAYOUT_ROWS: ok = t->rank == 2 && n <= t->rows; break;
+    case LAYOUT_COLS: ok = t->rank == 2 && n <= t->cols; break;
+    case LAYOUT_TILE:
+        ok = t->rank == 2 && ty.rank == 2 &&
+             (t->dot_box ? ty.dims[0] <= t->rows && ty.dims[1] <= t->cols
+                         : (ty.dims[0] == t->rows || ty.dims[0] == 1) &&
+                               (ty.dims[1] == t->cols || ty.dims[1] == 1));
+        break;
+    }
+    if (ok) return 1;
+    mt_error(K->ctx, K->f->defs[v] ? K->f->defs[v]->pos : srcpos(0, 0),
+             "internal error: layout: %%%d (%s) is %s, which does not cover it in the tile %s", v,
+             type_str(K->ctx->arena, ty), enc_of(K->f, K->p, v), tile_str(K->ctx->arena, t));
+    return 0;
+}
+
+static int check_block(Check *K, const Block *b);
+
+static int check_region(Check *K, const Inst *in) {
+    const Loop *l = in->loop;
+    const Layout *lay = K->p->tile->layout;
+    for (int r = 0; r < l->nresults; r++) {
+        Layout need = lay[l->results[r]];
+        if (r < l->ncarried && (!bad_use(K, in, l->inits[r], need) ||
+                                !bad_use(K, in, opd_value(l->args[r]), need)))
+            return 0;
+        if (!bad_use(K, in, l->yields[r], need)) return 0;
+        if (in->op == OP_IF && !bad_use(K, in, l->else_yields[r], need)) return 0;
+    }
+    Block *sub[2];
+    int n = ssa_blocks(in, sub);
+    for (int k = 0; k < n; k++)
+        if (!check_block(K, sub[k])) return 0;
+    return 1;
+}
+
+static int check_inst(Check *K, const Inst *in) {
+    const Function *f = K->f;
+    const TileInfo *t = K->p->tile;
+    if (op_has(in->op, OPF_REGION)) return check_region(K, in);
+    if (in->result >= 0 && !is_arange(f, in->result) && !covers(K, in->result)) return 0;
+    /* conversions read their operands in any layout */
+    if (shape_moves_elements(in->op) || op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
+        in->op == OP_DOT)
+        return 1;
+    if (in->result >= 0) {
+        Layout need = t->layout[in->result];
+        for (int k = 0; k < in->nargs; k++)
+            if (!bad_use(K, in, in->args[k], need)) return 0;
+        return 1;
+    }
+    /* a store, print or assert iterates over the broadcast of its
+     * operands: a flat block does not broadcast with a slice or a tile */
+    int flat = 0, tiled = 0;
+    for (int k = 0; k < in->nargs; k++) {
+        Operand o = in->args[k];
+        if (o.kind != OPD_VALUE || is_arange(f, o.id)) continue;
+        Layout l = t->layout[o.id];
+        flat |= l == LAYOUT_FLAT;
+        tiled |= l == LAYOUT_ROWS || l == LAYOUT_COLS || l == LAYOUT_TILE;
+    }
+    if (t->rank == 2 && flat && tiled) {
+        mt_error(K->ctx, in->pos,
+                 "internal error: layout: %s mixes a #flat operand with #rows, #cols or #blocked "
+                 "ones without a conversion",
+                 op_info(in->op)->name);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_block(Check *K, const Block *b) {
+    for (int i = 0; i < b->items.len; i++)
+        if (!check_inst(K, b->items.items[i])) return 0;
+    return 1;
+}
+
+int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p) {
+    const TileInfo *t = p->tile;
+    int threads = 1, elems = 1;
+    for (int a = 0; a < 2; a++) {
+        threads *= p->tpw[a] * p->wpc[a];
+        elems *= p->spt[a] * p->reps[a];
+    }
+    int block = t->block_threads > 0 ? t->block_threads : t->threads;
+    if (threads != block || threads * elems != t->threads) {
+        mt_error(ctx, srcpos(0, 0),
+                 "internal error: layout: #blocked spreads %d elements per thread over %d threads, "
+                 "not the tile %s over %d",
+                 elems, threads, tile_str(ctx->arena, t), block);
+        return 0;
+    }
+    Check K = {ctx, f, p};
+    return check_block(&K, &f->body);
+}
+
+/* ---- The text ---------------------------------------------------------------- */
+
+typedef struct Printer {
+    Arena *a;
+    const Function *f;
+    const LayoutPlan *p;
+} Printer;
+
+static const char *const conv_text[CONV_COUNT] = {
+    "",
+    "convert_layout through #shared (exchange)",
+    "convert_layout through #shared (along the axis)",
+    "warp shuffles, then #shared across warps",
+    "operands through #shared",
+    "operands staged through #shared per chunk of k",
+};
+
+static const char *note_of(void *user, const Inst *in) {
+    Printer *P = user;
+    const Function *f = P->f;
+    int v = in->result;
+    if (op_has(in->op, OPF_REGION)) {
+        if (in->loop->nresults == 0) return NULL;
+        StrBuf sb;
+        sb_init(&sb, P->a);
+        sb_puts(&sb, "  //");
+        for (int r = 0; r < in->loop->nresults; r++)
+            sb_printf(&sb, "%s %s", r ? "," : "", enc_of(f, P->p, in->loop->results[r]));
+        Conv c = (Conv)P->p->conv[in->loop->results[0]];
+        if (c != CONV_NONE) sb_printf(&sb, "; %s", conv_text[c]);
+        return sb_str(&sb);
+    }
+    if (v < 0) return NULL;
+    Conv c = (Conv)P->p->conv[v];
+    if (c == CONV_NONE) return arena_printf(P->a, "  // %s", enc_of(f, P->p, v));
+    return arena_printf(P->a, "  // %s <- %s", enc_of(f, P->p, v), conv_text[c]);
+}
+
+static void print_ints(StrBuf *sb, const int *x, int from) {
+    sb_puts(sb, "[");
+    for (int i = from; i < 2; i++) sb_printf(sb, "%s%d", i > from ? ", " : "", x[i]);
+    sb_puts(sb, "]");
+}
+
+static void print_blocked(StrBuf *sb, const LayoutPlan *p, int from) {
+    sb_puts(sb, "#mt.blocked<{sizePerThread = ");
+    print_ints(sb, p->spt, from);
+    sb_puts(sb, ", threadsPerWarp = ");
+    print_ints(sb, p->tpw, from);
+    sb_puts(sb, ", warpsPerCTA = ");
+    print_ints(sb, p->wpc, from);
+    sb_puts(sb, from ? ", order = [0]}>" : ", order = [1, 0]}>");
+}
+
+const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
+    const TileInfo *t = p->tile;
+    StrBuf sb;
+    sb_init(&sb, a);
+    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    int block = t->block_threads > 0 ? t->block_threads : t->threads;
+    sb_printf(&sb, "// layout of %s: the tile %s, %d threads, %d x %d elements per thread (%s)\n",
+              f->name, tile_str(a, t), block, t->rank == 2 ? tm : 1, t->rank == 2 ? tn : tm * tn,
+              p->path);
+    if (t->rank == 2) {
+        sb_puts(&sb, "#blocked = ");
+        print_blocked(&sb, p, 0);
+        if (p->reps[0] > 1 || p->reps[1] > 1)
+            sb_printf(&sb, "  // repeated %d x %d over the tile", p->reps[0], p->reps[1]);
+        sb_puts(&sb, "\n#rows = #mt.slice<{dim = 1, parent = #blocked}>\n");
+        sb_puts(&sb, "#cols = #mt.slice<{dim = 0, parent = #blocked}>\n");
+        /* a flat value of a rank-2 tile: its elements over all threads */
+        LayoutPlan flat = *p;
+        flat.spt[1] = run_of(tm * tn, p->group);
+        flat.tpw[1] = block < 32 ? block : 32;
+        flat.wpc[1] = (block + 31) / 32;
+        sb_puts(&sb, "#flat = ");
+        print_blocked(&sb, &flat, 1);
+        sb_putc(&sb, '\n');
+    } else {
+        sb_puts(&sb, "#flat = ");
+        print_blocked(&sb, p, 1);
+        if (p->reps[1] > 1) sb_printf(&sb, "  // repeated %d times over the tile", p->reps[1]);
+        sb_putc(&sb, '\n');
+    }
+    if (p->tile->dot_box)
+        sb_puts(&sb, "// a bounding box: each value occupies the part of it its shape covers\n");
+    Printer P = {a, f, p};
+    ssa_print_noted(&sb, a, f, note_of, &P);
+    return sb_str(&sb);
+}

@@ -1,0 +1,73 @@
+/* The layout stage (DESIGN 8b): how the elements of every block value are
+ * spread over the threads of a CUDA block, made explicit before code
+ * generation. It chooses the tile's blocked layout (elements per thread,
+ * their grouping, threads per warp, warps) from the kernel's op mix,
+ * gives each value an encoding of it (the blocked layout, one of its two
+ * slices, a flat one, or uniform), marks each op that moves elements
+ * between threads with the conversion it takes (through shared memory,
+ * warp shuffles), prints the result (--emit=layout) and verifies it. The
+ * CUDA backends read their layout decisions from the plan. */
+#ifndef MT_LAYOUT_H
+#define MT_LAYOUT_H
+
+#include "shape.h"
+
+/* How an op's result gets its elements from other threads. */
+typedef enum Conv {
+    CONV_NONE,     /* each thread computes its own elements */
+    CONV_EXCHANGE, /* reshape, trans, remap, join, split, xor_shuffle:
+                    * through a shared-memory buffer */
+    CONV_AXIS,     /* a reduction or scan along an axis: the operand
+                    * through shared memory, each thread combining its
+                    * result elements */
+    CONV_SHUFFLE,  /* the block-wide reduction of a flat value: per-thread
+                    * partials, warp shuffles, warp partials in shared
+                    * memory */
+    CONV_DOT,      /* tl.dot on CUDA cores: both operands staged in shared
+                    * memory */
+    CONV_STAGE,    /* an outer-product loop: its row and column operands
+                    * staged through shared memory in chunks of k */
+    CONV_COUNT
+} Conv;
+
+typedef struct LayoutPlan {
+    const TileInfo *tile; /* tm, tn, block_threads, layout by value */
+    const char *path;     /* the emitter that prints it */
+    /* The tile's blocked layout, as Triton writes one (axis 0: rows,
+     * axis 1: columns; a rank-1 tile uses axis 1 only): a thread holds
+     * spt[a] consecutive elements along axis a, and reps[a] such runs
+     * a whole block's width apart (spt * reps = tm, tn); thread
+     * threadIdx.x is (threadIdx.x / tcols, threadIdx.x % tcols). */
+    int spt[2], reps[2];
+    int tpw[2], wpc[2];
+    int group;         /* the 16-byte group of the column axis (elements) */
+    unsigned char *conv; /* by instruction result (or store): Conv */
+    int nconv[CONV_COUNT];
+} LayoutPlan;
+
+/* Chooses tm, tn and block_threads for the -O2 blocked emitter: 32 *
+ * num_warps threads when num_warps > 0, else from the kernel's shape and
+ * op mix. A message when the tile cannot be spread so (NULL on success). */
+const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warps);
+/* The elements of the 16-byte groups along the tile's columns: 16 bytes
+ * of the narrowest dtype the kernel loads or stores, at least 4. */
+int layout_access_group(const Function *f);
+/* A runtime loop body that loads and only computes otherwise (1), that
+ * also stores, synchronizes or moves elements (2), or that loads nothing
+ * (0). */
+int layout_streaming_body(const Block *b);
+
+/* The plan of a kernel whose tile is chosen; group: the column axis's
+ * group as the emitter's axis analysis settles it (1: elements one by one
+ * over the threads). path names the emitter. */
+LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
+                        const char *path);
+/* 0 after a diagnostic: an operand read in a layout that does not hold
+ * it (a row slice read as columns, a block read as one of its slices)
+ * without a conversion, or a value whose layout does not cover its
+ * shape. */
+int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
+/* The SSA text with each value's layout and each conversion (--emit=layout). */
+const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p);
+
+#endif
