@@ -5,10 +5,13 @@
 
 #include "emit.h"
 
+struct LayoutPlan;
+
 typedef struct CudaB {
     Arena *a;
     const Function *f;
     const TileInfo *tile;
+    const struct LayoutPlan *plan; /* the layout stage's (layout.h): coordinates */
     const char **pnames;
     const int *param_div; /* the signature's :N hints, per parameter */
     int *alias;           /* value -> value it is stored as (-1: itself) */
@@ -71,7 +74,6 @@ int cuda_box_smem(const Function *f, const TileInfo *t);
 int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const int *param_div);
 /* The -O2 kernel, printing the layout plan (layout.h); param_div: the
  * signature's divisibility hints (or NULL). */
-struct LayoutPlan;
 const char *emit_cuda_blocked(Arena *a, const Function *f, const struct LayoutPlan *plan,
                               const char *symbol, const int *param_div);
 

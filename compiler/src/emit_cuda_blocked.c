@@ -92,33 +92,19 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
     }
 }
 
-/* The coordinate expressions of element (i, j) of the thread. With at
- * least two groups of g elements along an axis (g: 4 along rows, cb_group
- * along columns), the thread's elements come in groups of g consecutive
- * ones, the groups a stride apart, so that neighbouring threads hold
- * neighbouring 16-byte groups (coalesced, and conflict-free in shared
- * memory); with fewer, they are consecutive. */
-static const char *coord(CudaB *C, int per, int extent, const char *t, const char *k, int g) {
-    if (per == 1) return t;
-    /* k may be an expression ("j + q": the per-element fallback of a
-     * 16-byte group): in parentheses, else k / g and k % g below are
-     * j + (q / g) and j + (q % g), another element (with tm * tn >= 2 * g,
-     * e.g. the conformance row_sum_kernel with BLOCK = 1024 and a ragged
-     * row, a masked group's fallback read other columns) */
-    if (strchr(k, ' ')) k = arena_printf(C->a, "(%s)", k);
-    if (g == 1) return arena_printf(C->a, "(%s * %d + %s)", k, extent / per, t);
-    if (per >= 2 * g && per % g == 0)
-        return arena_printf(C->a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, g, extent * g / per,
-                            t, g, k, g);
-    return arena_printf(C->a, "(%s * %d + %s)", t, per, k);
-}
+/* The coordinates of element (i, j) of the thread: the layout plan's
+ * (layout.h). With at least two groups of g elements along an axis (g: 4
+ * along rows, the 16-byte group along columns), the thread's elements
+ * come in runs of g consecutive ones, the runs a stride apart, so that
+ * neighbouring threads hold neighbouring 16-byte groups (coalesced, and
+ * conflict-free in shared memory); with fewer, they are consecutive. */
 const char *cb_row(CudaB *C, const char *i) {
     C->uses_ty = 1;
-    return coord(C, C->tile->tm, C->tile->rows, "ty", i, 4);
+    return layout_coord_text(C->a, C->plan->axis[AXIS_ROWS], "ty", i);
 }
 const char *cb_col(CudaB *C, const char *j) {
     C->uses_tx = 1;
-    return coord(C, C->tile->tn, C->tile->cols, "tx", j, C->group);
+    return layout_coord_text(C->a, C->plan->axis[AXIS_COLS], "tx", j);
 }
 /* A flat element e of the thread: the same groups as along columns, so a
  * warp's accesses are contiguous (Triton's blocked layout repeated over
@@ -126,7 +112,7 @@ const char *cb_col(CudaB *C, const char *j) {
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
     if (ept == 1) return "threadIdx.x";
-    return coord(C, ept, C->tile->threads, "threadIdx.x", e, C->group);
+    return layout_coord_text(C->a, C->plan->axis[AXIS_FLAT], "threadIdx.x", e);
 }
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
@@ -1631,27 +1617,18 @@ static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int
     cb_close(C, n);
 }
 
-/* coord() as a number: the coordinate of element k of thread t. */
-static int coord_at(int per, int extent, int t, int k, int g) {
-    if (per == 1) return t;
-    if (g == 1) return k * (extent / per) + t;
-    if (per >= 2 * g && per % g == 0) return (k / g) * (extent * g / per) + t * g + (k % g);
-    return t * per + k;
-}
-
-/* Along one axis of coord()'s arrangement: the mask mk with coordinate
- * (k ^ mk) == coordinate (k) ^ m in every thread, so that element e ^ m
- * is the thread's own element k ^ mk; -1 when it is another thread's. */
-static int xor_in_thread(int per, int extent, int g, int m) {
+/* Along one axis of the plan: the mask mk with coordinate (k ^ mk) ==
+ * coordinate (k) ^ m in every thread, so that element e ^ m is the
+ * thread's own element k ^ mk; -1 when it is another thread's. */
+static int xor_in_thread(LayoutAxis x, int m) {
     if (m == 0) return 0;
     int mk = -1;
-    for (int k = 0; k < per; k++)
-        if (coord_at(per, extent, 0, k, g) == (coord_at(per, extent, 0, 0, g) ^ m)) mk = k;
+    for (int k = 0; k < x.per; k++)
+        if (layout_coord(x, 0, k) == (layout_coord(x, 0, 0) ^ m)) mk = k;
     if (mk <= 0) return -1;
-    for (int t = 0; t < extent / per; t++)
-        for (int k = 0; k < per; k++)
-            if ((k ^ mk) >= per ||
-                coord_at(per, extent, t, k ^ mk, g) != (coord_at(per, extent, t, k, g) ^ m))
+    for (int t = 0; t < x.threads; t++)
+        for (int k = 0; k < x.per; k++)
+            if ((k ^ mk) >= x.per || layout_coord(x, t, k ^ mk) != (layout_coord(x, t, k) ^ m))
                 return -1;
     return mk;
 }
@@ -1669,10 +1646,10 @@ static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
     if (t->dot_box && (in->type.rank != 2 || in->type.dims[0] != t->rows)) return 0;
     if (l == LAYOUT_TILE) {
         if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
-        mi = xor_in_thread(t->tm, t->rows, 4, m / t->cols);
-        mj = xor_in_thread(t->tn, t->cols, C->group, m % t->cols);
+        mi = xor_in_thread(C->plan->axis[AXIS_ROWS], m / t->cols);
+        mj = xor_in_thread(C->plan->axis[AXIS_COLS], m % t->cols);
     } else if (l == LAYOUT_FLAT) {
-        mj = xor_in_thread(t->tm * t->tn, t->threads, C->group, m);
+        mj = xor_in_thread(C->plan->axis[AXIS_FLAT], m);
     } else {
         return 0;
     }
@@ -2490,6 +2467,8 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
      * one by one over the threads (coalesced per-element accesses) rather
      * than in groups that would fall back to per-element accesses strided
      * by the group. */
+    /* (the coordinates of the layout with the 16-byte group) */
+    C.plan = layout_plan(a, f, tile, C.group, "");
     int proven = 0, dynamic = 0;
     count_vector_accesses(&C, &f->body, &proven, &dynamic);
     return !proven && dynamic ? 1 : C.group;
@@ -2500,6 +2479,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
     const TileInfo *tile = plan->tile;
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
+    C.plan = plan;
     C.group = plan->group;
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);

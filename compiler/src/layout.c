@@ -230,6 +230,32 @@ static void mark_block(const Function *f, const TileInfo *t, LayoutPlan *p, cons
     }
 }
 
+static LayoutAxis axis_of(int per, int extent, int g) {
+    LayoutAxis x;
+    x.per = per > 0 ? per : 1;
+    x.spt = run_of(x.per, g);
+    x.threads = extent / x.per > 0 ? extent / x.per : 1;
+    return x;
+}
+
+int layout_coord(LayoutAxis x, int t, int k) {
+    if (x.per == 1) return t;
+    return (k / x.spt) * (x.spt * x.threads) + t * x.spt + k % x.spt;
+}
+
+const char *layout_coord_text(Arena *a, LayoutAxis x, const char *t, const char *k) {
+    if (x.per == 1) return t;
+    /* k may be an expression ("j + q": the per-element fallback of a
+     * 16-byte group): in parentheses, else k / spt and k % spt below are
+     * j + (q / spt) and j + (q % spt), another element */
+    if (strchr(k, ' ')) k = arena_printf(a, "(%s)", k);
+    if (x.spt == 1) return arena_printf(a, "(%s * %d + %s)", k, x.threads, t);
+    if (x.spt < x.per)
+        return arena_printf(a, "((%s / %d) * %d + %s * %d + (%s %% %d))", k, x.spt,
+                            x.spt * x.threads, t, x.spt, k, x.spt);
+    return arena_printf(a, "(%s * %d + %s)", t, x.per, k);
+}
+
 LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
                         const char *path) {
     LayoutPlan *p = ARENA_NEW(a, LayoutPlan);
@@ -238,21 +264,26 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     p->group = group;
     p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
     int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    /* rows in runs of 4, columns and flat values in the 16-byte group */
+    p->axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, 4);
+    p->axis[AXIS_COLS] = axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads,
+                                 group);
+    p->axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);
+    /* a rank-1 tile has its columns only */
+    LayoutAxis rows = t->rank == 2 ? p->axis[AXIS_ROWS] : (LayoutAxis){1, 1, 1};
+    p->spt[0] = rows.spt;
+    p->reps[0] = rows.per / rows.spt;
+    p->spt[1] = p->axis[AXIS_COLS].spt;
+    p->reps[1] = p->axis[AXIS_COLS].per / p->axis[AXIS_COLS].spt;
     if (t->rank == 2) {
-        int trows = t->rows / tm, tcols = t->cols / tn;
-        p->spt[0] = run_of(tm, 4);
-        p->spt[1] = run_of(tn, group);
-        p->reps[0] = tm / p->spt[0];
-        p->reps[1] = tn / p->spt[1];
+        int trows = p->axis[AXIS_ROWS].threads, tcols = p->axis[AXIS_COLS].threads;
         p->tpw[1] = tcols < 32 ? tcols : 32;
         p->tpw[0] = 32 / p->tpw[1] < trows ? 32 / p->tpw[1] : trows;
         p->wpc[1] = tcols / p->tpw[1];
         p->wpc[0] = (trows + p->tpw[0] - 1) / p->tpw[0];
     } else {
-        int threads = t->threads / (tm * tn);
-        p->spt[0] = p->reps[0] = p->tpw[0] = p->wpc[0] = 1;
-        p->spt[1] = run_of(tm * tn, group);
-        p->reps[1] = tm * tn / p->spt[1];
+        int threads = p->axis[AXIS_COLS].threads;
+        p->tpw[0] = p->wpc[0] = 1;
         p->tpw[1] = threads < 32 ? threads : 32;
         p->wpc[1] = (threads + 31) / 32;
     }
@@ -475,7 +506,7 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
         sb_puts(&sb, "#cols = #mt.slice<{dim = 0, parent = #blocked}>\n");
         /* a flat value of a rank-2 tile: its elements over all threads */
         LayoutPlan flat = *p;
-        flat.spt[1] = run_of(tm * tn, p->group);
+        flat.spt[1] = p->axis[AXIS_FLAT].spt;
         flat.tpw[1] = block < 32 ? block : 32;
         flat.wpc[1] = (block + 31) / 32;
         sb_puts(&sb, "#flat = ");

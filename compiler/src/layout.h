@@ -30,6 +30,18 @@ typedef enum Conv {
     CONV_COUNT
 } Conv;
 
+/* One axis of a blocked layout: a thread holds `per` elements along it,
+ * in runs of `spt` consecutive ones, the runs spt * threads apart, where
+ * `threads` threads share the axis. */
+typedef struct LayoutAxis {
+    int per, spt, threads;
+} LayoutAxis;
+
+/* The axes of a plan: rows and columns of a rank-2 tile (a rank-1 tile's
+ * elements are its columns), and the flat arrangement of a rank-1 value
+ * over all the threads. */
+enum { AXIS_ROWS, AXIS_COLS, AXIS_FLAT };
+
 typedef struct LayoutPlan {
     const TileInfo *tile; /* tm, tn, block_threads, layout by value */
     const char *path;     /* the emitter that prints it */
@@ -40,6 +52,7 @@ typedef struct LayoutPlan {
      * threadIdx.x is (threadIdx.x / tcols, threadIdx.x % tcols). */
     int spt[2], reps[2];
     int tpw[2], wpc[2];
+    LayoutAxis axis[3]; /* AXIS_ROWS, AXIS_COLS, AXIS_FLAT */
     int group;         /* the 16-byte group of the column axis (elements) */
     unsigned char *conv; /* by instruction result (or store): Conv */
     int nconv[CONV_COUNT];
@@ -62,6 +75,11 @@ int layout_streaming_body(const Block *b);
  * over the threads). path names the emitter. */
 LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
                         const char *path);
+/* The coordinate along axis x of element k of the thread whose index
+ * along it is t (Triton's blocked layout), as a number and as C text. */
+int layout_coord(LayoutAxis x, int t, int k);
+const char *layout_coord_text(Arena *a, LayoutAxis x, const char *t, const char *k);
+
 /* 0 after a diagnostic: an operand read in a layout that does not hold
  * it (a row slice read as columns, a block read as one of its slices)
  * without a conversion, or a value whose layout does not cover its
