@@ -32,7 +32,10 @@
 #include "cuda_blocked.h"
 #include "outer.h"
 
-enum { MM_BK = 16, MM_MAX_LOADS = 8 };
+/* MM_GROUP_COST: the SASS instructions (sm_90) of the general prefetch of
+ * one staged group of 4 per chunk: indices, masks, the vector test, the
+ * load (about 30 in the suite's matmul, 16 x 16 to 128 x 128). */
+enum { MM_BK = 16, MM_MAX_LOADS = 8, MM_GROUP_COST = 30 };
 
 static int in_block(const Block *b, const Inst *x) {
     for (int i = 0; i < b->items.len; i++)
@@ -224,6 +227,57 @@ static int coef_k(const CudaB *C, const Loop *l, Operand o, int depth) {
     return 0;
 }
 
+/* How `o` depends on the loop index: 0 not at all, 1 as an affine function
+ * of it modulo 2^32 (sums, differences, products with a factor free of k,
+ * negations, conversions between integers of 32 bits and more, pointer
+ * offsets; the iteration number (k - start) / step of outer.c's carried
+ * pointers counts as one), -1 otherwise. An index affine in k advances by
+ * the same 32-bit difference from one chunk to the next. */
+static int int32_plus(Type t) {
+    return !t.ptr && dtype_is_int((DType)t.dtype) && dtype_info((DType)t.dtype)->bits >= 32;
+}
+
+static int affine_k(const CudaB *C, const Loop *l, Operand o, int depth) {
+    if (depth > 64) return -1;
+    if (o.kind != OPD_VALUE) return 0;
+    if (o.id == l->index) return 1;
+    const Inst *d = C->f->defs[o.id];
+    if (!d || !in_block(&l->body, d)) return 0;
+    int dep[3] = {0, 0, 0}, any = 0;
+    for (int k = 0; k < d->nargs && k < 3; k++) {
+        dep[k] = affine_k(C, l, d->args[k], depth + 1);
+        if (dep[k] < 0) return -1;
+        any |= dep[k];
+    }
+    for (int k = 3; k < d->nargs; k++)
+        if (affine_k(C, l, d->args[k], depth + 1) != 0) return -1;
+    if (!any) return 0;
+    Type t = C->f->types[o.id];
+    int wide = t.ptr || int32_plus(t);
+    switch (d->op) {
+    case OP_ADDPTR:
+    case OP_EXPAND_DIMS:
+    case OP_HINT: return 1;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_NEG: return wide ? 1 : -1;
+    case OP_MUL: return wide && !(dep[0] && dep[1]) ? 1 : -1;
+    case OP_CAST: return wide && int32_plus(operand_type(C->f, d->args[0])) ? 1 : -1;
+    case OP_FLOORDIV: {
+        /* (k - start) / step, the iteration number */
+        const Inst *sub = d->args[0].kind == OPD_VALUE ? C->f->defs[d->args[0].id] : NULL;
+        int exact = sub && sub->op == OP_SUB && sub->args[0].kind == OPD_VALUE &&
+                    sub->args[0].id == l->index && l->step.kind == OPD_CONST &&
+                    d->args[1].kind == OPD_CONST && d->args[1].c.i == l->step.c.i &&
+                    sub->args[1].kind == l->start.kind &&
+                    (l->start.kind == OPD_CONST ? sub->args[1].c.i == l->start.c.i
+                                                : sub->args[1].id == l->start.id);
+        return exact && wide ? 1 : -1;
+    }
+    default: return -1;
+    }
+}
+
 /* Staging of one operand: element e of the chunk (MM_BK x n) maps to
  * (kk, r), k-fastest when the address advances by one element per k (so
  * that neighbouring threads read neighbouring words), r-fastest otherwise.
@@ -239,6 +293,12 @@ typedef struct Staged {
     const char *dst;  /* shared buffer */
     const char *regs; /* prefetch registers */
     int k_fastest;
+    /* The vector load's index is affine in k and its mask free of k: a
+     * group's index advances by the same difference each chunk and whether
+     * it is one aligned 128-bit (64-bit) load of a full chunk is known
+     * before the loop (stage_fast_init); the loop's prefetch then reads it
+     * with neither indices nor masks recomputed. */
+    int fast;
 } Staged;
 
 /* The chunk is staged in groups of 4 elements along its contiguous axis
@@ -326,8 +386,8 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     cb_line(C, "for (int q = 0; q < 4; q++) {");
     C->indent++;
     if (mask)
-        cb_line(C, "if (mm_m[q]) %s = %s;\n%*selse if (%s < %s) %s = %s;", dst, elem,
-                C->indent * 4, "", kq, len, dst, other);
+        cb_line(C, "if (mm_m[q]) %s = %s;\n%*selse if (%s < %s) %s = %s;", dst, elem, C->indent * 4,
+                "", kq, len, dst, other);
     else cb_line(C, "if (%s < %s) %s = %s;", kq, len, dst, elem);
     C->indent--;
     cb_line(C, "}");
@@ -413,6 +473,80 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     cb_line(C, "}");
 }
 
+/* Before the loops, for an operand staged fast: each group's index at the
+ * first chunk and its difference to the second, the same to every next
+ * one (the index is affine in k); and into mm_ok whether the group of a
+ * full chunk is one vector load at every chunk: aligned, its elements
+ * consecutive at the first two chunks (so at all), its mask true (free of
+ * k, it holds at every chunk). */
+static void stage_fast_init(CudaB *C, const Loop *l, const Staged *S) {
+    const Inst *ld = S->vec;
+    int groups = S->n * MM_BK / 4, T = C->tile->block_threads, G = groups_per_thread(C, S);
+    int base = outer_pointer_base(C->f, ld->args[0]);
+    int bytes = 4 * dtype_bytes((DType)ld->type.dtype);
+    const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
+    int axis = S->along_rows ? 0 : 1;
+    Regen R;
+    group_regen(C, l, S, &R);
+    cb_line(C, "int %s_i[%d], %s_d[%d];", S->regs, G, S->regs, G);
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", G);
+    C->indent++;
+    group_coords(C, S);
+    cb_line(C, "int mm_i0[4], mm_i1[4];");
+    cb_line(C, "bool mm_m[4];");
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int q = 0; q < 4; q++) {");
+    C->indent++;
+    for (int chunk = 0; chunk < 2; chunk++) {
+        cb_line(C, "{");
+        C->indent++;
+        cb_line(C, "const int mm_k = (int)(mm_start + (long long)(%d + %s) * mm_step);",
+                chunk * MM_BK, kq);
+        cb_line(C, "mm_i%d[q] = %s;", chunk, regen(&R, ld->args[0], axis));
+        if (!chunk)
+            cb_line(C, "mm_m[q] = %s;",
+                    ld->args[1].kind == OPD_NONE ? "true" : regen(&R, ld->args[1], axis));
+        C->indent--;
+        cb_line(C, "}");
+    }
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "%s_i[mm_s] = mm_i0[0];", S->regs);
+    cb_line(C, "%s_d[mm_s] = (int)((unsigned)mm_i1[0] - (unsigned)mm_i0[0]);", S->regs);
+    const char *al =
+        C->param_div && C->param_div[base] >= bytes
+            ? ""
+            : arena_printf(C->a, "(((uintptr_t)%s) & %d) == 0 && ", C->pnames[base], bytes - 1);
+    cb_line(C,
+            "mm_ok = mm_ok && (%s(%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && "
+            "(mm_i0[0] & 3) == 0 && (%s_d[mm_s] & 3) == 0 && mm_i0[1] == mm_i0[0] + 1 && "
+            "mm_i0[2] == mm_i0[0] + 2 && mm_i0[3] == mm_i0[0] + 3 && mm_i1[1] == mm_i1[0] + 1 && "
+            "mm_i1[2] == mm_i1[0] + 2 && mm_i1[3] == mm_i1[0] + 3));",
+            groups % T ? arena_printf(C->a, "mm_g >= %d || ", groups) : "", al, S->regs);
+    C->indent--;
+    cb_line(C, "}");
+}
+
+/* An operand staged fast, the full chunk at its groups' indices into the
+ * registers, the indices first advanced to the next chunk when `advance`. */
+static void stage_fast_load(CudaB *C, const Staged *S, int advance) {
+    int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
+    int wide = dtype_bytes((DType)S->vec->type.dtype) == 4;
+    const char *r = S->regs;
+    cb_line(C, "#pragma unroll");
+    cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
+    C->indent++;
+    if (advance)
+        cb_line(C, "%s_i[mm_s] = (int)((unsigned)%s_i[mm_s] + (unsigned)%s_d[mm_s]);", r, r, r);
+    if (groups % T) cb_line(C, "if (mm_s * %d + (int)threadIdx.x < %d)", T, groups), C->indent++;
+    cb_line(C, "%s[mm_s] = *(const %s *)&%s[%s_i[mm_s]];", r, wide ? "float4" : "uint2",
+            C->pnames[outer_pointer_base(C->f, S->vec->args[0])], r);
+    if (groups % T) C->indent--;
+    C->indent--;
+    cb_line(C, "}");
+}
+
 /* The operand's loads, the one read in vector groups (its first f32, f16 or bf16
  * load) and the order of its staging. */
 static void stage_init(CudaB *C, const Loop *l, Staged *S) {
@@ -421,6 +555,8 @@ static void stage_init(CudaB *C, const Loop *l, Staged *S) {
     int bytes = dtype_bytes(dt);
     S->vec = S->nloads > 0 && dtype_is_float(dt) && (bytes == 4 || bytes == 2) ? S->loads[0] : NULL;
     S->k_fastest = S->nloads > 0 && coef_k(C, l, S->loads[0]->args[0], 0) == 1;
+    S->fast = S->vec && affine_k(C, l, S->vec->args[0], 0) >= 0 &&
+              (S->vec->args[1].kind == OPD_NONE || affine_k(C, l, S->vec->args[1], 0) == 0);
 }
 
 /* The prefetch registers' declaration. */
@@ -449,7 +585,8 @@ static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
             cb_line(C, "const %s *const h = reinterpret_cast<const %s *>(&%s);", mt, mt, v);
             cb_line(C, "float mm_v[4];");
             cb_line(C, "#pragma unroll");
-            cb_line(C, "for (int q = 0; q < 4; q++) mm_v[q] = %s;", c_load(C->a, dt, C_CUDA, "h[q]"));
+            cb_line(C, "for (int q = 0; q < 4; q++) mm_v[q] = %s;",
+                    c_load(C->a, dt, C_CUDA, "h[q]"));
         }
         const Inst *def = S->v.kind == OPD_VALUE ? C->f->defs[S->v.id] : NULL;
         if (def != S->vec) {
@@ -538,6 +675,17 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     B.v = m.y, B.n = t->cols, B.along_rows = 0, B.dst = "mm_Bs", B.regs = "mm_pb";
     stage_init(C, l, &A);
     stage_init(C, l, &B);
+    /* The versioned loop (below) only where the general prefetch would cost
+     * at least a third as many instructions as the FMAs it feeds: about
+     * MM_GROUP_COST per group and chunk against tm * tn * MM_BK. Its second
+     * copy of the chunk loop costs registers (ptxas -v, sm_90, the suite's
+     * matmul: 16 x 16 72 against 71, 32 x 32 145 against 141, 64 x 64 109
+     * against 90, one block less per SM there) for fewer instructions per
+     * chunk (SASS of the full chunk: 16 x 16 201 against 323, 32 x 32 622
+     * against 821, 64 x 64 601 against 720, 128 x 128 1126 against 1239). */
+    int fast = (A.fast || B.fast) &&
+               3 * MM_GROUP_COST * (groups_per_thread(C, &A) + groups_per_thread(C, &B)) >=
+                   t->tm * t->tn * MM_BK;
     cb_line(C, "{");
     C->indent++;
     cb_line(C, "const int mm_start = %s, mm_stop = %s, mm_step = %s;",
@@ -549,16 +697,71 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
         "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
     cb_line(C, "%s", stage_regs_decl(C, &A));
     cb_line(C, "%s", stage_regs_decl(C, &B));
+    if (fast) {
+        /* Loop versioning: where every thread's groups of the operands
+         * staged fast are vector loads at every chunk (a block-uniform
+         * flag), the full chunks run a loop whose prefetch reads them at
+         * indices advanced by a constant difference (no index, mask or
+         * alignment recomputed); the last, partial chunk, and every chunk
+         * elsewhere, the general loop after it. */
+        cb_line(C, "bool mm_ok = true;");
+        if (A.fast) stage_fast_init(C, l, &A);
+        if (B.fast) stage_fast_init(C, l, &B);
+        cb_line(C, "long long mm_c0 = 0;");
+        cb_line(C, "if (__syncthreads_and(mm_ok) && mm_n >= %d) {", MM_BK);
+        C->indent++;
+        cb_line(C, "const long long mm_nf = mm_n - mm_n %% %d;", MM_BK);
+        const Staged *ops[2] = {&A, &B};
+        cb_line(C, "{");
+        C->indent++;
+        cb_line(C, "const long long mm_c = 0;");
+        cb_line(C, "const int mm_len = %d;", MM_BK);
+        for (int o = 0; o < 2; o++) {
+            if (ops[o]->fast) stage_fast_load(C, ops[o], 0);
+            else stage_load(C, l, ops[o], "mm_c", "mm_len");
+        }
+        C->indent--;
+        cb_line(C, "}");
+        cb_line(C, "for (long long mm_c = 0; mm_c < mm_nf; mm_c += %d) {", MM_BK);
+        C->indent++;
+        cb_line(C, "const int mm_len = %d;", MM_BK);
+        stage_store(C, l, &A);
+        stage_store(C, l, &B);
+        cb_line(C, "__syncthreads();");
+        cb_line(C, "if (mm_c + %d < mm_nf) {", MM_BK);
+        C->indent++;
+        cb_line(C, "const long long mm_next = mm_c + %d;", MM_BK);
+        cb_line(C, "const int mm_next_len = %d;", MM_BK);
+        for (int o = 0; o < 2; o++) {
+            if (ops[o]->fast) stage_fast_load(C, ops[o], 1);
+            else stage_load(C, l, ops[o], "mm_next", "mm_next_len");
+        }
+        C->indent--;
+        cb_line(C, "}");
+        cb_line(C, "#pragma unroll");
+        compute(C, acc, arena_printf(C->a, "%d", MM_BK));
+        cb_line(C, "__syncthreads();");
+        C->indent--;
+        cb_line(C, "}");
+        cb_line(C, "mm_c0 = mm_nf;");
+        C->indent--;
+        cb_line(C, "}");
+    }
     cb_line(C, "/* the first chunk into registers */");
-    cb_line(C, "if (mm_n > 0) {");
+    cb_line(C, "if (%s) {", fast ? "mm_c0 < mm_n" : "mm_n > 0");
     C->indent++;
-    cb_line(C, "const long long mm_c = 0;");
-    cb_line(C, "const int mm_len = mm_n < %d ? (int)mm_n : %d;", MM_BK, MM_BK);
+    if (fast) {
+        cb_line(C, "const long long mm_c = mm_c0;");
+        cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", MM_BK, MM_BK);
+    } else {
+        cb_line(C, "const long long mm_c = 0;");
+        cb_line(C, "const int mm_len = mm_n < %d ? (int)mm_n : %d;", MM_BK, MM_BK);
+    }
     stage_load(C, l, &A, "mm_c", "mm_len");
     stage_load(C, l, &B, "mm_c", "mm_len");
     C->indent--;
     cb_line(C, "}");
-    cb_line(C, "for (long long mm_c = 0; mm_c < mm_n; mm_c += %d) {", MM_BK);
+    cb_line(C, "for (long long mm_c = %s; mm_c < mm_n; mm_c += %d) {", fast ? "mm_c0" : "0", MM_BK);
     C->indent++;
     cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", MM_BK, MM_BK);
     stage_store(C, l, &A);

@@ -296,7 +296,9 @@ TEST(Emu, MatmulRuntimeK) {
                     {"seedmm_o1", launch_seedmm_o1}, {"seedmm_o2", launch_seedmm_o2}, {"seedmm64_o2", launch_seedmm64_o2}};
     struct {
         int M, N, K;
-    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {129, 129, 20}};
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {129, 129, 20},
+                 // full chunks then a partial one, vector-aligned rows (-O2's versioned loop)
+                 {64, 64, 52}, {48, 96, 36}};
     for (auto s : sizes) {
         auto a = random_vec((size_t)s.M * s.K + 1, 9), b = random_vec((size_t)s.K * s.N + 1, 10);
         for (auto& v : variants) {
@@ -341,7 +343,9 @@ TEST(Emu, OuterProduct) {
     };
     struct {
         int M, N, K;
-    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2}};
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2},
+                 // full chunks then a partial one, vector-aligned rows (-O2's versioned loop)
+                 {64, 64, 52}, {96, 64, 48}};
     for (auto s : sizes) {
         // one spare element past each operand: reading it would be a bug
         auto a = random_vec((size_t)s.M * s.K + 1, 21), b = random_vec((size_t)s.K * s.N + 1, 22);
@@ -391,7 +395,9 @@ TEST(Emu, OuterProductF16) {
     auto h = [](float v) { return mytriton_fp16_to_float(mytriton_fp16_from_float(v)); };
     struct {
         int M, N, K;
-    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2}};
+    } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2},
+                 // full chunks then a partial one, vector-aligned rows (-O2's versioned loop)
+                 {64, 64, 52}, {96, 64, 48}};
     for (auto s : sizes) {
         auto af = random_vec((size_t)s.M * s.K + 1, 31), bf = random_vec((size_t)s.K * s.N + 1, 32);
         std::vector<mytriton_fp16> a(af.size()), b(bf.size());

@@ -7,6 +7,7 @@
 // threads of the block that runs. Not a general CUDA implementation.
 #pragma once
 
+#include <atomic>
 #include <pthread.h>
 
 #include <cmath>
@@ -190,6 +191,7 @@ struct Block {
     pthread_barrier_t block;
     std::vector<pthread_barrier_t> warps;
     unsigned threads = 0;
+    std::atomic<bool> vote_failed{false}; // __syncthreads_and
     alignas(16) unsigned char exchange[1024][16];
 };
 
@@ -203,6 +205,18 @@ inline Block*& current() {
 extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 inline void __syncthreads() { pthread_barrier_wait(&mt_emu::current()->block); }
+
+// A barrier whose result is whether `pred` holds on every thread of the block.
+inline int __syncthreads_and(int pred) {
+    mt_emu::Block* b = mt_emu::current();
+    pthread_barrier_wait(&b->block); // the previous result is read
+    if (!pred) b->vote_failed.store(true);
+    pthread_barrier_wait(&b->block);
+    const bool failed = b->vote_failed.load();
+    pthread_barrier_wait(&b->block);
+    if (threadIdx.x == 0) b->vote_failed.store(false);
+    return failed ? 0 : 1;
+}
 
 template <class T>
 T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
