@@ -35,16 +35,24 @@
 
 static int divides(int a, int b) { return a > 0 && b % a == 0; }
 
-static int has_reduction(const Block *b) {
+/* Whether an item of block b, or of a region in it, satisfies pred. */
+static int any_item(const Block *b, int (*pred)(const Inst *)) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (op_has(in->op, OPF_REDUCE)) return 1;
+        if (pred(in)) return 1;
         Block *sub[2];
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++)
-            if (has_reduction(sub[k])) return 1;
+            if (any_item(sub[k], pred)) return 1;
     }
     return 0;
+}
+
+static int is_reduction(const Inst *in) { return op_has(in->op, OPF_REDUCE); }
+static int is_runtime_loop(const Inst *in) { return in->op == OP_FOR || in->op == OP_WHILE; }
+/* a runtime loop whose body only loads and computes */
+static int is_streaming_loop(const Inst *in) {
+    return in->op == OP_FOR && layout_streaming_body(&in->loop->body) == 1;
 }
 
 static void group_of_block(const Function *f, const Block *b, int *min_bytes) {
@@ -107,32 +115,6 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     return NULL;
 }
 
-/* Whether block b (or a region in it) has a runtime loop whose body only
- * loads and computes (layout_streaming_body). */
-static int has_streaming_loop(const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR && layout_streaming_body(&in->loop->body) == 1) return 1;
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++)
-            if (has_streaming_loop(sub[k])) return 1;
-    }
-    return 0;
-}
-
-static int has_runtime_loop(const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        if (in->op == OP_FOR || in->op == OP_WHILE) return 1;
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++)
-            if (has_runtime_loop(sub[k])) return 1;
-    }
-    return 0;
-}
-
 const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
     if (num_warps > 0) {
@@ -155,11 +137,11 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         int tn = 1, g = layout_access_group(f);
         if (w >= 256 && w % 4 == 0) tn = 4;
         if (w >= 64 * g && w % g == 0) tn = g;
-        if (w >= 1024 && w % 8 == 0 && tn < 8 && has_reduction(&f->body)) tn = 8;
+        if (w >= 1024 && w % 8 == 0 && tn < 8 && any_item(&f->body, is_reduction)) tn = 8;
         /* a runtime loop streaming through memory with the tile as its
          * state: its loads in flight grow with the warps (Triton's default
          * of 4 warps: at least 128 threads) */
-        while (tn > 1 && w / tn < 128 && has_streaming_loop(&f->body)) tn /= 2;
+        while (tn > 1 && w / tn < 128 && any_item(&f->body, is_streaming_loop)) tn /= 2;
         while (w / tn > 1024 && divides(tn * 2, w)) tn *= 2;
         t->tn = tn;
     } else if (t->rank == 2) {
@@ -177,7 +159,8 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
             /* a tile without runtime loops: at most 256 threads (Triton's
              * default is 128), more rows per thread; a loop accumulating
              * into the tile keeps its threads (one per 16-byte group) */
-            while (!has_runtime_loop(&f->body) && (R / tm) * (C / tn) > 256 && divides(tm * 2, R))
+            while (!any_item(&f->body, is_runtime_loop) && (R / tm) * (C / tn) > 256 &&
+                   divides(tm * 2, R))
                 tm *= 2;
         }
         while ((R / tm) * (C / tn) > 1024) {
@@ -266,8 +249,8 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
     /* rows in runs of 4, columns and flat values in the 16-byte group */
     p->axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, 4);
-    p->axis[AXIS_COLS] = axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads,
-                                 group);
+    p->axis[AXIS_COLS] =
+        axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads, group);
     p->axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);
     /* a rank-1 tile has its columns only */
     LayoutAxis rows = t->rank == 2 ? p->axis[AXIS_ROWS] : (LayoutAxis){1, 1, 1};
@@ -320,8 +303,8 @@ static int bad_use(Check *K, const Inst *user, Operand o, Layout need) {
     Layout held = K->p->tile->layout[o.id];
     if (holds(held, need)) return 1;
     mt_error(K->ctx, user->pos,
-             "internal error: layout: %%%d is %s, but %s reads it as %s without a conversion",
-             o.id, enc_of(K->f, K->p, o.id), op_info(user->op)->name, enc_names[need]);
+             "internal error: layout: %%%d is %s, but %s reads it as %s without a conversion", o.id,
+             enc_of(K->f, K->p, o.id), op_info(user->op)->name, enc_names[need]);
     return 0;
 }
 
@@ -361,8 +344,8 @@ static int check_region(Check *K, const Inst *in) {
     const Layout *lay = K->p->tile->layout;
     for (int r = 0; r < l->nresults; r++) {
         Layout need = lay[l->results[r]];
-        if (r < l->ncarried && (!bad_use(K, in, l->inits[r], need) ||
-                                !bad_use(K, in, opd_value(l->args[r]), need)))
+        if (r < l->ncarried &&
+            (!bad_use(K, in, l->inits[r], need) || !bad_use(K, in, opd_value(l->args[r]), need)))
             return 0;
         if (!bad_use(K, in, l->yields[r], need)) return 0;
         if (in->op == OP_IF && !bad_use(K, in, l->else_yields[r], need)) return 0;

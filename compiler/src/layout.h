@@ -52,9 +52,9 @@ typedef struct LayoutPlan {
      * threadIdx.x is (threadIdx.x / tcols, threadIdx.x % tcols). */
     int spt[2], reps[2];
     int tpw[2], wpc[2];
-    LayoutAxis axis[3]; /* AXIS_ROWS, AXIS_COLS, AXIS_FLAT */
-    int group;         /* the 16-byte group of the column axis (elements) */
-    unsigned char *conv; /* by instruction result (or store): Conv */
+    LayoutAxis axis[3];  /* AXIS_ROWS, AXIS_COLS, AXIS_FLAT */
+    int group;           /* the 16-byte group of the column axis (elements) */
+    unsigned char *conv; /* by value: the Conv of the op (or loop) defining it */
     int nconv[CONV_COUNT];
 } LayoutPlan;
 

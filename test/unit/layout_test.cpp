@@ -13,47 +13,28 @@ namespace {
 
 using namespace mt_unit;
 
-struct Emitted {
-    bool ok = false;
-    std::string diagnostics, layout, cuda;
-};
-
-Emitted emit_layout(const std::string& path, const std::string& kernel, const std::string& sig,
-                    std::vector<std::pair<std::string, std::string>> defines, int opt,
-                    int num_warps = 0) {
-    std::vector<mt_define> defs;
-    for (auto& d : defines) defs.push_back({d.first.c_str(), d.second.c_str()});
-    mt_options o{};
-    o.path = path.c_str();
-    o.kernel = kernel.c_str();
-    o.signature = sig.c_str();
-    o.defines = defs.empty() ? nullptr : defs.data();
-    o.ndefines = static_cast<int>(defs.size());
-    o.opt_level = opt;
-    o.num_warps = num_warps;
-    o.python = MT_TEST_PYTHON;
-    o.shim = MT_TEST_SHIM;
-    mt_compilation* c = mt_compile(&o);
-    Emitted r;
-    if (mt_ok(c)) {
-        const char* l = mt_emit(c, MT_EMIT_LAYOUT);
-        if (l) r.layout = l;
-        const char* cu = mt_emit(c, MT_EMIT_CUDA);
-        if (cu) r.cuda = cu;
-    }
-    r.ok = mt_ok(c) != 0;
-    r.diagnostics = mt_diagnostics(c);
-    mt_free(c);
-    return r;
+Compiled emit_layout(const std::string &path, const std::string &kernel, const std::string &sig,
+                     std::vector<std::pair<std::string, std::string>> defines, int opt,
+                     int num_warps = 0) {
+    CompileArgs a;
+    a.path = path;
+    a.kernel = kernel;
+    a.signature = sig;
+    a.defines = std::move(defines);
+    a.opt_level = opt;
+    a.num_warps = num_warps;
+    return compile(a);
 }
 
-Emitted emit_snippet(const std::string& tag, const std::string& params, const std::string& sig,
-                     const std::string& body, int opt = 2, int num_warps = 0) {
+Compiled emit_snippet(const std::string &tag, const std::string &params, const std::string &sig,
+                      const std::string &body, int opt = 2, int num_warps = 0) {
     return emit_layout(write_kernel(tag, "k.py", kernel_text(params, body)), "k", sig, {}, opt,
                        num_warps);
 }
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+bool has(const std::string &s, const std::string &what) {
+    return s.find(what) != std::string::npos;
+}
 
 const std::string kSuite = std::string(MT_TEST_SOURCE_DIR) + "/../bench/suite/";
 
@@ -62,20 +43,23 @@ const std::string kSuite = std::string(MT_TEST_SOURCE_DIR) + "/../bench/suite/";
 // operands staged through shared memory; the CUDA block and the thread
 // coordinates the emitter prints are the plan's.
 TEST(Layout, OuterProductTile) {
-    Emitted r = emit_layout(kSuite + "matmul.py", "matmul_runtime_k_kernel",
-                            "*fp32, *fp32, *fp32, i32, i32, i32", {{"BM", "64"}, {"BN", "64"}}, 2);
+    Compiled r = emit_layout(kSuite + "matmul.py", "matmul_runtime_k_kernel",
+                             "*fp32, *fp32, *fp32, i32, i32, i32", {{"BM", "64"}, {"BN", "64"}}, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "the tile (64, 64), 128 threads, 8 x 4 elements per thread")) << r.layout;
+    EXPECT_TRUE(has(r.layout, "the tile (64, 64), 128 threads, 8 x 4 elements per thread"))
+        << r.layout;
     EXPECT_TRUE(has(r.layout,
                     "#blocked = #mt.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], "
                     "warpsPerCTA = [4, 1], order = [1, 0]}>  // repeated 2 x 1 over the tile"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "#rows = #mt.slice<{dim = 1, parent = #blocked}>")) << r.layout;
-    EXPECT_TRUE(has(r.layout, ": block<64x64 x f32>  // #blocked; operands staged through #shared "
-                              "per chunk of k {"))
+    EXPECT_TRUE(has(r.layout,
+                    ": block<64x64 x f32>  // #blocked; operands staged through #shared "
+                    "per chunk of k {"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "load %15, %16, 0.0 : block<64x1 x f32>  // #rows")) << r.layout;
-    EXPECT_TRUE(has(r.layout, "arange {start=0, end=64} : vector<64 x i32>  // #index")) << r.layout;
+    EXPECT_TRUE(has(r.layout, "arange {start=0, end=64} : vector<64 x i32>  // #index"))
+        << r.layout;
     EXPECT_TRUE(has(r.cuda, "__launch_bounds__(128)")) << r.cuda;
     EXPECT_TRUE(has(r.cuda, "const int tx = threadIdx.x % 16;")) << r.cuda;
 }
@@ -83,19 +67,22 @@ TEST(Layout, OuterProductTile) {
 // A rank-1 streaming kernel: 16-byte groups of 4 f32 per thread; f16
 // groups of 8; with num_warps the threads are 32 * num_warps.
 TEST(Layout, FlatTiles) {
-    const char* body =
+    const char *body =
         "    offs = tl.program_id(0) * 4096 + tl.arange(0, 4096)\n"
         "    tl.store(y + offs, tl.load(x + offs) * 2)\n";
-    Emitted r = emit_snippet("layout_flat", "x, y", "*fp32:16, *fp32:16", body);
+    Compiled r = emit_snippet("layout_flat", "x, y", "*fp32:16, *fp32:16", body);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "the tile (4096,), 1024 threads, 1 x 4 elements per thread")) << r.layout;
-    EXPECT_TRUE(has(r.layout, "#flat = #mt.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
-                              "warpsPerCTA = [32], order = [0]}>"))
+    EXPECT_TRUE(has(r.layout, "the tile (4096,), 1024 threads, 1 x 4 elements per thread"))
+        << r.layout;
+    EXPECT_TRUE(has(r.layout,
+                    "#flat = #mt.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                    "warpsPerCTA = [32], order = [0]}>"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "load ") && has(r.layout, "// #flat")) << r.layout;
     r = emit_snippet("layout_flat16", "x, y", "*fp16:16, *fp16:16", body, 2, 4);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "the tile (4096,), 128 threads, 1 x 32 elements per thread")) << r.layout;
+    EXPECT_TRUE(has(r.layout, "the tile (4096,), 128 threads, 1 x 32 elements per thread"))
+        << r.layout;
     EXPECT_TRUE(has(r.layout, "sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4]"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "repeated 4 times over the tile")) << r.layout;
@@ -105,15 +92,15 @@ TEST(Layout, FlatTiles) {
 // Reductions: along an axis through shared memory (the row result a
 // slice), the flat block-wide one through warp shuffles.
 TEST(Layout, ReductionConversions) {
-    Emitted r = emit_snippet("layout_rows", "x, y",
-                             "*fp32, *fp32",
-                             "    r = tl.arange(0, 32)\n"
-                             "    c = tl.arange(0, 64)\n"
-                             "    v = tl.load(x + r[:, None] * 64 + c[None, :])\n"
-                             "    tl.store(y + r, tl.sum(v, axis=1))\n");
+    Compiled r = emit_snippet("layout_rows", "x, y", "*fp32, *fp32",
+                              "    r = tl.arange(0, 32)\n"
+                              "    c = tl.arange(0, 64)\n"
+                              "    v = tl.load(x + r[:, None] * 64 + c[None, :])\n"
+                              "    tl.store(y + r, tl.sum(v, axis=1))\n");
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "{axis=1} : vector<32 x f32>  // #rows <- convert_layout through "
-                              "#shared (along the axis)"))
+    EXPECT_TRUE(has(r.layout,
+                    "{axis=1} : vector<32 x f32>  // #rows <- convert_layout through "
+                    "#shared (along the axis)"))
         << r.layout;
     r = emit_snippet("layout_flatsum", "x, y", "*fp32, *fp32",
                      "    v = tl.load(x + tl.arange(0, 1024))\n"
@@ -126,13 +113,13 @@ TEST(Layout, ReductionConversions) {
 // An element move is a conversion through shared memory; -O1 runs one
 // thread per element, one element each.
 TEST(Layout, ExchangesAndOneThreadPerElement) {
-    const char* body =
+    const char *body =
         "    r = tl.arange(0, 16)\n"
         "    c = tl.arange(0, 32)\n"
         "    v = tl.load(x + r[:, None] * 32 + c[None, :])\n"
         "    t = tl.trans(v)\n"
         "    tl.store(y + c[:, None] * 16 + r[None, :], t)\n";
-    Emitted r = emit_snippet("layout_trans", "x, y", "*fp32, *fp32", body);
+    Compiled r = emit_snippet("layout_trans", "x, y", "*fp32, *fp32", body);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_TRUE(has(r.layout, "trans ") &&
                 has(r.layout, "// #blocked <- convert_layout through #shared (exchange)"))
@@ -140,22 +127,30 @@ TEST(Layout, ExchangesAndOneThreadPerElement) {
     EXPECT_TRUE(has(r.layout, "a bounding box")) << r.layout;
     r = emit_snippet("layout_trans_o1", "x, y", "*fp32, *fp32", body, 1);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "the tile (32, 32), 1024 threads, 1 x 1 elements per thread (one "
-                              "thread per element, emit_cuda.c)"))
+    EXPECT_TRUE(has(r.layout,
+                    "the tile (32, 32), 1024 threads, 1 x 1 elements per thread (one "
+                    "thread per element, emit_cuda.c)"))
         << r.layout;
-    EXPECT_TRUE(has(r.layout, "sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = "
-                              "[32, 1]"))
+    EXPECT_TRUE(has(r.layout,
+                    "sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = "
+                    "[32, 1]"))
         << r.layout;
 }
 
 // The tensor-core path names itself and keeps its own layouts.
 TEST(Layout, TensorCorePathNamesItself) {
-    Emitted r = emit_layout(
-        std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py", "matmul_kernel",
-        "*fp16, *fp16, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32",
-        {{"BLOCK_M", "64"}, {"BLOCK_N", "64"}, {"BLOCK_K", "32"}, {"GROUP_M", "4"},
-         {"ACC", "float32"}, {"PRECISION", "tf32"}, {"PLUS", "False"}, {"ACTIVATION", "none"}},
-        2);
+    Compiled r =
+        emit_layout(std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py", "matmul_kernel",
+                    "*fp16, *fp16, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32",
+                    {{"BLOCK_M", "64"},
+                     {"BLOCK_N", "64"},
+                     {"BLOCK_K", "32"},
+                     {"GROUP_M", "4"},
+                     {"ACC", "float32"},
+                     {"PRECISION", "tf32"},
+                     {"PLUS", "False"},
+                     {"ACTIVATION", "none"}},
+                    2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_TRUE(has(r.layout, "tl.dot on tensor cores")) << r.layout;
 }
@@ -163,10 +158,17 @@ TEST(Layout, TensorCorePathNamesItself) {
 // ---- The verifier, on hand-built SSA -----------------------------------------
 
 struct Planned {
-    MtContext* ctx = mt_context_new("k.py");
+    MtContext *ctx = mt_context_new("k.py");
     TileInfo t{};
     ~Planned() { mt_context_free(ctx); }
 };
+
+// Analyzes the kernel's tile and chooses its layout (the caller may then
+// corrupt a value's layout before layout_plan).
+void analyze(Ssa &s, Planned &p) {
+    ASSERT_TRUE(shape_analyze(p.ctx, s.f, 1024, &p.t)) << sb_str(&p.ctx->diagnostics);
+    ASSERT_EQ(layout_choose(s.a, s.f, &p.t, 0), nullptr);
+}
 
 // x[r, c] loaded as a 16 x 16 tile, its row sums added to each row's
 // first column block: %rows (16, 1), %tile (16, 16).
@@ -195,9 +197,8 @@ TEST(LayoutVerify, AcceptsThePlanOfAnalyzedTiles) {
     RowSums k;
     EXPECT_VALID(k.s);
     Planned p;
-    ASSERT_TRUE(shape_analyze(p.ctx, k.s.f, 1024, &p.t)) << sb_str(&p.ctx->diagnostics);
-    ASSERT_EQ(layout_choose(k.s.a, k.s.f, &p.t, 0), nullptr);
-    LayoutPlan* plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    analyze(k.s, p);
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
     EXPECT_TRUE(layout_verify(p.ctx, k.s.f, plan)) << sb_str(&p.ctx->diagnostics);
     EXPECT_EQ(p.t.layout[k.sum2.id], LAYOUT_ROWS);
     EXPECT_EQ(plan->conv[k.sum.id], CONV_AXIS);
@@ -207,10 +208,9 @@ TEST(LayoutVerify, AcceptsThePlanOfAnalyzedTiles) {
 TEST(LayoutVerify, RejectsASliceReadAsTheOtherSlice) {
     RowSums k;
     Planned p;
-    ASSERT_TRUE(shape_analyze(p.ctx, k.s.f, 1024, &p.t));
-    ASSERT_EQ(layout_choose(k.s.a, k.s.f, &p.t, 0), nullptr);
+    analyze(k.s, p);
     p.t.layout[k.scaled.id] = LAYOUT_COLS; /* the product of a (16, 1) value as columns */
-    LayoutPlan* plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     std::string d = sb_str(&p.ctx->diagnostics);
     EXPECT_TRUE(has(d, "layout: %" + std::to_string(k.sum2.id) +
@@ -221,10 +221,9 @@ TEST(LayoutVerify, RejectsASliceReadAsTheOtherSlice) {
 TEST(LayoutVerify, RejectsALayoutThatDoesNotCoverTheValue) {
     RowSums k;
     Planned p;
-    ASSERT_TRUE(shape_analyze(p.ctx, k.s.f, 1024, &p.t));
-    ASSERT_EQ(layout_choose(k.s.a, k.s.f, &p.t, 0), nullptr);
+    analyze(k.s, p);
     p.t.layout[k.sum.id] = LAYOUT_TILE; /* the rank-1 row sums as the whole tile */
-    LayoutPlan* plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     std::string d = sb_str(&p.ctx->diagnostics);
     EXPECT_TRUE(has(d, "layout: %" + std::to_string(k.sum.id) +
@@ -236,9 +235,8 @@ TEST(LayoutVerify, RejectsALayoutThatDoesNotCoverTheValue) {
 TEST(LayoutVerify, RejectsAThreadCountOtherThanTheBlocks) {
     RowSums k;
     Planned p;
-    ASSERT_TRUE(shape_analyze(p.ctx, k.s.f, 1024, &p.t));
-    ASSERT_EQ(layout_choose(k.s.a, k.s.f, &p.t, 0), nullptr);
-    LayoutPlan* plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    analyze(k.s, p);
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
     plan->wpc[0] *= 2;
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     EXPECT_TRUE(has(sb_str(&p.ctx->diagnostics), "not the tile (16, 16)"));

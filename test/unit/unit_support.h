@@ -217,7 +217,7 @@ private:
 struct Compiled {
     bool ok = false;
     std::string diagnostics;
-    std::string ssa, cuda;
+    std::string ssa, cuda, layout;
 };
 
 struct CompileArgs {
@@ -227,6 +227,7 @@ struct CompileArgs {
     std::vector<std::pair<std::string, std::string>> defines;
     const char* grid = nullptr;
     int opt_level = 2;
+    int num_warps = 0;
     const char* python = MT_TEST_PYTHON;
 };
 
@@ -242,6 +243,7 @@ inline Compiled compile(const CompileArgs& args) {
     o.ndefines = static_cast<int>(defs.size());
     o.grid = args.grid;
     o.opt_level = args.opt_level;
+    o.num_warps = args.num_warps;
     o.python = args.python;
     o.shim = MT_TEST_SHIM;
     mt_compilation* c = mt_compile(&o);
@@ -251,6 +253,8 @@ inline Compiled compile(const CompileArgs& args) {
         if (s) r.ssa = s;
         const char* cu = mt_emit(c, MT_EMIT_CUDA);
         if (cu) r.cuda = cu;
+        const char* l = mt_emit(c, MT_EMIT_LAYOUT);
+        if (l) r.layout = l;
     }
     r.ok = mt_ok(c) != 0;
     r.diagnostics = mt_diagnostics(c);
