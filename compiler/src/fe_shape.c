@@ -120,9 +120,18 @@ static int same_shape(Type t, const Attrs *a) {
     return 1;
 }
 
-/* x broadcast to the shape `a` (a scalar is splat). */
+/* x broadcast to the shape `a` (a scalar is splat). A pointer (block) is
+ * offset by zeros of the shape: addptr broadcasts its pointer operand to
+ * its offsets' shape, and the backends follow pointers through addptr
+ * chains, not through broadcasts. */
 static Expr *broadcast_to(Interp *I, Expr *x, const Attrs *a, const char *fn, SrcPos pos) {
     if (same_shape(x->type, a)) return x;
+    if (x->type.ptr) {
+        Attrs z = *a;
+        z.dtype = DT_I32;
+        Expr *zeros = fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &z);
+        return fe_mk_op(I, OP_ADDPTR, fn, pos, 2, x, zeros, NULL, NULL);
+    }
     return fe_mk_op(I, OP_BROADCAST, fn, pos, 1, x, NULL, NULL, a);
 }
 

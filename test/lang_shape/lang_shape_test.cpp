@@ -218,6 +218,17 @@ void broadcast(Backend b, int opt) {
     expect_equal(y.h, want, "broadcast");
 }
 
+void broadcast_ptr(Backend b, int opt) {
+    const int R = 8, C = 16;
+    Buf<float> x(iota_f(R + C, 2.0f, -0.75f)), y(std::vector<float>(R * C, -1.0f));
+    RUN(b, opt, broadcast_ptr, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    std::vector<float> want(R * C);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++) want[i * C + j] = x.h[i] * 2 + x.h[R + j] - x.h[0] * 0.5f;
+    expect_equal(y.h, want, "broadcast_ptr");
+}
+
 void loop(Backend b, int opt) {
     const int B = 8, n = 3;
     Buf<float> x(iota_f((size_t)n * B * B, 1.0f, -50.0f)), y(std::vector<float>(2 * B * B, -1.0f));
@@ -418,6 +429,7 @@ SHAPE_CASE(reshape)
 SHAPE_CASE(join)
 SHAPE_CASE(split)
 SHAPE_CASE(broadcast)
+SHAPE_CASE(broadcast_ptr)
 SHAPE_CASE(loop)
 SHAPE_CASE(loop_pairs)
 SHAPE_CASE(sort)

@@ -65,6 +65,18 @@ def broadcast_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
 
 
 @triton.jit
+def broadcast_ptr_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
+    # blocks of pointers broadcast: a (R, 1) block and a scalar pointer by
+    # tl.broadcast_to, two blocks by tl.broadcast
+    i = tl.arange(0, R)[:, None]
+    j = tl.arange(0, C)[None, :]
+    rows = tl.broadcast_to(X + i, (R, C))
+    cols, starts = tl.broadcast(X + R + j, Y + i * C)
+    first = tl.broadcast_to(X, (R, C))
+    tl.store(starts + j, tl.load(rows) * 2 + tl.load(cols) - tl.load(first) * 0.5)
+
+
+@triton.jit
 def loop_kernel(X, Y, n, B: tl.constexpr):
     # shape ops in a runtime loop (the exchange buffers are reused): the
     # sum over k of (k + 1) * X_k transposed, and of X_k raveled
