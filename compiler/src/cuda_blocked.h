@@ -25,7 +25,7 @@ typedef struct CudaB {
     int indent;
     int loop_depth;
     int uses_tx, uses_ty;     /* the thread's tile coordinates are needed */
-    int group;                /* elements per 16-byte group along columns (cb_group) */
+    int group;                /* elements per 16-byte group along columns (the plan's) */
     const char *index_type;   /* a carried pointer's element index: int, or long long
                                * when some offset is 64-bit */
     char *deferred, *emitted; /* by value: emission at first use */
@@ -33,7 +33,7 @@ typedef struct CudaB {
     const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
     const Block **red_blk;    /* ... written in this block */
     int axis_rows;            /* axis analysis along rows, in groups of this many */
-    int axis_v;               /* ... along columns, in accesses of this many (0: cb_group) */
+    int axis_v;               /* ... along columns, in accesses of this many (0: group) */
     int ntrans;               /* stores staged through shared memory (tr_smem_N) */
     const char *grouped;      /* by value: a load of a versioned loop's group, held in
                                * vN_g[mt_u] (NULL outside its loads' phase) */

@@ -213,7 +213,7 @@ static const char *and_guard(CudaB *C, const char *guard, const char *mask) {
 /* For an integer (or pointer index) value: its step between consecutive
  * elements of a group along the vector axis (0 constant, 1 contiguous, -1
  * unknown) and a power of two dividing its value at the first element of
- * every group (capped at 16). Groups are the cb_group elements that the
+ * every group (capped at 16). Groups are the plan's group of elements that the
  * layout keeps consecutive, aligned in the tile's index space, like the
  * runs of Triton's AxisInfo; tl.multiple_of, tl.max_contiguous and
  * tl.max_constancy (HINT) state these facts for any value. */
