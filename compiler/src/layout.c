@@ -189,6 +189,8 @@ static int run_of(int per, int g) {
     return per >= 2 * g && per % g == 0 ? g : per;
 }
 
+static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
 static int is_arange(const Function *f, int v) { return f->defs[v] && f->defs[v]->op == OP_ARANGE; }
 
 static void mark_block(const Function *f, const TileInfo *t, LayoutPlan *p, const Block *b) {
@@ -258,17 +260,16 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     p->reps[0] = rows.per / rows.spt;
     p->spt[1] = p->axis[AXIS_COLS].spt;
     p->reps[1] = p->axis[AXIS_COLS].per / p->axis[AXIS_COLS].spt;
-    if (t->rank == 2) {
-        int trows = p->axis[AXIS_ROWS].threads, tcols = p->axis[AXIS_COLS].threads;
+    /* threads along each axis into warps, the lanes of a warp along the
+     * columns first (order [1, 0]); a Triton blocked layout where both
+     * counts are powers of two (threadIdx.x is row-major over them
+     * otherwise: tpw and wpc stay 0) */
+    int trows = t->rank == 2 ? p->axis[AXIS_ROWS].threads : 1, tcols = p->axis[AXIS_COLS].threads;
+    if (pow2(trows) && pow2(tcols)) {
         p->tpw[1] = tcols < 32 ? tcols : 32;
         p->tpw[0] = 32 / p->tpw[1] < trows ? 32 / p->tpw[1] : trows;
         p->wpc[1] = tcols / p->tpw[1];
-        p->wpc[0] = (trows + p->tpw[0] - 1) / p->tpw[0];
-    } else {
-        int threads = p->axis[AXIS_COLS].threads;
-        p->tpw[0] = p->wpc[0] = 1;
-        p->tpw[1] = threads < 32 ? threads : 32;
-        p->wpc[1] = (threads + 31) / 32;
+        p->wpc[0] = trows / p->tpw[0];
     }
     mark_block(f, t, p, &f->body);
     return p;
@@ -400,17 +401,18 @@ static int check_block(Check *K, const Block *b) {
 
 int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p) {
     const TileInfo *t = p->tile;
-    int threads = 1, elems = 1;
-    for (int a = 0; a < 2; a++) {
-        threads *= p->tpw[a] * p->wpc[a];
-        elems *= p->spt[a] * p->reps[a];
-    }
+    const LayoutAxis *rows = &p->axis[AXIS_ROWS], *cols = &p->axis[AXIS_COLS];
+    int two = t->rank == 2;
+    int threads = (two ? rows->threads : 1) * cols->threads;
+    int elems = (two ? rows->per : 1) * cols->per;
+    int warps = p->tpw[0] * p->wpc[0] * p->tpw[1] * p->wpc[1];
     int block = t->block_threads > 0 ? t->block_threads : t->threads;
-    if (threads != block || threads * elems != t->threads) {
+    if (threads != block || threads * elems != t->threads || (p->tpw[1] && warps != threads) ||
+        rows->per % rows->spt || cols->per % cols->spt) {
         mt_error(ctx, srcpos(0, 0),
-                 "internal error: layout: #blocked spreads %d elements per thread over %d threads, "
-                 "not the tile %s over %d",
-                 elems, threads, tile_str(ctx->arena, t), block);
+                 "internal error: layout: #blocked spreads %d elements per thread over %d threads "
+                 "(%d in its warps), not the tile %s over %d",
+                 elems, threads, warps, tile_str(ctx->arena, t), block);
         return 0;
     }
     Check K = {ctx, f, p};
@@ -464,6 +466,14 @@ static void print_ints(StrBuf *sb, const int *x, int from) {
 static void print_blocked(StrBuf *sb, const LayoutPlan *p, int from) {
     sb_puts(sb, "#mt.blocked<{sizePerThread = ");
     print_ints(sb, p->spt, from);
+    if (!p->tpw[1]) {
+        /* thread counts that are not powers of two: no warp layout */
+        int threads[2] = {p->axis[AXIS_ROWS].threads, p->axis[AXIS_COLS].threads};
+        sb_puts(sb, ", threads = ");
+        print_ints(sb, threads, from);
+        sb_puts(sb, from ? ", order = [0]}>" : ", order = [1, 0]}>");
+        return;
+    }
     sb_puts(sb, ", threadsPerWarp = ");
     print_ints(sb, p->tpw, from);
     sb_puts(sb, ", warpsPerCTA = ");
@@ -490,8 +500,9 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
         /* a flat value of a rank-2 tile: its elements over all threads */
         LayoutPlan flat = *p;
         flat.spt[1] = p->axis[AXIS_FLAT].spt;
-        flat.tpw[1] = block < 32 ? block : 32;
-        flat.wpc[1] = (block + 31) / 32;
+        flat.tpw[1] = !pow2(block) ? 0 : block < 32 ? block : 32;
+        flat.wpc[1] = flat.tpw[1] ? block / flat.tpw[1] : 0;
+        flat.axis[AXIS_COLS].threads = block;
         sb_puts(&sb, "#flat = ");
         print_blocked(&sb, &flat, 1);
         sb_putc(&sb, '\n');

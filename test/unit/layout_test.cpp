@@ -137,6 +137,30 @@ TEST(Layout, ExchangesAndOneThreadPerElement) {
         << r.layout;
 }
 
+// A tile whose sides are not powers of two (Triton rejects such blocks;
+// mytriton runs them): threadIdx.x row-major over the threads, no warp
+// layout claimed, at -O1 and -O2.
+TEST(Layout, TilesOfOtherSides) {
+    for (int opt : {1, 2}) {
+        Compiled r = emit_snippet("layout_odd", "x, y", "*fp32, *fp32",
+                                  "    z = tl.full((16, 3), 2.0, tl.float32)\n"
+                                  "    r = tl.arange(0, 16)[:, None]\n"
+                                  "    tl.store(y + r * 3 + tl.zeros((1, 3), tl.int32), z)\n",
+                                  opt);
+        ASSERT_TRUE(r.ok) << r.diagnostics;
+        EXPECT_TRUE(has(r.layout, "the tile (16, 3), 48 threads, 1 x 1 elements per thread"))
+            << r.layout;
+        EXPECT_TRUE(has(r.layout,
+                        "#blocked = #mt.blocked<{sizePerThread = [1, 1], threads = [16, "
+                        "3], order = [1, 0]}>"))
+            << r.layout;
+        EXPECT_TRUE(has(r.layout,
+                        "#flat = #mt.blocked<{sizePerThread = [1], threads = [48], "
+                        "order = [0]}>"))
+            << r.layout;
+    }
+}
+
 // The tensor-core path names itself and keeps its own layouts.
 TEST(Layout, TensorCorePathNamesItself) {
     Compiled r =
