@@ -36,9 +36,14 @@ struct mt_compilation {
     int box_blocked; /* a bounding-box tile of more than 1024 elements spread by the
                       * -O2 blocked emitter (need_tile) */
     TileInfo tile;
-    LayoutPlan *layout; /* the CUDA kernel's layout plan (NULL: the tensor-core
-                         * paths, whose layouts are their own) */
+    LayoutPlan *layout; /* the CUDA kernel's layout plan, built on first use
+                         * (need_layout; NULL on the tensor-core paths, whose
+                         * layouts are their own) */
     const char *path;   /* the emitter that prints the CUDA kernel */
+    int plan_group;     /* the plan's column group: -1 the blocked emitter's
+                         * (its axis analysis), 1 one thread per element, 0
+                         * no plan (tensor cores) */
+    int layout_failed;
     Spec spec;
     int *param_div; /* the signature's :N hints */
     const char *text[STAGE_COUNT];
@@ -482,23 +487,34 @@ static int need_tile(mt_compilation *c) {
         c->tile_failed = 1;
         return 0;
     }
-    Arena *a = c->ctx->arena;
     if (blocked || c->box_blocked) {
         c->path = "-O2 blocked emitter, emit_cuda_blocked.c";
-        c->layout = layout_plan(a, c->f, &c->tile, cuda_blocked_group(a, c->f, &c->tile, c->param_div),
-                                c->path);
+        c->plan_group = -1;
     } else if (mma || attn) {
         c->path = attn ? "-O2 attention on tensor cores, emit_cuda_attn.c"
                        : "-O2 tl.dot on tensor cores, emit_cuda_mma.c and emit_cuda_wgmma.c";
     } else {
         c->path = "one thread per element, emit_cuda.c";
-        c->layout = layout_plan(a, c->f, &c->tile, 1, c->path);
-    }
-    if (c->layout && !layout_verify(c->ctx, c->f, c->layout)) {
-        c->tile_failed = 1;
-        return 0;
+        c->plan_group = 1;
     }
     c->have_tile = 1;
+    return 1;
+}
+
+/* The CUDA kernel's layout plan (DESIGN 8b), built and verified when the
+ * CUDA kernel or --emit=layout first needs it (not for the host and MLIR
+ * backends, which do not read it). */
+static int need_layout(mt_compilation *c) {
+    if (!need_tile(c) || c->layout_failed) return 0;
+    if (c->layout || !c->plan_group) return 1;
+    Arena *a = c->ctx->arena;
+    int group = c->plan_group < 0 ? cuda_blocked_group(a, c->f, &c->tile, c->param_div) : 1;
+    LayoutPlan *p = layout_plan(a, c->f, &c->tile, group, c->path);
+    if (!layout_verify(c->ctx, c->f, p)) {
+        c->layout_failed = 1;
+        return 0;
+    }
+    c->layout = p;
     return 1;
 }
 
@@ -520,7 +536,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         ssa_print(&sb, a, c->f);
         return sb_str(&sb);
     case MT_EMIT_LAYOUT:
-        if (!need_tile(c)) return NULL;
+        if (!need_layout(c)) return NULL;
         if (!c->layout) {
             sb_printf(&sb,
                       "// layout of %s: %d threads (%s); the operands and accumulators of its "
@@ -531,7 +547,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         }
         return layout_print(a, c->f, c->layout);
     case MT_EMIT_CUDA:
-        if (!need_tile(c)) return NULL;
+        if (!need_layout(c)) return NULL;
         if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
             return emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
         if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {

@@ -6,12 +6,13 @@
 #include "emit.h"
 
 struct LayoutPlan;
+struct LayoutAxis;
 
 typedef struct CudaB {
     Arena *a;
     const Function *f;
     const TileInfo *tile;
-    const struct LayoutPlan *plan; /* the layout stage's (layout.h): coordinates */
+    const struct LayoutAxis *axis; /* the layout plan's axes (layout.h): coordinates */
     const char **pnames;
     const int *param_div; /* the signature's :N hints, per parameter */
     int *alias;           /* value -> value it is stored as (-1: itself) */

@@ -100,11 +100,11 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * conflict-free in shared memory); with fewer, they are consecutive. */
 const char *cb_row(CudaB *C, const char *i) {
     C->uses_ty = 1;
-    return layout_coord_text(C->a, C->plan->axis[AXIS_ROWS], "ty", i);
+    return layout_coord_text(C->a, C->axis[AXIS_ROWS], "ty", i);
 }
 const char *cb_col(CudaB *C, const char *j) {
     C->uses_tx = 1;
-    return layout_coord_text(C->a, C->plan->axis[AXIS_COLS], "tx", j);
+    return layout_coord_text(C->a, C->axis[AXIS_COLS], "tx", j);
 }
 /* A flat element e of the thread: the same groups as along columns, so a
  * warp's accesses are contiguous (Triton's blocked layout repeated over
@@ -112,7 +112,7 @@ const char *cb_col(CudaB *C, const char *j) {
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
     if (ept == 1) return "threadIdx.x";
-    return layout_coord_text(C->a, C->plan->axis[AXIS_FLAT], "threadIdx.x", e);
+    return layout_coord_text(C->a, C->axis[AXIS_FLAT], "threadIdx.x", e);
 }
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
@@ -1646,10 +1646,10 @@ static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
     if (t->dot_box && (in->type.rank != 2 || in->type.dims[0] != t->rows)) return 0;
     if (l == LAYOUT_TILE) {
         if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
-        mi = xor_in_thread(C->plan->axis[AXIS_ROWS], m / t->cols);
-        mj = xor_in_thread(C->plan->axis[AXIS_COLS], m % t->cols);
+        mi = xor_in_thread(C->axis[AXIS_ROWS], m / t->cols);
+        mj = xor_in_thread(C->axis[AXIS_COLS], m % t->cols);
     } else if (l == LAYOUT_FLAT) {
-        mj = xor_in_thread(C->plan->axis[AXIS_FLAT], m);
+        mj = xor_in_thread(C->axis[AXIS_FLAT], m);
     } else {
         return 0;
     }
@@ -2460,6 +2460,11 @@ static void cb_init(CudaB *C, Arena *a, const Function *f, const TileInfo *tile,
 int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const int *param_div) {
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
+    LayoutAxis axis[3]; /* (the coordinates with the 16-byte group) */
+    layout_axes(tile, C.group, axis);
+    C.axis = axis;
+    int proven = 0, dynamic = 0;
+    count_vector_accesses(&C, &f->body, &proven, &dynamic);
     /* Triton's specialization (pointers :16, integers divisible by 16
      * hinted) that proves no 16-byte access but leaves some to an index
      * checked at run time: the index is most likely not aligned (a row
@@ -2467,10 +2472,6 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
      * one by one over the threads (coalesced per-element accesses) rather
      * than in groups that would fall back to per-element accesses strided
      * by the group. */
-    /* (the coordinates of the layout with the 16-byte group) */
-    C.plan = layout_plan(a, f, tile, C.group, "");
-    int proven = 0, dynamic = 0;
-    count_vector_accesses(&C, &f->body, &proven, &dynamic);
     return !proven && dynamic ? 1 : C.group;
 }
 
@@ -2479,7 +2480,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
     const TileInfo *tile = plan->tile;
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
-    C.plan = plan;
+    C.axis = plan->axis;
     C.group = plan->group;
     sb_init(&C.smem, a);
     sb_init(&C.prologue, a);
@@ -2511,7 +2512,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
         sb_putc(&out, '\n');
     }
     if (tile->rank == 2) {
-        int tcols = tile->cols / tile->tn;
+        int tcols = plan->axis[AXIS_COLS].threads;
         if (C.uses_ty) sb_printf(&out, "    const int ty = threadIdx.x / %d;\n", tcols);
         if (C.uses_tx) sb_printf(&out, "    const int tx = threadIdx.x %% %d;\n", tcols);
     }

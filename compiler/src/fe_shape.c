@@ -120,13 +120,16 @@ static int same_shape(Type t, const Attrs *a) {
     return 1;
 }
 
-/* x broadcast to the shape `a` (a scalar is splat). A pointer (block) is
- * offset by zeros of the shape: addptr broadcasts its pointer operand to
- * its offsets' shape, and the backends follow pointers through addptr
- * chains, not through broadcasts. */
+/* x broadcast to the shape `a` (a scalar is splat). A block of pointers
+ * is offset by zeros of the shape, once the shapes are checked as for
+ * any block: addptr broadcasts its pointer operand to its offsets'
+ * shape, and the backends follow pointers through addptr chains, not
+ * through broadcasts. */
 static Expr *broadcast_to(Interp *I, Expr *x, const Attrs *a, const char *fn, SrcPos pos) {
     if (same_shape(x->type, a)) return x;
     if (x->type.ptr) {
+        const char *err = broadcast_error(I->a, fn, x->type, a->rank, a->shape);
+        if (err) fe_fail(I, pos, "%s", err);
         Attrs z = *a;
         z.dtype = DT_I32;
         Expr *zeros = fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &z);

@@ -181,7 +181,7 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
 /* ---- The plan ------------------------------------------------------------ */
 
 /* Elements a thread keeps consecutive along an axis where it holds `per`
- * of `extent`, in groups of g (emit_cuda_blocked.c's coord): g when the
+ * of `extent`, in groups of g (layout_coord): g when the
  * thread holds at least two whole groups, all of them otherwise, one by
  * one with g == 1. */
 static int run_of(int per, int g) {
@@ -193,20 +193,23 @@ static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 static int is_arange(const Function *f, int v) { return f->defs[v] && f->defs[v]->op == OP_ARANGE; }
 
+/* How op `in` moves elements between threads (layout.h's Conv). */
+static Conv conv_of(const Function *f, const TileInfo *t, const Inst *in) {
+    if (shape_moves_elements(in->op)) return CONV_EXCHANGE;
+    if (op_has(in->op, OPF_REDUCE) && shape_reduce_flat(t, f, in)) return CONV_SHUFFLE;
+    if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) return CONV_AXIS;
+    if (in->op == OP_DOT) return CONV_DOT;
+    if (in->op == OP_FOR && t->tm * t->tn > 1 && cuda_outer_find_loop(f, t, in)) return CONV_STAGE;
+    return CONV_NONE;
+}
+
 static void mark_block(const Function *f, const TileInfo *t, LayoutPlan *p, const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         Block *sub[2];
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++) mark_block(f, t, p, sub[k]);
-        Conv c = CONV_NONE;
-        if (shape_moves_elements(in->op)) c = CONV_EXCHANGE;
-        else if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN))
-            c = op_has(in->op, OPF_REDUCE) && shape_reduce_flat(t, f, in) ? CONV_SHUFFLE
-                                                                          : CONV_AXIS;
-        else if (in->op == OP_DOT) c = CONV_DOT;
-        else if (in->op == OP_FOR && t->tm * t->tn > 1 && cuda_outer_find_loop(f, t, in))
-            c = CONV_STAGE;
+        Conv c = conv_of(f, t, in);
         if (c == CONV_NONE) continue;
         p->nconv[c]++;
         if (in->result >= 0) p->conv[in->result] = (unsigned char)c;
@@ -241,6 +244,15 @@ const char *layout_coord_text(Arena *a, LayoutAxis x, const char *t, const char 
     return arena_printf(a, "(%s * %d + %s)", t, x.per, k);
 }
 
+void layout_axes(const TileInfo *t, int group, LayoutAxis axis[3]) {
+    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    /* rows in runs of 4, columns and flat values in the 16-byte group */
+    axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, 4);
+    axis[AXIS_COLS] =
+        axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads, group);
+    axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);
+}
+
 LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
                         const char *path) {
     LayoutPlan *p = ARENA_NEW(a, LayoutPlan);
@@ -248,12 +260,7 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     p->path = path;
     p->group = group;
     p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
-    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
-    /* rows in runs of 4, columns and flat values in the 16-byte group */
-    p->axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, 4);
-    p->axis[AXIS_COLS] =
-        axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads, group);
-    p->axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);
+    layout_axes(t, group, p->axis);
     /* a rank-1 tile has its columns only */
     LayoutAxis rows = t->rank == 2 ? p->axis[AXIS_ROWS] : (LayoutAxis){1, 1, 1};
     p->spt[0] = rows.spt;
@@ -261,11 +268,11 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     p->spt[1] = p->axis[AXIS_COLS].spt;
     p->reps[1] = p->axis[AXIS_COLS].per / p->axis[AXIS_COLS].spt;
     /* threads along each axis into warps, the lanes of a warp along the
-     * columns first (order [1, 0]); a Triton blocked layout where both
-     * counts are powers of two (threadIdx.x is row-major over them
-     * otherwise: tpw and wpc stay 0) */
+     * columns first (order [1, 0]): a Triton blocked layout where both
+     * counts are powers of two and fill whole warps (threadIdx.x is
+     * row-major over them otherwise: tpw and wpc stay 0) */
     int trows = t->rank == 2 ? p->axis[AXIS_ROWS].threads : 1, tcols = p->axis[AXIS_COLS].threads;
-    if (pow2(trows) && pow2(tcols)) {
+    if (pow2(trows) && pow2(tcols) && trows * tcols >= 32) {
         p->tpw[1] = tcols < 32 ? tcols : 32;
         p->tpw[0] = 32 / p->tpw[1] < trows ? 32 / p->tpw[1] : trows;
         p->wpc[1] = tcols / p->tpw[1];
@@ -283,12 +290,17 @@ typedef struct Check {
     const LayoutPlan *p;
 } Check;
 
-static const char *const enc_names[] = {"#uniform", "#flat", "#rows", "#cols", "#blocked"};
+static const char *const enc_names[] = {
+    [LAYOUT_UNIFORM] = "#uniform", [LAYOUT_FLAT] = "#flat",    [LAYOUT_ROWS] = "#rows",
+    [LAYOUT_COLS] = "#cols",       [LAYOUT_TILE] = "#blocked",
+};
+
+static const char *enc_name(Layout l) {
+    return l >= 0 && l <= LAYOUT_TILE && enc_names[l] ? enc_names[l] : "#?";
+}
 
 static const char *enc_of(const Function *f, const LayoutPlan *p, int v) {
-    if (is_arange(f, v)) return "#index";
-    Layout l = p->tile->layout[v];
-    return l >= 0 && l <= LAYOUT_TILE ? enc_names[l] : "#?";
+    return is_arange(f, v) ? "#index" : enc_name(p->tile->layout[v]);
 }
 
 /* Whether a value stored in layout `held` gives every element an op
@@ -363,10 +375,8 @@ static int check_inst(Check *K, const Inst *in) {
     const TileInfo *t = K->p->tile;
     if (op_has(in->op, OPF_REGION)) return check_region(K, in);
     if (in->result >= 0 && !is_arange(f, in->result) && !covers(K, in->result)) return 0;
-    /* conversions read their operands in any layout */
-    if (shape_moves_elements(in->op) || op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN) ||
-        in->op == OP_DOT)
-        return 1;
+    /* the plan's conversions read their operands in any layout */
+    if (in->result >= 0 && K->p->conv[in->result] != CONV_NONE) return 1;
     if (in->result >= 0) {
         Layout need = t->layout[in->result];
         for (int k = 0; k < in->nargs; k++)
@@ -428,12 +438,12 @@ typedef struct Printer {
 } Printer;
 
 static const char *const conv_text[CONV_COUNT] = {
-    "",
-    "convert_layout through #shared (exchange)",
-    "convert_layout through #shared (along the axis)",
-    "warp shuffles, then #shared across warps",
-    "operands through #shared",
-    "operands staged through #shared per chunk of k",
+    [CONV_NONE] = "",
+    [CONV_EXCHANGE] = "convert_layout through #shared (exchange)",
+    [CONV_AXIS] = "convert_layout through #shared (along the axis)",
+    [CONV_SHUFFLE] = "warp shuffles, then #shared across warps",
+    [CONV_DOT] = "operands through #shared",
+    [CONV_STAGE] = "operands staged through #shared per chunk of k",
 };
 
 static const char *note_of(void *user, const Inst *in) {
@@ -487,9 +497,9 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
     sb_init(&sb, a);
     int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
     int block = t->block_threads > 0 ? t->block_threads : t->threads;
-    sb_printf(&sb, "// layout of %s: the tile %s, %d threads, %d x %d elements per thread (%s)\n",
-              f->name, tile_str(a, t), block, t->rank == 2 ? tm : 1, t->rank == 2 ? tn : tm * tn,
-              p->path);
+    sb_printf(&sb, "// layout of %s: the tile %s, %d thread%s, %d x %d elements per thread (%s)\n",
+              f->name, tile_str(a, t), block, block == 1 ? "" : "s", t->rank == 2 ? tm : 1,
+              t->rank == 2 ? tn : tm * tn, p->path);
     if (t->rank == 2) {
         sb_puts(&sb, "#blocked = ");
         print_blocked(&sb, p, 0);
@@ -500,11 +510,13 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
         /* a flat value of a rank-2 tile: its elements over all threads */
         LayoutPlan flat = *p;
         flat.spt[1] = p->axis[AXIS_FLAT].spt;
-        flat.tpw[1] = !pow2(block) ? 0 : block < 32 ? block : 32;
-        flat.wpc[1] = flat.tpw[1] ? block / flat.tpw[1] : 0;
+        flat.tpw[1] = pow2(block) && block >= 32 ? 32 : 0;
+        flat.wpc[1] = flat.tpw[1] ? block / 32 : 0;
         flat.axis[AXIS_COLS].threads = block;
         sb_puts(&sb, "#flat = ");
         print_blocked(&sb, &flat, 1);
+        int freps = p->axis[AXIS_FLAT].per / p->axis[AXIS_FLAT].spt;
+        if (freps > 1) sb_printf(&sb, "  // repeated %d times over the tile", freps);
         sb_putc(&sb, '\n');
     } else {
         sb_puts(&sb, "#flat = ");

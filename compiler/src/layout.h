@@ -75,6 +75,8 @@ int layout_streaming_body(const Block *b);
  * over the threads). path names the emitter. */
 LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
                         const char *path);
+/* The tile's axes (LayoutPlan.axis) for the column group `group`. */
+void layout_axes(const TileInfo *t, int group, LayoutAxis axis[3]);
 /* The coordinate along axis x of element k of the thread whose index
  * along it is t (Triton's blocked layout), as a number and as C text. */
 int layout_coord(LayoutAxis x, int t, int k);

@@ -395,6 +395,19 @@ int dtype_implicit(DType from, DType to) {
     return from == to || ((from == DT_I32 || from == DT_BOOL) && to == DT_F32);
 }
 
+const char *broadcast_error(Arena *a, const char *name, Type x, int rank, const int32_t *shape) {
+    if (x.rank == 0) return NULL;
+    const char *to = shape_str(a, type_with_shape(x, rank, shape));
+    if (x.rank != rank)
+        return arena_printf(a, "%s cannot broadcast %s to %s: the ranks differ", name,
+                            type_str(a, x), to);
+    for (int i = 0; i < x.rank; i++)
+        if (x.dims[i] != 1 && x.dims[i] != shape[i])
+            return arena_printf(a, "%s cannot broadcast %s to %s: dimension %d is %d, not 1 or %d",
+                                name, type_str(a, x), to, i, (int)x.dims[i], (int)shape[i]);
+    return NULL;
+}
+
 #define FAIL(...)                            \
     do {                                     \
         *err = arena_printf(a, __VA_ARGS__); \
@@ -714,15 +727,9 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
             FAIL("%s cannot change the number of elements: %s has %lld, the shape %s has %lld",
                  name, type_str(a, x), (long long)type_numel(x),
                  shape_str(a, type_with_shape(x, at->rank, at->shape)), (long long)n);
-        if (op == OP_BROADCAST && x.rank > 0) {
-            if (x.rank != at->rank)
-                FAIL("%s cannot broadcast %s to %s: the ranks differ", name, type_str(a, x),
-                     shape_str(a, type_with_shape(x, at->rank, at->shape)));
-            for (int i = 0; i < x.rank; i++)
-                if (x.dims[i] != 1 && x.dims[i] != at->shape[i])
-                    FAIL("%s cannot broadcast %s to %s: dimension %d is %d, not 1 or %d", name,
-                         type_str(a, x), shape_str(a, type_with_shape(x, at->rank, at->shape)), i,
-                         (int)x.dims[i], (int)at->shape[i]);
+        if (op == OP_BROADCAST) {
+            const char *e = broadcast_error(a, name, x, at->rank, at->shape);
+            if (e) FAIL("%s", e);
         }
         *out = type_with_shape(x, at->rank, at->shape);
         return 1;

@@ -86,6 +86,10 @@ const char *type_str(Arena *a, Type t);
 /* NumPy broadcasting of two shapes. 0 if incompatible. */
 int shape_broadcast(Type a, Type b, Type *out_shape);
 const char *shape_str(Arena *a, Type t); /* "(4, 8)", "(8,)", "()" */
+/* Why x (a block of any element type, pointers included) does not
+ * broadcast to the shape (rank, shape) (Triton's rule: the same rank, each
+ * dimension 1 or the target's; a scalar always does), or NULL. */
+const char *broadcast_error(Arena *a, const char *name, Type x, int rank, const int32_t *shape);
 
 /* A compile-time constant of a scalar type. Integers keep their bits in
  * `i` (unsigned 64-bit values as their two's complement); floats keep

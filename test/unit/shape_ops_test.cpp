@@ -188,6 +188,16 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:9: error: tl.reshape of a pointer block is not supported (reshape the offsets instead)\n"
          "        v = tl.reshape(x + o, (2, 4))\n"
          "            ^\n"},
+        {"BroadcastPointersToAnotherRank", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.broadcast_to(x + o, (4, 8))\n",
+         "k.py:8:9: error: tl.broadcast_to cannot broadcast vector<8 x ptr<f32>> to (4, 8): the ranks differ\n"
+         "        v = tl.broadcast_to(x + o, (4, 8))\n"
+         "            ^\n"},
+        {"BroadcastPointersToASmallerShape", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 4)\n    v = tl.broadcast_to(x + o[:, None], (1, 8))\n",
+         "k.py:8:9: error: tl.broadcast_to cannot broadcast block<4x1 x ptr<f32>> to (1, 8): dimension 0 is 4, not 1 or 1\n"
+         "        v = tl.broadcast_to(x + o[:, None], (1, 8))\n"
+         "            ^\n"},
         {"PermuteNotAPermutation", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n    v = tl.permute(o[:, None], (0, 0))\n",
          "k.py:8:9: error: tl.permute: the dims must be a permutation of 0, ..., 1\n"
