@@ -295,23 +295,10 @@ TEST_F(Host, GenericLaunchGoesThroughTheDispatcher) {
 
 #if MT_AT_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 
 namespace {
 
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
-        *why = std::string("no CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(e);
-        (void)cudaGetLastError();
-        return false;
-    }
-    if (n == 0) {
-        *why = "no CUDA device: cudaGetDeviceCount reports 0 devices";
-        return false;
-    }
-    return true;
-}
 
 #define CUDA_OK(call)                                                                \
     do {                                                                             \

@@ -39,6 +39,7 @@
 
 #if MT_EXEC_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -230,13 +231,6 @@ enum class Mode { Host, Cuda, CudaVsHost };
 #if MT_EXEC_CUDA
 void cuda_check(cudaError_t e, const char *what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device: cudaGetDeviceCount reports 0 devices";
-    return e == cudaSuccess && n > 0;
 }
 #endif
 

@@ -42,6 +42,7 @@
 
 #if MT_EXEC_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -177,19 +178,6 @@ void cuda_check(cudaError_t e, const char *what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-bool gpu_available(std::string *why) {
-    static int known = -1;
-    static std::string reason;
-    if (known < 0) {
-        int n = 0;
-        cudaError_t e = cudaGetDeviceCount(&n);
-        if (e != cudaSuccess) reason = std::string("no CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(e);
-        else if (n == 0) reason = "no CUDA device: cudaGetDeviceCount reports 0 devices";
-        known = e == cudaSuccess && n > 0;
-    }
-    *why = reason;
-    return known == 1;
-}
 #endif
 
 class Runner {

@@ -8,6 +8,7 @@
 // `other`) at HEAD_DIM 128, causal; against attn_ref.h's double-precision
 // reference.
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,13 +23,6 @@ namespace {
 using namespace attn_ref;
 using bf16 = mytriton_bf16;
 
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 
 template <class T>
 T *device_copy(const std::vector<T> &v) {

@@ -56,6 +56,7 @@
 
 #if MT_ATOM_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -105,13 +106,6 @@ struct Mem {
 };
 
 #if MT_ATOM_CUDA
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #define MT_CUDA_LAUNCH(m, name, g, ...)                              \
     ((m).opt == 1 ? (int)launch_##name##_o1(nullptr, g, __VA_ARGS__) \
                   : (int)launch_##name##_o2(nullptr, g, __VA_ARGS__))

@@ -33,6 +33,7 @@
 
 #if MT_CF_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -45,13 +46,6 @@ struct Target {
 };
 
 #if MT_CF_CUDA
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #endif
 
 // Buffers of one launch: host vectors, mirrored on the device for CUDA and

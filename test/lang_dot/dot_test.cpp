@@ -27,6 +27,7 @@
 
 #if MT_DOT_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 
 #include "mytriton_lang_dot_mma.h"
 #endif
@@ -43,13 +44,6 @@ enum class Backend { Host, Cuda };
 void cuda_check(cudaError_t e, const char *what) {
     if (e != cudaSuccess)
         throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
 }
 #endif
 

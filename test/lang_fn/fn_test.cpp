@@ -26,6 +26,7 @@
 
 #if MT_FN_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -123,13 +124,6 @@ void expect_close(const std::vector<float> &got, const std::vector<float> &want,
 }
 
 #if MT_FN_CUDA
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #define MT_NEED_GPU()                                    \
     do {                                                 \
         std::string why_;                                \

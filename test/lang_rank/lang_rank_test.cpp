@@ -27,6 +27,7 @@
 
 #if MT_RANK_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -110,13 +111,6 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #define CUDA_LAUNCH(opt, name, ...) (-1)
 #endif
 #if MT_RANK_CUDA
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #endif
 #if MT_RANK_MLIR
 #define MLIR_LAUNCH(name, ...) ((int)launch_rank_##name##_m_mlir(0, __VA_ARGS__))

@@ -22,6 +22,7 @@
 
 #if MT_SHAPE_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -96,13 +97,6 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #define CUDA_LAUNCH(opt, name, ...)                             \
     ((opt) == 1 ? (int)launch_shape_##name##_o1(0, __VA_ARGS__) \
                 : (int)launch_shape_##name##_o2(0, __VA_ARGS__))
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #else
 #define CUDA_LAUNCH(opt, name, ...) (-1)
 #endif

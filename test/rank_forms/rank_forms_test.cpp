@@ -21,6 +21,7 @@
 
 #if MT_RANK_CUDA
 #include <cuda_runtime_api.h>
+#include "../support/gpu.h"
 #endif
 
 namespace {
@@ -46,13 +47,6 @@ struct Dev {
     }
 };
 
-bool gpu_available(std::string *why) {
-    int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) *why = std::string("no CUDA device: ") + cudaGetErrorString(e);
-    else if (n == 0) *why = "no CUDA device";
-    return e == cudaSuccess && n > 0;
-}
 #define NEED_GPU()                                       \
     do {                                                 \
         std::string why_;                                \
