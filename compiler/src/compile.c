@@ -37,12 +37,13 @@ struct mt_compilation {
                       * -O2 blocked emitter (need_tile) */
     TileInfo tile;
     LayoutPlan *layout; /* the CUDA kernel's layout plan, built on first use
-                         * (need_layout; NULL on the tensor-core paths, whose
-                         * layouts are their own) */
+                         * (need_layout) */
+    const MmaPlan *mma;   /* -O2's tensor-core paths: their plans (need_tile) */
+    const AttnPlan *attn;
     const char *path;   /* the emitter that prints the CUDA kernel */
-    int plan_group;     /* the plan's column group: -1 the blocked emitter's
-                         * (its axis analysis), 1 one thread per element, 0
-                         * no plan (tensor cores) */
+    int plan_group;     /* the blocked plan's column group: -1 the blocked
+                         * emitter's (its axis analysis), 1 one thread per
+                         * element */
     int layout_failed;
     Spec spec;
     int *param_div; /* the signature's :N hints */
@@ -433,14 +434,19 @@ static int need_tile(mt_compilation *c) {
     /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
      * over 32 * num_warps threads (emit_cuda_mma.c) */
     TileInfo mma_tile = {0};
-    int mma = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
-              cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages, &mma_tile);
+    int tc = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA);
+    c->mma = tc ? cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
+                                &mma_tile)
+                : NULL;
+    int mma = c->mma != NULL;
     /* -O2: a fused attention forward (two dots per iteration) of the
      * attention path's shape (emit_cuda_attn.c) */
     int attn_threads = 0, attn_smem = 0, attn_smem90 = 0;
-    int attn = dot && !mma && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA) &&
-               cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
-                              &attn_threads, &attn_smem, &attn_smem90);
+    c->attn = tc && !mma ? cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps,
+                                          c->opts.num_stages, &attn_threads, &attn_smem,
+                                          &attn_smem90)
+                         : NULL;
+    int attn = c->attn != NULL;
     if (!shape_analyze(c->ctx, c->f,
                        blocked || host_only || mma || attn || box_o2 ? MAX_TILE_O2 : MAX_TILE_O1,
                        &c->tile)) {
@@ -506,10 +512,18 @@ static int need_tile(mt_compilation *c) {
  * backends, which do not read it). */
 static int need_layout(mt_compilation *c) {
     if (!need_tile(c) || c->layout_failed) return 0;
-    if (c->layout || !c->plan_group) return 1;
+    if (c->layout) return 1;
     Arena *a = c->ctx->arena;
-    int group = c->plan_group < 0 ? cuda_blocked_group(a, c->f, &c->tile, c->param_div) : 1;
-    LayoutPlan *p = layout_plan(a, c->f, &c->tile, group, c->path);
+    LayoutPlan *p;
+    if (c->mma || c->attn) {
+        p = layout_plan_tc(
+            a, c->f, &c->tile,
+            c->mma ? cuda_mma_layout(a, c->f, c->mma) : cuda_attn_layout(a, c->f, c->attn),
+            c->path);
+    } else {
+        int group = c->plan_group < 0 ? cuda_blocked_group(a, c->f, &c->tile, c->param_div) : 1;
+        p = layout_plan(a, c->f, &c->tile, group, c->path);
+    }
     if (!layout_verify(c->ctx, c->f, p)) {
         c->layout_failed = 1;
         return 0;
@@ -537,27 +551,13 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return sb_str(&sb);
     case MT_EMIT_LAYOUT:
         if (!need_layout(c)) return NULL;
-        if (!c->layout) {
-            sb_printf(&sb,
-                      "// layout of %s: %d threads (%s); the operands and accumulators of its "
-                      "dots take that path's own layouts (docs/dot.md)\n",
-                      c->f->name, c->tile.block_threads, c->path);
-            ssa_print(&sb, a, c->f);
-            return sb_str(&sb);
-        }
         return layout_print(a, c->f, c->layout);
     case MT_EMIT_CUDA:
         if (!need_layout(c)) return NULL;
         if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
             return emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
-        if (c->opts.opt_level >= 2 && c->tile.dyn_smem) {
-            const char *ka = emit_cuda_attn(a, c->f, c->spec.symbol, c->param_div,
-                                            c->opts.num_warps, c->opts.num_stages);
-            if (ka) return ka;
-            const char *k = emit_cuda_mma(a, c->f, c->spec.symbol, c->param_div, c->opts.num_warps,
-                                          c->opts.num_stages);
-            if (k) return k;
-        }
+        if (c->attn) return emit_cuda_attn(a, c->f, c->attn, c->spec.symbol, c->param_div);
+        if (c->mma) return emit_cuda_mma(a, c->f, c->mma, c->spec.symbol, c->param_div);
         if (c->tile.threads > MAX_TILE_O1) {
             /* (-O1, or -O2 without the cuda backend: the tile was sized
              * for the host backend alone) */

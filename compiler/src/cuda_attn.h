@@ -7,13 +7,17 @@
 
 #include "emit.h"
 
-/* Whether the kernel has the path's shape (general rules over the IR);
- * its threads per block and dynamic shared memory (smem_sm90: on sm_90
- * devices, whose sm_90a body may use more). */
-int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                   int *smem, int *smem_sm90);
-/* The __global__ function (NULL: not that shape). */
-const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                           int num_warps, int num_stages);
+/* The path's plan when the kernel has its shape (general rules over the
+ * IR; NULL otherwise), with its threads per block and dynamic shared
+ * memory (smem_sm90: on sm_90 devices, whose sm_90a body may use more). */
+typedef struct AttnPlan AttnPlan;
+struct LayoutTc;
+const AttnPlan *cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages,
+                               int *threads, int *smem, int *smem_sm90);
+/* The plan in the layout stage's terms (layout.h). */
+const struct LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P);
+/* The __global__ function that prints the plan. */
+const char *emit_cuda_attn(Arena *a, const Function *f, const AttnPlan *P, const char *symbol,
+                           const int *param_div);
 
 #endif

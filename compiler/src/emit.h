@@ -40,14 +40,19 @@ const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *til
  * cores), once per translation unit. */
 const char *cuda_tf32_helpers(void);
 /* -O2's tensor-core kernel of a tl.dot kernel with large tiles
- * (emit_cuda_mma.c): cuda_mma_plan says whether the kernel has that
- * path's shape and sets its threads per block and dynamic shared memory
- * in t (block_threads, dyn_smem; the *_sm90 fields: on sm_90 devices,
- * whose sm_90a branch may use more); emit_cuda_mma is the __global__
- * function (NULL: not that shape). */
-int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, TileInfo *t);
-const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                          int num_warps, int num_stages);
+ * (emit_cuda_mma.c): cuda_mma_plan is the path's plan when the kernel has
+ * that path's shape (NULL otherwise) and sets its threads per block and
+ * dynamic shared memory in t (block_threads, dyn_smem; the *_sm90 fields:
+ * on sm_90 devices, whose sm_90a branch may use more); cuda_mma_layout
+ * describes the plan to the layout stage (layout.h); emit_cuda_mma prints
+ * it as the __global__ function. */
+typedef struct MmaPlan MmaPlan;
+struct LayoutTc;
+const MmaPlan *cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages,
+                             TileInfo *t);
+const struct LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P);
+const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *P, const char *symbol,
+                          const int *param_div);
 /* NAME.cu: includes, kernel, launcher, registry entry. */
 const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel);
 /* NAME.h: the launchers of the requested backends. */

@@ -59,6 +59,7 @@
 #include "cuda_blocked.h"
 #include "cuda_regen.h"
 #include "cuda_wgmma.h"
+#include "layout.h"
 
 enum {
     ATTN_PAD = 8,
@@ -432,14 +433,64 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
     return 1;
 }
 
-int cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages, int *threads,
-                   int *smem, int *smem_sm90) {
-    AttnPlan P;
-    if (!attn_match(a, f, num_warps, num_stages, &P)) return 0;
-    *threads = 32 * P.warps;
-    *smem = P.smem;
-    *smem_sm90 = P.wg && P.wsmem > P.smem ? P.wsmem : P.smem;
-    return 1;
+const AttnPlan *cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages,
+                               int *threads, int *smem, int *smem_sm90) {
+    AttnPlan *P = ARENA_NEW(a, AttnPlan);
+    if (!attn_match(a, f, num_warps, num_stages, P)) return NULL;
+    *threads = 32 * P->warps;
+    *smem = P->smem;
+    *smem_sm90 = P->wg && P->wsmem > P->smem ? P->wsmem : P->smem;
+    return P;
+}
+
+/* The layout stage's encoding of a value of class c (the epilogue's by
+ * shape). */
+static TcEnc attn_enc(const AttnPlan *P, int v) {
+    Type t = P->f->types[v];
+    int c = P->cls[v];
+    if (P->epi[v]) c = t.rank == 1 || t.dims[1] == 1 ? C_ROW : C_O;
+    switch (c) {
+    case C_Q:
+    case C_LOAD:
+    case C_KT: return TC_STAGED;
+    case C_S:
+    case C_O: return TC_ACC;
+    case C_ROW: return TC_ACC_ROWS;
+    case C_ROWX: return t.dims[1] == 1 ? TC_ACC_ROWS : TC_ACC;
+    default: return t.rank ? TC_AT_USE : TC_UNIFORM;
+    }
+}
+
+const LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P) {
+    LayoutTc *tc = ARENA_NEW(a, LayoutTc);
+    tc->what = arena_printf(a,
+                            "attention: S = q (%d, %d) x trans(k) (%d, %d), then p (%d, %d) x v "
+                            "(%d, %d) per iteration of the loop at %%%d",
+                            P->BM, P->D, P->D, P->BN, P->BM, P->BN, P->BN, P->D,
+                            P->loop->loop->results[0]);
+    tc->bits = dtype_info(P->in_dt)->bits;
+    tc->BM = P->BM;
+    tc->acc_cols[0] = P->BN;
+    tc->acc_cols[1] = P->D;
+    tc->enc = layout_tc_encodings(a, f);
+    for (int v = 0; v < f->nvalues; v++)
+        if (P->cls[v] || P->epi[v]) tc->enc[v] = (unsigned char)attn_enc(P, v);
+    const Inst *ld[3] = {P->ldq, P->ldk, P->ldv};
+    static const char *const names[3] = {"q", "k", "v"};
+    LayoutMmaBody *b = &tc->body[0];
+    *b = (LayoutMmaBody){2, 32 * P->warps, P->warps, 1, 16, 8, 16, 3, {{0}}, P->smem};
+    for (int i = 0; i < 3; i++)
+        b->ring[i] = (LayoutRing){names[i], ld[i]->result, i ? P->BN : P->BM, P->D, P->ld, 0,
+                                  i ? P->stages : 1};
+    tc->nbodies = 1;
+    if (P->wg) {
+        b = &tc->body[tc->nbodies++];
+        *b = (LayoutMmaBody){3, 32 * P->warps, P->warps, 1, 16, P->BN, 16, 3, {{0}}, P->wsmem};
+        for (int i = 0; i < 3; i++)
+            b->ring[i] = (LayoutRing){names[i], ld[i]->result, i ? P->BN : P->BM, P->D, 0, P->sw,
+                                      i ? P->wslots : 1};
+    }
+    return tc;
 }
 
 /* ---- Rendering ------------------------------------------------------------ */
@@ -1369,10 +1420,9 @@ static void emit_kernel_wg(Attn *A) {
     emit_epilogue(A);
 }
 
-const char *emit_cuda_attn(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                           int num_warps, int num_stages) {
-    AttnPlan P;
-    if (!attn_match(a, f, num_warps, num_stages, &P)) return NULL;
+const char *emit_cuda_attn(Arena *a, const Function *f, const AttnPlan *plan, const char *symbol,
+                           const int *param_div) {
+    AttnPlan P = *plan;
     Attn A;
     memset(&A, 0, sizeof A);
     A.a = a;

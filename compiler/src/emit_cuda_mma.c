@@ -44,6 +44,7 @@
 #include "cuda_mma.h"
 #include "cuda_mma_dtypes.h"
 #include "cuda_regen.h"
+#include "layout.h"
 
 static const Inst *def_of(const Function *f, Operand o) {
     return o.kind == OPD_VALUE ? f->defs[o.id] : NULL;
@@ -390,14 +391,63 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     return 1;
 }
 
-int cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages, TileInfo *t) {
-    MmaPlan P;
-    if (!mma_match(a, f, num_warps, num_stages, &P)) return 0;
-    t->block_threads = 32 * P.warps;
-    t->block_threads_sm90 = P.threads_sm90;
-    t->dyn_smem = P.smem;
-    t->dyn_smem_sm90 = P.smem_sm90;
-    return 1;
+const MmaPlan *cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages,
+                             TileInfo *t) {
+    MmaPlan *P = ARENA_NEW(a, MmaPlan);
+    if (!mma_match(a, f, num_warps, num_stages, P)) return NULL;
+    t->block_threads = 32 * P->warps;
+    t->block_threads_sm90 = P->threads_sm90;
+    t->dyn_smem = P->smem;
+    t->dyn_smem_sm90 = P->smem_sm90;
+    return P;
+}
+
+/* A ring of the plan in the layout stage's terms. */
+static LayoutRing mma_ring(const MmaPlan *P, int k, int swizzle, int buffers) {
+    LayoutRing r = {k ? "b" : "a", P->ld[k]->result, mma_stage_rows(P, k), mma_stage_cols(P, k),
+                    swizzle ? 0 : k ? P->ldb : P->lda, swizzle, buffers};
+    if (swizzle && k && !P->bt) { /* wgmma's B: (BK, BN) as loaded */
+        r.rows = P->BK;
+        r.cols = P->BN;
+    }
+    return r;
+}
+
+const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
+    LayoutTc *tc = ARENA_NEW(a, LayoutTc);
+    const Loop *l = P->loop->loop;
+    tc->what = arena_printf(a, "a (%d, %d) x (%d, %d) %s dot per iteration of the loop at %%%d",
+                            P->BM, P->BK, P->BK, P->BN,
+                            P->shape->split ? "tf32x3" : P->shape->name, l->results[0]);
+    tc->bits = dtype_info(P->in_dt)->bits;
+    tc->BM = P->BM;
+    tc->acc_cols[0] = P->BN;
+    tc->enc = layout_tc_encodings(a, f);
+    for (int k = 0; k < 2; k++) tc->enc[P->ld[k]->result] = TC_STAGED;
+    tc->enc[P->dot->result] = TC_ACC;
+    tc->enc[l->args[P->acc_lane]] = TC_ACC;
+    if (P->add) tc->enc[P->add->result] = TC_ACC;
+    /* the epilogue: the accumulator's shape, or a row or a column of it */
+    for (int v = 0; v < f->nvalues; v++) {
+        if (!P->epi[v]) continue;
+        Type t = f->types[v];
+        tc->enc[v] = t.dims[1] == 1 && P->BN > 1   ? TC_ACC_ROWS
+                     : t.dims[0] == 1 && P->BM > 1 ? TC_ACC_COLS
+                                                   : TC_ACC;
+    }
+    LayoutMmaBody *b = &tc->body[0];
+    *b = (LayoutMmaBody){2, 32 * P->warps, P->wm, P->wn, 16, 8, P->shape->k, 2, {{0}}, P->smem};
+    for (int k = 0; k < 2; k++) b->ring[k] = mma_ring(P, k, 0, P->stages);
+    tc->nbodies = 1;
+    if (P->wg.on) {
+        const WgmmaPlan *W = &P->wg;
+        b = &tc->body[tc->nbodies++];
+        *b = (LayoutMmaBody){3,  W->threads, 4 * W->gm, W->gn, 16, W->wn, 32 * 8 / tc->bits,
+                             2,  {{0}},      W->smem};
+        b->ring[0] = mma_ring(P, 0, W->swa, W->slots);
+        b->ring[1] = mma_ring(P, 1, W->swb, W->slots);
+    }
+    return tc;
 }
 
 /* ---- Rendering ------------------------------------------------------------ */
@@ -1409,10 +1459,9 @@ static int padded_offset(const Mma *M, int k, int gr, int gc) {
     return gr * (k ? M->P->ldb : M->P->lda) + gc;
 }
 
-const char *emit_cuda_mma(Arena *a, const Function *f, const char *symbol, const int *param_div,
-                          int num_warps, int num_stages) {
-    MmaPlan P;
-    if (!mma_match(a, f, num_warps, num_stages, &P)) return NULL;
+const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, const char *symbol,
+                          const int *param_div) {
+    MmaPlan P = *plan;
     const Loop *l = P.loop->loop;
     Mma M = {0};
     M.a = a;

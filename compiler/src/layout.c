@@ -410,6 +410,7 @@ static int check_block(Check *K, const Block *b) {
 }
 
 int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p) {
+    if (p->tc) return layout_tc_verify(ctx, f, p);
     const TileInfo *t = p->tile;
     const LayoutAxis *rows = &p->axis[AXIS_ROWS], *cols = &p->axis[AXIS_COLS];
     int two = t->rank == 2;
@@ -444,7 +445,12 @@ static const char *const conv_text[CONV_COUNT] = {
     [CONV_SHUFFLE] = "warp shuffles, then #shared across warps",
     [CONV_DOT] = "operands through #shared",
     [CONV_STAGE] = "operands staged through #shared per chunk of k",
+    [CONV_COPY] = "copy into the ring (cp.async, 16-byte groups)",
+    [CONV_MMA] = "tensor cores",
+    [CONV_ROWRED] = "in the thread, then shuffles among the lanes of a row",
 };
+
+const char *layout_conv_text(Conv c) { return (unsigned)c < CONV_COUNT ? conv_text[c] : "?"; }
 
 static const char *note_of(void *user, const Inst *in) {
     Printer *P = user;
@@ -492,6 +498,7 @@ static void print_blocked(StrBuf *sb, const LayoutPlan *p, int from) {
 }
 
 const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
+    if (p->tc) return layout_tc_print(a, f, p);
     const TileInfo *t = p->tile;
     StrBuf sb;
     sb_init(&sb, a);

@@ -6,7 +6,8 @@
  * slices, a flat one, or uniform), marks each op that moves elements
  * between threads with the conversion it takes (through shared memory,
  * warp shuffles), prints the result (--emit=layout) and verifies it. The
- * CUDA backends read their layout decisions from the plan. */
+ * CUDA backends read their layout decisions from the plan. The tensor-core
+ * paths' planners describe their own choice (LayoutTc, layout_tc.c). */
 #ifndef MT_LAYOUT_H
 #define MT_LAYOUT_H
 
@@ -27,6 +28,14 @@ typedef enum Conv {
                     * memory */
     CONV_STAGE,    /* an outer-product loop: its row and column operands
                     * staged through shared memory in chunks of k */
+    /* the tensor-core paths (LayoutTc) */
+    CONV_COPY,     /* an operand's load: global memory into a ring of
+                    * shared-memory buffers (cp.async 16-byte groups) */
+    CONV_MMA,      /* a dot on tensor cores: operands from the rings in the
+                    * instruction's operand layouts (ldmatrix, wgmma
+                    * descriptors), or from the accumulator's registers */
+    CONV_ROWRED,   /* a reduction along the accumulator's rows: in the
+                    * thread, then shuffles among the lanes holding a row */
     CONV_COUNT
 } Conv;
 
@@ -42,8 +51,56 @@ typedef struct LayoutAxis {
  * over all the threads. */
 enum { AXIS_ROWS, AXIS_COLS, AXIS_FLAT };
 
+/* A tensor-core path's layouts (emit_cuda_mma.c, emit_cuda_attn.c): the
+ * path's planner chooses them and its emitter prints that plan; the stage
+ * prints and verifies them. */
+typedef enum TcEnc {
+    TC_AT_USE,   /* an index, address or mask block: computed where it is
+                  * read, at the reader's coordinates */
+    TC_UNIFORM,  /* a scalar */
+    TC_STAGED,   /* an operand's load, in its shared-memory ring */
+    TC_ACC,      /* an accumulator's fragments, and what is computed from
+                  * them element by element (#mma) */
+    TC_ACC_ROWS, /* a row vector of the accumulator: #mma's slice along dim 1 */
+    TC_ACC_COLS, /* a column vector: its slice along dim 0 */
+    TC_ENC_COUNT
+} TcEnc;
+
+/* One operand's ring of shared-memory buffers. */
+typedef struct LayoutRing {
+    const char *name; /* "a", "b"; "q", "k", "v" */
+    int value;        /* the load it holds */
+    int rows, cols;   /* a buffer's block as stored (a k-major B: (BN, BK)) */
+    int row_len;      /* mma.sync: a padded row's elements (0: swizzled) */
+    int swizzle;      /* wgmma: the swizzle width in bytes (0: padded rows) */
+    int buffers;
+} LayoutRing;
+
+/* One body of the path: mma.sync (sm_80+; version 2) or wgmma (the
+ * sm_90a branch; version 3). */
+typedef struct LayoutMmaBody {
+    int version;
+    int threads;    /* threads per block (with wgmma's producer warps) */
+    int wm, wn;     /* the computing warps along the rows and the columns */
+    int im, in, ik; /* the instruction's shape per warp (m, n, k) */
+    int nrings;
+    LayoutRing ring[3];
+    int smem;       /* bytes of dynamic shared memory the body asks */
+} LayoutMmaBody;
+
+typedef struct LayoutTc {
+    const char *what;   /* the dots, in words */
+    int bits;           /* the operands' element bits */
+    int BM;             /* the accumulators' rows */
+    int acc_cols[2];    /* their columns: one accumulator (a matmul), two (attention: S, O) */
+    int nbodies;
+    LayoutMmaBody body[2];
+    unsigned char *enc; /* by value: its TcEnc */
+} LayoutTc;
+
 typedef struct LayoutPlan {
     const TileInfo *tile; /* tm, tn, block_threads, layout by value */
+    const LayoutTc *tc;   /* the tensor-core paths (NULL: the blocked layout below) */
     const char *path;     /* the emitter that prints it */
     /* The tile's blocked layout, as Triton writes one (axis 0: rows,
      * axis 1: columns; a rank-1 tile uses axis 1 only): a thread holds
@@ -75,6 +132,13 @@ int layout_streaming_body(const Block *b);
  * over the threads). path names the emitter. */
 LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
                         const char *path);
+/* A LayoutTc's encodings before its planner sets those of its loads,
+ * accumulators and rows: #uniform scalars, #at_use blocks. */
+unsigned char *layout_tc_encodings(Arena *a, const Function *f);
+/* The plan of a kernel that a tensor-core path prints: tc from the
+ * path's planner, conv marks from tc's encodings. */
+LayoutPlan *layout_plan_tc(Arena *a, const Function *f, const TileInfo *t, const LayoutTc *tc,
+                           const char *path);
 /* The tile's axes (LayoutPlan.axis) for the column group `group`. */
 void layout_axes(const TileInfo *t, int group, LayoutAxis axis[3]);
 /* The coordinate along axis x of element k of the thread whose index
@@ -89,5 +153,10 @@ const char *layout_coord_text(Arena *a, LayoutAxis x, const char *t, const char 
 int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
 /* The SSA text with each value's layout and each conversion (--emit=layout). */
 const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p);
+/* A conversion in words. */
+const char *layout_conv_text(Conv c);
+/* layout_tc.c: layout_verify and layout_print of a tensor-core plan */
+int layout_tc_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
+const char *layout_tc_print(Arena *a, const Function *f, const LayoutPlan *p);
 
 #endif

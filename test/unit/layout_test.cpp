@@ -5,9 +5,14 @@
 // exec, lang_* and emu suites.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
 #include "unit_support.h"
+
+extern "C" {
+#include "compile.h"
+}
 
 namespace {
 
@@ -161,22 +166,70 @@ TEST(Layout, TilesOfOtherSides) {
     }
 }
 
-// The tensor-core path names itself and keeps its own layouts.
-TEST(Layout, TensorCorePathNamesItself) {
-    Compiled r =
-        emit_layout(std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py", "matmul_kernel",
-                    "*fp16, *fp16, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32",
-                    {{"BLOCK_M", "64"},
-                     {"BLOCK_N", "64"},
-                     {"BLOCK_K", "32"},
-                     {"GROUP_M", "4"},
-                     {"ACC", "float32"},
-                     {"PRECISION", "tf32"},
-                     {"PLUS", "False"},
-                     {"ACTIVATION", "none"}},
-                    2);
+// dot.py's matmul with (64, 64) f16 tiles, as the tensor-core path plans it.
+const std::string kDotPy = std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py";
+const char *const kDotSig = "*fp16, *fp16, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32";
+const std::vector<std::pair<std::string, std::string>> kDot64 = {
+    {"BLOCK_M", "64"},   {"BLOCK_N", "64"},     {"BLOCK_K", "32"},  {"GROUP_M", "4"},
+    {"ACC", "float32"}, {"PRECISION", "tf32"}, {"PLUS", "False"}, {"ACTIVATION", "none"}};
+
+// The tensor-core matmul path's plan: the accumulator in mma.sync
+// fragments over a 2 x 2 warp grid (wgmma's warpgroup in the sm_90a body),
+// each operand's ring of padded or swizzled buffers, the copies into them,
+// the dot reading them, the epilogue in the accumulator's layout and the
+// address blocks computed at each use.
+TEST(Layout, TensorCoreMatmul) {
+    Compiled r = emit_layout(kDotPy, "matmul_kernel", kDotSig, kDot64, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "tl.dot on tensor cores")) << r.layout;
+    const std::string &l = r.layout;
+    EXPECT_TRUE(has(l, "a (64, 32) x (32, 64) f16 dot per iteration of the loop at %")) << l;
+    EXPECT_TRUE(has(l, "#mma = #mt.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], "
+                       "instrShape = [16, 8]}>  // 128 threads"))
+        << l;
+    EXPECT_TRUE(has(l, "#a = #mt.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>")) << l;
+    EXPECT_TRUE(
+        has(l, "#smem_a = #mt.padded_shared<{shape = [64, 32], rowLength = 40, buffers = 3}>"))
+        << l;
+    EXPECT_TRUE(has(l, "#mma_sm90a = #mt.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], "
+                       "instrShape = [16, 64, 16]}>"))
+        << l;
+    EXPECT_TRUE(has(l, "#smem_a_sm90a = #mt.nvmma_shared<{swizzlingByteWidth = 64, shape = [64, "
+                       "32], buffers = "))
+        << l;
+    EXPECT_TRUE(has(l, ": block<64x32 x f16>  // #smem_a <- copy into the ring")) << l;
+    EXPECT_TRUE(has(l, ": block<64x64 x f32>  // #mma <- tensor cores: #a from #smem_a, #b from "
+                       "#smem_b"))
+        << l;
+    EXPECT_TRUE(has(l, "block<64x32 x ptr<f16>>, block<32x64 x ptr<f16>>  // #mma, #at_use, "
+                       "#at_use {"))
+        << l;
+    EXPECT_TRUE(has(l, ": block<64x64 x ptr<f32>>  // #at_use")) << l;
+}
+
+// The attention path: q, k and v in rings (k read transposed), S and the
+// output accumulator in #mma, the row statistics in its row slice, made by
+// reductions within the lanes of a row; p enters the second dot from the
+// registers that hold it.
+TEST(Layout, AttentionOnTensorCores) {
+    Compiled r = emit_layout(std::string(MT_TEST_SOURCE_DIR) + "/lang_apps/kernels/attention.py",
+                             "attn_fwd_kernel", "*fp16, *fp16, *fp16, *fp16, fp32, i32",
+                             {{"HEAD_DIM", "64"}, {"BLOCK_M", "64"}, {"BLOCK_N", "32"},
+                              {"CAUSAL", "False"}},
+                             2, 4);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    const std::string &l = r.layout;
+    EXPECT_TRUE(has(l, "attention: S = q (64, 64) x trans(k) (64, 32), then p (64, 32) x v (32, "
+                       "64)"))
+        << l;
+    EXPECT_TRUE(has(l, "#mma = #mt.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1]")) << l;
+    EXPECT_TRUE(has(l, "#smem_k = #mt.padded_shared<{shape = [32, 64], rowLength = 72, buffers = "))
+        << l;
+    EXPECT_TRUE(has(l, "// #smem_k, transposed")) << l;
+    EXPECT_TRUE(has(l, "#a from #smem_q, #b from #smem_k, transposed")) << l;
+    EXPECT_TRUE(has(l, "#b from #smem_v")) << l;
+    EXPECT_TRUE(has(l, "#a from the registers of %")) << l;
+    EXPECT_TRUE(has(l, "// #mma_rows <- in the thread, then shuffles among the lanes of a row"))
+        << l;
 }
 
 // ---- The verifier, on hand-built SSA -----------------------------------------
@@ -264,6 +317,113 @@ TEST(LayoutVerify, RejectsAThreadCountOtherThanTheBlocks) {
     plan->wpc[0] *= 2;
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     EXPECT_TRUE(has(sb_str(&p.ctx->diagnostics), "not the tile (16, 16)"));
+}
+
+
+// ---- The verifier on a tensor-core plan ------------------------------------
+
+// The tensor-core plan of dot.py's matmul (from its SSA after the passes,
+// through mt_compile_rewrite's hook), corrupted by `corrupt`, verified.
+struct TcCase {
+    void (*corrupt)(Arena *a, const Function *f, LayoutTc *tc) = nullptr;
+    bool planned = false, verified = false;
+    std::string diagnostics;
+};
+
+int verify_tc(Arena *a, Function *f, void *user) {
+    TcCase *c = static_cast<TcCase *>(user);
+    TileInfo t{};
+    const MmaPlan *P = cuda_mma_plan(a, f, 4, 0, &t);
+    if (!P) return 1;
+    c->planned = true;
+    LayoutTc *tc = ARENA_NEW(a, LayoutTc);
+    *tc = *cuda_mma_layout(a, f, P);
+    if (c->corrupt) {
+        unsigned char *e = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
+        memcpy(e, tc->enc, static_cast<size_t>(f->nvalues) + 1);
+        tc->enc = e;
+        c->corrupt(a, f, tc);
+    }
+    MtContext *ctx = mt_context_new("k.py");
+    c->verified = layout_verify(ctx, f, layout_plan_tc(a, f, &t, tc, "test")) != 0;
+    c->diagnostics = sb_str(&ctx->diagnostics);
+    mt_context_free(ctx);
+    return 1;
+}
+
+TcCase run_tc(void (*corrupt)(Arena *, const Function *, LayoutTc *)) {
+    TcCase c;
+    c.corrupt = corrupt;
+    std::vector<mt_define> defs;
+    for (auto &d : kDot64) defs.push_back({d.first.c_str(), d.second.c_str()});
+    mt_options o{};
+    o.path = kDotPy.c_str();
+    o.kernel = "matmul_kernel";
+    o.signature = kDotSig;
+    o.defines = defs.data();
+    o.ndefines = static_cast<int>(defs.size());
+    o.opt_level = 2;
+    o.python = MT_TEST_PYTHON;
+    o.shim = MT_TEST_SHIM;
+    mt_compilation *m = mt_compile_rewrite(&o, verify_tc, &c);
+    EXPECT_TRUE(mt_ok(m)) << mt_diagnostics(m);
+    mt_free(m);
+    EXPECT_TRUE(c.planned);
+    return c;
+}
+
+// The value the first staged load defines.
+int staged_load(const Function *f, const LayoutTc *tc) {
+    for (int v = 0; v < f->nvalues; v++)
+        if (tc->enc[v] == TC_STAGED) return v;
+    return -1;
+}
+
+TEST(LayoutVerify, AcceptsTheTensorCorePlan) {
+    TcCase c = run_tc(nullptr);
+    EXPECT_TRUE(c.verified) << c.diagnostics;
+}
+
+TEST(LayoutVerify, RejectsARingWithoutItsCopy) {
+    TcCase c = run_tc([](Arena *, const Function *f, LayoutTc *tc) {
+        tc->enc[staged_load(f, tc)] = TC_AT_USE; /* no longer staged: no copy */
+    });
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "#smem_a does not hold a staged load")) << c.diagnostics;
+}
+
+TEST(LayoutVerify, RejectsAStagedLoadWithoutARing) {
+    TcCase c = run_tc([](Arena *, const Function *, LayoutTc *tc) {
+        tc->body[0].nrings = 1; /* B's copy has nowhere to go */
+    });
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "a staged load has no ring")) << c.diagnostics;
+}
+
+TEST(LayoutVerify, RejectsACarriedValueChangingItsEncoding) {
+    TcCase c = run_tc([](Arena *, const Function *f, LayoutTc *tc) {
+        for (int i = 0; i < f->body.items.len; i++) { /* the accumulator's region argument */
+            const Inst *in = static_cast<const Inst *>(f->body.items.items[i]);
+            if (in->op != OP_FOR) continue;
+            for (int k = 0; k < in->loop->ncarried; k++)
+                if (tc->enc[in->loop->args[k]] == TC_ACC) tc->enc[in->loop->args[k]] = TC_AT_USE;
+        }
+    });
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "a loop's carried value changes its encoding")) << c.diagnostics;
+}
+
+TEST(LayoutVerify, RejectsWarpsOtherThanTheBlocks) {
+    TcCase c = run_tc([](Arena *, const Function *, LayoutTc *tc) { tc->body[0].wm *= 2; });
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "#mma v2: 4 x 2 warps in 128 threads, the CUDA block 128"))
+        << c.diagnostics;
+}
+
+TEST(LayoutVerify, RejectsRingsAboveTheSharedMemory) {
+    TcCase c = run_tc([](Arena *, const Function *, LayoutTc *tc) { tc->body[0].ring[1].buffers = 64; });
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "#mma v2: its rings take ")) << c.diagnostics;
 }
 
 }  // namespace
