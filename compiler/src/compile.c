@@ -522,7 +522,7 @@ static int need_layout(mt_compilation *c) {
             c->path);
     } else {
         int group = c->plan_group < 0 ? cuda_blocked_group(a, c->f, &c->tile, c->param_div) : 1;
-        p = layout_plan(a, c->f, &c->tile, group, c->path);
+        p = layout_plan(a, c->f, &c->tile, group, c->plan_group < 0, c->path);
     }
     if (!layout_verify(c->ctx, c->f, p)) {
         c->layout_failed = 1;

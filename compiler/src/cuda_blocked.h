@@ -12,7 +12,8 @@ typedef struct CudaB {
     Arena *a;
     const Function *f;
     const TileInfo *tile;
-    const struct LayoutAxis *axis; /* the layout plan's axes (layout.h): coordinates */
+    const struct LayoutPlan *plan; /* the layout plan (layout.h) */
+    const struct LayoutAxis *axis; /* its axes: coordinates */
     const char **pnames;
     const int *param_div; /* the signature's :N hints, per parameter */
     int *alias;           /* value -> value it is stored as (-1: itself) */

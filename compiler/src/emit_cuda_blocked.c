@@ -1617,54 +1617,65 @@ static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int
     cb_close(C, n);
 }
 
-/* Along one axis of the plan: the mask mk with coordinate (k ^ mk) ==
- * coordinate (k) ^ m in every thread, so that element e ^ m is the
- * thread's own element k ^ mk; -1 when it is another thread's. */
-static int xor_in_thread(LayoutAxis x, int m) {
-    if (m == 0) return 0;
-    int mk = -1;
-    for (int k = 0; k < x.per; k++)
-        if (layout_coord(x, 0, k) == (layout_coord(x, 0, 0) ^ m)) mk = k;
-    if (mk <= 0) return -1;
-    for (int t = 0; t < x.threads; t++)
-        for (int k = 0; k < x.per; k++)
-            if ((k ^ mk) >= x.per || layout_coord(x, t, k ^ mk) != (layout_coord(x, t, k) ^ m))
-                return -1;
-    return mk;
+/* Element s of a thread's elements of layout l as (i, j) text. */
+static void slot_ij(CudaB *C, Layout l, int s, const char **i, const char **j) {
+    int tn = C->tile->tn > 0 ? C->tile->tn : 1;
+    *i = "0";
+    *j = "0";
+    if (l == LAYOUT_ROWS) *i = arena_printf(C->a, "%d", s);
+    else if (l == LAYOUT_TILE) {
+        *i = arena_printf(C->a, "%d", s / tn);
+        *j = arena_printf(C->a, "%d", s % tn);
+    } else *j = arena_printf(C->a, "%d", s);
 }
 
-/* An xor_shuffle whose partners are all the thread's own elements (sort's
- * first compare-and-swap steps: a mask below the elements a thread holds
- * along the axis): a permutation of its registers, no shared memory.
- * Returns 0 when the elements cross threads. */
-static int emit_shuffle_in_thread(CudaB *C, const Inst *in) {
-    int id = in->result, m = in->attrs.axis;
-    const TileInfo *t = C->tile;
-    Layout l = cb_layout(C, id);
-    if (value_layout(C, in, 0) != l || cb_count(C, l) == 1) return 0;
-    int mi = 0, mj;
-    if (t->dot_box && (in->type.rank != 2 || in->type.dims[0] != t->rows)) return 0;
-    if (l == LAYOUT_TILE) {
-        if (t->rank != 2 || in->type.rank != 2 || in->type.dims[1] != t->cols) return 0;
-        mi = xor_in_thread(C->axis[AXIS_ROWS], m / t->cols);
-        mj = xor_in_thread(C->axis[AXIS_COLS], m % t->cols);
-    } else if (l == LAYOUT_FLAT) {
-        mj = xor_in_thread(C->axis[AXIS_FLAT], m);
-    } else {
-        return 0;
-    }
-    if (mi < 0 || mj < 0) return 0;
+/* The mask m with map[s] == s ^ m for every element s (a permutation
+ * along one index: xor of i and of j, as m / tn and m % tn), -1 if none.
+ * Identity: 0. */
+static int xor_map(const int *map, int n) {
+    int m = map[0];
+    for (int s = 0; s < n; s++)
+        if (map[s] != (s ^ m)) return -1;
+    return m;
+}
+
+/* An exchange the layout plan keeps in each thread (CONV_REGS: a sort's
+ * first compare-and-swap steps, a reshape between layouts that hold the
+ * same elements): a permutation of the thread's registers, no shared
+ * memory. */
+static void emit_in_registers(CudaB *C, const Inst *in, const int *map) {
+    int id = in->result;
+    Layout rl = cb_layout(C, id);
+    int n = cb_count(C, rl), tn = C->tile->tn > 0 ? C->tile->tn : 1;
     declare(C, id, (DType)in->type.dtype);
-    int loops = cb_open(C, l);
-    const char *i = mi ? arena_printf(C->a, "(i ^ %d)", mi) : "i";
-    const char *j = mj ? arena_printf(C->a, "(j ^ %d)", mj) : "j";
-    cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), cb_elem(C, in->args[0], l, i, j));
-    cb_close(C, loops);
-    return 1;
+    int m = in->nargs == 1 && value_layout(C, in, 0) == rl ? xor_map(map, n) : -1;
+    if (m >= 0 && (rl != LAYOUT_TILE || (tn & (tn - 1)) == 0)) {
+        /* one line over the elements: (i ^ mi, j ^ mj) */
+        int mi = rl == LAYOUT_TILE ? m / tn : rl == LAYOUT_ROWS ? m : 0;
+        int mj = rl == LAYOUT_TILE ? m % tn : rl == LAYOUT_ROWS ? 0 : m;
+        int loops = cb_open(C, rl);
+        const char *i = mi ? arena_printf(C->a, "(i ^ %d)", mi) : "i";
+        const char *j = mj ? arena_printf(C->a, "(j ^ %d)", mj) : "j";
+        cb_line(C, "v%d%s = %s;", id, subscript(C, rl, "i", "j"),
+                cb_elem(C, in->args[0], rl, i, j));
+        cb_close(C, loops);
+        return;
+    }
+    for (int s = 0; s < n; s++) {
+        int k = map[s] / LAYOUT_MAX_SLOTS;
+        const char *ri, *rj, *si, *sj;
+        slot_ij(C, rl, s, &ri, &rj);
+        slot_ij(C, value_layout(C, in, k), map[s] % LAYOUT_MAX_SLOTS, &si, &sj);
+        cb_line(C, "v%d%s = %s;", id, subscript(C, rl, ri, rj),
+                cb_elem(C, in->args[k], value_layout(C, in, k), si, sj));
+    }
 }
 
 static void emit_exchange(CudaB *C, const Inst *in) {
-    if (in->op == OP_XOR_SHUFFLE && emit_shuffle_in_thread(C, in)) return;
+    if (C->plan->conv[in->result] == CONV_REGS) {
+        emit_in_registers(C, in, C->plan->regs[in->result]);
+        return;
+    }
     int id = in->result;
     DType dt = (DType)in->type.dtype;
     const char *T = c_type(dt);
@@ -2480,6 +2491,7 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
     const TileInfo *tile = plan->tile;
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
+    C.plan = plan;
     C.axis = plan->axis;
     C.group = plan->group;
     sb_init(&C.smem, a);

@@ -76,6 +76,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_BROADCAST] = {"tl.broadcast", {0}, 0, 8, 1},
     [B_JOIN] = {"tl.join", {0}, 0, 8, 1},
     [B_SPLIT] = {"tl.split", {0}, 0, 8, 1},
+    [B_INTERLEAVE] = {"tl.interleave", {0}, 0, 8, 1},
     /* reductions and scans along an axis (fe_reduce.c) */
     [B_ARGMAX] = {"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
     [B_ARGMIN] = {"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
@@ -157,6 +158,7 @@ static const struct {
     {"broadcast", V_FUNC, B_BROADCAST},
     {"join", V_FUNC, B_JOIN},
     {"split", V_FUNC, B_SPLIT},
+    {"interleave", V_FUNC, B_INTERLEAVE},
     {"argmax", V_FUNC, B_ARGMAX},
     {"argmin", V_FUNC, B_ARGMIN},
     {"cumsum", V_FUNC, B_CUMSUM},
@@ -670,7 +672,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
         b == B_DEVICE_ASSERT || b == B_PRINT)
         return fe_call_debug(I, call, b);
-    if (b >= B_RESHAPE && b <= B_SPLIT) return fe_call_shape(I, call, b, self);
+    if (b >= B_RESHAPE && b <= B_INTERLEAVE) return fe_call_shape(I, call, b, self);
     Args A;
     fe_bind_spec(I, call, &builtins[b], &A, self);
     const char *fn = builtins[b].display;
@@ -955,7 +957,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_BROADCAST_TO:
     case B_BROADCAST:
     case B_JOIN:
-    case B_SPLIT: /* (fe_call_shape) */
+    case B_SPLIT:
+    case B_INTERLEAVE: /* (fe_call_shape) */
     case B_ATOMIC_ADD: return fe_call_atomic(I, &A, RMW_ADD, fn, pos);
     case B_ATOMIC_MAX: return fe_call_atomic(I, &A, RMW_MAX, fn, pos);
     case B_ATOMIC_MIN: return fe_call_atomic(I, &A, RMW_MIN, fn, pos);

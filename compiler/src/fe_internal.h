@@ -136,6 +136,7 @@ typedef enum Builtin {
     B_BROADCAST,
     B_JOIN,
     B_SPLIT,
+    B_INTERLEAVE,
     B_ARGMAX, /* reductions and scans along an axis (fe_reduce.c) */
     B_ARGMIN,
     B_CUMSUM,
@@ -447,7 +448,7 @@ void fe_define_functions(Interp *I, const PyNode *module);
 void fe_enter_module(Interp *I, FeModule *m);
 /* Notes naming each helper call that leads to the current position. */
 void fe_note_call_chain(Interp *I);
-/* fe_shape.c: the shape functions (B_RESHAPE .. B_SPLIT) and x.T */
+/* fe_shape.c: the shape functions (B_RESHAPE .. B_INTERLEAVE) and x.T */
 Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self);
 Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos);
 /* fe_atomic.c: an atomic (rmw: AtomicRmw; -1: atomic_cas) and the barrier */

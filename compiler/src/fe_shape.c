@@ -1,7 +1,7 @@
 /* Triton's shape functions (triton/language/core.py), as functions and as
  * methods of blocks: tl.reshape / tl.view / tl.ravel, tl.trans / x.T /
- * tl.permute, tl.expand_dims, tl.broadcast_to / tl.broadcast, tl.join and
- * tl.split. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
+ * tl.permute, tl.expand_dims, tl.broadcast_to / tl.broadcast, tl.join,
+ * tl.split and tl.interleave. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
  * more are folded to rank 2 by rank.c after lowering); element order is row-major
  * (tl.view and can_reorder=True keep it too, one of the orders Triton may
  * choose). */
@@ -306,6 +306,23 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         broadcast_pair(I, &x, &y, fn, pos);
         if (b == B_BROADCAST) return pair(I, x, y);
         return fe_vexpr(fe_mk_op(I, OP_JOIN, fn, pos, 2, x, y, NULL, NULL));
+    }
+    case B_INTERLEAVE: {
+        /* standard.py's: join(a, b), its last two dimensions merged (two
+         * scalars: the joined pair) */
+        static const char *const kw[] = {"a", "b"};
+        bind(I, call, self, "tl.interleave", kw, 2, &c);
+        if (c.n > 2) fe_fail(I, pos, "tl.interleave() takes 2 arguments (%d given)", c.n);
+        Expr *x = need_input(I, &c, 0, "a");
+        Expr *y = need_input(I, &c, 1, "b");
+        broadcast_pair(I, &x, &y, "tl.interleave", pos);
+        Expr *j = fe_mk_op(I, OP_JOIN, "tl.interleave", pos, 2, x, y, NULL, NULL);
+        int r = j->type.rank;
+        if (r == 1) return fe_vexpr(j);
+        for (int i = 0; i < r - 2; i++) dims[i] = j->type.dims[i];
+        dims[r - 2] = 2 * (int64_t)j->type.dims[r - 2];
+        Attrs a = shape_attrs(I, &c, dims, r - 1, pos);
+        return fe_vexpr(reshape(I, j, &a, "tl.interleave", pos));
     }
     case B_SPLIT: {
         static const char *const kw[] = {"a"};

@@ -115,6 +115,40 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     return NULL;
 }
 
+static int is_exchange(const Inst *in) { return shape_moves_elements(in->op); }
+
+/* The exchanges that a plan of tile t keeps in each thread (CONV_REGS). */
+static int in_thread_count(Arena *a, const Function *f, const TileInfo *t) {
+    TileInfo c = *t;
+    c.block_threads = c.threads / (c.tm * c.tn);
+    return layout_plan(a, f, &c, layout_access_group(f), 1, "")->nconv[CONV_REGS];
+}
+
+/* Among the ways of splitting a thread's elements between rows and
+ * columns, the one whose layout keeps the most exchanges in each thread
+ * (a split or join of a (R, 2) tile: a row's two elements in one
+ * thread), compared element by element (layout_plan's CONV_REGS); ties
+ * keep the choice made. */
+static void prefer_in_thread(Arena *a, const Function *f, TileInfo *t) {
+    if (t->rank != 2 || t->dot_box || !any_item(&f->body, is_exchange)) return;
+    int ept = t->tm * t->tn, tm0 = t->tm, tn0 = t->tn, best = in_thread_count(a, f, t);
+    for (int tn = 1; tn <= ept; tn *= 2) {
+        int tm = ept / tn;
+        if (tn == tn0 || tm * tn != ept || !divides(tn, t->cols) || !divides(tm, t->rows)) continue;
+        TileInfo c = *t;
+        c.tm = tm;
+        c.tn = tn;
+        int n = in_thread_count(a, f, &c);
+        if (n > best) {
+            best = n;
+            tm0 = tm;
+            tn0 = tn;
+        }
+    }
+    t->tm = tm0;
+    t->tn = tn0;
+}
+
 const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
     if (num_warps > 0) {
@@ -125,6 +159,7 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         if (threads > t->threads) threads = t->threads; /* a small tile: one thread per element */
         const char *err = layout_for_threads(a, f, t, threads);
         if (err) return err;
+        prefer_in_thread(a, f, t);
         t->block_threads = t->threads / (t->tm * t->tn);
         return NULL;
     }
@@ -146,7 +181,8 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         t->tn = tn;
     } else if (t->rank == 2) {
         int R = t->rows, C = t->cols, tm = 1, tn = 1;
-        if ((t->dot_box && shape_has_dot(f)) || cuda_outer_find(f, t) != NULL) {
+        int micro = (t->dot_box && shape_has_dot(f)) || cuda_outer_find(f, t) != NULL;
+        if (micro) {
             /* a bounding box with a tl.dot on CUDA cores, or an
              * outer-product loop: register micro-tiles by the registers
              * a thread needs (emit_cuda_fma.c) */
@@ -170,6 +206,7 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         }
         t->tm = tm;
         t->tn = tn;
+        if (!micro) prefer_in_thread(a, f, t);
     }
     t->block_threads = t->threads / (t->tm * t->tn);
     if (t->block_threads > 1024)
@@ -203,14 +240,166 @@ static Conv conv_of(const Function *f, const TileInfo *t, const Inst *in) {
     return CONV_NONE;
 }
 
-static void mark_block(const Function *f, const TileInfo *t, LayoutPlan *p, const Block *b) {
+/* ---- Exchanges that stay in the thread ------------------------------------
+ *
+ * An exchange op (reshape, trans, remap, join, split, xor_shuffle) reads,
+ * for each element of its result, one element of an operand at a position
+ * the op defines. Where, in every thread, each result element the thread
+ * holds is an element the thread already holds of that operand, in the
+ * same register of every thread, the exchange is a permutation of each
+ * thread's registers: the layouts are compared element by element, as
+ * Triton's remove-layout-conversions compares linear layouts. */
+
+int layout_slots(const TileInfo *t, Layout l) {
+    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    switch (l) {
+    case LAYOUT_ROWS: return tm;
+    case LAYOUT_COLS: return tn;
+    case LAYOUT_TILE:
+    case LAYOUT_FLAT: return tm * tn;
+    default: return 1;
+    }
+}
+
+/* layout_coord's inverse: the element of the thread at coordinate c of
+ * axis x, and that thread in *th. */
+static int axis_slot(LayoutAxis x, int c, int *th) {
+    if (x.per == 1) {
+        *th = c;
+        return 0;
+    }
+    int run = x.spt * x.threads, rem = c % run;
+    *th = rem / x.spt;
+    return c / run * x.spt + rem % x.spt;
+}
+
+/* The elements a value of layout l covers in the tile: its numel when it
+ * fills them. */
+static int layout_extent(const TileInfo *t, Layout l) {
+    switch (l) {
+    case LAYOUT_ROWS: return t->rows;
+    case LAYOUT_COLS: return t->cols;
+    case LAYOUT_TILE: return t->rows * t->cols;
+    case LAYOUT_FLAT: return t->threads;
+    default: return 0;
+    }
+}
+
+/* The row-major position of element s of thread th in a value of layout l. */
+static int held_at(const LayoutPlan *p, Layout l, int th, int s) {
+    const TileInfo *t = p->tile;
+    int tcols = p->axis[AXIS_COLS].threads, tn = t->tn > 0 ? t->tn : 1;
+    switch (l) {
+    case LAYOUT_ROWS: return layout_coord(p->axis[AXIS_ROWS], th / tcols, s);
+    case LAYOUT_COLS: return layout_coord(p->axis[AXIS_COLS], th % tcols, s);
+    case LAYOUT_TILE:
+        return layout_coord(p->axis[AXIS_ROWS], th / tcols, s / tn) * t->cols +
+               layout_coord(p->axis[AXIS_COLS], th % tcols, s % tn);
+    default: return layout_slots(t, LAYOUT_FLAT) == 1 ? th : layout_coord(p->axis[AXIS_FLAT], th, s);
+    }
+}
+
+/* The element of thread th holding position pos of a value of layout l
+ * (-1: another thread's). */
+static int slot_of(const LayoutPlan *p, Layout l, int th, int pos) {
+    const TileInfo *t = p->tile;
+    int tcols = p->axis[AXIS_COLS].threads, tn = t->tn > 0 ? t->tn : 1, at, at2;
+    switch (l) {
+    case LAYOUT_ROWS: {
+        int s = axis_slot(p->axis[AXIS_ROWS], pos, &at);
+        return at == th / tcols ? s : -1;
+    }
+    case LAYOUT_COLS: {
+        int s = axis_slot(p->axis[AXIS_COLS], pos, &at);
+        return at == th % tcols ? s : -1;
+    }
+    case LAYOUT_TILE: {
+        int i = axis_slot(p->axis[AXIS_ROWS], pos / t->cols, &at);
+        int j = axis_slot(p->axis[AXIS_COLS], pos % t->cols, &at2);
+        return at == th / tcols && at2 == th % tcols ? i * tn + j : -1;
+    }
+    default:
+        if (layout_slots(t, LAYOUT_FLAT) == 1) return pos == th ? 0 : -1;
+        {
+            int s = axis_slot(p->axis[AXIS_FLAT], pos, &at);
+            return at == th ? s : -1;
+        }
+    }
+}
+
+/* The operand (in *k) and its row-major position that exchange `in`
+ * reads for position q of its result (as the CUDA emitters' exchange
+ * buffers place them). */
+static int source_of(const Function *f, const Inst *in, int q, int *k) {
+    *k = 0;
+    Type xt = operand_type(f, in->args[0]);
+    switch (in->op) {
+    case OP_TRANS:
+        return xt.rank == 2 ? (q % xt.dims[0]) * xt.dims[1] + q / xt.dims[0] : q;
+    case OP_SPLIT: return q * 2 + in->attrs.axis;
+    case OP_JOIN: *k = q % 2; return q / 2;
+    case OP_XOR_SHUFFLE: return q ^ in->attrs.axis;
+    case OP_REMAP: {
+        const Attrs *at = &in->attrs;
+        long long src = at->voff, inner = 1;
+        for (int d = at->nv - 1; d >= 0; d--) {
+            src += (q / inner % at->vdims[d]) * at->vstride[d];
+            inner *= at->vdims[d];
+        }
+        return (int)src;
+    }
+    default: return q; /* reshape */
+    }
+}
+
+/* The register map of exchange `in` when it stays in each thread (NULL
+ * otherwise): a tile that is not a bounding box, operands and result
+ * stored in layouts they fill. */
+static int *regs_map(Arena *a, const Function *f, const LayoutPlan *p, const Inst *in) {
+    const TileInfo *t = p->tile;
+    if (t->dot_box || in->result < 0) return NULL;
+    Layout lr = t->layout[in->result];
+    Layout lk[2];
+    for (int k = 0; k < in->nargs && k < 2; k++) {
+        Operand o = in->args[k];
+        if (o.kind != OPD_VALUE || is_arange(f, o.id)) return NULL;
+        lk[k] = t->layout[o.id];
+        if (lk[k] == LAYOUT_UNIFORM || (t->rank != 2 && lk[k] != LAYOUT_FLAT) ||
+            layout_extent(t, lk[k]) != (int)type_numel(f->types[o.id]))
+            return NULL;
+    }
+    if (lr == LAYOUT_UNIFORM || (t->rank != 2 && lr != LAYOUT_FLAT) ||
+        layout_extent(t, lr) != (int)type_numel(in->type))
+        return NULL;
+    int n = layout_slots(t, lr), threads = t->block_threads > 0 ? t->block_threads : t->threads;
+    if (n > LAYOUT_MAX_SLOTS) return NULL;
+    int *map = ARENA_ARRAY(a, int, n);
+    for (int th = 0; th < threads; th++)
+        for (int s = 0; s < n; s++) {
+            int k, src = source_of(f, in, held_at(p, lr, th, s), &k);
+            int from = slot_of(p, lk[k], th, src);
+            if (from < 0) return NULL;
+            int code = k * LAYOUT_MAX_SLOTS + from;
+            if (th == 0) map[s] = code;
+            else if (map[s] != code) return NULL;
+        }
+    return map;
+}
+
+static void mark_block(Arena *a, const Function *f, const TileInfo *t, LayoutPlan *p,
+                       const Block *b) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         Block *sub[2];
         int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) mark_block(f, t, p, sub[k]);
+        for (int k = 0; k < n; k++) mark_block(a, f, t, p, sub[k]);
         Conv c = conv_of(f, t, in);
         if (c == CONV_NONE) continue;
+        int *map = c == CONV_EXCHANGE && p->regs ? regs_map(a, f, p, in) : NULL;
+        if (map) {
+            c = CONV_REGS;
+            p->regs[in->result] = map;
+        }
         p->nconv[c]++;
         if (in->result >= 0) p->conv[in->result] = (unsigned char)c;
         if (in->op == OP_FOR)
@@ -253,7 +442,7 @@ void layout_axes(const TileInfo *t, int group, LayoutAxis axis[3]) {
     axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);
 }
 
-LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
+LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group, int regs,
                         const char *path) {
     LayoutPlan *p = ARENA_NEW(a, LayoutPlan);
     p->tile = t;
@@ -278,7 +467,8 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
         p->wpc[1] = tcols / p->tpw[1];
         p->wpc[0] = trows / p->tpw[0];
     }
-    mark_block(f, t, p, &f->body);
+    p->regs = regs ? ARENA_ARRAY(a, int *, f->nvalues + 1) : NULL;
+    mark_block(a, f, t, p, &f->body);
     return p;
 }
 
@@ -445,6 +635,7 @@ static const char *const conv_text[CONV_COUNT] = {
     [CONV_SHUFFLE] = "warp shuffles, then #shared across warps",
     [CONV_DOT] = "operands through #shared",
     [CONV_STAGE] = "operands staged through #shared per chunk of k",
+    [CONV_REGS] = "in the thread: a permutation of its registers",
     [CONV_COPY] = "copy into the ring (cp.async, 16-byte groups)",
     [CONV_MMA] = "tensor cores",
     [CONV_ROWRED] = "in the thread, then shuffles among the lanes of a row",

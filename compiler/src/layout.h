@@ -28,6 +28,9 @@ typedef enum Conv {
                     * memory */
     CONV_STAGE,    /* an outer-product loop: its row and column operands
                     * staged through shared memory in chunks of k */
+    CONV_REGS,     /* an exchange whose result elements each thread already
+                    * holds in its operand's layout: a permutation of its
+                    * registers (LayoutPlan.regs), no shared memory */
     /* the tensor-core paths (LayoutTc) */
     CONV_COPY,     /* an operand's load: global memory into a ring of
                     * shared-memory buffers (cp.async 16-byte groups) */
@@ -113,7 +116,17 @@ typedef struct LayoutPlan {
     int group;           /* the 16-byte group of the column axis (elements) */
     unsigned char *conv; /* by value: the Conv of the op (or loop) defining it */
     int nconv[CONV_COUNT];
+    /* by value of a CONV_REGS op: for each of a thread's elements of the
+     * result (layout_slot order), the operand and the element of the
+     * thread's that holds it, as operand * LAYOUT_MAX_SLOTS + slot */
+    int **regs;
 } LayoutPlan;
+
+/* The elements a thread holds of a value of layout l (the order of the
+ * CUDA emitter's arrays: (i, j) row-major for the tile), and at most how
+ * many a CONV_REGS permutation moves. */
+int layout_slots(const TileInfo *t, Layout l);
+enum { LAYOUT_MAX_SLOTS = 256 };
 
 /* Chooses tm, tn and block_threads for the -O2 blocked emitter: 32 *
  * num_warps threads when num_warps > 0, else from the kernel's shape and
@@ -129,8 +142,10 @@ int layout_streaming_body(const Block *b);
 
 /* The plan of a kernel whose tile is chosen; group: the column axis's
  * group as the emitter's axis analysis settles it (1: elements one by one
- * over the threads). path names the emitter. */
-LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group,
+ * over the threads). regs: exchanges whose elements stay in each thread
+ * become permutations of its registers (CONV_REGS; the -O2 blocked
+ * emitter prints them). path names the emitter. */
+LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int group, int regs,
                         const char *path);
 /* A LayoutTc's encodings before its planner sets those of its loads,
  * accumulators and rows: #uniform scalars, #at_use blocks. */

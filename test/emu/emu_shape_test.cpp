@@ -16,6 +16,9 @@
 #include "shboth_o2.h"
 #include "shjoin_o1.h"
 #include "shjoin_o2.h"
+#include "shjoinw_o2.h"
+#include "shinter_o1.h"
+#include "shinter_o2.h"
 #include "shloop_o1.h"
 #include "shloop_o2.h"
 #include "shpairs_o1.h"
@@ -24,6 +27,7 @@
 #include "shreshape_o2.h"
 #include "shsplit_o1.h"
 #include "shsplit_o2.h"
+#include "shsplitw_o2.h"
 #include "shsort_o1.h"
 #include "shsort_o2.h"
 #include "shsort_big_o2.h"
@@ -135,8 +139,8 @@ TEST(EmuShape, ReshapeRoundTrip) {
 }
 
 TEST(EmuShape, JoinInterleaves) {
-    const int N = 32;
-    for (Tri f : {launch_shjoin_o1, launch_shjoin_o2}) {
+    for (auto [f, N] : {std::pair<Tri, int>{launch_shjoin_o1, 32}, {launch_shjoin_o2, 32},
+                        {launch_shjoinw_o2, 512}}) {
         auto re = iota_f(N, 1.0f, 0.5f), im = iota_f(N, -2.0f, 7.0f);
         std::vector<float> z(2 * N, -1.0f);
         ASSERT_EQ(f(0, re.data(), im.data(), z.data()), cudaSuccess);
@@ -148,8 +152,8 @@ TEST(EmuShape, JoinInterleaves) {
 }
 
 TEST(EmuShape, SplitDeinterleaves) {
-    const int N = 32;
-    for (Split f : {launch_shsplit_o1, launch_shsplit_o2}) {
+    for (auto [f, N] : {std::pair<Split, int>{launch_shsplit_o1, 32}, {launch_shsplit_o2, 32},
+                        {launch_shsplitw_o2, 512}}) {
         auto z = iota_f(2 * N, 0.5f, -4.0f);
         std::vector<float> re(2 * N, -1.0f), im(N, -1.0f);
         ASSERT_EQ(f(0, z.data(), re.data(), im.data()), cudaSuccess);
@@ -158,6 +162,22 @@ TEST(EmuShape, SplitDeinterleaves) {
             ASSERT_EQ(re[i], r);
             ASSERT_EQ(im[i], m);
             ASSERT_EQ(re[N + i], r * r + m * m);
+        }
+    }
+}
+
+// tl.interleave (join and a reshape) and its inverse (a reshape and split)
+TEST(EmuShape, InterleaveAndBack) {
+    const int N = 512;
+    using Quad = cudaError_t (*)(cudaStream_t, const float *, const float *, float *, float *);
+    for (Quad f : {launch_shinter_o1, launch_shinter_o2}) {
+        auto a = iota_f(N, 0.25f, -30.0f), b = iota_f(N, -0.5f, 11.0f);
+        std::vector<float> z(2 * N, -1.0f), w(N, -1.0f);
+        ASSERT_EQ(f(0, a.data(), b.data(), z.data(), w.data()), cudaSuccess);
+        for (int i = 0; i < N; i++) {
+            ASSERT_EQ(z[2 * i], a[i]);
+            ASSERT_EQ(z[2 * i + 1], b[i] * 2.0f);
+            ASSERT_EQ(w[i], b[i] * 2.0f - a[i]);
         }
     }
 }

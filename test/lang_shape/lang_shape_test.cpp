@@ -173,22 +173,34 @@ void reshape(Backend b, int opt) {
     expect_equal(y.h, want, "reshape");
 }
 
-void join(Backend b, int opt) {
-    const int N = 32;
+// join_kernel of N pairs; run(re, im, z) launches it
+template <typename Run>
+void join_at(Backend b, int N, Run run) {
     Buf<float> re(iota_f(N, 1.0f, 0.5f)), im(iota_f(N, -2.0f, 7.0f)),
         z(std::vector<float>(2 * N, -1.0f));
-    RUN(b, opt, join, re.ptr(b), im.ptr(b), z.ptr(b));
+    run(re.ptr(b), im.ptr(b), z.ptr(b));
     z.fetch(b);
     std::vector<float> want(2 * N);
     for (int i = 0; i < N; i++) want[2 * i] = re.h[i], want[2 * i + 1] = im.h[i];
     expect_equal(z.h, want, "join");
 }
 
-void split(Backend b, int opt) {
-    const int N = 32;
+void join(Backend b, int opt) {
+    join_at(b, 32, [&](float *re, float *im, float *z) { RUN(b, opt, join, re, im, z); });
+}
+
+// N = 512: at -O2 a thread holds a row's two elements, so join stays in
+// the thread (layout.c CONV_REGS)
+void join_wide(Backend b, int opt) {
+    join_at(b, 512, [&](float *re, float *im, float *z) { RUN(b, opt, join_wide, re, im, z); });
+}
+
+// split_kernel of N pairs; run(z, re, im) launches it
+template <typename Run>
+void split_at(Backend b, int N, Run run) {
     Buf<float> z(iota_f(2 * N, 0.5f, -4.0f)), re(std::vector<float>(2 * N, -1.0f)),
         im(std::vector<float>(N, -1.0f));
-    RUN(b, opt, split, z.ptr(b), re.ptr(b), im.ptr(b));
+    run(z.ptr(b), re.ptr(b), im.ptr(b));
     re.fetch(b);
     im.fetch(b);
     std::vector<float> want_re(2 * N), want_im(N);
@@ -199,6 +211,32 @@ void split(Backend b, int opt) {
     }
     expect_equal(re.h, want_re, "split re");
     expect_equal(im.h, want_im, "split im");
+}
+
+void split(Backend b, int opt) {
+    split_at(b, 32, [&](float *z, float *re, float *im) { RUN(b, opt, split, z, re, im); });
+}
+
+void split_wide(Backend b, int opt) {
+    split_at(b, 512, [&](float *z, float *re, float *im) { RUN(b, opt, split_wide, z, re, im); });
+}
+
+// tl.interleave of a and 2 b, then a reshape to (N, 2) and tl.split
+void interleave(Backend b, int opt) {
+    const int N = 512;
+    Buf<float> x(iota_f(N, 0.25f, -30.0f)), y(iota_f(N, -0.5f, 11.0f)),
+        z(std::vector<float>(2 * N, -1.0f)), w(std::vector<float>(N, -1.0f));
+    RUN(b, opt, interleave, x.ptr(b), y.ptr(b), z.ptr(b), w.ptr(b));
+    z.fetch(b);
+    w.fetch(b);
+    std::vector<float> want_z(2 * N), want_w(N);
+    for (int i = 0; i < N; i++) {
+        want_z[2 * i] = x.h[i];
+        want_z[2 * i + 1] = y.h[i] * 2.0f;
+        want_w[i] = y.h[i] * 2.0f - x.h[i];
+    }
+    expect_equal(z.h, want_z, "interleave");
+    expect_equal(w.h, want_w, "interleave split");
 }
 
 void broadcast(Backend b, int opt) {
@@ -422,6 +460,9 @@ SHAPE_CASE(both_ways)
 SHAPE_CASE(reshape)
 SHAPE_CASE(join)
 SHAPE_CASE(split)
+SHAPE_CASE(join_wide)
+SHAPE_CASE(split_wide)
+SHAPE_CASE(interleave)
 SHAPE_CASE(broadcast)
 SHAPE_CASE(broadcast_ptr)
 SHAPE_CASE(loop)

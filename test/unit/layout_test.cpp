@@ -117,6 +117,37 @@ TEST(Layout, ReductionConversions) {
 
 // An element move is a conversion through shared memory; -O1 runs one
 // thread per element, one element each.
+// Exchanges compared element by element: a (512, 2) tile keeps each row's
+// pair in one thread (sizePerThread [2, 2], chosen because it keeps the
+// most exchanges in the thread), so split, join and the reshape of
+// tl.interleave permute registers and need no shared memory; at -O1 (one
+// element per thread) they go through shared memory.
+TEST(Layout, ExchangesStayInTheThread) {
+    const char *body =
+        "    o = tl.arange(0, 512)\n"
+        "    z = tl.load(x + o[:, None] * 2 + tl.arange(0, 2)[None, :])\n"
+        "    re, im = tl.split(z)\n"
+        "    w = tl.interleave(im, re * 2.0)\n"
+        "    tl.store(y + tl.arange(0, 1024), w)\n";
+    Compiled r = emit_snippet("layout_regs", "x, y", "*fp32, *fp32", body);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.layout, "#blocked = #mt.blocked<{sizePerThread = [2, 2], threadsPerWarp = "
+                              "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>"))
+        << r.layout;
+    EXPECT_TRUE(has(r.layout, "split %") &&
+                has(r.layout, ": vector<512 x f32>  // #rows <- in the thread: a permutation "
+                              "of its registers"))
+        << r.layout;
+    EXPECT_TRUE(has(r.layout, ": block<512x2 x f32>  // #blocked <- in the thread")) << r.layout;
+    EXPECT_TRUE(has(r.layout, "reshape %") &&
+                has(r.layout, ": vector<1024 x f32>  // #flat <- in the thread")) << r.layout;
+    EXPECT_FALSE(has(r.cuda, "__shared__")) << r.cuda;
+    r = emit_snippet("layout_regs_o1", "x, y", "*fp32, *fp32", body, 1);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_FALSE(has(r.layout, "in the thread")) << r.layout;
+    EXPECT_TRUE(has(r.cuda, "__shared__")) << r.cuda;
+}
+
 TEST(Layout, ExchangesAndOneThreadPerElement) {
     const char *body =
         "    r = tl.arange(0, 16)\n"
@@ -275,7 +306,7 @@ TEST(LayoutVerify, AcceptsThePlanOfAnalyzedTiles) {
     EXPECT_VALID(k.s);
     Planned p;
     analyze(k.s, p);
-    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, 1, "test");
     EXPECT_TRUE(layout_verify(p.ctx, k.s.f, plan)) << sb_str(&p.ctx->diagnostics);
     EXPECT_EQ(p.t.layout[k.sum2.id], LAYOUT_ROWS);
     EXPECT_EQ(plan->conv[k.sum.id], CONV_AXIS);
@@ -287,7 +318,7 @@ TEST(LayoutVerify, RejectsASliceReadAsTheOtherSlice) {
     Planned p;
     analyze(k.s, p);
     p.t.layout[k.scaled.id] = LAYOUT_COLS; /* the product of a (16, 1) value as columns */
-    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, 1, "test");
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     std::string d = sb_str(&p.ctx->diagnostics);
     EXPECT_TRUE(has(d, "layout: %" + std::to_string(k.sum2.id) +
@@ -300,7 +331,7 @@ TEST(LayoutVerify, RejectsALayoutThatDoesNotCoverTheValue) {
     Planned p;
     analyze(k.s, p);
     p.t.layout[k.sum.id] = LAYOUT_TILE; /* the rank-1 row sums as the whole tile */
-    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, 1, "test");
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     std::string d = sb_str(&p.ctx->diagnostics);
     EXPECT_TRUE(has(d, "layout: %" + std::to_string(k.sum.id) +
@@ -313,7 +344,7 @@ TEST(LayoutVerify, RejectsAThreadCountOtherThanTheBlocks) {
     RowSums k;
     Planned p;
     analyze(k.s, p);
-    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, "test");
+    LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, 1, "test");
     plan->wpc[0] *= 2;
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     EXPECT_TRUE(has(sb_str(&p.ctx->diagnostics), "not the tile (16, 16)"));

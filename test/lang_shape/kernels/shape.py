@@ -52,6 +52,16 @@ def split_kernel(Z, RE, IM, N: tl.constexpr):
 
 
 @triton.jit
+def interleave_kernel(A, B, Z, W, N: tl.constexpr):
+    # tl.interleave, then its inverse: a reshape to (N, 2) and tl.split
+    o = tl.arange(0, N)
+    z = tl.interleave(tl.load(A + o), tl.load(B + o) * 2.0)
+    tl.store(Z + tl.arange(0, 2 * N), z)
+    lo, hi = tl.split(tl.reshape(z, (N, 2)))
+    tl.store(W + o, hi - lo)
+
+
+@triton.jit
 def broadcast_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
     # broadcast_to, broadcast and expand_dims with negative axes
     x = tl.load(X + tl.arange(0, C))
