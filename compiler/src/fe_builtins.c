@@ -35,6 +35,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_EMPTY] = {"tl.empty", {"shape", "dtype"}, 2, 8, 0},
     [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
     [B_CDIV] = {"tl.cdiv", {"x", "div"}, 2, 8, 0},
+    [B_SWIZZLE2D] = {"tl.swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5, 8, 0},
     [B_RANGE] = {"range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
     /* Triton 3.6's tl.range: num_stages and loop_unroll_factor are kept on
      * the loop; the other hints are accepted (compile-time values) */
@@ -77,6 +78,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_JOIN] = {"tl.join", {0}, 0, 8, 1},
     [B_SPLIT] = {"tl.split", {0}, 0, 8, 1},
     [B_INTERLEAVE] = {"tl.interleave", {0}, 0, 8, 1},
+    [B_CAT] = {"tl.cat", {0}, 0, 8, 1},
     /* reductions and scans along an axis (fe_reduce.c) */
     [B_ARGMAX] = {"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
     [B_ARGMIN] = {"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
@@ -135,6 +137,7 @@ static const struct {
     {"static_range", V_FUNC, B_STATIC_RANGE},
     {"range", V_FUNC, B_TL_RANGE},
     {"cdiv", V_FUNC, B_CDIV},
+    {"swizzle2d", V_FUNC, B_SWIZZLE2D},
     {"constexpr", V_FUNC, B_CONSTEXPR},
     {"num_programs", V_FUNC, B_NUM_PROGRAMS},
     {"cast", V_FUNC, B_CAST},
@@ -159,6 +162,7 @@ static const struct {
     {"join", V_FUNC, B_JOIN},
     {"split", V_FUNC, B_SPLIT},
     {"interleave", V_FUNC, B_INTERLEAVE},
+    {"cat", V_FUNC, B_CAT},
     {"argmax", V_FUNC, B_ARGMAX},
     {"argmin", V_FUNC, B_ARGMIN},
     {"cumsum", V_FUNC, B_CUMSUM},
@@ -672,7 +676,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
         b == B_DEVICE_ASSERT || b == B_PRINT)
         return fe_call_debug(I, call, b);
-    if (b >= B_RESHAPE && b <= B_INTERLEAVE) return fe_call_shape(I, call, b, self);
+    if (b >= B_RESHAPE && b <= B_CAT) return fe_call_shape(I, call, b, self);
     Args A;
     fe_bind_spec(I, call, &builtins[b], &A, self);
     const char *fn = builtins[b].display;
@@ -871,6 +875,30 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
         return fe_ct_binop(I, PK_FloorDiv, num, A.v[1], pos);
     }
+    case B_SWIZZLE2D: {
+        /* standard.py's: (i, j) of a size_i x size_j grid renumbered so that
+         * groups of size_g rows are walked column by column */
+        Val ij = fe_binop(I, PK_Add, fe_binop(I, PK_Mult, A.v[0], A.v[3], pos), A.v[1], pos);
+        Val size_gj = fe_binop(I, PK_Mult, A.v[4], A.v[3], pos);
+        Val off_i = fe_binop(I, PK_Mult, fe_binop(I, PK_FloorDiv, ij, size_gj, pos), A.v[4], pos);
+        Val rows = fe_binop(I, PK_Sub, A.v[2], off_i, pos), size_g = A.v[4];
+        if (rows.kind == V_EXPR || size_g.kind == V_EXPR) {
+            Attrs at = {0};
+            at.flag = 1;
+            size_g = fe_vexpr(fe_binary_expr(I, OP_MINIMUM, fn, fe_to_expr(I, rows, pos, fn),
+                                             fe_to_expr(I, size_g, pos, fn), pos, &at));
+        } else if (fe_ct_compare(I, PK_Lt, rows, size_g, pos).i) {
+            size_g = rows;
+        }
+        ij = fe_binop(I, PK_Mod, ij, size_gj, pos);
+        Val r = {0};
+        r.kind = V_TUPLE;
+        r.n = 2;
+        r.items = ARENA_ARRAY(I->a, Val, 2);
+        r.items[0] = fe_binop(I, PK_Add, off_i, fe_binop(I, PK_Mod, ij, size_g, pos), pos);
+        r.items[1] = fe_binop(I, PK_FloorDiv, ij, size_g, pos);
+        return r;
+    }
     case B_FLOAT:
         if (!A.given[0]) return fe_vfloat(0);
         if (A.v[0].kind == V_STR) return fe_parse_float_string(I, A.v[0].s, A.pos[0]);
@@ -958,7 +986,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_BROADCAST:
     case B_JOIN:
     case B_SPLIT:
-    case B_INTERLEAVE: /* (fe_call_shape) */
+    case B_INTERLEAVE:
+    case B_CAT: /* (fe_call_shape) */
     case B_ATOMIC_ADD: return fe_call_atomic(I, &A, RMW_ADD, fn, pos);
     case B_ATOMIC_MAX: return fe_call_atomic(I, &A, RMW_MAX, fn, pos);
     case B_ATOMIC_MIN: return fe_call_atomic(I, &A, RMW_MIN, fn, pos);

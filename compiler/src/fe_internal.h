@@ -102,6 +102,7 @@ typedef enum Builtin {
     B_EMPTY,
     B_STATIC_RANGE,
     B_CDIV,
+    B_SWIZZLE2D,
     B_RANGE,
     B_FLOAT,
     B_INT,
@@ -137,6 +138,7 @@ typedef enum Builtin {
     B_JOIN,
     B_SPLIT,
     B_INTERLEAVE,
+    B_CAT,
     B_ARGMAX, /* reductions and scans along an axis (fe_reduce.c) */
     B_ARGMIN,
     B_CUMSUM,
@@ -448,7 +450,7 @@ void fe_define_functions(Interp *I, const PyNode *module);
 void fe_enter_module(Interp *I, FeModule *m);
 /* Notes naming each helper call that leads to the current position. */
 void fe_note_call_chain(Interp *I);
-/* fe_shape.c: the shape functions (B_RESHAPE .. B_INTERLEAVE) and x.T */
+/* fe_shape.c: the shape functions (B_RESHAPE .. B_CAT) and x.T */
 Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self);
 Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos);
 /* fe_atomic.c: an atomic (rmw: AtomicRmw; -1: atomic_cas) and the barrier */

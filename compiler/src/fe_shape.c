@@ -1,7 +1,7 @@
 /* Triton's shape functions (triton/language/core.py), as functions and as
  * methods of blocks: tl.reshape / tl.view / tl.ravel, tl.trans / x.T /
  * tl.permute, tl.expand_dims, tl.broadcast_to / tl.broadcast, tl.join,
- * tl.split and tl.interleave. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
+ * tl.split, tl.interleave and tl.cat. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
  * more are folded to rank 2 by rank.c after lowering); element order is row-major
  * (tl.view and can_reorder=True keep it too, one of the orders Triton may
  * choose). */
@@ -323,6 +323,39 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         dims[r - 2] = 2 * (int64_t)j->type.dims[r - 2];
         Attrs a = shape_attrs(I, &c, dims, r - 1, pos);
         return fe_vexpr(reshape(I, j, &a, "tl.interleave", pos));
+    }
+    case B_CAT: {
+        /* Triton's cat may order the elements as it likes (it requires
+         * can_reorder=True: only results that do not depend on the order,
+         * such as reductions, are defined); here: tl.join(input, other)
+         * reshaped, which keeps the elements in their threads where the
+         * layout holds a row's pair (layout.c CONV_REGS) */
+        static const char *const kw[] = {"input", "other", "can_reorder"};
+        bind(I, call, self, "tl.cat", kw, 3, &c);
+        if (c.n > 3) fe_fail(I, pos, "tl.cat() takes at most 3 arguments (%d given)", c.n);
+        Expr *x = need_input(I, &c, 0, "input");
+        Expr *y = need_input(I, &c, 1, "other");
+        Val reorder = fe_vint(0);
+        SrcPos rat = pos;
+        arg(&c, 2, &reorder, &rat);
+        if (!fe_is_intlike(reorder) || !reorder.i)
+            fe_fail(I, rat, "tl.cat needs can_reorder=True (Triton's cat may reorder the elements)");
+        Type tx = x->type, ty = y->type;
+        if (tx.rank == 0 || ty.rank == 0)
+            fe_fail(I, pos, "tl.cat needs two blocks, not a scalar");
+        int same = tx.rank == ty.rank && tx.dtype == ty.dtype && tx.ptr == ty.ptr;
+        for (int i = 0; same && i < tx.rank; i++) same = tx.dims[i] == ty.dims[i];
+        if (!same)
+            fe_fail(I, pos, "tl.cat needs two blocks of one shape and dtype (got %s and %s)",
+                    type_str(I->a, tx), type_str(I->a, ty));
+        int r = tx.rank;
+        if (r + 1 > MT_MAX_RANK)
+            fe_fail(I, pos, "tl.cat: blocks have at most %d dimensions", MT_MAX_RANK);
+        Expr *j = fe_mk_op(I, OP_JOIN, "tl.cat", pos, 2, x, y, NULL, NULL);
+        dims[0] = 2 * (int64_t)tx.dims[0];
+        for (int i = 1; i < r; i++) dims[i] = tx.dims[i];
+        Attrs a = shape_attrs(I, &c, dims, r, pos);
+        return fe_vexpr(reshape(I, j, &a, "tl.cat", pos));
     }
     case B_SPLIT: {
         static const char *const kw[] = {"a"};

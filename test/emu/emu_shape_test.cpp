@@ -19,6 +19,10 @@
 #include "shjoinw_o2.h"
 #include "shinter_o1.h"
 #include "shinter_o2.h"
+#include "shcat_o1.h"
+#include "shcat_o2.h"
+#include "shcatr_o1.h"
+#include "shcatr_o2.h"
 #include "shloop_o1.h"
 #include "shloop_o2.h"
 #include "shpairs_o1.h"
@@ -179,6 +183,33 @@ TEST(EmuShape, InterleaveAndBack) {
             ASSERT_EQ(z[2 * i + 1], b[i] * 2.0f);
             ASSERT_EQ(w[i], b[i] * 2.0f - a[i]);
         }
+    }
+}
+
+// tl.cat: a join and a reshape (Triton leaves the order open: the
+// elements compared as a multiset)
+TEST(EmuShape, Cat) {
+    const int N = 32;
+    using Four = cudaError_t (*)(cudaStream_t, const float *, const float *, float *, float *);
+    for (Four f : {launch_shcat_o1, launch_shcat_o2}) {
+        auto x = iota_f(N, 0.5f, -7.0f), y = iota_f(N, -2.0f, 3.0f);
+        std::vector<float> z(2 * N, -1.0f), s(2, -1.0f), want(x);
+        ASSERT_EQ(f(0, x.data(), y.data(), z.data(), s.data()), cudaSuccess);
+        want.insert(want.end(), y.begin(), y.end());
+        std::sort(z.begin(), z.end());
+        std::sort(want.begin(), want.end());
+        ASSERT_EQ(z, want);
+        ASSERT_EQ(s[0], want.back());
+    }
+    using Three = cudaError_t (*)(cudaStream_t, const float *, float *, float *);
+    for (Three f : {launch_shcatr_o1, launch_shcatr_o2}) {
+        auto x = iota_f(32, 0.5f, -7.0f);
+        std::vector<float> z(64, -1.0f), s(8, -1.0f), want(x);
+        ASSERT_EQ(f(0, x.data(), z.data(), s.data()), cudaSuccess);
+        for (float v : x) want.push_back(v * 2.0f);
+        std::sort(z.begin(), z.end());
+        std::sort(want.begin(), want.end());
+        ASSERT_EQ(z, want);
     }
 }
 

@@ -239,6 +239,77 @@ void interleave(Backend b, int opt) {
     expect_equal(w.h, want_w, "interleave split");
 }
 
+// tl.cat: Triton leaves the order of the elements open, so the result is
+// compared as a multiset, and reductions of it exactly
+std::vector<float> sorted(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+void cat(Backend b, int opt) {
+    const int N = 32;
+    Buf<float> x(iota_f(N, 0.5f, -7.0f)), y(iota_f(N, -2.0f, 3.0f)),
+        z(std::vector<float>(2 * N, -1.0f)), s(std::vector<float>(2, -1.0f));
+    RUN(b, opt, cat, x.ptr(b), y.ptr(b), z.ptr(b), s.ptr(b));
+    z.fetch(b);
+    s.fetch(b);
+    std::vector<float> want(x.h);
+    want.insert(want.end(), y.h.begin(), y.h.end());
+    expect_equal(sorted(z.h), sorted(want), "cat");
+    float most = want[0];
+    for (float v : want) most = std::max(most, v);
+    EXPECT_EQ(s.h[0], most);
+    double sq = 0; /* (small integers and halves: exact in any order) */
+    for (float v : want) sq += (double)v * v;
+    EXPECT_EQ(s.h[1], (float)sq);
+}
+
+void cat_rows(Backend b, int opt) {
+    const int R = 4, C = 8;
+    Buf<float> x(iota_f(R * C, 0.5f, -7.0f)), z(std::vector<float>(2 * R * C, -1.0f)),
+        s(std::vector<float>(C, -1.0f));
+    RUN(b, opt, cat_rows, x.ptr(b), z.ptr(b), s.ptr(b));
+    z.fetch(b);
+    s.fetch(b);
+    std::vector<float> want(2 * R * C);
+    for (int e = 0; e < R * C; e++) want[e] = x.h[e], want[R * C + e] = x.h[e] * 2.0f;
+    expect_equal(sorted(z.h), sorted(want), "cat_rows");
+    /* a column of the result holds elements of several columns of the
+     * operands in this order; its maxima are those of its own elements */
+    for (int c = 0; c < C; c++) {
+        float most = z.h[c];
+        for (int r = 1; r < 2 * R; r++) most = std::max(most, z.h[r * C + c]);
+        EXPECT_EQ(s.h[c], most) << "column " << c;
+    }
+}
+
+// standard.py's swizzle2d, written out
+void swizzle_ref(int i, int j, int size_i, int size_j, int size_g, int *ni, int *nj) {
+    int ij = i * size_j + j, size_gj = size_g * size_j, off_i = ij / size_gj * size_g;
+    int g = size_i - off_i < size_g ? size_i - off_i : size_g;
+    ij %= size_gj;
+    *ni = off_i + ij % g;
+    *nj = ij / g;
+}
+
+// tl.swizzle2d over a 7 x 5 grid in groups of 3 rows (the last group of 1)
+void swizzle(Backend b, int opt) {
+    const int M = 7, N = 5, P = M * N;
+    Buf<int32_t> out(std::vector<int32_t>(2 * P, -1));
+    RUN(b, opt, swizzle, out.ptr(b), M, N);
+    out.fetch(b);
+    std::vector<int32_t> want(2 * P);
+    int a, c;
+    swizzle_ref(5, 3, 7, 4, 3, &a, &c);
+    for (int p = 0; p < P; p++) {
+        int ni, nj;
+        swizzle_ref(p / N, p % N, M, N, 3, &ni, &nj);
+        want[2 * p] = ni + a * 1000;
+        want[2 * p + 1] = nj + c * 1000;
+    }
+    expect_equal(out.h, want, "swizzle");
+}
+
 void broadcast(Backend b, int opt) {
     const int R = 4, C = 16;
     Buf<float> x(iota_f(C, 3.0f, 0.25f)), y(std::vector<float>(R * C, -1.0f));
@@ -463,6 +534,9 @@ SHAPE_CASE(split)
 SHAPE_CASE(join_wide)
 SHAPE_CASE(split_wide)
 SHAPE_CASE(interleave)
+SHAPE_CASE(cat)
+SHAPE_CASE(cat_rows)
+SHAPE_CASE(swizzle)
 SHAPE_CASE(broadcast)
 SHAPE_CASE(broadcast_ptr)
 SHAPE_CASE(loop)

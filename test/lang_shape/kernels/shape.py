@@ -62,6 +62,38 @@ def interleave_kernel(A, B, Z, W, N: tl.constexpr):
 
 
 @triton.jit
+def cat_kernel(X, Y, Z, S, N: tl.constexpr):
+    # tl.cat of two (N,) blocks (Triton leaves the order open: stored, and
+    # its maximum and sum of squares)
+    o = tl.arange(0, N)
+    c = tl.cat(tl.load(X + o), tl.load(Y + o), can_reorder=True)
+    tl.store(Z + tl.arange(0, 2 * N), c)
+    tl.store(S, tl.max(c, 0))
+    tl.store(S + 1, tl.sum(c * c, 0))
+
+
+@triton.jit
+def cat_rows_kernel(X, Z, S, R: tl.constexpr, C: tl.constexpr):
+    # tl.cat of an (R, C) block and its double: (2 R, C), stored, and its
+    # column maxima
+    m = tl.load(X + tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :])
+    m2 = tl.cat(m, m * 2.0, True)
+    tl.store(Z + tl.arange(0, 2 * R)[:, None] * C + tl.arange(0, C)[None, :], m2)
+    tl.store(S + tl.arange(0, C), tl.max(m2, 0))
+
+
+@triton.jit
+def swizzle_kernel(OUT, M, N, G: tl.constexpr):
+    # tl.swizzle2d of each program's (row, column) of an M x N grid; a
+    # compile-time one in the high digits
+    pid = tl.program_id(0)
+    i, j = tl.swizzle2d(pid // N, pid % N, M, N, G)
+    a, b = tl.swizzle2d(5, 3, 7, 4, 3)
+    tl.store(OUT + pid * 2, i + a * 1000)
+    tl.store(OUT + pid * 2 + 1, j + b * 1000)
+
+
+@triton.jit
 def broadcast_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
     # broadcast_to, broadcast and expand_dims with negative axes
     x = tl.load(X + tl.arange(0, C))
