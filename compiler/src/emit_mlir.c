@@ -815,7 +815,9 @@ static void emit_div(Mlir *M, const Inst *in) {
 }
 
 /* exp, log, sqrt, ...: the math dialect's op of ops.def in the compute type,
- * which mlir-opt lowers to libdevice. */
+ * which mlir-opt lowers to libdevice; a column "@__nv_X" (a function that
+ * mlir-opt 19 does not lower from the math dialect) calls libdevice's
+ * __nv_Xf (f32) or __nv_X (f64) itself, linked as mlir-opt's calls are. */
 static void emit_math(Mlir *M, const Inst *in) {
     DType dt = (DType)in->type.dtype;
     const char *op = mlir_op(M->a, in->op, dt);
@@ -825,7 +827,17 @@ static void emit_math(Mlir *M, const Inst *in) {
     }
     const char *a = opd_as(M, in->args[0], dt);
     const char *r = result_name(M, in);
-    line(M, "%s = %s %s : %s", r, op, a, reg_type(dt));
+    const char *T = reg_type(dt);
+    if (op[0] == '@') {
+        const char *fn = arena_printf(M->a, "%s%s", op, dt == DT_F32 ? "f" : "");
+        if (!name_defined(M, fn)) {
+            name_define(M, fn);
+            sb_printf(&M->globals, "    llvm.func %s(%s) -> %s\n", fn, T, T);
+        }
+        line(M, "%s = llvm.call %s(%s) : (%s) -> %s", r, fn, a, T, T);
+    } else {
+        line(M, "%s = %s %s : %s", r, op, a, T);
+    }
     finish(M, in, r);
 }
 

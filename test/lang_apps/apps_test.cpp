@@ -288,7 +288,51 @@ void gelu_case(Target t) {
     expect_close("log1p + expm1 + atan + tan", out, want2, 1e-5, 1e-6, f2f);
 }
 
+// libdevice's asin, acos, sinh, cosh, asinh, acosh, atanh, cbrt and log10
+// against the C library in double (a few f32 ulps apart), and rint, round,
+// trunc and nearbyint exactly (sums of integers and quarters below 2^22):
+// eighths and sixteenths from -62.5 to 62.5 and exact halves (to even,
+// halves away from zero, toward zero)
+void more_math_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), y(n, -1.0f), r(n, -1.0f);
+    std::vector<double> want(n), want_r(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.125f + (i % 3 == 0 ? 0.0f : 0.0625f);
+        if (i % 7 == 0) x[i] = (float)((i - 500) / 4) * 0.5f; /* exact halves */
+        double v = x[i], s = v * 0.015625;
+        want[i] = std::asin(s) + std::acos(s) * 0.5 + std::sinh(v * 0.5) + std::cosh(v * 0.25) +
+                  std::asinh(v) + std::acosh(std::fabs(v) + 1.0) + std::atanh(s) + std::cbrt(v) +
+                  std::log10(std::fabs(v) + 0.5);
+        want_r[i] = std::nearbyint(v) + std::round(v) * 128.0 + std::trunc(v) * 16384.0 +
+                    std::nearbyint(v) * 0.25;
+    }
+    {
+        Buffers buf(t);
+        float *yd = buf(y), *rd = buf(r);
+        buf.finish(APPS_LAUNCH(t, more_math, mytriton_grid_1d((n + 255) / 256), buf(x), yd, rd, n));
+    }
+    expect_close("asin + acos + sinh + cosh + asinh + acosh + atanh + cbrt + log10", y, want, 1e-5,
+                 1e-5, f2f);
+    expect_close("rint, round, trunc, nearbyint", r, want_r, 0.0, 0.0, f2f);
+}
+
 }  // namespace
+
+TEST(HostO1, more_math) { more_math_case(Target{true, 1}); }
+TEST(HostO2, more_math) { more_math_case(Target{true, 2}); }
+#if MT_APPS_CUDA
+TEST(CudaO1, more_math) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    more_math_case(Target{false, 1});
+}
+TEST(CudaO2, more_math) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    more_math_case(Target{false, 2});
+}
+#endif
 
 TEST(HostO1, gelu) { gelu_case(Target{true, 1}); }
 TEST(HostO2, gelu) { gelu_case(Target{true, 2}); }

@@ -27,3 +27,20 @@ def bias_math_kernel(x_ptr, b_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constex
     y = (tl.extra.cuda.libdevice.log1p(tl.abs(x)) + tl.extra.cuda.libdevice.expm1(x * 0.5)
          + tl.extra.cuda.libdevice.atan(x) + tl.extra.cuda.libdevice.tan(x * 0.25))
     tl.store(y_ptr + rm[:, None] * N + rn[None, :], y, mask=mask)
+
+
+@triton.jit
+def more_math_kernel(x_ptr, y_ptr, r_ptr, n, BLOCK: tl.constexpr):
+    # libdevice's inverse trigonometric, hyperbolic, cube root and base-10
+    # logarithm functions, and its four roundings of the same values
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m, other=0.0)
+    s = x * 0.015625
+    y = (libdevice.asin(s) + libdevice.acos(s) * 0.5 + libdevice.sinh(x * 0.5) + libdevice.cosh(x * 0.25)
+         + libdevice.asinh(x) + libdevice.acosh(tl.abs(x) + 1.0) + libdevice.atanh(s)
+         + libdevice.cbrt(x) + libdevice.log10(tl.abs(x) + 0.5))
+    tl.store(y_ptr + o, y, mask=m)
+    r = (libdevice.rint(x) + libdevice.round(x) * 128.0 + libdevice.trunc(x) * 16384.0
+         + libdevice.nearbyint(x) * 0.25)
+    tl.store(r_ptr + o, r, mask=m)
