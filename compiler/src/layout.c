@@ -386,25 +386,40 @@ static int *regs_map(Arena *a, const Function *f, const LayoutPlan *p, const Ins
     return map;
 }
 
-static void mark_block(Arena *a, const Function *f, const TileInfo *t, LayoutPlan *p,
-                       const Block *b) {
+static void mark_block(LayoutPlan *p, const Block *b, LayoutConvFn conv, void *user) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         Block *sub[2];
         int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) mark_block(a, f, t, p, sub[k]);
-        Conv c = conv_of(f, t, in);
+        for (int k = 0; k < n; k++) mark_block(p, sub[k], conv, user);
+        Conv c = conv(user, in);
         if (c == CONV_NONE) continue;
-        int *map = c == CONV_EXCHANGE && p->regs ? regs_map(a, f, p, in) : NULL;
-        if (map) {
-            c = CONV_REGS;
-            p->regs[in->result] = map;
-        }
         p->nconv[c]++;
         if (in->result >= 0) p->conv[in->result] = (unsigned char)c;
         if (in->op == OP_FOR)
             for (int r = 0; r < in->loop->nresults; r++) p->conv[in->loop->results[r]] = c;
     }
+}
+
+void layout_mark(Arena *a, const Function *f, LayoutPlan *p, LayoutConvFn conv, void *user) {
+    p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
+    mark_block(p, &f->body, conv, user);
+}
+
+typedef struct Marking {
+    Arena *a;
+    const Function *f;
+    LayoutPlan *p;
+} Marking;
+
+/* conv_of, an exchange that stays in the threads as CONV_REGS */
+static Conv blocked_conv(void *user, const Inst *in) {
+    Marking *m = user;
+    Conv c = conv_of(m->f, m->p->tile, in);
+    int *map = c == CONV_EXCHANGE && m->p->regs ? regs_map(m->a, m->f, m->p, in) : NULL;
+    if (!map) return c;
+    m->p->regs[in->result] = map;
+    return CONV_REGS;
 }
 
 static LayoutAxis axis_of(int per, int extent, int g) {
@@ -448,7 +463,6 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
     p->tile = t;
     p->path = path;
     p->group = group;
-    p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
     layout_axes(t, group, p->axis);
     /* a rank-1 tile has its columns only */
     LayoutAxis rows = t->rank == 2 ? p->axis[AXIS_ROWS] : (LayoutAxis){1, 1, 1};
@@ -468,7 +482,8 @@ LayoutPlan *layout_plan(Arena *a, const Function *f, const TileInfo *t, int grou
         p->wpc[0] = trows / p->tpw[0];
     }
     p->regs = regs ? ARENA_ARRAY(a, int *, f->nvalues + 1) : NULL;
-    mark_block(a, f, t, p, &f->body);
+    Marking m = {a, f, p};
+    layout_mark(a, f, p, blocked_conv, &m);
     return p;
 }
 
@@ -643,25 +658,34 @@ static const char *const conv_text[CONV_COUNT] = {
 
 const char *layout_conv_text(Conv c) { return (unsigned)c < CONV_COUNT ? conv_text[c] : "?"; }
 
-static const char *note_of(void *user, const Inst *in) {
-    Printer *P = user;
-    const Function *f = P->f;
-    int v = in->result;
+const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc,
+                        void *user, const char *words) {
     if (op_has(in->op, OPF_REGION)) {
         if (in->loop->nresults == 0) return NULL;
         StrBuf sb;
-        sb_init(&sb, P->a);
+        sb_init(&sb, a);
         sb_puts(&sb, "  //");
         for (int r = 0; r < in->loop->nresults; r++)
-            sb_printf(&sb, "%s %s", r ? "," : "", enc_of(f, P->p, in->loop->results[r]));
-        Conv c = (Conv)P->p->conv[in->loop->results[0]];
-        if (c != CONV_NONE) sb_printf(&sb, "; %s", conv_text[c]);
+            sb_printf(&sb, "%s %s", r ? "," : "", enc(user, in->loop->results[r]));
+        Conv c = (Conv)p->conv[in->loop->results[0]];
+        if (c != CONV_NONE) sb_printf(&sb, "; %s", words ? words : conv_text[c]);
         return sb_str(&sb);
     }
+    int v = in->result;
     if (v < 0) return NULL;
-    Conv c = (Conv)P->p->conv[v];
-    if (c == CONV_NONE) return arena_printf(P->a, "  // %s", enc_of(f, P->p, v));
-    return arena_printf(P->a, "  // %s <- %s", enc_of(f, P->p, v), conv_text[c]);
+    Conv c = (Conv)p->conv[v];
+    if (c == CONV_NONE) return arena_printf(a, "  // %s", enc(user, v));
+    return arena_printf(a, "  // %s <- %s", enc(user, v), words ? words : conv_text[c]);
+}
+
+static const char *enc_cb(void *user, int v) {
+    Printer *P = user;
+    return enc_of(P->f, P->p, v);
+}
+
+static const char *note_of(void *user, const Inst *in) {
+    Printer *P = user;
+    return layout_note(P->a, P->p, in, enc_cb, P, NULL);
 }
 
 static void print_ints(StrBuf *sb, const int *x, int from) {

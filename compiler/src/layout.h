@@ -170,6 +170,15 @@ int layout_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
 const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p);
 /* A conversion in words. */
 const char *layout_conv_text(Conv c);
+/* The plan's conversion marks (conv, nconv): conv(user, in) of each op, a
+ * loop's for its results. */
+typedef Conv (*LayoutConvFn)(void *user, const Inst *in);
+void layout_mark(Arena *a, const Function *f, LayoutPlan *p, LayoutConvFn conv, void *user);
+/* The printer's note of `in`: its result's encoding (enc names one; a
+ * loop's results' in order) and its conversion (words, or the plan's). */
+typedef const char *(*LayoutEncFn)(void *user, int v);
+const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc,
+                        void *user, const char *words);
 /* layout_tc.c: layout_verify and layout_print of a tensor-core plan */
 int layout_tc_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
 const char *layout_tc_print(Arena *a, const Function *f, const LayoutPlan *p);

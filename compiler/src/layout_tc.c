@@ -56,28 +56,15 @@ static const char *enc_text(Arena *a, const Function *f, const LayoutTc *tc, int
     return tc_names[e];
 }
 
-static Conv conv_of(const Function *f, const LayoutTc *tc, const Inst *in) {
+static Conv conv_of(void *user, const Inst *in) {
+    const LayoutTc *tc = user;
     if (in->result < 0) return CONV_NONE;
     TcEnc e = (TcEnc)tc->enc[in->result];
     if (in->op == OP_LOAD && e == TC_STAGED) return CONV_COPY;
     if (in->op == OP_DOT) return CONV_MMA;
     if (op_has(in->op, OPF_REDUCE) && e == TC_ACC_ROWS && enc(tc, in->args[0]) == TC_ACC)
         return CONV_ROWRED;
-    (void)f;
     return CONV_NONE;
-}
-
-static void mark(const Function *f, const LayoutTc *tc, LayoutPlan *p, const Block *b) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) mark(f, tc, p, sub[k]);
-        Conv c = conv_of(f, tc, in);
-        if (c == CONV_NONE) continue;
-        p->nconv[c]++;
-        p->conv[in->result] = (unsigned char)c;
-    }
 }
 
 unsigned char *layout_tc_encodings(Arena *a, const Function *f) {
@@ -92,8 +79,7 @@ LayoutPlan *layout_plan_tc(Arena *a, const Function *f, const TileInfo *t, const
     p->tile = t;
     p->tc = tc;
     p->path = path;
-    p->conv = ARENA_ARRAY(a, unsigned char, f->nvalues + 1);
-    mark(f, tc, p, &f->body);
+    layout_mark(a, f, p, conv_of, (void *)tc);
     return p;
 }
 
@@ -277,35 +263,26 @@ typedef struct Printer {
     const LayoutPlan *p;
 } Printer;
 
+static const char *enc_cb(void *user, int v) {
+    Printer *P = user;
+    return enc_text(P->a, P->f, P->p->tc, v);
+}
+
 static const char *note_of(void *user, const Inst *in) {
     Printer *P = user;
     const LayoutTc *tc = P->p->tc;
-    if (op_has(in->op, OPF_REGION)) {
-        if (in->loop->nresults == 0) return NULL;
-        StrBuf sb;
-        sb_init(&sb, P->a);
-        sb_puts(&sb, "  //");
-        for (int r = 0; r < in->loop->nresults; r++)
-            sb_printf(&sb, "%s %s", r ? "," : "", enc_text(P->a, P->f, tc, in->loop->results[r]));
-        return sb_str(&sb);
-    }
-    if (in->result < 0) return NULL;
-    Conv c = (Conv)P->p->conv[in->result];
-    const char *e = enc_text(P->a, P->f, tc, in->result);
-    if (c == CONV_NONE) return arena_printf(P->a, "  // %s", e);
-    if (c == CONV_MMA) {
+    const char *words = NULL;
+    if (in->result >= 0 && P->p->conv[in->result] == CONV_MMA) {
         /* where each operand comes from */
         const char *from[2];
         for (int k = 0; k < 2; k++) {
             Operand o = in->args[k];
-            from[k] = enc(tc, o) == TC_STAGED
-                          ? enc_text(P->a, P->f, tc, o.id)
-                          : arena_printf(P->a, "the registers of %%%d", o.id);
+            from[k] = enc(tc, o) == TC_STAGED ? enc_text(P->a, P->f, tc, o.id)
+                                              : arena_printf(P->a, "the registers of %%%d", o.id);
         }
-        return arena_printf(P->a, "  // %s <- tensor cores: #a from %s, #b from %s", e, from[0],
-                            from[1]);
+        words = arena_printf(P->a, "tensor cores: #a from %s, #b from %s", from[0], from[1]);
     }
-    return arena_printf(P->a, "  // %s <- %s", e, layout_conv_text(c));
+    return layout_note(P->a, P->p, in, enc_cb, P, words);
 }
 
 static void print_body(StrBuf *sb, const LayoutTc *tc, const LayoutMmaBody *b, const char *sfx) {
