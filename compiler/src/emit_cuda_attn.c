@@ -478,17 +478,28 @@ const LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P)
     const Inst *ld[3] = {P->ldq, P->ldk, P->ldv};
     static const char *const names[3] = {"q", "k", "v"};
     LayoutMmaBody *b = &tc->body[0];
-    *b = (LayoutMmaBody){2, 32 * P->warps, P->warps, 1, 16, 8, 16, 3, {{0}}, P->smem};
+    *b = (LayoutMmaBody){.version = 2, .threads = 32 * P->warps, .wm = P->warps, .wn = 1,
+                         .inst_m = 16, .inst_n = 8, .inst_k = 16, .nrings = 3, .smem = P->smem};
     for (int i = 0; i < 3; i++)
-        b->ring[i] = (LayoutRing){names[i], ld[i]->result, i ? P->BN : P->BM, P->D, P->ld, 0,
-                                  i ? P->stages : 1};
+        b->ring[i] = (LayoutRing){.name = names[i],
+                                  .value = ld[i]->result,
+                                  .rows = i ? P->BN : P->BM,
+                                  .cols = P->D,
+                                  .row_len = P->ld,
+                                  .buffers = i ? P->stages : 1};
     tc->nbodies = 1;
     if (P->wg) {
         b = &tc->body[tc->nbodies++];
-        *b = (LayoutMmaBody){3, 32 * P->warps, P->warps, 1, 16, P->BN, 16, 3, {{0}}, P->wsmem};
+        *b = (LayoutMmaBody){.version = 3, .threads = 32 * P->warps, .wm = P->warps, .wn = 1,
+                             .inst_m = 16, .inst_n = P->BN, .inst_k = 16, .nrings = 3,
+                             .smem = P->wsmem};
         for (int i = 0; i < 3; i++)
-            b->ring[i] = (LayoutRing){names[i], ld[i]->result, i ? P->BN : P->BM, P->D, 0, P->sw,
-                                      i ? P->wslots : 1};
+            b->ring[i] = (LayoutRing){.name = names[i],
+                                      .value = ld[i]->result,
+                                      .rows = i ? P->BN : P->BM,
+                                      .cols = P->D,
+                                      .swizzle = P->sw,
+                                      .buffers = i ? P->wslots : 1};
     }
     return tc;
 }

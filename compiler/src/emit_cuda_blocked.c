@@ -51,16 +51,7 @@ static int is_arange(const CudaB *C, int v) {
 }
 
 /* The element count and array suffix of a layout. */
-int cb_count(const CudaB *C, Layout l) {
-    const TileInfo *t = C->tile;
-    switch (l) {
-    case LAYOUT_ROWS: return t->tm;
-    case LAYOUT_COLS: return t->tn;
-    case LAYOUT_TILE:
-    case LAYOUT_FLAT: return t->tm * t->tn;
-    default: return 1;
-    }
-}
+int cb_count(const CudaB *C, Layout l) { return layout_slots(C->tile, l); }
 
 static const char *decl_suffix(CudaB *C, Layout l) {
     const TileInfo *t = C->tile;
@@ -117,6 +108,9 @@ static const char *flat_index(CudaB *C, const char *e) {
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
     const char *idx;
+    /* one element: its start, whatever layout a use reads it in (a (1, 1)
+     * row of a bounding box is held uniformly, outside the loops over i) */
+    if (def->attrs.end - def->attrs.start == 1) use = LAYOUT_UNIFORM;
     switch (use) {
     case LAYOUT_ROWS: idx = cb_row(C, i); break;
     case LAYOUT_COLS: idx = cb_col(C, j); break;

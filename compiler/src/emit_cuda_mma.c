@@ -404,8 +404,13 @@ const MmaPlan *cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num
 
 /* A ring of the plan in the layout stage's terms. */
 static LayoutRing mma_ring(const MmaPlan *P, int k, int swizzle, int buffers) {
-    LayoutRing r = {k ? "b" : "a", P->ld[k]->result, mma_stage_rows(P, k), mma_stage_cols(P, k),
-                    swizzle ? 0 : k ? P->ldb : P->lda, swizzle, buffers};
+    LayoutRing r = {.name = k ? "b" : "a",
+                    .value = P->ld[k]->result,
+                    .rows = mma_stage_rows(P, k),
+                    .cols = mma_stage_cols(P, k),
+                    .row_len = swizzle ? 0 : k ? P->ldb : P->lda,
+                    .swizzle = swizzle,
+                    .buffers = buffers};
     if (swizzle && k && !P->bt) { /* wgmma's B: (BK, BN) as loaded */
         r.rows = P->BK;
         r.cols = P->BN;
@@ -436,14 +441,17 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
                                                    : TC_ACC;
     }
     LayoutMmaBody *b = &tc->body[0];
-    *b = (LayoutMmaBody){2, 32 * P->warps, P->wm, P->wn, 16, 8, P->shape->k, 2, {{0}}, P->smem};
+    *b = (LayoutMmaBody){.version = 2, .threads = 32 * P->warps, .wm = P->wm, .wn = P->wn,
+                         .inst_m = 16, .inst_n = 8, .inst_k = P->shape->k, .nrings = 2,
+                         .smem = P->smem};
     for (int k = 0; k < 2; k++) b->ring[k] = mma_ring(P, k, 0, P->stages);
     tc->nbodies = 1;
     if (P->wg.on) {
         const WgmmaPlan *W = &P->wg;
         b = &tc->body[tc->nbodies++];
-        *b = (LayoutMmaBody){3,  W->threads, 4 * W->gm, W->gn, 16, W->wn, 32 * 8 / tc->bits,
-                             2,  {{0}},      W->smem};
+        *b = (LayoutMmaBody){.version = 3, .threads = W->threads, .wm = 4 * W->gm, .wn = W->gn,
+                             .inst_m = 16, .inst_n = W->wn, .inst_k = 32 * 8 / tc->bits,
+                             .nrings = 2, .smem = W->smem};
         b->ring[0] = mma_ring(P, 0, W->swa, W->slots);
         b->ring[1] = mma_ring(P, 1, W->swb, W->slots);
     }

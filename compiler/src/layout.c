@@ -125,16 +125,17 @@ static int in_thread_count(Arena *a, const Function *f, const TileInfo *t) {
 }
 
 /* Among the ways of splitting a thread's elements between rows and
- * columns, the one whose layout keeps the most exchanges in each thread
- * (a split or join of a (R, 2) tile: a row's two elements in one
- * thread), compared element by element (layout_plan's CONV_REGS); ties
- * keep the choice made. */
+ * columns with at least as many columns (the 16-byte accesses stay), the
+ * one whose layout keeps the most exchanges in each thread (a split or
+ * join of a (R, 2) tile: a row's two elements in one thread), compared
+ * element by element (layout_plan's CONV_REGS); ties keep the choice
+ * made. */
 static void prefer_in_thread(Arena *a, const Function *f, TileInfo *t) {
     if (t->rank != 2 || t->dot_box || !any_item(&f->body, is_exchange)) return;
     int ept = t->tm * t->tn, tm0 = t->tm, tn0 = t->tn, best = in_thread_count(a, f, t);
-    for (int tn = 1; tn <= ept; tn *= 2) {
+    for (int tn = 2 * tn0; tn <= ept; tn *= 2) {
         int tm = ept / tn;
-        if (tn == tn0 || tm * tn != ept || !divides(tn, t->cols) || !divides(tm, t->rows)) continue;
+        if (tm * tn != ept || !divides(tn, t->cols) || !divides(tm, t->rows)) continue;
         TileInfo c = *t;
         c.tm = tm;
         c.tn = tn;
@@ -353,11 +354,12 @@ static int source_of(const Function *f, const Inst *in, int q, int *k) {
 }
 
 /* The register map of exchange `in` when it stays in each thread (NULL
- * otherwise): a tile that is not a bounding box, operands and result
- * stored in layouts they fill. */
+ * otherwise): operands and result stored in layouts they fill (in a
+ * bounding box: values of the whole box), at most LAYOUT_MAX_SLOTS
+ * elements of each per thread. */
 static int *regs_map(Arena *a, const Function *f, const LayoutPlan *p, const Inst *in) {
     const TileInfo *t = p->tile;
-    if (t->dot_box || in->result < 0) return NULL;
+    if (in->result < 0) return NULL;
     Layout lr = t->layout[in->result];
     Layout lk[2];
     for (int k = 0; k < in->nargs && k < 2; k++) {
@@ -365,7 +367,8 @@ static int *regs_map(Arena *a, const Function *f, const LayoutPlan *p, const Ins
         if (o.kind != OPD_VALUE || is_arange(f, o.id)) return NULL;
         lk[k] = t->layout[o.id];
         if (lk[k] == LAYOUT_UNIFORM || (t->rank != 2 && lk[k] != LAYOUT_FLAT) ||
-            layout_extent(t, lk[k]) != (int)type_numel(f->types[o.id]))
+            layout_extent(t, lk[k]) != (int)type_numel(f->types[o.id]) ||
+            layout_slots(t, lk[k]) > LAYOUT_MAX_SLOTS)
             return NULL;
     }
     if (lr == LAYOUT_UNIFORM || (t->rank != 2 && lr != LAYOUT_FLAT) ||
@@ -557,6 +560,26 @@ static int covers(Check *K, int v) {
 
 static int check_block(Check *K, const Block *b);
 
+/* A CONV_REGS map reads, for each of the result's elements in a thread, an
+ * operand the op has and an element of it the thread holds. */
+static int regs_ok(Check *K, const Inst *in) {
+    const TileInfo *t = K->p->tile;
+    const int *map = K->p->regs ? K->p->regs[in->result] : NULL;
+    int n = layout_slots(t, t->layout[in->result]);
+    for (int s = 0; map && s < n; s++) {
+        int k = map[s] / LAYOUT_MAX_SLOTS, from = map[s] % LAYOUT_MAX_SLOTS;
+        if (k >= in->nargs || in->args[k].kind != OPD_VALUE ||
+            from >= layout_slots(t, t->layout[in->args[k].id]))
+            map = NULL;
+    }
+    if (map) return 1;
+    mt_error(K->ctx, in->pos,
+             "internal error: layout: %%%d's permutation of registers reads an element its "
+             "operands do not hold",
+             in->result);
+    return 0;
+}
+
 static int check_region(Check *K, const Inst *in) {
     const Loop *l = in->loop;
     const Layout *lay = K->p->tile->layout;
@@ -580,6 +603,7 @@ static int check_inst(Check *K, const Inst *in) {
     const TileInfo *t = K->p->tile;
     if (op_has(in->op, OPF_REGION)) return check_region(K, in);
     if (in->result >= 0 && !is_arange(f, in->result) && !covers(K, in->result)) return 0;
+    if (in->result >= 0 && K->p->conv[in->result] == CONV_REGS && !regs_ok(K, in)) return 0;
     /* the plan's conversions read their operands in any layout */
     if (in->result >= 0 && K->p->conv[in->result] != CONV_NONE) return 1;
     if (in->result >= 0) {

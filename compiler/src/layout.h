@@ -85,7 +85,7 @@ typedef struct LayoutMmaBody {
     int version;
     int threads;    /* threads per block (with wgmma's producer warps) */
     int wm, wn;     /* the computing warps along the rows and the columns */
-    int im, in, ik; /* the instruction's shape per warp (m, n, k) */
+    int inst_m, inst_n, inst_k; /* the instruction's shape per warp */
     int nrings;
     LayoutRing ring[3];
     int smem;       /* bytes of dynamic shared memory the body asks */

@@ -120,7 +120,8 @@ static int bad_read(Check *K, const Inst *in, Operand o, TcEnc res) {
 
 /* A value's encoding fits its type: a scalar is #uniform; #mma is an
  * accumulator's shape (or a column of it broadcast); #mma_rows has BM
- * rows and one column; #mma_cols one row of an accumulator's columns. */
+ * rows and one column; #mma_cols one row of an accumulator's columns; a
+ * (1, 1) block is either slice. */
 static int fits(Check *K, int v) {
     const LayoutTc *tc = K->tc;
     Type t = K->f->types[v];
@@ -134,8 +135,9 @@ static int fits(Check *K, int v) {
     case TC_AT_USE: ok = r > 0; break;
     case TC_STAGED: ok = r == 2 && !t.ptr; break;
     case TC_ACC: ok = r == 2 && !t.ptr && d0 == tc->BM && (cols || d1 == 1); break;
-    case TC_ACC_ROWS: ok = !t.ptr && d0 == tc->BM && d1 == 1; break;
-    case TC_ACC_COLS: ok = r == 2 && !t.ptr && d0 == 1 && cols; break;
+    /* (a (1, 1) block: one element broadcast) */
+    case TC_ACC_ROWS: ok = !t.ptr && (d0 == tc->BM || d0 == 1) && d1 == 1; break;
+    case TC_ACC_COLS: ok = r == 2 && !t.ptr && d0 == 1 && (cols || d1 == 1); break;
     default: ok = 0;
     }
     if (ok) return 1;
@@ -156,6 +158,7 @@ static int check_inst(Check *K, const Inst *in) {
             if (r < l->ncarried && (tc->enc[l->args[r]] != e || !bad_read(K, in, l->inits[r], e)))
                 return fail(K, in, "a loop's carried value changes its encoding");
             if (!bad_read(K, in, l->yields[r], e)) return 0;
+            if (in->op == OP_IF && !bad_read(K, in, l->else_yields[r], e)) return 0;
         }
         Block *sub[2];
         int n = ssa_blocks(in, sub);
@@ -204,7 +207,7 @@ static int check_block(Check *K, const Block *b) {
 
 /* A body's warps cover the accumulators in the instruction's blocks, its
  * threads are the block's, its rings fit its shared memory. */
-static int check_body(Check *K, const LayoutMmaBody *b, int threads) {
+static int check_body(Check *K, const LayoutMmaBody *b, int threads, int smem) {
     const LayoutTc *tc = K->tc;
     Arena *a = K->ctx->arena;
     int warps = b->wm * b->wn;
@@ -214,14 +217,15 @@ static int check_body(Check *K, const LayoutMmaBody *b, int threads) {
                                  b->version, b->wm, b->wn, b->threads, threads));
     if (b->version == 3 && b->wm % 4)
         return fail(K, NULL, "#mma v3: warps along the rows not in warpgroups of 4");
-    if (tc->BM % (b->im * b->wm))
+    if (tc->BM % (b->inst_m * b->wm))
         return fail(K, NULL, arena_printf(a, "#mma v%d: %d rows over %d warps of %d", b->version,
-                                          tc->BM, b->wm, b->im));
+                                          tc->BM, b->wm, b->inst_m));
     /* (attention's second accumulator has its own instruction N) */
     for (int i = 0; i < 2; i++)
-        if (tc->acc_cols[i] && tc->acc_cols[i] % (b->wn * (i ? 8 : b->in)))
+        if (tc->acc_cols[i] && tc->acc_cols[i] % (b->wn * (i ? 8 : b->inst_n)))
             return fail(K, NULL, arena_printf(a, "#mma v%d: %d columns over %d warps of %d",
-                                              b->version, tc->acc_cols[i], b->wn, b->in));
+                                              b->version, tc->acc_cols[i], b->wn,
+                                              i ? 8 : b->inst_n));
     long bytes = 0;
     for (int i = 0; i < b->nrings; i++) {
         const LayoutRing *r = &b->ring[i];
@@ -238,19 +242,25 @@ static int check_body(Check *K, const LayoutMmaBody *b, int threads) {
                                             r->rows, r->cols, r->value));
         bytes += (long)r->rows * len * tc->bits / 8 * r->buffers;
     }
-    if (bytes > b->smem)
+    if (bytes > b->smem || (smem && b->smem > smem))
         return fail(K, NULL,
-                    arena_printf(a, "#mma v%d: its rings take %ld bytes of shared memory, above %d",
-                                 b->version, bytes, b->smem));
+                    arena_printf(a,
+                                 "#mma v%d: its rings take %ld bytes of shared memory, the body "
+                                 "%d, the launch %d",
+                                 b->version, bytes, b->smem, smem));
     return 1;
 }
 
 int layout_tc_verify(MtContext *ctx, const Function *f, const LayoutPlan *p) {
     Check K = {ctx, f, p, p->tc};
     const TileInfo *t = p->tile;
-    if (!check_body(&K, &p->tc->body[0], t->block_threads)) return 0;
+    /* the launcher asks dyn_smem, on sm_90 devices dyn_smem_sm90 (the larger
+     * of the two bodies') */
+    int smem90 = t->dyn_smem_sm90 ? t->dyn_smem_sm90 : t->dyn_smem;
+    if (!check_body(&K, &p->tc->body[0], t->block_threads, t->dyn_smem)) return 0;
     if (p->tc->nbodies > 1 &&
-        !check_body(&K, &p->tc->body[1], t->block_threads_sm90 ? t->block_threads_sm90 : 0))
+        !check_body(&K, &p->tc->body[1], t->block_threads_sm90 ? t->block_threads_sm90 : 0,
+                    smem90))
         return 0;
     return check_block(&K, &f->body);
 }
@@ -289,8 +299,8 @@ static void print_body(StrBuf *sb, const LayoutTc *tc, const LayoutMmaBody *b, c
     sb_printf(sb,
               "#mma%s = #mt.nvidia_mma<{versionMajor = %d, warpsPerCTA = [%d, %d], instrShape = ",
               sfx, b->version, b->wm, b->wn);
-    if (b->version == 2) sb_printf(sb, "[%d, %d]}>", b->im, b->in);
-    else sb_printf(sb, "[%d, %d, %d]}>", b->im, b->in, b->ik);
+    if (b->version == 2) sb_printf(sb, "[%d, %d]}>", b->inst_m, b->inst_n);
+    else sb_printf(sb, "[%d, %d, %d]}>", b->inst_m, b->inst_n, b->inst_k);
     sb_printf(sb, "  // %d threads", b->threads);
     if (b->threads > 32 * b->wm * b->wn)
         sb_printf(sb, " (%d of them copying)", b->threads - 32 * b->wm * b->wn);

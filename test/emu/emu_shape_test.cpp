@@ -38,6 +38,7 @@
 #include "shsortvec_o1.h"
 #include "shsortvec_o2.h"
 #include "shjsbox_o2.h"
+#include "shrowbox_o2.h"
 #include "shrbox_a_o2.h"
 #include "shrbox_b_o2.h"
 #include "shtbox_a_o2.h"
@@ -335,6 +336,20 @@ TEST(EmuShape, ReshapeBox) {
         ASSERT_EQ(c.f(0, x.data(), y.data()), cudaSuccess);
         auto want = box_ref::reshape_box(x, c.R2, c.C2);
         for (size_t i = 0; i < y.size(); i++) ASSERT_EQ(y[i], want[i]) << c.R << "x" << c.C << " at " << i;
+    }
+}
+
+// a bounding box whose rows' index is a block of one element (it had
+// been rendered at a row coordinate outside the loops over rows)
+TEST(EmuShape, RowPairsBox) {
+    const int B = 64;
+    auto x = iota_f(B, 0.5f, -9.0f);
+    std::vector<float> y(B / 2 + 2 * B, -1.0f);
+    ASSERT_EQ(launch_shrowbox_o2(0, x.data(), y.data()), cudaSuccess);
+    for (int k = 0; k < B / 2; k++) ASSERT_EQ(y[k], x[2 * k] * 2.0f + x[2 * k + 1]) << k;
+    for (int k = 0; k < B; k++) {
+        ASSERT_EQ(y[B / 2 + 2 * k], x[k]) << k;
+        ASSERT_EQ(y[B / 2 + 2 * k + 1], x[k] * 3.0f) << k;
     }
 }
 

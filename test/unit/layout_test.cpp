@@ -457,4 +457,81 @@ TEST(LayoutVerify, RejectsRingsAboveTheSharedMemory) {
     EXPECT_TRUE(has(c.diagnostics, "#mma v2: its rings take ")) << c.diagnostics;
 }
 
+
+// ---- The verifier on a permutation of registers ------------------------------
+
+struct RegsCase {
+    bool planned = false, verified = false;
+    std::string diagnostics;
+};
+
+// The (512, 2) split and join of ExchangesStayInTheThread, planned from its
+// SSA after the passes, its first CONV_REGS map made to read an operand
+// the op does not have, verified.
+int corrupt_regs(Arena *a, Function *f, void *user) {
+    RegsCase *c = static_cast<RegsCase *>(user);
+    MtContext *ctx = mt_context_new("k.py");
+    TileInfo t{};
+    if (shape_analyze(ctx, f, 65536, &t) && !layout_choose(a, f, &t, 0)) {
+        LayoutPlan *p = layout_plan(a, f, &t, layout_access_group(f), 1, "test");
+        for (int v = 0; v < f->nvalues && !c->planned; v++)
+            if (p->conv[v] == CONV_REGS && f->defs[v]->nargs == 1) {
+                p->regs[v][0] = LAYOUT_MAX_SLOTS; /* operand 1, element 0 */
+                c->planned = true;
+            }
+        c->verified = layout_verify(ctx, f, p) != 0;
+    }
+    c->diagnostics = sb_str(&ctx->diagnostics);
+    mt_context_free(ctx);
+    return 1;
+}
+
+TEST(LayoutVerify, RejectsAPermutationReadingAMissingOperand) {
+    std::string path = write_kernel("layout_regs_bad", "k.py",
+                                    kernel_text("x, y",
+                                                "    o = tl.arange(0, 512)\n"
+                                                "    z = tl.load(x + o[:, None] * 2 + tl.arange(0, "
+                                                "2)[None, :])\n"
+                                                "    re, im = tl.split(z)\n"
+                                                "    tl.store(y + o, re + im)\n"));
+    mt_options o{};
+    o.path = path.c_str();
+    o.kernel = "k";
+    o.signature = "*fp32, *fp32";
+    o.opt_level = 2;
+    o.python = MT_TEST_PYTHON;
+    o.shim = MT_TEST_SHIM;
+    RegsCase c;
+    mt_compilation *m = mt_compile_rewrite(&o, corrupt_regs, &c);
+    EXPECT_TRUE(mt_ok(m)) << mt_diagnostics(m);
+    mt_free(m);
+    ASSERT_TRUE(c.planned);
+    EXPECT_FALSE(c.verified);
+    EXPECT_TRUE(has(c.diagnostics, "permutation of registers reads an element its operands do "
+                                   "not hold"))
+        << c.diagnostics;
+}
+
+// A (1, 1) block in the tensor-core path's epilogue: one element
+// broadcast, held as a slice of the accumulator (it had been rejected as
+// an internal error).
+TEST(Layout, TensorCoreEpilogueOfOneElement) {
+    const char *body =
+        "    rm = tl.arange(0, 128)\n"
+        "    rn = tl.arange(0, 128)\n"
+        "    rk = tl.arange(0, 32)\n"
+        "    acc = tl.zeros((128, 128), dtype=tl.float32)\n"
+        "    for k in range(0, K, 32):\n"
+        "        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])\n"
+        "        b = tl.load(B + (k + rk)[:, None] * 128 + rn[None, :])\n"
+        "        acc += tl.dot(a, b)\n"
+        "    one = tl.load(S + tl.zeros((1, 1), dtype=tl.int32))\n"
+        "    tl.store(C + rm[:, None] * 128 + rn[None, :], acc * one)\n";
+    Compiled r = emit_snippet("layout_tc_one", "A, B, C, S, K", "*fp16, *fp16, *fp32, *fp32, i32",
+                              body);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.layout, "tl.dot on tensor cores")) << r.layout;
+    EXPECT_TRUE(has(r.layout, ": block<1x1 x f32>  // #mma_rows")) << r.layout;
+}
+
 }  // namespace

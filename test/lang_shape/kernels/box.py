@@ -46,3 +46,17 @@ def join_split_box_kernel(Z, W, T, U, n, N: tl.constexpr):
     t4 = tl.arange(0, 4)
     t = tl.load(T + t2[:, None] * 4 + t4[None, :])
     tl.store(U + t4[:, None] * 2 + t2[None, :], tl.trans(t))
+
+
+@triton.jit
+def row_pairs_box_kernel(X, Y, B: tl.constexpr):
+    # one row of B: reshaped to (1, B // 2, 2) and split, and joined with
+    # its triple and reshaped to (1, 2 B): the box is (B, 2 B), its rows'
+    # index a block of one element (held by every thread)
+    i = tl.arange(0, 1)[:, None]
+    j = tl.arange(0, B)[None, :]
+    x = tl.load(X + i * B + j)
+    p, q = tl.split(tl.reshape(x, (1, B // 2, 2)))
+    tl.store(Y + i * (B // 2) + tl.arange(0, B // 2)[None, :], p * 2.0 + q)
+    w = tl.reshape(tl.join(x, x * 3.0), (1, 2 * B))
+    tl.store(Y + B // 2 + i * (2 * B) + tl.arange(0, 2 * B)[None, :], w)
