@@ -89,6 +89,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_XOR_SUM] = {"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0},
     [B_SORT] = {"tl.sort", {"x", "dim", "descending"}, 1, 8, 0},
     [B_FLIP] = {"tl.flip", {"x", "dim"}, 1, 8, 0},
+    [B_HISTOGRAM] = {"tl.histogram", {"input", "num_bins", "mask"}, 2, 8, 0},
     [B_ATOMIC_ADD] = {"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
     [B_ATOMIC_MAX] = {"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
     [B_ATOMIC_MIN] = {"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
@@ -172,6 +173,7 @@ static const struct {
     {"xor_sum", V_FUNC, B_XOR_SUM},
     {"sort", V_FUNC, B_SORT},
     {"flip", V_FUNC, B_FLIP},
+    {"histogram", V_FUNC, B_HISTOGRAM},
     {"atomic_add", V_FUNC, B_ATOMIC_ADD},
     {"atomic_max", V_FUNC, B_ATOMIC_MAX},
     {"atomic_min", V_FUNC, B_ATOMIC_MIN},
@@ -316,7 +318,7 @@ static int is_tensor_member(Builtin b) {
         B_ARGMIN,     B_CUMSUM,       B_CUMPROD,      B_REDUCE,        B_ASSOC_SCAN,
         B_ATOMIC_ADD, B_ATOMIC_MAX,   B_ATOMIC_MIN,   B_ATOMIC_AND,    B_ATOMIC_OR,
         B_ATOMIC_XOR, B_ATOMIC_XCHG,  B_ATOMIC_CAS,   B_XOR_SUM,       B_SORT,
-        B_FLIP};
+        B_FLIP,       B_HISTOGRAM};
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         if (members[i] == b) return 1;
     return 0;
@@ -840,6 +842,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_XOR_SUM: return fe_reduction(I, b, &A, fn, pos);
     case B_SORT:
     case B_FLIP: return fe_sort_flip(I, b, &A, fn, pos);
+    case B_HISTOGRAM: return fe_histogram(I, &A, fn, pos);
     case B_REDUCE:
     case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
     case B_ZEROS:

@@ -148,6 +148,7 @@ typedef enum Builtin {
     B_XOR_SUM, /* standard.py's xor_sum, sort and flip (fe_reduce.c) */
     B_SORT,
     B_FLIP,
+    B_HISTOGRAM,
     B_TL_RANGE,
     /* atomics and random numbers (fe_atomic.c, fe_random.c) */
     B_ATOMIC_ADD,
@@ -391,6 +392,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self);
 Val fe_reduction(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos);
 /* tl.reduce and tl.associative_scan with a @triton.jit combiner (fe_reduce.c). */
 Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos);
+/* tl.histogram(input, num_bins, mask=None) */
+Val fe_histogram(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos);
 Val fe_eval_call(Interp *I, const PyNode *n);
 Val fe_eval_inner(Interp *I, const PyNode *n);

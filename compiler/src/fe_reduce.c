@@ -244,6 +244,39 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     return fe_vexpr(x);
 }
 
+/* tl.histogram(input, num_bins, mask=None): bin b counts the elements equal
+ * to b (a value outside [0, num_bins) counts nowhere, as Triton's NVIDIA
+ * lowering; masked-off elements neither), as int32: the sum down the
+ * columns of (input[:, None] == arange(0, num_bins)[None, :]) & mask. */
+Val fe_histogram(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    if (x->type.ptr || x->type.rank != 1 || !dtype_is_int((DType)x->type.dtype))
+        fe_fail(I, A->pos[0], "%s needs a rank-1 block of integers (got %s)", fn,
+                type_str(I->a, x->type));
+    int64_t bins = fe_need_int(I, A->v[1], A->pos[1], "num_bins");
+    if (bins < 1 || bins > MT_MAX_NUMEL || (bins & (bins - 1)))
+        fe_fail(I, A->pos[1], "%s: num_bins must be a power of two (got %lld)", fn,
+                (long long)bins);
+    Attrs col = {0}, row = {0};
+    col.axis = 1;
+    row.axis = 0;
+    Expr *v = fe_mk_op(I, OP_EXPAND_DIMS, fn, pos, 1, x, NULL, NULL, &col);
+    Expr *b = fe_mk_op(I, OP_EXPAND_DIMS, fn, pos, 1, axis_index(I, (int)bins, 1, 0, pos), NULL,
+                       NULL, &row);
+    Val hit = fe_compare(I, PK_Eq, fe_vexpr(v), fe_vexpr(b), pos);
+    if (A->v[2].kind != V_NONE) {
+        Expr *m = fe_to_expr(I, A->v[2], A->pos[2], fn);
+        if (m->type.ptr || m->type.rank != 1 || m->type.dims[0] != x->type.dims[0] ||
+            m->type.dtype != DT_BOOL)
+            fe_fail(I, A->pos[2], "%s: the mask must be a block of bools of the input's shape (got %s)",
+                    fn, type_str(I->a, m->type));
+        Expr *mc = fe_mk_op(I, OP_EXPAND_DIMS, fn, pos, 1, m, NULL, NULL, &col);
+        hit = fe_binop(I, PK_BitAnd, hit, fe_vexpr(mc), pos);
+    }
+    Expr *n = fe_cast_to(I, fe_to_expr(I, hit, pos, fn), DT_I32, pos);
+    return fe_vexpr(mk(I, OP_SUM, fn, pos, n, 0, 0));
+}
+
 /* ---- tl.reduce and tl.associative_scan with a combiner ------------------ */
 
 /* Element `t` along `axis` of x (the reduced shape). */

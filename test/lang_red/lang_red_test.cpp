@@ -361,6 +361,29 @@ RED_CASE(VectorCumsumArgmax) {
     }
 }
 
+// tl.histogram: values from -3 to 20 in 16 bins (those outside count
+// nowhere), and of the first n elements of each block (mask=)
+RED_CASE(Histogram) {
+    const int BLOCK = 64, BINS = 16, P = 3, n = 45;
+    auto x = rand_i((size_t)P * BLOCK, 31, -3, 20);
+    std::vector<int32_t> h((size_t)P * BINS, -1), g((size_t)P * BINS, -1);
+    Runner r(b);
+    LAUNCH(r, opt, histogram, r.buf(x), r.buf(h), r.buf(g), n);
+    for (int p = 0; p < P; p++) {
+        std::vector<int32_t> wh(BINS, 0), wg(BINS, 0);
+        for (int k = 0; k < BLOCK; k++) {
+            int v = x[(size_t)p * BLOCK + k];
+            if (v < 0 || v >= BINS) continue;
+            wh[v]++;
+            if (k < n) wg[v]++;
+        }
+        for (int i = 0; i < BINS; i++) {
+            EXPECT_EQ(h[(size_t)p * BINS + i], wh[i]) << p << "," << i;
+            EXPECT_EQ(g[(size_t)p * BINS + i], wg[i]) << p << "," << i;
+        }
+    }
+}
+
 RED_CASE(ReduceWithCombiners) {
     const int BM = 4, BN = 8, P = (M + BM - 1) / BM;
     auto x = rand_i((size_t)M * BN, 13, -9, 9);

@@ -199,6 +199,25 @@ const std::vector<Case> &cases() {
          "k.py:7:25: error: tl.sort needs a block (got i32)\n"
          "        tl.store(x, tl.sort(n))\n"
          "                            ^\n"},
+        {"HistogramOfFloats", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + o, tl.histogram(tl.load(x + o), 8))\n",
+         "k.py:8:34: error: tl.histogram needs a rank-1 block of integers (got vector<8 x f32>)\n"
+         "        tl.store(x + o, tl.histogram(tl.load(x + o), 8))\n"
+         "                                     ^\n"},
+        {"HistogramBinsNotAPowerOfTwo", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + tl.arange(0, 4), tl.histogram(o, 6))\n",
+         "k.py:8:51: error: tl.histogram: num_bins must be a power of two (got 6)\n"
+         "        tl.store(x + tl.arange(0, 4), tl.histogram(o, 6))\n"
+         "                                                      ^\n"},
+        {"HistogramMaskOfIntegers", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n"
+         "    tl.store(x + tl.arange(0, 4), tl.histogram(o, 4, mask=o))\n",
+         "k.py:8:54: error: tl.histogram: the mask must be a block of bools of the input's shape "
+         "(got vector<8 x i32>)\n"
+         "        tl.store(x + tl.arange(0, 4), tl.histogram(o, 4, mask=o))\n"
+         "                                                         ^\n"},
         {"SortDescendingAtRuntime", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n"
          "    tl.store(x + o, tl.sort(tl.load(x + o), descending=n > 0))\n",

@@ -191,3 +191,14 @@ def xor_sum_kernel(x_ptr, r_ptr, c_ptr, a_ptr, b_ptr, v_ptr, M, BM: tl.constexpr
     tl.store(a_ptr + pid, tl.xor_sum(x))
     b = tl.load(b_ptr + pid * BN + rn)
     tl.store(v_ptr + pid, tl.xor_sum(b, axis=0))
+
+
+@triton.jit
+def histogram_kernel(x_ptr, h_ptr, g_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    # tl.histogram of each program's block (values outside [0, BINS) count
+    # nowhere), and of its first n elements (mask=)
+    pid = tl.program_id(0)
+    o = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + pid * BLOCK + o)
+    tl.store(h_ptr + pid * BINS + tl.arange(0, BINS), tl.histogram(x, BINS))
+    tl.store(g_ptr + pid * BINS + tl.arange(0, BINS), x.histogram(BINS, mask=o < n))
