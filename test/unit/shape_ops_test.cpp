@@ -198,6 +198,16 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:9: error: tl.broadcast_to cannot broadcast block<4x1 x ptr<f32>> to (1, 8): dimension 0 is 4, not 1 or 1\n"
          "        v = tl.broadcast_to(x + o[:, None], (1, 8))\n"
          "            ^\n"},
+        {"CatWithoutReordering", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    tl.store(x + tl.arange(0, 16), tl.cat(tl.load(x + o), tl.load(x + o)))\n",
+         "k.py:8:36: error: tl.cat needs can_reorder=True (Triton's cat may reorder the elements)\n"
+         "        tl.store(x + tl.arange(0, 16), tl.cat(tl.load(x + o), tl.load(x + o)))\n"
+         "                                       ^\n"},
+        {"CatOfTwoDtypes", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    tl.store(x + tl.arange(0, 16), tl.cat(tl.load(x + o), o, can_reorder=True))\n",
+         "k.py:8:36: error: tl.cat needs two blocks of one shape and dtype (got vector<8 x f32> and vector<8 x i32>)\n"
+         "        tl.store(x + tl.arange(0, 16), tl.cat(tl.load(x + o), o, can_reorder=True))\n"
+         "                                       ^\n"},
         {"PermuteNotAPermutation", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n    v = tl.permute(o[:, None], (0, 0))\n",
          "k.py:8:9: error: tl.permute: the dims must be a permutation of 0, ..., 1\n"
