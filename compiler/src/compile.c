@@ -431,20 +431,18 @@ static int need_tile(mt_compilation *c) {
      * the host backend alone, its tile may be as large as -O2's */
     int host_only = dot && c->opts.backends == MT_BACKEND_HOST;
     int box_o2 = dot && c->opts.opt_level >= 2;
-    /* -O2: a dot kernel of the tensor-core path's shape spreads its tile
-     * over 32 * num_warps threads (emit_cuda_mma.c) */
-    TileInfo mma_tile = {0};
+    /* -O2: a dot kernel of the tensor-core path's shape (emit_cuda_mma.c)
+     * or a fused attention forward, two dots per iteration, of the
+     * attention path's (emit_cuda_attn.c): their threads per block and
+     * shared memory in tc_tile */
+    TileInfo tc_tile = {0};
     int tc = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA);
     c->mma = tc ? cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
-                                &mma_tile)
+                                &tc_tile)
                 : NULL;
     int mma = c->mma != NULL;
-    /* -O2: a fused attention forward (two dots per iteration) of the
-     * attention path's shape (emit_cuda_attn.c) */
-    int attn_threads = 0, attn_smem = 0, attn_smem90 = 0;
     c->attn = tc && !mma ? cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps,
-                                          c->opts.num_stages, &attn_threads, &attn_smem,
-                                          &attn_smem90)
+                                          c->opts.num_stages, &tc_tile)
                          : NULL;
     int attn = c->attn != NULL;
     if (!shape_analyze(c->ctx, c->f,
@@ -477,15 +475,11 @@ static int need_tile(mt_compilation *c) {
                 return 0;
             }
         }
-    } else if (mma) {
-        c->tile.block_threads = mma_tile.block_threads;
-        c->tile.block_threads_sm90 = mma_tile.block_threads_sm90;
-        c->tile.dyn_smem = mma_tile.dyn_smem;
-        c->tile.dyn_smem_sm90 = mma_tile.dyn_smem_sm90;
-    } else if (attn) {
-        c->tile.block_threads = attn_threads;
-        c->tile.dyn_smem = attn_smem;
-        c->tile.dyn_smem_sm90 = attn_smem90;
+    } else if (mma || attn) {
+        c->tile.block_threads = tc_tile.block_threads;
+        c->tile.block_threads_sm90 = tc_tile.block_threads_sm90;
+        c->tile.dyn_smem = tc_tile.dyn_smem;
+        c->tile.dyn_smem_sm90 = tc_tile.dyn_smem_sm90;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
         mt_error(
             c->ctx, srcpos(0, 0),

@@ -9,11 +9,12 @@
 
 /* The path's plan when the kernel has its shape (general rules over the
  * IR; NULL otherwise), with its threads per block and dynamic shared
- * memory (smem_sm90: on sm_90 devices, whose sm_90a body may use more). */
+ * memory in t, as cuda_mma_plan's (dyn_smem_sm90: on sm_90 devices, whose
+ * sm_90a body may use more). */
 typedef struct AttnPlan AttnPlan;
 struct LayoutTc;
 const AttnPlan *cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages,
-                               int *threads, int *smem, int *smem_sm90);
+                               TileInfo *t);
 /* The plan in the layout stage's terms (layout.h). */
 const struct LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P);
 /* The __global__ function that prints the plan. */

@@ -434,12 +434,12 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
 }
 
 const AttnPlan *cuda_attn_plan(Arena *a, const Function *f, int num_warps, int num_stages,
-                               int *threads, int *smem, int *smem_sm90) {
+                               TileInfo *t) {
     AttnPlan *P = ARENA_NEW(a, AttnPlan);
     if (!attn_match(a, f, num_warps, num_stages, P)) return NULL;
-    *threads = 32 * P->warps;
-    *smem = P->smem;
-    *smem_sm90 = P->wg && P->wsmem > P->smem ? P->wsmem : P->smem;
+    t->block_threads = 32 * P->warps;
+    t->dyn_smem = P->smem;
+    t->dyn_smem_sm90 = P->wg && P->wsmem > P->smem ? P->wsmem : P->smem;
     return P;
 }
 

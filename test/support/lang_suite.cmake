@@ -96,25 +96,6 @@ function(mytriton_lang_suite suite)
     endif()
   endif()
 
-  if(_mlir_opt)
-    set(MYTRITON_MLIR_CHIP sm_90)
-    mytriton_mlir_pipeline(_pipeline)
-    string(REPLACE ";" "|" _pipeline "${_pipeline}")
-    foreach(_entry IN LISTS S_CASES)
-      string(REPLACE "|" ";" _f "${_entry}")
-      list(GET _f 0 _case)
-      list(GET _f 1 _kernel)
-      list(GET _f 2 _sig)
-      list(GET _f 3 _defs)
-      foreach(_level 1 2)
-        add_test(NAME ${suite}.mlir.${_case}_o${_level}
-          COMMAND ${CMAKE_COMMAND} -DCOMPILER=$<TARGET_FILE:mytritonc> -DMLIR_OPT=${_mlir_opt}
-            "-DPIPELINE=${_pipeline}" -DSOURCE=${_source}
-            -DKERNEL=${_kernel} "-DSIGNATURE=${_sig}" "-DDEFINES=${_defs}" -DLEVEL=${_level}
-            -DASSEMBLE=ON -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/mlir_${_case}_o${_level}
-            -P ${PROJECT_SOURCE_DIR}/test/cmake/mlir_lower.cmake)
-        set_tests_properties(${suite}.mlir.${_case}_o${_level} PROPERTIES LABELS "${suite};mlir")
-      endforeach()
-    endforeach()
-  endif()
+  mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
+    LABELS ${suite} mlir CASES ${S_CASES})
 endfunction()
