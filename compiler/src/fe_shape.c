@@ -341,20 +341,17 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         if (!fe_is_intlike(reorder) || !reorder.i)
             fe_fail(I, rat, "tl.cat needs can_reorder=True (Triton's cat may reorder the elements)");
         Type tx = x->type, ty = y->type;
-        if (tx.rank == 0 || ty.rank == 0)
-            fe_fail(I, pos, "tl.cat needs two blocks, not a scalar");
+        if (tx.rank != 1 || ty.rank != 1)
+            fe_fail(I, pos, "tl.cat concatenates two 1-D blocks, as Triton's (got %s and %s)",
+                    type_str(I->a, tx), type_str(I->a, ty));
         int same = tx.rank == ty.rank && tx.dtype == ty.dtype && tx.ptr == ty.ptr;
         for (int i = 0; same && i < tx.rank; i++) same = tx.dims[i] == ty.dims[i];
         if (!same)
             fe_fail(I, pos, "tl.cat needs two blocks of one shape and dtype (got %s and %s)",
                     type_str(I->a, tx), type_str(I->a, ty));
-        int r = tx.rank;
-        if (r + 1 > MT_MAX_RANK)
-            fe_fail(I, pos, "tl.cat: blocks have at most %d dimensions", MT_MAX_RANK);
         Expr *j = fe_mk_op(I, OP_JOIN, "tl.cat", pos, 2, x, y, NULL, NULL);
         dims[0] = 2 * (int64_t)tx.dims[0];
-        for (int i = 1; i < r; i++) dims[i] = tx.dims[i];
-        Attrs a = shape_attrs(I, &c, dims, r, pos);
+        Attrs a = shape_attrs(I, &c, dims, 1, pos);
         return fe_vexpr(reshape(I, j, &a, "tl.cat", pos));
     }
     case B_SPLIT: {

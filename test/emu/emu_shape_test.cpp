@@ -21,8 +21,6 @@
 #include "shinter_o2.h"
 #include "shcat_o1.h"
 #include "shcat_o2.h"
-#include "shcatr_o1.h"
-#include "shcatr_o2.h"
 #include "shloop_o1.h"
 #include "shloop_o2.h"
 #include "shpairs_o1.h"
@@ -201,16 +199,6 @@ TEST(EmuShape, Cat) {
         std::sort(want.begin(), want.end());
         ASSERT_EQ(z, want);
         ASSERT_EQ(s[0], want.back());
-    }
-    using Three = cudaError_t (*)(cudaStream_t, const float *, float *, float *);
-    for (Three f : {launch_shcatr_o1, launch_shcatr_o2}) {
-        auto x = iota_f(32, 0.5f, -7.0f);
-        std::vector<float> z(64, -1.0f), s(8, -1.0f), want(x);
-        ASSERT_EQ(f(0, x.data(), z.data(), s.data()), cudaSuccess);
-        for (float v : x) want.push_back(v * 2.0f);
-        std::sort(z.begin(), z.end());
-        std::sort(want.begin(), want.end());
-        ASSERT_EQ(z, want);
     }
 }
 

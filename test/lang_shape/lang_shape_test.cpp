@@ -264,25 +264,6 @@ void cat(Backend b, int opt) {
     EXPECT_EQ(s.h[1], (float)sq);
 }
 
-void cat_rows(Backend b, int opt) {
-    const int R = 4, C = 8;
-    Buf<float> x(iota_f(R * C, 0.5f, -7.0f)), z(std::vector<float>(2 * R * C, -1.0f)),
-        s(std::vector<float>(C, -1.0f));
-    RUN(b, opt, cat_rows, x.ptr(b), z.ptr(b), s.ptr(b));
-    z.fetch(b);
-    s.fetch(b);
-    std::vector<float> want(2 * R * C);
-    for (int e = 0; e < R * C; e++) want[e] = x.h[e], want[R * C + e] = x.h[e] * 2.0f;
-    expect_equal(sorted(z.h), sorted(want), "cat_rows");
-    /* a column of the result holds elements of several columns of the
-     * operands in this order; its maxima are those of its own elements */
-    for (int c = 0; c < C; c++) {
-        float most = z.h[c];
-        for (int r = 1; r < 2 * R; r++) most = std::max(most, z.h[r * C + c]);
-        EXPECT_EQ(s.h[c], most) << "column " << c;
-    }
-}
-
 // standard.py's swizzle2d, written out
 void swizzle_ref(int i, int j, int size_i, int size_j, int size_g, int *ni, int *nj) {
     int ij = i * size_j + j, size_gj = size_g * size_j, off_i = ij / size_gj * size_g;
@@ -535,7 +516,6 @@ SHAPE_CASE(join_wide)
 SHAPE_CASE(split_wide)
 SHAPE_CASE(interleave)
 SHAPE_CASE(cat)
-SHAPE_CASE(cat_rows)
 SHAPE_CASE(swizzle)
 SHAPE_CASE(broadcast)
 SHAPE_CASE(broadcast_ptr)

@@ -208,6 +208,12 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:36: error: tl.cat needs two blocks of one shape and dtype (got vector<8 x f32> and vector<8 x i32>)\n"
          "        tl.store(x + tl.arange(0, 16), tl.cat(tl.load(x + o), o, can_reorder=True))\n"
          "                                       ^\n"},
+        {"CatOfTwoDimensionalBlocks", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :]\n"
+         "    tl.store(x + o, tl.cat(tl.load(x + o), tl.load(x + o), True))\n",
+         "k.py:8:21: error: tl.cat concatenates two 1-D blocks, as Triton's (got block<8x4 x f32> and block<8x4 x f32>)\n"
+         "        tl.store(x + o, tl.cat(tl.load(x + o), tl.load(x + o), True))\n"
+         "                        ^\n"},
         {"PermuteNotAPermutation", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n    v = tl.permute(o[:, None], (0, 0))\n",
          "k.py:8:9: error: tl.permute: the dims must be a permutation of 0, ..., 1\n"

@@ -73,16 +73,6 @@ def cat_kernel(X, Y, Z, S, N: tl.constexpr):
 
 
 @triton.jit
-def cat_rows_kernel(X, Z, S, R: tl.constexpr, C: tl.constexpr):
-    # tl.cat of an (R, C) block and its double: (2 R, C), stored, and its
-    # column maxima
-    m = tl.load(X + tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :])
-    m2 = tl.cat(m, m * 2.0, True)
-    tl.store(Z + tl.arange(0, 2 * R)[:, None] * C + tl.arange(0, C)[None, :], m2)
-    tl.store(S + tl.arange(0, C), tl.max(m2, 0))
-
-
-@triton.jit
 def swizzle_kernel(OUT, M, N, G: tl.constexpr):
     # tl.swizzle2d of each program's (row, column) of an M x N grid; a
     # compile-time one in the high digits
