@@ -548,8 +548,15 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return layout_print(a, c->f, c->layout);
     case MT_EMIT_CUDA:
         if (!need_layout(c)) return NULL;
-        if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked)
-            return emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
+        if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked) {
+            const char *k = emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
+            if (!c->tile.group_m) return k;
+            /* and the kernel of several programs per block the launcher
+             * takes where the grid allows (emit_cuda_fma.c cuda_outer_group) */
+            return arena_printf(a, "%s\n%s", k,
+                                emit_cuda_blocked_grouped(a, c->f, c->layout, c->spec.symbol,
+                                                          c->param_div));
+        }
         if (c->attn) return emit_cuda_attn(a, c->f, c->attn, c->spec.symbol, c->param_div);
         if (c->mma) return emit_cuda_mma(a, c->f, c->mma, c->spec.symbol, c->param_div);
         if (c->tile.threads > MAX_TILE_O1) {

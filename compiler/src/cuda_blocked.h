@@ -41,6 +41,9 @@ typedef struct CudaB {
                                * vN_g[mt_u] (NULL outside its loads' phase) */
     int pool_gen;             /* buffers of the shared pool used so far (tile->smem_pool) */
     int *red_gen;             /* by value: pool_gen when red_buf was written */
+    const char *tid;          /* the thread's index in its program: threadIdx.x, or mt_lane
+                               * in a block of several programs (TileInfo.group_m) */
+    int progs;                /* programs per block (group_m * group_n; 1: one) */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -58,6 +61,11 @@ const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const c
 const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, const char *c);
 /* A constant operand k of `in`, as a literal of the op's computation dtype. */
 const char *cb_const_operand(CudaB *C, const Inst *in, int k);
+/* tl.program_id(axis) and tl.num_programs(axis) of the thread's program,
+ * as int expressions (`cast`: with an (int) cast where they are not
+ * assigned to an int). */
+const char *cb_program_id(CudaB *C, int axis, int cast);
+const char *cb_num_programs(CudaB *C, int axis, int cast);
 int cb_open(CudaB *C, Layout l);
 void cb_close(CudaB *C, int n);
 void cb_emit_block(CudaB *C, const Block *b);
@@ -78,6 +86,11 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
  * signature's divisibility hints (or NULL). */
 const char *emit_cuda_blocked(Arena *a, const Function *f, const struct LayoutPlan *plan,
                               const char *symbol, const int *param_div);
+/* The same kernel running tile->group_m x tile->group_n programs per block
+ * (symbol: cuda_group_symbol's), for grids whose x and y they divide. */
+const char *emit_cuda_blocked_grouped(Arena *a, const Function *f, const struct LayoutPlan *plan,
+                                      const char *symbol, const int *param_div);
+const char *cuda_group_symbol(Arena *a, const char *symbol, const TileInfo *t);
 
 /* Outer-product loops (outer.h's outer_match) at the top level of a kernel
  * whose tile is their accumulator: cuda_outer_find returns the first (or
@@ -88,6 +101,12 @@ const Inst *cuda_outer_find(const Function *f, const TileInfo *t);
 int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop);
 int cuda_outer_emit(CudaB *C, const Inst *loop);
 void cuda_fma_microtile(int R, int C, int *tm, int *tn);
+/* Programs per block for such a kernel (TileInfo.group_m, group_n): 2 x 2
+ * where one program is one warp with at most 8 accumulators per thread,
+ * the loop is the kernel's only shared-memory user and is the same in
+ * every program, and its row operand does not depend on tl.program_id(1)
+ * nor its column operand on tl.program_id(0); else 0 x 0. */
+void cuda_outer_group(Arena *a, const Function *f, const TileInfo *t, int *gm, int *gn);
 
 /* Loop versioning (emit_cuda_version.c, DESIGN 13b): a runtime `for` loop
  * whose body only loads, stores and computes elementwise, at addresses

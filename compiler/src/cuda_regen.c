@@ -32,8 +32,8 @@ const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char 
         const char *c = axis == 0 ? row : col;
         return d->attrs.start ? arena_printf(a, "(%s + %d)", c, d->attrs.start) : c;
     }
-    case OP_PROGRAM_ID: return arena_printf(a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    case OP_NUM_PROGRAMS: return arena_printf(a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    case OP_PROGRAM_ID: return cb_program_id(cb, d->attrs.axis, 1);
+    case OP_NUM_PROGRAMS: return cb_num_programs(cb, d->attrs.axis, 1);
     case OP_ZEROS: return c_zero((DType)d->type.dtype);
     case OP_FULL: {
         DType dt = (DType)d->type.dtype;

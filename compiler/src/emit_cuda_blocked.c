@@ -89,6 +89,26 @@ static const char *subscript(CudaB *C, Layout l, const char *i, const char *j) {
  * come in runs of g consecutive ones, the runs a stride apart, so that
  * neighbouring threads hold neighbouring 16-byte groups (coalesced, and
  * conflict-free in shared memory); with fewer, they are consecutive. */
+/* Several programs per block (TileInfo.group_m x group_n): warp-sized
+ * programs mt_pm + group_m * mt_pn of the block, at grid coordinates
+ * (blockIdx.x * group_m + mt_pm, blockIdx.y * group_n + mt_pn). */
+const char *cb_program_id(CudaB *C, int axis, int cast) {
+    const TileInfo *t = C->tile;
+    char c = "xyz"[axis];
+    if (C->progs > 1 && axis < 2)
+        return arena_printf(C->a, "((int)blockIdx.%c * %d + %s)", c, axis ? t->group_n : t->group_m,
+                            axis ? "mt_pn" : "mt_pm");
+    return arena_printf(C->a, "%sblockIdx.%c", cast ? "(int)" : "", c);
+}
+
+const char *cb_num_programs(CudaB *C, int axis, int cast) {
+    const TileInfo *t = C->tile;
+    char c = "xyz"[axis];
+    if (C->progs > 1 && axis < 2)
+        return arena_printf(C->a, "((int)gridDim.%c * %d)", c, axis ? t->group_n : t->group_m);
+    return arena_printf(C->a, "%sgridDim.%c", cast ? "(int)" : "", c);
+}
+
 const char *cb_row(CudaB *C, const char *i) {
     C->uses_ty = 1;
     return layout_coord_text(C->a, C->axis[AXIS_ROWS], "ty", i);
@@ -102,8 +122,8 @@ const char *cb_col(CudaB *C, const char *j) {
  * the block) rather than strided by the thread's element count. */
 static const char *flat_index(CudaB *C, const char *e) {
     int ept = C->tile->tm * C->tile->tn;
-    if (ept == 1) return "threadIdx.x";
-    return layout_coord_text(C->a, C->axis[AXIS_FLAT], "threadIdx.x", e);
+    if (ept == 1) return C->tid;
+    return layout_coord_text(C->a, C->axis[AXIS_FLAT], C->tid, e);
 }
 
 static const char *arange_at(CudaB *C, const Inst *def, Layout use, const char *i, const char *j) {
@@ -1151,8 +1171,8 @@ static int store_by_rows(CudaB *C, const Inst *in, int dry) {
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int k = 0; k < %d; k++) {", Cn * nr / T);
     C->indent++;
-    cb_line(C, "const int mt_r0 = (int)(threadIdx.x %% %d) * %d;", nr, vr);
-    cb_line(C, "const int mt_c = (int)(threadIdx.x / %d) + k * %d;", nr, T / nr);
+    cb_line(C, "const int mt_r0 = (int)(%s %% %d) * %d;", C->tid, nr, vr);
+    cb_line(C, "const int mt_c = (int)(%s / %d) + k * %d;", C->tid, nr, T / nr);
     cb_line(C, "%s mt_e[%d];", M, V);
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s[mt_c * %d + mt_r0 + q];", vr, buf, pitch);
@@ -1276,7 +1296,7 @@ static void emit_debug(CudaB *C, const Inst *in) {
     Type t = operand_type(C->f, o);
     Layout l = t.rank == 0 ? LAYOUT_UNIFORM : iter_layout(C, in);
     const char *guard = NULL, *idx[2] = {"0", "0"};
-    if (l == LAYOUT_UNIFORM) guard = "threadIdx.x == 0";
+    if (l == LAYOUT_UNIFORM) guard = arena_printf(C->a, "%s == 0", C->tid);
     else if (l == LAYOUT_ROWS) {
         C->uses_tx = 1;
         guard = "tx == 0";
@@ -1373,7 +1393,7 @@ static void emit_atomic(CudaB *C, const Inst *in) {
     int size = rows ? t->rows : cols ? t->cols : 1;
     sb_printf(&C->smem, "    __shared__ %s atomic_smem_%d[%d];\n", c_type(dt), id, size);
     const char *slot = rows ? cb_row(C, "i") : cols ? cb_col(C, "j") : "0";
-    const char *who = rows ? "tx == 0" : cols ? "ty == 0" : "threadIdx.x == 0";
+    const char *who = rows ? "tx == 0" : cols ? "ty == 0" : arena_printf(C->a, "%s == 0", C->tid);
     if (rows) C->uses_tx = 1;
     if (cols) C->uses_ty = 1;
     cb_line(C, "if (%s) {", who);
@@ -1456,9 +1476,9 @@ static void emit_reduce(CudaB *C, const Inst *in) {
     if (nthreads > 32) {
         int nw = nthreads / 32;
         sb_printf(&C->smem, "    __shared__ %s reduce_smem_%d[%d];\n", T, id, nw);
-        cb_line(C, "if ((threadIdx.x & 31) == 0) reduce_smem_%d[threadIdx.x >> 5] = r;", id);
+        cb_line(C, "if ((%s & 31) == 0) reduce_smem_%d[%s >> 5] = r;", C->tid, id, C->tid);
         cb_line(C, "__syncthreads();");
-        cb_line(C, "r = reduce_smem_%d[threadIdx.x & %d];", id, nw - 1);
+        cb_line(C, "r = reduce_smem_%d[%s & %d];", id, C->tid, nw - 1);
         if (nw > 1)
             cb_line(C, "for (int off = %d; off > 0; off >>= 1) %s", nw / 2,
                     combine(C, in, "r", shuffled(C, dt, "0xffffffffu")));
@@ -1484,7 +1504,7 @@ static const char *held_pos(CudaB *C, Layout l, Type ty, const char **guard) {
     *guard = NULL;
     switch (l) {
     case LAYOUT_UNIFORM:
-        if (t->block_threads > 1) *guard = "threadIdx.x == 0";
+        if (t->block_threads > 1) *guard = arena_printf(C->a, "%s == 0", C->tid);
         return "0";
     case LAYOUT_ROWS:
         if (t->cols > t->tn) *guard = (C->uses_tx = 1, "tx == 0");
@@ -2293,8 +2313,10 @@ static void emit_now(CudaB *C, const Inst *in) {
     int id = in->result;
     const Operand *x = in->args;
     switch (in->op) {
-    case OP_PROGRAM_ID: cb_line(C, "int v%d = blockIdx.%c;", id, "xyz"[in->attrs.axis]); return;
-    case OP_NUM_PROGRAMS: cb_line(C, "int v%d = gridDim.%c;", id, "xyz"[in->attrs.axis]); return;
+    case OP_PROGRAM_ID: cb_line(C, "int v%d = %s;", id, cb_program_id(C, in->attrs.axis, 0)); return;
+    case OP_NUM_PROGRAMS:
+        cb_line(C, "int v%d = %s;", id, cb_num_programs(C, in->attrs.axis, 0));
+        return;
     case OP_ARANGE: return; /* an index, rendered at each use */
     case OP_EXPAND_DIMS:
         if (x[0].kind == OPD_VALUE) C->alias[id] = x[0].id;
@@ -2460,6 +2482,8 @@ static void cb_init(CudaB *C, Arena *a, const Function *f, const TileInfo *tile,
     C->red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
     C->red_gen = ARENA_ARRAY(a, int, f->nvalues + 1);
     C->index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+    C->tid = "threadIdx.x";
+    C->progs = 1;
 }
 
 int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const int *param_div) {
@@ -2480,11 +2504,13 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
     return !proven && dynamic ? 1 : C.group;
 }
 
-const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *plan,
-                              const char *symbol, const int *param_div) {
+static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *plan,
+                               const char *symbol, const int *param_div, int grouped) {
     const TileInfo *tile = plan->tile;
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
+    int progs = grouped ? tile->group_m * tile->group_n : 1;
+    if (progs > 1) C.tid = "mt_lane", C.progs = progs;
     C.plan = plan;
     C.axis = plan->axis;
     C.group = plan->group;
@@ -2501,8 +2527,8 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
     sb_puts(&out, cuda_version_helpers(a, sb_str(&body)));
     if (strstr(sb_str(&body), "mt_tf32_")) sb_puts(&out, cuda_tf32_helpers()); /* (emit_dot) */
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
-    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", tile->block_threads,
-              symbol);
+    sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(",
+              tile->block_threads * progs, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), "",
                   C.pnames[i]);
@@ -2517,13 +2543,37 @@ const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *pla
         sb_puts(&out, sb_str(&C.smem));
         sb_putc(&out, '\n');
     }
+    if (progs > 1) {
+        /* warp-sized programs: program mt_pm + group_m * mt_pn, thread mt_lane of it */
+        sb_printf(&out,
+                  "    // %d programs per block (%d x %d along the grid's x and y), one per %d threads,\n"
+                  "    // sharing the staged chunks of their loop\n",
+                  progs, tile->group_m, tile->group_n, tile->block_threads);
+        sb_printf(&out, "    const int mt_lane = threadIdx.x %% %d;\n", tile->block_threads);
+        sb_printf(&out, "    const int mt_pm = threadIdx.x / %d %% %d, mt_pn = threadIdx.x / %d;\n",
+                  tile->block_threads, tile->group_m, tile->block_threads * tile->group_m);
+    }
     if (tile->rank == 2) {
         int tcols = plan->axis[AXIS_COLS].threads;
-        if (C.uses_ty) sb_printf(&out, "    const int ty = threadIdx.x / %d;\n", tcols);
-        if (C.uses_tx) sb_printf(&out, "    const int tx = threadIdx.x %% %d;\n", tcols);
+        if (C.uses_ty) sb_printf(&out, "    const int ty = %s / %d;\n", C.tid, tcols);
+        if (C.uses_tx) sb_printf(&out, "    const int tx = %s %% %d;\n", C.tid, tcols);
     }
     sb_puts(&out, sb_str(&C.prologue));
     sb_puts(&out, sb_str(&body));
     sb_puts(&out, "}\n");
     return sb_str(&out);
+}
+
+const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *plan,
+                              const char *symbol, const int *param_div) {
+    return emit_kernel(a, f, plan, symbol, param_div, 0);
+}
+
+const char *cuda_group_symbol(Arena *a, const char *symbol, const TileInfo *t) {
+    return arena_printf(a, "%s_%dx%d", symbol, t->group_m, t->group_n);
+}
+
+const char *emit_cuda_blocked_grouped(Arena *a, const Function *f, const LayoutPlan *plan,
+                                      const char *symbol, const int *param_div) {
+    return emit_kernel(a, f, plan, cuda_group_symbol(a, symbol, plan->tile), param_div, 1);
 }

@@ -30,6 +30,7 @@
 
 #include "cgen.h"
 #include "cuda_blocked.h"
+#include "cuda_regen.h"
 #include "outer.h"
 
 /* MM_GROUP_COST: the SASS instructions (sm_90) of the general prefetch of
@@ -59,6 +60,61 @@ static int match_loop(const Function *f, const TileInfo *t, const Inst *in, Oute
     return acc.dims[0] == t->rows && acc.dims[1] == t->cols &&
            chain_loads(f, in->loop, m->x, loads, 0, 0) >= 0 &&
            chain_loads(f, in->loop, m->y, loads, 0, 0) >= 0;
+}
+
+/* Whether `o` depends on tl.program_id(axis) (any axis: -1), or on a
+ * value it cannot see through (another region's result); seen: by value,
+ * 1 visited, 2 dependent. */
+static int pid_dep(const Function *f, const Loop *l, Operand o, int axis, char *seen, int depth) {
+    if (o.kind != OPD_VALUE || o.id == l->index) return 0;
+    if (seen[o.id]) return seen[o.id] == 2;
+    seen[o.id] = 1;
+    const Inst *d = f->defs[o.id];
+    int dep = depth > 256 || !d || op_has(d->op, OPF_REGION) ||
+              (d->op == OP_PROGRAM_ID && (axis < 0 || d->attrs.axis == axis));
+    for (int k = 0; !dep && k < d->nargs; k++)
+        dep = pid_dep(f, l, d->args[k], axis, seen, depth + 1);
+    if (dep) seen[o.id] = 2;
+    return dep;
+}
+
+static int pid_free(Arena *a, const Function *f, const Loop *l, Operand o, int axis) {
+    char *seen = ARENA_ARRAY(a, char, f->nvalues + 1);
+    return !pid_dep(f, l, o, axis, seen, 0);
+}
+
+/* Grouping programs (TileInfo.group_m, group_n): a small tile's program is
+ * one warp whose few accumulators per thread leave the loop bound by its
+ * staging (the 16 x 16 seed form, one warp of 2 x 4 accumulators: each k
+ * step reads 6 words of shared memory for 8 FMAs, and each program loads
+ * and stores its own chunks of X and Y). Four neighbouring programs in one
+ * block need 2 chunks of X and 2 of Y, not 4 of each: program (pm, pn)
+ * reads row pm's X and column pn's Y, each loaded by one warp of the
+ * block. That needs X to be the same for every program of a grid row
+ * (free of tl.program_id(1)), Y for every program of a grid column, the
+ * loop's bounds the same in all (its barriers are the block's), and no
+ * other shared memory (elementwise ops, loads and stores around the loop
+ * only). The launcher runs the grouped kernel where the grid's x and y
+ * are even; elsewhere the kernel of one program per block. */
+void cuda_outer_group(Arena *a, const Function *f, const TileInfo *t, int *gm, int *gn) {
+    *gm = *gn = 0;
+    const Inst *loop = cuda_outer_find(f, t);
+    if (!loop || t->block_threads != 32 || t->tm * t->tn > 8) return;
+    OuterLoop m;
+    if (!outer_match(f, loop, &m)) return;
+    const Loop *l = loop->loop;
+    int uses_y = 0;
+    for (int i = 0; i < f->body.items.len; i++) {
+        const Inst *in = f->body.items.items[i];
+        if (in == loop) continue;
+        if (in->op == OP_PROGRAM_ID && in->attrs.axis == 1) uses_y = 1;
+        if (op_has(in->op, OPF_REDUCE) ||
+            !(cuda_regen_op_ok(in->op) || in->op == OP_LOAD || in->op == OP_STORE))
+            return;
+    }
+    if (uses_y && pid_free(a, f, l, l->start, -1) && pid_free(a, f, l, l->stop, -1) &&
+        pid_free(a, f, l, l->step, -1) && pid_free(a, f, l, m.x, 1) && pid_free(a, f, l, m.y, 0))
+        *gm = *gn = 2;
 }
 
 int cuda_outer_find_loop(const Function *f, const TileInfo *t, const Inst *loop) {
@@ -166,9 +222,8 @@ static const char *regen(Regen *R, Operand o, int axis) {
         const char *c = axis == 0 ? R->row : R->col;
         return d->attrs.start ? arena_printf(C->a, "(%s + %d)", c, d->attrs.start) : c;
     }
-    if (d->op == OP_PROGRAM_ID) return arena_printf(C->a, "(int)blockIdx.%c", "xyz"[d->attrs.axis]);
-    if (d->op == OP_NUM_PROGRAMS)
-        return arena_printf(C->a, "(int)gridDim.%c", "xyz"[d->attrs.axis]);
+    if (d->op == OP_PROGRAM_ID) return cb_program_id(C, d->attrs.axis, 1);
+    if (d->op == OP_NUM_PROGRAMS) return cb_num_programs(C, d->attrs.axis, 1);
     if (d->op == OP_ZEROS || d->op == OP_EMPTY) return c_zero((DType)d->type.dtype);
     if (d->op == OP_FULL) {
         DType dt = (DType)d->type.dtype;
@@ -311,7 +366,7 @@ static int groups_per_thread(const CudaB *C, const Staged *S) {
 }
 
 static void group_coords(CudaB *C, const Staged *S) {
-    cb_line(C, "const int mm_g = mm_s * %d + (int)threadIdx.x;", C->tile->block_threads);
+    cb_line(C, "const int mm_g = mm_s * %d + (int)%s;", C->tile->block_threads, C->tid);
     if (S->k_fastest)
         cb_line(C, "const int mm_kk = (mm_g %% %d) * 4, mm_r = mm_g / %d;", MM_BK / 4, MM_BK / 4);
     else cb_line(C, "const int mm_kk = mm_g / %d, mm_r = (mm_g %% %d) * 4;", S->n / 4, S->n / 4);
@@ -441,6 +496,23 @@ static void stage_transform(CudaB *C, Regen *R, const Staged *S, const char *chu
     cb_line(C, "}");
 }
 
+/* In a block of several programs (TileInfo.group_m x group_n) one warp
+ * loads and stores each program row's chunk of X (mm_own_a) and one each
+ * program column's chunk of Y (mm_own_b) for all of them: own_open and
+ * own_close put an operand's staging under its flag. */
+static int own_open(CudaB *C, const Staged *S) {
+    if (C->progs <= 1) return 0;
+    cb_line(C, "if (%s) {", S->along_rows ? "mm_own_a" : "mm_own_b");
+    C->indent++;
+    return 1;
+}
+
+static void own_close(CudaB *C, int open) {
+    if (!open) return;
+    C->indent--;
+    cb_line(C, "}");
+}
+
 /* The Regen of group element q of a chunk (coordinates as group_coords
  * gives them). */
 static void group_regen(CudaB *C, const Loop *l, const Staged *S, Regen *R) {
@@ -459,6 +531,7 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     const char *kq = S->k_fastest ? "(mm_kk + q)" : "mm_kk";
     Regen R;
     group_regen(C, l, S, &R);
+    int own = own_open(C, S);
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
     C->indent++;
@@ -471,6 +544,7 @@ static void stage_load(CudaB *C, const Loop *l, const Staged *S, const char *chu
     if (!S->vec) cb_line(C, "%s[mm_s] = make_float4(mm_v[0], mm_v[1], mm_v[2], mm_v[3]);", S->regs);
     C->indent--;
     cb_line(C, "}");
+    own_close(C, own);
 }
 
 /* Before the loops, for an operand staged fast: each group's index at the
@@ -534,17 +608,19 @@ static void stage_fast_load(CudaB *C, const Staged *S, int advance) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
     int wide = dtype_bytes((DType)S->vec->type.dtype) == 4;
     const char *r = S->regs;
+    int own = own_open(C, S);
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
     C->indent++;
     if (advance)
         cb_line(C, "%s_i[mm_s] = (int)((unsigned)%s_i[mm_s] + (unsigned)%s_d[mm_s]);", r, r, r);
-    if (groups % T) cb_line(C, "if (mm_s * %d + (int)threadIdx.x < %d)", T, groups), C->indent++;
+    if (groups % T) cb_line(C, "if (mm_s * %d + (int)%s < %d)", T, C->tid, groups), C->indent++;
     cb_line(C, "%s[mm_s] = *(const %s *)&%s[%s_i[mm_s]];", r, wide ? "float4" : "uint2",
             C->pnames[outer_pointer_base(C->f, S->vec->args[0])], r);
     if (groups % T) C->indent--;
     C->indent--;
     cb_line(C, "}");
+    own_close(C, own);
 }
 
 /* The operand's loads, the one read in vector groups (its first f32, f16 or bf16
@@ -570,6 +646,7 @@ static const char *stage_regs_decl(CudaB *C, const Staged *S) {
  * memory; a vector load's elements converted and transformed on the way. */
 static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     int groups = S->n * MM_BK / 4, T = C->tile->block_threads;
+    int own = own_open(C, S);
     cb_line(C, "#pragma unroll");
     cb_line(C, "for (int mm_s = 0; mm_s < %d; mm_s++) {", groups_per_thread(C, S));
     C->indent++;
@@ -607,6 +684,7 @@ static void stage_store(CudaB *C, const Loop *l, const Staged *S) {
     if (groups % T) C->indent--, cb_line(C, "}");
     C->indent--;
     cb_line(C, "}");
+    own_close(C, own);
 }
 
 /* Reads the thread's n elements of row kk of a staged buffer: 128-bit
@@ -628,13 +706,13 @@ static void read_fragment(CudaB *C, const char *dst, const char *buf, int n, int
     cb_line(C, "for (int q = 0; q < %d; q++) %s[q] = %s[mm_kk][%s];", n, dst, buf, coordf(C, "q"));
 }
 
-static void compute(CudaB *C, int acc, const char *bound) {
+static void compute(CudaB *C, const Staged *A, const Staged *B, int acc, const char *bound) {
     const TileInfo *t = C->tile;
     cb_line(C, "for (int mm_kk = 0; mm_kk < %s; mm_kk++) {", bound);
     C->indent++;
     cb_line(C, "float mm_a[%d], mm_b[%d];", t->tm, t->tn);
-    read_fragment(C, "mm_a", "mm_As", t->tm, 1);
-    read_fragment(C, "mm_b", "mm_Bs", t->tn, 0);
+    read_fragment(C, "mm_a", A->dst, t->tm, 1);
+    read_fragment(C, "mm_b", B->dst, t->tn, 0);
     int n = cb_open(C, LAYOUT_TILE);
     const char *dst =
         arena_printf(C->a, "v%d%s%s", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "");
@@ -662,17 +740,23 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     cb_line(C, "v%d%s%s = %s;", acc, t->tm > 1 ? "[i]" : "", t->tn > 1 ? "[j]" : "",
             cb_elem(C, l->inits[0], LAYOUT_TILE, "i", "j"));
     cb_close(C, n);
+    int grouped = C->progs > 1;
     if (!strstr(sb_str(&C->smem), "mm_As")) {
-        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_As[%d][%d];\n", MM_BK,
+        /* a block of several programs: a chunk per program row (column) */
+        const char *gm = grouped ? arena_printf(C->a, "[%d]", t->group_m) : "";
+        const char *gn = grouped ? arena_printf(C->a, "[%d]", t->group_n) : "";
+        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_As%s[%d][%d];\n", gm, MM_BK,
                   t->rows + 4);
-        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_Bs[%d][%d];\n", MM_BK,
+        sb_printf(&C->smem, "    __shared__ __align__(16) float mm_Bs%s[%d][%d];\n", gn, MM_BK,
                   t->cols + 4);
     }
     Staged A, B;
     memset(&A, 0, sizeof A);
     memset(&B, 0, sizeof B);
-    A.v = m.x, A.n = t->rows, A.along_rows = 1, A.dst = "mm_As", A.regs = "mm_pa";
-    B.v = m.y, B.n = t->cols, B.along_rows = 0, B.dst = "mm_Bs", B.regs = "mm_pb";
+    A.v = m.x, A.n = t->rows, A.along_rows = 1, A.regs = "mm_pa";
+    B.v = m.y, B.n = t->cols, B.along_rows = 0, B.regs = "mm_pb";
+    A.dst = grouped ? "mm_As[mt_pm]" : "mm_As";
+    B.dst = grouped ? "mm_Bs[mt_pn]" : "mm_Bs";
     stage_init(C, l, &A);
     stage_init(C, l, &B);
     /* The versioned loop (below) only where the general prefetch would cost
@@ -697,6 +781,11 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
         "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
     cb_line(C, "%s", stage_regs_decl(C, &A));
     cb_line(C, "%s", stage_regs_decl(C, &B));
+    if (grouped)
+        /* program (pm, pn) stages row pm's X when pn == pm % group_n, and
+         * column pn's Y when pm == (pn + 1) % group_m */
+        cb_line(C, "const bool mm_own_a = mt_pn == mt_pm %% %d, mm_own_b = mt_pm == (mt_pn + 1) %% %d;",
+                t->group_n, t->group_m);
     if (fast) {
         /* Loop versioning: where every thread's groups of the operands
          * staged fast are vector loads at every chunk (a block-uniform
@@ -739,7 +828,7 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
         C->indent--;
         cb_line(C, "}");
         cb_line(C, "#pragma unroll");
-        compute(C, acc, arena_printf(C->a, "%d", MM_BK));
+        compute(C, &A, &B, acc, arena_printf(C->a, "%d", MM_BK));
         cb_line(C, "__syncthreads();");
         C->indent--;
         cb_line(C, "}");
@@ -780,11 +869,11 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     cb_line(C, "if (mm_len == %d) {", MM_BK);
     C->indent++;
     cb_line(C, "#pragma unroll");
-    compute(C, acc, arena_printf(C->a, "%d", MM_BK));
+    compute(C, &A, &B, acc, arena_printf(C->a, "%d", MM_BK));
     C->indent--;
     cb_line(C, "} else {");
     C->indent++;
-    compute(C, acc, "mm_len");
+    compute(C, &A, &B, acc, "mm_len");
     C->indent--;
     cb_line(C, "}");
     cb_line(C, "__syncthreads();");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cgen.h"
+#include "cuda_blocked.h"
 
 #define VERSION_LINE "mytritonc " MT_VERSION
 
@@ -311,11 +312,23 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
             "    if (serr != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(serr));\n"
             "        mytriton_set_status_text((int)serr, cudaGetErrorString(serr));\n        return serr;\n    }\n",
             s->symbol, dyn_expr, launcher);
+    const TileInfo *t = s->tile;
+    if (t->group_m > 0) {
+        /* several programs per block where the grid's x and y allow
+         * (emit_cuda_fma.c cuda_outer_group) */
+        sb_printf(&sb, "    cudaError_t err;\n    if (grid.x %% %d == 0 && grid.y %% %d == 0)\n", t->group_m,
+                  t->group_n);
+        sb_printf(&sb,
+                  "        err = cudaLaunchKernel(%s, dim3((unsigned)(grid.x / %d), (unsigned)(grid.y / %d), "
+                  "(unsigned)grid.z), dim3(%d), mt_args, %s, stream);\n    else\n    ",
+                  cuda_group_symbol(a, s->symbol, t), t->group_m, t->group_n,
+                  t->block_threads * t->group_m * t->group_n, dyn_expr);
+    }
     sb_printf(
         &sb,
-        "    cudaError_t err = cudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
+        "    %scudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
         "dim3(%s), mt_args, %s, stream);\n",
-        s->symbol, thr_expr, dyn_expr);
+        t->group_m > 0 ? "err = " : "cudaError_t err = ", s->symbol, thr_expr, dyn_expr);
     sb_printf(
         &sb,
         "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",

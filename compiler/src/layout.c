@@ -213,6 +213,7 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
     if (t->block_threads > 1024)
         return arena_printf(a, "the tile %s cannot be spread over at most 1024 threads",
                             tile_str(a, t));
+    if (t->rank == 2) cuda_outer_group(a, f, t, &t->group_m, &t->group_n);
     return NULL;
 }
 
@@ -746,6 +747,12 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
     sb_printf(&sb, "// layout of %s: the tile %s, %d thread%s, %d x %d elements per thread (%s)\n",
               f->name, tile_str(a, t), block, block == 1 ? "" : "s", t->rank == 2 ? tm : 1,
               t->rank == 2 ? tn : tm * tn, p->path);
+    if (t->group_m > 0)
+        sb_printf(&sb,
+                  "// and %d programs per block (%d x %d along the grid's x and y, %d threads), sharing the "
+                  "loop's staged chunks, where the grid's x and y are multiples of %d and %d\n",
+                  t->group_m * t->group_n, t->group_m, t->group_n,
+                  block * t->group_m * t->group_n, t->group_m, t->group_n);
     if (t->rank == 2) {
         sb_puts(&sb, "#blocked = ");
         print_blocked(&sb, p, 0);

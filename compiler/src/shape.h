@@ -47,6 +47,12 @@ typedef struct TileInfo {
      * spread over the threads, one buffer in use at a time (-O2,
      * emit_cuda_blocked.c cuda_box_smem); 0: a tensor-core copy ring. */
     int smem_pool;
+    /* -O2's small outer-product tiles (emit_cuda_fma.c cuda_outer_group):
+     * group_m x group_n programs, neighbours along the grid's x and y, run
+     * in one block of group_m * group_n * block_threads threads and share
+     * the loop's staged chunks; the launcher takes that kernel where the
+     * grid's x and y are multiples of them (0: one program per block). */
+    int group_m, group_n;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is

@@ -26,18 +26,23 @@
 #include "outer_relu_o1.h"
 #include "outer_relu_o2.h"
 #include "outer_relu64_o2.h"
+#include "outer_relu16_o2.h"
 #include "outer_affine_o1.h"
 #include "outer_affine_o2.h"
 #include "outer_affine64_o2.h"
+#include "outer_affine16_o2.h"
 #include "outer_hoisted_o1.h"
 #include "outer_hoisted_o2.h"
 #include "outer_hoisted64_o2.h"
+#include "outer_hoisted16_o2.h"
 #include "outer_step2_o1.h"
 #include "outer_step2_o2.h"
 #include "outer_step264_o2.h"
+#include "outer_step216_o2.h"
 #include "outer_kmask_o1.h"
 #include "outer_kmask_o2.h"
 #include "outer_kmask64_o2.h"
+#include "outer_kmask16_o2.h"
 #include "outer_cast_o2.h"
 #include "outer_f16_o2.h"
 #include "outer_f1664_o2.h"
@@ -298,7 +303,9 @@ TEST(Emu, MatmulRuntimeK) {
         int M, N, K;
     } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {129, 129, 20},
                  // full chunks then a partial one, vector-aligned rows (-O2's versioned loop)
-                 {64, 64, 52}, {48, 96, 36}};
+                 {64, 64, 52}, {48, 96, 36},
+                 // even grids of 16 x 16 programs (four per block), ragged and short loops
+                 {62, 30, 33}, {32, 32, 7}, {96, 32, 40}};
     for (auto s : sizes) {
         auto a = random_vec((size_t)s.M * s.K + 1, 9), b = random_vec((size_t)s.K * s.N + 1, 10);
         for (auto& v : variants) {
@@ -326,26 +333,28 @@ TEST(Emu, OuterProduct) {
     using XF = double (*)(double);
     struct Var {
         const char* name;
-        MM o1, o2, o2big;
+        MM o1, o2, o2big, o2small;
         int start, step, extra; // range(start, K + extra, step)
         XF fx, fy;
     };
     XF id = [](double v) { return v; };
     Var vars[] = {
-        {"relu", launch_outer_relu_o1, launch_outer_relu_o2, launch_outer_relu64_o2, 0, 1, 0,
+        {"relu", launch_outer_relu_o1, launch_outer_relu_o2, launch_outer_relu64_o2, launch_outer_relu16_o2, 0, 1, 0,
          [](double v) { return v > 0 ? v : 0.0; }, id},
-        {"affine", launch_outer_affine_o1, launch_outer_affine_o2, launch_outer_affine64_o2, 0, 1, 0,
+        {"affine", launch_outer_affine_o1, launch_outer_affine_o2, launch_outer_affine64_o2, launch_outer_affine16_o2, 0, 1, 0,
          [](double v) { return v * 0.5 + 1.0; }, [](double v) { return std::fabs(v); }},
-        {"hoisted", launch_outer_hoisted_o1, launch_outer_hoisted_o2, launch_outer_hoisted64_o2, 0, 1, 0, id,
+        {"hoisted", launch_outer_hoisted_o1, launch_outer_hoisted_o2, launch_outer_hoisted64_o2, launch_outer_hoisted16_o2, 0, 1, 0, id,
          id},
-        {"step2", launch_outer_step2_o1, launch_outer_step2_o2, launch_outer_step264_o2, 1, 2, 0, id, id},
-        {"kmask", launch_outer_kmask_o1, launch_outer_kmask_o2, launch_outer_kmask64_o2, 0, 1, 5, id, id},
+        {"step2", launch_outer_step2_o1, launch_outer_step2_o2, launch_outer_step264_o2, launch_outer_step216_o2, 1, 2, 0, id, id},
+        {"kmask", launch_outer_kmask_o1, launch_outer_kmask_o2, launch_outer_kmask64_o2, launch_outer_kmask16_o2, 0, 1, 5, id, id},
     };
     struct {
         int M, N, K;
     } sizes[] = {{37, 53, 29}, {64, 64, 64}, {130, 70, 33}, {5, 7, 0}, {1, 1, 1}, {16, 16, 17}, {67, 65, 2},
                  // full chunks then a partial one, vector-aligned rows (-O2's versioned loop)
-                 {64, 64, 52}, {96, 64, 48}};
+                 {64, 64, 52}, {96, 64, 48},
+                 // even grids of 16 x 16 programs (four per block), ragged and short loops
+                 {62, 30, 33}, {32, 32, 7}, {96, 32, 40}};
     for (auto s : sizes) {
         // one spare element past each operand: reading it would be a bug
         auto a = random_vec((size_t)s.M * s.K + 1, 21), b = random_vec((size_t)s.K * s.N + 1, 22);
@@ -359,7 +368,7 @@ TEST(Emu, OuterProduct) {
                         want[(size_t)i * s.N + j] += p;
                         mag[(size_t)i * s.N + j] += std::fabs(p);
                     }
-            for (MM f : {v.o1, v.o2, v.o2big}) {
+            for (MM f : {v.o1, v.o2, v.o2big, v.o2small}) {
                 std::vector<float> c((size_t)s.M * s.N + 1, -5.0f);
                 ASSERT_EQ(f(nullptr, a.data(), b.data(), c.data(), s.M, s.N, s.K), 0) << v.name;
                 for (size_t e = 0; e < want.size(); e++)

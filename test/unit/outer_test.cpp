@@ -215,4 +215,66 @@ TEST(Outer, LoadsBeforeTheLoopAreNotReadAgain) {
     EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
 }
 
+// A small tile's program is one warp: four neighbouring programs run in one
+// block and share the staged chunks (emit_cuda_fma.c cuda_outer_group),
+// where the row operand is the same along the grid's y and the column
+// operand along its x; larger tiles keep one program per block.
+TEST(Outer, SmallTilesGroupFourProgramsPerBlock) {
+    CompileArgs a = variation("matmul_runtime_k_kernel");
+    a.defines = {{"BM", "16"}, {"BN", "16"}};
+    Compiled r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("void matmul_runtime_k_kernel("), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("__launch_bounds__(128)\nvoid matmul_runtime_k_kernel_2x2("), std::string::npos)
+        << r.cuda;
+    EXPECT_NE(r.cuda.find("int v0 = ((int)blockIdx.x * 2 + mt_pm);"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("__shared__ __align__(16) float mm_As[2][16][20];"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("if (mm_own_a) {"), std::string::npos) << r.cuda;
+    a.defines = {{"BM", "64"}, {"BN", "64"}};
+    r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
+    // a row operand that depends on tl.program_id(1): each program its own
+    a.path = write_kernel("outer_pid1", "k.py",
+                          kernel_text("a, b, c, K",
+                                      "    r = tl.arange(0, 16)[:, None]\n"
+                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
+                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                      "    for k in range(K):\n"
+                                      "        acc += tl.load(a + (r + tl.program_id(1)) * K + k) * tl.load(b + k * 64 + n)\n"
+                                      "    tl.store(c + (tl.program_id(0) * 16 + r) * 64 + n, acc)\n"));
+    a.kernel = "k";
+    a.signature = "*fp32, *fp32, *fp32, i32";
+    a.defines = {};
+    r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
+    // a loop whose length depends on the program: not the same in all
+    a.path = write_kernel("outer_pidk", "k.py",
+                          kernel_text("a, b, c, K",
+                                      "    r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]\n"
+                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
+                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                      "    for k in range(K - tl.program_id(1)):\n"
+                                      "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
+                                      "    tl.store(c + r * 64 + n, acc)\n"));
+    r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
+    EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
+    // the same kernel with the loop the same in every program is grouped
+    a.path = write_kernel("outer_pidok", "k.py",
+                          kernel_text("a, b, c, K",
+                                      "    r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]\n"
+                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
+                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                      "    for k in range(K - 1):\n"
+                                      "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
+                                      "    tl.store(c + r * 64 + n, acc)\n"));
+    r = compile(a);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_NE(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
+}
+
 } // namespace
