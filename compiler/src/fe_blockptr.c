@@ -349,13 +349,12 @@ static int padding_of(Interp *I, Val v, SrcPos pos, const char *fn) {
             v.s);
 }
 
-/* Triton's message for a mask (or other) given with a block pointer. */
-static void no_mask(Interp *I, const Args *A, int k, const char *fn) {
+/* Triton's error for a mask (or other) given with a block pointer. */
+static void no_mask(Interp *I, const Args *A, int k, const char *fn, int load) {
     if (A->given[k] && A->v[k].kind != V_NONE)
-        fe_fail(I, A->pos[k],
-                "%s: `mask` and `other` arguments cannot be specified for block pointers (use "
-                "boundary_check=, and padding_option= for loads)",
-                fn);
+        fe_fail(I, A->pos[k], "%s: %s cannot be specified for block pointers (use %s)", fn,
+                load ? "`mask` and `other` arguments" : "a `mask` argument",
+                load ? "boundary_check= and padding_option=" : "boundary_check=");
 }
 
 /* tl.load(block_ptr, boundary_check=(...), padding_option=...): A bound to
@@ -363,8 +362,8 @@ static void no_mask(Interp *I, const Args *A, int k, const char *fn) {
  * padding_option, hints). */
 Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const BlockPtr *bp = A->v[0].bp;
-    no_mask(I, A, 1, fn);
-    no_mask(I, A, 2, fn);
+    no_mask(I, A, 1, fn, 1);
+    no_mask(I, A, 2, fn, 1);
     DType dt = (DType)bp->base->type.dtype;
     int pad = padding_of(I, A->v[4], A->pos[4], fn);
     if (pad == 2 && !dtype_is_float(dt))
@@ -393,10 +392,14 @@ Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
  * (broadcast); nothing converts. */
 Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const BlockPtr *bp = A->v[0].bp;
-    no_mask(I, A, 2, fn);
+    no_mask(I, A, 2, fn, 0);
     DType dt = (DType)bp->base->type.dtype;
     Val v = A->v[1];
-    if (v.kind == V_BLOCKPTR) fe_bp_misuse(I, A->pos[1], "storing a block pointer");
+    if (v.kind == V_BLOCKPTR)
+        fe_fail(I, A->pos[1],
+                "%s: the value is a block pointer (block pointers are not values in memory: "
+                "store what tl.load reads through one)",
+                fn);
     Expr *value = fe_to_expr(I, v, A->pos[1], "tl.store's value");
     Type t = value->type;
     if (t.rank > 0) {

@@ -609,23 +609,28 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
             n++;
             continue;
         }
-        EnvEntry *where[3] = {t, e, before};
-        for (int k = 0; k < 3; k++) {
-            if (!where[k]) continue;
-            if (where[k]->v.kind != V_BLOCKPTR)
-                fe_fail(I, where[k]->at,
-                        "'%s' is %s here but a block pointer %s of the runtime if at line %d (a "
-                        "name keeps its kind across a runtime branch)",
-                        name, fe_kind_name(where[k]->v),
-                        where[k] == before ? "in a branch" : "before or in the other branch",
-                        node->pos.line);
-            if (!fe_bp_same(t->v, where[k]->v))
-                fe_fail(I, where[k]->at,
+        /* the branch that assigns it (the then branch where both do) */
+        EnvEntry *changed = before && same_binding(t->v, before->v) ? e : t;
+        if (before && before->v.kind != V_BLOCKPTR)
+            fe_fail(I, changed->at,
+                    "'%s' is %s before the runtime if at line %d but a block pointer here (a name "
+                    "keeps its kind across a runtime branch)",
+                    name, fe_kind_name(before->v), node->pos.line);
+        EnvEntry *ref = before ? before : t, *branch[2] = {t, e};
+        for (int k = 0; k < 2; k++) {
+            if (branch[k]->v.kind != V_BLOCKPTR)
+                fe_fail(I, branch[k]->at,
+                        "'%s' is %s here but a block pointer %s the runtime if at line %d (a name "
+                        "keeps its kind across a runtime branch)",
+                        name, fe_kind_name(branch[k]->v),
+                        before ? "before" : "in the other branch of", node->pos.line);
+            if (!fe_bp_same(ref->v, branch[k]->v))
+                fe_fail(I, branch[k]->at,
                         "the block pointer '%s' leaves the runtime if at line %d, which carries "
                         "only its offsets: its base, shape, strides, block shape and order must "
                         "be the same before it and in both branches (here: %s; move it with "
                         "tl.advance)",
-                        name, node->pos.line, fe_bp_difference(I, t->v, where[k]->v));
+                        name, node->pos.line, fe_bp_difference(I, ref->v, branch[k]->v));
         }
         n += t->v.bp->rank;
     }

@@ -283,20 +283,21 @@ void view(Launch launch) {
 void view_r(Backend be, int opt) { view(VIEW_LAUNCH(view_r)); }
 void view_c(Backend be, int opt) { view(VIEW_LAUNCH(view_c)); }
 
-// if_kernel (BM=8, BN=32): the first block of columns, or with flip the
-// second (zero past N).
+// if_kernel (BM=8, BN=32): the first block of columns into Y's first BM
+// rows, or with flip the second block (zero past N) into the next BM.
 void if_(Backend be, int opt) {
     const int BM = 8, BN = 32, N = 50, sxm = N + 1;
     Buf<float> x(ints<float>((size_t)BM * sxm, 8));
     for (int flip = 0; flip < 2; flip++) {
-        Buf<float> y((size_t)BM * BN, kUntouched);
+        Buf<float> y((size_t)2 * BM * BN, kUntouched);
         RUN(be, opt, if, x.ptr(be), y.ptr(be), N, sxm, flip);
         y.fetch(be);
-        std::vector<float> want((size_t)BM * BN);
+        std::vector<float> want(y.h.size(), kUntouched);
         for (int i = 0; i < BM; i++)
             for (int j = 0; j < BN; j++) {
                 int col = j + flip * BN;
-                want[(size_t)i * BN + j] = col < N ? x.h[(size_t)i * sxm + col] : 0.0f;
+                want[(size_t)(i + flip * BM) * BN + j] =
+                    col < N ? x.h[(size_t)i * sxm + col] : 0.0f;
             }
         expect_equal(y.h, want, flip ? "if (flip)" : "if");
     }

@@ -135,14 +135,17 @@ def view_kernel(X, Y, R, C, stride_xr, stride_xc, stride_yr, BR: tl.constexpr,
     tl.store(y_bp, tl.load(x_bp, boundary_check=(0, 1)), boundary_check=(0, 1))
 
 
-# A runtime if that advances a block pointer in one branch only.
+# A runtime if that advances a block pointer in one branch only, and makes
+# another in both (Y has 2 * BM rows: flip writes the second half).
 @triton.jit
 def if_kernel(X, Y, N, stride_xm, flip, BM: tl.constexpr, BN: tl.constexpr):
     p = tl.make_block_ptr(X, (BM, N), (stride_xm, 1), (0, 0), (BM, BN), (1, 0))
     if flip != 0:
         p = tl.advance(p, (0, BN))
+        q = tl.make_block_ptr(Y, (2 * BM, BN), (BN, 1), (BM, 0), (BM, BN), (1, 0))
+    else:
+        q = tl.make_block_ptr(Y, (2 * BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
     x = tl.load(p, boundary_check=(1, ), padding_option="zero")
-    q = tl.make_block_ptr(Y, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
     tl.store(q, x)
 
 
