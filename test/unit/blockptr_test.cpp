@@ -55,9 +55,9 @@ const std::vector<DiagnosticCase> &cases() {
          "                       ^\n"},
         {"BoundaryDimNegative", "x, n", "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
-         "    v = tl.load(p, boundary_check=-1)\n",
+         "    v = tl.load(p, boundary_check=(-1, ))\n",
          "k.py:8:20: error: tl.load: boundary_check names dimension -1, but the block has 2 (0 .. 1)\n"
-         "        v = tl.load(p, boundary_check=-1)\n"
+         "        v = tl.load(p, boundary_check=(-1, ))\n"
          "                       ^\n"},
         {"BoundaryDimTwice", "x, n", "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
@@ -324,7 +324,7 @@ const std::vector<DiagnosticCase> &accepted() {
          "    acc = tl.zeros((16, ), tl.float32)\n"
          "    for i in range(n):\n"
          "        for j in range(n):\n"
-         "            acc += tl.load(p, boundary_check=0, padding_option='zero')\n"
+         "            acc += tl.load(p, boundary_check=(0, ), padding_option='zero')\n"
          "            p = p.advance((16, ))\n"
          "        p = tl.advance(p, (-n * 16, ))\n"
          "    tl.store(tl.advance(p, (1, )), acc, boundary_check=(0, ))\n",

@@ -30,16 +30,15 @@ def copy2d_kernel(X, Y, P, M, N, stride_xm, stride_xn, stride_ym, stride_yn, str
     tl.store(p_bp, x)
 
 
-# padding_option="nan" on the columns only (boundary_check as one int),
-# with a negative column offset: both bounds are checked, and every
-# element, padding included, is stored.
+# padding_option="nan" on the columns only, with a negative column offset:
+# both bounds are checked, and every element, padding included, is stored.
 @triton.jit
 def pad_nan_kernel(X, P, N, stride_xm, shift, stride_pm, BM: tl.constexpr, BN: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     x_bp = tl.make_block_ptr(X, (BM * tl.num_programs(0), N), (stride_xm, 1),
                              (pid_m * BM, pid_n * BN - shift), (BM, BN), (1, 0))
-    x = tl.load(x_bp, boundary_check=1, padding_option="nan")
+    x = tl.load(x_bp, boundary_check=(1, ), padding_option="nan")
     p_bp = tl.make_block_ptr(P, (BM * tl.num_programs(0), BN * tl.num_programs(1)),
                              (stride_pm, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
     tl.store(p_bp, x)
