@@ -5,6 +5,7 @@ set(MYTRITON_BP_CASES
   "copy2d|copy2d_kernel|*fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, i32|BM=16 BN=32|cdiv(M, BM), cdiv(N, BN)"
   "copy2d_s1|copy2d_kernel|*fp32, *fp32, *fp32, i32, i32, i32, i32:1, i32, i32:1, i32|BM=16 BN=32|cdiv(M, BM), cdiv(N, BN)"
   "pad_nan|pad_nan_kernel|*fp32, *fp32, i32, i32, i32, i32|BM=16 BN=32|2, 3"
+  "scale1d|scale1d_kernel|*fp32, *fp32, i32|BLOCK=128|cdiv(n, BLOCK)"
   "fill|fill_kernel|*fp32, i32, i32, i32, fp32|BM=16 BN=16|cdiv(M, BM), cdiv(N, BN)"
   "matmul|matmul_kernel|*fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32|BM=16 BN=16 BK=16|cdiv(M, BM), cdiv(N, BN)"
   "matmul32|matmul_kernel|*fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32|BM=32 BN=32 BK=32|cdiv(M, BM), cdiv(N, BN)"

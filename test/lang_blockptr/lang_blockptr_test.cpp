@@ -173,6 +173,17 @@ void pad_nan(Backend be, int opt) {
     expect_equal(p.h, want, "pad_nan");
 }
 
+// scale1d_kernel (BLOCK=128): Y = 3 X - 1 on n elements.
+void scale1d(Backend be, int opt) {
+    const int n = 1000;
+    Buf<float> x(ints<float>(n, 10)), y((size_t)n + kSlack, kUntouched);
+    RUN(be, opt, scale1d, x.ptr(be), y.ptr(be), n);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int i = 0; i < n; i++) want[i] = x.h[i] * 3.0f - 1.0f;
+    expect_equal(y.h, want, "scale1d");
+}
+
 // fill_kernel (BM = BN = 16): a scalar stored inside (M, N) only.
 void fill(Backend be, int opt) {
     const int M = 20, N = 37, sym = 40;
@@ -355,6 +366,7 @@ void copy3d(Backend be, int opt) {
 BP_CASE(copy2d, copy2d)
 BP_CASE(copy2d_s1, copy2d_s1)
 BP_CASE(pad_nan, pad_nan)
+BP_CASE(scale1d, scale1d)
 BP_CASE(fill, fill)
 BP_CASE(matmul, matmul)
 BP_CASE(matmul32, matmul32)

@@ -44,6 +44,16 @@ def pad_nan_kernel(X, P, N, stride_xm, shift, stride_pm, BM: tl.constexpr, BN: t
     tl.store(p_bp, x)
 
 
+# 1-D block pointers over a ragged vector (the stride a literal 1).
+@triton.jit
+def scale1d_kernel(X, Y, n, BLOCK: tl.constexpr):
+    offs = (tl.program_id(0) * BLOCK, )
+    x = tl.load(tl.make_block_ptr(X, (n, ), (1, ), offs, (BLOCK, ), (0, )), boundary_check=(0, ),
+                padding_option="zero")
+    y_bp = tl.make_block_ptr(Y, (n, ), (1, ), offs, (BLOCK, ), (0, ))
+    tl.store(y_bp, x * 3.0 - 1.0, boundary_check=(0, ))
+
+
 # A store of a runtime scalar (broadcast to the block) with a boundary check.
 @triton.jit
 def fill_kernel(Y, M, N, stride_ym, value, BM: tl.constexpr, BN: tl.constexpr):
