@@ -131,7 +131,6 @@ static Val entry(Interp *I, Val v, SrcPos pos, const char *fn, const char *what,
                     what, k, (long long)v.i);
         return v;
     }
-    if (v.kind == V_BLOCKPTR) fe_bp_misuse(I, pos, arena_printf(I->a, "%s[%d]", what, k));
     if (v.kind != V_EXPR)
         fe_fail(I, pos, "%s: %s[%d] must be an integer, not %s", fn, what, k, fe_kind_name(v));
     Type t = v.e->type;
