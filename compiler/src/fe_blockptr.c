@@ -104,14 +104,14 @@ Val fe_bp_with_offsets(Interp *I, Val bp, Expr *const *offs) {
 
 /* A shape/strides/offsets/block_shape/order argument as a list: a tuple or
  * a list, or one value (Triton wraps it in a list). */
-static int items_of(Val v, const Val **items) {
+static int items_of(Interp *I, Val v, const Val **items) {
     if (v.kind == V_TUPLE || v.kind == V_LIST) {
         *items = v.items;
         return v.n;
     }
-    static Val one;
-    one = v;
-    *items = &one;
+    Val *one = ARENA_NEW(I->a, Val);
+    *one = v;
+    *items = one;
     return 1;
 }
 
@@ -158,7 +158,7 @@ static Val entry(Interp *I, Val v, SrcPos pos, const char *fn, const char *what,
 static void const_list(Interp *I, Val v, SrcPos pos, const char *fn, const char *what, int n,
                        int32_t *out) {
     const Val *items;
-    int m = items_of(v, &items);
+    int m = items_of(I, v, &items);
     if (m != n)
         fe_fail(I, pos, "%s: %s has %d entr%s but block_shape has %d (they must agree)", fn, what,
                 m, m == 1 ? "y" : "ies", n);
@@ -178,7 +178,7 @@ static void const_list(Interp *I, Val v, SrcPos pos, const char *fn, const char 
 static void value_list(Interp *I, Val v, SrcPos pos, const char *fn, const char *what, int n,
                        int offset, Val *out) {
     const Val *items;
-    int m = items_of(v, &items);
+    int m = items_of(I, v, &items);
     if (m != n)
         fe_fail(I, pos, "%s: %s has %d entr%s but block_shape has %d (they must agree)", fn, what,
                 m, m == 1 ? "y" : "ies", n);
@@ -204,7 +204,7 @@ Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     BlockPtr *bp = ARENA_NEW(I->a, BlockPtr);
     bp->base = base.e;
     const Val *items;
-    int n = items_of(A->v[4], &items);
+    int n = items_of(I, A->v[4], &items);
     if (n < 1 || n > MT_MAX_RANK)
         fe_fail(I, A->pos[4], "%s: block_shape has %d entries: blocks have 1 to %d dimensions", fn,
                 n, MT_MAX_RANK);
@@ -243,7 +243,7 @@ Val fe_advance(Interp *I, const Args *A, const char *fn, SrcPos pos) {
                                        : fe_kind_name(A->v[0]));
     Val delta[MT_MAX_RANK];
     const Val *items;
-    int m = items_of(A->v[1], &items);
+    int m = items_of(I, A->v[1], &items);
     if (m != bp->rank)
         fe_fail(I, A->pos[1], "%s: %d offset%s for a block pointer of rank %d", fn, m,
                 m == 1 ? "" : "s", bp->rank);
@@ -274,7 +274,7 @@ static void boundary_dims(Interp *I, Val v, SrcPos pos, const char *fn, int rank
         fe_fail(I, pos, "%s: boundary_check must be compile-time dimensions, not %s", fn,
                 fe_kind_name(v));
     const Val *items;
-    int n = items_of(v, &items);
+    int n = items_of(I, v, &items);
     if ((v.kind == V_TUPLE || v.kind == V_LIST) && n == 0) return;
     for (int k = 0; k < n; k++) {
         Val x = items[k];
