@@ -9,13 +9,20 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_CONSTEXPR] = {"tl.constexpr", {"value"}, 1, 8, 0},
     [B_PROGRAM_ID] = {"tl.program_id", {"axis"}, 1, 8, 0},
     [B_ARANGE] = {"tl.arange", {"start", "end"}, 2, 8, 0},
+    /* Triton 3.6's parameters in order; boundary_check and padding_option
+     * are for block pointers (fe_blockptr.c) */
     [B_LOAD] = {"tl.load",
-                {"pointer", "mask", "other", "cache_modifier", "eviction_policy", "volatile"},
+                {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+                 "eviction_policy", "volatile"},
                 1,
                 3,
                 0},
-    [B_STORE] =
-        {"tl.store", {"pointer", "value", "mask", "cache_modifier", "eviction_policy"}, 2, 3, 0},
+    [B_STORE] = {"tl.store",
+                 {"pointer", "value", "mask", "boundary_check", "cache_modifier",
+                  "eviction_policy"},
+                 2,
+                 3,
+                 0},
     [B_MAXIMUM] = {"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_MINIMUM] = {"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0},
     [B_WHERE] = {"tl.where", {"condition", "x", "y"}, 3, 8, 0},
@@ -108,6 +115,12 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_RANDN4X] = {"tl.randn4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
     [B_UINT_TO_UNIFORM_FLOAT] = {"tl.uint_to_uniform_float", {"x"}, 1, 8, 0},
     [B_PAIR_UNIFORM_TO_NORMAL] = {"tl.pair_uniform_to_normal", {"u1", "u2"}, 2, 8, 0},
+    [B_MAKE_BLOCK_PTR] = {"tl.make_block_ptr",
+                          {"base", "shape", "strides", "offsets", "block_shape", "order"},
+                          6,
+                          8,
+                          0},
+    [B_ADVANCE] = {"tl.advance", {"base", "offsets"}, 2, 8, 0},
     [B_DOT] = {"tl.dot",
                {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
                 "out_dtype"},
@@ -193,6 +206,8 @@ static const struct {
     {"uint_to_uniform_float", V_FUNC, B_UINT_TO_UNIFORM_FLOAT},
     {"pair_uniform_to_normal", V_FUNC, B_PAIR_UNIFORM_TO_NORMAL},
     {"dot", V_FUNC, B_DOT},
+    {"make_block_ptr", V_FUNC, B_MAKE_BLOCK_PTR},
+    {"advance", V_FUNC, B_ADVANCE},
     {"math", V_MODULE, MOD_TL_MATH},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
     {"extra", V_MODULE, MOD_TL_EXTRA},
@@ -441,6 +456,19 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         }
         fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
     }
+    if (base.kind == V_BLOCKPTR) {
+        /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
+        if (strcmp(attr, "advance") == 0) {
+            Val v = {0};
+            v.kind = V_METHOD;
+            v.s = attr;
+            v.n = 1;
+            v.items = ARENA_ARRAY(I->a, Val, 1);
+            v.items[0] = base;
+            return v;
+        }
+        fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
+    }
     if (base.kind == V_DTYPE) {
         DType dt = (DType)base.i;
         const DTypeInfo *d = dtype_info(dt);
@@ -674,6 +702,24 @@ int fe_nan_ignored(Interp *I, const Args *A, int k, int dflt) {
     return A->v[k].i == 0;
 }
 
+/* Triton's error for boundary_check (argument k) or padding_option (p) of
+ * a load or store through a block of pointers or a scalar pointer: false
+ * values (`()`, `""`, None) are the defaults. */
+static void no_block_ptr_args(Interp *I, const Args *A, int k, int p, const char *fn) {
+    int idx[2] = {k, p};
+    for (int i = 0; i < 2; i++) {
+        int j = idx[i];
+        if (j < 0 || !A->given[j]) continue;
+        /* Python's truth value, as Triton's `if padding or boundary_check` */
+        if (fe_truthy(I, A->v[j], A->pos[j], "a compile-time value"))
+            fe_fail(I, A->pos[j],
+                    "%s: `%s` is only for block pointers (made by tl.make_block_ptr): a block of "
+                    "pointers or a scalar pointer has no bounds for the compiler to check (use a "
+                    "mask)",
+                    fn, j == k ? "boundary_check" : "padding_option");
+    }
+}
+
 Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
         b == B_DEVICE_ASSERT || b == B_PRINT)
@@ -717,6 +763,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         return fe_vexpr(fe_mk_op(I, OP_ARANGE, fn, pos, 0, NULL, NULL, NULL, &at));
     }
     case B_LOAD: {
+        if (A.v[0].kind == V_BLOCKPTR) return fe_bp_load(I, &A, fn, pos);
+        no_block_ptr_args(I, &A, 3, 4, fn);
         Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.load's pointer");
         if (!ptr->type.ptr)
             fe_fail(I, A.pos[0], "tl.load needs a pointer (got %s)", type_str(I->a, ptr->type));
@@ -735,6 +783,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         return fe_vexpr(e);
     }
     case B_STORE: {
+        if (A.v[0].kind == V_BLOCKPTR) return fe_bp_store(I, &A, fn, pos);
+        no_block_ptr_args(I, &A, 3, -1, fn);
         Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.store's pointer");
         if (!ptr->type.ptr)
             fe_fail(I, A.pos[0], "tl.store needs a pointer (got %s)", type_str(I->a, ptr->type));
@@ -781,6 +831,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_CAST:
     case B_TO: return fe_make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
     case B_DOT: return fe_make_dot(I, &A, fn, pos);
+    case B_MAKE_BLOCK_PTR: return fe_make_block_ptr(I, &A, fn, pos);
+    case B_ADVANCE: return fe_advance(I, &A, fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),

@@ -84,7 +84,7 @@ static Val run_call(Interp *I, const UserFn *fn, const Params *P, Val *vals, con
                     const SrcPos *at, SrcPos call_pos) {
     for (int i = 0; i < P->n; i++) {
         if (given[i]) {
-            if (vals[i].kind == V_EXPR &&
+            if ((vals[i].kind == V_EXPR || vals[i].kind == V_BLOCKPTR) &&
                 fe_is_constexpr_annotation(I, pyast_node(P->arg[i], "annotation")))
                 fe_fail(I, at[i],
                         "'%s' is a tl.constexpr parameter of '%s': it needs a compile-time value, "

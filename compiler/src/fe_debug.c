@@ -42,6 +42,15 @@ const char *fe_val_str(Interp *I, Val v, int repr) {
     case V_METHOD:
     case V_NONCONST_GLOBAL:
     case V_SLICE: return arena_printf(I->a, "<%s>", fe_kind_name(v) + 2);
+    case V_BLOCKPTR: {
+        /* Triton's type: pointer<block<shape, dtype>> */
+        StrBuf sb;
+        sb_init(&sb, I->a);
+        sb_printf(&sb, "pointer<block<[");
+        for (int d = 0; d < v.bp->rank; d++) sb_printf(&sb, "%s%d", d ? ", " : "", v.bp->block[d]);
+        sb_printf(&sb, "], %s>>", dtype_info((DType)v.bp->base->type.dtype)->sig);
+        return sb_str(&sb);
+    }
     }
     return "?";
 }

@@ -80,6 +80,7 @@ Val fe_eval_subscript(Interp *I, const PyNode *n) {
                     base.n);
         return base.items[i];
     }
+    if (base.kind == V_BLOCKPTR) fe_bp_misuse(I, n->pos, "indexing");
     if (base.kind != V_EXPR) fe_fail(I, n->pos, "%s cannot be indexed", fe_kind_name(base));
     /* the index items: ':' keeps a dimension, None inserts one */
     const PyNode *items[8];
@@ -199,6 +200,9 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         const PyNode *op = pyast_node(n, "op");
         Val x = fe_eval(I, pyast_node(n, "operand"));
         if (!op) fe_fail(I, n->pos, "malformed operator");
+        if (x.kind == V_BLOCKPTR)
+            fe_bp_misuse(I, n->pos,
+                         arena_printf(I->a, "unary '%s'", fe_py_op_symbol(op->kind_id)));
         if (op->kind_id == PK_Not) {
             if (x.kind == V_EXPR) {
                 /* Triton: a bool block inverted; other dtypes are an error */

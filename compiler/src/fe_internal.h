@@ -5,6 +5,8 @@
  *   fe_builtins.c   the builtin library: tl.*, tl.math.*, methods, attributes
  *   fe_expr.c       expressions
  *   fe_stmt.c       statements and loops
+ *   fe_blockptr.c   block pointers (tl.make_block_ptr, tl.advance, their loads
+ *                   and stores)
  *   frontend.c      module scope, kernel lookup, parameters, the entry point
  * Errors unwind with longjmp to frontend_build(): all memory is in the
  * compilation's arena, so nothing leaks. */
@@ -52,8 +54,9 @@ typedef enum VKind {
     V_SLICE,
     V_OPFN,  /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
     V_METHOD, /* a bound method: `s` its name, `items[0]` the receiver */
-    V_NONCONST_GLOBAL /* a module-level name kernels may not read (Triton's rule):
-                       * `s` its name, `i` 1 when annotated `x: tl.constexpr = v` */
+    V_NONCONST_GLOBAL, /* a module-level name kernels may not read (Triton's rule):
+                        * `s` its name, `i` 1 when annotated `x: tl.constexpr = v` */
+    V_BLOCKPTR /* tl.make_block_ptr's value: `bp` */
 } VKind;
 
 typedef struct Val {
@@ -71,7 +74,23 @@ typedef struct Val {
                         * Triton, so it takes part in promotion (not weak) */
     const struct UserFn *fn; /* V_USERFUNC: the function */
     struct FeModule *umod;   /* V_MODULE of MOD_USER: the module */
+    const struct BlockPtr *bp; /* V_BLOCKPTR */
 } Val;
+
+/* A block pointer (Triton's pointer_type<block_type>): element
+ * (i_0, ..., i_{n-1}) of the block is at base + sum_d (offsets[d] + i_d) *
+ * strides[d], computed in i64. Loads and stores lower to blocks of
+ * pointers with masks (fe_blockptr.c); runtime loops and ifs carry the
+ * offsets, the rest must not change. Immutable: tl.advance makes a new one. */
+typedef struct BlockPtr {
+    int rank;
+    struct Expr *base; /* a scalar pointer */
+    Val shape[MT_MAX_RANK];   /* compile-time ints or integer scalars as given (i64 at use) */
+    Val strides[MT_MAX_RANK]; /* the same */
+    Val offsets[MT_MAX_RANK]; /* compile-time ints or i64 scalars */
+    int32_t block[MT_MAX_RANK];
+    int32_t order[MT_MAX_RANK]; /* a layout hint only */
+} BlockPtr;
 
 typedef enum Module {
     MOD_TRITON,
@@ -170,6 +189,8 @@ typedef enum Builtin {
     B_UINT_TO_UNIFORM_FLOAT,
     B_PAIR_UNIFORM_TO_NORMAL,
     B_DOT,
+    B_MAKE_BLOCK_PTR, /* block pointers (fe_blockptr.c) */
+    B_ADVANCE,
     B_COUNT
 } Builtin;
 
@@ -475,5 +496,24 @@ Val fe_call_random(Interp *I, RandomFn which, const Args *A, const char *fn, Src
 Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos); /* fe_dot.c */
 Val fe_matmul(Interp *I, Val a, Val b, SrcPos pos);
 const char *fe_closest_member(Arena *a, const char *attr, int math);
+/* fe_blockptr.c: block pointers. tl.make_block_ptr and tl.advance (A bound
+ * to their specs), tl.load and tl.store of a block pointer (A bound to
+ * tl.load's / tl.store's spec, A->v[0] the block pointer). */
+Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_advance(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
+/* The diagnostic for a block pointer used as something else (`what`: "'+'"). */
+_Noreturn void fe_bp_misuse(Interp *I, SrcPos pos, const char *what);
+/* Block pointers with the same base, shape, strides, block shape and order
+ * (what a runtime region keeps); fe_bp_equal: and the same offsets. */
+int fe_bp_same(Val a, Val b);
+int fe_bp_equal(Val a, Val b);
+/* Offset k of a block pointer as an i64 scalar (a lane of a runtime region). */
+Expr *fe_bp_offset(Interp *I, Val bp, int k, SrcPos pos);
+/* bp with its offsets replaced by offs[0 .. rank). */
+Val fe_bp_with_offsets(Interp *I, Val bp, Expr *const *offs);
+/* The mismatch between two block pointers that fe_bp_same rejects, in words. */
+const char *fe_bp_difference(Interp *I, Val a, Val b);
 
 #endif

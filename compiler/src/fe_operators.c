@@ -118,6 +118,8 @@ static Val ct_binop_strong(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
 }
 
 Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
+    if (a.kind == V_BLOCKPTR || b.kind == V_BLOCKPTR)
+        fe_bp_misuse(I, pos, arena_printf(I->a, "'%s'", fe_py_op_symbol(op)));
     if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
     if (op == PK_MatMult) {
         if (a.kind != V_EXPR || b.kind != V_EXPR)
@@ -129,6 +131,8 @@ Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
 }
 
 Val fe_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
+    if ((a.kind == V_BLOCKPTR || b.kind == V_BLOCKPTR) && op != PK_Is && op != PK_IsNot)
+        fe_bp_misuse(I, pos, arena_printf(I->a, "'%s'", fe_py_op_symbol(op)));
     if (a.kind != V_EXPR && b.kind != V_EXPR) {
         Val r = fe_ct_compare(I, op, a, b, pos);
         r.strong = a.strong || b.strong;

@@ -60,6 +60,7 @@ int fe_values_equal(Val a, Val b) {
     case V_MODULE:
     case V_FUNC: return a.i == b.i;
     case V_EXPR: return a.e == b.e;
+    case V_BLOCKPTR: return fe_bp_equal(a, b);
     default: return 0;
     }
 }
@@ -74,6 +75,7 @@ int fe_truthy(Interp *I, Val v, SrcPos pos, const char *what) {
     case V_TUPLE:
     case V_LIST: return v.n != 0;
     case V_EXPR: fe_fail(I, pos, "%s", what);
+    case V_BLOCKPTR: fe_bp_misuse(I, pos, "the truth value");
     default: return 1;
     }
 }
@@ -163,6 +165,7 @@ Val fe_ct_compare(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         int same = (a.kind == V_NONE && b.kind == V_NONE) ||
                    (a.kind == b.kind && (a.kind == V_BOOL) && a.i == b.i) ||
                    (a.kind == V_EXPR && b.kind == V_EXPR && a.e == b.e) ||
+                   (a.kind == V_BLOCKPTR && b.kind == V_BLOCKPTR && a.bp == b.bp) ||
                    (a.kind == b.kind &&
                     (a.kind == V_DTYPE || a.kind == V_MODULE || a.kind == V_FUNC) && a.i == b.i);
         return fe_vbool(op == PK_Is ? same : !same);

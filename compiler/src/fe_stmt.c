@@ -186,61 +186,112 @@ static void lanes_alloc(Interp *I, ForRange *L, int n) {
     L->else_outputs = ARENA_ARRAY(I->a, Expr *, n + 1);
 }
 
+/* The names a loop carries and their lanes: a number or a block is one
+ * lane, a block pointer one lane per offset (its base, shape, strides,
+ * block shape and order stay those of `before`: the loop keeps them). */
+typedef struct Carried {
+    int n;
+    const char **name;
+    Val *before; /* the value before the loop */
+    int *lane;   /* the first lane of each name */
+} Carried;
+
+static int lanes_of(Val v) { return v.kind == V_BLOCKPTR ? v.bp->rank : 1; }
+
 /* Carried lanes of a loop (for, while): names assigned in the body that
- * exist before it; their inputs, and region arguments bound in `env`. */
+ * exist before it; their inputs. */
 static void loop_lanes(Interp *I, ForRange *L, const PyNode *node, const PtrVec *assigned,
-                       const char *target) {
+                       const char *target, Carried *C) {
     PtrVec carried = {0};
     for (int i = 0; i < assigned->len; i++)
         if (fe_env_find(I->env, assigned->items[i]) &&
             (!target || strcmp(assigned->items[i], target) != 0))
             ptrvec_push(I->a, &carried, assigned->items[i]);
-    int n = carried.len;
-    lanes_alloc(I, L, n);
-    for (int i = 0; i < n; i++) {
-        L->names[i] = carried.items[i];
-        EnvEntry *e = fe_env_find(I->env, L->names[i]);
-        Val v = e->v;
-        if (v.kind != V_EXPR && !fe_is_number(v))
+    C->n = carried.len;
+    C->name = ARENA_ARRAY(I->a, const char *, C->n + 1);
+    C->before = ARENA_ARRAY(I->a, Val, C->n + 1);
+    C->lane = ARENA_ARRAY(I->a, int, C->n + 1);
+    int lanes = 0;
+    for (int i = 0; i < C->n; i++) {
+        C->name[i] = carried.items[i];
+        Val v = fe_env_find(I->env, C->name[i])->v;
+        if (v.kind != V_EXPR && v.kind != V_BLOCKPTR && !fe_is_number(v))
             fe_fail(
                 I, node->pos,
-                "'%s' is assigned in the runtime loop but holds %s before it (only numbers and blocks can be carried)",
-                L->names[i], fe_kind_name(v));
+                "'%s' is assigned in the runtime loop but holds %s before it (only numbers, blocks "
+                "and block pointers can be carried)",
+                C->name[i], fe_kind_name(v));
+        C->before[i] = v;
+        C->lane[i] = lanes;
+        lanes += lanes_of(v);
+    }
+    lanes_alloc(I, L, lanes);
+    for (int i = 0; i < C->n; i++) {
+        EnvEntry *e = fe_env_find(I->env, C->name[i]);
+        Val v = e->v;
         fe_note_use(I, v);
-        L->inputs[i] = fe_to_expr(I, v, e->at, "a loop-carried value");
+        int l = C->lane[i];
+        if (v.kind == V_BLOCKPTR) {
+            for (int k = 0; k < v.bp->rank; k++) {
+                L->names[l + k] = arena_printf(I->a, "%s.offsets[%d]", C->name[i], k);
+                L->inputs[l + k] = fe_bp_offset(I, v, k, e->at);
+            }
+            continue;
+        }
+        L->names[l] = C->name[i];
+        L->inputs[l] = fe_to_expr(I, v, e->at, "a loop-carried value");
     }
 }
 
 /* The region arguments (EX_LOOP_CARRY), bound in `env`. */
-static void bind_args(Interp *I, ForRange *L, Env *env, int create) {
-    for (int i = 0; i < L->ncarried; i++) {
-        if (create) {
-            Expr *arg = fe_new_expr(I, EX_LOOP_CARRY, L->pos, L->inputs[i]->type);
-            arg->loop = L;
-            arg->index = i;
-            L->args[i] = arg;
-        }
-        fe_env_set(I->a, env, L->names[i], fe_vexpr(L->args[i]),
-                   fe_env_find(I->env, L->names[i])->at);
+static void bind_args(Interp *I, ForRange *L, const Carried *C, Env *env, int create) {
+    for (int i = 0; create && i < L->ncarried; i++) {
+        Expr *arg = fe_new_expr(I, EX_LOOP_CARRY, L->pos, L->inputs[i]->type);
+        arg->loop = L;
+        arg->index = i;
+        L->args[i] = arg;
+    }
+    for (int i = 0; i < C->n; i++) {
+        Val v = C->before[i].kind == V_BLOCKPTR
+                    ? fe_bp_with_offsets(I, C->before[i], &L->args[C->lane[i]])
+                    : fe_vexpr(L->args[C->lane[i]]);
+        fe_env_set(I->a, env, C->name[i], v, fe_env_find(I->env, C->name[i])->at);
     }
 }
 
 /* The values of the carried names at the end of a loop body. */
-static void loop_outputs(Interp *I, ForRange *L, Env *body_env) {
+static void loop_outputs(Interp *I, ForRange *L, const Carried *C, Env *body_env) {
     const char *what = L->kind == STMT_WHILE ? "while loop" : "runtime loop";
-    for (int i = 0; i < L->ncarried; i++) {
-        EnvEntry *e = fe_env_find(body_env, L->names[i]);
+    for (int c = 0; c < C->n; c++) {
+        const char *name = C->name[c];
+        EnvEntry *e = fe_env_find(body_env, name);
         Val v = e->v;
+        int i = C->lane[c];
+        if (C->before[c].kind == V_BLOCKPTR || v.kind == V_BLOCKPTR) {
+            if (C->before[c].kind != V_BLOCKPTR || v.kind != V_BLOCKPTR)
+                fe_fail(I, e->at,
+                        "'%s' is carried by the %s at line %d: it holds %s before the loop and %s "
+                        "at the end of the body (a carried value keeps its kind)",
+                        name, what, L->pos.line, fe_kind_name(C->before[c]), fe_kind_name(v));
+            if (!fe_bp_same(C->before[c], v))
+                fe_fail(I, e->at,
+                        "the block pointer '%s' is carried by the %s at line %d, which carries "
+                        "only its offsets: its base, shape, strides, block shape and order must "
+                        "stay those before the loop (here: %s; move it with tl.advance)",
+                        name, what, L->pos.line, fe_bp_difference(I, C->before[c], v));
+            for (int k = 0; k < v.bp->rank; k++) L->outputs[i + k] = fe_bp_offset(I, v, k, e->at);
+            continue;
+        }
         if (v.kind != V_EXPR && !fe_is_number(v))
             fe_fail(I, e->at, "'%s' is carried by the %s at line %d but is assigned %s in its body",
-                    L->names[i], what, L->pos.line, fe_kind_name(v));
+                    name, what, L->pos.line, fe_kind_name(v));
         Expr *out = fe_to_expr(I, v, e->at, "a loop-carried value");
         if (!type_eq(out->type, L->inputs[i]->type))
             fe_fail(
                 I, e->at,
                 "the loop-carried variable '%s' changes type across an iteration: %s before the loop, %s at the end of "
                 "the body (a carried value keeps one type; give it its final type before the loop)",
-                L->names[i], type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
+                name, type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
         if (out->type.ptr) {
             /* backends keep a carried pointer as an offset from one
              * parameter: it must stay inside the same one */
@@ -250,7 +301,7 @@ static void loop_outputs(Interp *I, ForRange *L, Env *body_env) {
                     I, e->at,
                     "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' before the loop, '%s' "
                     "at the end of the body",
-                    L->names[i], I->k->runtime[before]->name, I->k->runtime[after]->name);
+                    name, I->k->runtime[before]->name, I->k->runtime[after]->name);
         }
         L->outputs[i] = out;
     }
@@ -258,13 +309,19 @@ static void loop_outputs(Interp *I, ForRange *L, Env *body_env) {
 
 /* After a loop: results bound to the carried names; names first created
  * in the body do not escape. */
-static void loop_finish(Interp *I, ForRange *L, const PtrVec *assigned, Env *body_env) {
+static void loop_finish(Interp *I, ForRange *L, const Carried *C, const PtrVec *assigned,
+                        Env *body_env) {
     for (int i = 0; i < L->ncarried; i++) {
         Expr *r = fe_new_expr(I, EX_LOOP_RESULT, L->pos, L->outputs[i]->type);
         r->loop = L;
         r->index = i;
         L->results[i] = r;
-        fe_env_set(I->a, I->env, L->names[i], fe_vexpr(r), fe_env_find(I->env, L->names[i])->at);
+    }
+    for (int i = 0; i < C->n; i++) {
+        Val v = C->before[i].kind == V_BLOCKPTR
+                    ? fe_bp_with_offsets(I, C->before[i], &L->results[C->lane[i]])
+                    : fe_vexpr(L->results[C->lane[i]]);
+        fe_env_set(I->a, I->env, C->name[i], v, fe_env_find(I->env, C->name[i])->at);
     }
     for (int i = 0; i < assigned->len; i++)
         if (!fe_env_find(I->env, assigned->items[i])) {
@@ -404,7 +461,8 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
 
     PtrVec assigned = {0};
     fe_collect_assigned(I->a, body, &assigned);
-    loop_lanes(I, L, node, &assigned, target);
+    Carried C;
+    loop_lanes(I, L, node, &assigned, target, &C);
 
     /* trace the body in an isolated environment */
     I->loops[I->depth] = L;
@@ -420,11 +478,11 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
                          node->pos);
     }
     fe_env_set(I->a, &body_env, target, index, node->pos);
-    bind_args(I, L, &body_env, 1);
+    bind_args(I, L, &C, &body_env, 1);
     trace_body(I, &body_env, &L->body, body);
-    loop_outputs(I, L, &body_env);
+    loop_outputs(I, L, &C, &body_env);
     I->depth--;
-    loop_finish(I, L, &assigned, &body_env);
+    loop_finish(I, L, &C, &assigned, &body_env);
 }
 
 /* `while cond: body` (scf.while): the carried names are those the body
@@ -442,13 +500,14 @@ void fe_visit_while(Interp *I, const PyNode *node) {
     ForRange *L = region_new(I, STMT_WHILE, node);
     PtrVec assigned = {0};
     fe_collect_assigned(I->a, body, &assigned);
-    loop_lanes(I, L, node, &assigned, NULL);
+    Carried C;
+    loop_lanes(I, L, node, &assigned, NULL, &C);
 
     I->loops[I->depth] = L;
     I->depth++;
     /* the condition region */
     Env cond_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &cond_env, 1);
+    bind_args(I, L, &C, &cond_env, 1);
     {
         Env *outer_env = I->env;
         StmtList *outer_list = I->list;
@@ -472,11 +531,11 @@ void fe_visit_while(Interp *I, const PyNode *node) {
     }
     /* the body */
     Env body_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &body_env, 0);
+    bind_args(I, L, &C, &body_env, 0);
     trace_body(I, &body_env, &L->body, body);
-    loop_outputs(I, L, &body_env);
+    loop_outputs(I, L, &C, &body_env);
     I->depth--;
-    loop_finish(I, L, &assigned, &body_env);
+    loop_finish(I, L, &C, &assigned, &body_env);
 }
 
 static int same_binding(Val a, Val b) { return a.kind == b.kind && fe_values_equal(a, b); }
@@ -488,8 +547,8 @@ static Expr *branch_value(Interp *I, ForRange *L, const char *name, EnvEntry *e,
     if (v.kind != V_EXPR && !fe_is_number(v))
         fe_fail(
             I, e->at,
-            "'%s' is assigned %s in the %s branch of the runtime if at line %d (only numbers and "
-            "blocks can leave a runtime branch)",
+            "'%s' is assigned %s in the %s branch of the runtime if at line %d (only numbers, "
+            "blocks and block pointers can leave a runtime branch)",
             name, fe_kind_name(v), which, L->pos.line);
     return fe_to_expr(I, v, e->at, "a value of a runtime branch");
 }
@@ -523,11 +582,12 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
         EnvEntry *t = fe_env_find(&then_env, name), *e = fe_env_find(&else_env, name);
         if (before) {
             if (same_binding(t->v, before->v) && same_binding(e->v, before->v)) continue;
-            if (before->v.kind != V_EXPR && !fe_is_number(before->v))
+            if (before->v.kind != V_EXPR && before->v.kind != V_BLOCKPTR &&
+                !fe_is_number(before->v))
                 fe_fail(
                     I, (same_binding(t->v, before->v) ? e : t)->at,
                     "'%s' holds %s before the runtime if at line %d and cannot be reassigned in "
-                    "a branch (only numbers and blocks can)",
+                    "a branch (only numbers, blocks and block pointers can)",
                     name, fe_kind_name(before->v), node->pos.line);
         } else if (!t || !e) {
             EnvEntry *only = t ? t : e;
@@ -536,16 +596,62 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
         }
         ptrvec_push(I->a, &lanes, (void *)name);
     }
-    int n = lanes.len;
-    lanes_alloc(I, L, n);
-    for (int i = 0; i < n; i++) {
-        const char *name = lanes.items[i];
+    /* a block pointer is one lane per offset: the rest must agree */
+    int nnames = lanes.len, n = 0;
+    int *first = ARENA_ARRAY(I->a, int, nnames + 1);
+    for (int c = 0; c < nnames; c++) {
+        const char *name = lanes.items[c];
         EnvEntry *before = fe_env_find(I->env, name);
         EnvEntry *t = fe_env_find(&then_env, name), *e = fe_env_find(&else_env, name);
-        L->names[i] = name;
+        first[c] = n;
+        if (t->v.kind != V_BLOCKPTR && e->v.kind != V_BLOCKPTR &&
+            !(before && before->v.kind == V_BLOCKPTR)) {
+            n++;
+            continue;
+        }
+        /* the branch that assigns it (the then branch where both do) */
+        EnvEntry *changed = before && same_binding(t->v, before->v) ? e : t;
+        if (before && before->v.kind != V_BLOCKPTR)
+            fe_fail(I, changed->at,
+                    "'%s' is %s before the runtime if at line %d but a block pointer here (a name "
+                    "keeps its kind across a runtime branch)",
+                    name, fe_kind_name(before->v), node->pos.line);
+        EnvEntry *ref = before ? before : t, *branch[2] = {t, e};
+        for (int k = 0; k < 2; k++) {
+            if (branch[k]->v.kind != V_BLOCKPTR)
+                fe_fail(I, branch[k]->at,
+                        "'%s' is %s here but a block pointer %s the runtime if at line %d (a name "
+                        "keeps its kind across a runtime branch)",
+                        name, fe_kind_name(branch[k]->v),
+                        before ? "before" : "in the other branch of", node->pos.line);
+            if (!fe_bp_same(ref->v, branch[k]->v))
+                fe_fail(I, branch[k]->at,
+                        "the block pointer '%s' leaves the runtime if at line %d, which carries "
+                        "only its offsets: its base, shape, strides, block shape and order must "
+                        "be the same before it and in both branches (here: %s; move it with "
+                        "tl.advance)",
+                        name, node->pos.line, fe_bp_difference(I, ref->v, branch[k]->v));
+        }
+        n += t->v.bp->rank;
+    }
+    lanes_alloc(I, L, n);
+    for (int c = 0; c < nnames; c++) {
+        const char *name = lanes.items[c];
+        EnvEntry *before = fe_env_find(I->env, name);
+        EnvEntry *t = fe_env_find(&then_env, name), *e = fe_env_find(&else_env, name);
+        int i = first[c];
         /* the outer value, where a branch keeps it, is read in the branch */
         if (before && (same_binding(t->v, before->v) || same_binding(e->v, before->v)))
             fe_note_use(I, before->v);
+        if (t->v.kind == V_BLOCKPTR) {
+            for (int k = 0; k < t->v.bp->rank; k++) {
+                L->names[i + k] = arena_printf(I->a, "%s.offsets[%d]", name, k);
+                L->outputs[i + k] = fe_bp_offset(I, t->v, k, t->at);
+                L->else_outputs[i + k] = fe_bp_offset(I, e->v, k, e->at);
+            }
+            continue;
+        }
+        L->names[i] = name;
         Expr *tv = branch_value(I, L, name, t, "then");
         Expr *ev = branch_value(I, L, name, e, "else");
         if (before) {
@@ -582,8 +688,13 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
         r->loop = L;
         r->index = i;
         L->results[i] = r;
-        EnvEntry *at = fe_env_find(&then_env, L->names[i]);
-        fe_env_set(I->a, I->env, L->names[i], fe_vexpr(r), at->at);
+    }
+    for (int c = 0; c < nnames; c++) {
+        const char *name = lanes.items[c];
+        EnvEntry *t = fe_env_find(&then_env, name);
+        Val v = t->v.kind == V_BLOCKPTR ? fe_bp_with_offsets(I, t->v, &L->results[first[c]])
+                                        : fe_vexpr(L->results[first[c]]);
+        fe_env_set(I->a, I->env, name, v, t->at);
     }
     Stmt *s = ARENA_NEW(I->a, Stmt);
     s->kind = STMT_IF;
@@ -890,13 +1001,33 @@ static void no_module_value(Interp *I, Val v, const PyNode *s) {
                 v.s ? v.s : "?");
 }
 
+/* Whether `call` calls tl.advance (Triton's must_use_result function):
+ * `tl.advance(...)`, `p.advance(...)`, or a name bound to it. */
+static int advance_call(Interp *I, const PyNode *call) {
+    const PyNode *f = pyast_isk(call, PK_Call) ? pyast_node(call, "func") : NULL;
+    if (pyast_isk(f, PK_Attribute)) {
+        const char *attr = pyast_str(f, "attr");
+        return attr && strcmp(attr, "advance") == 0;
+    }
+    if (pyast_isk(f, PK_Name) && pyast_str(f, "id")) {
+        EnvEntry *e = fe_env_find(I->env, pyast_str(f, "id"));
+        if (!e) e = fe_env_find(&I->globals, pyast_str(f, "id"));
+        return e && e->v.kind == V_FUNC && e->v.i == B_ADVANCE;
+    }
+    return 0;
+}
+
 void fe_visit_stmt(Interp *I, const PyNode *s) {
     PyKind k = s->kind_id;
     I->list->mark = I->list->pending.len;
     if (k == PK_Expr) {
         const PyNode *v = pyast_node(s, "value");
         if (pyast_isk(v, PK_Constant)) return; /* docstrings and bare literals */
-        fe_eval(I, v);
+        Val r = fe_eval(I, v);
+        if (r.kind == V_BLOCKPTR && advance_call(I, v))
+            fe_fail(I, v->pos,
+                    "the result of tl.advance is not used: tl.advance has no side effects; to move "
+                    "the block pointer, assign its result (p = tl.advance(p, offsets))");
         return;
     }
     if (k == PK_Assign) {

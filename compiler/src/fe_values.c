@@ -78,6 +78,7 @@ const char *fe_kind_name(Val v) {
     case V_OPFN: return "a function";
     case V_METHOD: return "a method";
     case V_NONCONST_GLOBAL: return "a global variable";
+    case V_BLOCKPTR: return "a block pointer";
     }
     return "a value";
 }
@@ -147,6 +148,7 @@ Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what) {
     Expr *e;
     switch (v.kind) {
     case V_EXPR: return v.e;
+    case V_BLOCKPTR: fe_bp_misuse(I, pos, what);
     case V_BOOL: e = fe_mk_const(I, const_bool((int)v.i), pos); break;
     case V_INT: e = fe_mk_const(I, const_int(const_int_dtype(v.i, v.u64), v.i), pos); break;
     case V_FLOAT: {
@@ -228,6 +230,13 @@ void fe_note_use(Interp *I, Val v) {
         for (int d = v.e->depth; d < I->depth; d++) fe_add_capture(I, I->loops[d], v.e);
     } else if (v.kind == V_TUPLE || v.kind == V_LIST) {
         for (int i = 0; i < v.n; i++) fe_note_use(I, v.items[i]);
+    } else if (v.kind == V_BLOCKPTR) {
+        fe_note_use(I, fe_vexpr(v.bp->base));
+        for (int d = 0; d < v.bp->rank; d++) {
+            fe_note_use(I, v.bp->shape[d]);
+            fe_note_use(I, v.bp->strides[d]);
+            fe_note_use(I, v.bp->offsets[d]);
+        }
     }
 }
 

@@ -411,7 +411,7 @@ const std::vector<Case> &cases() {
         {"IfCompileTimeValue", "x, n", "*fp32, i32",
          "    d = tl.float32\n    if n > 0:\n        d = tl.int32\n    tl.store(x, n.to(d))\n",
          "k.py:9:9: error: 'd' holds a dtype before the runtime if at line 8 and cannot be reassigned in a branch "
-         "(only numbers and blocks can)\n"
+         "(only numbers, blocks and block pointers can)\n"
          "            d = tl.int32\n"
          "            ^\n"},
         {"WhileCarriedType", "x, n", "*fp32, i32",

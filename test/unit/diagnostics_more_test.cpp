@@ -680,7 +680,7 @@ const std::vector<Case>& cases() {
          "    t = (1, 2)\n"
          "    for i in range(n):\n"
          "        t = 3\n",
-         "k.py:8:5: error: 't' is assigned in the runtime loop but holds a tuple before it (only numbers and blocks can be carried)\n"
+         "k.py:8:5: error: 't' is assigned in the runtime loop but holds a tuple before it (only numbers, blocks and block pointers can be carried)\n"
          "        for i in range(n):\n"
          "        ^\n"},
         {"CarriedAssignedTuple", "x, n", "*fp32, i32",

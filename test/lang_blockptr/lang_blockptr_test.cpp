@@ -1,0 +1,380 @@
+// Block pointers (compiler/src/fe_blockptr.c): the kernels of
+// kernels/block_ptr.py at -O1 and -O2 on the host backend (always), CUDA
+// and the MLIR backend (skipped without a GPU), against references written
+// here. Inputs are small integers (as floats), so every result is exact and
+// compared exactly; NaN padding compares as NaN. Outputs written with a
+// boundary check have slack after them that must stay untouched. Built
+// with MT_BP_EMU (test/emu), the Cuda cases run the generated CUDA through
+// the CPU emulation of CUDA (fake_cuda/, host memory) instead.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mytriton/runtime.h"
+#ifndef MT_BP_EMU
+#define MT_BP_EMU 0
+#endif
+#if MT_BP_EMU
+#include "bp_all_emu.h"
+#else
+#include "mytriton_lang_blockptr_kernels.h"
+#endif
+#if MT_BP_MLIR
+#include "mytriton_lang_blockptr_mlir.h"
+#endif
+
+#if MT_BP_CUDA
+#include <cuda_runtime_api.h>
+#include "../support/gpu.h"
+#endif
+
+namespace {
+
+enum class Backend { Host, Cuda, Mlir };
+
+// Small integers (as T) from a deterministic sequence: (i * 37 + seed) % 19 - 9.
+template <typename T>
+std::vector<T> ints(size_t n, int seed) {
+    std::vector<T> v(n);
+    for (size_t i = 0; i < n; i++) v[i] = (T)((int)((i * 37 + (size_t)seed) % 19) - 9);
+    return v;
+}
+
+// Host vectors, copied to and from the device for the GPU backends.
+template <typename T>
+struct Buf {
+    std::vector<T> h;
+    T *d = nullptr;
+    explicit Buf(std::vector<T> v) : h(std::move(v)) {}
+    Buf(size_t n, T fill) : h(n, fill) {}
+    Buf(const Buf &) = delete;
+    Buf &operator=(const Buf &) = delete;
+    ~Buf() {
+#if MT_BP_CUDA
+        if (d) cudaFree(d);
+#endif
+    }
+    T *ptr(Backend b) {
+        if (b == Backend::Host || MT_BP_EMU) return h.data();
+#if MT_BP_CUDA
+        if (!d) {
+            EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), h.size() * sizeof(T)), cudaSuccess);
+            EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
+                      cudaSuccess);
+        }
+#endif
+        return d;
+    }
+    void fetch(Backend b) {
+#if MT_BP_CUDA
+        if (b != Backend::Host && !MT_BP_EMU) {
+            EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            EXPECT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost),
+                      cudaSuccess);
+        }
+#else
+        (void)b;
+#endif
+    }
+};
+
+// Exact comparison; a NaN matches a NaN.
+template <typename T>
+void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (std::isnan(want[i])) {
+                ASSERT_TRUE(std::isnan(got[i])) << what << " at " << i << ": " << got[i];
+                continue;
+            }
+        }
+        ASSERT_EQ(got[i], want[i]) << what << " at " << i;
+    }
+}
+
+#define RUN(b, opt, name, ...)                                                    \
+    do {                                                                          \
+        int st_ = -1;                                                             \
+        if ((b) == Backend::Host) st_ = HOST_LAUNCH(opt, name, __VA_ARGS__);      \
+        else if ((b) == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, __VA_ARGS__); \
+        else st_ = MLIR_LAUNCH(name, __VA_ARGS__);                                \
+        ASSERT_EQ(st_, 0) << #name << ": " << mytriton_last_error();              \
+    } while (0)
+
+#if MT_BP_EMU
+#define HOST_LAUNCH(opt, name, ...) (-1)
+#else
+#define HOST_LAUNCH(opt, name, ...)                               \
+    ((opt) == 1 ? (int)launch_bp_##name##_o1_host(__VA_ARGS__) \
+                : (int)launch_bp_##name##_o2_host(__VA_ARGS__))
+#endif
+#if MT_BP_CUDA || MT_BP_EMU
+#define CUDA_LAUNCH(opt, name, ...)                          \
+    ((opt) == 1 ? (int)launch_bp_##name##_o1(0, __VA_ARGS__) \
+                : (int)launch_bp_##name##_o2(0, __VA_ARGS__))
+#else
+#define CUDA_LAUNCH(opt, name, ...) (-1)
+#endif
+#if MT_BP_MLIR
+#define MLIR_LAUNCH(name, ...) ((int)launch_bp_##name##_m_mlir(0, __VA_ARGS__))
+#else
+#define MLIR_LAUNCH(name, ...) (-1)
+#endif
+
+constexpr float kUntouched = -7.0f; // outputs' initial contents
+constexpr int kSlack = 64;          // elements after an output that nothing may write
+
+// copy2d_kernel (BM=16, BN=32): Y = 2 X + 1 inside (M, N), P the padded
+// blocks with zeros. s1: the column strides 1 (the i32:1 signature).
+void copy2d(Backend be, int opt, bool s1) {
+    const int M = 37, N = 45, BM = 16, BN = 32;
+    const int Mp = 48, Np = 64; // the grid's blocks
+    const int sxn = s1 ? 1 : 2, sxm = N * sxn + 3, syn = s1 ? 1 : 3, sym = N * syn + 2;
+    Buf<float> x(ints<float>((size_t)M * sxm, 1)), y((size_t)M * sym + kSlack, kUntouched),
+        p((size_t)Mp * Np, kUntouched);
+    if (s1)
+        RUN(be, opt, copy2d_s1, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
+    else
+        RUN(be, opt, copy2d, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
+    y.fetch(be);
+    p.fetch(be);
+    std::vector<float> wy(y.h.size(), kUntouched), wp((size_t)Mp * Np, 0.0f);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float v = x.h[(size_t)i * sxm + (size_t)j * sxn];
+            wy[(size_t)i * sym + (size_t)j * syn] = v * 2.0f + 1.0f;
+            wp[(size_t)i * Np + j] = v;
+        }
+    (void)BM;
+    (void)BN;
+    expect_equal(y.h, wy, "copy2d Y");
+    expect_equal(p.h, wp, "copy2d P (zero padding)");
+}
+void copy2d(Backend be, int opt) { copy2d(be, opt, false); }
+void copy2d_s1(Backend be, int opt) { copy2d(be, opt, true); }
+
+// pad_nan_kernel (BM=16, BN=32, grid 2 x 3): columns shifted left by
+// `shift`, NaN outside [0, N).
+void pad_nan(Backend be, int opt) {
+    const int rows = 32, N = 70, shift = 5, sxm = N + 1, cols = 96;
+    Buf<float> x(ints<float>((size_t)rows * sxm, 2)), p((size_t)rows * cols, kUntouched);
+    RUN(be, opt, pad_nan, x.ptr(be), p.ptr(be), N, sxm, shift, cols);
+    p.fetch(be);
+    std::vector<float> want((size_t)rows * cols);
+    for (int i = 0; i < rows; i++)
+        for (int c = 0; c < cols; c++) {
+            int col = c - shift;
+            want[(size_t)i * cols + c] = col >= 0 && col < N ? x.h[(size_t)i * sxm + col] : NAN;
+        }
+    expect_equal(p.h, want, "pad_nan");
+}
+
+// scale1d_kernel (BLOCK=128): Y = 3 X - 1 on n elements.
+void scale1d(Backend be, int opt) {
+    const int n = 1000;
+    Buf<float> x(ints<float>(n, 10)), y((size_t)n + kSlack, kUntouched);
+    RUN(be, opt, scale1d, x.ptr(be), y.ptr(be), n);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int i = 0; i < n; i++) want[i] = x.h[i] * 3.0f - 1.0f;
+    expect_equal(y.h, want, "scale1d");
+}
+
+// fill_kernel (BM = BN = 16): a scalar stored inside (M, N) only.
+void fill(Backend be, int opt) {
+    const int M = 20, N = 37, sym = 40;
+    const float value = 2.5f;
+    Buf<float> y((size_t)M * sym + kSlack, kUntouched);
+    RUN(be, opt, fill, y.ptr(be), M, N, sym, value);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) want[(size_t)i * sym + j] = value;
+    expect_equal(y.h, want, "fill");
+}
+
+// matmul_kernel: C = A B with runtime strides (B column-major when bt).
+template <typename Launch>
+void matmul(int M, int N, int K, bool bt, Launch launch) {
+    const int sbk = bt ? 1 : N, sbn = bt ? K : 1;
+    Buf<float> a(ints<float>((size_t)M * K, 3)), b(ints<float>((size_t)K * N, 4)),
+        c((size_t)M * N + kSlack, kUntouched);
+    ASSERT_EQ(launch(a, b, c, M, N, K, K, 1, sbk, sbn, N, 1), 0) << mytriton_last_error();
+    std::vector<float> want(c.h.size(), kUntouched);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0;
+            for (int k = 0; k < K; k++)
+                s += a.h[(size_t)i * K + k] * b.h[(size_t)k * sbk + (size_t)j * sbn];
+            want[(size_t)i * N + j] = s;
+        }
+    expect_equal(c.h, want, "matmul");
+}
+
+#define MM_LAUNCH(name)                                                                    \
+    [be, opt](Buf<float> &a, Buf<float> &b, Buf<float> &c, auto... args) {                 \
+        int st_ = -1;                                                                      \
+        if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...); \
+        else if (be == Backend::Cuda)                                                      \
+            st_ = CUDA_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...);        \
+        else st_ = MLIR_LAUNCH(name, a.ptr(be), b.ptr(be), c.ptr(be), args...);            \
+        c.fetch(be);                                                                       \
+        return st_;                                                                        \
+    }
+
+void matmul(Backend be, int opt) { matmul(37, 29, 45, false, MM_LAUNCH(matmul)); }
+void matmul32(Backend be, int opt) {
+    matmul(70, 50, 77, true, MM_LAUNCH(matmul32));
+    matmul(64, 32, 32, false, MM_LAUNCH(matmul32));
+}
+
+// while_rowsum_kernel (BM=16, BN=32, int32): S[i] = sum_j X[i, j].
+void while_rowsum(Backend be, int opt) {
+    const int M = 37, N = 75, sxm = N + 2;
+    Buf<int32_t> x(ints<int32_t>((size_t)M * sxm, 5)), s((size_t)M + kSlack, -1);
+    RUN(be, opt, while_rowsum, x.ptr(be), s.ptr(be), M, N, sxm);
+    s.fetch(be);
+    std::vector<int32_t> want(s.h.size(), -1);
+    for (int i = 0; i < M; i++) {
+        int32_t acc = 0;
+        for (int j = 0; j < N; j++) acc += x.h[(size_t)i * sxm + j];
+        want[i] = acc;
+    }
+    expect_equal(s.h, want, "while_rowsum");
+}
+
+// helper_kernel (BM=16, BN=32): Y = X + X shifted one column left (0 past N).
+void helper(Backend be, int opt) {
+    const int M = 37, N = 45, sxm = 48, sym = 50;
+    Buf<float> x(ints<float>((size_t)M * sxm, 6)), y((size_t)M * sym + kSlack, kUntouched);
+    RUN(be, opt, helper, x.ptr(be), y.ptr(be), M, N, sxm, sym);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            want[(size_t)i * sym + j] =
+                x.h[(size_t)i * sxm + j] + (j + 1 < N ? x.h[(size_t)i * sxm + j + 1] : 0.0f);
+    expect_equal(y.h, want, "helper");
+}
+
+// view_kernel (BR = BC = 16): Y = the (R, C) view of X with strides
+// (sr, sc): X's transpose (a (40, 23) row-major X seen as (23, 40)), then X
+// itself.
+template <typename Launch>
+void view(Launch launch) {
+    const int M = 40, N = 23;
+    Buf<float> x(ints<float>((size_t)M * N, 7));
+    for (int transposed = 1; transposed >= 0; transposed--) {
+        const int R = transposed ? N : M, C = transposed ? M : N;
+        const int sr = transposed ? 1 : N, sc = transposed ? N : 1;
+        Buf<float> y((size_t)R * C + kSlack, kUntouched);
+        ASSERT_EQ(launch(x, y, R, C, sr, sc, C), 0) << mytriton_last_error();
+        std::vector<float> want(y.h.size(), kUntouched);
+        for (int r = 0; r < R; r++)
+            for (int c = 0; c < C; c++)
+                want[(size_t)r * C + c] = x.h[(size_t)r * sr + (size_t)c * sc];
+        expect_equal(y.h, want, transposed ? "view (transposed)" : "view");
+    }
+}
+
+#define VIEW_LAUNCH(name)                                                                  \
+    [be, opt](Buf<float> &x, Buf<float> &y, auto... args) {                               \
+        int st_ = -1;                                                                      \
+        if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...); \
+        else if (be == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...); \
+        else st_ = MLIR_LAUNCH(name, x.ptr(be), y.ptr(be), args...);                       \
+        y.fetch(be);                                                                       \
+        return st_;                                                                        \
+    }
+
+void view_r(Backend be, int opt) { view(VIEW_LAUNCH(view_r)); }
+void view_c(Backend be, int opt) { view(VIEW_LAUNCH(view_c)); }
+
+// if_kernel (BM=8, BN=32): the first block of columns into Y's first BM
+// rows, or with flip the second block (zero past N) into the next BM.
+void if_(Backend be, int opt) {
+    const int BM = 8, BN = 32, N = 50, sxm = N + 1;
+    Buf<float> x(ints<float>((size_t)BM * sxm, 8));
+    for (int flip = 0; flip < 2; flip++) {
+        Buf<float> y((size_t)2 * BM * BN, kUntouched);
+        RUN(be, opt, if, x.ptr(be), y.ptr(be), N, sxm, flip);
+        y.fetch(be);
+        std::vector<float> want(y.h.size(), kUntouched);
+        for (int i = 0; i < BM; i++)
+            for (int j = 0; j < BN; j++) {
+                int col = j + flip * BN;
+                want[(size_t)(i + flip * BM) * BN + j] =
+                    col < N ? x.h[(size_t)i * sxm + col] : 0.0f;
+            }
+        expect_equal(y.h, want, flip ? "if (flip)" : "if");
+    }
+}
+
+// copy3d_kernel (blocks (2, 4, 8)): Y = X - 3 on (3, 7, 13).
+void copy3d(Backend be, int opt) {
+    const int A = 3, B = 7, C = 13, n = A * B * C;
+    Buf<float> x(ints<float>(n, 9)), y((size_t)n + kSlack, kUntouched);
+    RUN(be, opt, copy3d, x.ptr(be), y.ptr(be), A, B, C);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int e = 0; e < n; e++) want[e] = x.h[e] - 3.0f;
+    expect_equal(y.h, want, "copy3d");
+}
+
+#if MT_BP_EMU
+#define BP_CASE(name, fn)                          \
+    TEST(Emu, name##_o1) { fn(Backend::Cuda, 1); } \
+    TEST(Emu, name##_o2) { fn(Backend::Cuda, 2); }
+#else
+#define BP_CASE(name, fn)                           \
+    TEST(Host, name##_o1) { fn(Backend::Host, 1); } \
+    TEST(Host, name##_o2) { fn(Backend::Host, 2); } \
+    TEST(Cuda, name##_o1) {                         \
+        BP_NEED_GPU();                              \
+        fn(Backend::Cuda, 1);                       \
+    }                                               \
+    TEST(Cuda, name##_o2) {                         \
+        BP_NEED_GPU();                              \
+        fn(Backend::Cuda, 2);                       \
+    }                                               \
+    TEST(Mlir, name) {                              \
+        BP_NEED_MLIR();                             \
+        fn(Backend::Mlir, 1);                       \
+    }
+#endif
+
+#if MT_BP_CUDA
+#define BP_NEED_GPU()                                    \
+    do {                                                 \
+        std::string why_;                                \
+        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+#else
+#define BP_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
+#endif
+#if MT_BP_MLIR
+#define BP_NEED_MLIR() BP_NEED_GPU()
+#else
+#define BP_NEED_MLIR() \
+    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
+#endif
+
+BP_CASE(copy2d, copy2d)
+BP_CASE(copy2d_s1, copy2d_s1)
+BP_CASE(pad_nan, pad_nan)
+BP_CASE(scale1d, scale1d)
+BP_CASE(fill, fill)
+BP_CASE(matmul, matmul)
+BP_CASE(matmul32, matmul32)
+BP_CASE(while_rowsum, while_rowsum)
+BP_CASE(helper, helper)
+BP_CASE(view_r, view_r)
+BP_CASE(view_c, view_c)
+BP_CASE(if, if_)
+BP_CASE(copy3d, copy3d)
+
+} // namespace
