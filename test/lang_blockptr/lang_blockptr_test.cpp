@@ -31,55 +31,15 @@
 #include "../support/gpu.h"
 #endif
 
+#define MT_LANG_CUDA MT_BP_CUDA
+#define MT_LANG_EMU MT_BP_EMU
+#include "../support/lang_buf.h"
+
 namespace {
 
-enum class Backend { Host, Cuda, Mlir };
-
-// Small integers (as T) from a deterministic sequence: (i * 37 + seed) % 19 - 9.
-template <typename T>
-std::vector<T> ints(size_t n, int seed) {
-    std::vector<T> v(n);
-    for (size_t i = 0; i < n; i++) v[i] = (T)((int)((i * 37 + (size_t)seed) % 19) - 9);
-    return v;
-}
-
-// Host vectors, copied to and from the device for the GPU backends.
-template <typename T>
-struct Buf {
-    std::vector<T> h;
-    T *d = nullptr;
-    explicit Buf(std::vector<T> v) : h(std::move(v)) {}
-    Buf(size_t n, T fill) : h(n, fill) {}
-    Buf(const Buf &) = delete;
-    Buf &operator=(const Buf &) = delete;
-    ~Buf() {
-#if MT_BP_CUDA
-        if (d) cudaFree(d);
-#endif
-    }
-    T *ptr(Backend b) {
-        if (b == Backend::Host || MT_BP_EMU) return h.data();
-#if MT_BP_CUDA
-        if (!d) {
-            EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), h.size() * sizeof(T)), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
-                      cudaSuccess);
-        }
-#endif
-        return d;
-    }
-    void fetch(Backend b) {
-#if MT_BP_CUDA
-        if (b != Backend::Host && !MT_BP_EMU) {
-            EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost),
-                      cudaSuccess);
-        }
-#else
-        (void)b;
-#endif
-    }
-};
+using mt_lang::Backend;
+using mt_lang::Buf;
+using mt_lang::ints;
 
 // Exact comparison; a NaN matches a NaN.
 template <typename T>

@@ -25,11 +25,15 @@
 #include "../support/gpu.h"
 #endif
 
+#define MT_LANG_CUDA MT_SHAPE_CUDA
+#include "../support/lang_buf.h"
+
 namespace {
 
-// Mlir: the MLIR backend's launchers (device memory, as Cuda).
-enum class Backend { Host, Cuda, Mlir };
+using mt_lang::Backend;
+using mt_lang::Buf;
 
+// Mlir: the MLIR backend's launchers (device memory, as Cuda).
 std::vector<float> iota_f(size_t n, float scale, float add) {
     std::vector<float> v(n);
     for (size_t i = 0; i < n; i++) v[i] = (float)i * scale + add;
@@ -38,42 +42,6 @@ std::vector<float> iota_f(size_t n, float scale, float add) {
 
 // Buffers a kernel reads and writes: host vectors, copied to and from the
 // device for the CUDA backend.
-template <typename T>
-struct Buf {
-    std::vector<T> h;
-    T *d = nullptr;
-    explicit Buf(std::vector<T> v) : h(std::move(v)) {}
-    Buf(const Buf &) = delete;
-    Buf &operator=(const Buf &) = delete;
-    ~Buf() {
-#if MT_SHAPE_CUDA
-        if (d) cudaFree(d);
-#endif
-    }
-    T *ptr(Backend b) {
-        if (b == Backend::Host) return h.data();
-#if MT_SHAPE_CUDA
-        if (!d) {
-            EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&d), h.size() * sizeof(T)), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
-                      cudaSuccess);
-        }
-#endif
-        return d;
-    }
-    void fetch(Backend b) {
-#if MT_SHAPE_CUDA
-        if (b != Backend::Host) {
-            EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost),
-                      cudaSuccess);
-        }
-#else
-        (void)b;
-#endif
-    }
-};
-
 template <typename T>
 void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
     ASSERT_EQ(got.size(), want.size());
