@@ -31,6 +31,7 @@
 #endif
 
 #define MT_LANG_CUDA MT_RANK_CUDA
+#define MT_LANG_EMU MT_RANK_EMU
 #include "../support/lang_buf.h"
 
 namespace {
