@@ -150,8 +150,24 @@ static void prefer_in_thread(Arena *a, const Function *f, TileInfo *t) {
     t->tn = tn0;
 }
 
+/* Where a thread holds whole rows (a warp's lanes all along the rows),
+ * a thread's rows one every `threads` rather than in runs of 4: each
+ * access of the tile, and of its rows, is then contiguous across the
+ * warp's lanes (a (1024, 2) tile: a warp's 8-byte accesses of one
+ * instruction cover 256 consecutive bytes, not 32 bytes every 32), as
+ * Triton's sizePerThread [1, C] repeated over the tile. Unless that
+ * takes an exchange out of the threads (an interleave's reshape of a
+ * (R, 2) tile to a thread's consecutive flat elements). */
+static void prefer_strided_rows(Arena *a, const Function *f, TileInfo *t) {
+    if (t->rank != 2 || t->dot_box || t->tm <= 1 || t->tn != t->cols) return;
+    int kept = any_item(&f->body, is_exchange) ? in_thread_count(a, f, t) : 0;
+    t->rows_strided = 1;
+    if (kept && in_thread_count(a, f, t) < kept) t->rows_strided = 0;
+}
+
 const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warps) {
     t->tm = t->tn = 1;
+    t->rows_strided = 0;
     if (num_warps > 0) {
         if (num_warps > 32 || (num_warps & (num_warps - 1)) != 0)
             return arena_printf(a, "num_warps must be a power of two from 1 to 32 (got %d)",
@@ -161,6 +177,7 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         const char *err = layout_for_threads(a, f, t, threads);
         if (err) return err;
         prefer_in_thread(a, f, t);
+        prefer_strided_rows(a, f, t);
         t->block_threads = t->threads / (t->tm * t->tn);
         return NULL;
     }
@@ -207,7 +224,10 @@ const char *layout_choose(Arena *a, const Function *f, TileInfo *t, int num_warp
         }
         t->tm = tm;
         t->tn = tn;
-        if (!micro) prefer_in_thread(a, f, t);
+        if (!micro) {
+            prefer_in_thread(a, f, t);
+            prefer_strided_rows(a, f, t);
+        }
     }
     t->block_threads = t->threads / (t->tm * t->tn);
     if (t->block_threads > 1024)
@@ -454,8 +474,9 @@ const char *layout_coord_text(Arena *a, LayoutAxis x, const char *t, const char 
 
 void layout_axes(const TileInfo *t, int group, LayoutAxis axis[3]) {
     int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
-    /* rows in runs of 4, columns and flat values in the 16-byte group */
-    axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, 4);
+    /* rows in runs of 4 (or one by one: rows_strided), columns and flat
+     * values in the 16-byte group */
+    axis[AXIS_ROWS] = axis_of(tm, t->rank == 2 ? t->rows : 1, t->rows_strided ? 1 : 4);
     axis[AXIS_COLS] =
         axis_of(t->rank == 2 ? tn : tm * tn, t->rank == 2 ? t->cols : t->threads, group);
     axis[AXIS_FLAT] = axis_of(tm * tn, t->threads, group);

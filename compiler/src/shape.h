@@ -53,6 +53,10 @@ typedef struct TileInfo {
      * the loop's staged chunks; the launcher takes that kernel where the
      * grid's x and y are multiples of them (0: one program per block). */
     int group_m, group_n;
+    /* -O2, rank 2: 1 where a thread's rows are spread one every `threads
+     * along the rows` (Triton's sizePerThread [1, C] repeated), 0 where
+     * they are consecutive in runs of 4 (layout.c layout_axes) */
+    int rows_strided;
 } TileInfo;
 
 /* 0 after a diagnostic (at the op that breaks the rule). max_elements is

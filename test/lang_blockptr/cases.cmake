@@ -14,4 +14,5 @@ set(MYTRITON_BP_CASES
   "view_r|view_kernel|*fp32, *fp32, i32, i32, i32, i32, i32|BR=16 BC=16 COL_MAJOR=False|cdiv(R, BR), cdiv(C, BC)"
   "view_c|view_kernel|*fp32, *fp32, i32, i32, i32, i32, i32|BR=16 BC=16 COL_MAJOR=True|cdiv(R, BR), cdiv(C, BC)"
   "if|if_kernel|*fp32, *fp32, i32, i32, i32|BM=8 BN=32|1"
+  "if_advance|if_advance_kernel|*fp32, *fp32, i32, i32, i32|BM=8 BN=32|1"
   "copy3d|copy3d_kernel|*fp32, *fp32, i32, i32, i32|BA=2 BB=4 BC=8|cdiv(A, BA), cdiv(B, BB), cdiv(C, BC)")

@@ -241,7 +241,7 @@ void view(Launch launch) {
     }
 }
 
-#define VIEW_LAUNCH(name)                                                                  \
+#define LAUNCHER(name)                                                                  \
     [be, opt](Buf<float> &x, Buf<float> &y, auto... args) {                               \
         int st_ = -1;                                                                      \
         if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...); \
@@ -251,18 +251,19 @@ void view(Launch launch) {
         return st_;                                                                        \
     }
 
-void view_r(Backend be, int opt) { view(VIEW_LAUNCH(view_r)); }
-void view_c(Backend be, int opt) { view(VIEW_LAUNCH(view_c)); }
+void view_r(Backend be, int opt) { view(LAUNCHER(view_r)); }
+void view_c(Backend be, int opt) { view(LAUNCHER(view_c)); }
 
-// if_kernel (BM=8, BN=32): the first block of columns into Y's first BM
-// rows, or with flip the second block (zero past N) into the next BM.
-void if_(Backend be, int opt) {
+// if_kernel and if_advance_kernel (BM=8, BN=32): the first block of
+// columns into Y's first BM rows, or with flip the second block (zero past
+// N) into the next BM.
+template <typename Launch>
+void if_run(Launch launch) {
     const int BM = 8, BN = 32, N = 50, sxm = N + 1;
     Buf<float> x(ints<float>((size_t)BM * sxm, 8));
     for (int flip = 0; flip < 2; flip++) {
         Buf<float> y((size_t)2 * BM * BN, kUntouched);
-        RUN(be, opt, if, x.ptr(be), y.ptr(be), N, sxm, flip);
-        y.fetch(be);
+        ASSERT_EQ(launch(x, y, N, sxm, flip), 0) << mytriton_last_error();
         std::vector<float> want(y.h.size(), kUntouched);
         for (int i = 0; i < BM; i++)
             for (int j = 0; j < BN; j++) {
@@ -273,6 +274,9 @@ void if_(Backend be, int opt) {
         expect_equal(y.h, want, flip ? "if (flip)" : "if");
     }
 }
+
+void if_(Backend be, int opt) { if_run(LAUNCHER(if)); }
+void if_advance(Backend be, int opt) { if_run(LAUNCHER(if_advance)); }
 
 // copy3d_kernel (blocks (2, 4, 8)): Y = X - 3 on (3, 7, 13).
 void copy3d(Backend be, int opt) {
@@ -335,6 +339,7 @@ BP_CASE(helper, helper)
 BP_CASE(view_r, view_r)
 BP_CASE(view_c, view_c)
 BP_CASE(if, if_)
+BP_CASE(if_advance, if_advance)
 BP_CASE(copy3d, copy3d)
 
 } // namespace

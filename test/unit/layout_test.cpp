@@ -148,6 +148,25 @@ TEST(Layout, ExchangesStayInTheThread) {
     EXPECT_TRUE(has(r.cuda, "__shared__")) << r.cuda;
 }
 
+// A thread holding whole rows of a (1024, 2) tile holds rows one every
+// 256 (Triton's sizePerThread [1, 2] repeated 4 times), so that one 8-byte
+// access covers 256 consecutive bytes across a warp, and a store of the
+// rows 128: the split and join stay in the thread. Not where that would
+// move the interleave's reshape out of the threads (the test above).
+TEST(Layout, WholeRowsSpreadOneByOne) {
+    Compiled r = emit_layout(kSuite + "pairs.py", "magnitude_kernel", "*fp32, *fp32, *fp32, i32",
+                             {{"BLOCK", "1024"}}, 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.layout, "#blocked = #mt.blocked<{sizePerThread = [1, 2], threadsPerWarp = "
+                              "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>  // repeated 4 x 1"))
+        << r.layout;
+    EXPECT_TRUE(has(r.layout, "split %") &&
+                has(r.layout, ": vector<1024 x f32>  // #rows <- in the thread"))
+        << r.layout;
+    EXPECT_TRUE(has(r.cuda, "v3[i] = (v1 + (i * 256 + ty));")) << r.cuda;
+    EXPECT_FALSE(has(r.cuda, "__shared__")) << r.cuda;
+}
+
 TEST(Layout, ExchangesAndOneThreadPerElement) {
     const char *body =
         "    r = tl.arange(0, 16)\n"

@@ -24,8 +24,9 @@ def copy2d_kernel(X, Y, P, M, N, stride_xm, stride_xn, stride_ym, stride_yn, str
     p_bp = tl.make_block_ptr(base=P, shape=(M, N), strides=(stride_pm, 1),
                              offsets=(pid_m * BM, pid_n * BN), block_shape=(BM, BN),
                              order=(1, 0))
-    x = tl.load(x_bp, boundary_check=(0, 1), padding_option="zero", cache_modifier=".cg",
-                eviction_policy="evict_last")
+    # (not with an eviction policy too: Triton 3.6 prints ld.global.cg with
+    # L1::evict_last, which ptxas rejects)
+    x = tl.load(x_bp, boundary_check=(0, 1), padding_option="zero", cache_modifier=".cg")
     tl.store(y_bp, x * 2.0 + 1.0, boundary_check=(0, 1))
     tl.store(p_bp, x)
 
@@ -154,6 +155,20 @@ def if_kernel(X, Y, N, stride_xm, flip, BM: tl.constexpr, BN: tl.constexpr):
         q = tl.make_block_ptr(Y, (2 * BM, BN), (BN, 1), (BM, 0), (BM, BN), (1, 0))
     else:
         q = tl.make_block_ptr(Y, (2 * BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    x = tl.load(p, boundary_check=(1, ), padding_option="zero")
+    tl.store(q, x)
+
+
+# The same with both block pointers made before the if and advanced in one
+# branch: the form Triton 3.6 compiles (its RewriteTensorPointer pass
+# asserts on if_kernel's, a block pointer made in a branch).
+@triton.jit
+def if_advance_kernel(X, Y, N, stride_xm, flip, BM: tl.constexpr, BN: tl.constexpr):
+    p = tl.make_block_ptr(X, (BM, N), (stride_xm, 1), (0, 0), (BM, BN), (1, 0))
+    q = tl.make_block_ptr(Y, (2 * BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    if flip != 0:
+        p = tl.advance(p, (0, BN))
+        q = q.advance((BM, 0))
     x = tl.load(p, boundary_check=(1, ), padding_option="zero")
     tl.store(q, x)
 
