@@ -6,7 +6,7 @@
 # when present, the MLIR-built test programs carried in .carry-mlir (built
 # where mlir-opt is; the H200 has none), and an Nsight Compute profile of
 # the fp16 tl.dot matmul (mytriton's and Triton's kernels). Logs under $OUT;
-# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,attn,ncu); DOT_ARGS the
+# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,attn,ncu,ncusuite); DOT_ARGS the
 # bench_dot.py arguments.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
@@ -62,6 +62,20 @@ fi
 if has attn && [ -f scripts/bench_attn.py ]; then
   timeout "${ATTN_TIMEOUT:-200}" python3 scripts/bench_attn.py --build-dir build-h200 ${ATTN_ARGS:-} > "$OUT/bench_attn.log" 2>&1
   echo "== bench_attn exit $? after $(el)"; tail -30 "$OUT/bench_attn.log"
+fi
+if has ncusuite && command -v ncu > /dev/null; then
+  # Nsight Compute of suite entries (NCU_SUITE, names): the first launch of
+  # the entry's kernel is mytriton's, the second Triton's (bench_suite.py
+  # checks both before timing), caches flushed before each
+  for e in ${NCU_SUITE:-row_max_fp16 plane_sum_fp16 ema_fp32 rms_norm_bf16}; do
+    k=$(python3 -c "import json,sys; print([x['kernel'] for x in json.load(open('bench/suite/suite.json'))['kernels'] if x['name'] == sys.argv[1]][0])" "$e")
+    timeout "${NCU_TIMEOUT:-120}" ncu --clock-control none -k "regex:$k|$e" -c 2 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section SchedulerStats \
+      python3 scripts/bench_suite.py --only "^$e\$" --rounds 1 --rep 5 --warmup 1 > "$OUT/ncu_$e.log" 2>&1
+    echo "== ncu $e ($k) exit $? after $(el)"
+    grep -E "^  [a-z_0-9]+.*\(|Duration|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Registers Per|Block Size|Warp Cycles Per Issued|Issued Warp|No Eligible" "$OUT/ncu_$e.log" | head -40
+  done
 fi
 if has ncu && command -v ncu > /dev/null; then
   # the first launch of mytriton's fp16 kernel (NCU_CONFIG of bench_dot.py's

@@ -185,6 +185,19 @@ static const char *both(CudaB *C, const char *a, const char *b) {
     return arena_printf(C->a, "%s && %s", a, b);
 }
 
+/* Of the threads holding the same elements of a value of layout l (a
+ * scalar: all of a program's; a row: every thread along the columns; a
+ * column: every thread along the rows), the one that writes them, as
+ * Triton's stores mask the replicas: NULL where each element has one
+ * holder. */
+static const char *first_holder(CudaB *C, Layout l) {
+    const TileInfo *t = C->tile;
+    if (l == LAYOUT_UNIFORM && t->block_threads > 1) return arena_printf(C->a, "%s == 0", C->tid);
+    if (l == LAYOUT_ROWS && t->cols > t->tn) return (C->uses_tx = 1, "tx == 0");
+    if (l == LAYOUT_COLS && t->rows > t->tm) return (C->uses_ty = 1, "ty == 0");
+    return NULL;
+}
+
 static const char *box_guard(CudaB *C, Type t, Layout l, const char *i, const char *j) {
     const TileInfo *T = C->tile;
     if (!T->dot_box || t.rank == 0 || l == LAYOUT_UNIFORM) return NULL;
@@ -1236,9 +1249,25 @@ int cb_store_staged(CudaB *C, const Inst *in) {
                          access_shape(C, in));
 }
 
+static void emit_store_held(CudaB *C, const Inst *in, Layout l);
+
+/* A store: by the first of the threads holding each element. */
 static void emit_store(CudaB *C, const Inst *in) {
     Layout l = iter_layout(C, in);
     if (in->args[2].kind == OPD_CONST && !in->args[2].c.i) return;
+    const char *first = first_holder(C, l);
+    if (first) {
+        cb_line(C, "if (%s) {", first);
+        C->indent++;
+    }
+    emit_store_held(C, in, l);
+    if (first) {
+        C->indent--;
+        cb_line(C, "}");
+    }
+}
+
+static void emit_store_held(CudaB *C, const Inst *in, Layout l) {
     int base = ptr_base(C, in->args[0]);
     DType dt = (DType)operand_type(C->f, in->args[0]).dtype;
     int masked =
@@ -1501,17 +1530,11 @@ static void emit_reduce(CudaB *C, const Inst *in) {
  * first). */
 static const char *held_pos(CudaB *C, Layout l, Type ty, const char **guard) {
     const TileInfo *t = C->tile;
-    *guard = NULL;
+    *guard = first_holder(C, l);
     switch (l) {
-    case LAYOUT_UNIFORM:
-        if (t->block_threads > 1) *guard = arena_printf(C->a, "%s == 0", C->tid);
-        return "0";
-    case LAYOUT_ROWS:
-        if (t->cols > t->tn) *guard = (C->uses_tx = 1, "tx == 0");
-        return cb_row(C, "i");
-    case LAYOUT_COLS:
-        if (t->rows > t->tm) *guard = (C->uses_ty = 1, "ty == 0");
-        return cb_col(C, "j");
+    case LAYOUT_UNIFORM: return "0";
+    case LAYOUT_ROWS: return cb_row(C, "i");
+    case LAYOUT_COLS: return cb_col(C, "j");
     case LAYOUT_TILE: {
         /* (a bounding box: the value's own row length) */
         int cols = t->dot_box && ty.rank == 2 && ty.dims[1] > 1 ? (int)ty.dims[1] : t->cols;
