@@ -119,7 +119,7 @@ def build(args, tools, dtype, cfg, variant=None):
     one = "i32" if args.no_unit_strides else "i32:1"
     st = ["i32", one, one, "i32"] if args.b_col else ["i32", one, "i32", one]
     sig = "*%s:16, *%s:16, *%s:16, i32, i32, i32, %s, i32, %s" % (el, el, cdt, ", ".join(st), one)
-    cmd = [tools["mytritonc"], KERNELS, "--kernel", "matmul_kernel", "--signature", sig, "--name", name, "-O2",
+    cmd = [tools["mytritonc"], KERNELS, "--kernel", args.kernel, "--signature", sig, "--name", name, "-O2",
            "--num-warps", str(warps), "--num-stages", str(_stages), "--grid", "cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "-o", d]
     for k, v in (("BLOCK_M", bm), ("BLOCK_N", bn), ("BLOCK_K", bk), ("GROUP_M", gm), ("ACC", acc),
                  ("PRECISION", prec), ("PLUS", "False"), ("ACTIVATION", "none"),
@@ -188,6 +188,8 @@ def main():
     ap.add_argument("--warp-specialize", action="store_true",
                     help="the K loop's tl.range(..., warp_specialize=True), for both compilers")
     ap.add_argument("--compile-only", action="store_true")
+    ap.add_argument("--kernel", default="matmul_kernel",
+                    help="the kernel of test/lang_dot/kernels/dot.py (matmul_bp_kernel: block pointers)")
     ap.add_argument("--configs", help="indices into CONFIGS, comma-separated (default: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--variant", action="append", default=[], metavar="NAME:OLD=>NEW[&&OLD=>NEW...]",
@@ -293,7 +295,7 @@ def main():
                 ct = torch.empty((n, n), device="cuda", dtype=cdtype)
 
                 def tgo(ct=ct):
-                    return tl_mod.matmul_kernel[grid](a, b, ct, n, n, n, sa[0], sa[1], sb[0], sb[1], n, 1,
+                    return getattr(tl_mod, args.kernel)[grid](a, b, ct, n, n, n, sa[0], sa[1], sb[0], sb[1], n, 1,
                                                BLOCK_M=bm, BLOCK_N=bn,
                                                BLOCK_K=bk, GROUP_M=gm, ACC=acc, PRECISION=prec, PLUS=False,
                                                ACTIVATION="none", WARP_SPECIALIZE=args.warp_specialize,

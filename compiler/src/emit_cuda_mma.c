@@ -64,6 +64,33 @@ static int lane_of_arg(const Loop *l, int id) {
     return -1;
 }
 
+/* How carried lane i of loop l advances each iteration: a pointer by an
+ * addptr of it, an integer scalar (a block pointer's offset, fe_blockptr.c)
+ * by an add to it; *step the offset added (OPD_NONE for a lane yielded
+ * unchanged: a block pointer's offset the loop never advances). 0 for
+ * any other lane. */
+static int lane_step(const Function *f, const Loop *l, int i, Operand *step) {
+    int arg = l->args[i];
+    Type t = f->types[arg];
+    if (is_value(l->yields[i], arg) && (t.ptr || (t.rank == 0 && dtype_is_int((DType)t.dtype)))) {
+        *step = (Operand){.kind = OPD_NONE};
+        return 1;
+    }
+    const Inst *y = def_of(f, l->yields[i]);
+    if (!y) return 0;
+    if (t.ptr && y->op == OP_ADDPTR && is_value(y->args[0], arg)) {
+        *step = y->args[1];
+        return 1;
+    }
+    if (!t.ptr && t.rank == 0 && dtype_is_int((DType)t.dtype) && y->op == OP_ADD)
+        for (int k = 0; k < 2; k++)
+            if (is_value(y->args[k], arg) && !is_value(y->args[1 - k], arg)) {
+                *step = y->args[1 - k];
+                return 1;
+            }
+    return 0;
+}
+
 /* Whether operand o renders for any coordinates: constants, parameters,
  * the loop index, carried pointers (not the accumulator), pure
  * regenerable ops; `epi` values (the acc result and what is computed from
@@ -76,11 +103,11 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     if (epi && epi[o.id]) return 1;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
-        /* a carried pointer: its init and step (an addptr's offset, checked by mma_match) */
-        const Inst *y = def_of(f, l->yields[lane]);
-        return lane != P->acc_lane && y && y->op == OP_ADDPTR &&
+        /* a carried pointer or offset: its init and step (lane_step) */
+        Operand step;
+        return lane != P->acc_lane && lane_step(f, l, lane, &step) &&
                renderable(f, P, epi, l->inits[lane], depth + 1) &&
-               renderable(f, P, epi, y->args[1], depth + 1);
+               renderable(f, P, epi, step, depth + 1);
     }
     const Inst *d = f->defs[o.id];
     if (!d || !cuda_regen_op_ok(d->op)) return 0;
@@ -171,10 +198,10 @@ static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int d
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
         /* a carried pointer: its init, advanced by the same offset everywhere */
-        const Inst *y = def_of(f, l->yields[lane]);
-        if (y && y->op == OP_ADDPTR && is_value(y->args[0], o.id)) {
+        Operand step;
+        if (t.ptr && lane_step(f, l, lane, &step)) {
             Step i = step_of(f, l, l->inits[lane], axis, depth + 1),
-                 s = step_of(f, l, y->args[1], axis, depth + 1);
+                 s = step_of(f, l, step, axis, depth + 1);
             r.r = s.r == 0 ? i.r : STEP_ANY;
             r.c = s.c == 0 ? i.c : STEP_ANY;
         }
@@ -294,13 +321,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         cuda_regen_uses(&l->body, dot->result) != (P->add != NULL))
         return 0;
     if (P->add && cuda_regen_uses(&l->body, P->add->result)) return 0;
-    /* the other lanes: pointers advanced by an invariant offset, unused after the loop */
+    /* the other lanes: pointers (block pointers' integer offsets) advanced
+     * by an invariant offset, unused after the loop */
     for (int i = 0; i < l->ncarried; i++) {
         if (i == P->acc_lane) continue;
-        Type t = f->types[l->args[i]];
-        const Inst *y = def_of(f, l->yields[i]);
-        if (!t.ptr || !y || y->op != OP_ADDPTR || !is_value(y->args[0], l->args[i])) return 0;
-        const Inst *dd = def_of(f, y->args[1]);
+        Operand step;
+        if (!lane_step(f, l, i, &step)) return 0;
+        const Inst *dd = def_of(f, step);
         if (dd && in_block(&l->body, dd)) return 0;
         if (cuda_regen_uses(&f->body, l->results[i])) return 0;
     }
@@ -484,10 +511,12 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     if (o.id == l->results[M->P->acc_lane]) return M->acc_elem;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
-        /* a carried pointer: its init advanced mt_t times */
-        const Inst *y = def_of(f, l->yields[lane]);
+        /* a carried pointer or offset: its init advanced mt_t times */
+        Operand s = {.kind = OPD_NONE};
+        lane_step(f, l, lane, &s);
         const char *init = render(M, l->inits[lane], row, col, axis);
-        const char *step = render(M, y->args[1], row, col, axis);
+        if (s.kind == OPD_NONE) return init;
+        const char *step = render(M, s, row, col, axis);
         return arena_printf(M->a, "(%s + (%s)mt_t * %s)", init, M->index_type, step);
     }
     const Inst *d = f->defs[o.id];
@@ -748,11 +777,11 @@ static int hoisted_lane(const Mma *M, int k) {
     const Loop *l = M->P->loop->loop;
     Operand p = M->P->ld[k]->args[0];
     int lane = p.kind == OPD_VALUE ? lane_of_arg(l, p.id) : -1;
-    if (lane < 0) return -1;
-    const Inst *y = def_of(M->f, l->yields[lane]);
+    Operand step;
+    if (lane < 0 || !lane_step(M->f, l, lane, &step) || step.kind == OPD_NONE) return -1;
     int groups, per;
     copy_shape(M, k, &groups, &per);
-    return operand_type(M->f, y->args[1]).rank == 0 && per <= 32 ? lane : -1;
+    return operand_type(M->f, step).rank == 0 && per <= 32 ? lane : -1;
 }
 
 /* The test that pointer parameter `base` is `bytes`-aligned (" && ...";

@@ -313,6 +313,14 @@ MMA_TEST(MmaTf32Tile128x256Warps8LeakyPlusEq,
 MMA_TEST(MmaTf32Tile64Stages4, MMA_LAUNCH(mma_tf32_64_s4, float, float, float),
          MatmulCase{77, 130, 47, 32, true, false, false},
          MatmulCase{128, 256, 128, 32, true, false, false})
+// block pointers (matmul_bp_kernel): offsets carried by the K loop,
+// both bounds of each dimension checked
+MMA_TEST(MmaBlockPtrF16Tile128x256Warps8, MMA_LAUNCH(mma_bp_f16_128x256_w8, F16, F16, F16),
+         MatmulCase{200, 300, 130, 64, false, false, false},
+         MatmulCase{256, 512, 256, 64, false, false, false})
+MMA_TEST(MmaBlockPtrTf32Tile64LeakyRelu, MMA_LAUNCH(mma_bp_tf32_64_leaky, float, float, float),
+         MatmulCase{77, 130, 47, 32, true, false, true},
+         MatmulCase{128, 256, 128, 32, true, false, true})
 MMA_TEST(MmaI8Tile128, MMA_LAUNCH(mma_i8_128, int8_t, int8_t, int32_t),
          MatmulCase{300, 270, 100, 64, false, false, false},
          MatmulCase{256, 384, 512, 64, false, false, false})
@@ -366,6 +374,9 @@ MMA_TEST(MmaF16ColumnMajorBTile128x256Warps8, MMA_LAUNCH_BCOL(mma_f16_bt_128x256
 MMA_TEST(MmaBf16ColumnMajorBTile128LeakyPlusEq, MMA_LAUNCH_BCOL(mma_bf16_bt_128_leaky, BF16, BF16, BF16),
          bcol(MatmulCase{300, 270, 100, 64, false, false, true}),
          bcol(MatmulCase{256, 256, 256, 64, false, false, true}))
+MMA_TEST(MmaBlockPtrBf16ColumnMajorBTile128, MMA_LAUNCH_BCOL(mma_bp_bf16_bt_128, BF16, BF16, BF16),
+         bcol(MatmulCase{300, 270, 100, 64, false, false, false}),
+         bcol(MatmulCase{256, 256, 256, 64, false, false, false}))
 MMA_TEST(MmaE4m3ColumnMajorBTile128, MMA_LAUNCH_BCOL(mma_e4m3_bt_128, E4M3, E4M3, F16),
          imprecise(bcol(MatmulCase{300, 270, 100, 64, false, false, false})),
          imprecise(bcol(MatmulCase{256, 384, 512, 64, false, false, false})))

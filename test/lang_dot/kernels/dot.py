@@ -60,6 +60,44 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 
 
 @triton.jit
+def matmul_bp_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                     stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                     GROUP_M: tl.constexpr, ACC: tl.constexpr, PRECISION: tl.constexpr,
+                     PLUS: tl.constexpr, ACTIVATION: tl.constexpr,
+                     WARP_SPECIALIZE: tl.constexpr = False):
+    """matmul_kernel's program order and parameters with block pointers
+    (tl.make_block_ptr, tl.advance, boundary_check): the K loop's operands
+    and the result, checked on both dimensions; an f32 accumulator (ACC,
+    PLUS and WARP_SPECIALIZE are ignored)."""
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    a_bp = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BLOCK_M, 0),
+                             (BLOCK_M, BLOCK_K), (1, 0))
+    b_bp = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, pid_n * BLOCK_N),
+                             (BLOCK_K, BLOCK_N), (1, 0))
+    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_bp, boundary_check=(0, 1), padding_option="zero")
+        b = tl.load(b_bp, boundary_check=(0, 1), padding_option="zero")
+        accumulator = tl.dot(a, b, accumulator, input_precision=PRECISION)
+        a_bp = tl.advance(a_bp, (0, BLOCK_K))
+        b_bp = tl.advance(b_bp, (BLOCK_K, 0))
+    if ACTIVATION == "leaky_relu":
+        accumulator = tl.where(accumulator >= 0, accumulator, 0.01 * accumulator)
+    c_bp = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, stride_cn), (pid_m * BLOCK_M, pid_n * BLOCK_N),
+                             (BLOCK_M, BLOCK_N), (1, 0))
+    tl.store(c_bp, accumulator.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
 def batched_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                           stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
                           stride_cb, stride_cm, stride_cn,
