@@ -27,6 +27,8 @@
 #include "emu_e4m3_mma.h"
 #include "emu_e5m2_mma.h"
 #include "emu_ieee_mma.h"
+#include "emu_tf32_bp_bt_mma.h"
+#include "emu_tf32_bp_mma.h"
 #include "emu_tf32_bt_mma.h"
 #include "emu_tf32_mma.h"
 #include "emu_tf32x3_mma.h"
@@ -129,6 +131,18 @@ TEST(Matmul, Tf32ColumnMajorBTileMmaPlusEq) {
     for (const MatmulCase &c : {bcol(MatmulCase{77, 90, 47, 32, true, false, false}),
                                 bcol(MatmulCase{64, 128, 96, 32, true, false, false})})
         check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_tf32_bt_mma, float, float, float));
+}
+// block pointers (matmul_bp_kernel): ragged M, N and K checked by
+// boundary_check, B row-major and column-major
+TEST(Matmul, Tf32BlockPtrTileMma) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, true, false, true},
+                                MatmulCase{64, 256, 96, 32, true, false, true}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32_bp_mma, float, float, float));
+}
+TEST(Matmul, Tf32BlockPtrColumnMajorBTileMma) {
+    for (const MatmulCase &c : {bcol(MatmulCase{77, 90, 47, 32, true, false, false}),
+                                bcol(MatmulCase{64, 128, 96, 32, true, false, false})})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_tf32_bp_bt_mma, float, float, float));
 }
 TEST(Matmul, I8ColumnMajorBTileMma) {
     for (const MatmulCase &c : {bcol(MatmulCase{70, 150, 100, 64, false, false, false}),
