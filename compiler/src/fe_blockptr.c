@@ -420,11 +420,6 @@ Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     fe_note_use(I, A->v[0]);
     Expr *ptr, *mask;
     addresses(I, bp, check, fn, pos, &ptr, &mask);
-    Expr *e = fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL);
-    Stmt *s = ARENA_NEW(I->a, Stmt);
-    s->kind = STMT_STORE;
-    s->pos = pos;
-    s->store = e;
-    fe_stmt_append(I, s);
+    fe_store_stmt(I, fn, pos, ptr, value, mask);
     return vnone();
 }

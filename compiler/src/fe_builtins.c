@@ -339,6 +339,17 @@ static int is_tensor_member(Builtin b) {
     return 0;
 }
 
+/* `base.name` as a callable: the method name bound to base. */
+static Val bound_method(Interp *I, const char *name, Val base) {
+    Val v = {0};
+    v.kind = V_METHOD;
+    v.s = name;
+    v.n = 1;
+    v.items = ARENA_ARRAY(I->a, Val, 1);
+    v.items[0] = base;
+    return v;
+}
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
@@ -445,28 +456,13 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
         Val m = fe_tl_member(attr, 0);
         if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
-            (m.kind == V_FUNC && is_tensor_member((Builtin)m.i))) {
-            Val v = {0};
-            v.kind = V_METHOD;
-            v.s = attr;
-            v.n = 1;
-            v.items = ARENA_ARRAY(I->a, Val, 1);
-            v.items[0] = base;
-            return v;
-        }
+            (m.kind == V_FUNC && is_tensor_member((Builtin)m.i)))
+            return bound_method(I, attr, base);
         fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
     }
     if (base.kind == V_BLOCKPTR) {
         /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
-        if (strcmp(attr, "advance") == 0) {
-            Val v = {0};
-            v.kind = V_METHOD;
-            v.s = attr;
-            v.n = 1;
-            v.items = ARENA_ARRAY(I->a, Val, 1);
-            v.items[0] = base;
-            return v;
-        }
+        if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
         fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
     }
     if (base.kind == V_DTYPE) {
@@ -493,15 +489,7 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             "is_int8",     "is_int16",  "is_int32",      "is_int64",        "is_uint8",
             "is_uint16",   "is_uint32", "is_uint64",     "is_fp8"};
         for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-            if (strcmp(attr, preds[i]) == 0) {
-                Val v = {0};
-                v.kind = V_METHOD;
-                v.s = preds[i];
-                v.n = 1;
-                v.items = ARENA_ARRAY(I->a, Val, 1);
-                v.items[0] = base;
-                return v;
-            }
+            if (strcmp(attr, preds[i]) == 0) return bound_method(I, preds[i], base);
         fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
     }
     fe_fail(I, n->pos, "%s has no attribute '%s'", fe_kind_name(base), attr);
@@ -621,8 +609,6 @@ DType fe_need_dtype(Interp *I, Val v, SrcPos pos, const char *fn) {
     if (v.ptr) fe_fail(I, pos, "%s: the dtype must not be a pointer dtype", fn);
     return (DType)v.i;
 }
-
-void fe_stmt_append(Interp *I, Stmt *s);
 
 Val fe_parse_float_string(Interp *I, const char *s, SrcPos pos) {
     while (isspace((unsigned char)*s)) s++;
@@ -792,12 +778,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             fe_to_expr_as(I, A.v[1], (DType)ptr->type.dtype, A.pos[1], "tl.store's value");
         Expr *mask =
             A.v[2].kind == V_NONE ? NULL : fe_to_expr(I, A.v[2], A.pos[2], "tl.store's mask");
-        Expr *e = fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL);
-        Stmt *s = ARENA_NEW(I->a, Stmt);
-        s->kind = STMT_STORE;
-        s->pos = pos;
-        s->store = e;
-        fe_stmt_append(I, s);
+        fe_store_stmt(I, fn, pos, ptr, value, mask);
         return vnone();
     }
     case B_MAXIMUM:

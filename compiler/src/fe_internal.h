@@ -420,6 +420,7 @@ Val fe_eval_call(Interp *I, const PyNode *n);
 Val fe_eval_inner(Interp *I, const PyNode *n);
 Val fe_eval(Interp *I, const PyNode *n);
 void fe_stmt_append(Interp *I, Stmt *s);
+void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value, Expr *mask);
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos);
 void fe_assign_target(Interp *I, const PyNode *target, Val v);
 void fe_collect_name(Arena *a, const PyNode *target, PtrVec *names);

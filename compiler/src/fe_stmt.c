@@ -18,6 +18,16 @@ void fe_stmt_append(Interp *I, Stmt *s) {
     ptrvec_push(I->a, L->stmts, s);
 }
 
+/* A store statement: OP_STORE of ptr, value and mask (NULL: none). */
+void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value, Expr *mask) {
+    Expr *e = fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL);
+    Stmt *s = ARENA_NEW(I->a, Stmt);
+    s->kind = STMT_STORE;
+    s->pos = pos;
+    s->store = e;
+    fe_stmt_append(I, s);
+}
+
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
     for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
         if (I->loops[d]->index_name && strcmp(I->loops[d]->index_name, name) == 0)

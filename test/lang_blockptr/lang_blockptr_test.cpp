@@ -32,6 +32,7 @@
 #endif
 
 #define MT_LANG_CUDA MT_BP_CUDA
+#define MT_LANG_MLIR MT_BP_MLIR
 #define MT_LANG_EMU MT_BP_EMU
 #include "../support/lang_buf.h"
 
@@ -298,33 +299,17 @@ void copy3d(Backend be, int opt) {
     TEST(Host, name##_o1) { fn(Backend::Host, 1); } \
     TEST(Host, name##_o2) { fn(Backend::Host, 2); } \
     TEST(Cuda, name##_o1) {                         \
-        BP_NEED_GPU();                              \
+        LANG_NEED_GPU();                              \
         fn(Backend::Cuda, 1);                       \
     }                                               \
     TEST(Cuda, name##_o2) {                         \
-        BP_NEED_GPU();                              \
+        LANG_NEED_GPU();                              \
         fn(Backend::Cuda, 2);                       \
     }                                               \
     TEST(Mlir, name) {                              \
-        BP_NEED_MLIR();                             \
+        LANG_NEED_MLIR();                             \
         fn(Backend::Mlir, 1);                       \
     }
-#endif
-
-#if MT_BP_CUDA
-#define BP_NEED_GPU()                                    \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
-#else
-#define BP_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
-#endif
-#if MT_BP_MLIR
-#define BP_NEED_MLIR() BP_NEED_GPU()
-#else
-#define BP_NEED_MLIR() \
-    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
 #endif
 
 BP_CASE(copy2d, copy2d)

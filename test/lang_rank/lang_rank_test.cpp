@@ -31,6 +31,7 @@
 #endif
 
 #define MT_LANG_CUDA MT_RANK_CUDA
+#define MT_LANG_MLIR MT_RANK_MLIR
 #define MT_LANG_EMU MT_RANK_EMU
 #include "../support/lang_buf.h"
 
@@ -362,34 +363,18 @@ void bmm_acc(Backend be, int opt) {
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
     TEST(Cuda, name##_o1) {                           \
-        RANK_NEED_GPU();                              \
+        LANG_NEED_GPU();                              \
         name(Backend::Cuda, 1);                       \
     }                                                 \
     TEST(Cuda, name##_o2) {                           \
-        RANK_NEED_GPU();                              \
+        LANG_NEED_GPU();                              \
         name(Backend::Cuda, 2);                       \
     }                                                 \
     TEST(Mlir, name) {                                \
-        RANK_NEED_MLIR();                             \
+        LANG_NEED_MLIR();                             \
         name(Backend::Mlir, 1);                       \
     }
 
-#endif
-
-#if MT_RANK_CUDA
-#define RANK_NEED_GPU()                                  \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
-#else
-#define RANK_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
-#endif
-#if MT_RANK_MLIR
-#define RANK_NEED_MLIR() RANK_NEED_GPU()
-#else
-#define RANK_NEED_MLIR() \
-    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
 #endif
 
 RANK_CASE(copy3)

@@ -26,6 +26,7 @@
 #endif
 
 #define MT_LANG_CUDA MT_SHAPE_CUDA
+#define MT_LANG_MLIR MT_SHAPE_MLIR
 #include "../support/lang_buf.h"
 
 namespace {
@@ -437,7 +438,7 @@ void reshape_box_b(Backend b) { reshape_box(b, 128, 32, 64, 64, BOX_LAUNCH(resha
 #define BOX_CASE(name)                        \
     TEST(Host, name##_o2) { name(Backend::Host); } \
     TEST(Cuda, name##_o2) {                   \
-        SHAPE_NEED_GPU();                     \
+        LANG_NEED_GPU();                     \
         name(Backend::Cuda);                  \
     }
 
@@ -445,33 +446,17 @@ void reshape_box_b(Backend b) { reshape_box(b, 128, 32, 64, 64, BOX_LAUNCH(resha
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
     TEST(Cuda, name##_o1) {                           \
-        SHAPE_NEED_GPU();                             \
+        LANG_NEED_GPU();                             \
         name(Backend::Cuda, 1);                       \
     }                                                 \
     TEST(Cuda, name##_o2) {                           \
-        SHAPE_NEED_GPU();                             \
+        LANG_NEED_GPU();                             \
         name(Backend::Cuda, 2);                       \
     }                                                 \
     TEST(Mlir, name) {                                \
-        SHAPE_NEED_MLIR();                            \
+        LANG_NEED_MLIR();                            \
         name(Backend::Mlir, 1);                       \
     }
-
-#if MT_SHAPE_CUDA
-#define SHAPE_NEED_GPU()                                 \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
-#else
-#define SHAPE_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
-#endif
-#if MT_SHAPE_MLIR
-#define SHAPE_NEED_MLIR() SHAPE_NEED_GPU()
-#else
-#define SHAPE_NEED_MLIR() \
-    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
-#endif
 
 SHAPE_CASE(trans_tile)
 SHAPE_CASE(trans_expr)

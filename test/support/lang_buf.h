@@ -1,12 +1,15 @@
 // The buffers of the language suites' tests (lang_shape, lang_rank,
 // lang_blockptr): host vectors, copied to and from the device for the GPU
-// backends. A test defines MT_LANG_CUDA (its <D>_CUDA) and, for test/emu's
-// CPU emulation of the CUDA units, MT_LANG_EMU before including this.
+// backends, and the skips of the GPU backends' tests. A test defines
+// MT_LANG_CUDA and MT_LANG_MLIR (its <D>_CUDA and <D>_MLIR) and, for
+// test/emu's CPU emulation of the CUDA units, MT_LANG_EMU before including
+// this (and ../support/gpu.h with CUDA).
 #ifndef MT_TEST_LANG_BUF_H
 #define MT_TEST_LANG_BUF_H
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #ifndef MT_LANG_EMU
@@ -14,6 +17,24 @@
 #endif
 #if MT_LANG_CUDA
 #include <cuda_runtime_api.h>
+#endif
+
+// LANG_NEED_GPU(): skips the test without a GPU (or a CUDA compiler);
+// LANG_NEED_MLIR(): also without the MLIR backend.
+#if MT_LANG_CUDA
+#define LANG_NEED_GPU()                                  \
+    do {                                                 \
+        std::string why_;                                \
+        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)
+#else
+#define LANG_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
+#endif
+#if MT_LANG_MLIR
+#define LANG_NEED_MLIR() LANG_NEED_GPU()
+#else
+#define LANG_NEED_MLIR() \
+    GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"
 #endif
 
 namespace mt_lang {
