@@ -2,8 +2,8 @@
  *   -O0: lowering and verification only.
  *   -O1: the seed's pipeline: fold, CSE, DCE; a kernel with runtime loops
  *        is verified but not rewritten (the seed's conservative rule).
- *   -O2: region-aware fold, CSE and DCE, plus loop-invariant code motion
- *        and the rewrite of outer-product loops' pointer lanes (outer.h).
+ *   -O2: region-aware fold, CSE and DCE, plus the removal of invariant
+ *        lanes, loop-invariant code motion and the rewrite of outer-product loops' pointer lanes (outer.h).
  * The verifier runs after every pass. */
 #ifndef MT_PASSES_H
 #define MT_PASSES_H
@@ -22,6 +22,8 @@ void pass_fold_seed(Arena *a, Function *f, PassStats *st);
 void pass_cse(Arena *a, Function *f, PassStats *st);
 void pass_dce(Arena *a, Function *f, PassStats *st);
 void pass_licm(Arena *a, Function *f, PassStats *st);
+/* -O2: lanes carried unchanged, and if results equal in both branches (lanes.c) */
+void pass_lanes(Arena *a, Function *f, PassStats *st);
 
 /* Runs the pipeline of `opt_level`. 0 after an internal-error diagnostic
  * (a verifier failure names the pass). */

@@ -473,6 +473,65 @@ TEST(Licm, HoistsOffsMTimesKOutOfTheRuntimeKMatmul) {
     EXPECT_NE(o1.ssa.find("  %13 = mul %4, K : block<16x1 x i32>\n"), std::string::npos) << o1.ssa;
 }
 
+// Invariant lanes (lanes.c): `w` carried unchanged by a for and a while,
+// and yielded unchanged by both branches of an if, is the value from
+// before them: no lane carries it; at -O1 the lanes stay.
+TEST(Lanes, UnchangedLanesAndEqualIfResultsGo) {
+    CompileArgs a;
+    a.path = write_kernel("lanes", "k.py",
+                          kernel_text("x, n", "    o = tl.arange(0, 16)\n"
+                                              "    v = tl.load(x + o)\n"
+                                              "    w = v * 3.0\n"
+                                              "    for i in range(n):\n"
+                                              "        v = v + w\n"
+                                              "        w = w\n"
+                                              "    j = 0\n"
+                                              "    while j < n:\n"
+                                              "        j += 1\n"
+                                              "        w = w\n"
+                                              "    if n > 2:\n"
+                                              "        v = v * 2.0\n"
+                                              "        w = w\n"
+                                              "    else:\n"
+                                              "        v = v - 1.0\n"
+                                              "    tl.store(x + o, v + w + j)\n"));
+    a.signature = "*fp32, i32";
+    a.opt_level = 2;
+    Compiled c = compile(a);
+    ASSERT_TRUE(c.ok) << c.diagnostics;
+    EXPECT_EQ(c.ssa,
+              "%0 = arange {start=0, end=16} : vector<16 x i32>\n"
+              "%1 = addptr x, %0 : vector<16 x ptr<f32>>\n"
+              "%2 = load %1, none, none : vector<16 x f32>\n"
+              "%3 = mul %2, 3.0 : vector<16 x f32>\n"
+              "%8 = for %4 in range(0, n, 1) iter_args(%5 = %2) : vector<16 x f32> {\n"
+              "  %7 = add %5, %3 : vector<16 x f32>\n"
+              "  yield %7\n"
+              "}\n"
+              "%14 = while iter_args(%10 = 0) : i32 {\n"
+              "  %12 = cmp_lt %10, n : bool\n"
+              "  condition %12\n"
+              "} do {\n"
+              "  %13 = add %10, 1 : i32\n"
+              "  yield %13\n"
+              "}\n"
+              "%16 = cmp_gt n, 2 : bool\n"
+              "%19 = if %16 : vector<16 x f32> {\n"
+              "  %17 = mul %8, 2.0 : vector<16 x f32>\n"
+              "  yield %17\n"
+              "} else {\n"
+              "  %18 = sub %8, 1.0 : vector<16 x f32>\n"
+              "  yield %18\n"
+              "}\n"
+              "%20 = add %19, %3 : vector<16 x f32>\n"
+              "%21 = add %20, %14 : vector<16 x f32>\n"
+              "store %1, %21, none\n");
+    a.opt_level = 1;
+    Compiled o1 = compile(a);
+    ASSERT_TRUE(o1.ok) << o1.diagnostics;
+    EXPECT_NE(o1.ssa.find("iter_args(%5 = %2, %6 = %3)"), std::string::npos) << o1.ssa;
+}
+
 TEST(Pipeline, O1LeavesKernelsWithRuntimeLoopsUntouched) {
     for (const char* kernel : {"matmul_runtime_k_kernel", "seed_matmul_runtime_k_kernel"}) {
         CompileArgs a = matmul(0);
