@@ -597,6 +597,10 @@ def main():
         if not torch.cuda.is_available():
             sys.exit("no GPU: use --compile-only (or --host --no-triton)")
     if need_triton:
+        import triton  # noqa: F811 (on the GPU machine only)
+        # device-side tensor descriptors (tl.make_tensor_descriptor) take
+        # their scratch memory from the allocator
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
         modules = {}
         for e in entries:
             try:

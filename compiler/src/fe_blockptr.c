@@ -38,7 +38,8 @@ int fe_bp_same(Val a, Val b) {
     const BlockPtr *x = bp_of(a), *y = bp_of(b);
     if (!x || !y) return 0;
     if (x == y) return 1;
-    if (x->rank != y->rank || x->base != y->base) return 0;
+    if (x->rank != y->rank || x->base != y->base || x->desc != y->desc || x->pad != y->pad)
+        return 0;
     for (int d = 0; d < x->rank; d++)
         if (!same_entry(x->shape[d], y->shape[d]) || !same_entry(x->strides[d], y->strides[d]) ||
             x->block[d] != y->block[d] || x->order[d] != y->order[d])
@@ -185,41 +186,52 @@ static void value_list(Interp *I, Val v, SrcPos pos, const char *fn, const char 
     for (int k = 0; k < n; k++) out[k] = entry(I, items[k], pos, fn, what, k, offset);
 }
 
-Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos) {
-    (void)pos; /* each error points at its argument */
-    Val base = A->v[0];
-    if (base.kind == V_BLOCKPTR || base.kind != V_EXPR || !base.e->type.ptr ||
-        base.e->type.rank != 0)
-        fe_fail(I, A->pos[0],
-                "%s: base must be a scalar pointer (a pointer parameter plus an offset), not %s",
-                fn,
-                base.kind == V_EXPR ? type_str(I->a, base.e->type)
-                : base.kind == V_BLOCKPTR ? "a block pointer"
-                                          : fe_kind_name(base));
-    if (base.e->type.dtype == DT_BOOL)
-        fe_fail(I, A->pos[0],
-                "%s: block pointers to int1 are not supported (Triton reads them as int8; pass an "
-                "*i8 pointer)",
-                fn);
-    BlockPtr *bp = ARENA_NEW(I->a, BlockPtr);
-    bp->base = base.e;
+/* bp's rank and block from a block_shape argument: compile-time powers of
+ * two, 1 to MT_MAX_RANK of them. */
+static int block_shape_of(Interp *I, Val v, SrcPos pos, const char *fn, BlockPtr *bp) {
     const Val *items;
-    int n = items_of(I, A->v[4], &items);
+    int n = items_of(I, v, &items);
     if (n < 1 || n > MT_MAX_RANK)
-        fe_fail(I, A->pos[4], "%s: block_shape has %d entries: blocks have 1 to %d dimensions", fn,
-                n, MT_MAX_RANK);
+        fe_fail(I, pos, "%s: block_shape has %d entries: blocks have 1 to %d dimensions", fn, n,
+                MT_MAX_RANK);
     bp->rank = n;
-    const_list(I, A->v[4], A->pos[4], fn, "block_shape", n, bp->block);
+    const_list(I, v, pos, fn, "block_shape", n, bp->block);
     int64_t numel = 1;
     for (int d = 0; d < n; d++) {
         int32_t b = bp->block[d];
         if (b <= 0 || (b & (b - 1)) != 0)
-            fe_fail(I, A->pos[4], "%s: block_shape[%d] is %d: each must be a power of 2 (Triton's rule)",
+            fe_fail(I, pos, "%s: block_shape[%d] is %d: each must be a power of 2 (Triton's rule)",
                     fn, d, b);
         numel *= b;
         if (numel > MT_MAX_NUMEL)
-            fe_fail(I, A->pos[4], "%s: the block has more than %d elements", fn, MT_MAX_NUMEL);
+            fe_fail(I, pos, "%s: the block has more than %d elements", fn, MT_MAX_NUMEL);
     }
+    return n;
+}
+
+/* The base of a block pointer or a tensor descriptor: a scalar pointer,
+ * not to int1. */
+static Expr *base_of(Interp *I, Val base, SrcPos pos, const char *fn) {
+    if (base.kind != V_EXPR || !base.e->type.ptr || base.e->type.rank != 0)
+        fe_fail(I, pos,
+                "%s: base must be a scalar pointer (a pointer parameter plus an offset), not %s",
+                fn,
+                base.kind == V_EXPR ? type_str(I->a, base.e->type)
+                : base.kind == V_BLOCKPTR ? (base.bp->desc ? "a tensor descriptor" : "a block pointer")
+                                          : fe_kind_name(base));
+    if (base.e->type.dtype == DT_BOOL)
+        fe_fail(I, pos,
+                "%s: block pointers to int1 are not supported (Triton reads them as int8; pass an "
+                "*i8 pointer)",
+                fn);
+    return base.e;
+}
+
+Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    (void)pos; /* each error points at its argument */
+    BlockPtr *bp = ARENA_NEW(I->a, BlockPtr);
+    bp->base = base_of(I, A->v[0], A->pos[0], fn);
+    int n = block_shape_of(I, A->v[4], A->pos[4], fn, bp);
     value_list(I, A->v[1], A->pos[1], fn, "shape", n, 0, bp->shape);
     value_list(I, A->v[2], A->pos[2], fn, "strides", n, 0, bp->strides);
     value_list(I, A->v[3], A->pos[3], fn, "offsets", n, 1, bp->offsets);
@@ -237,6 +249,11 @@ Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos) {
 
 Val fe_advance(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const BlockPtr *bp = bp_of(A->v[0]);
+    if (bp && bp->desc)
+        fe_fail(I, A->pos[0],
+                "%s: a tensor descriptor has no offsets to advance (pass the offsets to its "
+                "load and store)",
+                fn);
     if (!bp)
         fe_fail(I, A->pos[0], "%s needs a block pointer (made by tl.make_block_ptr), not %s", fn,
                 A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type)
@@ -356,23 +373,11 @@ static void no_mask(Interp *I, const Args *A, int k, const char *fn, int load) {
                 load ? "boundary_check= and padding_option=" : "boundary_check=");
 }
 
-/* tl.load(block_ptr, boundary_check=(...), padding_option=...): A bound to
- * tl.load's parameters (pointer, mask, other, boundary_check,
- * padding_option, hints). */
-Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
-    const BlockPtr *bp = A->v[0].bp;
-    no_mask(I, A, 1, fn, 1);
-    no_mask(I, A, 2, fn, 1);
+/* The load of block pointer bp, dimensions check[] checked, the elements
+ * outside them padded (pad: 0 none, 1 zero, 2 NaN). */
+static Val load_checked(Interp *I, const BlockPtr *bp, const int *check, int pad, const char *fn,
+                        SrcPos pos) {
     DType dt = (DType)bp->base->type.dtype;
-    int pad = padding_of(I, A->v[4], A->pos[4], fn);
-    if (pad == 2 && !dtype_is_float(dt))
-        fe_fail(I, A->pos[4],
-                "%s: padding option \"nan\" is not supported for integer block pointers (the "
-                "elements are %s)",
-                fn, dtype_name(dt));
-    int check[MT_MAX_RANK];
-    boundary_dims(I, A->v[3], A->pos[3], fn, bp->rank, check);
-    fe_note_use(I, A->v[0]);
     Expr *ptr, *mask;
     addresses(I, bp, check, fn, pos, &ptr, &mask);
     Expr *other = NULL;
@@ -385,12 +390,41 @@ Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     return fe_vexpr(e);
 }
 
+/* tl.load(block_ptr, boundary_check=(...), padding_option=...): A bound to
+ * tl.load's parameters (pointer, mask, other, boundary_check,
+ * padding_option, hints). */
+/* tl.load / tl.store of a tensor descriptor: Triton's are its methods. */
+static void not_desc(Interp *I, const Args *A, const char *fn, const char *method) {
+    if (A->v[0].bp->desc)
+        fe_fail(I, A->pos[0], "%s takes no tensor descriptor: use desc.%s(offsets%s)", fn, method,
+                strcmp(method, "store") == 0 ? ", value" : "");
+}
+
+Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    const BlockPtr *bp = A->v[0].bp;
+    not_desc(I, A, fn, "load");
+    no_mask(I, A, 1, fn, 1);
+    no_mask(I, A, 2, fn, 1);
+    DType dt = (DType)bp->base->type.dtype;
+    int pad = padding_of(I, A->v[4], A->pos[4], fn);
+    if (pad == 2 && !dtype_is_float(dt))
+        fe_fail(I, A->pos[4],
+                "%s: padding option \"nan\" is not supported for integer block pointers (the "
+                "elements are %s)",
+                fn, dtype_name(dt));
+    int check[MT_MAX_RANK];
+    boundary_dims(I, A->v[3], A->pos[3], fn, bp->rank, check);
+    fe_note_use(I, A->v[0]);
+    return load_checked(I, bp, check, pad, fn, pos);
+}
+
 /* tl.store(block_ptr, value, boundary_check=(...)): A bound to tl.store's
  * parameters (pointer, value, mask, boundary_check, hints). As Triton, the
  * value is the block's shape and element type, or a scalar of that type
  * (broadcast); nothing converts. */
 Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const BlockPtr *bp = A->v[0].bp;
+    not_desc(I, A, fn, "store");
     no_mask(I, A, 2, fn, 0);
     DType dt = (DType)bp->base->type.dtype;
     Val v = A->v[1];
@@ -418,6 +452,108 @@ Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     int check[MT_MAX_RANK];
     boundary_dims(I, A->v[3], A->pos[3], fn, bp->rank, check);
     fe_note_use(I, A->v[0]);
+    Expr *ptr, *mask;
+    addresses(I, bp, check, fn, pos, &ptr, &mask);
+    fe_store_stmt(I, fn, pos, ptr, value, mask);
+    return vnone();
+}
+
+/* ---- Tensor descriptors ---------------------------------------------------- */
+
+/* tl.make_tensor_descriptor(base, shape, strides, block_shape,
+ * padding_option="zero") (semantic.py's make_tensor_descriptor): a block
+ * pointer without offsets whose loads and stores take them and check every
+ * dimension. The last stride a compile-time 1, the block's last dimension
+ * at least 16 bytes, as Triton's rules for a TMA descriptor. */
+Val fe_make_tensor_descriptor(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    (void)pos;
+    BlockPtr *bp = ARENA_NEW(I->a, BlockPtr);
+    bp->desc = 1;
+    bp->base = base_of(I, A->v[0], A->pos[0], fn);
+    int n = block_shape_of(I, A->v[3], A->pos[3], fn, bp);
+    value_list(I, A->v[1], A->pos[1], fn, "shape", n, 0, bp->shape);
+    value_list(I, A->v[2], A->pos[2], fn, "strides", n, 0, bp->strides);
+    for (int d = 0; d < n; d++) {
+        bp->offsets[d] = fe_vint(0);
+        bp->order[d] = n - 1 - d;
+    }
+    DType dt = (DType)bp->base->type.dtype;
+    int bytes = dtype_info(dt)->bits / 8;
+    if ((int64_t)bp->block[n - 1] * bytes < 16)
+        fe_fail(I, A->pos[3],
+                "%s: the block's last dimension has %d bytes (%d x %d), fewer than the 16 a "
+                "tensor descriptor needs (Triton's rule)",
+                fn, bp->block[n - 1] * bytes, bp->block[n - 1], bytes);
+    Val last = bp->strides[n - 1];
+    if (last.kind != V_INT || last.i != 1)
+        fe_fail(I, A->pos[2],
+                "%s: the last stride must be a compile-time 1 (got %s): a tensor descriptor's "
+                "last dimension is contiguous (Triton's rule)",
+                fn, last.kind == V_INT ? arena_printf(I->a, "%lld", (long long)last.i)
+                                       : "a runtime value");
+    bp->pad = A->given[4] ? padding_of(I, A->v[4], A->pos[4], fn) : 1;
+    if (bp->pad == 0)
+        fe_fail(I, A->pos[4], "%s: padding_option must be \"zero\" or \"nan\"", fn);
+    if (bp->pad == 2 && !dtype_is_float(dt))
+        fe_fail(I, A->pos[4],
+                "%s: padding option \"nan\" is not supported for integer blocks (the elements "
+                "are %s)",
+                fn, dtype_name(dt));
+    return bp_val(bp);
+}
+
+/* A descriptor's load or store at `offsets`: the block pointer there. */
+static const BlockPtr *desc_at(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    const BlockPtr *d = bp_of(A->v[0]);
+    if (!d || !d->desc)
+        fe_fail(I, A->pos[0], "%s needs a tensor descriptor (made by tl.make_tensor_descriptor), not %s",
+                fn, d ? "a block pointer" : A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type)
+                                                                   : fe_kind_name(A->v[0]));
+    const Val *items;
+    int m = items_of(I, A->v[1], &items);
+    if (m != d->rank)
+        fe_fail(I, A->pos[1], "%s: %d offset%s for a tensor descriptor of rank %d", fn, m,
+                m == 1 ? "" : "s", d->rank);
+    Val offs[MT_MAX_RANK];
+    value_list(I, A->v[1], A->pos[1], fn, "offsets", d->rank, 1, offs);
+    BlockPtr *bp = ARENA_NEW(I->a, BlockPtr);
+    *bp = *d;
+    for (int k = 0; k < d->rank; k++) bp->offsets[k] = offs[k];
+    (void)pos;
+    fe_note_use(I, A->v[0]);
+    return bp;
+}
+
+/* desc.load(offsets), tl.load_tensor_descriptor(desc, offsets): every
+ * dimension checked, the elements outside padded. */
+Val fe_desc_load(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    const BlockPtr *bp = desc_at(I, A, fn, pos);
+    int check[MT_MAX_RANK];
+    for (int d = 0; d < MT_MAX_RANK; d++) check[d] = d < bp->rank;
+    return load_checked(I, bp, check, bp->pad, fn, pos);
+}
+
+/* desc.store(offsets, value), tl.store_tensor_descriptor(desc, offsets,
+ * value): a block of the descriptor's shape (no broadcast), converted to
+ * its element type as Triton's cast; the elements in bounds written. */
+Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    const BlockPtr *bp = desc_at(I, A, fn, pos);
+    DType dt = (DType)bp->base->type.dtype;
+    if (A->v[2].kind == V_BLOCKPTR)
+        fe_fail(I, A->pos[2], "%s: the value is %s, not a block", fn,
+                A->v[2].bp->desc ? "a tensor descriptor" : "a block pointer");
+    Expr *value = fe_to_expr(I, A->v[2], A->pos[2], fn);
+    Type t = value->type;
+    int same = !t.ptr && t.rank == bp->rank;
+    for (int d = 0; same && d < t.rank; d++) same = t.dims[d] == bp->block[d];
+    if (!same)
+        fe_fail(I, A->pos[2],
+                "%s: the value is %s but the descriptor's block is %s (Triton takes a block of "
+                "exactly that shape)",
+                fn, type_str(I->a, t), shape_text(I, bp));
+    if (t.dtype != dt) value = fe_cast_to(I, value, dt, pos);
+    int check[MT_MAX_RANK];
+    for (int d = 0; d < MT_MAX_RANK; d++) check[d] = d < bp->rank;
     Expr *ptr, *mask;
     addresses(I, bp, check, fn, pos, &ptr, &mask);
     fe_store_stmt(I, fn, pos, ptr, value, mask);

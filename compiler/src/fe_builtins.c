@@ -121,6 +121,13 @@ static const BuiltinSpec builtins[B_COUNT] = {
                           8,
                           0},
     [B_ADVANCE] = {"tl.advance", {"base", "offsets"}, 2, 8, 0},
+    [B_MAKE_TENSOR_DESC] = {"tl.make_tensor_descriptor",
+                            {"base", "shape", "strides", "block_shape", "padding_option"},
+                            4,
+                            8,
+                            0},
+    [B_DESC_LOAD] = {"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0},
+    [B_DESC_STORE] = {"tl.store_tensor_descriptor", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DOT] = {"tl.dot",
                {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
                 "out_dtype"},
@@ -208,6 +215,9 @@ static const struct {
     {"dot", V_FUNC, B_DOT},
     {"make_block_ptr", V_FUNC, B_MAKE_BLOCK_PTR},
     {"advance", V_FUNC, B_ADVANCE},
+    {"make_tensor_descriptor", V_FUNC, B_MAKE_TENSOR_DESC},
+    {"load_tensor_descriptor", V_FUNC, B_DESC_LOAD},
+    {"store_tensor_descriptor", V_FUNC, B_DESC_STORE},
     {"math", V_MODULE, MOD_TL_MATH},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
     {"extra", V_MODULE, MOD_TL_EXTRA},
@@ -462,6 +472,30 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
     }
     if (base.kind == V_BLOCKPTR) {
         /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
+        if (base.bp->desc) {
+            /* a tensor descriptor's methods and attributes */
+            if (strcmp(attr, "load") == 0) return bound_method(I, "load_tensor_descriptor", base);
+            if (strcmp(attr, "store") == 0)
+                return bound_method(I, "store_tensor_descriptor", base);
+            if (strcmp(attr, "block_shape") == 0) {
+                Val v = {0};
+                v.kind = V_LIST;
+                v.n = base.bp->rank;
+                v.items = ARENA_ARRAY(I->a, Val, v.n);
+                for (int d = 0; d < v.n; d++) v.items[d] = fe_vint(base.bp->block[d]);
+                return v;
+            }
+            if (strcmp(attr, "dtype") == 0) {
+                Val v = {0};
+                v.kind = V_DTYPE;
+                v.i = base.bp->base->type.dtype;
+                return v;
+            }
+            fe_fail(I, n->pos,
+                    "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
+                    "block_shape, dtype)",
+                    attr);
+        }
         if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
         fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
     }
@@ -814,6 +848,9 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_DOT: return fe_make_dot(I, &A, fn, pos);
     case B_MAKE_BLOCK_PTR: return fe_make_block_ptr(I, &A, fn, pos);
     case B_ADVANCE: return fe_advance(I, &A, fn, pos);
+    case B_MAKE_TENSOR_DESC: return fe_make_tensor_descriptor(I, &A, fn, pos);
+    case B_DESC_LOAD: return fe_desc_load(I, &A, fn, pos);
+    case B_DESC_STORE: return fe_desc_store(I, &A, fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),

@@ -90,6 +90,10 @@ typedef struct BlockPtr {
     Val offsets[MT_MAX_RANK]; /* compile-time ints or i64 scalars */
     int32_t block[MT_MAX_RANK];
     int32_t order[MT_MAX_RANK]; /* a layout hint only */
+    /* a tensor descriptor (tl.make_tensor_descriptor): offsets 0, given to
+     * each load and store, every dimension checked, out-of-bounds elements
+     * read as `pad` (1 zero, 2 NaN) */
+    int desc, pad;
 } BlockPtr;
 
 typedef enum Module {
@@ -191,6 +195,9 @@ typedef enum Builtin {
     B_DOT,
     B_MAKE_BLOCK_PTR, /* block pointers (fe_blockptr.c) */
     B_ADVANCE,
+    B_MAKE_TENSOR_DESC, /* tensor descriptors (fe_blockptr.c) */
+    B_DESC_LOAD,
+    B_DESC_STORE,
     B_COUNT
 } Builtin;
 
@@ -504,6 +511,11 @@ Val fe_make_block_ptr(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_advance(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_bp_load(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
+/* Tensor descriptors: tl.make_tensor_descriptor, desc.load / store (also
+ * tl.load_tensor_descriptor / tl.store_tensor_descriptor). */
+Val fe_make_tensor_descriptor(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_desc_load(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
 /* The diagnostic for a block pointer used as something else (`what`: "'+'"). */
 _Noreturn void fe_bp_misuse(Interp *I, SrcPos pos, const char *what);
 /* Block pointers with the same base, shape, strides, block shape and order

@@ -290,6 +290,56 @@ void copy3d(Backend be, int opt) {
     expect_equal(y.h, want, "copy3d");
 }
 
+// desc_abs_kernel (BM=16, BN=32): X = |X| in place on a ragged (37, 45).
+void desc_abs(Backend be, int opt) {
+    const int M = 37, N = 45;
+    std::vector<float> init = ints<float>((size_t)M * N, 10);
+    init.resize(init.size() + kSlack, kUntouched);
+    Buf<float> x(init);
+    RUN(be, opt, desc_abs, x.ptr(be), M, N);
+    x.fetch(be);
+    std::vector<float> want = init;
+    for (int e = 0; e < M * N; e++) want[e] = std::fabs(init[e]);
+    expect_equal(x.h, want, "desc_abs");
+}
+
+// desc_matmul_kernel (16 x 16 x 16): C = A B, all row-major, ragged.
+void desc_matmul(Backend be, int opt) {
+    const int M = 37, N = 29, K = 45;
+    Buf<float> a(ints<float>((size_t)M * K, 3)), b(ints<float>((size_t)K * N, 4)),
+        c((size_t)M * N + kSlack, kUntouched);
+    RUN(be, opt, desc_matmul, a.ptr(be), b.ptr(be), c.ptr(be), M, N, K);
+    c.fetch(be);
+    std::vector<float> want(c.h.size(), kUntouched);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0;
+            for (int k = 0; k < K; k++) s += a.h[(size_t)i * K + k] * b.h[(size_t)k * N + j];
+            want[(size_t)i * N + j] = s;
+        }
+    expect_equal(c.h, want, "desc_matmul");
+}
+
+// desc_nan_kernel (blocks (2, 4, 8), 2 programs): program p reads the block
+// at (2p - 1, 0, 2) of a (3, 3, 9) X, NaN outside it.
+void desc_nan(Backend be, int opt) {
+    const int A = 3, B = 3, C = 9, BA = 2, BB = 4, BC = 8;
+    Buf<float> x(ints<float>((size_t)A * B * C, 11)), y((size_t)2 * BA * BB * BC + kSlack, kUntouched);
+    RUN(be, opt, desc_nan, x.ptr(be), y.ptr(be), A, B, C);
+    y.fetch(be);
+    std::vector<float> want(y.h.size(), kUntouched);
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < BA; i++)
+            for (int j = 0; j < BB; j++)
+                for (int k = 0; k < BC; k++) {
+                    int a = 2 * p - 1 + i, c = 2 + k;
+                    bool in = a >= 0 && a < A && j < B && c < C;
+                    want[(size_t)p * BA * BB * BC + (size_t)i * BB * BC + (size_t)j * BC + k] =
+                        in ? x.h[(size_t)a * B * C + (size_t)j * C + c] : NAN;
+                }
+    expect_equal(y.h, want, "desc_nan");
+}
+
 #if MT_BP_EMU
 #define BP_CASE(name, fn)                          \
     TEST(Emu, name##_o1) { fn(Backend::Cuda, 1); } \
@@ -326,5 +376,8 @@ BP_CASE(view_c, view_c)
 BP_CASE(if, if_)
 BP_CASE(if_advance, if_advance)
 BP_CASE(copy3d, copy3d)
+BP_CASE(desc_abs, desc_abs)
+BP_CASE(desc_matmul, desc_matmul)
+BP_CASE(desc_nan, desc_nan)
 
 } // namespace

@@ -2,8 +2,10 @@
 // rejected use of tl.make_block_ptr, tl.advance, tl.load / tl.store of a
 // block pointer (and boundary_check / padding_option without one), block
 // pointers used as values, and block pointers that a runtime loop or if
-// cannot carry (the kernel k(...) of unit_support.h's kernel_text, body
-// from line 7); and a few accepted forms.
+// cannot carry, and of tensor descriptors (tl.make_tensor_descriptor and
+// their loads and stores, the same lowering) (the kernel k(...) of
+// unit_support.h's kernel_text, body from line 7); and a few accepted
+// forms.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -289,6 +291,85 @@ const std::vector<DiagnosticCase> &cases() {
          "@triton.jit\n"
          "def f(q: tl.constexpr):\n"
          "    return q\n"},
+        // tensor descriptors (tl.make_tensor_descriptor)
+        {"DescLastStrideNotOne", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 2], [16, 16])\n",
+         "k.py:7:46: error: tl.make_tensor_descriptor: the last stride must be a compile-time 1 (got 2): a tensor descriptor's last dimension is contiguous (Triton's rule)\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n], [n, 2], [16, 16])\n"
+         "                                                 ^\n"},
+        {"DescLastStrideRuntime", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, n], [16, 16])\n",
+         "k.py:7:46: error: tl.make_tensor_descriptor: the last stride must be a compile-time 1 (got a runtime value): a tensor descriptor's last dimension is contiguous (Triton's rule)\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n], [n, n], [16, 16])\n"
+         "                                                 ^\n"},
+        {"DescLastBlockUnder16Bytes", "x, n", "*fp16, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 4])\n",
+         "k.py:7:54: error: tl.make_tensor_descriptor: the block's last dimension has 8 bytes (4 x 2), fewer than the 16 a tensor descriptor needs (Triton's rule)\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 4])\n"
+         "                                                         ^\n"},
+        {"DescNanPaddingOfIntegers", "x, n", "*i32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16], padding_option=\"nan\")\n",
+         "k.py:7:64: error: tl.make_tensor_descriptor: padding option \"nan\" is not supported for integer blocks (the elements are i32)\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16], padding_option=\"nan\")\n"
+         "                                                                   ^\n"},
+        {"DescEmptyPadding", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16], padding_option=\"\")\n",
+         "k.py:7:64: error: tl.make_tensor_descriptor: padding_option must be \"zero\" or \"nan\"\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16], padding_option=\"\")\n"
+         "                                                                   ^\n"},
+        {"DescOffsetsCount", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    v = d.load([0])\n",
+         "k.py:8:16: error: tl.load_tensor_descriptor: 1 offset for a tensor descriptor of rank 2\n"
+         "        v = d.load([0])\n"
+         "                   ^\n"},
+        {"DescStoreShape", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    d.store([0, 0], tl.zeros((16, ), tl.float32))\n",
+         "k.py:8:21: error: tl.store_tensor_descriptor: the value is vector<16 x f32> but the descriptor's block is (16, 16) (Triton takes a block of exactly that shape)\n"
+         "        d.store([0, 0], tl.zeros((16, ), tl.float32))\n"
+         "                        ^\n"},
+        {"DescStoreScalar", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    d.store([0, 0], 1.0)\n",
+         "k.py:8:21: error: tl.store_tensor_descriptor: the value is f32 but the descriptor's block is (16, 16) (Triton takes a block of exactly that shape)\n"
+         "        d.store([0, 0], 1.0)\n"
+         "                        ^\n"},
+        {"TlLoadOfDesc", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    v = tl.load(d)\n",
+         "k.py:8:17: error: tl.load takes no tensor descriptor: use desc.load(offsets)\n"
+         "        v = tl.load(d)\n"
+         "                    ^\n"},
+        {"TlStoreOfDesc", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    tl.store(d, tl.zeros((16, 16), tl.float32))\n",
+         "k.py:8:14: error: tl.store takes no tensor descriptor: use desc.store(offsets, value)\n"
+         "        tl.store(d, tl.zeros((16, 16), tl.float32))\n"
+         "                 ^\n"},
+        {"AdvanceOfDesc", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    d = tl.advance(d, (0, 16))\n",
+         "k.py:8:20: error: tl.advance: a tensor descriptor has no offsets to advance (pass the offsets to its load and store)\n"
+         "        d = tl.advance(d, (0, 16))\n"
+         "                       ^\n"},
+        {"DescUnknownAttribute", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    v = d.atomic_add([0, 0], tl.zeros((16, 16), tl.float32))\n",
+         "k.py:8:9: error: the attribute '.atomic_add' of a tensor descriptor is not supported (load, store, block_shape, dtype)\n"
+         "        v = d.atomic_add([0, 0], tl.zeros((16, 16), tl.float32))\n"
+         "            ^\n"},
+        {"DescLoadOfBlockPtr", "x, n", "*fp32, i32",
+         "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
+         "    v = tl.load_tensor_descriptor(p, [0, 0])\n",
+         "k.py:8:35: error: tl.load_tensor_descriptor needs a tensor descriptor (made by tl.make_tensor_descriptor), not a block pointer\n"
+         "        v = tl.load_tensor_descriptor(p, [0, 0])\n"
+         "                                      ^\n"},
+        {"DescRankTooHigh", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n, n, n, n], [n, n, n, n, 1], [2, 2, 2, 2, 4])\n",
+         "k.py:7:72: error: tl.make_tensor_descriptor: block_shape has 5 entries: blocks have 1 to 4 dimensions\n"
+         "        d = tl.make_tensor_descriptor(x, [n, n, n, n, n], [n, n, n, n, 1], [2, 2, 2, 2, 4])\n"
+         "                                                                           ^\n"},
     };
     return all;
 }
@@ -333,6 +414,16 @@ const std::vector<DiagnosticCase> &accepted() {
          "    p = tl.make_block_ptr(x, (n, m), (k, 1), (k.to(tl.int32), m.to(tl.int32)), (2, 64), (1, 0))\n"
          "    v = tl.load(p, boundary_check=(1, 0), padding_option='nan', volatile=True)\n"
          "    tl.store(p, v * 2, boundary_check=(), cache_modifier='.cg')\n",
+         ""},
+        {"DescriptorsInLoopsWithAttributes", "x, n", "*fp16, i32",
+         "    d = tl.make_tensor_descriptor(x, [n], [1], [64], padding_option='nan')\n"
+         "    e = tl.make_tensor_descriptor(x, (n, n), (n, 1), (4, 16))\n"
+         "    acc = tl.zeros(d.block_shape, tl.float32)\n"
+         "    for i in range(n):\n"
+         "        acc += d.load([i * 64]).to(tl.float32)\n"
+         "    tl.store_tensor_descriptor(d, [0], acc)\n"
+         "    e.store([n, 0], e.load([0, n]) * 2)\n"
+         "    tl.static_assert(e.dtype == tl.float16)\n",
          ""},
         {"Rank4", "x, n", "*i8, i32",
          "    p = tl.make_block_ptr(x, (n, n, n, n), (n * n * n, n * n, n, 1), (0, 1, 2, 3),\n"

@@ -182,3 +182,47 @@ def copy3d_kernel(X, Y, A, B, C, BA: tl.constexpr, BB: tl.constexpr, BC: tl.cons
     y_bp = tl.make_block_ptr(Y, (A, B, C), (B * C, C, 1), offs, (BA, BB, BC), (2, 1, 0))
     x = tl.load(x_bp, boundary_check=(0, 1, 2), padding_option="zero")
     tl.store(y_bp, x - 3.0, boundary_check=(2, 0, 1))
+
+
+# Tensor descriptors (tl.make_tensor_descriptor): Triton's documented
+# example, in place: X = |X| on a ragged (M, N), every dimension checked.
+@triton.jit
+def desc_abs_kernel(X, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(X, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    moffset = tl.program_id(0) * BM
+    noffset = tl.program_id(1) * BN
+    value = desc.load([moffset, noffset])
+    desc.store([moffset, noffset], tl.abs(value))
+
+
+# A K loop over descriptors: C = A B (f32), the offsets of each load given
+# by the loop, C written through a third descriptor (its value converted
+# to C's element type by the store, as Triton's).
+@triton.jit
+def desc_matmul_kernel(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                       BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(A, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(B, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(C, [M, N], [N, 1], [BM, BN])
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([off_m, k])
+        b = tl.load_tensor_descriptor(b_desc, [k, off_n])
+        acc += tl.dot(a, b)
+    c_desc.store([off_m, off_n], acc.to(tl.float16))
+
+
+# NaN padding on a rank-3 descriptor read at a negative offset: the whole
+# block, padding included, stored densely through a pointer block.
+@triton.jit
+def desc_nan_kernel(X, Y, A, B, C, BA: tl.constexpr, BB: tl.constexpr, BC: tl.constexpr):
+    desc = tl.make_tensor_descriptor(X, (A, B, C), (B * C, C, 1), (BA, BB, BC),
+                                     padding_option="nan")
+    x = desc.load([tl.program_id(0) * BA - 1, 0, 2])
+    a = tl.arange(0, BA)[:, None, None]
+    b = tl.arange(0, BB)[None, :, None]
+    c = tl.arange(0, BC)[None, None, :]
+    base = tl.program_id(0) * BA * BB * BC
+    tl.store(Y + base + a * BB * BC + b * BC + c, x)
