@@ -352,6 +352,13 @@ static void addresses(Interp *I, const BlockPtr *bp, const int *check, const cha
     *mask_out = mask.kind == V_NONE ? NULL : mask.e;
 }
 
+/* Whether t has bp's block shape. */
+static int block_of(Type t, const BlockPtr *bp) {
+    int same = t.rank == bp->rank;
+    for (int d = 0; same && d < t.rank; d++) same = t.dims[d] == bp->block[d];
+    return same;
+}
+
 /* A load's padding_option: 0 none (""), 1 "zero", 2 "nan". */
 static int padding_of(Interp *I, Val v, SrcPos pos, const char *fn) {
     if (v.kind == V_NONE) return 0;
@@ -436,9 +443,7 @@ Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *value = fe_to_expr(I, v, A->pos[1], "tl.store's value");
     Type t = value->type;
     if (t.rank > 0) {
-        int same = t.rank == bp->rank;
-        for (int d = 0; same && d < t.rank; d++) same = t.dims[d] == bp->block[d];
-        if (!same)
+        if (!block_of(t, bp))
             fe_fail(I, A->pos[1],
                     "%s: the value is %s but the block pointer's block is %s (a block pointer "
                     "takes a block of its own shape, or a scalar)",
@@ -544,9 +549,7 @@ Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
                 A->v[2].bp->desc ? "a tensor descriptor" : "a block pointer");
     Expr *value = fe_to_expr(I, A->v[2], A->pos[2], fn);
     Type t = value->type;
-    int same = !t.ptr && t.rank == bp->rank;
-    for (int d = 0; same && d < t.rank; d++) same = t.dims[d] == bp->block[d];
-    if (!same)
+    if (t.ptr || !block_of(t, bp))
         fe_fail(I, A->pos[2],
                 "%s: the value is %s but the descriptor's block is %s (Triton takes a block of "
                 "exactly that shape)",

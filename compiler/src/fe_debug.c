@@ -131,12 +131,7 @@ static Val static_assert_(Interp *I, const PyNode *call) {
 /* A statement of a side-effecting op (print, assert): kept in source order
  * with the stores. */
 static void side_effect(Interp *I, Op op, const char *fn, SrcPos pos, Expr *x, const Attrs *at) {
-    Expr *e = fe_mk_op(I, op, fn, pos, 1, x, NULL, NULL, at);
-    Stmt *s = ARENA_NEW(I->a, Stmt);
-    s->kind = STMT_STORE;
-    s->pos = pos;
-    s->store = e;
-    fe_stmt_append(I, s);
+    fe_effect_stmt(I, fe_mk_op(I, op, fn, pos, 1, x, NULL, NULL, at), pos);
 }
 
 /* tl.device_print(prefix, *args, hex=False) and print(prefix, *args): one

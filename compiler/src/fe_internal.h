@@ -427,6 +427,7 @@ Val fe_eval_call(Interp *I, const PyNode *n);
 Val fe_eval_inner(Interp *I, const PyNode *n);
 Val fe_eval(Interp *I, const PyNode *n);
 void fe_stmt_append(Interp *I, Stmt *s);
+void fe_effect_stmt(Interp *I, Expr *e, SrcPos pos);
 void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value, Expr *mask);
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos);
 void fe_assign_target(Interp *I, const PyNode *target, Val v);

@@ -18,14 +18,19 @@ void fe_stmt_append(Interp *I, Stmt *s) {
     ptrvec_push(I->a, L->stmts, s);
 }
 
-/* A store statement: OP_STORE of ptr, value and mask (NULL: none). */
-void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value, Expr *mask) {
-    Expr *e = fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL);
+/* A statement of an op with side effects (a store, a print, an assert),
+ * kept in source order with the others. */
+void fe_effect_stmt(Interp *I, Expr *e, SrcPos pos) {
     Stmt *s = ARENA_NEW(I->a, Stmt);
     s->kind = STMT_STORE;
     s->pos = pos;
     s->store = e;
     fe_stmt_append(I, s);
+}
+
+/* A store statement: OP_STORE of ptr, value and mask (NULL: none). */
+void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value, Expr *mask) {
+    fe_effect_stmt(I, fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL), pos);
 }
 
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
