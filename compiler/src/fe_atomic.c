@@ -25,14 +25,6 @@ static int atomic_choice(Interp *I, const Args *A, int k, const char *fn, const 
             sb_str(&sb));
 }
 
-static void append(Interp *I, Expr *e, SrcPos pos) {
-    Stmt *s = ARENA_NEW(I->a, Stmt);
-    s->kind = STMT_STORE;
-    s->pos = pos;
-    s->store = e;
-    fe_stmt_append(I, s);
-}
-
 Val fe_call_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos) {
     int cas = rmw < 0;
     Expr *ptr = fe_to_expr(I, A->v[0], A->pos[0], fn);
@@ -70,12 +62,12 @@ Val fe_call_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos
                 type_str(I->a, x[k]->type), type_str(I->a, ptr->type));
     }
     Expr *e = fe_mk_op(I, op, fn, pos, 3, x[0], x[1], x[2], &at);
-    append(I, e, pos);
+    fe_effect_stmt(I, e, pos);
     return fe_vexpr(e);
 }
 
 Val fe_debug_barrier(Interp *I, SrcPos pos) {
-    append(I, fe_mk_op(I, OP_DEBUG_BARRIER, "tl.debug_barrier", pos, 0, NULL, NULL, NULL, NULL),
+    fe_effect_stmt(I, fe_mk_op(I, OP_DEBUG_BARRIER, "tl.debug_barrier", pos, 0, NULL, NULL, NULL, NULL),
            pos);
     return vnone();
 }

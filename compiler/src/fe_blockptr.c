@@ -562,3 +562,47 @@ Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     fe_store_stmt(I, fn, pos, ptr, value, mask);
     return vnone();
 }
+
+/* The element types Triton's descriptor atomics take (semantic.py's
+ * descriptor_atomic_*: TMA reductions). */
+static int desc_atomic_dtype_ok(int rmw, DType dt) {
+    int u32 = dt == DT_U32 || dt == DT_I32 || dt == DT_U64;
+    if (rmw == RMW_ADD) return u32 || dt == DT_F32 || dt == DT_F16 || dt == DT_BF16;
+    if (rmw == RMW_MAX || rmw == RMW_MIN)
+        return u32 || dt == DT_I64 || dt == DT_F16 || dt == DT_BF16;
+    return u32 || dt == DT_I64;
+}
+
+/* desc.atomic_add / max / min / and / or / xor(offsets, value): a block of
+ * the descriptor's shape and element type (Triton converts nothing here)
+ * combined into the elements in bounds, relaxed, at the GPU's scope, as
+ * Triton's TMA reductions; nothing returned. */
+Val fe_desc_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos) {
+    const BlockPtr *bp = desc_at(I, A, fn, pos);
+    DType dt = (DType)bp->base->type.dtype;
+    if (!desc_atomic_dtype_ok(rmw, dt))
+        fe_fail(I, A->pos[0], "%s: Triton's descriptor atomics do not take %s elements", fn,
+                dtype_name(dt));
+    const char *why = atomic_dtype_error(OP_ATOMIC_RMW, rmw, dt);
+    if (why) fe_fail(I, A->pos[0], "%s on %s elements: %s", fn, dtype_name(dt), why);
+    if (A->v[2].kind == V_BLOCKPTR)
+        fe_fail(I, A->pos[2], "%s: the value is %s, not a block", fn,
+                A->v[2].bp->desc ? "a tensor descriptor" : "a block pointer");
+    Expr *value = fe_to_expr(I, A->v[2], A->pos[2], fn);
+    Type t = value->type;
+    if (t.ptr || !block_of(t, bp) || t.dtype != dt)
+        fe_fail(I, A->pos[2],
+                "%s: the value is %s but the descriptor's blocks are %s of %s (Triton takes "
+                "exactly that, converting nothing)",
+                fn, type_str(I->a, t), shape_text(I, bp), dtype_name(dt));
+    int check[MT_MAX_RANK];
+    for (int d = 0; d < MT_MAX_RANK; d++) check[d] = d < bp->rank;
+    Expr *ptr, *mask;
+    addresses(I, bp, check, fn, pos, &ptr, &mask);
+    Attrs at = {0};
+    at.rmw = rmw;
+    at.sem = SEM_RELAXED;
+    at.scope = SCOPE_GPU;
+    fe_effect_stmt(I, fe_mk_op(I, OP_ATOMIC_RMW, fn, pos, 3, ptr, value, mask, &at), pos);
+    return vnone();
+}

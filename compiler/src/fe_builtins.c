@@ -128,6 +128,12 @@ static const BuiltinSpec builtins[B_COUNT] = {
                             0},
     [B_DESC_LOAD] = {"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0},
     [B_DESC_STORE] = {"tl.store_tensor_descriptor", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_ADD] = {"desc.atomic_add", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_MAX] = {"desc.atomic_max", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_MIN] = {"desc.atomic_min", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_AND] = {"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_OR] = {"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_DESC_ATOMIC_XOR] = {"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DOT] = {"tl.dot",
                {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
                 "out_dtype"},
@@ -349,6 +355,19 @@ static int is_tensor_member(Builtin b) {
     return 0;
 }
 
+Builtin fe_desc_method(const char *name) {
+    static const struct {
+        const char *name;
+        Builtin b;
+    } methods[] = {{"load", B_DESC_LOAD},           {"store", B_DESC_STORE},
+                   {"atomic_add", B_DESC_ATOMIC_ADD}, {"atomic_max", B_DESC_ATOMIC_MAX},
+                   {"atomic_min", B_DESC_ATOMIC_MIN}, {"atomic_and", B_DESC_ATOMIC_AND},
+                   {"atomic_or", B_DESC_ATOMIC_OR},   {"atomic_xor", B_DESC_ATOMIC_XOR}};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(methods[i].name, name) == 0) return methods[i].b;
+    return B_COUNT;
+}
+
 /* `base.name` as a callable: the method name bound to base. */
 static Val bound_method(Interp *I, const char *name, Val base) {
     Val v = {0};
@@ -474,9 +493,7 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
         /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
         if (base.bp->desc) {
             /* a tensor descriptor's methods and attributes */
-            if (strcmp(attr, "load") == 0) return bound_method(I, "load_tensor_descriptor", base);
-            if (strcmp(attr, "store") == 0)
-                return bound_method(I, "store_tensor_descriptor", base);
+            if (fe_desc_method(attr) != B_COUNT) return bound_method(I, attr, base);
             if (strcmp(attr, "block_shape") == 0) {
                 Val v = {0};
                 v.kind = V_LIST;
@@ -493,7 +510,7 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             }
             fe_fail(I, n->pos,
                     "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
-                    "block_shape, dtype)",
+                    "atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)",
                     attr);
         }
         if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
@@ -851,6 +868,12 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_MAKE_TENSOR_DESC: return fe_make_tensor_descriptor(I, &A, fn, pos);
     case B_DESC_LOAD: return fe_desc_load(I, &A, fn, pos);
     case B_DESC_STORE: return fe_desc_store(I, &A, fn, pos);
+    case B_DESC_ATOMIC_ADD:
+    case B_DESC_ATOMIC_MAX:
+    case B_DESC_ATOMIC_MIN:
+    case B_DESC_ATOMIC_AND:
+    case B_DESC_ATOMIC_OR:
+    case B_DESC_ATOMIC_XOR: return fe_desc_atomic(I, &A, (int)(b - B_DESC_ATOMIC_ADD), fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),

@@ -162,6 +162,8 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
             }
             return fe_vbool(r);
         }
+        if (self.kind == V_BLOCKPTR && self.bp->desc)
+            return fe_call_builtin(I, n, fe_desc_method(f.s), &self);
         if (strcmp(f.s, "to") == 0) return fe_call_builtin(I, n, B_TO, &self);
         Val m = fe_tl_member(f.s, 0);
         if (m.kind == V_OPFN) return fe_call_op(I, n, (Op)m.i, &self);

@@ -198,6 +198,12 @@ typedef enum Builtin {
     B_MAKE_TENSOR_DESC, /* tensor descriptors (fe_blockptr.c) */
     B_DESC_LOAD,
     B_DESC_STORE,
+    B_DESC_ATOMIC_ADD, /* desc.atomic_add .. atomic_xor, in AtomicRmw's order */
+    B_DESC_ATOMIC_MAX,
+    B_DESC_ATOMIC_MIN,
+    B_DESC_ATOMIC_AND,
+    B_DESC_ATOMIC_OR,
+    B_DESC_ATOMIC_XOR,
     B_COUNT
 } Builtin;
 
@@ -517,6 +523,9 @@ Val fe_bp_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_make_tensor_descriptor(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_desc_load(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
+Val fe_desc_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos);
+/* The builtin of a tensor descriptor's method `name` (B_COUNT: none). */
+Builtin fe_desc_method(const char *name);
 /* The diagnostic for a block pointer used as something else (`what`: "'+'"). */
 _Noreturn void fe_bp_misuse(Interp *I, SrcPos pos, const char *what);
 /* Block pointers with the same base, shape, strides, block shape and order

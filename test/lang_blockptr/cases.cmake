@@ -18,4 +18,5 @@ set(MYTRITON_BP_CASES
   "copy3d|copy3d_kernel|*fp32, *fp32, i32, i32, i32|BA=2 BB=4 BC=8|cdiv(A, BA), cdiv(B, BB), cdiv(C, BC)"
   "desc_abs|desc_abs_kernel|*fp32, i32, i32|BM=16 BN=32|cdiv(M, BM), cdiv(N, BN)"
   "desc_matmul|desc_matmul_kernel|*fp32, *fp32, *fp32, i32, i32, i32|BM=16 BN=16 BK=16|cdiv(M, BM), cdiv(N, BN)"
-  "desc_nan|desc_nan_kernel|*fp32, *fp32, i32, i32, i32|BA=2 BB=4 BC=8|2")
+  "desc_nan|desc_nan_kernel|*fp32, *fp32, i32, i32, i32|BA=2 BB=4 BC=8|2"
+  "desc_atomic|desc_atomic_kernel|*fp32, *fp32, *i32, i32, i32|BM=16 BN=32|cdiv(M, BM), cdiv(N, BN), 2")

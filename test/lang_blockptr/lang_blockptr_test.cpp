@@ -8,6 +8,7 @@
 // the CPU emulation of CUDA (fake_cuda/, host memory) instead.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -340,6 +341,30 @@ void desc_nan(Backend be, int opt) {
     expect_equal(y.h, want, "desc_nan");
 }
 
+// desc_atomic_kernel (BM=16, BN=32, two programs per block): Y += 2 X,
+// Z = max(Z, 3 X) on a ragged (37, 45); the slack after them untouched.
+void desc_atomic(Backend be, int opt) {
+    const int M = 37, N = 45, n = M * N;
+    Buf<float> x(ints<float>((size_t)n, 12));
+    std::vector<float> y0 = ints<float>((size_t)n, 13);
+    std::vector<int32_t> z0 = ints<int32_t>((size_t)n, 14);
+    y0.resize(y0.size() + kSlack, kUntouched);
+    z0.resize(z0.size() + kSlack, -7);
+    Buf<float> y(y0);
+    Buf<int32_t> z(z0);
+    RUN(be, opt, desc_atomic, x.ptr(be), y.ptr(be), z.ptr(be), M, N);
+    y.fetch(be);
+    z.fetch(be);
+    std::vector<float> wy = y0;
+    std::vector<int32_t> wz = z0;
+    for (int e = 0; e < n; e++) {
+        wy[e] = y0[e] + 2.0f * x.h[e];
+        wz[e] = std::max(z0[e], (int32_t)(x.h[e] * 3.0f));
+    }
+    expect_equal(y.h, wy, "desc_atomic (add)");
+    expect_equal(z.h, wz, "desc_atomic (max)");
+}
+
 #if MT_BP_EMU
 #define BP_CASE(name, fn)                          \
     TEST(Emu, name##_o1) { fn(Backend::Cuda, 1); } \
@@ -379,5 +404,6 @@ BP_CASE(copy3d, copy3d)
 BP_CASE(desc_abs, desc_abs)
 BP_CASE(desc_matmul, desc_matmul)
 BP_CASE(desc_nan, desc_nan)
+BP_CASE(desc_atomic, desc_atomic)
 
 } // namespace

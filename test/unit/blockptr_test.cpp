@@ -355,10 +355,22 @@ const std::vector<DiagnosticCase> &cases() {
          "                       ^\n"},
         {"DescUnknownAttribute", "x, n", "*fp32, i32",
          "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
-         "    v = d.atomic_add([0, 0], tl.zeros((16, 16), tl.float32))\n",
-         "k.py:8:9: error: the attribute '.atomic_add' of a tensor descriptor is not supported (load, store, block_shape, dtype)\n"
-         "        v = d.atomic_add([0, 0], tl.zeros((16, 16), tl.float32))\n"
+         "    v = d.gather(tl.arange(0, 16), 0)\n",
+         "k.py:8:9: error: the attribute '.gather' of a tensor descriptor is not supported (load, store, atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)\n"
+         "        v = d.gather(tl.arange(0, 16), 0)\n"
          "            ^\n"},
+        {"DescAtomicAddOfI64", "x, n", "*i64, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    d.atomic_add([0, 0], tl.zeros((16, 16), tl.int64))\n",
+         "k.py:8:5: error: desc.atomic_add: Triton's descriptor atomics do not take i64 elements\n"
+         "        d.atomic_add([0, 0], tl.zeros((16, 16), tl.int64))\n"
+         "        ^\n"},
+        {"DescAtomicValueNotConverted", "x, n", "*fp32, i32",
+         "    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+         "    d.atomic_add([0, 0], tl.zeros((16, 16), tl.float16))\n",
+         "k.py:8:26: error: desc.atomic_add: the value is block<16x16 x f16> but the descriptor's blocks are (16, 16) of f32 (Triton takes exactly that, converting nothing)\n"
+         "        d.atomic_add([0, 0], tl.zeros((16, 16), tl.float16))\n"
+         "                             ^\n"},
         {"DescLoadOfBlockPtr", "x, n", "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
          "    v = tl.load_tensor_descriptor(p, [0, 0])\n",

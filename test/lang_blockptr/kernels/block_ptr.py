@@ -226,3 +226,16 @@ def desc_nan_kernel(X, Y, A, B, C, BA: tl.constexpr, BB: tl.constexpr, BC: tl.co
     c = tl.arange(0, BC)[None, None, :]
     base = tl.program_id(0) * BA * BB * BC
     tl.store(Y + base + a * BB * BC + b * BC + c, x)
+
+
+# Descriptor atomics (TMA reductions in Triton): two programs per block,
+# Y += X twice (f32 add) and Z = max(Z, 3 X) (i32), in bounds only.
+@triton.jit
+def desc_atomic_kernel(X, Y, Z, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    x_desc = tl.make_tensor_descriptor(X, [M, N], [N, 1], [BM, BN])
+    y_desc = tl.make_tensor_descriptor(Y, [M, N], [N, 1], [BM, BN])
+    z_desc = tl.make_tensor_descriptor(Z, [M, N], [N, 1], [BM, BN])
+    off = [tl.program_id(0) * BM, tl.program_id(1) * BN]
+    x = x_desc.load(off)
+    y_desc.atomic_add(off, x)
+    z_desc.atomic_max(off, (x * 3.0).to(tl.int32))
