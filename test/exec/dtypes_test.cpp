@@ -403,11 +403,7 @@ Planes planes(const std::vector<LD> &all, size_t n, const std::vector<std::strin
 }  // namespace
 
 #if MT_EXEC_CUDA
-#define MT_NEED_GPU()                                    \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
 #define MT_CUDA_CASES(name)                                                         \
     TEST(CudaDtypes, name) { MT_NEED_GPU(); name##_case(Mode::Cuda); }              \
     TEST(CudaVsHostDtypes, name) { MT_NEED_GPU(); name##_case(Mode::CudaVsHost); }

@@ -345,11 +345,7 @@ mytriton_grid grid3(int64_t x, int64_t y, int64_t z) {
 
 // EXEC_CASE(name) { body using `mode` and `opt` }: the tests of one kernel.
 #if MT_EXEC_CUDA
-#define MT_NEED_GPU()                            \
-    do {                                         \
-        std::string why_;                        \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
 #define MT_CUDA_CASES(name)                                                              \
     TEST(CudaO1, name) { g_opt = 1; MT_NEED_GPU(); name##_case(Mode::Cuda, 1); }                    \
     TEST(CudaO2, name) { g_opt = 2; MT_NEED_GPU(); name##_case(Mode::Cuda, 2); }                    \

@@ -112,11 +112,7 @@ class Buffers {
     })
 
 #if MT_DOT_CUDA
-#define MT_NEED_GPU()                                    \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
 #define DOT_TEST(name, body)                  \
     TEST(Host, name) { body(Backend::Host); } \
     TEST(Cuda, name) {                        \

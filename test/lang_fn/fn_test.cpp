@@ -124,11 +124,7 @@ void expect_close(const std::vector<float> &got, const std::vector<float> &want,
 }
 
 #if MT_FN_CUDA
-#define MT_NEED_GPU()                                    \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
 // launch_NAME (CUDA, stream 0) or launch_NAME_host, for -O1 or -O2
 #define FN_LAUNCH(b, opt, name, ...)                                                       \
     ((b) == Backend::Host ? ((opt) == 1 ? (int)launch_fn_##name##_o1_host(__VA_ARGS__)     \

@@ -47,11 +47,7 @@ struct Dev {
     }
 };
 
-#define NEED_GPU()                                       \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define NEED_GPU() MT_SKIP_WITHOUT_GPU()
 #else
 #define NEED_GPU() GTEST_SKIP() << "built without CUDA"
 #endif

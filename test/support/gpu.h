@@ -22,3 +22,11 @@ inline bool gpu_available(std::string *why) {
     }
     return true;
 }
+
+// In a test body: skips the test (GTEST_SKIP, with the reason) without a
+// device.
+#define MT_SKIP_WITHOUT_GPU()                            \
+    do {                                                 \
+        std::string why_;                                \
+        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
+    } while (0)

@@ -22,11 +22,7 @@
 // LANG_NEED_GPU(): skips the test without a GPU (or a CUDA compiler);
 // LANG_NEED_MLIR(): also without the MLIR backend.
 #if MT_LANG_CUDA
-#define LANG_NEED_GPU()                                  \
-    do {                                                 \
-        std::string why_;                                \
-        if (!gpu_available(&why_)) GTEST_SKIP() << why_; \
-    } while (0)
+#define LANG_NEED_GPU() MT_SKIP_WITHOUT_GPU()
 #else
 #define LANG_NEED_GPU() GTEST_SKIP() << "built without a CUDA compiler"
 #endif

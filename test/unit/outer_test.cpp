@@ -234,45 +234,35 @@ TEST(Outer, SmallTilesGroupFourProgramsPerBlock) {
     r = compile(a);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
+    // 16x16 outer-product snippets k(a, b, c, K): the row operand's index
+    // `row`, the loop's length `len`
+    auto snippet = [](const char *tag, const char *row, const char *len) {
+        CompileArgs s;
+        s.path = write_kernel(tag, "k.py",
+                              kernel_text("a, b, c, K",
+                                          std::string("    r = ") + row + "\n"
+                                          "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
+                                          "    acc = tl.zeros((16, 16), tl.float32)\n"
+                                          "    for k in range(" + len + "):\n"
+                                          "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
+                                          "    tl.store(c + r * 64 + n, acc)\n"));
+        s.kernel = "k";
+        s.signature = "*fp32, *fp32, *fp32, i32";
+        return compile(s);
+    };
     // a row operand that depends on tl.program_id(1): each program its own
-    a.path = write_kernel("outer_pid1", "k.py",
-                          kernel_text("a, b, c, K",
-                                      "    r = tl.arange(0, 16)[:, None]\n"
-                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
-                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
-                                      "    for k in range(K):\n"
-                                      "        acc += tl.load(a + (r + tl.program_id(1)) * K + k) * tl.load(b + k * 64 + n)\n"
-                                      "    tl.store(c + (tl.program_id(0) * 16 + r) * 64 + n, acc)\n"));
-    a.kernel = "k";
-    a.signature = "*fp32, *fp32, *fp32, i32";
-    a.defines = {};
-    r = compile(a);
+    r = snippet("outer_pid1", "tl.program_id(1) * 16 + tl.arange(0, 16)[:, None]", "K");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
     EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
     // a loop whose length depends on the program: not the same in all
-    a.path = write_kernel("outer_pidk", "k.py",
-                          kernel_text("a, b, c, K",
-                                      "    r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]\n"
-                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
-                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
-                                      "    for k in range(K - tl.program_id(1)):\n"
-                                      "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
-                                      "    tl.store(c + r * 64 + n, acc)\n"));
-    r = compile(a);
+    r = snippet("outer_pidk", "tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]",
+                "K - tl.program_id(1)");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("runtime loop of outer products"), std::string::npos) << r.cuda;
     EXPECT_EQ(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
     // the same kernel with the loop the same in every program is grouped
-    a.path = write_kernel("outer_pidok", "k.py",
-                          kernel_text("a, b, c, K",
-                                      "    r = tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]\n"
-                                      "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
-                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
-                                      "    for k in range(K - 1):\n"
-                                      "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
-                                      "    tl.store(c + r * 64 + n, acc)\n"));
-    r = compile(a);
+    r = snippet("outer_pidok", "tl.program_id(0) * 16 + tl.arange(0, 16)[:, None]", "K - 1");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
 }
