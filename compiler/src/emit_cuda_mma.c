@@ -66,16 +66,12 @@ static int lane_of_arg(const Loop *l, int id) {
 
 /* How carried lane i of loop l advances each iteration: a pointer by an
  * addptr of it, an integer scalar (a block pointer's offset, fe_blockptr.c)
- * by an add to it; *step the offset added (OPD_NONE for a lane yielded
- * unchanged: a block pointer's offset the loop never advances). 0 for
- * any other lane. */
+ * by an add to it; *step the offset added. 0 for any other lane. (Lanes
+ * yielded unchanged, a block pointer's offsets a loop never advances, are
+ * gone before: lanes.c.) */
 static int lane_step(const Function *f, const Loop *l, int i, Operand *step) {
     int arg = l->args[i];
     Type t = f->types[arg];
-    if (is_value(l->yields[i], arg) && (t.ptr || (t.rank == 0 && dtype_is_int((DType)t.dtype)))) {
-        *step = (Operand){.kind = OPD_NONE};
-        return 1;
-    }
     const Inst *y = def_of(f, l->yields[i]);
     if (!y) return 0;
     if (t.ptr && y->op == OP_ADDPTR && is_value(y->args[0], arg)) {
@@ -515,7 +511,6 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
         Operand s = {.kind = OPD_NONE};
         lane_step(f, l, lane, &s);
         const char *init = render(M, l->inits[lane], row, col, axis);
-        if (s.kind == OPD_NONE) return init;
         const char *step = render(M, s, row, col, axis);
         return arena_printf(M->a, "(%s + (%s)mt_t * %s)", init, M->index_type, step);
     }
@@ -778,7 +773,7 @@ static int hoisted_lane(const Mma *M, int k) {
     Operand p = M->P->ld[k]->args[0];
     int lane = p.kind == OPD_VALUE ? lane_of_arg(l, p.id) : -1;
     Operand step;
-    if (lane < 0 || !lane_step(M->f, l, lane, &step) || step.kind == OPD_NONE) return -1;
+    if (lane < 0 || !lane_step(M->f, l, lane, &step)) return -1;
     int groups, per;
     copy_shape(M, k, &groups, &per);
     return operand_type(M->f, step).rank == 0 && per <= 32 ? lane : -1;
