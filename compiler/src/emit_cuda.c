@@ -818,6 +818,23 @@ static void emit_inst(Cuda *C, const Inst *in) {
         C->vname[id] = NULL;
         return;
     }
+    case OP_INT_TO_PTR: {
+        /* an address read from an integer: a pointer variable of its own,
+         * the base of the pointers computed from it */
+        const char *P = c_mem_type((DType)in->attrs.dtype, C_CUDA);
+        line(C, "%s *v%d = (%s *)(uintptr_t)%s;", P, id, P, opd(C, x[0]));
+        C->ptr_base[id] = arena_printf(C->a, "v%d", id);
+        C->ptr_index[id] = NULL;
+        C->vname[id] = NULL;
+        return;
+    }
+    case OP_PTR_TO_INT: {
+        const char *base, *index;
+        pointer(C, x[0], &base, &index);
+        line(C, "long long v%d = (long long)(uintptr_t)(%s%s%s);", id, base, index ? " + " : "",
+             index ? index : "");
+        return;
+    }
     case OP_LOAD: {
         /* a runtime `other` converts to the pointee (else an f32 one would
          * make the conditional f32 and round an i32 load) */

@@ -365,6 +365,10 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     }
     case OP_EXPAND_DIMS: return axis_of(C, def->args[0], use);
     case OP_HINT: return axis_hint(C, def, axis_of(C, def->args[0], l));
+    case OP_INT_TO_PTR: /* a base of its own (a scalar): index 0 */
+        r.stride = 0;
+        r.div = 16;
+        return r;
     case OP_CAST: {
         /* an integer widened (or kept): the same values */
         DType from = (DType)operand_type(C->f, def->args[0]).dtype, to = (DType)def->type.dtype;
@@ -423,6 +427,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_SHL:
     case OP_SHR:
     case OP_BITCAST:
+    case OP_PTR_TO_INT:
     case OP_SELECT:
     case OP_RESHAPE:
     case OP_TRANS:
@@ -473,7 +478,8 @@ static AxisInfo axis_of(CudaB *C, Operand o, Layout use) {
 
 /* ---- Pointers ------------------------------------------------------------ */
 
-/* The base parameter of a pointer operand, or -1. */
+/* The base of a pointer operand, or -1: a parameter p (p < nparams), or
+ * the scalar pointer value v that tl.int_to_ptr made (nparams + v). */
 static int ptr_base(CudaB *C, Operand o) {
     if (o.kind == OPD_PARAM) return o.id;
     if (o.kind != OPD_VALUE) return -1;
@@ -485,6 +491,7 @@ const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const c
     if (o.kind == OPD_PARAM) return "0";
     MT_ASSERT(o.kind == OPD_VALUE);
     int v = o.id;
+    if (C->f->defs[v] && C->f->defs[v]->op == OP_INT_TO_PTR) return "0";
     if (C->ptr_var[v]) {
         Layout l = cb_layout(C, v);
         return arena_printf(C->a, "%s%s", C->ptr_var[v], subscript(C, l, i, j));
@@ -497,11 +504,18 @@ const char *cb_ptr_index(CudaB *C, Operand o, Layout use, const char *i, const c
     return arena_printf(C->a, "(%s + %s)", base, off);
 }
 
-static const char *param_name(CudaB *C, int p) { return C->pnames[p]; }
+/* The name of a pointer base (ptr_base): a parameter's, or the variable of
+ * a pointer made from an integer. */
+static const char *param_name(CudaB *C, int p) {
+    if (p >= C->f->nparams) return arena_printf(C->a, "v%d", p - C->f->nparams);
+    return C->pnames[p];
+}
 
 /* Whether pointer parameter p is 16-byte aligned: a constant when the
  * signature says so, else a flag computed once at kernel entry. */
 static const char *aligned_flag(CudaB *C, int p) {
+    if (p >= C->f->nparams) /* an address from memory: tested where it is used */
+        return arena_printf(C->a, "(((uintptr_t)%s) & 15) == 0", param_name(C, p));
     if (C->param_div && C->param_div[p] >= 16) return NULL; /* known */
     if (!C->align_needed[p]) {
         C->align_needed[p] = 1;
@@ -762,6 +776,8 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_SPLIT:
     case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
@@ -1129,6 +1145,7 @@ static const char *ptr_index_at(CudaB *C, Operand o, const char *row, const char
     if (o.kind == OPD_PARAM) return "0";
     if (o.kind != OPD_VALUE || C->ptr_var[o.id]) return NULL;
     const Inst *def = C->f->defs[o.id];
+    if (def && def->op == OP_INT_TO_PTR) return "0";
     if (!def || def->op != OP_ADDPTR) return NULL;
     const char *base = ptr_index_at(C, def->args[0], row, col, budget);
     const char *off = elem_at(C, def->args[1], use_of(C, def, 1, LAYOUT_TILE), row, col, budget);
@@ -1965,6 +1982,8 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_EMPTY:
     case OP_FULL:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
@@ -2356,6 +2375,19 @@ static void emit_now(CudaB *C, const Inst *in) {
         return;
     }
     case OP_ADDPTR: C->ptr_param[id] = ptr_base(C, x[0]); return;
+    case OP_INT_TO_PTR: {
+        /* a scalar (compile.c rejects blocks on this path): the base of
+         * the pointers computed from it */
+        const char *P = c_mem_type((DType)in->attrs.dtype, C_CUDA);
+        cb_line(C, "%s *v%d = (%s *)(uintptr_t)%s;", P, id, P,
+                cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"));
+        C->ptr_param[id] = C->f->nparams + id;
+        return;
+    }
+    case OP_PTR_TO_INT:
+        cb_line(C, "long long v%d = (long long)(uintptr_t)(%s + %s);", id,
+                param_name(C, ptr_base(C, x[0])), cb_ptr_index(C, x[0], LAYOUT_UNIFORM, "0", "0"));
+        return;
     case OP_LOAD: emit_load(C, in); return;
     case OP_STORE: emit_store(C, in); return;
     case OP_PRINT:
@@ -2427,7 +2459,9 @@ static void count_vector_accesses(CudaB *C, const Block *b, int *proven, int *dy
         int base = ptr_root(C, in->args[0]),
             vec = vectorizable(C, l, in->args[0], dt, access_shape(C, in));
         if (vec == 1) ++*proven;
-        if (vec == 2 && base >= 0 && C->param_div && C->param_div[base] >= 16) ++*dynamic;
+        if (vec == 2 && base >= 0 && base < C->f->nparams && C->param_div &&
+            C->param_div[base] >= 16)
+            ++*dynamic;
     }
 }
 

@@ -275,15 +275,22 @@ static const char *opd_for(Host *H, const Inst *in, int k, const Iter *it) {
     return opd(H, o, it);
 }
 
-/* A pointer operand: its base parameter and the element it points at. */
+/* The C name of a pointer base: a parameter b (b < nparams), or the
+ * variable of the scalar pointer that tl.int_to_ptr made (nparams + v). */
+static const char *base_name(Host *H, int b) {
+    if (b >= H->f->nparams) return arena_printf(H->a, "v%d", b - H->f->nparams);
+    H->param_used[b] = 1;
+    return H->pnames[b];
+}
+
+/* A pointer operand: its base and the element it points at. */
 static const char *element_at(Host *H, Operand p, const Iter *it) {
     if (p.kind == OPD_PARAM) {
         H->param_used[p.id] = 1;
         return arena_printf(H->a, "%s[0]", H->pnames[p.id]);
     }
     MT_ASSERT(p.kind == OPD_VALUE && H->base[p.id] >= 0);
-    H->param_used[H->base[p.id]] = 1;
-    return arena_printf(H->a, "%s[%s]", H->pnames[H->base[p.id]], opd(H, p, it));
+    return arena_printf(H->a, "%s[%s]", base_name(H, H->base[p.id]), opd(H, p, it));
 }
 
 /* A pointer operand's element index (a parameter: 0). */
@@ -475,6 +482,8 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_SPLIT:
     case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
@@ -1088,10 +1097,28 @@ static void emit_inst(Host *H, const Inst *in) {
         define(H, in, &it, e);
         return;
     }
+    case OP_INT_TO_PTR: {
+        /* a scalar (the frontend casts no blocks to pointers): a pointer
+         * variable, the base of the pointers computed from it (index 0) */
+        const char *P = c_mem_type((DType)in->attrs.dtype, C_HOST);
+        line(H, "%s *v%d = (%s *)(uintptr_t)%s;", P, id, P, opd(H, x[0], NULL));
+        H->base[id] = f->nparams + id;
+        H->vname[id] = "0";
+        return;
+    }
+    case OP_PTR_TO_INT: {
+        const char *P = c_mem_type((DType)operand_type(f, x[0]).dtype, C_HOST);
+        int b = ptr_base_of(H, x[0]);
+        MT_ASSERT(b >= 0);
+        line(H, "int64_t v%d = (int64_t)(uintptr_t)((%s *)%s + %s);", id, P, base_name(H, b),
+             ptr_index(H, x[0], NULL));
+        if (!H->uses[id]) line(H, "(void)v%d;", id);
+        return;
+    }
     case OP_ADDPTR: {
         H->base[id] = ptr_base_of(H, x[0]);
         MT_ASSERT(H->base[id] >= 0);
-        H->param_used[H->base[id]] = 1;
+        if (H->base[id] < f->nparams) H->param_used[H->base[id]] = 1;
         DType ot = (DType)operand_type(f, x[1]).dtype;
         if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE &&
             numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {

@@ -2331,6 +2331,12 @@ static void emit_inst(Mlir *M, const Inst *in) {
         return;
     }
     case OP_ADDPTR: emit_addptr(M, in); return;
+    case OP_INT_TO_PTR:
+        line(M, "%s = llvm.inttoptr %s : i64 to !llvm.ptr", define(M, id), opd(M, x[0]));
+        return;
+    case OP_PTR_TO_INT:
+        line(M, "%s = llvm.ptrtoint %s : !llvm.ptr to i64", define(M, id), opd(M, x[0]));
+        return;
     case OP_LOAD: emit_load(M, in); return;
     case OP_STORE: emit_store(M, in); return;
     case OP_PRINT: emit_print(M, in); return;

@@ -62,6 +62,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_NUM_PROGRAMS] = {"tl.num_programs", {"axis"}, 1, 8, 0},
     [B_CAST] = {"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
     [B_TO] = {"to", {"self", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
+    [B_POINTER_TYPE] = {"tl.pointer_type", {"element_ty", "address_space", "const"}, 1, 8, 0},
     [B_CLAMP] = {"tl.clamp", {"x", "min", "max", "propagate_nan"}, 3, 8, 0},
     [B_SIGMOID] = {"tl.sigmoid", {"x"}, 1, 8, 0},
     [B_FDIV] = {"tl.fdiv", {"x", "y", "ieee_rounding"}, 2, 8, 0},
@@ -168,6 +169,7 @@ static const struct {
     {"constexpr", V_FUNC, B_CONSTEXPR},
     {"num_programs", V_FUNC, B_NUM_PROGRAMS},
     {"cast", V_FUNC, B_CAST},
+    {"pointer_type", V_FUNC, B_POINTER_TYPE},
     {"clamp", V_FUNC, B_CLAMP},
     {"sigmoid", V_FUNC, B_SIGMOID},
     {"fdiv", V_FUNC, B_FDIV},
@@ -708,8 +710,50 @@ Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
 }
 
 /* x.to(dtype) / tl.cast(x, dtype, fp_downcast_rounding=, bitcast=). */
+/* Triton's casts between pointers and integers (semantic.py's cast): an
+ * integer to a pointer (here a 64-bit one: an address), a pointer to i64
+ * (its address) or to bool (address != 0), a pointer to another pointer
+ * type (the same address). Scalars only, as pointers loaded from a table
+ * are used. */
+static Val pointer_cast(Interp *I, const Args *A, Expr *x, const char *fn, SrcPos pos) {
+    Val d = A->v[1];
+    if (x->type.rank > 0)
+        fe_fail(I, A->pos[0],
+                "%s: casts between pointers and integers take a scalar here (got %s); blocks of "
+                "addresses are not supported yet",
+                fn, type_str(I->a, x->type));
+    if (A->v[2].kind != V_NONE || (A->v[3].kind != V_NONE && fe_truthy(I, A->v[3], A->pos[3], "")))
+        fe_fail(I, pos, "%s: a cast with a pointer takes no fp_downcast_rounding or bitcast", fn);
+    Attrs at = {0};
+    if (d.kind == V_DTYPE && d.ptr) {
+        at.dtype = (DType)d.i;
+        if (x->type.ptr) {
+            if (x->type.dtype == d.i) return fe_vexpr(x);
+            x = fe_mk_op(I, OP_PTR_TO_INT, fn, pos, 1, x, NULL, NULL, NULL);
+        } else if (dtype_is_float((DType)x->type.dtype) || x->type.dtype == DT_BOOL) {
+            fe_fail(I, A->pos[0], "%s: cannot cast %s to a pointer (only integers convert to one)",
+                    fn, type_str(I->a, x->type));
+        } else if (dtype_info((DType)x->type.dtype)->bits != 64) {
+            fe_fail(I, A->pos[0],
+                    "%s: an address is 64 bits: cast the %s to tl.int64 first, then to a pointer",
+                    fn, dtype_name((DType)x->type.dtype));
+        }
+        return fe_vexpr(fe_mk_op(I, OP_INT_TO_PTR, fn, pos, 1, x, NULL, NULL, &at));
+    }
+    DType dt = fe_need_dtype(I, d, A->pos[1], fn);
+    Expr *addr = fe_mk_op(I, OP_PTR_TO_INT, fn, pos, 1, x, NULL, NULL, NULL);
+    if (dt == DT_I64) return fe_vexpr(addr);
+    if (dt == DT_BOOL)
+        return fe_vexpr(fe_binary_expr(I, OP_CMP_NE, fn, addr,
+                                       fe_mk_const(I, const_int(DT_I64, 0), pos), pos, NULL));
+    fe_fail(I, A->pos[1], "%s: a pointer casts to tl.int64, tl.int1 or a pointer type (not %s)",
+            fn, dtype_info(dt)->triton);
+}
+
 Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    if (x->type.ptr || (A->v[1].kind == V_DTYPE && A->v[1].ptr))
+        return pointer_cast(I, A, x, fn, pos);
     DType dt = fe_need_dtype(I, A->v[1], A->pos[1], fn);
     int bitcast = A->v[3].kind != V_NONE &&
                   fe_truthy(I, A->v[3], A->pos[3], "bitcast= must be a compile-time bool");
@@ -721,7 +765,6 @@ Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
             fe_fail(I, A->pos[2], "%s: fp_downcast_rounding must be \"rtne\" or \"rtz\"", fn);
         at.flag = strcmp(A->v[2].s, "rtz") == 0;
     }
-    if (x->type.ptr) fe_fail(I, A->pos[0], "%s of a pointer is not supported", fn);
     if (bitcast) {
         if (x->type.dtype == dt) return fe_vexpr(x);
         return fe_vexpr(fe_mk_op(I, OP_BITCAST, fn, pos, 1, x, NULL, NULL, &at));
@@ -862,6 +905,18 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_CAST:
     case B_TO: return fe_make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
+    case B_POINTER_TYPE: {
+        /* tl.pointer_type(dtype): the dtype of a pointer to it (global
+         * memory, address space 1; not const) */
+        Val v = A.v[0];
+        fe_need_dtype(I, v, A.pos[0], fn);
+        if (A.v[1].kind != V_NONE && fe_need_int(I, A.v[1], A.pos[1], fn) != 1)
+            fe_fail(I, A.pos[1], "%s: only address_space=1 (global memory) is supported", fn);
+        if (A.v[2].kind != V_NONE && fe_truthy(I, A.v[2], A.pos[2], "const= must be a bool"))
+            fe_fail(I, A.pos[2], "%s: const pointers are not supported", fn);
+        v.ptr = 1;
+        return v;
+    }
     case B_DOT: return fe_make_dot(I, &A, fn, pos);
     case B_MAKE_BLOCK_PTR: return fe_make_block_ptr(I, &A, fn, pos);
     case B_ADVANCE: return fe_advance(I, &A, fn, pos);

@@ -183,6 +183,44 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
 }
 
+/* One operand of a runtime 'and' / 'or': Triton's logical_and and
+ * logical_or read their operands as int1, so a bool block or a bool. */
+static Expr *logical_operand(Interp *I, Val v, SrcPos pos, const char *word) {
+    Expr *e = fe_to_expr(I, v, pos, word);
+    if (e->type.ptr || e->type.dtype != DT_BOOL)
+        fe_fail(I, pos, "%s needs bool operands (got %s; compare with 0 first)", word,
+                type_str(I->a, e->type));
+    return e;
+}
+
+/* `a and b`, `a or b`. Compile-time operands decide as in Python, the first
+ * that decides being the value. Where a runtime operand takes part, the
+ * result is Triton's: both operands, bool, combined elementwise with & or
+ * | (no short circuit); and, as Triton, only two operands. */
+static Val fe_bool_op(Interp *I, const PyNode *n, int is_and, const PyVal *vals) {
+    const char *word = is_and ? "'and'" : "'or'";
+    Val v = fe_eval(I, fe_list_node(vals, 0));
+    for (int i = 1; i < vals->len; i++) {
+        if (v.kind != V_EXPR) {
+            int t = fe_truthy(I, v, n->pos, "");
+            if (is_and ? !t : t) return v;
+            v = fe_eval(I, fe_list_node(vals, i));
+            continue;
+        }
+        if (vals->len > 2)
+            fe_fail(I, n->pos,
+                    "chained boolean operators (A %s B %s C) on runtime values are not supported, "
+                    "as in Triton; use parentheses to split the chain",
+                    is_and ? "and" : "or", is_and ? "and" : "or");
+        const PyNode *ln = fe_list_node(vals, 0), *rn = fe_list_node(vals, i);
+        Val w = fe_eval(I, rn);
+        Expr *a = logical_operand(I, v, ln ? ln->pos : n->pos, word);
+        Expr *b = logical_operand(I, w, rn ? rn->pos : n->pos, word);
+        v = fe_vexpr(fe_binary_expr(I, is_and ? OP_AND : OP_OR, word, a, b, n->pos, NULL));
+    }
+    return v;
+}
+
 Val fe_eval_inner(Interp *I, const PyNode *n) {
     PyKind k = n->kind_id;
     if (k == PK_Constant) return fe_eval_constant(I, n);
@@ -275,18 +313,7 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         const PyNode *op = pyast_node(n, "op");
         const PyVal *vals = pyast_list(n, "values");
         if (!op || !vals || vals->len == 0) fe_fail(I, n->pos, "malformed boolean operation");
-        int is_and = op->kind_id == PK_And;
-        Val v = vnone();
-        for (int i = 0; i < vals->len; i++) {
-            v = fe_eval(I, fe_list_node(vals, i));
-            if (v.kind == V_EXPR)
-                fe_fail(I, n->pos,
-                        "'%s' on runtime values is not supported (combine bool blocks with %s)",
-                        is_and ? "and" : "or", is_and ? "&" : "|");
-            int t = fe_truthy(I, v, n->pos, "");
-            if (is_and ? !t : t) return v;
-        }
-        return v;
+        return fe_bool_op(I, n, op->kind_id == PK_And, vals);
     }
     if (k == PK_IfExp) {
         Val c = fe_eval(I, pyast_node(n, "test"));

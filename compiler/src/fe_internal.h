@@ -137,6 +137,7 @@ typedef enum Builtin {
     B_NUM_PROGRAMS,
     B_CAST,
     B_TO,
+    B_POINTER_TYPE,
     B_CLAMP,
     B_SIGMOID,
     B_FDIV,

@@ -143,6 +143,8 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_BITCAST:
     case OP_HINT:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
@@ -246,6 +248,8 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_BITCAST:
     case OP_HINT:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:

@@ -285,7 +285,7 @@ static Operand flat_reshape(Rank *R, Operand o, Type F, SrcPos pos) {
 static int elementwise(Op op) {
     if (op == OP_COUNT) return 0; /* no defining item (a region's value) */
     return op_info(op)->rule != TR_SPECIAL || op == OP_CAST || op == OP_BITCAST ||
-           op == OP_HINT || op == OP_ADDPTR;
+           op == OP_HINT || op == OP_ADDPTR || op == OP_INT_TO_PTR || op == OP_PTR_TO_INT;
 }
 
 /* Whether a reshape between x and y only adds or drops axes of 1. */
@@ -805,6 +805,8 @@ static void lower_item(Rank *R, Inst *in) {
     case OP_HINT:
     case OP_SELECT:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:

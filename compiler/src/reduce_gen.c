@@ -33,6 +33,8 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_HINT:
     case OP_SELECT:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR:
+    case OP_PTR_TO_INT:
     case OP_ASSERT:
     case OP_BROADCAST:
     case OP_JOIN:

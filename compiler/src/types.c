@@ -834,6 +834,18 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
         return 1;
     case OP_HINT: *out = args[0]; return 1;
+    case OP_INT_TO_PTR:
+        /* Triton: any integer; here the 64 bits of an address */
+        if (args[0].ptr || dtype_info((DType)args[0].dtype)->cls == DC_FLOAT ||
+            dtype_info((DType)args[0].dtype)->bits != 64)
+            FAIL("%s needs a 64-bit integer (got %s)", name, type_str(a, args[0]));
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a pointee dtype", name);
+        *out = type_with_shape(type_ptr(at->dtype), args[0].rank, args[0].dims);
+        return 1;
+    case OP_PTR_TO_INT:
+        if (!args[0].ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, args[0]));
+        *out = type_with_shape(type_scalar(DT_I64), args[0].rank, args[0].dims);
+        return 1;
     case OP_ADDPTR:
         if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
         if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)

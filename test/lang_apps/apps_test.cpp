@@ -317,7 +317,102 @@ void more_math_case(Target t) {
     expect_close("rint, round, trunc, nearbyint", r, want_r, 0.0, 0.0, f2f);
 }
 
+// Three problems of different sizes (one with padded rows of A) through
+// one grouped launch of 5 programs, their matrices passed as tables of
+// addresses (device addresses for CUDA), against double-precision products
+// of the same fp16 inputs.
+void grouped_gemm_case(Target t) {
+    struct Problem {
+        int m, n, k, lda;
+    };
+    const Problem probs[3] = {{64, 32, 48, 48}, {32, 96, 32, 48}, {96, 64, 16, 16}};
+    std::vector<std::vector<half>> a(3), b(3), c(3);
+    std::vector<int32_t> sizes, strides;
+    for (int p = 0; p < 3; p++) {
+        const Problem &q = probs[p];
+        a[p] = random_halves((size_t)q.m * q.lda, -1.0f, 1.0f, 40 + p);
+        b[p] = random_halves((size_t)q.k * q.n, -1.0f, 1.0f, 50 + p);
+        c[p].assign((size_t)q.m * q.n, mytriton_fp16_from_float(-7.0f));
+        sizes.insert(sizes.end(), {q.m, q.n, q.k});
+        strides.insert(strides.end(), {q.lda, q.n, q.n});
+    }
+    {
+        Buffers buf(t);
+        std::vector<int64_t> at(3), bt(3), ct(3);
+        for (int p = 0; p < 3; p++) {
+            at[p] = (int64_t)(uintptr_t)buf(a[p]);
+            bt[p] = (int64_t)(uintptr_t)buf(b[p]);
+            ct[p] = (int64_t)(uintptr_t)buf(c[p]);
+        }
+        int64_t *atd = buf(at), *btd = buf(bt), *ctd = buf(ct);
+        buf.finish(APPS_LAUNCH(t, grouped_gemm, mytriton_grid_1d(5), atd, btd, ctd, buf(sizes),
+                               buf(strides), 3));
+    }
+    for (int p = 0; p < 3; p++) {
+        const Problem &q = probs[p];
+        std::vector<double> want((size_t)q.m * q.n);
+        for (int i = 0; i < q.m; i++)
+            for (int j = 0; j < q.n; j++) {
+                double s = 0;
+                for (int kk = 0; kk < q.k; kk++)
+                    s += (double)h2f(a[p][(size_t)i * q.lda + kk]) * h2f(b[p][(size_t)kk * q.n + j]);
+                want[(size_t)i * q.n + j] = s;
+            }
+        expect_close(("C" + std::to_string(p)).c_str(), c[p], want, 2e-3, 2e-3, h2f);
+    }
+}
+
+// A pointer's address and truth, and an address read back as a pointer of
+// another element type (address_kernel).
+void address_case(Target t) {
+    const int n = 100;
+    std::vector<float> x(n), out(128, -1.0f);
+    std::vector<int32_t> info(2, -1);
+    std::vector<double> want(128, -1.0);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)i * 0.25f - 3.0f;
+        want[i] = 2.0 * x[i];
+    }
+    uintptr_t xaddr = 0;
+    {
+        Buffers buf(t);
+        float *xd = buf(x), *od = buf(out);
+        xaddr = (uintptr_t)xd;
+        buf.finish(APPS_LAUNCH(t, address, mytriton_grid_1d(1), xd, od, buf(info), n));
+    }
+    expect_close("out", out, want, 0.0, 0.0, f2f);
+    EXPECT_EQ(info[0], (int32_t)(xaddr & 15));
+    EXPECT_EQ(info[1], 1);
+}
+
 }  // namespace
+
+TEST(HostO1, grouped_gemm) { grouped_gemm_case(Target{true, 1}); }
+TEST(HostO2, grouped_gemm) { grouped_gemm_case(Target{true, 2}); }
+TEST(HostO1, address) { address_case(Target{true, 1}); }
+TEST(HostO2, address) { address_case(Target{true, 2}); }
+#if MT_APPS_CUDA
+TEST(CudaO1, grouped_gemm) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    grouped_gemm_case(Target{false, 1});
+}
+TEST(CudaO2, grouped_gemm) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    grouped_gemm_case(Target{false, 2});
+}
+TEST(CudaO1, address) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    address_case(Target{false, 1});
+}
+TEST(CudaO2, address) {
+    std::string why;
+    if (!gpu_available(&why)) GTEST_SKIP() << why;
+    address_case(Target{false, 2});
+}
+#endif
 
 TEST(HostO1, more_math) { more_math_case(Target{true, 1}); }
 TEST(HostO2, more_math) { more_math_case(Target{true, 2}); }
