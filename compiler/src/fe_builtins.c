@@ -722,8 +722,7 @@ static Val pointer_cast(Interp *I, const Args *A, Expr *x, const char *fn, SrcPo
                 "%s: casts between pointers and integers take a scalar here (got %s); blocks of "
                 "addresses are not supported yet",
                 fn, type_str(I->a, x->type));
-    if (A->v[2].kind != V_NONE || (A->v[3].kind != V_NONE && fe_truthy(I, A->v[3], A->pos[3], "")))
-        fe_fail(I, pos, "%s: a cast with a pointer takes no fp_downcast_rounding or bitcast", fn);
+    /* (bitcast= and fp_downcast_rounding= change nothing here, as in Triton) */
     Attrs at = {0};
     if (d.kind == V_DTYPE && d.ptr) {
         at.dtype = (DType)d.i;

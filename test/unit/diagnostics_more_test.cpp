@@ -260,11 +260,11 @@ const std::vector<Case>& cases() {
          "k.py:7:9: error: bad operand type for unary '~': a float\n"
          "        v = ~1.5\n"
          "            ^\n"},
-        {"OrOnRuntimeValues", "x, n", "*fp32, i32",
-         "    m = (n > 0) or (n < 9)\n",
-         "k.py:7:9: error: 'or' on runtime values is not supported (combine bool blocks with |)\n"
-         "        m = (n > 0) or (n < 9)\n"
-         "            ^\n"},
+        {"OrOfAFloat", "x, n", "*fp32, i32",
+         "    m = (n > 0) or 2.5\n",
+         "k.py:7:20: error: 'or' needs bool operands (got f32; compare with 0 first)\n"
+         "        m = (n > 0) or 2.5\n"
+         "                       ^\n"},
         {"InOnRuntimeValue", "x, n", "*fp32, i32",
          "    m = n in (1, 2)\n",
          "k.py:7:9: error: 'in' is not supported on runtime values\n"

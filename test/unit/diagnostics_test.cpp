@@ -307,10 +307,34 @@ const std::vector<Case>& cases() {
          "k.py:7:9: error: 'not' needs a bool block (got i32; compare with 0 first)\n"
          "        m = not n\n"
          "            ^\n"},
-        {"AndOnRuntimeValues", "x, n", "*fp32, i32",
-         "    m = (n > 0) and (n < 9)\n",
-         "k.py:7:9: error: 'and' on runtime values is not supported (combine bool blocks with &)\n"
-         "        m = (n > 0) and (n < 9)\n"
+        {"AndOfAnInteger", "x, n", "*fp32, i32",
+         "    m = (n > 0) and n\n",
+         "k.py:7:21: error: 'and' needs bool operands (got i32; compare with 0 first)\n"
+         "        m = (n > 0) and n\n"
+         "                        ^\n"},
+        {"AndChainOnRuntimeValues", "x, n", "*fp32, i32",
+         "    m = (n > 0) and (n < 9) and (n < 5)\n",
+         "k.py:7:9: error: chained boolean operators (A and B and C) on runtime values are not supported, "
+         "as in Triton; use parentheses to split the chain\n"
+         "        m = (n > 0) and (n < 9) and (n < 5)\n"
+         "            ^\n"},
+        {"PointerFromI32", "x, n", "*fp32, i32",
+         "    p = n.to(tl.pointer_type(tl.float32))\n",
+         "k.py:7:9: error: '.to': an address is 64 bits: cast the i32 to tl.int64 first, then to a "
+         "pointer\n"
+         "        p = n.to(tl.pointer_type(tl.float32))\n"
+         "            ^\n"},
+        {"PointerToFloat", "x, n", "*fp32, i32",
+         "    p = x.to(tl.float32)\n",
+         "k.py:7:14: error: '.to': a pointer casts to tl.int64, tl.int1 or a pointer type (not "
+         "float32)\n"
+         "        p = x.to(tl.float32)\n"
+         "                 ^\n"},
+        {"BlockOfAddresses", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8).to(tl.int64)\n    p = o.to(tl.pointer_type(tl.float32))\n",
+         "k.py:8:9: error: '.to': casts between pointers and integers take a scalar here (got vector<8 x "
+         "i64>); blocks of addresses are not supported yet\n"
+         "        p = o.to(tl.pointer_type(tl.float32))\n"
          "            ^\n"},
         {"ConditionalExpressionOnBlock", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n    v = 1.0 if o > 0 else 2.0\n",

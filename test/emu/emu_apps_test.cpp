@@ -1,0 +1,96 @@
+// Kernels that read addresses from memory (../lang_apps/kernels/grouped_gemm.py):
+// the grouped matmul over tables of addresses and the pointer / integer
+// casts, their generated CUDA at -O1 and -O2 run on the CPU emulation of
+// fake_cuda/ (host addresses stand for device ones) against references
+// computed here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "addr_o1.h"
+#include "addr_o2.h"
+#include "gg32_o1.h"
+#include "gg32_o2.h"
+#include "gg64_o2.h"
+
+namespace {
+
+using half = mytriton_fp16;
+using GroupedFn = cudaError_t (*)(cudaStream_t, const int64_t*, const int64_t*, const int64_t*,
+                                  const int32_t*, const int32_t*, int32_t);
+
+std::vector<half> random_halves(size_t n, unsigned seed) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<half> v(n);
+    for (auto& x : v) x = mytriton_fp16_from_float(d(g));
+    return v;
+}
+
+// Problems whose sizes are multiples of `blk` (every tile whole, as the
+// kernel assumes), one with padded rows of A.
+void check_grouped(GroupedFn f, int blk, const char* name) {
+    struct Problem {
+        int m, n, k, lda;
+    };
+    const Problem probs[3] = {{2 * blk, blk, 3 * blk / 2, 2 * blk},
+                              {blk, 3 * blk, blk, blk},
+                              {3 * blk, 2 * blk, blk / 2, blk / 2}};
+    std::vector<std::vector<half>> a(3), b(3), c(3);
+    std::vector<int64_t> at, bt, ct;
+    std::vector<int32_t> sizes, strides;
+    for (int p = 0; p < 3; p++) {
+        const Problem& q = probs[p];
+        a[p] = random_halves((size_t)q.m * q.lda, 10 + p);
+        b[p] = random_halves((size_t)q.k * q.n, 20 + p);
+        c[p].assign((size_t)q.m * q.n, mytriton_fp16_from_float(-7.0f));
+        at.push_back((int64_t)(uintptr_t)a[p].data());
+        bt.push_back((int64_t)(uintptr_t)b[p].data());
+        ct.push_back((int64_t)(uintptr_t)c[p].data());
+        sizes.insert(sizes.end(), {q.m, q.n, q.k});
+        strides.insert(strides.end(), {q.lda, q.n, q.n});
+    }
+    ASSERT_EQ(f(nullptr, at.data(), bt.data(), ct.data(), sizes.data(), strides.data(), 3), 0) << name;
+    for (int p = 0; p < 3; p++) {
+        const Problem& q = probs[p];
+        for (int i = 0; i < q.m; i++)
+            for (int j = 0; j < q.n; j++) {
+                double want = 0;
+                for (int kk = 0; kk < q.k; kk++)
+                    want += (double)mytriton_fp16_to_float(a[p][(size_t)i * q.lda + kk]) *
+                            mytriton_fp16_to_float(b[p][(size_t)kk * q.n + j]);
+                float got = mytriton_fp16_to_float(c[p][(size_t)i * q.n + j]);
+                ASSERT_LE(std::fabs(got - want), 2e-3 * (1.0 + std::fabs(want)))
+                    << name << ": problem " << p << " (" << i << ", " << j << ")";
+            }
+    }
+}
+
+TEST(EmuApps, GroupedGemm) {
+    check_grouped(launch_gg32_o1, 32, "gg32_o1");
+    check_grouped(launch_gg32_o2, 32, "gg32_o2");
+    check_grouped(launch_gg64_o2, 64, "gg64_o2");
+}
+
+TEST(EmuApps, PointerIntegerCasts) {
+    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t*, int32_t);
+    for (F f : {launch_addr_o1, launch_addr_o2}) {
+        for (int offset : {0, 1, 3}) {  // the address's low bits: 0, 4, 12
+            std::vector<float> x(128);
+            for (int i = 0; i < 128; i++) x[i] = (float)i * 0.5f - 9.0f;
+            std::vector<float> out(128, -1.0f);
+            std::vector<int32_t> info(2, -1);
+            const int n = 100 - offset;
+            ASSERT_EQ(f(nullptr, x.data() + offset, out.data(), info.data(), n), 0);
+            for (int i = 0; i < 128; i++)
+                ASSERT_EQ(out[i], i < n ? 2.0f * x[i + offset] : -1.0f) << "i=" << i;
+            EXPECT_EQ(info[0], (int32_t)((uintptr_t)(x.data() + offset) & 15));
+            EXPECT_EQ(info[1], 1);
+        }
+    }
+}
+
+}  // namespace
