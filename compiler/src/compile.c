@@ -508,6 +508,12 @@ static int need_layout(mt_compilation *c) {
     if (!need_tile(c) || c->layout_failed) return 0;
     if (c->layout) return 1;
     Arena *a = c->ctx->arena;
+    /* (the host backend checks its own; the MLIR backend's pointers are
+     * addresses) */
+    if (!ssa_check_pointer_lanes(c->ctx, a, c->f)) {
+        c->layout_failed = 1;
+        return 0;
+    }
     LayoutPlan *p;
     if (c->mma || c->attn) {
         p = layout_plan_tc(
@@ -587,9 +593,11 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (!need_tile(c)) return NULL;
         if (c->tile.dot_box && c->tile.threads > MAX_TILE_O1) {
             mt_error(c->ctx, c->kernel->pos,
-                     "the tile %s of a kernel with tl.dot needs %d threads in the MLIR backend, "
+                     "the tile %s of a kernel with %s needs %d threads in the MLIR backend, "
                      "more than %d",
-                     tile_str(a, &c->tile), c->tile.threads, MAX_TILE_O1);
+                     tile_str(a, &c->tile),
+                     shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
+                     c->tile.threads, MAX_TILE_O1);
             return NULL;
         }
         return emit_mlir_module(c->ctx, &c->spec);

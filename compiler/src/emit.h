@@ -101,7 +101,12 @@ const char *dispatch_hash(MtContext *ctx, const mt_options *o);
  * options; 0 after a diagnostic. */
 int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int *ndefs,
                           int *num_warps, int *num_stages);
+/* ptrbase.c. The base of each pointer value: a parameter p (p <
+ * nparams), a scalar pointer v made by int_to_ptr (nparams + v), or -1. */
+int *ssa_pointer_bases(Arena *a, const Function *f);
 /* Per runtime parameter: 1 if a store writes through it. */
 int *ssa_written_params(Arena *a, const Function *f);
+/* 0 after a diagnostic: a loop or if lane whose pointers change base. */
+int ssa_check_pointer_lanes(MtContext *ctx, Arena *a, const Function *f);
 
 #endif

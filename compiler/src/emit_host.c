@@ -778,8 +778,9 @@ static void assign_lanes(Host *H, const Inst *in, const Operand *yields) {
         if (t.ptr && ptr_base_of(H, y) != H->base[r]) {
             mt_error(
                 H->ctx, in->pos,
-                "a loop-carried or branch-merged pointer must keep its base parameter (the host "
-                "backend indexes one parameter per pointer)");
+                "a loop-carried or branch-merged pointer must keep its base: one pointer "
+                "parameter, or one address cast with tl.pointer_type (the CUDA and host "
+                "backends hold a pointer as an index from one base)");
             H->failed = 1;
         }
         src[k] = NULL;

@@ -13,59 +13,6 @@
 
 #define VERSION_LINE "mytritonc " MT_VERSION
 
-static void ptr_bases(const Function *f, const Block *b, int *base) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        if (n) {
-            const Loop *l = in->loop;
-            for (int k = 0; k < l->ncarried; k++) {
-                const Operand o = l->inits[k];
-                int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
-                base[l->args[k]] = base[l->results[k]] = bs;
-            }
-            for (int k = 0; k < n; k++) ptr_bases(f, sub[k], base);
-            /* an if's lanes: the base of the then branch's yield */
-            for (int k = l->ncarried; k < l->nresults; k++) {
-                const Operand o = l->yields[k];
-                base[l->results[k]] = o.kind == OPD_PARAM   ? o.id
-                                      : o.kind == OPD_VALUE ? base[o.id]
-                                                            : -1;
-            }
-            continue;
-        }
-        if (in->op == OP_ADDPTR) {
-            const Operand o = in->args[0];
-            base[in->result] = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
-        }
-    }
-}
-
-static void mark_written(const Block *b, const int *base, int *written) {
-    for (int i = 0; i < b->items.len; i++) {
-        const Inst *in = b->items.items[i];
-        Block *sub[2];
-        int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) mark_written(sub[k], base, written);
-        if (n) continue;
-        /* stores and atomics write through their pointer operand */
-        if (in->op != OP_STORE && in->op != OP_ATOMIC_RMW && in->op != OP_ATOMIC_CAS) continue;
-        const Operand o = in->args[0];
-        int bs = o.kind == OPD_PARAM ? o.id : o.kind == OPD_VALUE ? base[o.id] : -1;
-        if (bs >= 0) written[bs] = 1;
-    }
-}
-
-int *ssa_written_params(Arena *a, const Function *f) {
-    int *base = ARENA_ARRAY(a, int, f->nvalues + 1);
-    for (int i = 0; i < f->nvalues; i++) base[i] = -1;
-    ptr_bases(f, &f->body, base);
-    int *written = ARENA_ARRAY(a, int, f->nparams + 1);
-    mark_written(&f->body, base, written);
-    return written;
-}
-
 const char *launcher_params(Arena *a, const Spec *s, int with_stream) {
     StrBuf sb;
     sb_init(&sb, a);
