@@ -176,6 +176,18 @@ def out_dtype(arg):
     return arg.get("out", arg.get("inout"))
 
 
+def memory(entry):
+    """The entry's memory: its tensor arguments and its extra buffers (not
+    passed to the kernel, reached through a table of addresses)."""
+    return [a for a in entry["args"] + entry.get("buffers", []) if in_dtype(a) or "out" in a]
+
+
+def tables(entry):
+    """The arguments that are tables of addresses: an i64 tensor holding, in
+    order, the addresses of the named buffers in this run's memory."""
+    return [a for a in entry["args"] if "table" in a]
+
+
 def generate(entry, arg):
     """The bytes of input `arg` of `entry` (deterministic)."""
     dt, n, gen = in_dtype(arg), arg["n"], arg["gen"]
@@ -286,6 +298,8 @@ def signature(entry):
             parts.append("*" + in_dtype(a))
         elif "out" in a:
             parts.append("*" + a["out"])
+        elif "table" in a:
+            parts.append("*i64")
         else:
             parts.append(a["scalar"])
     return ", ".join(parts)
@@ -454,41 +468,37 @@ def to_bytes(torch, t):
     return bytes(t.view(torch.uint8).cpu().tolist())
 
 
+def cuda_memory(torch, entry, inputs):
+    """(tensors by name, the outputs among them): the entry's memory on the
+    GPU, then its tables of the tensors' addresses."""
+    tensors, outs = {}, {}
+    for a in memory(entry):
+        if in_dtype(a):
+            t = torch_buffer(torch, inputs[a["name"]], in_dtype(a), "cuda")
+        else:
+            t = torch_buffer(torch, bytes([SENTINEL]) * (a["n"] * DTYPES[a["out"]][0]), a["out"], "cuda")
+        if out_dtype(a):
+            outs[a["name"]] = t
+        tensors[a["name"]] = t
+    for a in tables(entry):
+        addrs = [tensors[b].data_ptr() for b in a["table"]]
+        tensors[a["name"]] = torch.tensor(addrs, dtype=torch.int64, device="cuda")
+    return tensors, outs
+
+
 def run_triton(torch, entry, inputs, modules):
     mod = load_module(os.path.join(ORACLE, "kernels", entry["file"]), modules)
     kernel = getattr(mod, entry["kernel"])
-    args, outs = [], {}
-    for a in entry["args"]:
-        if in_dtype(a):
-            t = torch_buffer(torch, inputs[a["name"]], in_dtype(a), "cuda")
-            if "inout" in a:
-                outs[a["name"]] = t
-            args.append(t)
-        elif "out" in a:
-            t = torch_buffer(torch, bytes([SENTINEL]) * (a["n"] * DTYPES[a["out"]][0]), a["out"], "cuda")
-            outs[a["name"]] = t
-            args.append(t)
-        else:
-            args.append(a["value"])
+    tensors, outs = cuda_memory(torch, entry, inputs)
+    args = [a["value"] if "scalar" in a else tensors[a["name"]] for a in entry["args"]]
     kernel[grid_of(entry)](*args, **{k: constexpr_value(v) for k, v in entry.get("constexprs", {}).items()})
     torch.cuda.synchronize()
     return {k: to_bytes(torch, t) for k, t in outs.items()}
 
 
 def run_cuda(torch, so, fn, entry, inputs):
-    bufs, outs, keep = {}, {}, []
-    for a in entry["args"]:
-        if in_dtype(a):
-            t = torch_buffer(torch, inputs[a["name"]], in_dtype(a), "cuda")
-            if "inout" in a:
-                outs[a["name"]] = t
-        elif "out" in a:
-            t = torch_buffer(torch, bytes([SENTINEL]) * (a["n"] * DTYPES[a["out"]][0]), a["out"], "cuda")
-            outs[a["name"]] = t
-        else:
-            continue
-        keep.append(t)
-        bufs[a["name"]] = t.data_ptr()
+    tensors, outs = cuda_memory(torch, entry, inputs)
+    bufs = {name: t.data_ptr() for name, t in tensors.items()}
     rc = launch_mytriton(so, fn, entry, bufs, torch.cuda.current_stream().cuda_stream)
     torch.cuda.synchronize()
     if rc:
@@ -498,17 +508,19 @@ def run_cuda(torch, so, fn, entry, inputs):
 
 def run_host(so, fn, entry, inputs):
     bufs, outs = {}, {}
-    for a in entry["args"]:
+    for a in memory(entry):
         if in_dtype(a):
             b = ctypes.create_string_buffer(inputs[a["name"]], len(inputs[a["name"]]))
-            if "inout" in a:
-                outs[a["name"]] = b
-        elif "out" in a:
+        else:
             size = a["n"] * DTYPES[a["out"]][0]
             b = ctypes.create_string_buffer(bytes([SENTINEL]) * size, size)
+        if out_dtype(a):
             outs[a["name"]] = b
-        else:
-            continue
+        bufs[a["name"]] = ctypes.addressof(b)
+        bufs["_keep_" + a["name"]] = b
+    for a in tables(entry):
+        addrs = [bufs[name] for name in a["table"]]
+        b = ctypes.create_string_buffer(struct.pack("<%dq" % len(addrs), *addrs), 8 * len(addrs))
         bufs[a["name"]] = ctypes.addressof(b)
         bufs["_keep_" + a["name"]] = b
     rc = launch_mytriton(so, fn, entry, bufs, None)
@@ -519,7 +531,7 @@ def run_host(so, fn, entry, inputs):
 
 def check(entry, variant, got, want, inputs):
     ok, lines = True, []
-    in_args = [a for a in entry["args"] if "in" in a]
+    in_args = [a for a in memory(entry) if "in" in a]
     decoded = {a["name"]: unpack(a["in"], inputs[a["name"]]) for a in in_args}
 
     def inputs_at(i):
@@ -527,7 +539,7 @@ def check(entry, variant, got, want, inputs):
                  if i < len(decoded[a["name"]])]
         return (" at " + ", ".join(parts)) if parts else ""
 
-    for a in entry["args"]:
+    for a in memory(entry):
         if not out_dtype(a):
             continue
         dt = out_dtype(a)
@@ -588,7 +600,7 @@ def main():
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs)
     futures = {(e["name"], v): pool.submit(build, e, v, tools) for e, v in jobs}
 
-    inputs = {e["name"]: {a["name"]: generate(e, a) for a in e["args"] if in_dtype(a)} for e in entries}
+    inputs = {e["name"]: {a["name"]: generate(e, a) for a in memory(e) if in_dtype(a)} for e in entries}
     need_triton = not opts.compile_only and not opts.no_triton
     torch = None
     reference = {}
