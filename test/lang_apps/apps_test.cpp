@@ -387,101 +387,30 @@ void address_case(Target t) {
 
 }  // namespace
 
-TEST(HostO1, grouped_gemm) { grouped_gemm_case(Target{true, 1}); }
-TEST(HostO2, grouped_gemm) { grouped_gemm_case(Target{true, 2}); }
-TEST(HostO1, address) { address_case(Target{true, 1}); }
-TEST(HostO2, address) { address_case(Target{true, 2}); }
+// Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
+// CudaO2: skipped without a GPU), at -O1 and -O2.
 #if MT_APPS_CUDA
-TEST(CudaO1, grouped_gemm) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    grouped_gemm_case(Target{false, 1});
-}
-TEST(CudaO2, grouped_gemm) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    grouped_gemm_case(Target{false, 2});
-}
-TEST(CudaO1, address) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    address_case(Target{false, 1});
-}
-TEST(CudaO2, address) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    address_case(Target{false, 2});
-}
+#define APPS_CUDA_TESTS(name, ...)                                         \
+    TEST(CudaO1, name) {                                                   \
+        MT_SKIP_WITHOUT_GPU();                                             \
+        (__VA_ARGS__)(Target{false, 1});                                   \
+    }                                                                      \
+    TEST(CudaO2, name) {                                                   \
+        MT_SKIP_WITHOUT_GPU();                                             \
+        (__VA_ARGS__)(Target{false, 2});                                   \
+    }
+#else
+#define APPS_CUDA_TESTS(name, ...)
 #endif
+#define APPS_TESTS(name, ...)                                              \
+    TEST(HostO1, name) { (__VA_ARGS__)(Target{true, 1}); }                 \
+    TEST(HostO2, name) { (__VA_ARGS__)(Target{true, 2}); }                 \
+    APPS_CUDA_TESTS(name, __VA_ARGS__)
 
-TEST(HostO1, more_math) { more_math_case(Target{true, 1}); }
-TEST(HostO2, more_math) { more_math_case(Target{true, 2}); }
-#if MT_APPS_CUDA
-TEST(CudaO1, more_math) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    more_math_case(Target{false, 1});
-}
-TEST(CudaO2, more_math) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    more_math_case(Target{false, 2});
-}
-#endif
-
-TEST(HostO1, gelu) { gelu_case(Target{true, 1}); }
-TEST(HostO2, gelu) { gelu_case(Target{true, 2}); }
-#if MT_APPS_CUDA
-TEST(CudaO1, gelu) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    gelu_case(Target{false, 1});
-}
-TEST(CudaO2, gelu) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    gelu_case(Target{false, 2});
-}
-#endif
-
-TEST(HostO1, attention) { attention_case(Target{true, 1}, false); }
-TEST(HostO2, attention) { attention_case(Target{true, 2}, false); }
-TEST(HostO1, attention_causal) { attention_case(Target{true, 1}, true); }
-TEST(HostO2, attention_causal) { attention_case(Target{true, 2}, true); }
-#if MT_APPS_CUDA
-TEST(CudaO1, attention) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    attention_case(Target{false, 1}, false);
-}
-TEST(CudaO2, attention) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    attention_case(Target{false, 2}, false);
-}
-TEST(CudaO1, attention_causal) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    attention_case(Target{false, 1}, true);
-}
-TEST(CudaO2, attention_causal) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    attention_case(Target{false, 2}, true);
-}
-#endif
-
-TEST(HostO1, layer_norm) { layer_norm_case(Target{true, 1}); }
-TEST(HostO2, layer_norm) { layer_norm_case(Target{true, 2}); }
-#if MT_APPS_CUDA
-TEST(CudaO1, layer_norm) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    layer_norm_case(Target{false, 1});
-}
-TEST(CudaO2, layer_norm) {
-    std::string why;
-    if (!gpu_available(&why)) GTEST_SKIP() << why;
-    layer_norm_case(Target{false, 2});
-}
-#endif
+APPS_TESTS(grouped_gemm, grouped_gemm_case)
+APPS_TESTS(address, address_case)
+APPS_TESTS(more_math, more_math_case)
+APPS_TESTS(gelu, gelu_case)
+APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
+APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })
+APPS_TESTS(layer_norm, layer_norm_case)
