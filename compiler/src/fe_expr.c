@@ -183,6 +183,37 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
 }
 
+/* f"...": as Triton, a compile-time string. Each field is a compile-time
+ * value formatted as str() (or repr() with !r, ascii() with !a: the same
+ * for these values); Triton ignores a format spec, and so does this. */
+static Val fe_fstring(Interp *I, const PyNode *n) {
+    const PyVal *parts = pyast_list(n, "values");
+    StrBuf sb;
+    sb_init(&sb, I->a);
+    for (int i = 0; parts && i < parts->len; i++) {
+        const PyNode *p = fe_list_node(parts, i);
+        if (pyast_isk(p, PK_Constant)) {
+            const PyVal *c = pyast_field(p, "value");
+            if (c && c->kind == PYV_STR) sb_puts(&sb, c->text);
+            continue;
+        }
+        if (!pyast_isk(p, PK_FormattedValue)) fe_fail(I, n->pos, "malformed f-string");
+        Val v = fe_eval(I, pyast_node(p, "value"));
+        if (v.kind == V_EXPR || v.kind == V_BLOCKPTR)
+            fe_fail(I, p->pos,
+                    "an f-string field must be a compile-time value (got %s): Triton formats "
+                    "constexprs only",
+                    fe_val_str(I, v, 0));
+        const PyVal *conv = pyast_field(p, "conversion");
+        int repr = conv && conv->kind == PYV_INT && (conv->i == 'r' || conv->i == 'a');
+        sb_puts(&sb, fe_val_str(I, v, repr));
+    }
+    Val r = {0};
+    r.kind = V_STR;
+    r.s = sb_str(&sb);
+    return r;
+}
+
 /* One operand of a runtime 'and' / 'or': Triton's logical_and and
  * logical_or read their operands as int1, so a bool block or a bool. */
 static Expr *logical_operand(Interp *I, Val v, SrcPos pos, const char *word) {
@@ -315,6 +346,7 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         if (!op || !vals || vals->len == 0) fe_fail(I, n->pos, "malformed boolean operation");
         return fe_bool_op(I, n, op->kind_id == PK_And, vals);
     }
+    if (k == PK_JoinedStr) return fe_fstring(I, n);
     if (k == PK_IfExp) {
         Val c = fe_eval(I, pyast_node(n, "test"));
         if (c.kind == V_EXPR) return fe_runtime_ifexp(I, n, c.e);
@@ -337,8 +369,7 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
                        {PK_GeneratorExp, "generator expressions"},
                        {PK_Dict, "dict literals"},
                        {PK_Set, "set literals"},
-                       {PK_JoinedStr, "f-strings"},
-                       {PK_FormattedValue, "f-strings"},
+                       {PK_FormattedValue, "f-string fields outside an f-string"},
                        {PK_NamedExpr, "assignment expressions (:=)"},
                        {PK_Await, "'await' expressions"},
                        {PK_Yield, "'yield' expressions"},

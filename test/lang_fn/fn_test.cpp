@@ -634,6 +634,26 @@ TEST(Diagnostics, StaticAssertFailure) {
               "        ^\n");
 }
 
+TEST(Diagnostics, FStringsFormatConstexprs) {
+    // Triton's f-strings: constexpr fields as str() (repr() with !r), the
+    // format spec ignored
+    auto d = compile_files(
+        "fstring",
+        {{"k.py", std::string(kHeader) +
+                      "\n\n@triton.jit\ndef k(p, BLOCK: tl.constexpr, MODE: tl.constexpr):\n"
+                      "    tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
+                      "    tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"}},
+        "*fp32", {"BLOCK=24", "MODE='fast'"});
+    EXPECT_EQ(d.status, 1);
+    EXPECT_EQ(d.err,
+              "k.py:7:5: note: tl.static_print: BLOCK=24 'fast' fast fp32 0.1\n"
+              "        tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
+              "        ^\n"
+              "k.py:8:5: error: static assertion failed: 24 is not a multiple of 16\n"
+              "        tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"
+              "        ^\n");
+}
+
 TEST(Diagnostics, StaticPrintIsANote) {
     auto d = compile_files(
         "static_print",

@@ -167,9 +167,10 @@ const std::vector<Case>& cases() {
          "k.py:7:9: error: set literals are not supported in kernels\n"
          "        v = {1, 2}\n"
          "            ^\n"},
-        {"FString", "x, n", "*fp32, i32",
+        {"FStringOfARuntimeValue", "x, n", "*fp32, i32",
          "    v = f\"{n}\"\n",
-         "k.py:7:9: error: f-strings are not supported in kernels\n"
+         "k.py:7:9: error: an f-string field must be a compile-time value (got i32): Triton formats "
+         "constexprs only\n"
          "        v = f\"{n}\"\n"
          "            ^\n"},
         {"AssignmentExpression", "x, n", "*fp32, i32",
