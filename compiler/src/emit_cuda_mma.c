@@ -58,6 +58,14 @@ static int in_block(const Block *b, const Inst *x) {
 
 static int is_value(Operand o, int id) { return o.kind == OPD_VALUE && o.id == id; }
 
+/* A top-level scalar that kernel entry computes once and no regeneration
+ * renders: a load (mma_match: before any store), an address cast to a
+ * pointer. */
+static int entry_scalar(const Function *f, const Inst *d) {
+    return d && d->type.rank == 0 && (d->op == OP_LOAD || d->op == OP_INT_TO_PTR) &&
+           in_block(&f->body, d);
+}
+
 static int lane_of_arg(const Loop *l, int id) {
     for (int i = 0; i < l->ncarried; i++)
         if (l->args[i] == id) return i;
@@ -106,7 +114,11 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
                renderable(f, P, epi, step, depth + 1);
     }
     const Inst *d = f->defs[o.id];
-    if (!d || !cuda_regen_op_ok(d->op)) return 0;
+    if (!d) return 0;
+    /* a scalar of the top level that is no regenerable op: loaded, or an
+     * address cast to a pointer, once at kernel entry */
+    int entry = entry_scalar(f, d);
+    if (!entry && !cuda_regen_op_ok(d->op)) return 0;
     for (int k = 0; k < d->nargs; k++)
         if (!renderable(f, P, epi, d->args[k], depth + 1)) return 0;
     return 1;
@@ -158,6 +170,8 @@ static void mma_pads(MmaPlan *P) {
     P->ldb = P->BN + (8 - words % 16 + 16) % 16 * 4 / eb;
 }
 
+/* The base of a pointer operand: a pointer parameter p (p < nparams), or
+ * a top-level scalar v that int_to_ptr made (nparams + v); else -1. */
 static int pointer_param(const Function *f, const Loop *l, Operand o);
 
 /* The constant step of an integer value (a pointer: its element index)
@@ -256,7 +270,7 @@ static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int d
 static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
     memset(P, 0, sizeof *P);
     const Inst *loop = NULL;
-    int after = 0;
+    int after = 0, stored = 0;
     for (int i = 0; i < f->body.items.len; i++) {
         const Inst *in = f->body.items.items[i];
         if (in->op == OP_FOR) {
@@ -266,10 +280,18 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
             continue;
         }
         if (in->loop) return 0;
+        if (in->op == OP_STORE) stored = 1;
+        /* a scalar read (a scale, a size, an address from a table):
+         * loaded once at kernel entry, so no store before it */
+        if (in->op == OP_LOAD && in->type.rank == 0 && !stored) {
+            if (pointer_param(f, NULL, in->args[0]) < 0) return 0;
+            continue;
+        }
         if (in->op == OP_LOAD || in->op == OP_STORE) {
             if (!after) return 0;
             continue;
         }
+        if (in->op == OP_INT_TO_PTR && in->type.rank == 0) continue;
         if (!cuda_regen_op_ok(in->op)) return 0;
     }
     if (!loop) return 0;
@@ -373,6 +395,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         if (!past || in == loop) continue;
         if ((in->op == OP_STORE || in->op == OP_LOAD) && pointer_param(f, l, in->args[0]) < 0)
             return 0;
+        if (in->op == OP_LOAD && in->type.rank == 0) continue; /* (an entry scalar) */
         if (in->op == OP_STORE) {
             Type t = operand_type(f, in->args[0]);
             for (int k = 0; k < 3; k++) ok &= renderable(f, P, epi, in->args[k], 0);
@@ -485,6 +508,37 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
+/* The C name of a pointer base (pointer_param): a parameter's, or the
+ * entry variable of an address cast to a pointer (declared at first use). */
+static const char *base_name(Mma *M, int base) {
+    const Function *f = M->f;
+    if (base < f->nparams) return M->pnames[base];
+    int v = base - f->nparams;
+    if (!M->sname[v]) {
+        const Inst *d = f->defs[v];
+        const char *P = c_mem_type((DType)d->attrs.dtype, C_CUDA);
+        const char *addr = render(M, d->args[0], "0", "0", -1);
+        const char *name = arena_printf(M->a, "mt_addr%d", v);
+        sb_printf(&M->pre, "    %s *const %s = (%s *)(uintptr_t)%s;\n", P, name, P, addr);
+        M->sname[v] = name;
+    }
+    return M->sname[v];
+}
+
+/* A scalar load of the top level, as kernel entry computes it. */
+static const char *entry_load(Mma *M, const Inst *d) {
+    const Function *f = M->f;
+    DType dt = (DType)d->type.dtype;
+    int base = pointer_param(f, NULL, d->args[0]);
+    const char *elem = arena_printf(M->a, "%s[%s]", base_name(M, base),
+                                    render(M, d->args[0], "0", "0", -1));
+    const char *v = c_load(M->a, dt, C_CUDA, elem);
+    if (d->args[1].kind == OPD_NONE) return v;
+    const char *other = d->args[2].kind == OPD_NONE ? c_zero(dt) : render(M, d->args[2], "0", "0", -1);
+    return arena_printf(M->a, "(%s ? %s : (%s)%s)", render(M, d->args[1], "0", "0", -1), v,
+                        c_type(dt), other);
+}
+
 static const char *render_cb(void *e, Operand o, const char *row, const char *col, int axis) {
     return render((Mma *)e, o, row, col, axis);
 }
@@ -516,9 +570,13 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     }
     const Inst *d = f->defs[o.id];
     Type t = f->types[o.id];
+    if (d && d->op == OP_INT_TO_PTR && entry_scalar(f, d)) {
+        base_name(M, f->nparams + o.id);
+        return "0"; /* (its element index: the base itself) */
+    }
     if (t.rank == 0 && in_block(&f->body, d)) {
         if (!M->sname[o.id]) {
-            const char *e = render_op(M, d, "0", "0", -1);
+            const char *e = d->op == OP_LOAD ? entry_load(M, d) : render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
             /* (a scalar pointer: its element index) */
             sb_printf(&M->pre, "    const %s %s = %s;\n",
@@ -534,12 +592,13 @@ static int pointer_param(const Function *f, const Loop *l, Operand o) {
     for (int guard = 0; guard < 1000; guard++) {
         if (o.kind == OPD_PARAM) return o.id;
         if (o.kind != OPD_VALUE) return -1;
-        int lane = lane_of_arg(l, o.id);
+        int lane = l ? lane_of_arg(l, o.id) : -1;
         if (lane >= 0) {
             o = l->inits[lane];
             continue;
         }
         const Inst *d = f->defs[o.id];
+        if (d && d->op == OP_INT_TO_PTR && entry_scalar(f, d)) return f->nparams + o.id;
         if (!d || (d->op != OP_ADDPTR && d->op != OP_EXPAND_DIMS && d->op != OP_BROADCAST))
             return -1;
         o = d->args[0];
@@ -782,9 +841,9 @@ static int hoisted_lane(const Mma *M, int k) {
 /* The test that pointer parameter `base` is `bytes`-aligned (" && ...";
  * "" where the signature's divisibility hint proves it). */
 static const char *align_test(Mma *M, int base, int bytes) {
-    return M->param_div && M->param_div[base] >= bytes
+    return base < M->f->nparams && M->param_div && M->param_div[base] >= bytes
                ? ""
-               : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", M->pnames[base], bytes - 1);
+               : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", base_name(M, base), bytes - 1);
 }
 
 /* Operand o of operand k's load at (row, col) of its stage block (B's
@@ -881,7 +940,7 @@ void mma_copy(Mma *M, int k, const char *buf) {
     int groups, per, T = copy_threads(M), G = P->shape->group;
     copy_shape(M, k, &groups, &per);
     int base = pointer_param(M->f, l, in->args[0]);
-    const char *bname = M->pnames[base];
+    const char *bname = base_name(M, base);
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     int lane = hoisted_lane(M, k);
     /* the element-wise copy's index at (mt_or, mt_oc + q): opaque copies of
@@ -1164,7 +1223,7 @@ static void emit_fallback(Mma *M) {
         int base = pointer_param(M->f, l, in->args[0]);
         const char *e = c_load(
             M->a, P->in_dt, C_CUDA,
-            arena_printf(M->a, "%s[%s]", M->pnames[base], render(M, in->args[0], row, col, -1)));
+            arena_printf(M->a, "%s[%s]", base_name(M, base), render(M, in->args[0], row, col, -1)));
         if (in->args[1].kind != OPD_NONE) {
             const char *other = in->args[2].kind == OPD_NONE ? integer ? "0" : "0.0f"
                                                              : render(M, in->args[2], row, col, -1);
@@ -1222,7 +1281,7 @@ static void emit_pair_store(Mma *M, const Inst *in, const char **ename[2]) {
     const Function *f = M->f;
     const Loop *l = M->P->loop->loop;
     int base = pointer_param(f, l, in->args[0]);
-    const char *bname = M->pnames[base];
+    const char *bname = base_name(M, base);
     DType dt = (DType)operand_type(f, in->args[1]).dtype;
     int bytes = dtype_info(dt)->bits / 8;
     const char *idx[2], *mask[2], *val[2];
@@ -1317,7 +1376,7 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
     const MmaPlan *P = M->P;
     const Loop *l = P->loop->loop;
     int base = pointer_param(f, l, in->args[0]);
-    const char *bname = M->pnames[base];
+    const char *bname = base_name(M, base);
     DType dt = (DType)operand_type(f, in->args[1]).dtype;
     int bytes = dtype_info(dt)->bits / 8, V = 16 / bytes, T = 32 * P->warps;
     int groups = P->BM * P->BN / V, per = (groups + T - 1) / T;
@@ -1441,7 +1500,7 @@ void mma_epilogue(Mma *M) {
             if (in->op == OP_LOAD) {
                 int base = pointer_param(f, l, in->args[0]);
                 x = c_load(M->a, dt, C_CUDA,
-                           arena_printf(M->a, "%s[%s]", M->pnames[base],
+                           arena_printf(M->a, "%s[%s]", base_name(M, base),
                                         render(M, in->args[0], "mt_r", c, -1)));
                 if (in->args[1].kind != OPD_NONE) {
                     const char *other = in->args[2].kind == OPD_NONE

@@ -439,8 +439,13 @@ static void producer_fn(Mma *M, const char *body) {
     for (int v = 0; v < f->nvalues; v++)
         if (M->sname[v] && mentions(body, M->sname[v])) {
             Type t = f->types[v];
-            sb_printf(&params, "%s%s %s", params.len ? ", " : "",
-                      t.ptr ? M->index_type : c_type((DType)t.dtype), M->sname[v]);
+            /* (an address cast to a pointer: the base itself; other
+             * pointers: their element index) */
+            const char *T = f->defs[v] && f->defs[v]->op == OP_INT_TO_PTR
+                                ? arena_printf(a, "%s *", c_mem_type((DType)t.dtype, C_CUDA))
+                            : t.ptr ? M->index_type
+                                    : c_type((DType)t.dtype);
+            sb_printf(&params, "%s%s %s", params.len ? ", " : "", T, M->sname[v]);
             sb_printf(&args, "%s%s", args.len ? ", " : "", M->sname[v]);
         }
     sb_printf(&params, "%sint mt_start, int mt_n, %s *mt_stages, unsigned long long *mt_bar",

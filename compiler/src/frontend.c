@@ -210,8 +210,8 @@ int frontend_parse_define(const char *text, int *is_int, long long *i, double *f
 }
 
 /* A -D / CONSTEXPR value, read as a Python literal: an int, a float, True,
- * False, None, or a string, written quoted ('x' or "x") or bare (a word
- * that is no other literal: ACTIVATION=leaky_relu). */
+ * False, None, a dtype (tl.float16), or a string, written quoted ('x' or
+ * "x") or bare (a word that is no other literal: ACTIVATION=leaky_relu). */
 static Val define_tuple(Interp *I, const Define *d) {
     /* "(a, b, ...)": items split at commas outside quotes and parentheses */
     const char *t = d->value;
@@ -298,6 +298,19 @@ Val fe_define_value(Interp *I, const Define *d) {
             I, srcpos(0, 0),
             "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
             mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, d->name);
+    /* a dtype, as Triton's kernels take one (DTYPE=tl.float16) */
+    static const char *const prefixes[] = {"tl.", "triton.language."};
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+        size_t pl = strlen(prefixes[k]);
+        if (strncmp(t, prefixes[k], pl) != 0) continue;
+        DType dt = dtype_by_triton(t + pl);
+        if (dt == DT_NONE)
+            fe_fail(I, srcpos(0, 0), "%s %s=%s: '%s' is not a dtype of triton.language",
+                    mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, t + pl);
+        v.kind = V_DTYPE;
+        v.i = dt;
+        return v;
+    }
     v.s = arena_strdup(I->a, t);
     return v;
 }

@@ -15,6 +15,8 @@
 #include "gg32_o1.h"
 #include "gg32_o2.h"
 #include "gg64_o2.h"
+#include "smm64_o2.h"
+#include "tmm64_o2.h"
 
 namespace {
 
@@ -91,6 +93,64 @@ TEST(EmuApps, PointerIntegerCasts) {
             EXPECT_EQ(info[1], 1);
         }
     }
+}
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(g);
+    return v;
+}
+
+// |got - want| within TF32's products (10-bit mantissas) of K terms in [-1, 1].
+void expect_tf32(const char* what, float got, double want, int i, int j) {
+    ASSERT_LE(std::fabs(got - want), 1e-2 * (1.0 + std::fabs(want))) << what << " (" << i << ", " << j << ")";
+}
+
+// The tensor-core path with a scale read at kernel entry (emulated TF32
+// mma.sync): C = scale * (A @ B), padded rows, edge tiles masked.
+TEST(EmuApps, ScaledMatmulTileMma) {
+    const int M = 100, N = 70, K = 75, lda = 80, ldb = 72, ldc = 74;
+    auto a = random_floats((size_t)M * lda, 1), b = random_floats((size_t)K * ldb, 2);
+    std::vector<float> c((size_t)M * ldc, -7.0f), scale{-1.5f};
+    ASSERT_EQ(launch_smm64_o2(nullptr, a.data(), b.data(), c.data(), scale.data(), M, N, K, lda, ldb, ldc), 0);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < ldc; j++) {
+            if (j >= N) {
+                ASSERT_EQ(c[(size_t)i * ldc + j], -7.0f) << "wrote outside C at (" << i << ", " << j << ")";
+                continue;
+            }
+            double s = 0;
+            for (int k = 0; k < K; k++) s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
+            expect_tf32("C", c[(size_t)i * ldc + j], -1.5 * s, i, j);
+        }
+}
+
+// A batch of matmuls given as tables of addresses, on the tensor-core path:
+// the bases cast at kernel entry, their alignment tested at run time (one
+// batch entry's A misaligned by 4 bytes: its copies element-wise).
+TEST(EmuApps, TableMatmulTileMma) {
+    const int M = 70, N = 100, K = 64, B = 3;
+    std::vector<std::vector<float>> a(B), b(B), c(B);
+    std::vector<int64_t> at(B), bt(B), ct(B);
+    for (int e = 0; e < B; e++) {
+        a[e] = random_floats((size_t)M * K + 1, 10 + e);
+        b[e] = random_floats((size_t)K * N, 20 + e);
+        c[e].assign((size_t)M * N, -7.0f);
+        at[e] = (int64_t)(uintptr_t)(a[e].data() + (e == 1));
+        bt[e] = (int64_t)(uintptr_t)b[e].data();
+        ct[e] = (int64_t)(uintptr_t)c[e].data();
+    }
+    ASSERT_EQ(launch_tmm64_o2(nullptr, at.data(), bt.data(), ct.data(), M, N, K), 0);
+    for (int e = 0; e < B; e++)
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++)
+                    s += (double)a[e][(size_t)i * K + k + (e == 1)] * b[e][(size_t)k * N + j];
+                expect_tf32("C", c[e][(size_t)i * N + j], s, i, j);
+            }
 }
 
 }  // namespace

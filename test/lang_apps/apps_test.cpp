@@ -385,6 +385,67 @@ void address_case(Target t) {
     EXPECT_EQ(info[1], 1);
 }
 
+// C = scale * (A @ B), fp16 (M, K) and (K, N) with padded rows, edge tiles
+// masked (scaled_matmul_kernel: the scale read before the K loop).
+void scaled_matmul_case(Target t) {
+    const int M = 70, N = 45, K = 83, lda = 88, ldb = 48, ldc = 50;
+    std::vector<half> a = random_halves((size_t)M * lda, -1.0f, 1.0f, 61);
+    std::vector<half> b = random_halves((size_t)K * ldb, -1.0f, 1.0f, 62);
+    std::vector<half> c((size_t)M * ldc, mytriton_fp16_from_float(-7.0f));
+    std::vector<float> scale{0.375f};
+    {
+        Buffers buf(t);
+        half *cd = buf(c);
+        buf.finish(APPS_LAUNCH(t, scaled_matmul, mytriton_grid_2d((M + 31) / 32, (N + 31) / 32),
+                               buf(a), buf(b), cd, buf(scale), M, N, K, lda, ldb, ldc));
+    }
+    std::vector<double> want(c.size());
+    for (size_t e = 0; e < c.size(); e++) want[e] = h2f(c[e]); /* outside C: untouched */
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < K; k++)
+                s += (double)h2f(a[(size_t)i * lda + k]) * h2f(b[(size_t)k * ldb + j]);
+            want[(size_t)i * ldc + j] = 0.375 * s;
+        }
+    expect_close("C", c, want, 2e-3, 2e-3, h2f);
+}
+
+// A batch of 3 matmuls of one size, their matrices given as tables of
+// addresses (table_matmul_kernel, program_id(2): the batch entry).
+void table_matmul_case(Target t) {
+    const int M = 45, N = 70, K = 40, B = 3;
+    std::vector<std::vector<half>> a(B), b(B), c(B);
+    for (int e = 0; e < B; e++) {
+        a[e] = random_halves((size_t)M * K, -1.0f, 1.0f, 70 + e);
+        b[e] = random_halves((size_t)K * N, -1.0f, 1.0f, 80 + e);
+        c[e].assign((size_t)M * N, mytriton_fp16_from_float(-7.0f));
+    }
+    {
+        Buffers buf(t);
+        std::vector<int64_t> at(B), bt(B), ct(B);
+        for (int e = 0; e < B; e++) {
+            at[e] = (int64_t)(uintptr_t)buf(a[e]);
+            bt[e] = (int64_t)(uintptr_t)buf(b[e]);
+            ct[e] = (int64_t)(uintptr_t)buf(c[e]);
+        }
+        int64_t *atd = buf(at), *btd = buf(bt), *ctd = buf(ct);
+        buf.finish(APPS_LAUNCH(t, table_matmul, mytriton_grid_3d((M + 31) / 32, (N + 31) / 32, B),
+                               atd, btd, ctd, M, N, K));
+    }
+    for (int e = 0; e < B; e++) {
+        std::vector<double> want((size_t)M * N);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++)
+                    s += (double)h2f(a[e][(size_t)i * K + k]) * h2f(b[e][(size_t)k * N + j]);
+                want[(size_t)i * N + j] = s;
+            }
+        expect_close(("C" + std::to_string(e)).c_str(), c[e], want, 2e-3, 2e-3, h2f);
+    }
+}
+
 }  // namespace
 
 // Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
@@ -409,6 +470,8 @@ void address_case(Target t) {
 
 APPS_TESTS(grouped_gemm, grouped_gemm_case)
 APPS_TESTS(address, address_case)
+APPS_TESTS(scaled_matmul, scaled_matmul_case)
+APPS_TESTS(table_matmul, table_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })

@@ -62,3 +62,51 @@ def address_kernel(x_ptr, out_ptr, info_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * 2, mask=mask)
     tl.store(info_ptr, (addr & 15).to(tl.int32))
     tl.store(info_ptr + 1, x_ptr.to(tl.int1).to(tl.int32))
+
+
+# A matmul whose result is scaled by a factor read from memory before the
+# K loop (as FP8 matmuls read their scales), tiles of C masked at the
+# edges.
+@triton.jit
+def scaled_matmul_kernel(a_ptr, b_ptr, c_ptr, scale_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    scale = tl.load(scale_ptr)
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    ks = tl.arange(0, BK)
+    a_ptrs = a_ptr + rows[:, None] * stride_am + ks[None, :]
+    b_ptrs = b_ptr + ks[:, None] * stride_bk + cols[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rows[:, None] < M) & (ks[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(ks[:, None] < K - k * BK) & (cols[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    c = acc * scale
+    tl.store(c_ptr + rows[:, None] * stride_cm + cols[None, :], c.to(c_ptr.dtype.element_ty),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+# A batch of matmuls of one size whose matrices are given as tables of
+# addresses (program_id(2): the batch entry), as pointer-array batched
+# GEMMs take them; row-major and contiguous.
+@triton.jit
+def table_matmul_kernel(a_table, b_table, c_table, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                        BK: tl.constexpr, DTYPE: tl.constexpr):
+    batch = tl.program_id(2)
+    a = tl.load(a_table + batch).to(tl.pointer_type(DTYPE))
+    b = tl.load(b_table + batch).to(tl.pointer_type(DTYPE))
+    c = tl.load(c_table + batch).to(tl.pointer_type(DTYPE))
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    ks = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + rows[:, None] * K + (k + ks)[None, :],
+                    mask=(rows[:, None] < M) & ((k + ks)[None, :] < K), other=0.0)
+        y = tl.load(b + (k + ks)[:, None] * N + cols[None, :],
+                    mask=((k + ks)[:, None] < K) & (cols[None, :] < N), other=0.0)
+        acc += tl.dot(x, y)
+    tl.store(c + rows[:, None] * N + cols[None, :], acc.to(DTYPE),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))
