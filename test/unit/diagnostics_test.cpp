@@ -249,6 +249,10 @@ const std::vector<Case>& cases() {
          "    tl.store(x, 1.0)\n",
          "k.py: error: -D BLOCK=1+2: the value must be an integer, a float, True, False, None or a string (quote it: BLOCK='...')\n",
          {{"BLOCK", "1+2"}}},
+        {"DefineUnknownDtype", "x, n, DT: tl.constexpr", "*fp32, i32",
+         "    tl.store(x, n.to(DT))\n",
+         "k.py: error: -D DT=tl.float17: 'float17' is not a dtype of triton.language\n",
+         {{"DT", "tl.float17"}}},
         {"SignatureCountMismatch", "x, n", "*fp32",
          "    tl.store(x, 1.0)\n",
          "k.py:6:1: error: the signature has 1 entry but the kernel 'k' has 2 runtime parameters (x, n)\n"
