@@ -79,3 +79,16 @@ int cuda_regen_uses(const Block *b, int v) {
     }
     return n;
 }
+
+const char *cuda_regen_scalar_load(Arena *a, const Inst *d, const char *base, RegenRender render,
+                                   void *emitter) {
+    DType dt = (DType)d->type.dtype;
+    const char *elem =
+        arena_printf(a, "%s[%s]", base, render(emitter, d->args[0], "0", "0", -1));
+    const char *v = c_load(a, dt, C_CUDA, elem);
+    if (d->args[1].kind == OPD_NONE) return v;
+    const char *other =
+        d->args[2].kind == OPD_NONE ? c_zero(dt) : render(emitter, d->args[2], "0", "0", -1);
+    return arena_printf(a, "(%s ? %s : (%s)%s)", render(emitter, d->args[1], "0", "0", -1), v,
+                        c_type(dt), other);
+}

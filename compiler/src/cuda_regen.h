@@ -30,6 +30,10 @@ int cuda_regen_op_ok(Op op);
  * (cb supplies the arena, the function and the op printer). */
 const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char *col, int axis,
                           RegenRender render, void *emitter);
+/* A scalar load `d` through pointer base `base` (a C name), its index,
+ * mask and `other` rendered at (0, 0): a kernel entry's scalar. */
+const char *cuda_regen_scalar_load(Arena *a, const Inst *d, const char *base, RegenRender render,
+                                   void *emitter);
 /* The number of uses of value v in block b and its nested loops (inits,
  * yields and bounds included). */
 int cuda_regen_uses(const Block *b, int v);

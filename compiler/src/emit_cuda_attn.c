@@ -247,13 +247,17 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
             break;
         }
         if (in->loop) return 0;
-        if (in->op == OP_LOAD) {
+        /* a scalar read (a scale, a sequence's length or start): loaded
+         * once at kernel entry (render) */
+        int scalar_load = in->op == OP_LOAD && in->type.rank == 0;
+        if (in->op == OP_LOAD && !scalar_load) {
             if (P->ldq) return 0;
             P->ldq = in;
             P->cls[in->result] = C_Q;
             continue;
         }
-        if (!cuda_regen_op_ok(in->op)) return 0;
+        if (scalar_load && pointer_param(f, in->args[0]) < 0) return 0;
+        if (!scalar_load && !cuda_regen_op_ok(in->op)) return 0;
         for (int k = 0; k < in->nargs; k++)
             if (in->args[k].kind == OPD_VALUE && P->cls[in->args[k].id] != C_UNI) return 0;
         P->cls[in->result] = C_UNI;
@@ -534,7 +538,11 @@ static const char *render(Attn *A, Operand o, const char *row, const char *col, 
         for (int i = 0; i < f->body.items.len && !top; i++) top = f->body.items.items[i] == d;
         if (top) {
             if (!A->sname[o.id]) {
-                const char *e = render_op(A, d, "0", "0", -1);
+                const char *e =
+                    d->op == OP_LOAD
+                        ? cuda_regen_scalar_load(A->a, d, A->pnames[pointer_param(f, d->args[0])],
+                                                 render_cb, A)
+                        : render_op(A, d, "0", "0", -1);
                 const char *name = arena_printf(A->a, "s%d", o.id);
                 sb_printf(&A->pre, "    const %s %s = %s;\n",
                           t.ptr ? A->index_type : c_type((DType)t.dtype), name, e);

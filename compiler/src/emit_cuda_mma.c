@@ -525,20 +525,6 @@ static const char *base_name(Mma *M, int base) {
     return M->sname[v];
 }
 
-/* A scalar load of the top level, as kernel entry computes it. */
-static const char *entry_load(Mma *M, const Inst *d) {
-    const Function *f = M->f;
-    DType dt = (DType)d->type.dtype;
-    int base = pointer_param(f, NULL, d->args[0]);
-    const char *elem = arena_printf(M->a, "%s[%s]", base_name(M, base),
-                                    render(M, d->args[0], "0", "0", -1));
-    const char *v = c_load(M->a, dt, C_CUDA, elem);
-    if (d->args[1].kind == OPD_NONE) return v;
-    const char *other = d->args[2].kind == OPD_NONE ? c_zero(dt) : render(M, d->args[2], "0", "0", -1);
-    return arena_printf(M->a, "(%s ? %s : (%s)%s)", render(M, d->args[1], "0", "0", -1), v,
-                        c_type(dt), other);
-}
-
 static const char *render_cb(void *e, Operand o, const char *row, const char *col, int axis) {
     return render((Mma *)e, o, row, col, axis);
 }
@@ -576,7 +562,11 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     }
     if (t.rank == 0 && in_block(&f->body, d)) {
         if (!M->sname[o.id]) {
-            const char *e = d->op == OP_LOAD ? entry_load(M, d) : render_op(M, d, "0", "0", -1);
+            const char *e =
+                d->op == OP_LOAD
+                    ? cuda_regen_scalar_load(M->a, d, base_name(M, pointer_param(f, NULL, d->args[0])),
+                                             render_cb, M)
+                    : render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
             /* (a scalar pointer: its element index) */
             sb_printf(&M->pre, "    const %s %s = %s;\n",

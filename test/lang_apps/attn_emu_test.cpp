@@ -21,6 +21,7 @@
 #include "emu_attn64_causal.h"
 #include "emu_attn64_general.h"
 #include "emu_attn64_other.h"
+#include "emu_attn64_scale.h"
 #include "emu_attn_small_causal.h"
 
 namespace {
@@ -75,6 +76,13 @@ TEST(AttnMma, Head32SmallTileCausal) {
 TEST(AttnMma, Head64NonzeroOtherCausal) {
     run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
                                     float s, int n) { return launch_emu_attn64_other(nullptr, g, q, k, v, o, s, n); });
+}
+
+// attention_scale.py: sm_scale read from memory before the loop (loaded once at
+// kernel entry), ragged N_CTX, causal
+TEST(AttnMma, Head64ScaleFromMemoryCausal) {
+    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
+                                    float s, int n) { return launch_emu_attn64_scale(nullptr, g, q, k, v, o, &s, n); });
 }
 
 // the benchmark's HEAD_DIM 128 tiles: 128 x 64, 8 warps
