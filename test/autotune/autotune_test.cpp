@@ -3,6 +3,8 @@
 // otherwise).
 #include <gtest/gtest.h>
 
+#include "../support/random.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -47,13 +49,7 @@ mytriton_autotune_stats stats() {
     return s;
 }
 
-std::vector<float> random_floats(size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (auto &x : v) x = dist(gen);
-    return v;
-}
+using mt_test::random_floats;
 
 void matmul_reference(const std::vector<float> &a, const std::vector<float> &b, std::vector<float> &c, int M, int N,
                       int K) {

@@ -5,6 +5,8 @@
 // computed here.
 #include <gtest/gtest.h>
 
+#include "../support/random.h"
+
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -95,13 +97,7 @@ TEST(EmuApps, PointerIntegerCasts) {
     }
 }
 
-std::vector<float> random_floats(size_t n, unsigned seed) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    std::vector<float> v(n);
-    for (auto& x : v) x = d(g);
-    return v;
-}
+using mt_test::random_floats;
 
 // |got - want| within TF32's products (10-bit mantissas) of K terms in [-1, 1].
 void expect_tf32(const char* what, float got, double want, int i, int j) {

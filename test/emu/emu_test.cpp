@@ -2,6 +2,8 @@
 // emulation of fake_cuda/ and checked against references written here.
 #include <gtest/gtest.h>
 
+#include "../support/random.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -101,11 +103,7 @@
 namespace {
 
 std::vector<float> random_vec(size_t n, unsigned seed, float lo = -2.0f, float hi = 2.0f) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<float> d(lo, hi);
-    std::vector<float> v(n);
-    for (auto& x : v) x = d(g);
-    return v;
+    return mt_test::random_floats(n, seed, lo, hi);
 }
 
 // Exact float comparison that treats NaN as equal to NaN.

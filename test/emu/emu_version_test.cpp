@@ -7,6 +7,8 @@
 // result is program order's), against references written here.
 #include <gtest/gtest.h>
 
+#include "../support/random.h"
+
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -18,13 +20,7 @@
 
 namespace {
 
-std::vector<float> random_floats(size_t n, unsigned seed) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
-    std::vector<float> v(n);
-    for (auto &x : v) x = d(g);
-    return v;
-}
+std::vector<float> random_floats(size_t n, unsigned seed) { return mt_test::random_floats(n, seed, -2.0f, 2.0f); }
 
 bool near(float got, double want) { return std::fabs(got - want) <= 1e-4 * (1.0 + std::fabs(want)); }
 

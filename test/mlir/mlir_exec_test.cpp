@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include "../support/random.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -56,13 +58,7 @@ struct Dev {
     }
 };
 
-std::vector<float> random_floats(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<float> dist(lo, hi);
-    std::vector<float> v(n);
-    for (auto& x : v) x = dist(gen);
-    return v;
-}
+using mt_test::random_floats;
 
 uint32_t bits(float f) {
     uint32_t u;
