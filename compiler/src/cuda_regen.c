@@ -72,9 +72,14 @@ int cuda_regen_uses(const Block *b, int v) {
         if (in->loop) {
             const Loop *l = in->loop;
             for (int k = 0; k < l->ncarried; k++) n += is_value(l->inits[k], v);
-            for (int k = 0; k < l->nyields; k++) n += is_value(l->yields[k], v);
-            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v);
-            n += cuda_regen_uses(&l->body, v);
+            for (int k = 0; k < l->nyields; k++)
+                n += is_value(l->yields[k], v) +
+                     (in->op == OP_IF && l->else_yields ? is_value(l->else_yields[k], v) : 0);
+            n += is_value(l->start, v) + is_value(l->stop, v) + is_value(l->step, v) +
+                 (in->op != OP_FOR ? is_value(l->cond, v) : 0);
+            Block *sub[2];
+            int ns = ssa_blocks(in, sub);
+            for (int k = 0; k < ns; k++) n += cuda_regen_uses(sub[k], v);
         }
     }
     return n;

@@ -58,12 +58,40 @@ static int in_block(const Block *b, const Inst *x) {
 
 static int is_value(Operand o, int id) { return o.kind == OPD_VALUE && o.id == id; }
 
+/* An early exit: a top-level `if` that ends the kernel, has no results,
+ * and one of whose branches is empty (`if pid_m * BM >= m: return` lowers
+ * to `if c {} else {rest}`). The kernel runs the other branch (*top) where
+ * the condition is *when, and nothing elsewhere. NULL: none. */
+static const Inst *guard_of(const Function *f, const Block **top, int *when) {
+    int n = f->body.items.len;
+    const Inst *g = n ? f->body.items.items[n - 1] : NULL;
+    if (!g || g->op != OP_IF || g->loop->nresults) return NULL;
+    const Loop *l = g->loop;
+    int then_empty = l->body.items.len == 0, else_empty = l->orelse.items.len == 0;
+    if (then_empty == else_empty) return NULL;
+    if (top) *top = then_empty ? &l->orelse : &l->body;
+    if (when) *when = else_empty;
+    return g;
+}
+
+/* The block holding the kernel's work: the top level, or the branch an
+ * early exit leaves. */
+static const Block *top_block(const Function *f) {
+    const Block *top = &f->body;
+    guard_of(f, &top, NULL);
+    return top;
+}
+
+/* Whether `d` is of the top level (or of the branch an early exit leaves). */
+static int at_top(const Function *f, const Inst *d) {
+    return d && (in_block(&f->body, d) || in_block(top_block(f), d));
+}
+
 /* A top-level scalar that kernel entry computes once and no regeneration
  * renders: a load (mma_match: before any store), an address cast to a
  * pointer. */
 static int entry_scalar(const Function *f, const Inst *d) {
-    return d && d->type.rank == 0 && (d->op == OP_LOAD || d->op == OP_INT_TO_PTR) &&
-           in_block(&f->body, d);
+    return d && d->type.rank == 0 && (d->op == OP_LOAD || d->op == OP_INT_TO_PTR) && at_top(f, d);
 }
 
 static int lane_of_arg(const Loop *l, int id) {
@@ -271,8 +299,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     memset(P, 0, sizeof *P);
     const Inst *loop = NULL;
     int after = 0, stored = 0;
-    for (int i = 0; i < f->body.items.len; i++) {
-        const Inst *in = f->body.items.items[i];
+    /* the top level, then the branch an early exit leaves (its condition:
+     * a scalar of the top level) */
+    const Block *top = top_block(f);
+    const Inst *guard = guard_of(f, NULL, NULL);
+    int ntop = f->body.items.len - (guard != NULL);
+    for (int i = 0; i < ntop + (guard ? top->items.len : 0); i++) {
+        const Inst *in = i < ntop ? f->body.items.items[i] : top->items.items[i - ntop];
         if (in->op == OP_FOR) {
             if (loop) return 0;
             loop = in;
@@ -298,6 +331,7 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     const Loop *l = loop->loop;
     P->loop = loop;
     if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
+    if (guard && !renderable(f, P, NULL, guard->loop->cond, 0)) return 0;
     if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
     /* the dot: the only one, in the loop body */
     const Inst *dot = NULL;
@@ -389,8 +423,8 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->epi = epi;
     epi[l->results[P->acc_lane]] = 1;
     int ok = 1, past = 0;
-    for (int i = 0; i < f->body.items.len && ok; i++) {
-        const Inst *in = f->body.items.items[i];
+    for (int i = 0; i < top->items.len && ok; i++) {
+        const Inst *in = top->items.items[i];
         if (in == loop) past = 1;
         if (!past || in == loop) continue;
         if ((in->op == OP_STORE || in->op == OP_LOAD) && pointer_param(f, l, in->args[0]) < 0)
@@ -560,7 +594,7 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
         base_name(M, f->nparams + o.id);
         return "0"; /* (its element index: the base itself) */
     }
-    if (t.rank == 0 && in_block(&f->body, d)) {
+    if (t.rank == 0 && at_top(f, d)) {
         if (!M->sname[o.id]) {
             const char *e =
                 d->op == OP_LOAD
@@ -1412,8 +1446,9 @@ static void emit_staged_copy_out(Mma *M, const Inst *in, int ld) {
 /* Whether value `in` is a cast that its store makes (stored_cast): not
  * computed apart. */
 static int stored_cast_value(const Mma *M, const Inst *in) {
-    for (int i = 0; i < M->f->body.items.len; i++) {
-        const Inst *st = M->f->body.items.items[i];
+    const Block *top = top_block(M->f);
+    for (int i = 0; i < top->items.len; i++) {
+        const Inst *st = top->items.items[i];
         if (st->op == OP_STORE && stored_cast(M, st) == in) return 1;
     }
     return 0;
@@ -1430,8 +1465,9 @@ void mma_epilogue(Mma *M) {
     /* one store after the loop may go through the staging buffer */
     const Inst *staged = NULL;
     int stores = 0, past_loop = 0, ld = 0;
-    for (int i = 0; i < f->body.items.len; i++) {
-        const Inst *in = f->body.items.items[i];
+    const Block *top = top_block(f);
+    for (int i = 0; i < top->items.len; i++) {
+        const Inst *in = top->items.items[i];
         past_loop |= in == P->loop;
         if (past_loop && in->op == OP_STORE) stores++, staged = in;
     }
@@ -1468,8 +1504,8 @@ void mma_epilogue(Mma *M) {
     else ln(M, "const int mt_c0 = %s + ni * 8 + (mt_lane & 3) * 2, mt_c1 = mt_c0 + 1;", M->frag_c0);
     ln(M, "(void)mt_r, (void)mt_c0, (void)mt_c1;");
     int past = 0;
-    for (int i = 0; i < f->body.items.len; i++) {
-        const Inst *in = f->body.items.items[i];
+    for (int i = 0; i < top->items.len; i++) {
+        const Inst *in = top->items.items[i];
         if (in == P->loop) {
             past = 1;
             continue;
@@ -1566,6 +1602,13 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     sb_init(&body, a);
     M.out = &body;
     M.indent = 1;
+    /* an early exit first: the scalars rendered after it are computed
+     * only where the kernel runs (a load it guards among them) */
+    int when = 0;
+    const Inst *guard = guard_of(f, NULL, &when);
+    if (guard)
+        sb_printf(&M.pre, "    if (%s(%s)) return; /* the early exit at line %d */\n",
+                  when ? "!" : "", render(&M, guard->loop->cond, "0", "0", -1), guard->pos.line);
     int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
     int lda = P.lda, ldb = P.ldb;
     int stage_elems = P.BM * lda + mma_stage_rows(&P, 1) * ldb;

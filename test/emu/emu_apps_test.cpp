@@ -16,6 +16,7 @@
 #include "addr_o2.h"
 #include "gg32_o1.h"
 #include "gg32_o2.h"
+#include "emm64_o2.h"
 #include "gg64_o2.h"
 #include "smm64_o2.h"
 #include "tmm64_o2.h"
@@ -147,6 +148,27 @@ TEST(EmuApps, TableMatmulTileMma) {
                     s += (double)a[e][(size_t)i * K + k + (e == 1)] * b[e][(size_t)k * N + j];
                 expect_tf32("C", c[e][(size_t)i * N + j], s, i, j);
             }
+}
+
+// The tensor-core path behind an early return (expert_matmul_kernel): four
+// experts of 70, 0, 100 and 3 rows over a grid of two row blocks each (the
+// blocks past an expert's rows leave before the K loop), K = 72, N = 80.
+TEST(EmuApps, ExpertMatmulEarlyReturnMma) {
+    const int E = 4, K = 72, N = 80, counts[E] = {70, 0, 100, 3};
+    std::vector<int32_t> offsets{0};
+    for (int e = 0; e < E; e++) offsets.push_back(offsets.back() + counts[e]);
+    const int rows = offsets.back();
+    auto a = random_floats((size_t)rows * K, 31), b = random_floats((size_t)E * K * N, 32);
+    std::vector<float> c((size_t)(rows + 2) * N, -7.0f);
+    ASSERT_EQ(launch_emm64_o2(nullptr, a.data(), b.data(), c.data(), offsets.data(), K, N), 0);
+    for (int e = 0; e < E; e++)
+        for (int i = offsets[e]; i < offsets[e + 1]; i++)
+            for (int j = 0; j < N; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++) s += (double)a[(size_t)i * K + k] * b[((size_t)e * K + k) * N + j];
+                expect_tf32("C", c[(size_t)i * N + j], s, i, j);
+            }
+    for (size_t x = (size_t)rows * N; x < c.size(); x++) ASSERT_EQ(c[x], -7.0f) << "wrote past the last row";
 }
 
 }  // namespace

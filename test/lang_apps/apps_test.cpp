@@ -446,6 +446,36 @@ void table_matmul_case(Target t) {
     }
 }
 
+// Four experts of 37, 0, 70 and 5 rows (the empty one, and row blocks past
+// each expert's rows, leave at once), K = 48, N = 40: C's rows are each
+// expert's A rows times its B (expert_matmul_kernel); rows past the last
+// expert's untouched.
+void expert_matmul_case(Target t) {
+    const int E = 4, K = 48, N = 40, counts[E] = {37, 0, 70, 5};
+    std::vector<int32_t> offsets{0};
+    for (int e = 0; e < E; e++) offsets.push_back(offsets.back() + counts[e]);
+    const int rows = offsets.back();
+    std::vector<half> a = random_halves((size_t)rows * K, -1.0f, 1.0f, 91);
+    std::vector<half> b = random_halves((size_t)E * K * N, -1.0f, 1.0f, 92);
+    std::vector<half> c((size_t)(rows + 3) * N, mytriton_fp16_from_float(-7.0f));
+    {
+        Buffers buf(t);
+        half *cd = buf(c);
+        buf.finish(APPS_LAUNCH(t, expert_matmul, mytriton_grid_3d((70 + 31) / 32, (N + 31) / 32, E),
+                               buf(a), buf(b), cd, buf(offsets), K, N));
+    }
+    std::vector<double> want(c.size(), -7.0);
+    for (int e = 0; e < E; e++)
+        for (int i = offsets[e]; i < offsets[e + 1]; i++)
+            for (int j = 0; j < N; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++)
+                    s += (double)h2f(a[(size_t)i * K + k]) * h2f(b[((size_t)e * K + k) * N + j]);
+                want[(size_t)i * N + j] = s;
+            }
+    expect_close("C", c, want, 2e-3, 2e-3, h2f);
+}
+
 }  // namespace
 
 // Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
@@ -472,6 +502,7 @@ APPS_TESTS(grouped_gemm, grouped_gemm_case)
 APPS_TESTS(address, address_case)
 APPS_TESTS(scaled_matmul, scaled_matmul_case)
 APPS_TESTS(table_matmul, table_matmul_case)
+APPS_TESTS(expert_matmul, expert_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })

@@ -110,3 +110,30 @@ def table_matmul_kernel(a_table, b_table, c_table, M, N, K, BM: tl.constexpr, BN
         acc += tl.dot(x, y)
     tl.store(c + rows[:, None] * N + cols[None, :], acc.to(DTYPE),
              mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+# A mixture-of-experts matmul: expert e owns the rows offsets[e] ..
+# offsets[e + 1] - 1 of A (rows of every expert concatenated) and the
+# (K, N) matrix e of B; C's rows follow A's. program_id(2) is the expert;
+# the row blocks past an expert's rows leave at once (an early return).
+@triton.jit
+def expert_matmul_kernel(a_ptr, b_ptr, c_ptr, offsets, K, N, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    e = tl.program_id(2)
+    start = tl.load(offsets + e)
+    count = tl.load(offsets + e + 1) - start
+    pid_m = tl.program_id(0)
+    if pid_m * BM >= count:
+        return
+    rows = pid_m * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    ks = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + (start + rows)[:, None] * K + (k + ks)[None, :],
+                    mask=(rows[:, None] < count) & ((k + ks)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + e * K * N + (k + ks)[:, None] * N + cols[None, :],
+                    mask=((k + ks)[:, None] < K) & (cols[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + (start + rows)[:, None] * N + cols[None, :], acc.to(c_ptr.dtype.element_ty),
+             mask=(rows[:, None] < count) & (cols[None, :] < N))
