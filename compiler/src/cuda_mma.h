@@ -60,6 +60,9 @@ typedef struct MmaPlan {
     int bt;                /* B is k-contiguous in memory (column-major, `stride_bk` 1): its
                             * stage holds B transposed, BN rows of BK (k-major, as A) */
     const char *epi; /* per value: after the loop and computed from the accumulator (or loaded) */
+    /* a persistent kernel's loop over tiles: a top-level `for` (the last
+     * item) holding the K loop, its index and scalar lanes per tile */
+    const Inst *outer;
 } MmaPlan;
 
 typedef struct Mma {
@@ -69,7 +72,8 @@ typedef struct Mma {
     CudaB cb; /* for cb_op_expr (uses a and f) */
     const char **pnames;
     const int *param_div;
-    StrBuf pre; /* scalars at kernel entry */
+    StrBuf pre;      /* scalars at kernel entry */
+    StrBuf tile_pre; /* scalars of a tile of the loop over tiles (MmaPlan.outer) */
     StrBuf *out;
     int indent;
     const char **sname; /* top-level scalars computed at entry */

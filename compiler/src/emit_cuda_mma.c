@@ -74,10 +74,23 @@ static const Inst *guard_of(const Function *f, const Block **top, int *when) {
     return g;
 }
 
-/* The block holding the kernel's work: the top level, or the branch an
- * early exit leaves. */
+/* A persistent kernel's loop over tiles: the last top-level item, a `for`
+ * whose body holds a `for` (the K loop). NULL: none. */
+static const Inst *outer_of(const Function *f) {
+    int n = f->body.items.len;
+    const Inst *o = n ? f->body.items.items[n - 1] : NULL;
+    if (!o || o->op != OP_FOR) return NULL;
+    for (int i = 0; i < o->loop->body.items.len; i++)
+        if (((const Inst *)o->loop->body.items.items[i])->op == OP_FOR) return o;
+    return NULL;
+}
+
+/* The block holding the kernel's work: the top level, the branch an early
+ * exit leaves, or the body of the loop over tiles. */
 static const Block *top_block(const Function *f) {
     const Block *top = &f->body;
+    const Inst *outer = outer_of(f);
+    if (outer) return &outer->loop->body;
     guard_of(f, &top, NULL);
     return top;
 }
@@ -132,6 +145,8 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     if (o.kind != OPD_VALUE) return 1;
     const Loop *l = P->loop->loop;
     if (o.id == l->index) return 1;
+    const Inst *outer = outer_of(f);
+    if (outer && (o.id == outer->loop->index || lane_of_arg(outer->loop, o.id) >= 0)) return 1;
     if (epi && epi[o.id]) return 1;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
@@ -149,6 +164,23 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     if (!entry && !cuda_regen_op_ok(d->op)) return 0;
     for (int k = 0; k < d->nargs; k++)
         if (!renderable(f, P, epi, d->args[k], depth + 1)) return 0;
+    return 1;
+}
+
+/* A loop over tiles the path runs as a C loop around its body: a
+ * constant positive step, bounds of the top level, carried scalars only
+ * (each iteration's yields computed per tile). */
+static int outer_ok(const Function *f, const MmaPlan *P, const Inst *outer) {
+    const Loop *o = outer->loop;
+    if (o->index < 0 || o->step.kind != OPD_CONST || o->step.c.i <= 0) return 0;
+    if (o->ncarried != o->nyields || o->ncarried != o->nresults) return 0;
+    if (!renderable(f, P, NULL, o->start, 0) || !renderable(f, P, NULL, o->stop, 0)) return 0;
+    for (int k = 0; k < o->ncarried; k++) {
+        Type t = f->types[o->args[k]];
+        if (t.rank || t.ptr || !renderable(f, P, NULL, o->inits[k], 0) ||
+            !renderable(f, P, NULL, o->yields[k], 0))
+            return 0;
+    }
     return 1;
 }
 
@@ -302,9 +334,9 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     /* the top level, then the branch an early exit leaves (its condition:
      * a scalar of the top level) */
     const Block *top = top_block(f);
-    const Inst *guard = guard_of(f, NULL, NULL);
-    int ntop = f->body.items.len - (guard != NULL);
-    for (int i = 0; i < ntop + (guard ? top->items.len : 0); i++) {
+    const Inst *guard = guard_of(f, NULL, NULL), *outer = outer_of(f);
+    int ntop = f->body.items.len - (guard || outer);
+    for (int i = 0; i < ntop + (guard || outer ? top->items.len : 0); i++) {
         const Inst *in = i < ntop ? f->body.items.items[i] : top->items.items[i - ntop];
         if (in->op == OP_FOR) {
             if (loop) return 0;
@@ -332,6 +364,8 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->loop = loop;
     if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
     if (guard && !renderable(f, P, NULL, guard->loop->cond, 0)) return 0;
+    if (outer && !outer_ok(f, P, outer)) return 0;
+    P->outer = outer;
     if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
     /* the dot: the only one, in the loop body */
     const Inst *dot = NULL;
@@ -542,6 +576,13 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
+/* Whether top-level scalar `d` is computed per tile (in the body of the
+ * loop over tiles), and where its declaration goes. */
+static int per_tile(const Mma *M, const Inst *d) {
+    return M->P->outer && in_block(&M->P->outer->loop->body, d);
+}
+static StrBuf *scalars_of(Mma *M, const Inst *d) { return per_tile(M, d) ? &M->tile_pre : &M->pre; }
+
 /* The C name of a pointer base (pointer_param): a parameter's, or the
  * entry variable of an address cast to a pointer (declared at first use). */
 static const char *base_name(Mma *M, int base) {
@@ -553,7 +594,8 @@ static const char *base_name(Mma *M, int base) {
         const char *P = c_mem_type((DType)d->attrs.dtype, C_CUDA);
         const char *addr = render(M, d->args[0], "0", "0", -1);
         const char *name = arena_printf(M->a, "mt_addr%d", v);
-        sb_printf(&M->pre, "    %s *const %s = (%s *)(uintptr_t)%s;\n", P, name, P, addr);
+        sb_printf(scalars_of(M, d), "%s%s *const %s = (%s *)(uintptr_t)%s;\n",
+                  per_tile(M, d) ? "        " : "    ", P, name, P, addr);
         M->sname[v] = name;
     }
     return M->sname[v];
@@ -578,6 +620,10 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     const Loop *l = M->P->loop->loop;
     if (o.id == l->index) return "mt_k";
     if (M->ename[o.id]) return M->ename[o.id];
+    const Inst *outer = M->P->outer;
+    if (outer && o.id == outer->loop->index) return "mt_tile";
+    int olane = outer ? lane_of_arg(outer->loop, o.id) : -1;
+    if (olane >= 0) return arena_printf(M->a, "mt_tile_lane%d", olane);
     if (o.id == l->results[M->P->acc_lane]) return M->acc_elem;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
@@ -603,7 +649,7 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
                     : render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
             /* (a scalar pointer: its element index) */
-            sb_printf(&M->pre, "    const %s %s = %s;\n",
+            sb_printf(scalars_of(M, d), "%sconst %s %s = %s;\n", per_tile(M, d) ? "        " : "    ",
                       t.ptr ? M->index_type : c_type((DType)t.dtype), name, e);
             M->sname[o.id] = name;
         }
@@ -1576,6 +1622,43 @@ static int padded_offset(const Mma *M, int k, int gr, int gc) {
     return gr * (k ? M->P->ldb : M->P->lda) + gc;
 }
 
+/* A persistent kernel's loop over tiles around the body: its carried
+ * scalars, then per tile the tile's scalars, the body (a tile's K loop
+ * and epilogue), a barrier (the next tile's copies reuse the ring) and the
+ * carried scalars' next values. The bounds and initial values go to
+ * kernel entry's scalars (render them before M->pre is printed). */
+static const char *tile_loop(Mma *M, const char *body) {
+    const Loop *o = M->P->outer->loop;
+    Arena *a = M->a;
+    const char *IT = c_type((DType)M->f->types[o->index].dtype);
+    StrBuf sb, next;
+    sb_init(&sb, a);
+    sb_init(&next, a);
+    const char *start = render(M, o->start, "0", "0", -1), *stop = render(M, o->stop, "0", "0", -1);
+    for (int k = 0; k < o->ncarried; k++) {
+        const char *T = c_type((DType)M->f->types[o->args[k]].dtype);
+        sb_printf(&sb, "    %s mt_tile_lane%d = %s;\n", T, k, render(M, o->inits[k], "0", "0", -1));
+        sb_printf(&next, "        const %s mt_tile_next%d = %s;\n", T, k,
+                  render(M, o->yields[k], "0", "0", -1));
+    }
+    for (int k = 0; k < o->ncarried; k++)
+        sb_printf(&next, "        mt_tile_lane%d = mt_tile_next%d;\n", k, k);
+    sb_printf(&sb, "    for (%s mt_tile = %s; mt_tile < %s; mt_tile += %lld) { /* the loop over tiles at line %d */\n",
+              IT, start, stop, (long long)o->step.c.i, M->P->outer->pos.line);
+    sb_puts(&sb, sb_str(&M->tile_pre));
+    /* the body, one level deeper (preprocessor lines stay in column 0) */
+    for (const char *p = body; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        sb_printf(&sb, "%s%.*s\n", n && *p != '#' ? "    " : "", (int)n, p);
+        p += n + (e != NULL);
+    }
+    sb_puts(&sb, "        __syncthreads(); /* the next tile's copies reuse the ring */\n");
+    sb_puts(&sb, sb_str(&next));
+    sb_puts(&sb, "    }\n");
+    return sb_str(&sb);
+}
+
 const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, const char *symbol,
                           const int *param_div) {
     MmaPlan P = *plan;
@@ -1596,6 +1679,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
             dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
             M.index_type = "long long";
     sb_init(&M.pre, a);
+    sb_init(&M.tile_pre, a);
     sb_init(&M.fns, a);
     M.symbol = symbol;
     StrBuf body;
@@ -1733,8 +1817,11 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     sb_puts(&out, mma_helpers());
     if (!P.shape->ldsm_b) sb_puts(&out, cuda_mma_perm_helpers(a));
     if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
+    /* (the loop over tiles renders scalars of kernel entry: first) */
+    const char *tiles = P.outer ? tile_loop(&M, sb_str(&body)) : NULL;
     /* the helpers that the kernel entry's scalars and the body call */
-    sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre), sb_str(&body))));
+    sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre),
+                                                   tiles ? tiles : sb_str(&body))));
     sb_puts(&out, sb_str(&M.fns));
     if (P.threads_sm90 > T)
         sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid %s(",
@@ -1744,7 +1831,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M.pnames[i]);
     sb_puts(&out, ") {\n");
     sb_puts(&out, sb_str(&M.pre));
-    sb_puts(&out, sb_str(&body));
+    sb_puts(&out, tiles ? tiles : sb_str(&body));
     sb_puts(&out, "}\n");
     return sb_str(&out);
 }

@@ -128,7 +128,8 @@ void wgmma_plan(MmaPlan *P, int stages) {
     /* warp-specialized: a producer warpgroup more, num_stages slots (at
      * least 2; fewer while above sm_90's shared memory), one more while
      * the blocks an SM holds stay as many */
-    if (!P->loop->loop->warp_specialize) return;
+    /* (not in a loop over tiles: its producers copy one tile's blocks) */
+    if (!P->loop->loop->warp_specialize || P->outer) return;
     W->producers = WS_PRODUCERS;
     int ws_threads = 32 * P->warps + W->producers, slots = stages > 2 ? stages : 2;
     while (slots > 2 && ws_smem(W, slots) > MMA_MAX_SMEM_SM90) slots--;

@@ -18,6 +18,7 @@
 #include "gg32_o2.h"
 #include "emm64_o2.h"
 #include "gg64_o2.h"
+#include "pmm64_o2.h"
 #include "smm64_o2.h"
 #include "tmm64_o2.h"
 
@@ -169,6 +170,26 @@ TEST(EmuApps, ExpertMatmulEarlyReturnMma) {
                 expect_tf32("C", c[(size_t)i * N + j], s, i, j);
             }
     for (size_t x = (size_t)rows * N; x < c.size(); x++) ASSERT_EQ(c[x], -7.0f) << "wrote past the last row";
+}
+
+// A persistent kernel's loop over tiles around the tensor-core body: 3
+// programs walk the 8 tiles of a (200, 150) C (2 x 2 groups of tiles, the
+// last rows and columns ragged), the ring reused from tile to tile.
+TEST(EmuApps, PersistentMatmulMma) {
+    const int M = 200, N = 150, K = 90, lda = 96, ldb = 152, ldc = 160;
+    auto a = random_floats((size_t)M * lda, 41), b = random_floats((size_t)K * ldb, 42);
+    std::vector<float> c((size_t)M * ldc, -7.0f);
+    ASSERT_EQ(launch_pmm64_o2(nullptr, a.data(), b.data(), c.data(), M, N, K, lda, ldb, ldc), 0);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < ldc; j++) {
+            if (j >= N) {
+                ASSERT_EQ(c[(size_t)i * ldc + j], -7.0f) << "wrote outside C at (" << i << ", " << j << ")";
+                continue;
+            }
+            double s = 0;
+            for (int k = 0; k < K; k++) s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
+            expect_tf32("C", c[(size_t)i * ldc + j], s, i, j);
+        }
 }
 
 }  // namespace

@@ -476,6 +476,30 @@ void expert_matmul_case(Target t) {
     expect_close("C", c, want, 2e-3, 2e-3, h2f);
 }
 
+// C = A @ B by 3 programs walking the 6 x 3 tiles of 32 x 32 in groups of 2
+// rows of tiles (persistent_matmul_kernel), ragged edges, padded rows.
+void persistent_matmul_case(Target t) {
+    const int M = 170, N = 90, K = 75, lda = 80, ldb = 96, ldc = 100;
+    std::vector<half> a = random_halves((size_t)M * lda, -1.0f, 1.0f, 101);
+    std::vector<half> b = random_halves((size_t)K * ldb, -1.0f, 1.0f, 102);
+    std::vector<half> c((size_t)M * ldc, mytriton_fp16_from_float(-7.0f));
+    {
+        Buffers buf(t);
+        half *cd = buf(c);
+        buf.finish(APPS_LAUNCH(t, persistent_matmul, mytriton_grid_1d(3), buf(a), buf(b), cd, M, N, K,
+                               lda, ldb, ldc));
+    }
+    std::vector<double> want(c.size(), -7.0);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < K; k++)
+                s += (double)h2f(a[(size_t)i * lda + k]) * h2f(b[(size_t)k * ldb + j]);
+            want[(size_t)i * ldc + j] = s;
+        }
+    expect_close("C", c, want, 2e-3, 2e-3, h2f);
+}
+
 }  // namespace
 
 // Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
@@ -503,6 +527,7 @@ APPS_TESTS(address, address_case)
 APPS_TESTS(scaled_matmul, scaled_matmul_case)
 APPS_TESTS(table_matmul, table_matmul_case)
 APPS_TESTS(expert_matmul, expert_matmul_case)
+APPS_TESTS(persistent_matmul, persistent_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
