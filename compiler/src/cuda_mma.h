@@ -43,6 +43,8 @@ typedef struct WgmmaPlan {
                          * (ws: the full and empty mbarriers after the ring) */
 } WgmmaPlan;
 
+enum { MMA_MAX_LEVELS = 4 };
+
 typedef struct MmaPlan {
     const Inst *loop, *dot, *add; /* add: acc + dot(a, b) (NULL: acc = dot(a, b, acc)) */
     const Inst *ld[2];            /* the operands' loads: (BM, BK), (BK, BN) */
@@ -60,8 +62,12 @@ typedef struct MmaPlan {
     int bt;                /* B is k-contiguous in memory (column-major, `stride_bk` 1): its
                             * stage holds B transposed, BN rows of BK (k-major, as A) */
     const char *epi; /* per value: after the loop and computed from the accumulator (or loaded) */
-    /* a persistent kernel's loop over tiles: a top-level `for` (the last
-     * item) holding the K loop, its index and scalar lanes per tile */
+    /* the loops around the K loop (a persistent kernel's loop over tiles,
+     * the grouped GEMM's loop over problems and its `while` over their
+     * tiles), outermost first: `for` or `while` with scalar lanes, each
+     * the one region of its enclosing block; outer: levels[0] or NULL */
+    const Inst *levels[MMA_MAX_LEVELS];
+    int nlevels;
     const Inst *outer;
 } MmaPlan;
 
@@ -72,8 +78,10 @@ typedef struct Mma {
     CudaB cb; /* for cb_op_expr (uses a and f) */
     const char **pnames;
     const int *param_div;
-    StrBuf pre;      /* scalars at kernel entry */
-    StrBuf tile_pre; /* scalars of a tile of the loop over tiles (MmaPlan.outer) */
+    StrBuf pre; /* scalars at kernel entry */
+    /* the scalars of each level's body, and of a `while` level's condition
+     * (MmaPlan.levels) */
+    StrBuf level_pre[MMA_MAX_LEVELS], level_cond[MMA_MAX_LEVELS];
     StrBuf *out;
     int indent;
     const char **sname; /* top-level scalars computed at entry */

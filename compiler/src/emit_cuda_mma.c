@@ -74,30 +74,85 @@ static const Inst *guard_of(const Function *f, const Block **top, int *when) {
     return g;
 }
 
-/* A persistent kernel's loop over tiles: the last top-level item, a `for`
- * whose body holds a `for` (the K loop). NULL: none. */
-static const Inst *outer_of(const Function *f) {
-    int n = f->body.items.len;
-    const Inst *o = n ? f->body.items.items[n - 1] : NULL;
-    if (!o || o->op != OP_FOR) return NULL;
-    for (int i = 0; i < o->loop->body.items.len; i++)
-        if (((const Inst *)o->loop->body.items.items[i])->op == OP_FOR) return o;
-    return NULL;
+/* The one region op of block b (NULL: none or several). */
+static const Inst *only_region(const Block *b) {
+    const Inst *r = NULL;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (!in->loop) continue;
+        if (r) return NULL;
+        r = in;
+    }
+    return r;
+}
+
+/* The loops around the K loop (MmaPlan.levels): from the top level down,
+ * each the one region op of its block, a `for` or a `while` whose body
+ * holds a region op in turn (the innermost such body holds the K loop). */
+static int levels_of(const Function *f, const Inst **levels) {
+    int n = 0;
+    const Block *b = &f->body;
+    for (const Inst *r = only_region(b); r && (r->op == OP_FOR || r->op == OP_WHILE);
+         r = only_region(b)) {
+        if (!only_region(&r->loop->body)) break;
+        if (n == MMA_MAX_LEVELS) return 0;
+        levels[n++] = r;
+        b = &r->loop->body;
+    }
+    return n;
+}
+
+/* The level whose body (or, *cond, whose `while` condition) holds `d`:
+ * 0.. nlevels - 1; -1: the top level or none. */
+static int level_of(const Function *f, const Inst *d, int *cond) {
+    const Inst *levels[MMA_MAX_LEVELS];
+    int n = levels_of(f, levels);
+    if (cond) *cond = 0;
+    for (int k = 0; k < n; k++) {
+        if (in_block(&levels[k]->loop->body, d)) return k;
+        if (levels[k]->op == OP_WHILE && in_block(&levels[k]->loop->before, d)) {
+            if (cond) *cond = 1;
+            return k;
+        }
+    }
+    return -1;
 }
 
 /* The block holding the kernel's work: the top level, the branch an early
- * exit leaves, or the body of the loop over tiles. */
+ * exit leaves, or the innermost body of the loops around the K loop. */
 static const Block *top_block(const Function *f) {
     const Block *top = &f->body;
-    const Inst *outer = outer_of(f);
-    if (outer) return &outer->loop->body;
+    const Inst *levels[MMA_MAX_LEVELS];
+    int n = levels_of(f, levels);
+    if (n) return &levels[n - 1]->loop->body;
     guard_of(f, &top, NULL);
     return top;
 }
 
-/* Whether `d` is of the top level (or of the branch an early exit leaves). */
+/* Whether `d` is of the top level (or of the branch an early exit leaves,
+ * or of a level's body or condition): its scalars are computed once there. */
 static int at_top(const Function *f, const Inst *d) {
-    return d && (in_block(&f->body, d) || in_block(top_block(f), d));
+    return d && (in_block(&f->body, d) || in_block(top_block(f), d) || level_of(f, d, NULL) >= 0);
+}
+
+/* The level whose lane, index or result value v is (-1: none); *k: the lane
+ * (-1: the index). */
+static int level_value(const Function *f, int v, int *k) {
+    const Inst *levels[MMA_MAX_LEVELS];
+    int n = levels_of(f, levels);
+    for (int d = 0; d < n; d++) {
+        const Loop *l = levels[d]->loop;
+        if (l->index == v) {
+            *k = -1;
+            return d;
+        }
+        for (int j = 0; j < l->ncarried; j++)
+            if (l->args[j] == v || l->results[j] == v) {
+                *k = j;
+                return d;
+            }
+    }
+    return -1;
 }
 
 /* A top-level scalar that kernel entry computes once and no regeneration
@@ -145,8 +200,8 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     if (o.kind != OPD_VALUE) return 1;
     const Loop *l = P->loop->loop;
     if (o.id == l->index) return 1;
-    const Inst *outer = outer_of(f);
-    if (outer && (o.id == outer->loop->index || lane_of_arg(outer->loop, o.id) >= 0)) return 1;
+    int lk;
+    if (level_value(f, o.id, &lk) >= 0) return 1;
     if (epi && epi[o.id]) return 1;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
@@ -167,19 +222,53 @@ static int renderable(const Function *f, const MmaPlan *P, const char *epi, Oper
     return 1;
 }
 
-/* A loop over tiles the path runs as a C loop around its body: a
- * constant positive step, bounds of the top level, carried scalars only
- * (each iteration's yields computed per tile). */
-static int outer_ok(const Function *f, const MmaPlan *P, const Inst *outer) {
-    const Loop *o = outer->loop;
-    if (o->index < 0 || o->step.kind != OPD_CONST || o->step.c.i <= 0) return 0;
-    if (o->ncarried != o->nyields || o->ncarried != o->nresults) return 0;
-    if (!renderable(f, P, NULL, o->start, 0) || !renderable(f, P, NULL, o->stop, 0)) return 0;
-    for (int k = 0; k < o->ncarried; k++) {
-        Type t = f->types[o->args[k]];
-        if (t.rank || t.ptr || !renderable(f, P, NULL, o->inits[k], 0) ||
-            !renderable(f, P, NULL, o->yields[k], 0))
+/* The values of a level's block (its body, or a `while`'s condition):
+ * regenerable ops (blocks too, as LICM hoists index blocks: regenerated
+ * where they are used), scalar addresses cast to pointers, and scalar
+ * loads before the nested region (each iteration reads them at its start). */
+static int level_block_ok(const Block *b) {
+    int past = 0;
+    for (int i = 0; i < b->items.len; i++) {
+        const Inst *in = b->items.items[i];
+        if (in->loop) {
+            past = 1;
+            continue;
+        }
+        if (in->result < 0) return 0;
+        if (cuda_regen_op_ok(in->op)) continue;
+        if (in->type.rank || (in->op == OP_LOAD ? past : in->op != OP_INT_TO_PTR)) return 0;
+    }
+    return 1;
+}
+
+/* The loops around the K loop, run as C loops around the path's body: a
+ * `for` of a constant positive step or a `while`, carried scalars only,
+ * bounds, conditions and yields computed from scalars. */
+static int levels_ok(const Function *f, const MmaPlan *P, const Inst *const *levels, int n) {
+    for (int d = 0; d < n; d++) {
+        const Loop *o = levels[d]->loop;
+        /* (the innermost body holds the K loop: mma_match's own scan) */
+        int inner = d == n - 1;
+        if (o->ncarried != o->nyields || o->ncarried != o->nresults) return 0;
+        if (!inner && !level_block_ok(&o->body)) return 0;
+        if (levels[d]->op == OP_FOR) {
+            if (o->index < 0 || o->step.kind != OPD_CONST || o->step.c.i <= 0) return 0;
+            if (!renderable(f, P, NULL, o->start, 0) || !renderable(f, P, NULL, o->stop, 0))
+                return 0;
+        } else if (!level_block_ok(&o->before) || !renderable(f, P, NULL, o->cond, 0)) {
             return 0;
+        }
+        for (int k = 0; k < o->ncarried; k++) {
+            Type t = f->types[o->args[k]];
+            if (t.rank || t.ptr || !renderable(f, P, NULL, o->inits[k], 0) ||
+                !renderable(f, P, NULL, o->yields[k], 0))
+                return 0;
+        }
+        for (int i = 0; i < o->body.items.len && !inner; i++) {
+            const Inst *in = o->body.items.items[i];
+            if (!in->loop && !renderable(f, P, NULL, (Operand){.kind = OPD_VALUE, .id = in->result}, 0))
+                return 0;
+        }
     }
     return 1;
 }
@@ -334,9 +423,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     /* the top level, then the branch an early exit leaves (its condition:
      * a scalar of the top level) */
     const Block *top = top_block(f);
-    const Inst *guard = guard_of(f, NULL, NULL), *outer = outer_of(f);
-    int ntop = f->body.items.len - (guard || outer);
-    for (int i = 0; i < ntop + (guard || outer ? top->items.len : 0); i++) {
+    const Inst *guard = guard_of(f, NULL, NULL);
+    int nlevels = levels_of(f, P->levels);
+    /* (with loops around the K loop, the top level's items are scalars:
+     * levels_ok checks them with the levels' own) */
+    int ntop = nlevels ? 0 : f->body.items.len - (guard != NULL);
+    if (nlevels && !level_block_ok(&f->body)) return 0;
+    for (int i = 0; i < ntop + (guard || nlevels ? top->items.len : 0); i++) {
         const Inst *in = i < ntop ? f->body.items.items[i] : top->items.items[i - ntop];
         if (in->op == OP_FOR) {
             if (loop) return 0;
@@ -364,8 +457,9 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->loop = loop;
     if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
     if (guard && !renderable(f, P, NULL, guard->loop->cond, 0)) return 0;
-    if (outer && !outer_ok(f, P, outer)) return 0;
-    P->outer = outer;
+    if (nlevels && !levels_ok(f, P, P->levels, nlevels)) return 0;
+    P->nlevels = nlevels;
+    P->outer = nlevels ? P->levels[0] : NULL;
     if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
     /* the dot: the only one, in the loop body */
     const Inst *dot = NULL;
@@ -576,12 +670,16 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
 
 static const char *render(Mma *M, Operand o, const char *row, const char *col, int axis);
 
-/* Whether top-level scalar `d` is computed per tile (in the body of the
- * loop over tiles), and where its declaration goes. */
-static int per_tile(const Mma *M, const Inst *d) {
-    return M->P->outer && in_block(&M->P->outer->loop->body, d);
+/* Where top-level scalar `d` is declared: kernel entry, or a level's body
+ * or condition (computed each iteration), and how deep. */
+static StrBuf *scalars_of(Mma *M, const Inst *d) {
+    int cond, k = level_of(M->f, d, &cond);
+    return k < 0 ? &M->pre : cond ? &M->level_cond[k] : &M->level_pre[k];
 }
-static StrBuf *scalars_of(Mma *M, const Inst *d) { return per_tile(M, d) ? &M->tile_pre : &M->pre; }
+static const char *decl_indent(Mma *M, const Inst *d) {
+    int k = level_of(M->f, d, NULL);
+    return arena_printf(M->a, "%*s", 4 * (k + 2), "");
+}
 
 /* The C name of a pointer base (pointer_param): a parameter's, or the
  * entry variable of an address cast to a pointer (declared at first use). */
@@ -594,8 +692,8 @@ static const char *base_name(Mma *M, int base) {
         const char *P = c_mem_type((DType)d->attrs.dtype, C_CUDA);
         const char *addr = render(M, d->args[0], "0", "0", -1);
         const char *name = arena_printf(M->a, "mt_addr%d", v);
-        sb_printf(scalars_of(M, d), "%s%s *const %s = (%s *)(uintptr_t)%s;\n",
-                  per_tile(M, d) ? "        " : "    ", P, name, P, addr);
+        sb_printf(scalars_of(M, d), "%s%s *const %s = (%s *)(uintptr_t)%s;\n", decl_indent(M, d), P,
+                  name, P, addr);
         M->sname[v] = name;
     }
     return M->sname[v];
@@ -620,10 +718,8 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     const Loop *l = M->P->loop->loop;
     if (o.id == l->index) return "mt_k";
     if (M->ename[o.id]) return M->ename[o.id];
-    const Inst *outer = M->P->outer;
-    if (outer && o.id == outer->loop->index) return "mt_tile";
-    int olane = outer ? lane_of_arg(outer->loop, o.id) : -1;
-    if (olane >= 0) return arena_printf(M->a, "mt_tile_lane%d", olane);
+    int lk, lv = level_value(f, o.id, &lk);
+    if (lv >= 0) return lk < 0 ? arena_printf(M->a, "mt_i%d", lv) : arena_printf(M->a, "mt_l%d_%d", lv, lk);
     if (o.id == l->results[M->P->acc_lane]) return M->acc_elem;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
@@ -649,7 +745,7 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
                     : render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
             /* (a scalar pointer: its element index) */
-            sb_printf(scalars_of(M, d), "%sconst %s %s = %s;\n", per_tile(M, d) ? "        " : "    ",
+            sb_printf(scalars_of(M, d), "%sconst %s %s = %s;\n", decl_indent(M, d),
                       t.ptr ? M->index_type : c_type((DType)t.dtype), name, e);
             M->sname[o.id] = name;
         }
@@ -1622,41 +1718,66 @@ static int padded_offset(const Mma *M, int k, int gr, int gc) {
     return gr * (k ? M->P->ldb : M->P->lda) + gc;
 }
 
-/* A persistent kernel's loop over tiles around the body: its carried
- * scalars, then per tile the tile's scalars, the body (a tile's K loop
- * and epilogue), a barrier (the next tile's copies reuse the ring) and the
- * carried scalars' next values. The bounds and initial values go to
- * kernel entry's scalars (render them before M->pre is printed). */
-static const char *tile_loop(Mma *M, const char *body) {
-    const Loop *o = M->P->outer->loop;
-    Arena *a = M->a;
-    const char *IT = c_type((DType)M->f->types[o->index].dtype);
-    StrBuf sb, next;
+/* `text` with every line not a preprocessor one indented by n more spaces. */
+static const char *indented(Arena *a, const char *text, int n) {
+    StrBuf sb;
     sb_init(&sb, a);
-    sb_init(&next, a);
-    const char *start = render(M, o->start, "0", "0", -1), *stop = render(M, o->stop, "0", "0", -1);
-    for (int k = 0; k < o->ncarried; k++) {
-        const char *T = c_type((DType)M->f->types[o->args[k]].dtype);
-        sb_printf(&sb, "    %s mt_tile_lane%d = %s;\n", T, k, render(M, o->inits[k], "0", "0", -1));
-        sb_printf(&next, "        const %s mt_tile_next%d = %s;\n", T, k,
-                  render(M, o->yields[k], "0", "0", -1));
-    }
-    for (int k = 0; k < o->ncarried; k++)
-        sb_printf(&next, "        mt_tile_lane%d = mt_tile_next%d;\n", k, k);
-    sb_printf(&sb, "    for (%s mt_tile = %s; mt_tile < %s; mt_tile += %lld) { /* the loop over tiles at line %d */\n",
-              IT, start, stop, (long long)o->step.c.i, M->P->outer->pos.line);
-    sb_puts(&sb, sb_str(&M->tile_pre));
-    /* the body, one level deeper (preprocessor lines stay in column 0) */
-    for (const char *p = body; *p;) {
+    for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        sb_printf(&sb, "%s%.*s\n", n && *p != '#' ? "    " : "", (int)n, p);
-        p += n + (e != NULL);
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        sb_printf(&sb, "%*s%.*s\n", len && *p != '#' ? n : 0, "", (int)len, p);
+        p += len + (e != NULL);
     }
-    sb_puts(&sb, "        __syncthreads(); /* the next tile's copies reuse the ring */\n");
-    sb_puts(&sb, sb_str(&next));
-    sb_puts(&sb, "    }\n");
     return sb_str(&sb);
+}
+
+/* The loops around the K loop (MmaPlan.levels) as C loops around the
+ * body: level d's carried scalars (mt_l<d>_<k>), then a `for` over its
+ * index (mt_i<d>) or a `while (true)` that computes its condition and
+ * leaves when it fails; per iteration the level's scalars, the next level
+ * (the innermost: the body, a tile's K loop and epilogue, and a barrier:
+ * the next tile's copies reuse the ring), and the carried scalars' next
+ * values. Rendered first (every scalar to its level's buffer), printed
+ * after. */
+static const char *tile_loop(Mma *M, const char *body) {
+    const MmaPlan *P = M->P;
+    Arena *a = M->a;
+    int n = P->nlevels;
+    const char *head[MMA_MAX_LEVELS], *test[MMA_MAX_LEVELS], *inits[MMA_MAX_LEVELS],
+        *next[MMA_MAX_LEVELS];
+    for (int d = n - 1; d >= 0; d--) {
+        const Loop *o = P->levels[d]->loop;
+        const char *ind = arena_printf(a, "%*s", 4 * (d + 1), ""), *in2 = arena_printf(a, "%s    ", ind);
+        StrBuf sb, nx;
+        sb_init(&sb, a);
+        sb_init(&nx, a);
+        for (int k = 0; k < o->ncarried; k++) {
+            const char *T = c_type((DType)M->f->types[o->args[k]].dtype);
+            sb_printf(&sb, "%s%s mt_l%d_%d = %s;\n", ind, T, d, k, render(M, o->inits[k], "0", "0", -1));
+            sb_printf(&nx, "%sconst %s mt_l%d_%d_next = %s;\n", in2, T, d, k,
+                      render(M, o->yields[k], "0", "0", -1));
+        }
+        for (int k = 0; k < o->ncarried; k++) sb_printf(&nx, "%smt_l%d_%d = mt_l%d_%d_next;\n", in2, d, k, d, k);
+        inits[d] = sb_str(&sb);
+        next[d] = sb_str(&nx);
+        if (P->levels[d]->op == OP_FOR)
+            head[d] = arena_printf(a, "%sfor (%s mt_i%d = %s; mt_i%d < %s; mt_i%d += %lld) { /* the loop at line %d */\n",
+                                   ind, c_type((DType)M->f->types[o->index].dtype), d,
+                                   render(M, o->start, "0", "0", -1), d, render(M, o->stop, "0", "0", -1), d,
+                                   (long long)o->step.c.i, P->levels[d]->pos.line);
+        else
+            head[d] = arena_printf(a, "%swhile (true) { /* the loop at line %d */\n", ind, P->levels[d]->pos.line);
+        test[d] = P->levels[d]->op == OP_WHILE
+                      ? arena_printf(a, "%sif (!(%s)) break;\n", in2, render(M, o->cond, "0", "0", -1))
+                      : "";
+    }
+    /* innermost first: each level wraps the text of the one inside it */
+    const char *text = arena_printf(a, "%s%*s__syncthreads(); /* the next tile's copies reuse the ring */\n",
+                                    indented(a, body, 4 * n), 4 * (n + 1), "");
+    for (int d = n - 1; d >= 0; d--)
+        text = arena_printf(a, "%s%s%s%s%s%s%s%*s}\n", inits[d], head[d], sb_str(&M->level_cond[d]),
+                            test[d], sb_str(&M->level_pre[d]), text, next[d], 4 * (d + 1), "");
+    return text;
 }
 
 const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, const char *symbol,
@@ -1679,7 +1800,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
             dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
             M.index_type = "long long";
     sb_init(&M.pre, a);
-    sb_init(&M.tile_pre, a);
+    for (int d = 0; d < MMA_MAX_LEVELS; d++) sb_init(&M.level_pre[d], a), sb_init(&M.level_cond[d], a);
     sb_init(&M.fns, a);
     M.symbol = symbol;
     StrBuf body;

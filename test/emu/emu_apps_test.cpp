@@ -18,6 +18,7 @@
 #include "gg32_o2.h"
 #include "emm64_o2.h"
 #include "gg64_o2.h"
+#include "gg64f32_o2.h"
 #include "pmm64_o2.h"
 #include "smm64_o2.h"
 #include "tmm64_o2.h"
@@ -25,34 +26,32 @@
 namespace {
 
 using half = mytriton_fp16;
+using mt_test::random_floats;
 using GroupedFn = cudaError_t (*)(cudaStream_t, const int64_t*, const int64_t*, const int64_t*,
                                   const int32_t*, const int32_t*, int32_t);
 
-std::vector<half> random_halves(size_t n, unsigned seed) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-    std::vector<half> v(n);
-    for (auto& x : v) x = mytriton_fp16_from_float(d(g));
-    return v;
-}
-
 // Problems whose sizes are multiples of `blk` (every tile whole, as the
-// kernel assumes), one with padded rows of A.
-void check_grouped(GroupedFn f, int blk, const char* name) {
+// kernel assumes), one with padded rows of A; T: the matrices' element type
+// (to / from float), within `tol` of a double product.
+template <class T>
+void check_grouped(cudaError_t (*f)(cudaStream_t, const int64_t*, const int64_t*, const int64_t*,
+                                    const int32_t*, const int32_t*, int32_t),
+                   int blk, const char* name, T (*from)(float), float (*to)(T), double tol) {
     struct Problem {
         int m, n, k, lda;
     };
     const Problem probs[3] = {{2 * blk, blk, 3 * blk / 2, 2 * blk},
                               {blk, 3 * blk, blk, blk},
                               {3 * blk, 2 * blk, blk / 2, blk / 2}};
-    std::vector<std::vector<half>> a(3), b(3), c(3);
+    std::vector<std::vector<T>> a(3), b(3), c(3);
     std::vector<int64_t> at, bt, ct;
     std::vector<int32_t> sizes, strides;
     for (int p = 0; p < 3; p++) {
         const Problem& q = probs[p];
-        a[p] = random_halves((size_t)q.m * q.lda, 10 + p);
-        b[p] = random_halves((size_t)q.k * q.n, 20 + p);
-        c[p].assign((size_t)q.m * q.n, mytriton_fp16_from_float(-7.0f));
+        auto fa = random_floats((size_t)q.m * q.lda, 10 + p), fb = random_floats((size_t)q.k * q.n, 20 + p);
+        for (float x : fa) a[p].push_back(from(x));
+        for (float x : fb) b[p].push_back(from(x));
+        c[p].assign((size_t)q.m * q.n, from(-7.0f));
         at.push_back((int64_t)(uintptr_t)a[p].data());
         bt.push_back((int64_t)(uintptr_t)b[p].data());
         ct.push_back((int64_t)(uintptr_t)c[p].data());
@@ -66,19 +65,28 @@ void check_grouped(GroupedFn f, int blk, const char* name) {
             for (int j = 0; j < q.n; j++) {
                 double want = 0;
                 for (int kk = 0; kk < q.k; kk++)
-                    want += (double)mytriton_fp16_to_float(a[p][(size_t)i * q.lda + kk]) *
-                            mytriton_fp16_to_float(b[p][(size_t)kk * q.n + j]);
-                float got = mytriton_fp16_to_float(c[p][(size_t)i * q.n + j]);
-                ASSERT_LE(std::fabs(got - want), 2e-3 * (1.0 + std::fabs(want)))
+                    want += (double)to(a[p][(size_t)i * q.lda + kk]) * to(b[p][(size_t)kk * q.n + j]);
+                float got = to(c[p][(size_t)i * q.n + j]);
+                ASSERT_LE(std::fabs(got - want), tol * (1.0 + std::fabs(want)))
                     << name << ": problem " << p << " (" << i << ", " << j << ")";
             }
     }
 }
 
+float same_float(float x) { return x; }
+
 TEST(EmuApps, GroupedGemm) {
-    check_grouped(launch_gg32_o1, 32, "gg32_o1");
-    check_grouped(launch_gg32_o2, 32, "gg32_o2");
-    check_grouped(launch_gg64_o2, 64, "gg64_o2");
+    const auto h = mytriton_fp16_from_float;
+    const auto f = mytriton_fp16_to_float;
+    check_grouped<half>(launch_gg32_o1, 32, "gg32_o1", h, f, 2e-3);
+    check_grouped<half>(launch_gg32_o2, 32, "gg32_o2", h, f, 2e-3);
+    check_grouped<half>(launch_gg64_o2, 64, "gg64_o2", h, f, 2e-3);
+}
+
+// The grouped GEMM tutorial's form on the tensor-core path (TF32, emulated):
+// its loop over problems and `while` over their tiles around the K loop.
+TEST(EmuApps, GroupedGemmMma) {
+    check_grouped<float>(launch_gg64f32_o2, 64, "gg64f32_o2", same_float, same_float, 1e-2);
 }
 
 TEST(EmuApps, PointerIntegerCasts) {
@@ -99,7 +107,6 @@ TEST(EmuApps, PointerIntegerCasts) {
     }
 }
 
-using mt_test::random_floats;
 
 // |got - want| within TF32's products (10-bit mantissas) of K terms in [-1, 1].
 void expect_tf32(const char* what, float got, double want, int i, int j) {
