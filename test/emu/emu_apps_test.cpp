@@ -113,13 +113,10 @@ void expect_tf32(const char* what, float got, double want, int i, int j) {
     ASSERT_LE(std::fabs(got - want), 1e-2 * (1.0 + std::fabs(want))) << what << " (" << i << ", " << j << ")";
 }
 
-// The tensor-core path with a scale read at kernel entry (emulated TF32
-// mma.sync): C = scale * (A @ B), padded rows, edge tiles masked.
-TEST(EmuApps, ScaledMatmulTileMma) {
-    const int M = 100, N = 70, K = 75, lda = 80, ldb = 72, ldc = 74;
-    auto a = random_floats((size_t)M * lda, 1), b = random_floats((size_t)K * ldb, 2);
-    std::vector<float> c((size_t)M * ldc, -7.0f), scale{-1.5f};
-    ASSERT_EQ(launch_smm64_o2(nullptr, a.data(), b.data(), c.data(), scale.data(), M, N, K, lda, ldb, ldc), 0);
+// C (M rows of ldc, N used) against scale * (A @ B) of row-major A (lda) and
+// B (ldb) within TF32's tolerance; the columns past N untouched (-7).
+void expect_product(const std::vector<float>& c, const std::vector<float>& a, const std::vector<float>& b,
+                    int M, int N, int K, int lda, int ldb, int ldc, double scale) {
     for (int i = 0; i < M; i++)
         for (int j = 0; j < ldc; j++) {
             if (j >= N) {
@@ -128,8 +125,18 @@ TEST(EmuApps, ScaledMatmulTileMma) {
             }
             double s = 0;
             for (int k = 0; k < K; k++) s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
-            expect_tf32("C", c[(size_t)i * ldc + j], -1.5 * s, i, j);
+            expect_tf32("C", c[(size_t)i * ldc + j], scale * s, i, j);
         }
+}
+
+// The tensor-core path with a scale read at kernel entry (emulated TF32
+// mma.sync): C = scale * (A @ B), padded rows, edge tiles masked.
+TEST(EmuApps, ScaledMatmulTileMma) {
+    const int M = 100, N = 70, K = 75, lda = 80, ldb = 72, ldc = 74;
+    auto a = random_floats((size_t)M * lda, 1), b = random_floats((size_t)K * ldb, 2);
+    std::vector<float> c((size_t)M * ldc, -7.0f), scale{-1.5f};
+    ASSERT_EQ(launch_smm64_o2(nullptr, a.data(), b.data(), c.data(), scale.data(), M, N, K, lda, ldb, ldc), 0);
+    expect_product(c, a, b, M, N, K, lda, ldb, ldc, -1.5);
 }
 
 // A batch of matmuls given as tables of addresses, on the tensor-core path:
@@ -187,16 +194,7 @@ TEST(EmuApps, PersistentMatmulMma) {
     auto a = random_floats((size_t)M * lda, 41), b = random_floats((size_t)K * ldb, 42);
     std::vector<float> c((size_t)M * ldc, -7.0f);
     ASSERT_EQ(launch_pmm64_o2(nullptr, a.data(), b.data(), c.data(), M, N, K, lda, ldb, ldc), 0);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < ldc; j++) {
-            if (j >= N) {
-                ASSERT_EQ(c[(size_t)i * ldc + j], -7.0f) << "wrote outside C at (" << i << ", " << j << ")";
-                continue;
-            }
-            double s = 0;
-            for (int k = 0; k < K; k++) s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
-            expect_tf32("C", c[(size_t)i * ldc + j], s, i, j);
-        }
+    expect_product(c, a, b, M, N, K, lda, ldb, ldc, 1.0);
 }
 
 }  // namespace

@@ -13,25 +13,16 @@
 #include <utility>
 #include <vector>
 
+#include "plan_support.h"
 #include "unit_support.h"
 
 namespace {
 
 const char *const kMarker = "two dots per iteration (attention)";
 
-std::string attention_source() {
-    std::ifstream in(std::string(MT_TEST_SOURCE_DIR) + "/lang_apps/kernels/attention.py");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string attention_source() { return mt_plan::kernel_source("attention.py"); }
 
-std::string replaced(std::string s, const std::string &from, const std::string &to) {
-    size_t at = s.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) s.replace(at, from.size(), to);
-    return s;
-}
+using mt_plan::replaced;
 
 int occurrences(const std::string &s, const std::string &what) {
     int n = 0;

@@ -12,25 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "plan_support.h"
 #include "unit_support.h"
 
 namespace {
 
 const char *const kTensorCores = "(-O2 tl.dot on tensor cores";
 
-std::string source(const char *file) {
-    std::ifstream in(std::string(MT_TEST_SOURCE_DIR) + "/lang_apps/kernels/" + file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string source(const char *file) { return mt_plan::kernel_source(file); }
 
-std::string replaced(std::string s, const std::string &from, const std::string &to) {
-    size_t at = s.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) s.replace(at, from.size(), to);
-    return s;
-}
+using mt_plan::replaced;
 
 // The first line of the kernel's layout (its path), or the diagnostics.
 std::string path_of(const std::string &file, const char *kernel, const char *sig,
