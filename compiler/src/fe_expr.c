@@ -186,7 +186,9 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
 /* f"...": as Triton, a compile-time string. Each field is a compile-time
  * value formatted as str() (or repr() with !r, ascii() with !a: the same
  * for these values); Triton ignores a format spec, and so does this. */
-static Val fe_fstring(Interp *I, const PyNode *n) {
+/* (not inlined, as fe_bool_op: fe_eval_inner recurses once per nesting
+ * level of an expression, so its frame stays small) */
+__attribute__((noinline)) static Val fe_fstring(Interp *I, const PyNode *n) {
     const PyVal *parts = pyast_list(n, "values");
     StrBuf sb;
     sb_init(&sb, I->a);
@@ -228,7 +230,8 @@ static Expr *logical_operand(Interp *I, Val v, SrcPos pos, const char *word) {
  * that decides being the value. Where a runtime operand takes part, the
  * result is Triton's: both operands, bool, combined elementwise with & or
  * | (no short circuit); and, as Triton, only two operands. */
-static Val fe_bool_op(Interp *I, const PyNode *n, int is_and, const PyVal *vals) {
+__attribute__((noinline)) static Val fe_bool_op(Interp *I, const PyNode *n, int is_and,
+                                                const PyVal *vals) {
     const char *word = is_and ? "'and'" : "'or'";
     Val v = fe_eval(I, fe_list_node(vals, 0));
     for (int i = 1; i < vals->len; i++) {
