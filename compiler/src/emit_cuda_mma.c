@@ -441,8 +441,8 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         if (in->op == OP_STORE) stored = 1;
         /* a scalar read (a scale, a size, an address from a table):
          * loaded once at kernel entry, so no store before it */
-        if (in->op == OP_LOAD && in->type.rank == 0 && !stored) {
-            if (pointer_param(f, NULL, in->args[0]) < 0) return 0;
+        if (in->op == OP_LOAD && in->type.rank == 0) {
+            if (stored || pointer_param(f, NULL, in->args[0]) < 0) return 0;
             continue;
         }
         if (in->op == OP_LOAD || in->op == OP_STORE) {

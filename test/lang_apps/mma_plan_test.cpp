@@ -3,8 +3,8 @@
 // (scalars read at kernel entry, addresses cast to pointers, an early
 // return, loops around the K loop) get the path, in f16 and in TF32; forms
 // it does not take (a store inside the loop over tiles before the K loop, a
-// block load in a level around it) keep the general path, without a
-// diagnostic.
+// scalar load after a store, a block load in a level around it) keep the
+// general path, without a diagnostic.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -102,6 +102,10 @@ TEST(MmaPlan, OtherFormsTakeTheGeneralPath) {
          "        acc = tl.zeros((BM, BN), dtype=tl.float32)\n        for ki in range(tl.cdiv(K, BK)):\n",
          "        acc = tl.zeros((BM, BN), dtype=tl.float32)\n        tl.store(c_ptr + tile_id, 0.0)\n"
          "        for ki in range(tl.cdiv(K, BK)):\n"},
+        /* a scalar loaded after a store (kernel entry would read it first) */
+        {"a scalar load after a store",
+         "        done += 1\n",
+         "        done += tl.load(c_ptr + tile_id).to(tl.int32)\n"},
         /* a block loaded in the loop over tiles, outside the K loop */
         {"a block load around the K loop",
          "        acc = tl.zeros((BM, BN), dtype=tl.float32)\n        for ki in range(tl.cdiv(K, BK)):\n",
