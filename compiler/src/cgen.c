@@ -701,10 +701,6 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_SELECT: return arena_printf(a, "(%s ? %s : %s)", x[0], x[1], x[2]);
     case OP_CAST: return c_cast_expr(a, d, od, rt, in->attrs.flag, x[0]);
     case OP_BITCAST: return c_bitcast_expr(a, d, od, rt, x[0]);
-    case OP_INT_TO_PTR:
-        return arena_printf(a, "((%s *)(uintptr_t)%s)", c_mem_type((DType)in->attrs.dtype, d),
-                            x[0]);
-    case OP_PTR_TO_INT: return arena_printf(a, "((%s)(uintptr_t)%s)", c_type_in(DT_I64, d), x[0]);
     case OP_HINT:
     case OP_BROADCAST: return x[0]; /* (broadcast: the operand's element, read broadcast) */
     case OP_RESHAPE:
@@ -721,6 +717,8 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_EMPTY:
     case OP_EXPAND_DIMS:
     case OP_ADDPTR:
+    case OP_INT_TO_PTR: /* (pointers: each backend's own base and index) */
+    case OP_PTR_TO_INT:
     case OP_LOAD:
     case OP_STORE:
     case OP_PRINT:
