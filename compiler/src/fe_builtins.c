@@ -288,7 +288,9 @@ Val fe_libdevice_member(const char *attr) {
         /* op_triton_f32: set for the rows of ops_math.def */
         int ld = op_has((Op)op, OPF_LIBDEVICE) ||
                  (op_has((Op)op, OPF_CALL) && op_triton_f32[op] && !op_triton_f32[op][0]);
-        if (ld && strcmp(op_info((Op)op)->name, attr) == 0) {
+        const char *name = op_info((Op)op)->name;
+        if (strncmp(name, "libdevice.", 10) == 0) name += 10;
+        if (ld && strcmp(name, attr) == 0) {
             v.kind = V_OPFN;
             v.i = op;
             return v;
@@ -655,6 +657,17 @@ void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) {
     }
 }
 
+/* tl.full((), v, dtype) and tl.zeros((), dtype): Triton's splat of a
+ * scalar to an empty shape is the scalar itself, converted to dtype. */
+static int is_empty_shape(Val v) { return (v.kind == V_TUPLE || v.kind == V_LIST) && v.n == 0; }
+
+static Val scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn) {
+    if (v.kind == V_EXPR && v.e->type.rank != 0)
+        fe_fail(I, pos, "%s: the value must be a scalar, not %s", fn, type_str(I->a, v.e->type));
+    Expr *e = fe_to_expr_as(I, v, dt, pos, fn);
+    return fe_vexpr(e->type.dtype == dt ? e : fe_cast_to(I, e, dt, pos));
+}
+
 DType fe_need_dtype(Interp *I, Val v, SrcPos pos, const char *fn) {
     if (v.kind != V_DTYPE)
         fe_fail(I, pos, "%s: the dtype must be a tl dtype such as tl.float16 or tl.int32, not %s",
@@ -994,6 +1007,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
     case B_ZEROS:
     case B_EMPTY: {
+        if (is_empty_shape(A.v[0]))
+            return scalar_fill(I, fe_vint(0), fe_need_dtype(I, A.v[1], A.pos[1], fn), pos, fn);
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[1], A.pos[1], fn);
@@ -1001,6 +1016,8 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             fe_mk_op(I, b == B_ZEROS ? OP_ZEROS : OP_EMPTY, fn, pos, 0, NULL, NULL, NULL, &at));
     }
     case B_FULL: {
+        if (is_empty_shape(A.v[0]))
+            return scalar_fill(I, A.v[1], fe_need_dtype(I, A.v[2], A.pos[2], fn), A.pos[1], fn);
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[2], A.pos[2], fn);

@@ -142,11 +142,7 @@ FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {
     ptrvec_push(I->a, &ctx->deps, (void *)path);
     m->loading = 1;
     fe_enter_module(I, m);
-    const PyVal *body = pyast_list(root, "body");
-    for (int i = 0; body && i < body->len; i++) {
-        const PyNode *s = fe_list_node(body, i);
-        if (s && (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom))) fe_import_names(I, s);
-    }
+    fe_module_imports(I, pyast_list(root, "body"));
     fe_define_functions(I, root);
     m->globals = I->globals;
     m->loading = 0;

@@ -439,8 +439,93 @@ Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond_in) {
     return fe_vexpr(r);
 }
 
+static int is_i64_scalar(Val v) {
+    return v.kind == V_EXPR && v.e->type.rank == 0 && !v.e->type.ptr && v.e->type.dtype == DT_I64;
+}
+
+/* A range with an i64 bound (Triton's induction variable then has the
+ * promoted type, i64): traced as a while loop over a carried i64 counter,
+ * `i = start; while i < stop (i > stop for a negative step): body; i +=
+ * step`. The backends' for loops count in i32; a 64-bit row loop (a row
+ * index from `tl.program_id(0).to(tl.int64)`) needs none of what they do
+ * with for loops (tensor-core K loops, pipelining). */
+static void i64_range_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
+    const PyVal *body = pyast_list(node, "body");
+    static const char *const part_names[] = {"start", "stop", "step"};
+    Val part[3];
+    for (int i = 0; i < 3; i++) {
+        Val v = rp->v[i];
+        if (v.kind == V_EXPR) {
+            if (v.e->type.rank != 0 || v.e->type.ptr ||
+                (v.e->type.dtype != DT_I32 && v.e->type.dtype != DT_I64))
+                fe_fail(I, rp->pos[i],
+                        "the %s of a runtime loop must be an i32 or i64 scalar (got %s)",
+                        part_names[i], type_str(I->a, v.e->type));
+            fe_note_use(I, v);
+            part[i] = fe_vexpr(fe_cast_to(I, v.e, DT_I64, rp->pos[i]));
+        } else if (v.kind == V_INT) {
+            part[i] = v;
+        } else {
+            fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i],
+                    fe_kind_name(v));
+        }
+    }
+    if (rp->v[2].kind == V_INT && rp->v[2].i == 0)
+        fe_fail(I, rp->pos[2], "range() arg 3 must not be zero");
+    int negative = rp->v[2].kind == V_INT && rp->v[2].i < 0;
+    /* the counter: a name no Python code can spell, one per loop depth */
+    char *counter = arena_printf(I->a, "(range counter %d)", I->depth);
+    Expr *start = fe_to_expr(I, part[0], rp->pos[0], "range()");
+    if (start->type.dtype != DT_I64) start = fe_cast_to(I, start, DT_I64, rp->pos[0]);
+    fe_env_set(I->a, I->env, counter, fe_vexpr(start), node->pos);
+
+    ForRange *L = region_new(I, STMT_WHILE, node);
+    L->index_name = target;
+    PtrVec assigned = {0};
+    fe_collect_assigned(I->a, body, &assigned);
+    ptrvec_push(I->a, &assigned, counter);
+    Carried C;
+    loop_lanes(I, L, node, &assigned, target, &C);
+
+    I->loops[I->depth] = L;
+    I->depth++;
+    Env cond_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &C, &cond_env, 1);
+    {
+        Env *outer_env = I->env;
+        StmtList *outer_list = I->list;
+        StmtList list = {&L->cond_body, {0}, 0};
+        I->env = &cond_env;
+        I->list = &list;
+        Val i = fe_env_find(&cond_env, counter)->v;
+        Val c = fe_compare(I, negative ? PK_Gt : PK_Lt, i, part[1], rp->pos[1]);
+        L->cond = runtime_cond(I, c, rp->pos[1], "for");
+        I->env = outer_env;
+        I->list = outer_list;
+    }
+    Env body_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &C, &body_env, 0);
+    Val i = fe_env_find(&body_env, counter)->v;
+    fe_env_set(I->a, &body_env, target, i, node->pos);
+    trace_body(I, &body_env, &L->body, body);
+    {
+        StmtList *outer_list = I->list;
+        StmtList list = {&L->body, {0}, 0};
+        I->list = &list;
+        fe_env_set(I->a, &body_env, counter, fe_binop(I, PK_Add, i, part[2], rp->pos[2]), node->pos);
+        I->list = outer_list;
+    }
+    loop_outputs(I, L, &C, &body_env);
+    I->depth--;
+    loop_finish(I, L, &C, &assigned, &body_env);
+}
+
 void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
     const PyVal *body = pyast_list(node, "body");
+    if (is_i64_scalar(rp->v[0]) || is_i64_scalar(rp->v[1]) || is_i64_scalar(rp->v[2])) {
+        i64_range_loop(I, node, target, rp);
+        return;
+    }
     /* bounds: i32 scalars; step: a nonzero compile-time integer or a runtime
      * i32 (assumed positive, as scf.for) */
     static const char *const part_names[] = {"start", "stop", "step"};
@@ -449,7 +534,8 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
         Val v = rp->v[i];
         if (v.kind == V_EXPR) {
             if (v.e->type.rank != 0 || v.e->type.ptr || v.e->type.dtype != DT_I32)
-                fe_fail(I, rp->pos[i], "the %s of a runtime loop must be an i32 scalar (got %s)",
+                fe_fail(I, rp->pos[i],
+                        "the %s of a runtime loop must be an i32 or i64 scalar (got %s)",
                         part_names[i], type_str(I->a, v.e->type));
         } else if (v.kind != V_INT) {
             fe_fail(I, rp->pos[i], "the %s of range() must be an integer, not %s", part_names[i],

@@ -315,16 +315,42 @@ Val fe_define_value(Interp *I, const Define *d) {
     return v;
 }
 
+/* A module's imports, in order. Imports inside module-level `if` and
+ * `try` statements count too: a fallback (`try: from
+ * triton.language.extra.libdevice import rsqrt` / `except ...: from
+ * triton.language.math import rsqrt`) or a version test. The file is not
+ * run, so every branch binds; they are read last to first, so a name's
+ * binding is that of the first branch importing it, as when the first
+ * branch runs (an `if`'s body, a `try`'s body) and succeeds. A `try`'s
+ * `else` runs after its body, and its `finally` always: they come last. */
+void fe_module_imports(Interp *I, const PyVal *stmts) {
+    for (int i = 0; stmts && i < stmts->len; i++) {
+        const PyNode *s = fe_list_node(stmts, i);
+        if (!s) continue;
+        if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) {
+            fe_import_names(I, s);
+        } else if (pyast_isk(s, PK_If)) {
+            fe_module_imports(I, pyast_list(s, "orelse"));
+            fe_module_imports(I, pyast_list(s, "body"));
+        } else if (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar)) {
+            const PyVal *handlers = pyast_list(s, "handlers");
+            for (int h = handlers ? handlers->len - 1 : -1; h >= 0; h--) {
+                const PyNode *hn = fe_list_node(handlers, h);
+                if (hn) fe_module_imports(I, pyast_list(hn, "body"));
+            }
+            fe_module_imports(I, pyast_list(s, "body"));
+            fe_module_imports(I, pyast_list(s, "orelse"));
+            fe_module_imports(I, pyast_list(s, "finalbody"));
+        }
+    }
+}
+
 const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
     StrBuf found;
     sb_init(&found, I->a);
     const PyNode *match = NULL;
-    for (int i = 0; body && i < body->len; i++) {
-        const PyNode *s = fe_list_node(body, i);
-        if (!s) continue;
-        if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) fe_import_names(I, s);
-    }
+    fe_module_imports(I, body);
     fe_define_functions(I, module);
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);

@@ -317,6 +317,80 @@ void more_math_case(Target t) {
     expect_close("rint, round, trunc, nearbyint", r, want_r, 0.0, 0.0, f2f);
 }
 
+// libdevice's rsqrt, exp, exp2, sqrt, sin, erf, floor and ceil (the
+// functions tl.math also has) against the C library in double: libdevice's
+// are within a few f32 ulps on the GPU, the host's are the C library's.
+void libdevice_spelled_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), y(n, -1.0f);
+    std::vector<double> want(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.0625f + (i % 3 == 0 ? 0.0f : 0.03125f);
+        double v = x[i], s = v * 0.125;
+        want[i] = 1.0 / std::sqrt(std::fabs(v) + 1.0) + std::exp(s) + std::exp2(s) * 0.5 +
+                  std::sqrt(std::fabs(v)) + std::sin(v) + std::erf(s) + std::floor(v) * 0.25 +
+                  std::ceil(v) * 0.125;
+    }
+    {
+        Buffers buf(t);
+        float *yd = buf(y);
+        buf.finish(APPS_LAUNCH(t, libdevice_spelled, mytriton_grid_1d((n + 255) / 256), buf(x), yd, n));
+    }
+    expect_close("rsqrt + exp + exp2 + sqrt + sin + erf + floor + ceil", y, want, 1e-5, 1e-5, f2f);
+}
+
+// RMS norm forward and backward in fp16 storage (Liger's form: rsqrt from
+// libdevice, 64-bit row loops): 37 rows of 100 columns, 8 rows per backward
+// program (the last program gets 5), against double-precision references
+// of the same fp16 inputs.
+void rms_norm_case(Target t) {
+    const int M = 37, N = 100, PER = 8, P = (M + PER - 1) / PER;
+    const float eps = 1e-5f;
+    std::vector<half> x = random_halves((size_t)M * N, -2.0f, 2.0f, 21),
+                      w = random_halves(N, 0.5f, 1.5f, 22),
+                      dy = random_halves((size_t)M * N, -1.0f, 1.0f, 23);
+    std::vector<double> y((size_t)M * N), rstd(M), dx((size_t)M * N), pdw((size_t)P * N, 0.0);
+    for (int r = 0; r < M; r++) {
+        double ss = 0;
+        for (int c = 0; c < N; c++) ss += (double)h2f(x[(size_t)r * N + c]) * h2f(x[(size_t)r * N + c]);
+        rstd[r] = 1.0 / std::sqrt(ss / N + eps);
+        double mx = 0;
+        for (int c = 0; c < N; c++) {
+            double xv = h2f(x[(size_t)r * N + c]), m = (double)h2f(dy[(size_t)r * N + c]) * h2f(w[c]);
+            y[(size_t)r * N + c] = xv * rstd[r] * h2f(w[c]);
+            mx += m * xv;
+        }
+        for (int c = 0; c < N; c++) {
+            double xv = h2f(x[(size_t)r * N + c]), d = h2f(dy[(size_t)r * N + c]);
+            dx[(size_t)r * N + c] = rstd[r] * d * h2f(w[c]) - rstd[r] * rstd[r] * rstd[r] * (mx / N) * xv;
+            pdw[(size_t)(r / PER) * N + c] += d * xv * rstd[r];
+        }
+    }
+    std::vector<half> yo((size_t)M * N), dxo((size_t)M * N);
+    std::vector<float> ro(M, -1.0f), pdwo((size_t)P * N, -1.0f);
+    std::vector<int32_t> rows(P, -1), want_rows(P);
+    for (int p = 0; p < P; p++) want_rows[p] = std::min(PER, M - p * PER);
+    {
+        Buffers buf(t);
+        half *yd = buf(yo);
+        float *rd = buf(ro);
+        buf.finish(APPS_LAUNCH(t, rms_fwd, mytriton_grid_1d(M), yd, buf(x), buf(w), rd, N, N, eps));
+    }
+    expect_close("rstd", ro, rstd, 1e-4, 0.0, f2f);
+    expect_close("y", yo, y, 4e-3, 4e-3, h2f);
+    {
+        Buffers buf(t);
+        half *dxd = buf(dxo);
+        float *pdwd = buf(pdwo);
+        int32_t *rowsd = buf(rows);
+        buf.finish(APPS_LAUNCH(t, rms_bwd, mytriton_grid_1d(P), dxd, pdwd, rowsd, buf(dy), buf(x),
+                               buf(w), buf(ro), N, M, N, PER));
+    }
+    expect_close("dx", dxo, dx, 1e-2, 1e-2, h2f);
+    expect_close("partial dw", pdwo, pdw, 1e-4, 1e-4, f2f);
+    EXPECT_EQ(rows, want_rows);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -529,6 +603,8 @@ APPS_TESTS(table_matmul, table_matmul_case)
 APPS_TESTS(expert_matmul, expert_matmul_case)
 APPS_TESTS(persistent_matmul, persistent_matmul_case)
 APPS_TESTS(more_math, more_math_case)
+APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
+APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
 APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })

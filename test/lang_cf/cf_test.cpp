@@ -337,6 +337,30 @@ CF_CASE(negative_step) {
     }
 }
 
+CF_CASE(range_i64) {
+    const int B = 32;
+    for (int rows : {1, 4, 13}) {
+        const int per = 4, programs = (rows + per - 1) / per;
+        SCOPED_TRACE("rows " + std::to_string(rows));
+        std::vector<float> x = ramp((size_t)rows * B, 0.5f, -3.0f), y((size_t)programs * B, -1.0f),
+                           want((size_t)programs * B);
+        for (int p = 0; p < programs; p++) {
+            int start = p * per, end = std::min(start + per, rows);
+            int64_t back = 0;
+            for (int j = end - 1; j > start - 1; j -= 2) back = back * 3 + j;
+            for (int c = 0; c < B; c++) {
+                float acc = 0.0f;
+                for (int r = start; r < end; r++) acc += x[(size_t)r * B + c];
+                want[(size_t)p * B + c] = acc + (float)back;
+            }
+        }
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, range_i64, b(x), dy, rows, per));
+        EXPECT_EQ(y, want);
+    }
+}
+
 CF_CASE(carried_ptrs) {
     const int stride = 2;
     for (int K : {0, 5, 64, 150}) {

@@ -428,7 +428,7 @@ const std::vector<Case> &cases() {
          "                                ^\n"},
         {"RuntimeStepFloat", "x, n, s", "*fp32, i32, fp32",
          "    for i in range(0, n, s):\n        tl.store(x, 1.0)\n",
-         "k.py:7:26: error: the step of a runtime loop must be an i32 scalar (got f32)\n"
+         "k.py:7:26: error: the step of a runtime loop must be an i32 or i64 scalar (got f32)\n"
          "        for i in range(0, n, s):\n"
          "                             ^\n"},
         {"IfExpTypes", "x, n", "*fp32, i32", "    v = 1 if n > 0 else 1.5\n    tl.store(x, v)\n",

@@ -174,7 +174,7 @@ const std::vector<Case>& cases() {
          "            ^\n"},
         {"RuntimeLoopBoundNotI32", "x, n, s", "*fp32, i32, fp32",
          "    for i in range(s):\n        pass\n",
-         "k.py:7:20: error: the stop of a runtime loop must be an i32 scalar (got f32)\n"
+         "k.py:7:20: error: the stop of a runtime loop must be an i32 or i64 scalar (got f32)\n"
          "        for i in range(s):\n"
          "                       ^\n"},
         // ---- values, shapes, tiles -------------------------------------------

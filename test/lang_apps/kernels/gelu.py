@@ -44,3 +44,17 @@ def more_math_kernel(x_ptr, y_ptr, r_ptr, n, BLOCK: tl.constexpr):
     r = (libdevice.rint(x) + libdevice.round(x) * 128.0 + libdevice.trunc(x) * 16384.0
          + libdevice.nearbyint(x) * 0.25)
     tl.store(r_ptr + o, r, mask=m)
+
+
+@triton.jit
+def libdevice_spelled_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # libdevice's own rsqrt, exp, exp2, sqrt, sin, erf, floor and ceil (tl.math
+    # has these too, approximate or flushing subnormals on the GPU)
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m, other=0.0)
+    s = x * 0.125
+    y = (libdevice.rsqrt(tl.abs(x) + 1.0) + libdevice.exp(s) + libdevice.exp2(s) * 0.5
+         + libdevice.sqrt(tl.abs(x)) + libdevice.sin(x) + libdevice.erf(s)
+         + libdevice.floor(x) * 0.25 + libdevice.ceil(x) * 0.125)
+    tl.store(y_ptr + o, y, mask=m)

@@ -313,3 +313,21 @@ def unrolled_return_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
             return
         tl.store(y_ptr + k * BLOCK + offs, tl.load(x_ptr + k * BLOCK + offs) + k)
     tl.store(y_ptr + 4 * BLOCK + offs, tl.zeros((BLOCK,), dtype=tl.float32) + 1.0)
+
+
+@triton.jit
+def range_i64_kernel(x_ptr, y_ptr, n_rows, rows_per_program, BLOCK: tl.constexpr):
+    # row loops over 64-bit bounds (a row index from program_id().to(tl.int64),
+    # as Liger's norms write them): the induction variable is an i64
+    pid = tl.program_id(0).to(tl.int64)
+    row_start = pid * rows_per_program
+    row_end = tl.minimum(row_start + rows_per_program, n_rows)
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for row in range(row_start, row_end):
+        acc += tl.load(x_ptr + row * BLOCK + cols)
+    # a negative step, and the index used as a value
+    back = tl.zeros((BLOCK,), dtype=tl.int64)
+    for j in range(row_end - 1, row_start - 1, -2):
+        back = back * 3 + j
+    tl.store(y_ptr + pid * BLOCK + cols, acc + back.to(tl.float32))

@@ -1,0 +1,48 @@
+# RMS norm written the way Liger-Kernel writes its norms: rsqrt imported
+# from libdevice under a module-level try/except (whichever spelling the
+# installed Triton has), 64-bit row indexes, and a backward pass whose
+# programs each walk a range of rows with 64-bit bounds, accumulating the
+# weight gradient and a 0-d counter made by tl.zeros(()).
+import triton
+import triton.language as tl
+
+try:
+    from triton.language.extra.libdevice import rsqrt
+except ModuleNotFoundError:
+    from triton.language.extra.cuda.libdevice import rsqrt
+
+
+@triton.jit
+def rms_fwd_kernel(y_ptr, x_ptr, w_ptr, rstd_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    rstd = rsqrt(tl.sum(x * x, axis=0) / n_cols + eps)
+    tl.store(rstd_ptr + row, rstd)
+    tl.store(y_ptr + row * stride + cols, (x * rstd * w).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def rms_bwd_kernel(dx_ptr, dw_ptr, rows_ptr, dy_ptr, x_ptr, w_ptr, rstd_ptr, stride, n_rows,
+                   n_cols, rows_per_program, BLOCK: tl.constexpr):
+    pid = tl.program_id(0).to(tl.int64)
+    row_start = pid * rows_per_program
+    row_end = tl.minimum(row_start + rows_per_program, n_rows)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    dw = tl.zeros((BLOCK,), dtype=tl.float32)
+    rows = tl.zeros((), dtype=tl.int32)
+    for row in range(row_start, row_end):
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        rstd = tl.load(rstd_ptr + row)
+        m = dy * w
+        dx = rstd * m - rstd * rstd * rstd * (tl.sum(m * x, axis=0) / n_cols) * x
+        tl.store(dx_ptr + row * stride + cols, dx.to(dx_ptr.dtype.element_ty), mask=mask)
+        dw += dy * x * rstd
+        rows += 1
+    tl.store(dw_ptr + pid * n_cols + cols, dw, mask=mask)
+    tl.store(rows_ptr + pid, rows)
