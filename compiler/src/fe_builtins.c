@@ -658,10 +658,11 @@ void fe_need_shape(Interp *I, Val v, SrcPos pos, const char *fn, Attrs *at) {
 }
 
 /* tl.full((), v, dtype) and tl.zeros((), dtype): Triton's splat of a
- * scalar to an empty shape is the scalar itself, converted to dtype. */
+ * scalar to an empty shape is the scalar itself, converted to dtype (also
+ * a dtype called as a function, tl.float32(x)). */
 static int is_empty_shape(Val v) { return (v.kind == V_TUPLE || v.kind == V_LIST) && v.n == 0; }
 
-static Val scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn) {
+Val fe_scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn) {
     if (v.kind == V_EXPR && v.e->type.rank != 0)
         fe_fail(I, pos, "%s: the value must be a scalar, not %s", fn, type_str(I->a, v.e->type));
     Expr *e = fe_to_expr_as(I, v, dt, pos, fn);
@@ -1008,7 +1009,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_ZEROS:
     case B_EMPTY: {
         if (is_empty_shape(A.v[0]))
-            return scalar_fill(I, fe_vint(0), fe_need_dtype(I, A.v[1], A.pos[1], fn), pos, fn);
+            return fe_scalar_fill(I, fe_vint(0), fe_need_dtype(I, A.v[1], A.pos[1], fn), pos, fn);
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[1], A.pos[1], fn);
@@ -1017,7 +1018,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     }
     case B_FULL: {
         if (is_empty_shape(A.v[0]))
-            return scalar_fill(I, A.v[1], fe_need_dtype(I, A.v[2], A.pos[2], fn), A.pos[1], fn);
+            return fe_scalar_fill(I, A.v[1], fe_need_dtype(I, A.v[2], A.pos[2], fn), A.pos[1], fn);
         Attrs at = {0};
         fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
         at.dtype = fe_need_dtype(I, A.v[2], A.pos[2], fn);

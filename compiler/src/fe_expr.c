@@ -180,6 +180,18 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
                     dot + 1, module, fe_module_path(I, module));
     }
     if (f.kind == V_MODULE) fe_fail(I, n->pos, "the module '%s' is not callable", f.s);
+    if (f.kind == V_DTYPE && !f.ptr) {
+        /* tl.float32(x): a scalar of that dtype, as tl.full((), x, dtype) */
+        const PyVal *args = pyast_list(n, "args"), *kws = pyast_list(n, "keywords");
+        const char *name = arena_printf(I->a, "tl.%s", dtype_info((DType)f.i)->triton);
+        if (!args || args->len != 1 || (kws && kws->len))
+            fe_fail(I, n->pos, "%s(x) takes one positional argument, the value", name);
+        const PyNode *a = fe_list_node(args, 0);
+        Val v = fe_eval(I, a);
+        if (v.kind != V_EXPR && !fe_is_number(v))
+            fe_fail(I, a->pos, "%s(x): x must be a number or a scalar, not %s", name, fe_kind_name(v));
+        return fe_scalar_fill(I, v, (DType)f.i, a->pos, name);
+    }
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
 }
 

@@ -389,6 +389,7 @@ Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a
                Expr *a2, const Attrs *at);
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
 Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
+Val fe_scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn);
 Expr *fe_to_expr_as(Interp *I, Val v, DType dt, SrcPos pos, const char *what);
 void fe_check_cast(Interp *I, DType from, DType to, SrcPos pos, const char *what);
 void fe_add_capture(Interp *I, ForRange *loop, Expr *e);
