@@ -391,6 +391,27 @@ void rms_norm_case(Target t) {
     EXPECT_EQ(rows, want_rows);
 }
 
+// Softmax of 5 rows of 150 columns in blocks of 64 (the last one partial),
+// from running maximum and sum scalars started by tl.float32(...).
+void online_softmax_case(Target t) {
+    const int M = 5, N = 150;
+    std::vector<float> x((size_t)M * N), y((size_t)M * N, -1.0f);
+    std::vector<double> want((size_t)M * N);
+    for (size_t i = 0; i < x.size(); i++) x[i] = (float)((i * 37) % 101) * 0.0625f - 3.0f;
+    for (int r = 0; r < M; r++) {
+        double mx = -INFINITY, sum = 0;
+        for (int c = 0; c < N; c++) mx = std::max(mx, (double)x[(size_t)r * N + c]);
+        for (int c = 0; c < N; c++) sum += std::exp(x[(size_t)r * N + c] - mx);
+        for (int c = 0; c < N; c++) want[(size_t)r * N + c] = std::exp(x[(size_t)r * N + c] - mx) / sum;
+    }
+    {
+        Buffers buf(t);
+        float *yd = buf(y);
+        buf.finish(APPS_LAUNCH(t, online_softmax, mytriton_grid_1d(M), yd, buf(x), N, N));
+    }
+    expect_close("softmax", y, want, 1e-5, 1e-7, f2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -605,6 +626,7 @@ APPS_TESTS(persistent_matmul, persistent_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
 APPS_TESTS(rms_norm, rms_norm_case)
+APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
 APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })

@@ -1,8 +1,10 @@
-# RMS norm written the way Liger-Kernel writes its norms: rsqrt imported
-# from libdevice under a module-level try/except (whichever spelling the
-# installed Triton has), 64-bit row indexes, and a backward pass whose
-# programs each walk a range of rows with 64-bit bounds, accumulating the
-# weight gradient and a 0-d counter made by tl.zeros(()).
+# Kernels written the way Liger-Kernel writes them (our own code, in its
+# forms). RMS norm: rsqrt imported from libdevice under a module-level
+# try/except (whichever spelling the installed Triton has), 64-bit row
+# indexes, and a backward pass whose programs each walk a range of rows
+# with 64-bit bounds, accumulating the weight gradient and a 0-d counter
+# made by tl.zeros(()). Online softmax: running scalars made by calling a
+# dtype, tl.float32(-float("inf")), carried through a tl.range loop.
 import triton
 import triton.language as tl
 
@@ -46,3 +48,21 @@ def rms_bwd_kernel(dx_ptr, dw_ptr, rows_ptr, dy_ptr, x_ptr, w_ptr, rstd_ptr, str
         rows += 1
     tl.store(dw_ptr + pid * n_cols + cols, dw, mask=mask)
     tl.store(rows_ptr + pid, rows)
+
+
+@triton.jit
+def online_softmax_kernel(y_ptr, x_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = tl.float32(-float("inf"))
+    d = tl.float32(0.0)
+    for start in tl.range(0, n_cols, BLOCK):
+        idx = start + offs
+        x = tl.load(x_ptr + row * stride + idx, mask=idx < n_cols, other=-float("inf")).to(tl.float32)
+        m_new = tl.maximum(m, tl.max(x, axis=0))
+        d = d * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new), axis=0)
+        m = m_new
+    for start in tl.range(0, n_cols, BLOCK):
+        idx = start + offs
+        x = tl.load(x_ptr + row * stride + idx, mask=idx < n_cols, other=-float("inf")).to(tl.float32)
+        tl.store(y_ptr + row * stride + idx, tl.exp(x - m) / d, mask=idx < n_cols)
