@@ -177,7 +177,7 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
         if (*module && !fe_is_triton_module(module) && !fe_is_language_module(module))
             fe_fail(I, n->pos,
                     "cannot call '%s': no module '%s' beside the kernel file (looked for %s)",
-                    dot + 1, module, fe_module_path(I, module));
+                    dot + 1, module, fe_module_path(I, module, 1));
     }
     if (f.kind == V_MODULE) fe_fail(I, n->pos, "the module '%s' is not callable", f.s);
     if (f.kind == V_DTYPE && !f.ptr) {

@@ -8,12 +8,29 @@
 
 #include <unistd.h>
 
-const char *fe_module_path(Interp *I, const char *name) {
+/* The file of module `name` imported with `level` leading dots: level 1
+ * (`.common`) is the importing file's directory, each further dot one
+ * directory up; level 0 (`import common`) is looked for beside the
+ * importing file (the caller tries its parents too: fe_load_module). */
+const char *fe_module_path(Interp *I, const char *name, int level) {
     const char *importer = I->mod ? I->mod->filename : I->ctx->filename;
     const char *slash = strrchr(importer, '/');
+    size_t dir = slash ? (size_t)(slash - importer) + 1 : 0; /* with its '/' */
+    int ups = 0;
+    for (int l = 1; l < level; l++) {
+        /* drop the directory's last component, or go up with ".." */
+        size_t k = dir;
+        if (k > 0) k--; /* its '/' */
+        while (k > 0 && importer[k - 1] != '/') k--;
+        int dotdot = dir - k == 3 && strncmp(importer + k, "../", 3) == 0;
+        int root = dir == 1 && importer[0] == '/';
+        if (dir == 0 || dotdot || root) ups++;
+        else dir = k;
+    }
     StrBuf sb;
     sb_init(&sb, I->a);
-    if (slash) sb_putn(&sb, importer, (size_t)(slash - importer) + 1);
+    sb_putn(&sb, importer, dir);
+    for (int u = 0; u < ups; u++) sb_puts(&sb, "../");
     for (const char *p = name; *p; p++) sb_putc(&sb, *p == '.' ? '/' : *p);
     sb_puts(&sb, ".py");
     return sb_str(&sb);
@@ -89,9 +106,14 @@ void fe_define_functions(Interp *I, const PyNode *module) {
 }
 
 FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {
-    (void)level; /* `.common` and `common` are both the file beside the importer */
     if (!name || !*name) return NULL;
-    const char *path = fe_module_path(I, name);
+    /* `import pkg.mod` (level 0): beside the importer, else in the
+     * directories above it (a project's root, as on sys.path) */
+    const char *path = fe_module_path(I, name, level ? level : 1);
+    for (int up = 2; !level && up <= 8 && access(path, F_OK) != 0; up++) {
+        const char *above = fe_module_path(I, name, up);
+        if (access(above, F_OK) == 0) path = above;
+    }
     for (int i = 0; i < I->modules.len; i++) {
         FeModule *m = I->modules.items[i];
         if (strcmp(m->filename, path) == 0) {

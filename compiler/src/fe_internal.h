@@ -310,6 +310,7 @@ typedef struct Interp {
     unsigned char returning[MAX_LOOP_DEPTH];
     const Cont *cont;  /* the continuation of the statement being visited */
     Env loop_locals;   /* names first created in a runtime loop body */
+    int conditional_imports; /* > 0: reading the imports of a module-level if/try branch */
     Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
     FeModule *mod; /* the file whose code runs now */
@@ -484,7 +485,7 @@ const char *fe_val_str(Interp *I, Val v, int repr);
  * such file. */
 FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at);
 /* The path fe_load_module looks at. */
-const char *fe_module_path(Interp *I, const char *name);
+const char *fe_module_path(Interp *I, const char *name, int level);
 /* Registers the module-level functions and constexprs (`N =
  * tl.constexpr(4)`, `N: tl.constexpr = 4`) of `module` in I->globals. */
 void fe_define_functions(Interp *I, const PyNode *module);

@@ -1026,7 +1026,11 @@ void fe_visit_for(Interp *I, const PyNode *node) {
     int is_static = callee.i == B_STATIC_RANGE, is_tl_range = callee.i == B_TL_RANGE;
     const char *fn = is_static ? "tl.static_range" : is_tl_range ? "tl.range" : "range";
     Args A;
-    fe_bind_args(I, iter, (Builtin)callee.i, &A);
+    /* range(..., flatten=...): Triton visits a plain range's keywords and
+     * ignores them; they are bound (and checked) as tl.range's */
+    const PyVal *kws = pyast_list(iter, "keywords");
+    int range_kws = callee.i == B_RANGE && kws && kws->len > 0;
+    fe_bind_args(I, iter, range_kws ? B_TL_RANGE : (Builtin)callee.i, &A);
     RangeParts rp;
     int given = A.given[2] ? 3 : A.given[1] ? 2 : 1;
     if (given == 1) {

@@ -79,9 +79,13 @@ void fe_import_names(Interp *I, const PyNode *s) {
         if (!module) {
             /* `from . import common`: the name is a module beside this file */
             FeModule *um = fe_load_module(I, name, level, alias->pos);
+            if (!um && I->conditional_imports) {
+                fe_env_set(I->a, &I->globals, bind, fe_module_val(MOD_OTHER, name), alias->pos);
+                continue;
+            }
             if (!um)
-                fe_fail(I, alias->pos, "no module '%s' beside this file (looked for %s)", name,
-                        fe_module_path(I, name));
+                fe_fail(I, alias->pos, "no module '%s'%s (looked for %s)", name,
+                        level <= 1 ? " beside this file" : "", fe_module_path(I, name, level));
             Val v = fe_module_val(MOD_USER, name);
             v.umod = um;
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
@@ -105,10 +109,13 @@ void fe_import_names(Interp *I, const PyNode *s) {
             continue;
         }
         if (!fe_is_triton_module(module) && !fe_is_language_module(module)) {
+            /* a relative import of a file that is not there fails, as in
+             * Python; an absolute one may name a package of the Python
+             * side (its names are errors only where a kernel uses them) */
             FeModule *um = fe_load_module(I, module, level, s->pos);
-            if (!um && level > 0)
-                fe_fail(I, s->pos, "no module '%s' beside this file (looked for %s)", module,
-                        fe_module_path(I, module));
+            if (!um && level > 0 && !I->conditional_imports)
+                fe_fail(I, s->pos, "no module '%s'%s (looked for %s)", module,
+                        level == 1 ? " beside this file" : "", fe_module_path(I, module, level));
             if (um) {
                 if (strcmp(name, "*") == 0) {
                     for (int k = 0; k < um->globals.cap; k++)
@@ -117,11 +124,17 @@ void fe_import_names(Interp *I, const PyNode *s) {
                                        um->globals.slots[k].v, alias->pos);
                     continue;
                 }
+                /* a name it does not define as a function or constexpr (a
+                 * variable of the Python side, say) is an error where a
+                 * kernel uses it: Triton's, for a global that is not a
+                 * constexpr */
                 EnvEntry *e = fe_env_find(&um->globals, name);
-                if (!e)
-                    fe_fail(I, alias->pos, "cannot import '%s' from '%s' (%s has no function '%s')",
-                            name, module, um->filename, name);
-                fe_env_set(I->a, &I->globals, bind, e->v, alias->pos);
+                Val v = e ? e->v : (Val){0};
+                if (!e) {
+                    v.kind = V_NONCONST_GLOBAL;
+                    v.s = bind;
+                }
+                fe_env_set(I->a, &I->globals, bind, v, alias->pos);
                 continue;
             }
         }
@@ -322,7 +335,9 @@ Val fe_define_value(Interp *I, const Define *d) {
  * run, so every branch binds; they are read last to first, so a name's
  * binding is that of the first branch importing it, as when the first
  * branch runs (an `if`'s body, a `try`'s body) and succeeds. A `try`'s
- * `else` runs after its body, and its `finally` always: they come last. */
+ * `else` runs after its body, and its `finally` always: they come last.
+ * A branch's import of a file that is not there is no error (that branch
+ * may never run): its names are errors where a kernel uses them. */
 void fe_module_imports(Interp *I, const PyVal *stmts) {
     for (int i = 0; stmts && i < stmts->len; i++) {
         const PyNode *s = fe_list_node(stmts, i);
@@ -330,9 +345,12 @@ void fe_module_imports(Interp *I, const PyVal *stmts) {
         if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) {
             fe_import_names(I, s);
         } else if (pyast_isk(s, PK_If)) {
+            I->conditional_imports++;
             fe_module_imports(I, pyast_list(s, "orelse"));
             fe_module_imports(I, pyast_list(s, "body"));
+            I->conditional_imports--;
         } else if (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar)) {
+            I->conditional_imports++;
             const PyVal *handlers = pyast_list(s, "handlers");
             for (int h = handlers ? handlers->len - 1 : -1; h >= 0; h--) {
                 const PyNode *hn = fe_list_node(handlers, h);
@@ -341,6 +359,7 @@ void fe_module_imports(Interp *I, const PyVal *stmts) {
             fe_module_imports(I, pyast_list(s, "body"));
             fe_module_imports(I, pyast_list(s, "orelse"));
             fe_module_imports(I, pyast_list(s, "finalbody"));
+            I->conditional_imports--;
         }
     }
 }
@@ -429,7 +448,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             if (d) v = fe_define_value(I, d), p->constexpr_text = d->value;
             else if (def) {
                 v = fe_eval(I, def);
-                if (!fe_is_number(v) && v.kind != V_NONE && v.kind != V_STR && v.kind != V_TUPLE)
+                if (!fe_is_number(v) && v.kind != V_NONE && v.kind != V_STR && v.kind != V_TUPLE &&
+                    v.kind != V_DTYPE)
                     fe_fail(I, def->pos,
                             "the default of constexpr '%s' must be a compile-time value", p->name);
                 p->constexpr_text = v.kind == V_INT     ? arena_printf(I->a, "%lld", (long long)v.i)

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -474,10 +475,14 @@ struct Diag {
 // kernel k of k.py with the signature and defines.
 Diag compile_files(const std::string &tag,
                    const std::vector<std::pair<std::string, std::string>> &files,
-                   const std::string &signature, const std::vector<std::string> &defines = {}) {
+                   const std::string &signature, const std::vector<std::string> &defines = {},
+                   const std::string &kernel_file = "k.py") {
     std::string dir = mt_test::make_temp_dir("lang_fn_" + tag);
-    for (auto &f : files) mt_test::write_file(dir + "/" + f.first, f.second);
-    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/k.py", "--kernel", "k",
+    for (auto &f : files) {
+        std::filesystem::create_directories(std::filesystem::path(dir + "/" + f.first).parent_path());
+        mt_test::write_file(dir + "/" + f.first, f.second);
+    }
+    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/" + kernel_file, "--kernel", "k",
                                      "--signature",    signature,     "--python", MT_TEST_PYTHON,
                                      "--emit=ssa"};
     for (auto &d : defines) argv.insert(argv.end(), {"-D", d});
@@ -583,6 +588,38 @@ TEST(Diagnostics, MissingModule) {
     EXPECT_NE(r.err.find("k.py:3:1: error: no module 'helpers' beside this file (looked for "),
               std::string::npos)
         << r.err;
+}
+
+// Imports as packages write them: `from ..consts import f` (a parent
+// directory), `from pkg.consts import f` (found in a directory above the
+// importing file, as from a project root on sys.path), an import inside a
+// module-level try (the first branch's binding), and a name the module
+// binds to a Python value, an error only where a kernel uses it.
+TEST(Diagnostics, PackageImports) {
+    const std::string consts = std::string(kHeader) +
+                               "DEVICE = get_device()\nSCALE = tl.constexpr(3)\n"
+                               "\n\n@triton.jit\ndef twice(x):\n    return x * 2\n";
+    const std::string k = std::string(kHeader) +
+                          "from ..consts import twice, DEVICE, SCALE\n"
+                          "try:\n    from pkg.consts import twice as again\n"
+                          "except ImportError:\n    from .missing import again\n"
+                          "\n\n@triton.jit\ndef k(p):\n    tl.store(p, again(twice(tl.load(p))) * SCALE)\n";
+    auto d = compile_files("packages", {{"pkg/consts.py", consts}, {"pkg/sub/k.py", k}}, "*fp32", {},
+                           "pkg/sub/k.py");
+    EXPECT_EQ(d.status, 0) << d.err;
+    const std::string uses = std::string(kHeader) +
+                             "from ..consts import DEVICE\n"
+                             "\n\n@triton.jit\ndef k(p):\n    tl.store(p, DEVICE)\n";
+    auto u = compile_files("packages_var", {{"pkg/consts.py", consts}, {"pkg/sub/k.py", uses}},
+                           "*fp32", {}, "pkg/sub/k.py");
+    EXPECT_EQ(u.status, 1);
+    EXPECT_NE(u.err.find("pkg/sub/k.py:8:17: error: cannot access the global variable 'DEVICE'"),
+              std::string::npos)
+        << u.err;
+    auto m = compile_files("packages_missing", {{"pkg/sub/k.py", uses}}, "*fp32", {}, "pkg/sub/k.py");
+    EXPECT_EQ(m.status, 1);
+    EXPECT_NE(m.err.find("pkg/sub/k.py:3:1: error: no module 'consts' (looked for "), std::string::npos)
+        << m.err;
 }
 
 TEST(Diagnostics, ErrorInAnImportedModuleNamesItsFile) {
