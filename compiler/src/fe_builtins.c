@@ -383,38 +383,55 @@ static Val bound_method(Interp *I, const char *name, Val base) {
     return v;
 }
 
+/* A module's member, or V_NONE where it has none (no diagnostic: module
+ * aliases are resolved with it, fe_define_functions). */
+Val fe_module_member(Interp *I, Val base, const char *attr) {
+    Val v = {0};
+    v.kind = V_NONE;
+    switch (base.i) {
+    case MOD_TRITON:
+        if (strcmp(attr, "jit") == 0 || strcmp(attr, "cdiv") == 0) {
+            v.kind = V_FUNC;
+            v.i = attr[0] == 'j' ? B_JIT : B_CDIV;
+        } else if (strcmp(attr, "language") == 0) {
+            v = fe_module_val(MOD_TL, "triton.language");
+        }
+        return v;
+    case MOD_TL:
+    case MOD_TL_MATH:
+        v = fe_tl_member(attr, base.i == MOD_TL_MATH);
+        if (v.kind == V_MODULE) v.s = arena_printf(I->a, "tl.%s", attr);
+        return v;
+    case MOD_TL_EXTRA:
+        if (strcmp(attr, "cuda") == 0 || strcmp(attr, "libdevice") == 0) {
+            v = base;
+            if (attr[0] == 'l') v.i = MOD_LIBDEVICE;
+            v.s = arena_printf(I->a, "%s.%s", base.s, attr);
+        }
+        return v;
+    case MOD_LIBDEVICE: return fe_libdevice_member(attr);
+    case MOD_PROPAGATE_NAN:
+        if (strcmp(attr, "NONE") == 0) return fe_vint(0);
+        if (strcmp(attr, "ALL") == 0) return fe_vint(0xFFFF);
+        return v;
+    case MOD_USER: {
+        EnvEntry *e = base.umod ? fe_env_find(&base.umod->globals, attr) : NULL;
+        return e ? e->v : v;
+    }
+    default: return v;
+    }
+}
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
     if (!attr) fe_fail(I, n->pos, "malformed attribute");
     if (base.kind == V_MODULE) {
-        if (base.i == MOD_TRITON) {
-            if (strcmp(attr, "jit") == 0) {
-                Val v = {0};
-                v.kind = V_FUNC;
-                v.i = B_JIT;
-                return v;
-            }
-            if (strcmp(attr, "language") == 0) {
-                Val v = {0};
-                v.kind = V_MODULE;
-                v.i = MOD_TL;
-                v.s = "triton.language";
-                return v;
-            }
-            if (strcmp(attr, "cdiv") == 0) {
-                Val v = {0};
-                v.kind = V_FUNC;
-                v.i = B_CDIV;
-                return v;
-            }
-            fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
-        }
+        Val m = fe_module_member(I, base, attr);
+        if (m.kind != V_NONE) return m;
+        if (base.i == MOD_TRITON) fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
         if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
             int math = base.i == MOD_TL_MATH;
-            Val v = fe_tl_member(attr, math);
-            if (v.kind == V_MODULE) v.s = arena_printf(I->a, "tl.%s", attr);
-            if (v.kind != V_NONE) return v;
             if (fe_libdevice_member(attr).kind != V_NONE)
                 fe_fail(I, n->pos,
                         "'%s.%s' is not in triton.language: it is libdevice.%s (from "
@@ -428,41 +445,19 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
                     "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
                     math ? "tl.math" : "tl", attr);
         }
-        if (base.i == MOD_TL_EXTRA) {
-            if (strcmp(attr, "cuda") == 0) {
-                Val v = base;
-                v.s = arena_printf(I->a, "%s.cuda", base.s);
-                return v;
-            }
-            if (strcmp(attr, "libdevice") == 0) {
-                Val v = base;
-                v.i = MOD_LIBDEVICE;
-                v.s = arena_printf(I->a, "%s.libdevice", base.s);
-                return v;
-            }
+        if (base.i == MOD_TL_EXTRA)
             fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)",
                     base.s, attr);
-        }
-        if (base.i == MOD_LIBDEVICE) {
-            Val v = fe_libdevice_member(attr);
-            if (v.kind != V_NONE) return v;
+        if (base.i == MOD_LIBDEVICE)
             fe_fail(I, n->pos,
                     "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
                     "functions it has)",
                     attr);
-        }
-        if (base.i == MOD_PROPAGATE_NAN) {
-            if (strcmp(attr, "NONE") == 0) return fe_vint(0);
-            if (strcmp(attr, "ALL") == 0) return fe_vint(0xFFFF);
+        if (base.i == MOD_PROPAGATE_NAN)
             fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
-        }
-        if (base.i == MOD_USER) {
-            EnvEntry *e = base.umod ? fe_env_find(&base.umod->globals, attr) : NULL;
-            if (!e)
-                fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
-                        base.umod ? base.umod->filename : "?", attr);
-            return e->v;
-        }
+        if (base.i == MOD_USER)
+            fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
+                    base.umod ? base.umod->filename : "?", attr);
         fe_fail(I, n->pos,
                 "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
                 base.s, attr);

@@ -41,6 +41,23 @@ const char *fe_module_path(Interp *I, const char *name, int level) {
  * `NAME: tl.constexpr = 4`, which Triton 3.6 rejects too) is bound to a
  * marker whose use in a kernel is Triton's error; other module-level
  * statements are ignored. */
+/* What a module-level `NAME = a.b.c` names, read without diagnostics:
+ * a global's value, a module's member; V_NONE otherwise. */
+static Val module_alias(Interp *I, const PyNode *e) {
+    Val none = {0};
+    none.kind = V_NONE;
+    if (pyast_isk(e, PK_Name)) {
+        const char *id = pyast_str(e, "id");
+        EnvEntry *g = id ? fe_env_find(&I->globals, id) : NULL;
+        return g ? g->v : none;
+    }
+    if (pyast_isk(e, PK_Attribute) && pyast_str(e, "attr")) {
+        Val base = module_alias(I, pyast_node(e, "value"));
+        return base.kind == V_MODULE ? fe_module_member(I, base, pyast_str(e, "attr")) : none;
+    }
+    return none;
+}
+
 static void define_global(Interp *I, const PyNode *s) {
     const PyNode *target = NULL, *value = pyast_node(s, "value");
     int constexpr_ann = 0;
@@ -61,8 +78,15 @@ static void define_global(Interp *I, const PyNode *s) {
         constexpr_call = attr && strcmp(attr, "constexpr") == 0;
     }
     if (!constexpr_call) {
-        /* names bound to other expressions (dtypes, aliases, calls) stay
-         * unbound, as before: only literal values get Triton's error */
+        /* an alias of a function, module or dtype (`tanh = libdevice.tanh`)
+         * is bound; names bound to other expressions (calls, other names)
+         * stay unbound: only literal values get Triton's error */
+        Val alias = module_alias(I, value);
+        if (alias.kind == V_FUNC || alias.kind == V_OPFN || alias.kind == V_USERFUNC ||
+            alias.kind == V_MODULE || alias.kind == V_DTYPE) {
+            fe_env_set(I->a, &I->globals, pyast_str(target, "id"), alias, target->pos);
+            return;
+        }
         if (!constexpr_ann && (pyast_isk(value, PK_Attribute) || pyast_isk(value, PK_Name) ||
                                pyast_isk(value, PK_Call)))
             return;
@@ -80,10 +104,28 @@ static void define_global(Interp *I, const PyNode *s) {
     fe_env_set(I->a, &I->globals, pyast_str(target, "id"), v, target->pos);
 }
 
-void fe_define_functions(Interp *I, const PyNode *module) {
-    const PyVal *body = pyast_list(module, "body");
+/* Module-level definitions, in order; those in `if` and `try` branches
+ * too, read last branch first so that the first branch's binding is kept
+ * (as fe_module_imports). */
+static void define_stmts(Interp *I, const PyVal *body) {
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);
+        if (s && pyast_isk(s, PK_If)) {
+            define_stmts(I, pyast_list(s, "orelse"));
+            define_stmts(I, pyast_list(s, "body"));
+            continue;
+        }
+        if (s && (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar))) {
+            const PyVal *handlers = pyast_list(s, "handlers");
+            for (int h = handlers ? handlers->len - 1 : -1; h >= 0; h--) {
+                const PyNode *hn = fe_list_node(handlers, h);
+                if (hn) define_stmts(I, pyast_list(hn, "body"));
+            }
+            define_stmts(I, pyast_list(s, "body"));
+            define_stmts(I, pyast_list(s, "orelse"));
+            define_stmts(I, pyast_list(s, "finalbody"));
+            continue;
+        }
         if (s && (pyast_isk(s, PK_Assign) || pyast_isk(s, PK_AnnAssign))) define_global(I, s);
         if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
         const char *fname = pyast_str(s, "name");
@@ -103,6 +145,10 @@ void fe_define_functions(Interp *I, const PyNode *module) {
         uf.fn = fn;
         fe_env_set(I->a, &I->globals, fname, uf, s->pos);
     }
+}
+
+void fe_define_functions(Interp *I, const PyNode *module) {
+    define_stmts(I, pyast_list(module, "body"));
 }
 
 FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {

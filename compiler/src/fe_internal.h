@@ -468,6 +468,7 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
                      int ndefs);
 Val fe_tl_member(const char *attr, int math);
 Val fe_libdevice_member(const char *attr); /* libdevice.X, or V_NONE */
+Val fe_module_member(Interp *I, Val base, const char *attr); /* a module's X, or V_NONE */
 /* Calls the helper `fn` (a V_USERFUNC) with positional arguments and
  * returns its result (a V_TUPLE when it returns several values; None when
  * it returns nothing). For tl.reduce / tl.associative_scan combiners. */

@@ -412,6 +412,25 @@ void online_softmax_case(Target t) {
     expect_close("softmax", y, want, 1e-5, 1e-7, f2f);
 }
 
+// GELU (tanh form) through `tanh_fn`, a module-level alias of
+// libdevice.tanh chosen by a version test.
+void gelu_alias_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), y(n, -1.0f);
+    std::vector<double> want(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.0125f;
+        double v = x[i];
+        want[i] = 0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    }
+    {
+        Buffers buf(t);
+        float *yd = buf(y);
+        buf.finish(APPS_LAUNCH(t, gelu_alias, mytriton_grid_1d((n + 255) / 256), yd, buf(x), n));
+    }
+    expect_close("gelu", y, want, 1e-5, 1e-6, f2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -627,6 +646,7 @@ APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
 APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
+APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
 APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })

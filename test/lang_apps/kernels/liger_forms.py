@@ -5,6 +5,8 @@
 # with 64-bit bounds, accumulating the weight gradient and a 0-d counter
 # made by tl.zeros(()). Online softmax: running scalars made by calling a
 # dtype, tl.float32(-float("inf")), carried through a tl.range loop.
+# GELU (tanh form) through a module-level alias of libdevice.tanh chosen
+# by a version test (Unsloth's form).
 import triton
 import triton.language as tl
 
@@ -12,6 +14,13 @@ try:
     from triton.language.extra.libdevice import rsqrt
 except ModuleNotFoundError:
     from triton.language.extra.cuda.libdevice import rsqrt
+
+# an alias chosen by a version test, as Unsloth picks its tanh
+if tuple(int(v) for v in triton.__version__.split(".")[:2]) >= (3, 0):
+    from triton.language.extra import libdevice
+    tanh_fn = libdevice.tanh
+else:
+    tanh_fn = tl.math.tanh
 
 
 @triton.jit
@@ -66,3 +75,11 @@ def online_softmax_kernel(y_ptr, x_ptr, stride, n_cols, BLOCK: tl.constexpr):
         idx = start + offs
         x = tl.load(x_ptr + row * stride + idx, mask=idx < n_cols, other=-float("inf")).to(tl.float32)
         tl.store(y_ptr + row * stride + idx, tl.exp(x - m) / d, mask=idx < n_cols)
+
+
+@triton.jit
+def gelu_alias_kernel(y_ptr, x_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < n, other=0.0)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    tl.store(y_ptr + o, 0.5 * x * (1.0 + tanh_fn(inner)), mask=o < n)
