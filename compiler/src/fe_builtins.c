@@ -513,6 +513,15 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
                     attr);
         }
         if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
+        if (strcmp(attr, "dtype") == 0) {
+            /* Triton's pointer to a block type: its element_ty converts as
+             * the element dtype (`x.to(p.dtype.element_ty)`) */
+            Val v = {0};
+            v.kind = V_DTYPE;
+            v.i = base.bp->base->type.dtype;
+            v.ptr = 1;
+            return v;
+        }
         fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
     }
     if (base.kind == V_DTYPE) {
@@ -542,6 +551,10 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             if (strcmp(attr, preds[i]) == 0) return bound_method(I, preds[i], base);
         fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
     }
+    /* i.to(tl.int64) of a number: the index of a range() that mytriton
+     * unrolled (a compile-time range) is a scalar tensor in Triton */
+    if (fe_is_number(base) && strcmp(attr, "to") == 0)
+        return bound_method(I, attr, fe_vexpr(fe_to_expr(I, base, n->pos, "a number")));
     fe_fail(I, n->pos, "%s has no attribute '%s'", fe_kind_name(base), attr);
 }
 

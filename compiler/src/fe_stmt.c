@@ -209,19 +209,29 @@ typedef struct Carried {
     const char **name;
     Val *before; /* the value before the loop */
     int *lane;   /* the first lane of each name */
+    /* names assigned in the body whose value before the loop is no
+     * runtime value (None, a dtype, a function): not carried, and the
+     * body must leave them unchanged (assigned under a compile-time
+     * condition that does not hold, as `if USE_G: b_dg += ...`) */
+    int nfixed;
+    const char **fixed;
 } Carried;
 
 static int lanes_of(Val v) { return v.kind == V_BLOCKPTR ? v.bp->rank : 1; }
 
 /* Carried lanes of a loop (for, while): names assigned in the body that
  * exist before it; their inputs. */
-static void loop_lanes(Interp *I, ForRange *L, const PyNode *node, const PtrVec *assigned,
+static void loop_lanes(Interp *I, ForRange *L, const PtrVec *assigned,
                        const char *target, Carried *C) {
-    PtrVec carried = {0};
-    for (int i = 0; i < assigned->len; i++)
-        if (fe_env_find(I->env, assigned->items[i]) &&
-            (!target || strcmp(assigned->items[i], target) != 0))
-            ptrvec_push(I->a, &carried, assigned->items[i]);
+    PtrVec carried = {0}, fixed = {0};
+    for (int i = 0; i < assigned->len; i++) {
+        EnvEntry *e = fe_env_find(I->env, assigned->items[i]);
+        if (!e || (target && strcmp(assigned->items[i], target) == 0)) continue;
+        int runtime = e->v.kind == V_EXPR || e->v.kind == V_BLOCKPTR || fe_is_number(e->v);
+        ptrvec_push(I->a, runtime ? &carried : &fixed, assigned->items[i]);
+    }
+    C->nfixed = fixed.len;
+    C->fixed = (const char **)fixed.items;
     C->n = carried.len;
     C->name = ARENA_ARRAY(I->a, const char *, C->n + 1);
     C->before = ARENA_ARRAY(I->a, Val, C->n + 1);
@@ -229,16 +239,9 @@ static void loop_lanes(Interp *I, ForRange *L, const PyNode *node, const PtrVec 
     int lanes = 0;
     for (int i = 0; i < C->n; i++) {
         C->name[i] = carried.items[i];
-        Val v = fe_env_find(I->env, C->name[i])->v;
-        if (v.kind != V_EXPR && v.kind != V_BLOCKPTR && !fe_is_number(v))
-            fe_fail(
-                I, node->pos,
-                "'%s' is assigned in the runtime loop but holds %s before it (only numbers, blocks "
-                "and block pointers can be carried)",
-                C->name[i], fe_kind_name(v));
-        C->before[i] = v;
+        C->before[i] = fe_env_find(I->env, C->name[i])->v;
         C->lane[i] = lanes;
-        lanes += lanes_of(v);
+        lanes += lanes_of(C->before[i]);
     }
     lanes_alloc(I, L, lanes);
     for (int i = 0; i < C->n; i++) {
@@ -277,6 +280,14 @@ static void bind_args(Interp *I, ForRange *L, const Carried *C, Env *env, int cr
 /* The values of the carried names at the end of a loop body. */
 static void loop_outputs(Interp *I, ForRange *L, const Carried *C, Env *body_env) {
     const char *what = L->kind == STMT_WHILE ? "while loop" : "runtime loop";
+    for (int i = 0; i < C->nfixed; i++) {
+        EnvEntry *before = fe_env_find(I->env, C->fixed[i]), *after = fe_env_find(body_env, C->fixed[i]);
+        if (after && before && !fe_values_equal(before->v, after->v))
+            fe_fail(I, L->pos,
+                    "'%s' is assigned in the runtime loop but holds %s before it (only numbers, "
+                    "blocks and block pointers can be carried)",
+                    C->fixed[i], fe_kind_name(before->v));
+    }
     for (int c = 0; c < C->n; c++) {
         const char *name = C->name[c];
         EnvEntry *e = fe_env_find(body_env, name);
@@ -485,7 +496,7 @@ static void i64_range_loop(Interp *I, const PyNode *node, const char *target, Ra
     fe_collect_assigned(I->a, body, &assigned);
     ptrvec_push(I->a, &assigned, counter);
     Carried C;
-    loop_lanes(I, L, node, &assigned, target, &C);
+    loop_lanes(I, L, &assigned, target, &C);
 
     I->loops[I->depth] = L;
     I->depth++;
@@ -563,7 +574,7 @@ void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangePar
     PtrVec assigned = {0};
     fe_collect_assigned(I->a, body, &assigned);
     Carried C;
-    loop_lanes(I, L, node, &assigned, target, &C);
+    loop_lanes(I, L, &assigned, target, &C);
 
     /* trace the body in an isolated environment */
     I->loops[I->depth] = L;
@@ -602,7 +613,7 @@ void fe_visit_while(Interp *I, const PyNode *node) {
     PtrVec assigned = {0};
     fe_collect_assigned(I->a, body, &assigned);
     Carried C;
-    loop_lanes(I, L, node, &assigned, NULL, &C);
+    loop_lanes(I, L, &assigned, NULL, &C);
 
     I->loops[I->depth] = L;
     I->depth++;

@@ -165,14 +165,18 @@ static void rewrite_loop(Rewrite *W, Inst *in, const Block *scope) {
     OuterLoop m;
     if (in->op != OP_FOR || acc_lane(f, l, &m) < 0) return;
     if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return;
+    /* replacements of the removed lanes' arguments, values from before the
+     * rewrite (new values are added after them: nrepl entries) */
     Operand *repl = NULL;
+    int nrepl = 0;
     Operand t = opd_none();
     int pos = 0;
     for (int lane = 0; lane < l->ncarried; lane++) {
         if (lane == m.acc_lane || !pointer_lane(f, in, lane, scope)) continue;
         if (!repl) {
-            repl = ARENA_ARRAY(W->a, Operand, f->cap);
-            for (int i = 0; i < f->cap; i++) repl[i] = opd_none();
+            nrepl = f->nvalues;
+            repl = ARENA_ARRAY(W->a, Operand, nrepl);
+            for (int i = 0; i < nrepl; i++) repl[i] = opd_none();
             /* t = (k - start) / step, the iteration number */
             t = opd_value(l->index);
             if (!is_int_const(l->start, 0))
@@ -191,12 +195,6 @@ static void rewrite_loop(Rewrite *W, Inst *in, const Block *scope) {
                                      t, d, adv->pos));
         int p = new_inst(W, &l->body, &pos, OP_ADDPTR, f->types[l->args[lane]], l->inits[lane], off,
                          adv->pos);
-        if (p >= f->cap) {
-            /* the value table grew: the replacement map grows with it */
-            Operand *r = ARENA_ARRAY(W->a, Operand, f->cap);
-            for (int i = 0; i < f->cap; i++) r[i] = i < p ? repl[i] : opd_none();
-            repl = r;
-        }
         repl[l->args[lane]] = opd_value(p);
         /* the lane goes: its argument and result numbers are unused */
         f->defs[l->args[lane]] = NULL;
@@ -214,7 +212,7 @@ static void rewrite_loop(Rewrite *W, Inst *in, const Block *scope) {
     }
     if (repl) {
         Operand *r = ARENA_ARRAY(W->a, Operand, f->nvalues);
-        for (int i = 0; i < f->nvalues; i++) r[i] = i < f->cap ? repl[i] : opd_none();
+        for (int i = 0; i < f->nvalues; i++) r[i] = i < nrepl ? repl[i] : opd_none();
         ssa_apply_replacements(&l->body, r);
     }
 }

@@ -24,6 +24,7 @@
 #include "mytriton/runtime.h"
 #include "mytriton_lang_apps_o1.h"
 #include "mytriton_lang_apps_o2.h"
+#include "../support/random.h"
 
 #if MT_APPS_CUDA
 #include <cuda_runtime_api.h>
@@ -431,6 +432,44 @@ void gelu_alias_case(Target t) {
     expect_close("gelu", y, want, 1e-5, 1e-6, f2f);
 }
 
+// The delta-rule recurrence of 3 heads over 7 steps (K = 16, V = 32),
+// against a double-precision reference of the same steps.
+void delta_rule_case(Target t) {
+    const int T = 7, H = 3, K = 16, V = 32; /* as in CMakeLists.txt */
+    std::vector<float> q = mt_test::random_floats((size_t)T * H * K, 31, -0.5f, 0.5f),
+                       k = mt_test::random_floats((size_t)T * H * K, 32, -0.5f, 0.5f),
+                       v = mt_test::random_floats((size_t)T * H * V, 33, -0.5f, 0.5f);
+    std::vector<float> o((size_t)T * H * V, -1.0f), hs((size_t)H * K * V, -1.0f);
+    std::vector<double> want_o(o.size()), want_h(hs.size());
+    for (int ih = 0; ih < H; ih++) {
+        std::vector<double> h((size_t)V * K, 0.0);
+        for (int s = 0; s < T; s++) {
+            const float *kk = &k[((size_t)s * H + ih) * K], *qq = &q[((size_t)s * H + ih) * K];
+            const float *vv = &v[((size_t)s * H + ih) * V];
+            for (int i = 0; i < V; i++) {
+                double hk = 0;
+                for (int j = 0; j < K; j++) hk += h[(size_t)i * K + j] * kk[j];
+                double d = vv[i] - hk;
+                for (int j = 0; j < K; j++) h[(size_t)i * K + j] += kk[j] * d;
+            }
+            for (int i = 0; i < V; i++) {
+                double acc = 0;
+                for (int j = 0; j < K; j++) acc += h[(size_t)i * K + j] * qq[j];
+                want_o[((size_t)s * H + ih) * V + i] = acc;
+            }
+        }
+        for (int i = 0; i < V; i++)
+            for (int j = 0; j < K; j++) want_h[(size_t)ih * K * V + (size_t)j * V + i] = h[(size_t)i * K + j];
+    }
+    {
+        Buffers buf(t);
+        float *od = buf(o), *hd = buf(hs);
+        buf.finish(APPS_LAUNCH(t, delta_rule, mytriton_grid_1d(H), buf(q), buf(k), buf(v), od, hd, T));
+    }
+    expect_close("o", o, want_o, 1e-4, 1e-5, f2f);
+    expect_close("final state", hs, want_h, 1e-4, 1e-5, f2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -647,6 +686,7 @@ APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
 APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)
+APPS_TESTS(delta_rule, delta_rule_case)
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
 APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })

@@ -193,9 +193,9 @@ const std::vector<DiagnosticCase> &cases() {
          "                   ^\n"},
         {"Attribute", "x, n", "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
-         "    t = p.dtype\n",
-         "k.py:8:9: error: the attribute '.dtype' of a block pointer: block pointers take only tl.load, tl.store and tl.advance (move one with tl.advance; load it to get a block of values)\n"
-         "        t = p.dtype\n"
+         "    t = p.shape\n",
+         "k.py:8:9: error: the attribute '.shape' of a block pointer: block pointers take only tl.load, tl.store and tl.advance (move one with tl.advance; load it to get a block of values)\n"
+         "        t = p.shape\n"
          "            ^\n"},
         {"Indexing", "x, n", "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
