@@ -470,6 +470,34 @@ void delta_rule_case(Target t) {
     expect_close("final state", hs, want_h, 1e-4, 1e-5, f2f);
 }
 
+// fla's chunked forms: 3 rows of 100 values in 4 chunks of 32 (the last
+// partial), y = x * exp(g) with the running chunk sums (USE_G) or y = 2 x
+// (b_dg None through the loop), stored as fp16 through block pointers.
+void chunk_scale_case(Target t, bool use_g) {
+    const int R = 3, T = 100, BT = 32;
+    std::vector<float> x = mt_test::random_floats((size_t)R * T, 41, -2.0f, 2.0f),
+                       g = mt_test::random_floats((size_t)R * T, 42, -1.0f, 1.0f), dg(BT, -1.0f);
+    std::vector<half> y((size_t)R * T);
+    std::vector<double> want_y(y.size()), want_dg(BT, 0.0);
+    for (int r = 0; r < R; r++)
+        for (int i = 0; i < T; i++) {
+            size_t e = (size_t)r * T + i;
+            want_y[e] = use_g ? (double)x[e] * std::exp((double)g[e]) : 2.0 * x[e];
+            want_dg[i % BT] += want_y[e];
+        }
+    {
+        Buffers buf(t);
+        half *yd = buf(y);
+        float *dgd = buf(dg);
+        int rc = use_g ? APPS_LAUNCH(t, chunk_scale_g, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T)
+                       : APPS_LAUNCH(t, chunk_scale, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T);
+        buf.finish(rc);
+    }
+    expect_close("y", y, want_y, 2e-3, 1e-3, h2f);
+    if (use_g) expect_close("dg", dg, want_dg, 1e-4, 1e-4, f2f);
+    else EXPECT_EQ(dg, std::vector<float>(BT, -1.0f)) << "dg is written only with USE_G";
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -687,6 +715,8 @@ APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(delta_rule, delta_rule_case)
+APPS_TESTS(chunk_scale, [](Target t) { chunk_scale_case(t, false); })
+APPS_TESTS(chunk_scale_g, [](Target t) { chunk_scale_case(t, true); })
 APPS_TESTS(gelu, gelu_case)
 APPS_TESTS(attention, [](Target t) { attention_case(t, false); })
 APPS_TESTS(attention_causal, [](Target t) { attention_case(t, true); })
