@@ -36,6 +36,177 @@ const char *fe_module_path(Interp *I, const char *name, int level) {
     return sb_str(&sb);
 }
 
+/* ---- Module-level conditions ------------------------------------------ */
+
+/* The language version mytriton follows: `triton.__version__` in the
+ * module-level conditions below. */
+#define MT_TRITON_VERSION "3.6.0"
+
+/* A value of a module-level condition: what can be known without running
+ * Python. */
+typedef enum { CV_UNKNOWN, CV_NONE, CV_INT, CV_STR, CV_VERSION } CondKind;
+typedef struct CondVal {
+    CondKind kind;
+    int64_t i;     /* CV_INT */
+    const char *s; /* CV_STR */
+    int ver[4];    /* CV_VERSION: leading numbers of "3.6.0" */
+} CondVal;
+
+static CondVal cond_value(Interp *I, const PyNode *e);
+
+/* The dotted name of a Name/Attribute chain ("os.environ.get"), or NULL. */
+static const char *dotted(Interp *I, const PyNode *e) {
+    if (pyast_isk(e, PK_Name)) return pyast_str(e, "id");
+    if (!pyast_isk(e, PK_Attribute) || !pyast_str(e, "attr")) return NULL;
+    const char *base = dotted(I, pyast_node(e, "value"));
+    return base ? arena_printf(I->a, "%s.%s", base, pyast_str(e, "attr")) : NULL;
+}
+
+static CondVal cond_of_const(const PyVal *v) {
+    CondVal c = {0};
+    if (!v) return c;
+    if (v->kind == PYV_NONE) c.kind = CV_NONE;
+    else if (v->kind == PYV_BOOL || (v->kind == PYV_INT && v->int_fits)) c.kind = CV_INT, c.i = v->i;
+    else if (v->kind == PYV_STR) c.kind = CV_STR, c.s = v->text;
+    return c;
+}
+
+static CondVal cond_call(Interp *I, const PyNode *e) {
+    CondVal c = {0};
+    const char *fn = dotted(I, pyast_node(e, "func"));
+    const PyVal *args = pyast_list(e, "args"), *kws = pyast_list(e, "keywords");
+    int nargs = args ? args->len : 0;
+    if (!fn || (kws && kws->len)) return c;
+    size_t n = strlen(fn);
+    int ends_get = n >= 11 && strcmp(fn + n - 11, "environ.get") == 0;
+    if ((ends_get || strcmp(fn, "os.getenv") == 0 || strcmp(fn, "getenv") == 0) &&
+        (nargs == 1 || nargs == 2)) {
+        /* os.environ.get(KEY, DEFAULT): the compiler's environment, as the
+         * Python process's would be read */
+        CondVal key = cond_value(I, fe_list_node(args, 0));
+        if (key.kind != CV_STR) return c;
+        const char *v = getenv(key.s);
+        if (v) {
+            c.kind = CV_STR;
+            c.s = arena_strdup(I->a, v);
+            return c;
+        }
+        if (nargs == 2) return cond_value(I, fe_list_node(args, 1));
+        c.kind = CV_NONE;
+        return c;
+    }
+    const char *last = strrchr(fn, '.');
+    last = last ? last + 1 : fn;
+    if ((strcmp(last, "Version") == 0 || strcmp(fn, "version.parse") == 0 ||
+         strcmp(fn, "packaging.version.parse") == 0) &&
+        nargs == 1) {
+        CondVal v = cond_value(I, fe_list_node(args, 0));
+        if (v.kind != CV_STR) return c;
+        c.kind = CV_VERSION;
+        const char *p = v.s;
+        for (int k = 0; k < 4 && *p >= '0' && *p <= '9'; k++) {
+            c.ver[k] = (int)strtol(p, (char **)&p, 10);
+            if (*p != '.') break;
+            p++;
+        }
+    }
+    return c;
+}
+
+static int cond_truth(CondVal v) {
+    return v.kind == CV_UNKNOWN ? -1
+           : v.kind == CV_NONE  ? 0
+           : v.kind == CV_INT   ? v.i != 0
+           : v.kind == CV_STR   ? *v.s != 0
+                                : 1;
+}
+
+static CondVal cond_bool(int t) {
+    CondVal c = {0};
+    if (t >= 0) c.kind = CV_INT, c.i = t;
+    return c;
+}
+
+/* -1, 0, 1 as a < b, a == b, a > b; 2 when they do not compare */
+static int cond_order(CondVal a, CondVal b) {
+    if (a.kind != b.kind || a.kind == CV_UNKNOWN) return 2;
+    if (a.kind == CV_INT) return (a.i > b.i) - (a.i < b.i);
+    if (a.kind == CV_STR) {
+        int r = strcmp(a.s, b.s);
+        return (r > 0) - (r < 0);
+    }
+    if (a.kind == CV_VERSION) {
+        for (int k = 0; k < 4; k++)
+            if (a.ver[k] != b.ver[k]) return a.ver[k] < b.ver[k] ? -1 : 1;
+        return 0;
+    }
+    return 0; /* None == None */
+}
+
+static CondVal cond_value(Interp *I, const PyNode *e) {
+    CondVal c = {0};
+    if (!e) return c;
+    if (pyast_isk(e, PK_Constant)) return cond_of_const(pyast_field(e, "value"));
+    if (pyast_isk(e, PK_Attribute)) {
+        const char *name = dotted(I, e);
+        if (!name || !pyast_isk(pyast_node(e, "value"), PK_Name)) return c;
+        EnvEntry *g = fe_env_find(&I->globals, pyast_str(pyast_node(e, "value"), "id"));
+        if (g && g->v.kind == V_MODULE && g->v.i == MOD_TRITON &&
+            strcmp(pyast_str(e, "attr"), "__version__") == 0) {
+            c.kind = CV_STR;
+            c.s = MT_TRITON_VERSION;
+        }
+        return c;
+    }
+    if (pyast_isk(e, PK_Name)) {
+        EnvEntry *g = fe_env_find(&I->globals, pyast_str(e, "id"));
+        if (g && (g->v.kind == V_INT || g->v.kind == V_BOOL)) c.kind = CV_INT, c.i = g->v.i;
+        return c;
+    }
+    if (pyast_isk(e, PK_Call)) return cond_call(I, e);
+    if (pyast_isk(e, PK_UnaryOp) && pyast_isk(pyast_node(e, "op"), PK_Not)) {
+        int t = cond_truth(cond_value(I, pyast_node(e, "operand")));
+        return cond_bool(t < 0 ? -1 : !t);
+    }
+    if (pyast_isk(e, PK_BoolOp)) {
+        int is_and = pyast_isk(pyast_node(e, "op"), PK_And);
+        const PyVal *vals = pyast_list(e, "values");
+        int result = is_and; /* the value when every operand is known */
+        for (int k = 0; vals && k < vals->len; k++) {
+            int t = cond_truth(cond_value(I, fe_list_node(vals, k)));
+            if (t == !is_and) return cond_bool(!is_and); /* decided: false for and, true for or */
+            if (t < 0) result = -1;
+        }
+        return cond_bool(result);
+    }
+    if (pyast_isk(e, PK_Compare)) {
+        const PyVal *ops = pyast_list(e, "ops"), *comps = pyast_list(e, "comparators");
+        if (!ops || !comps || ops->len != 1 || comps->len != 1) return c;
+        int o = cond_order(cond_value(I, pyast_node(e, "left")),
+                           cond_value(I, fe_list_node(comps, 0)));
+        if (o == 2) return c;
+        const PyNode *op = fe_list_node(ops, 0);
+        return pyast_isk(op, PK_Eq)      ? cond_bool(o == 0)
+               : pyast_isk(op, PK_NotEq) ? cond_bool(o != 0)
+               : pyast_isk(op, PK_Lt)    ? cond_bool(o < 0)
+               : pyast_isk(op, PK_LtE)   ? cond_bool(o <= 0)
+               : pyast_isk(op, PK_Gt)    ? cond_bool(o > 0)
+               : pyast_isk(op, PK_GtE)   ? cond_bool(o >= 0)
+                                         : c;
+    }
+    return c;
+}
+
+/* Whether a module-level `if` condition holds: 1, 0, or -1 when it
+ * cannot be known without running Python. Known: literals, module-level
+ * constexprs, `triton.__version__` (mytriton's Triton version),
+ * `os.environ.get(KEY, DEFAULT)` / `os.getenv` (the compiler's
+ * environment), `Version(...)` / `version.parse(...)` of those, `not`,
+ * `and`, `or` and one comparison. */
+int fe_module_condition(Interp *I, const PyNode *test) {
+    return cond_truth(cond_value(I, test));
+}
+
 /* A module-level constexpr, as Triton lets kernels read them:
  * `NAME = tl.constexpr(value)`. Any other assigned name (`NAME = 4`, and
  * `NAME: tl.constexpr = 4`, which Triton 3.6 rejects too) is bound to a
@@ -111,8 +282,9 @@ static void define_stmts(Interp *I, const PyVal *body) {
     for (int i = 0; body && i < body->len; i++) {
         const PyNode *s = fe_list_node(body, i);
         if (s && pyast_isk(s, PK_If)) {
-            define_stmts(I, pyast_list(s, "orelse"));
-            define_stmts(I, pyast_list(s, "body"));
+            int holds = fe_module_condition(I, pyast_node(s, "test"));
+            if (holds <= 0) define_stmts(I, pyast_list(s, "orelse"));
+            if (holds != 0) define_stmts(I, pyast_list(s, "body"));
             continue;
         }
         if (s && (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar))) {

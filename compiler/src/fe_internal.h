@@ -460,6 +460,7 @@ int fe_is_triton_module(const char *name);
 int fe_is_language_module(const char *name);
 void fe_import_names(Interp *I, const PyNode *s);
 void fe_module_imports(Interp *I, const PyVal *stmts);
+int fe_module_condition(Interp *I, const PyNode *test); /* 1, 0, or -1: unknown */
 int fe_is_jit_decorator(Interp *I, const PyNode *d);
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann);
 Val fe_define_value(Interp *I, const Define *d);

@@ -332,9 +332,10 @@ Val fe_define_value(Interp *I, const Define *d) {
  * `try` statements count too: a fallback (`try: from
  * triton.language.extra.libdevice import rsqrt` / `except ...: from
  * triton.language.math import rsqrt`) or a version test. The file is not
- * run, so every branch binds; they are read last to first, so a name's
- * binding is that of the first branch importing it, as when the first
- * branch runs (an `if`'s body, a `try`'s body) and succeeds. A `try`'s
+ * run: an `if` whose condition can be known (fe_module_condition) reads
+ * its branch; otherwise every branch binds, read last to first, so a
+ * name's binding is that of the first branch importing it, as when the
+ * first branch runs (an `if`'s body, a `try`'s body) and succeeds. A `try`'s
  * `else` runs after its body, and its `finally` always: they come last.
  * A branch's import of a file that is not there is no error (that branch
  * may never run): its names are errors where a kernel uses them. */
@@ -345,9 +346,10 @@ void fe_module_imports(Interp *I, const PyVal *stmts) {
         if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) {
             fe_import_names(I, s);
         } else if (pyast_isk(s, PK_If)) {
+            int holds = fe_module_condition(I, pyast_node(s, "test"));
             I->conditional_imports++;
-            fe_module_imports(I, pyast_list(s, "orelse"));
-            fe_module_imports(I, pyast_list(s, "body"));
+            if (holds <= 0) fe_module_imports(I, pyast_list(s, "orelse"));
+            if (holds != 0) fe_module_imports(I, pyast_list(s, "body"));
             I->conditional_imports--;
         } else if (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar)) {
             I->conditional_imports++;

@@ -622,6 +622,29 @@ TEST(Diagnostics, PackageImports) {
         << m.err;
 }
 
+// Module-level conditions that can be known pick their branch: a version
+// test of triton.__version__ (mytriton follows 3.6) and an environment
+// variable that is not set; the branch not taken would not compile (an
+// undefined name), and taking the first branch whatever the condition
+// would take it here.
+TEST(Diagnostics, ModuleConditionsPickTheirBranch) {
+    const std::string k =
+        std::string(kHeader) +
+        "import os\n"
+        "from packaging.version import Version\n"
+        "if Version(triton.__version__) < Version(\"3.0.0\"):\n"
+        "    @triton.jit\n    def scale(x):\n        return x * undefined_name\n"
+        "else:\n"
+        "    @triton.jit\n    def scale(x):\n        return x * 3\n"
+        "if os.environ.get(\"MT_TEST_UNSET_VARIABLE_42\", \"0\") == \"1\" and not False:\n"
+        "    from triton.language.extra.libdevice import no_such_function as act\n"
+        "else:\n"
+        "    from triton.language.extra.libdevice import tanh as act\n"
+        "\n\n@triton.jit\ndef k(p):\n    tl.store(p, act(scale(tl.load(p))))\n";
+    auto d = compile_files("conditions", {{"k.py", k}}, "*fp32");
+    EXPECT_EQ(d.status, 0) << d.err;
+}
+
 TEST(Diagnostics, ErrorInAnImportedModuleNamesItsFile) {
     auto d = compile_files(
         "imported",
