@@ -258,14 +258,16 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     if (o->divisibility16) { /* Triton's specialization: :16 on every pointer and integer */
         StrBuf st;
         sb_init(&st, a);
-        for (int i = 0; i < sig->n; i++) {
+        for (int i = 0, first = 1; i < sig->n; i++) {
             const SigEntry *e = &sig->entries[i];
-            int d = e->divisibility;
-            if (!d &&
+            if (e->desc_part) continue; /* a descriptor is written whole */
+            int d = e->desc_rank ? 0 : e->divisibility;
+            if (!d && !e->desc_rank &&
                 (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL)))
                 d = 16;
-            sb_printf(&st, "%s%s%s%s", i ? ", " : "", e->name ? e->name : "", e->name ? ": " : "",
-                      e->type_text);
+            sb_printf(&st, "%s%s%s%s", first ? "" : ", ", e->name ? e->name : "",
+                      e->name ? ": " : "", e->type_text);
+            first = 0;
             if (d) sb_printf(&st, ":%d", d);
         }
         sig = signature_parse(ctx, sb_str(&st));

@@ -328,6 +328,48 @@ Val fe_define_value(Interp *I, const Define *d) {
     return v;
 }
 
+static Val tuple_of(Interp *I, const Val *items, int n) {
+    Val v = {0};
+    v.kind = V_TUPLE;
+    v.n = n;
+    v.items = ARENA_ARRAY(I->a, Val, n + 1);
+    for (int i = 0; i < n; i++) v.items[i] = items[i];
+    return v;
+}
+
+/* A tensor descriptor parameter (signature `tensordesc<...>`) is passed as
+ * its base, shape and strides: the runtime parameters after its own
+ * (named NAME_shape0, ..., NAME_stride0, ...) are those parts, each a
+ * parameter of the launcher. */
+static void expand_descriptors(Interp *I, Kernel *k, const Signature *sig) {
+    if (sig->n == k->nruntime) return;
+    KernelParam **runtime = ARENA_ARRAY(I->a, KernelParam *, sig->n + 1);
+    int n = 0;
+    for (int j = 0; j < k->nruntime; j++) {
+        KernelParam *p = k->runtime[j];
+        const SigEntry *se = &sig->entries[n];
+        p->runtime_index = n;
+        runtime[n++] = p;
+        for (int d = 0; d < 2 * se->desc_rank; d++) {
+            KernelParam *q = ARENA_NEW(I->a, KernelParam);
+            q->name = arena_printf(I->a, "%s_%s%d", p->name, d < se->desc_rank ? "shape" : "stride",
+                                   d % se->desc_rank);
+            q->pos = p->pos;
+            for (int i = 0; i < k->nparams; i++)
+                if (strcmp(k->params[i].name, q->name) == 0)
+                    fe_fail(I, k->params[i].pos,
+                            "the parameter '%s' has the name of a part of the tensor descriptor "
+                            "'%s' (its shape and strides are passed as %s_shape0, ..., "
+                            "%s_stride0, ...)",
+                            q->name, p->name, p->name, p->name);
+            q->runtime_index = n;
+            runtime[n++] = q;
+        }
+    }
+    k->runtime = runtime;
+    k->nruntime = n;
+}
+
 /* A module's imports, in order. Imports inside module-level `if` and
  * `try` statements count too: a fallback (`try: from
  * triton.language.extra.libdevice import rsqrt` / `except ...: from
@@ -488,16 +530,19 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
                 fe_fail(I, srcpos(0, 0), "%s %s is given twice",
                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
-    if (sig->n != k->nruntime) {
+    int ntop = 0;
+    for (int i = 0; i < sig->n; i++) ntop += !sig->entries[i].desc_part;
+    if (ntop != k->nruntime) {
         StrBuf names;
         sb_init(&names, I->a);
         for (int i = 0; i < k->nruntime; i++)
             sb_printf(&names, "%s%s", i ? ", " : "", k->runtime[i]->name);
         fe_fail(I, fn->pos,
                 "the signature has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)",
-                sig->n, sig->n == 1 ? "y" : "ies", k->name, k->nruntime,
+                ntop, ntop == 1 ? "y" : "ies", k->name, k->nruntime,
                 k->nruntime == 1 ? "" : "s", k->nruntime ? sb_str(&names) : "none");
     }
+    expand_descriptors(I, k, sig);
     for (int i = 0; i < k->nruntime; i++) {
         KernelParam *p = k->runtime[i];
         const SigEntry *se = &sig->entries[i];
@@ -519,6 +564,25 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
         Expr *e = fe_new_expr(I, EX_PARAM, p->pos, p->type);
         e->param = i;
         fe_env_set(I->a, I->env, p->name, fe_vexpr(e), p->pos);
+    }
+    /* a descriptor parameter is tl.make_tensor_descriptor of its parts */
+    for (int i = 0; i < k->nruntime; i++) {
+        const SigEntry *se = &sig->entries[i];
+        if (!se->desc_rank) continue;
+        int rank = se->desc_rank;
+        KernelParam *p = k->runtime[i];
+        Args A = {0};
+        Val parts[2][MT_MAX_RANK], blocks[MT_MAX_RANK];
+        for (int d = 0; d < 2 * rank; d++)
+            parts[d / rank][d % rank] = fe_env_find(I->env, k->runtime[i + 1 + d]->name)->v;
+        for (int d = 0; d < rank; d++) blocks[d] = fe_vint(se->desc_block[d]);
+        A.v[0] = fe_env_find(I->env, p->name)->v;
+        A.v[1] = tuple_of(I, parts[0], rank);
+        A.v[2] = tuple_of(I, parts[1], rank);
+        A.v[3] = tuple_of(I, blocks, rank);
+        for (int a = 0; a < 4; a++) A.given[a] = 1, A.pos[a] = p->pos;
+        const char *what = arena_printf(I->a, "the tensor descriptor '%s'", p->name);
+        fe_env_set(I->a, I->env, p->name, fe_make_tensor_descriptor(I, &A, what, p->pos), p->pos);
     }
 }
 

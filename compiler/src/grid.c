@@ -99,8 +99,10 @@ static GridExpr *parse_atom(GParser *P) {
             return gnew(P, G_CDIV, a, b);
         }
         const Kernel *k = P->k;
-        for (int i = 0; i < k->nparams; i++) {
-            const KernelParam *kp = &k->params[i];
+        /* the def's parameters, then the runtime ones the def does not
+         * name (a tensor descriptor's shape and strides) */
+        for (int i = 0; i < k->nparams + k->nruntime; i++) {
+            const KernelParam *kp = i < k->nparams ? &k->params[i] : k->runtime[i - k->nparams];
             if (strcmp(kp->name, name) != 0) continue;
             if (kp->is_constexpr) {
                 char *end;

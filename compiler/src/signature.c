@@ -18,6 +18,49 @@ static int is_ident(const char *s) {
     return 1;
 }
 
+/* `tensordesc<DT[B0, B1, ...]>` at entry `s` (the base): its parts appended
+ * to sig. 0 after a diagnostic. */
+static int desc_entry(MtContext *ctx, Signature *sig, SigEntry *s, const char *type, int index) {
+    Arena *a = ctx->arena;
+    const char *open = strchr(type, '['), *close = strrchr(type, ']');
+    size_t len = strlen(type);
+    DType dt = open ? dtype_by_sig(trim(a, type + 11, (size_t)(open - type - 11))) : DT_NONE;
+    int rank = 0;
+    int ok = open && close && close > open && type[len - 1] == '>' &&
+             !strchr(close + 1, ']') && trim(a, close + 1, len - 1 - (size_t)(close + 1 - type))[0] == 0;
+    for (const char *q = open ? open + 1 : NULL; ok && q < close;) {
+        char *end;
+        long b = strtol(q, &end, 10);
+        if (end == q || b <= 0 || b > MT_MAX_NUMEL || rank >= MT_MAX_RANK) {
+            ok = 0;
+            break;
+        }
+        s->desc_block[rank++] = (int32_t)b;
+        while (isspace((unsigned char)*end)) end++;
+        if (*end == ',') end++;
+        else if (end != close) ok = 0;
+        q = end;
+    }
+    if (!ok || rank == 0 || dt == DT_NONE || dt == DT_BOOL) {
+        mt_error(ctx, srcpos(0, 0),
+                 "%s: entry %d: '%s' is not a tensor descriptor type (tensordesc<DTYPE[B0, B1, ...]>: "
+                 "a dtype and the block shape, 1 to %d positive sizes)",
+                 mt_option_name(ctx, MT_OPT_SIGNATURE), index, type, MT_MAX_RANK);
+        return 0;
+    }
+    s->type = type_ptr(dt);
+    s->type_text = type;
+    s->desc_rank = rank;
+    for (int d = 0; d < 2 * rank; d++) {
+        SigEntry *part = &sig->entries[sig->n++];
+        part->type = type_scalar(d < rank ? DT_I32 : DT_I64);
+        part->type_text = d < rank ? "i32" : "i64";
+        part->divisibility = d == 2 * rank - 1; /* the last stride: 1 */
+        part->desc_part = d + 1;
+    }
+    return 1;
+}
+
 Signature *signature_parse(MtContext *ctx, const char *text) {
     Arena *a = ctx->arena;
     Signature *sig = ARENA_NEW(a, Signature);
@@ -25,21 +68,25 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
     const char *p = text ? text : "";
     const char *all = trim(a, p, strlen(p));
     if (*all) {
+        /* entries end at commas outside brackets (tensordesc<fp16[64, 64]>) */
         for (;;) {
-            const char *comma = strchr(p, ',');
-            size_t n = comma ? (size_t)(comma - p) : strlen(p);
-            ptrvec_push(a, &parts, (void *)trim(a, p, n));
-            if (!comma) break;
-            p = comma + 1;
+            const char *q = p;
+            int depth = 0;
+            for (; *q && (depth > 0 || *q != ','); q++)
+                depth += (*q == '[' || *q == '<') - (*q == ']' || *q == '>');
+            ptrvec_push(a, &parts, (void *)trim(a, p, (size_t)(q - p)));
+            if (!*q) break;
+            p = q + 1;
         }
     }
-    sig->n = parts.len;
-    sig->entries = ARENA_ARRAY(a, SigEntry, parts.len + 1);
+    /* a descriptor takes 1 + 2 rank entries: room for rank 5 each */
+    sig->entries = ARENA_ARRAY(a, SigEntry, parts.len * (1 + 2 * MT_MAX_RANK) + 1);
+    sig->n = 0;
     StrBuf norm;
     sb_init(&norm, a);
     for (int i = 0; i < parts.len; i++) {
         const char *e = parts.items[i];
-        SigEntry *s = &sig->entries[i];
+        SigEntry *s = &sig->entries[sig->n++];
         if (!*e) {
             mt_error(ctx, srcpos(0, 0),
                      "%s: entry %d is empty (entries are separated by commas: \"*fp32, i32\")",
@@ -57,6 +104,11 @@ Signature *signature_parse(MtContext *ctx, const char *text) {
                 return NULL;
             }
             type = trim(a, colon + 1, strlen(colon + 1));
+        }
+        if (strncmp(type, "tensordesc<", 11) == 0) {
+            if (!desc_entry(ctx, sig, s, type, i + 1)) return NULL;
+            sb_printf(&norm, "%s%s", i ? ", " : "", s->type_text);
+            continue;
         }
         const char *hint = strchr(type, ':');
         const char *base = hint ? trim(a, type, (size_t)(hint - type)) : type;

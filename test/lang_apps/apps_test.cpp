@@ -498,6 +498,46 @@ void chunk_scale_case(Target t, bool use_g) {
     else EXPECT_EQ(dg, std::vector<float>(BT, -1.0f)) << "dg is written only with USE_G";
 }
 
+// Host tensor descriptors: C (70 x 50) = A (70 x 48) @ B^T, B stored
+// (50 x 48), in 32 x 32 tiles (ragged in M and N: the descriptors' bounds
+// read zeros and drop the stores outside), each descriptor passed as its
+// base, shape and strides (the last stride 1).
+void desc_matmul_case(Target t) {
+    const int M = 70, N = 50, K = 48;
+    std::vector<half> a = random_halves((size_t)M * K, -1.0f, 1.0f, 51),
+                      b = random_halves((size_t)N * K, -1.0f, 1.0f, 52), c((size_t)M * N);
+    std::vector<double> want((size_t)M * N);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double acc = 0;
+            for (int k = 0; k < K; k++) acc += (double)h2f(a[(size_t)i * K + k]) * h2f(b[(size_t)j * K + k]);
+            want[(size_t)i * N + j] = acc;
+        }
+    {
+        Buffers buf(t);
+        half *cd = buf(c);
+        buf.finish(APPS_LAUNCH(t, desc_matmul, mytriton_grid_2d((M + 31) / 32, (N + 31) / 32), buf(a), M, K,
+                               K, 1, buf(b), N, K, K, 1, cd, M, N, N, 1, K));
+    }
+    expect_close("c", c, want, 4e-3, 4e-3, h2f);
+}
+
+// A rank-3 descriptor (batch, rows, 64 columns) read and written one
+// (1, 16, 64) block at a time: 3 batches of 40 rows scaled by 0.5.
+void desc_batch_scale_case(Target t) {
+    const int B = 3, R = 40, C = 64;
+    std::vector<half> x = random_halves((size_t)B * R * C, -4.0f, 4.0f, 53), y(x.size());
+    std::vector<double> want(x.size());
+    for (size_t i = 0; i < x.size(); i++) want[i] = h2f(x[i]) * 0.5;
+    {
+        Buffers buf(t);
+        half *yd = buf(y);
+        buf.finish(APPS_LAUNCH(t, desc_batch_scale, mytriton_grid_2d((R + 15) / 16, B), buf(x), B, R, C,
+                               (int64_t)R * C, C, 1, yd, B, R, C, (int64_t)R * C, C, 1, 0.5f));
+    }
+    expect_close("y", y, want, 0.0, 0.0, h2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -715,6 +755,8 @@ APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(delta_rule, delta_rule_case)
+APPS_TESTS(desc_matmul, desc_matmul_case)
+APPS_TESTS(desc_batch_scale, desc_batch_scale_case)
 APPS_TESTS(chunk_scale, [](Target t) { chunk_scale_case(t, false); })
 APPS_TESTS(chunk_scale_g, [](Target t) { chunk_scale_case(t, true); })
 APPS_TESTS(gelu, gelu_case)

@@ -272,6 +272,22 @@ const std::vector<Case>& cases() {
         {"BadSignatureType", "x, n", "*fp32, i128",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --signature: entry 2: unsupported type 'i128' (a dtype, or * and a dtype, of: i1, i8, i16, i32, i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)\n"},
+        {"BadTensorDescriptorType", "x, n", "tensordesc<fp16[64, 0]>, i32",
+         "    pass\n",
+         "k.py: error: --signature: entry 1: 'tensordesc<fp16[64, 0]>' is not a tensor descriptor type "
+         "(tensordesc<DTYPE[B0, B1, ...]>: a dtype and the block shape, 1 to 4 positive sizes)\n"},
+        {"TensorDescriptorPartName", "x, x_shape0", "tensordesc<fp32[16, 16]>, i32",
+         "    pass\n",
+         "k.py:6:10: error: the parameter 'x_shape0' has the name of a part of the tensor descriptor 'x' "
+         "(its shape and strides are passed as x_shape0, ..., x_stride0, ...)\n"
+         "    def k(x, x_shape0):\n"
+         "             ^\n"},
+        {"TensorDescriptorNarrowBlock", "x", "tensordesc<fp32[16, 2]>",
+         "    pass\n",
+         "k.py:6:7: error: the tensor descriptor 'x': the block's last dimension has 8 bytes (2 x 4), fewer "
+         "than the 16 a tensor descriptor needs (Triton's rule)\n"
+         "    def k(x):\n"
+         "          ^\n"},
         {"EmptySignatureEntry", "x, n", "*fp32,, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --signature: entry 2 is empty (entries are separated by commas: \"*fp32, i32\")\n"},
