@@ -6,7 +6,8 @@
 # when present, the MLIR-built test programs carried in .carry-mlir (built
 # where mlir-opt is; the H200 has none), and an Nsight Compute profile of
 # the fp16 tl.dot matmul (mytriton's and Triton's kernels). Logs under $OUT;
-# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,dot,attn,ncu,ncusuite); DOT_ARGS the
+# STEPS picks parts (build,tools,sass,ctest,oracle,mlir,bench,forms,dot,attn,ncu,ncusuite); ORACLE_ONLY
+# a regex of oracle entries; DOT_ARGS the
 # bench_dot.py arguments.
 set -uo pipefail
 OUT="${OUT:-/tmp/mytriton-out}"; mkdir -p "$OUT"
@@ -40,7 +41,7 @@ if has ctest; then
   grep -cE "Skipped|\*\*\*Skipped" "$OUT/ctest.log" | sed 's/^/skipped lines: /'
 fi
 if has oracle; then
-  timeout "${ORACLE_TIMEOUT:-150}" python3 scripts/triton_oracle.py --build-dir build-h200 --variants o1,o2,host --jobs 16 > "$OUT/oracle.log" 2>&1
+  timeout "${ORACLE_TIMEOUT:-150}" python3 scripts/triton_oracle.py --build-dir build-h200 --variants o1,o2,host --jobs 16 ${ORACLE_ONLY:+--only "$ORACLE_ONLY"} > "$OUT/oracle.log" 2>&1
   echo "== oracle exit $? after $(el)"; grep -E "^FAIL|^ERR|passed|failed" "$OUT/oracle.log" | head -40
 fi
 if has mlir && [ -d .carry-mlir ]; then
@@ -54,6 +55,10 @@ fi
 if has bench && [ -f scripts/bench_suite.py ]; then
   timeout "${BENCH_TIMEOUT:-200}" python3 scripts/bench_suite.py --markdown "$OUT/bench_suite.md" > "$OUT/bench_suite.log" 2>&1
   echo "== bench_suite exit $? after $(el)"; tail -45 "$OUT/bench_suite.log"
+fi
+if has forms && [ -f scripts/bench_forms.py ]; then
+  timeout "${FORMS_TIMEOUT:-150}" python3 scripts/bench_forms.py --build-dir build-h200 ${FORMS_ARGS:-} > "$OUT/bench_forms.log" 2>&1
+  echo "== bench_forms exit $? after $(el)"; tail -20 "$OUT/bench_forms.log"
 fi
 if has dot && [ -f scripts/bench_dot.py ]; then
   timeout "${DOT_TIMEOUT:-150}" python3 scripts/bench_dot.py --build-dir build-h200 ${DOT_ARGS:-} > "$OUT/bench_dot.log" 2>&1
