@@ -38,6 +38,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
                8,
                0},
     [B_ZEROS] = {"tl.zeros", {"shape", "dtype"}, 2, 8, 0},
+    [B_ZEROS_LIKE] = {"tl.zeros_like", {"input"}, 1, 8, 0},
     [B_FULL] = {"tl.full", {"shape", "value", "dtype"}, 3, 8, 0},
     [B_EMPTY] = {"tl.empty", {"shape", "dtype"}, 2, 8, 0},
     [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
@@ -160,6 +161,7 @@ static const struct {
     {"max", V_FUNC, B_MAX},
     {"min", V_FUNC, B_MIN},
     {"zeros", V_FUNC, B_ZEROS},
+    {"zeros_like", V_FUNC, B_ZEROS_LIKE},
     {"full", V_FUNC, B_FULL},
     {"empty", V_FUNC, B_EMPTY},
     {"static_range", V_FUNC, B_STATIC_RANGE},
@@ -416,9 +418,24 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
         return v;
     case MOD_USER: {
         EnvEntry *e = base.umod ? fe_env_find(&base.umod->globals, attr) : NULL;
-        return e ? e->v : v;
+        return e ? fe_resolve(I, e->v) : v;
     }
-    default: return v;
+    default:
+        /* Python's math constants (`import math`; math.pi in a kernel is a
+         * Python float, a constexpr, in Triton) */
+        if (base.s && strcmp(base.s, "math") == 0) {
+            static const struct {
+                const char *name;
+                double value;
+            } consts[] = {{"pi", 3.141592653589793},
+                          {"e", 2.718281828459045},
+                          {"tau", 6.283185307179586},
+                          {"inf", HUGE_VAL}};
+            for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++)
+                if (strcmp(attr, consts[k].name) == 0) return fe_vfloat(consts[k].value);
+            if (strcmp(attr, "nan") == 0) return fe_vfloat(NAN);
+        }
+        return v;
     }
 }
 
@@ -464,11 +481,14 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
     }
     if (base.kind == V_EXPR) {
         Type t = base.e->type;
-        if (strcmp(attr, "dtype") == 0) {
+        if (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0) {
+            /* x.type of a block is Triton's block_type: its element_ty and
+             * scalar are x.dtype (n marks it); a scalar's type is its dtype */
             Val v = {0};
             v.kind = V_DTYPE;
             v.i = t.dtype;
             v.ptr = t.ptr;
+            v.n = attr[0] == 't' && t.rank > 0;
             return v;
         }
         if (strcmp(attr, "shape") == 0) {
@@ -527,6 +547,12 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
     if (base.kind == V_DTYPE) {
         DType dt = (DType)base.i;
         const DTypeInfo *d = dtype_info(dt);
+        if (strcmp(attr, "value") == 0) return base; /* a constexpr's value (below) */
+        if ((strcmp(attr, "element_ty") == 0 && base.n) || strcmp(attr, "scalar") == 0) {
+            Val v = base; /* a block type's element, or a dtype's scalar */
+            v.n = 0;
+            return v;
+        }
         if (strcmp(attr, "element_ty") == 0) {
             if (!base.ptr)
                 fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
@@ -536,6 +562,8 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             return v;
         }
         if (strcmp(attr, "primitive_bitwidth") == 0) return fe_vint(base.ptr ? 64 : d->bits);
+        if (strcmp(attr, "int_bitwidth") == 0 && !base.ptr && dtype_is_int(dt))
+            return fe_vint(d->bits); /* Triton's, of integer dtypes only */
         if (strcmp(attr, "name") == 0) {
             Val v = {0};
             v.kind = V_STR;
@@ -551,6 +579,11 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
             if (strcmp(attr, preds[i]) == 0) return bound_method(I, preds[i], base);
         fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
     }
+    /* c.value of a compile-time value: Triton's tl.constexpr wraps them
+     * (`dtype.value` of a constexpr parameter); here they are the value */
+    if (strcmp(attr, "value") == 0 && base.kind != V_EXPR && base.kind != V_BLOCKPTR &&
+        base.kind != V_MODULE && base.kind != V_LAZY)
+        return base;
     /* i.to(tl.int64) of a number: the index of a range() that mytriton
      * unrolled (a compile-time range) is a scalar tensor in Triton */
     if (fe_is_number(base) && strcmp(attr, "to") == 0)
@@ -1014,6 +1047,19 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_HISTOGRAM: return fe_histogram(I, &A, fn, pos);
     case B_REDUCE:
     case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
+    case B_ZEROS_LIKE: {
+        /* standard.py's zeros_like: tl.zeros(input.shape, input.dtype) */
+        if (A.v[0].kind != V_EXPR || A.v[0].e->type.ptr)
+            fe_fail(I, A.pos[0], "%s needs a block or a scalar of numbers, not %s", fn,
+                    A.v[0].kind == V_EXPR ? type_str(I->a, A.v[0].e->type) : fe_kind_name(A.v[0]));
+        Type t = A.v[0].e->type;
+        if (t.rank == 0) return fe_scalar_fill(I, fe_vint(0), (DType)t.dtype, pos, fn);
+        Attrs at = {0};
+        at.rank = t.rank;
+        for (int d = 0; d < t.rank; d++) at.shape[d] = t.dims[d];
+        at.dtype = t.dtype;
+        return fe_vexpr(fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &at));
+    }
     case B_ZEROS:
     case B_EMPTY: {
         if (is_empty_shape(A.v[0]))

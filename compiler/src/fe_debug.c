@@ -41,6 +41,7 @@ const char *fe_val_str(Interp *I, Val v, int repr) {
     case V_OPFN:
     case V_METHOD:
     case V_NONCONST_GLOBAL:
+    case V_LAZY:
     case V_SLICE: return arena_printf(I->a, "<%s>", fe_kind_name(v) + 2);
     case V_BLOCKPTR: {
         /* Triton's type: pointer<block<shape, dtype>> */

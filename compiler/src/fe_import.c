@@ -220,13 +220,62 @@ static Val module_alias(Interp *I, const PyNode *e) {
     if (pyast_isk(e, PK_Name)) {
         const char *id = pyast_str(e, "id");
         EnvEntry *g = id ? fe_env_find(&I->globals, id) : NULL;
-        return g ? g->v : none;
+        return g ? fe_resolve(I, g->v) : none;
     }
     if (pyast_isk(e, PK_Attribute) && pyast_str(e, "attr")) {
         Val base = module_alias(I, pyast_node(e, "value"));
         return base.kind == V_MODULE ? fe_module_member(I, base, pyast_str(e, "attr")) : none;
     }
     return none;
+}
+
+/* Whether a module-level constexpr's expression is one mytriton evaluates:
+ * literals, operators, names and attributes of compile-time values (tl's
+ * dtypes and functions, other constexprs), calls of tl and triton
+ * functions; not a call into Python (torch.finfo(...), os.cpu_count()). */
+static int evaluable(Interp *I, const PyNode *e) {
+    if (!e) return 1;
+    switch (e->kind_id) {
+    case PK_Constant: return 1;
+    case PK_Name:
+    case PK_Attribute: {
+        Val v = module_alias(I, e);
+        if (v.kind == V_NONE && pyast_isk(e, PK_Name)) {
+            const char *id = pyast_str(e, "id");
+            return id && !fe_env_find(&I->globals, id); /* a builtin: range, float, ... */
+        }
+        return v.kind != V_NONE && v.kind != V_NONCONST_GLOBAL &&
+               !(v.kind == V_MODULE && v.i == MOD_OTHER);
+    }
+    case PK_Call: {
+        const PyVal *args = pyast_list(e, "args"), *kws = pyast_list(e, "keywords");
+        if (!evaluable(I, pyast_node(e, "func"))) return 0;
+        for (int k = 0; args && k < args->len; k++)
+            if (!evaluable(I, fe_list_node(args, k))) return 0;
+        for (int k = 0; kws && k < kws->len; k++)
+            if (!evaluable(I, pyast_node(fe_list_node(kws, k), "value"))) return 0;
+        return 1;
+    }
+    case PK_UnaryOp: return evaluable(I, pyast_node(e, "operand"));
+    case PK_BinOp: return evaluable(I, pyast_node(e, "left")) && evaluable(I, pyast_node(e, "right"));
+    case PK_IfExp:
+        return evaluable(I, pyast_node(e, "test")) && evaluable(I, pyast_node(e, "body")) &&
+               evaluable(I, pyast_node(e, "orelse"));
+    case PK_BoolOp:
+    case PK_Tuple:
+    case PK_List:
+    case PK_Compare: {
+        const char *field = e->kind_id == PK_BoolOp ? "values"
+                            : e->kind_id == PK_Compare ? "comparators"
+                                                       : "elts";
+        const PyVal *items = pyast_list(e, field);
+        if (e->kind_id == PK_Compare && !evaluable(I, pyast_node(e, "left"))) return 0;
+        for (int k = 0; items && k < items->len; k++)
+            if (!evaluable(I, fe_list_node(items, k))) return 0;
+        return 1;
+    }
+    default: return 0;
+    }
 }
 
 static void define_global(Interp *I, const PyNode *s) {
@@ -265,6 +314,16 @@ static void define_global(Interp *I, const PyNode *s) {
         bad.kind = V_NONCONST_GLOBAL;
         bad.s = pyast_str(target, "id");
         bad.i = constexpr_ann;
+        fe_env_set(I->a, &I->globals, bad.s, bad, target->pos);
+        return;
+    }
+    if (!evaluable(I, value)) {
+        /* computed by Python (`tl.constexpr(torch.finfo(torch.float32).min)`):
+         * an error where a kernel reads it */
+        Val bad = {0};
+        bad.kind = V_NONCONST_GLOBAL;
+        bad.s = pyast_str(target, "id");
+        bad.i = 2;
         fe_env_set(I->a, &I->globals, bad.s, bad, target->pos);
         return;
     }
@@ -326,20 +385,22 @@ void fe_define_functions(Interp *I, const PyNode *module) {
 FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {
     if (!name || !*name) return NULL;
     /* `import pkg.mod` (level 0): beside the importer, else in the
-     * directories above it (a project's root, as on sys.path) */
-    const char *path = fe_module_path(I, name, level ? level : 1);
-    for (int up = 2; !level && up <= 8 && access(path, F_OK) != 0; up++) {
-        const char *above = fe_module_path(I, name, up);
-        if (access(above, F_OK) == 0) path = above;
+     * directories above it (a project's root, as on sys.path); a module is
+     * NAME.py or a package, NAME/__init__.py */
+    const char *path = NULL;
+    for (int up = level ? level : 1; !path && up <= (level ? level : 8); up++) {
+        const char *file = fe_module_path(I, name, up);
+        const char *init = arena_printf(I->a, "%.*s/__init__.py", (int)(strlen(file) - 3), file);
+        path = access(file, F_OK) == 0 ? file : access(init, F_OK) == 0 ? init : NULL;
     }
+    if (!path) return NULL;
     for (int i = 0; i < I->modules.len; i++) {
         FeModule *m = I->modules.items[i];
-        if (strcmp(m->filename, path) == 0) {
-            if (m->loading)
-                fe_fail(I, at, "circular import: '%s' (%s) imports itself through its imports",
-                        name, path);
-            return m;
-        }
+        /* a module being loaded (a circular import, as a package's
+         * __init__.py importing its own submodules) is returned as it
+         * stands, as Python returns a partly initialized module: its
+         * names are not bound yet, its submodules load on their own */
+        if (strcmp(m->filename, path) == 0) return m;
     }
     if (access(path, F_OK) != 0) return NULL;
     MtContext *ctx = I->ctx;
@@ -382,7 +443,10 @@ FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {
     ptrvec_push(I->a, &ctx->deps, (void *)path);
     m->loading = 1;
     fe_enter_module(I, m);
+    /* its imports of other user modules are read when used (fe_resolve) */
+    I->lazy_imports++;
     fe_module_imports(I, pyast_list(root, "body"));
+    I->lazy_imports--;
     fe_define_functions(I, root);
     m->globals = I->globals;
     m->loading = 0;

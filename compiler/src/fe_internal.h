@@ -56,7 +56,9 @@ typedef enum VKind {
     V_METHOD, /* a bound method: `s` its name, `items[0]` the receiver */
     V_NONCONST_GLOBAL, /* a module-level name kernels may not read (Triton's rule):
                         * `s` its name, `i` 1 when annotated `x: tl.constexpr = v` */
-    V_BLOCKPTR /* tl.make_block_ptr's value: `bp` */
+    V_BLOCKPTR, /* tl.make_block_ptr's value: `bp` */
+    V_LAZY      /* a name imported by a module other than the kernel's, read
+                 * when first used (fe_resolve): `lazy` */
 } VKind;
 
 typedef struct Val {
@@ -75,7 +77,17 @@ typedef struct Val {
     const struct UserFn *fn; /* V_USERFUNC: the function */
     struct FeModule *umod;   /* V_MODULE of MOD_USER: the module */
     const struct BlockPtr *bp; /* V_BLOCKPTR */
+    const struct LazyImport *lazy; /* V_LAZY */
 } Val;
+
+/* An import of a module other than the kernel's file, resolved when the
+ * name is first read: loading a package's __init__.py does not load every
+ * module it imports (most are of the Python side). */
+typedef struct LazyImport {
+    const struct PyNode *stmt, *alias; /* the import and its name */
+    struct FeModule *importer;
+    int conditional; /* inside a module-level if/try */
+} LazyImport;
 
 /* A block pointer (Triton's pointer_type<block_type>): element
  * (i_0, ..., i_{n-1}) of the block is at base + sum_d (offsets[d] + i_d) *
@@ -121,6 +133,7 @@ typedef enum Builtin {
     B_MAX,
     B_MIN,
     B_ZEROS,
+    B_ZEROS_LIKE,
     B_FULL,
     B_EMPTY,
     B_STATIC_RANGE,
@@ -311,6 +324,7 @@ typedef struct Interp {
     const Cont *cont;  /* the continuation of the statement being visited */
     Env loop_locals;   /* names first created in a runtime loop body */
     int conditional_imports; /* > 0: reading the imports of a module-level if/try branch */
+    int lazy_imports;        /* > 0: imports of user modules bind V_LAZY (fe_load_module) */
     Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
     FeModule *mod; /* the file whose code runs now */
@@ -461,6 +475,7 @@ int fe_is_language_module(const char *name);
 void fe_import_names(Interp *I, const PyNode *s);
 void fe_module_imports(Interp *I, const PyVal *stmts);
 int fe_module_condition(Interp *I, const PyNode *test); /* 1, 0, or -1: unknown */
+Val fe_resolve(Interp *I, Val v); /* a V_LAZY's value (others as they are) */
 int fe_is_jit_decorator(Interp *I, const PyNode *d);
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann);
 Val fe_define_value(Interp *I, const Define *d);

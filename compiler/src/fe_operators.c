@@ -79,7 +79,10 @@ Val fe_sym_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     const char *sym = fe_py_op_symbol(op);
     char display[16];
     snprintf(display, sizeof display, "'%s'", sym);
-    if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
+    if (op == PK_Pow)
+        fe_fail(I, pos,
+                "'**' is only for compile-time numbers (Triton's tensors have none): multiply "
+                "explicitly, e.g. x * x");
     Expr *ea = fe_to_expr(I, a, pos, display), *eb = fe_to_expr(I, b, pos, display);
     if (op == PK_Add || (op == PK_Sub && ea->type.ptr && !eb->type.ptr)) {
         if (ea->type.ptr && eb->type.ptr) fe_fail(I, pos, "cannot add two pointers");
@@ -117,10 +120,37 @@ static Val ct_binop_strong(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     return r;
 }
 
+/* `**` of compile-time numbers, as Python computes it (constexprs: `2 **
+ * (width - 1)`); Triton's tensors have no `**`. */
+static Val ct_pow(Interp *I, Val a, Val b, SrcPos pos) {
+    int num_a = (a.kind == V_INT || a.kind == V_BOOL || a.kind == V_FLOAT) && !a.strong && !a.u64;
+    int num_b = (b.kind == V_INT || b.kind == V_BOOL || b.kind == V_FLOAT) && !b.strong && !b.u64;
+    if (!num_a || !num_b)
+        fe_fail(I, pos,
+                "'**' is only for compile-time numbers (Triton's tensors have none): multiply "
+                "explicitly, e.g. x * x");
+    if (a.kind != V_FLOAT && b.kind != V_FLOAT && b.i >= 0) {
+        int64_t base = a.i;
+        if (base == 0 || base == 1) return fe_vint(b.i == 0 ? 1 : base);
+        if (base == -1) return fe_vint(b.i % 2 ? -1 : 1);
+        uint64_t mag = base < 0 ? (uint64_t)0 - (uint64_t)base : (uint64_t)base, r = 1;
+        for (int64_t k = 0; k < b.i; k++) { /* |base| >= 2: at most 63 steps */
+            if (r > (uint64_t)INT64_MAX / mag)
+                fe_fail(I, pos, "'**': %lld ** %lld does not fit in 64 bits", (long long)a.i,
+                        (long long)b.i);
+            r *= mag;
+        }
+        return fe_vint(base < 0 && (b.i & 1) ? -(int64_t)r : (int64_t)r);
+    }
+    double x = a.kind == V_FLOAT ? a.f : (double)a.i, y = b.kind == V_FLOAT ? b.f : (double)b.i;
+    if (x == 0.0 && y < 0.0) fe_fail(I, pos, "'**': 0.0 cannot be raised to a negative power");
+    return fe_vfloat(pow(x, y));
+}
+
 Val fe_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (a.kind == V_BLOCKPTR || b.kind == V_BLOCKPTR)
         fe_bp_misuse(I, pos, arena_printf(I->a, "'%s'", fe_py_op_symbol(op)));
-    if (op == PK_Pow) fe_fail(I, pos, "'**' is not supported (multiply explicitly, e.g. x * x)");
+    if (op == PK_Pow) return ct_pow(I, a, b, pos);
     if (op == PK_MatMult) {
         if (a.kind != V_EXPR || b.kind != V_EXPR)
             fe_fail(I, pos, "'@' needs two rank-2 blocks (a matrix product, tl.dot)");

@@ -78,6 +78,7 @@ const char *fe_kind_name(Val v) {
     case V_OPFN: return "a function";
     case V_METHOD: return "a method";
     case V_NONCONST_GLOBAL: return "a global variable";
+    case V_LAZY: return "an imported name";
     case V_BLOCKPTR: return "a block pointer";
     }
     return "a value";
@@ -247,14 +248,21 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
         return e->v;
     }
     e = fe_env_find(&I->globals, name);
-    if (e && e->v.kind == V_NONCONST_GLOBAL)
+    Val resolved = e ? fe_resolve(I, e->v) : (Val){0};
+    if (e && resolved.kind == V_NONCONST_GLOBAL && resolved.i == 2)
+        fe_fail(I, pos,
+                "the module-level constexpr '%s' (line %d) is computed by Python code that "
+                "mytriton does not run (it evaluates literals, operators, tl's values and "
+                "functions, and other constexprs): write its value",
+                name, e->at.line);
+    if (e && resolved.kind == V_NONCONST_GLOBAL)
         fe_fail(I, pos,
                 "cannot access the global variable '%s' from a @triton.jit function (line %d): Triton "
                 "lets kernels read only module-level constexprs made as `%s = tl.constexpr(value)`%s",
                 name, e->at.line, name,
                 e->v.i ? "; annotating it (`x: tl.constexpr = value`) at module level is not supported"
                        : "");
-    if (e) return e->v;
+    if (e) return resolved;
     static const struct {
         const char *name;
         Builtin b;

@@ -40,13 +40,72 @@ static Module extra_module(const char *name) {
     return strcmp(rest, ".libdevice") == 0 ? MOD_LIBDEVICE : MOD_OTHER;
 }
 
+/* Whether an import names a module of the user's (a file to read). */
+static int user_import(const PyNode *s, const char *name) {
+    if (pyast_isk(s, PK_Import))
+        return !fe_is_triton_module(name) && !fe_is_language_module(name) && !strchr(name, '.');
+    const char *module = pyast_str(s, "module");
+    if (!module) return 1;
+    return strcmp(name, "*") != 0 && extra_module(module) == MOD_OTHER &&
+           !fe_is_triton_module(module) && !fe_is_language_module(module);
+}
+
+static void import_alias(Interp *I, const PyNode *s, const PyNode *alias);
+
 void fe_import_names(Interp *I, const PyNode *s) {
     const PyVal *names = pyast_list(s, "names");
     for (int i = 0; names && i < names->len; i++) {
         const PyNode *alias = fe_list_node(names, i);
         const char *name = alias ? pyast_str(alias, "name") : NULL;
-        const char *as = alias ? pyast_str(alias, "asname") : NULL;
         if (!name) continue;
+        if (I->lazy_imports && user_import(s, name)) {
+            LazyImport *l = ARENA_NEW(I->a, LazyImport);
+            l->stmt = s;
+            l->alias = alias;
+            l->importer = I->mod;
+            l->conditional = I->conditional_imports;
+            Val v = {0};
+            v.kind = V_LAZY;
+            v.lazy = l;
+            const char *as = pyast_str(alias, "asname");
+            fe_env_set(I->a, &I->globals, as ? as : name, v, alias->pos);
+            continue;
+        }
+        import_alias(I, s, alias);
+    }
+}
+
+Val fe_resolve(Interp *I, Val v) {
+    if (v.kind != V_LAZY) return v;
+    const LazyImport *l = v.lazy;
+    FeModule *mod = I->mod;
+    Env globals = I->globals;
+    int conditional = I->conditional_imports, lazy = I->lazy_imports;
+    I->mod = l->importer;
+    I->globals = l->importer->globals;
+    I->conditional_imports = l->conditional;
+    I->lazy_imports = 0;
+    import_alias(I, l->stmt, l->alias);
+    const char *name = pyast_str(l->alias, "asname");
+    if (!name) name = pyast_str(l->alias, "name");
+    if (pyast_isk(l->stmt, PK_Import) && !pyast_str(l->alias, "asname") && strchr(name, '.'))
+        name = arena_strndup(I->a, name, (size_t)(strchr(name, '.') - name));
+    EnvEntry *e = fe_env_find(&I->globals, name);
+    Val r = e ? e->v : fe_module_val(MOD_OTHER, name);
+    l->importer->globals = I->globals; /* the value replaces the import */
+    I->mod = mod;
+    I->globals = globals;
+    I->conditional_imports = conditional;
+    I->lazy_imports = lazy;
+    return r;
+}
+
+/* One name of an import statement, bound in I->globals. */
+static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
+    {
+        const char *name = alias ? pyast_str(alias, "name") : NULL;
+        const char *as = alias ? pyast_str(alias, "asname") : NULL;
+        if (!name) return;
         if (pyast_isk(s, PK_Import)) {
             FeModule *um = NULL;
             if (!fe_is_triton_module(name) && !fe_is_language_module(name) && !strchr(name, '.'))
@@ -55,7 +114,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
                 Val v = fe_module_val(MOD_USER, name);
                 v.umod = um;
                 fe_env_set(I->a, &I->globals, as ? as : name, v, alias->pos);
-                continue;
+                return;
             }
             if (as) {
                 Module m = fe_is_triton_module(name)     ? MOD_TRITON
@@ -70,7 +129,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
                            fe_module_val(fe_is_triton_module(top) ? MOD_TRITON : MOD_OTHER, top),
                            alias->pos);
             }
-            continue;
+            return;
         }
         const char *module = pyast_str(s, "module");
         const char *bind = as ? as : name;
@@ -81,7 +140,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
             FeModule *um = fe_load_module(I, name, level, alias->pos);
             if (!um && I->conditional_imports) {
                 fe_env_set(I->a, &I->globals, bind, fe_module_val(MOD_OTHER, name), alias->pos);
-                continue;
+                return;
             }
             if (!um)
                 fe_fail(I, alias->pos, "no module '%s'%s (looked for %s)", name,
@@ -89,7 +148,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
             Val v = fe_module_val(MOD_USER, name);
             v.umod = um;
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
-            continue;
+            return;
         }
         Module em = extra_module(module);
         if (em == MOD_TL_EXTRA) {
@@ -98,7 +157,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
             if (strcmp(name, "libdevice") == 0) v.i = MOD_LIBDEVICE;
             else if (strcmp(name, "cuda") == 0) v.i = MOD_TL_EXTRA;
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
-            continue;
+            return;
         }
         if (em == MOD_LIBDEVICE) {
             /* from triton.language.extra.libdevice import tanh */
@@ -106,7 +165,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
             if (v.kind == V_NONE)
                 v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
-            continue;
+            return;
         }
         if (!fe_is_triton_module(module) && !fe_is_language_module(module)) {
             /* a relative import of a file that is not there fails, as in
@@ -122,7 +181,7 @@ void fe_import_names(Interp *I, const PyNode *s) {
                         if (um->globals.slots[k].name && um->globals.slots[k].v.kind == V_USERFUNC)
                             fe_env_set(I->a, &I->globals, um->globals.slots[k].name,
                                        um->globals.slots[k].v, alias->pos);
-                    continue;
+                    return;
                 }
                 /* a name it does not define as a function or constexpr (a
                  * variable of the Python side, say) is an error where a
@@ -130,15 +189,22 @@ void fe_import_names(Interp *I, const PyNode *s) {
                  * constexpr */
                 EnvEntry *e = fe_env_find(&um->globals, name);
                 Val v = e ? e->v : (Val){0};
-                if (!e) {
+                /* `from pkg import mod`: a module of the package */
+                FeModule *sub =
+                    e ? NULL
+                      : fe_load_module(I, arena_printf(I->a, "%s.%s", module, name), level, alias->pos);
+                if (sub) {
+                    v = fe_module_val(MOD_USER, name);
+                    v.umod = sub;
+                } else if (!e) {
                     v.kind = V_NONCONST_GLOBAL;
                     v.s = bind;
                 }
                 fe_env_set(I->a, &I->globals, bind, v, alias->pos);
-                continue;
+                return;
             }
         }
-        if (strcmp(name, "*") == 0) continue;
+        if (strcmp(name, "*") == 0) return;
         Val v = {0};
         if (module && fe_is_triton_module(module)) {
             if (strcmp(name, "language") == 0) v = fe_module_val(MOD_TL, "triton.language");

@@ -538,6 +538,29 @@ void desc_batch_scale_case(Target t) {
     expect_close("y", y, want, 0.0, 0.0, h2f);
 }
 
+// FlagGems' forms: 3 x saturated to int16's range [-32767, 32767] (the
+// bound from dtype_max's compile-time 2 ** 15 - 1), and x * pi in f32.
+void saturate_case(Target t) {
+    const int n = 300;
+    std::vector<int16_t> x(n), y(n, 7);
+    std::vector<float> z(n, -1.0f);
+    std::vector<double> want_y(n), want_z(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (int16_t)((i - 150) * 218);
+        long v = 3L * x[i];
+        want_y[i] = (double)std::min(32767L, std::max(-32767L, v));
+        want_z[i] = (double)(float)((float)x[i] * 3.14159265358979323846f);
+    }
+    {
+        Buffers buf(t);
+        int16_t *yd = buf(y);
+        float *zd = buf(z);
+        buf.finish(APPS_LAUNCH(t, saturate, mytriton_grid_1d((n + 127) / 128), buf(x), yd, zd, n));
+    }
+    expect_close("y", y, want_y, 0.0, 0.0, +[](int16_t v) { return (float)v; });
+    expect_close("z", z, want_z, 1e-6, 0.0, f2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -755,6 +778,7 @@ APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(delta_rule, delta_rule_case)
+APPS_TESTS(saturate, saturate_case)
 APPS_TESTS(desc_matmul, desc_matmul_case)
 APPS_TESTS(desc_batch_scale, desc_batch_scale_case)
 APPS_TESTS(chunk_scale, [](Target t) { chunk_scale_case(t, false); })

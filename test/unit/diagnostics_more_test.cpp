@@ -358,9 +358,9 @@ const std::vector<Case>& cases() {
          "        v = triton.foo\n"
          "            ^\n"},
         {"OtherModuleAttribute", "x, n", "*fp32, i32",
-         "    v = math.pi\n",
-         "k.py:7:9: error: 'math.pi' is not supported (only triton.language functions can be used in kernels)\n"
-         "        v = math.pi\n"
+         "    v = math.sqrt\n",
+         "k.py:7:9: error: 'math.sqrt' is not supported (only triton.language functions can be used in kernels)\n"
+         "        v = math.sqrt\n"
          "            ^\n",
          {}, nullptr, "", 2, "import math\n"
          "import triton\n"
@@ -368,7 +368,7 @@ const std::vector<Case>& cases() {
          "\n"
          "@triton.jit\n"
          "def k(x, n):\n"
-         "    v = math.pi\n"},
+         "    v = math.sqrt\n"},
         {"BlockAttribute", "x, n", "*fp32, i32",
          "    v = n.foo\n",
          "k.py:7:9: error: the attribute 'foo' of a block is not supported\n"

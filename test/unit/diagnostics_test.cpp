@@ -56,7 +56,7 @@ const std::vector<Case>& cases() {
          "        ^\n"},
         {"Power", "x, n", "*fp32, i32",
          "    y = n ** 2\n",
-         "k.py:7:9: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+         "k.py:7:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
          "        y = n ** 2\n"
          "            ^\n"},
         {"UnknownLanguageFunction", "x, n", "*fp32, i32",
@@ -477,7 +477,7 @@ TEST(DiagnosticFormat, TabsAndLongLines) {
     a.path = path;
     a.signature = "*fp32, i32";
     Compiled r = compile(a);
-    EXPECT_EQ(r.diagnostics, path + ":7:6: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+    EXPECT_EQ(r.diagnostics, path + ":7:6: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
                                     "    \ty = n ** 2\n"
                                     "    \t    ^\n");
     std::string pad(300, ' ');
@@ -486,7 +486,7 @@ TEST(DiagnosticFormat, TabsAndLongLines) {
     a.path = path;
     r = compile(a);
     // at most 200 bytes of the line around the column, elided with "..."
-    std::string head = path + ":7:312: error: '**' is not supported (multiply explicitly, e.g. x * x)\n";
+    std::string head = path + ":7:312: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n";
     ASSERT_EQ(r.diagnostics.rfind(head, 0), 0u) << r.diagnostics;
     std::string rest = r.diagnostics.substr(head.size());
     size_t nl = rest.find('\n');
@@ -511,7 +511,7 @@ TEST(DiagnosticFormat, CrlfAndByteOrderMark) {
     a.path = path;
     a.signature = "*fp32, i32";
     Compiled r = compile(a);
-    EXPECT_EQ(r.diagnostics, path + ":6:9: error: '**' is not supported (multiply explicitly, e.g. x * x)\n"
+    EXPECT_EQ(r.diagnostics, path + ":6:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
                                     "        y = n ** 2\n"
                                     "            ^\n");
     path = write_kernel("diag_bom", "k.py", "\xef\xbb\xbf" "def k(x, n): pass\n");

@@ -1,0 +1,31 @@
+# Kernels in FlagGems' forms (our own code): a helper taking a dtype
+# constexpr and unwrapping it with `.value` (tl.constexpr's attribute),
+# reading `int_bitwidth` and computing `2 ** (width - 1) - 1` at compile
+# time; `x.type.element_ty`, `tl.zeros_like` and Python's `math.pi`.
+import math
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dtype_max(dtype: tl.constexpr):
+    dt = dtype.value
+    if dt.is_floating():
+        value: tl.constexpr = float("inf")
+        return value
+    width: tl.constexpr = dt.int_bitwidth
+    value: tl.constexpr = 2 ** (width - 1) - 1
+    return value
+
+
+@triton.jit
+def saturate_kernel(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m, other=0)
+    hi = dtype_max(x.type.element_ty)
+    lo = tl.zeros_like(x) - hi
+    y = tl.minimum(tl.maximum(x.to(tl.int64) * 3, lo.to(tl.int64)), hi).to(x.dtype)
+    tl.store(y_ptr + o, y, mask=m)
+    tl.store(z_ptr + o, x.to(tl.float32) * math.pi, mask=m)
