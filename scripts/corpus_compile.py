@@ -24,6 +24,7 @@ import ast
 import collections
 import json
 import re
+import signal
 import subprocess
 import sys
 
@@ -110,6 +111,7 @@ def command(compiler, path, fn):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
     ap.add_argument("--compiler", default="build/bin/mytritonc")

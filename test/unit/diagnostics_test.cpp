@@ -59,6 +59,15 @@ const std::vector<Case>& cases() {
          "k.py:7:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
          "        y = n ** 2\n"
          "            ^\n"},
+        {"PowerCompileTime", "x, n", "*fp32, i32",
+         "    tl.static_assert(2 ** 10 == 1024)\n"
+         "    tl.static_assert((-2) ** 3 == -8)\n"
+         "    tl.static_assert(2 ** -1 == 0.5)\n"
+         "    tl.static_assert(9.0 ** 0.5 == 3.0)\n"
+         "    y = 2 ** 64\n",
+         "k.py:11:9: error: '**': 2 ** 64 does not fit in 64 bits\n"
+         "        y = 2 ** 64\n"
+         "            ^\n"},
         {"UnknownLanguageFunction", "x, n", "*fp32, i32",
          "    y = tl.foo(n)\n",
          "k.py:7:9: error: 'tl.foo' is not supported by mytriton (docs/language.md lists what is)\n"
