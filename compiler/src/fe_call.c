@@ -84,6 +84,11 @@ static Val run_call(Interp *I, const UserFn *fn, const Params *P, Val *vals, con
                     const SrcPos *at, SrcPos call_pos) {
     for (int i = 0; i < P->n; i++) {
         if (given[i]) {
+            if ((vals[i].kind == V_EXPR || vals[i].kind == V_BLOCKPTR) && fn->constexpr_fn)
+                fe_fail(I, at[i],
+                        "'%s' is a compile-time function (@tl.constexpr_function): its argument "
+                        "'%s' needs a compile-time value, not %s",
+                        fn->name, P->name[i], fe_kind_name(vals[i]));
             if ((vals[i].kind == V_EXPR || vals[i].kind == V_BLOCKPTR) &&
                 fe_is_constexpr_annotation(I, pyast_node(P->arg[i], "annotation")))
                 fe_fail(I, at[i],

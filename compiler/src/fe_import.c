@@ -361,15 +361,18 @@ static void define_stmts(Interp *I, const PyVal *body) {
         if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
         const char *fname = pyast_str(s, "name");
         if (!fname) continue;
-        int jit = 0;
+        int jit = 0, constexpr_fn = 0;
         const PyVal *decos = pyast_list(s, "decorator_list");
-        for (int d = 0; decos && d < decos->len; d++)
+        for (int d = 0; decos && d < decos->len; d++) {
             jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
+            constexpr_fn |= fe_is_constexpr_fn_decorator(I, fe_list_node(decos, d));
+        }
         UserFn *fn = ARENA_NEW(I->a, UserFn);
         fn->name = fname;
         fn->def = s;
         fn->mod = I->mod;
-        fn->jit = jit;
+        fn->jit = jit || constexpr_fn;
+        fn->constexpr_fn = constexpr_fn && !jit;
         Val uf = {0};
         uf.kind = V_USERFUNC;
         uf.s = fname;

@@ -264,6 +264,9 @@ typedef struct UserFn {
     const PyNode *def;
     FeModule *mod;
     int jit; /* decorated with @triton.jit / @triton.jit(...) */
+    /* decorated with @tl.constexpr_function (or @tl.constexpr): Python
+     * run at compile time, on compile-time arguments (jit is set too) */
+    int constexpr_fn;
 } UserFn;
 
 /* A helper call being evaluated: its body runs in a fresh environment. */
@@ -477,6 +480,7 @@ void fe_module_imports(Interp *I, const PyVal *stmts);
 int fe_module_condition(Interp *I, const PyNode *test); /* 1, 0, or -1: unknown */
 Val fe_resolve(Interp *I, Val v); /* a V_LAZY's value (others as they are) */
 int fe_is_jit_decorator(Interp *I, const PyNode *d);
+int fe_is_constexpr_fn_decorator(Interp *I, const PyNode *d);
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann);
 Val fe_define_value(Interp *I, const Define *d);
 const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);

@@ -385,9 +385,13 @@ static Expr *runtime_cond(Interp *I, Val c, SrcPos pos, const char *stmt) {
             "the condition of a runtime '%s' must be a scalar, not %s (the truth value of a block is "
             "ambiguous: reduce it, or use tl.where to choose per element)",
             stmt, type_str(I->a, e->type));
-    if (e->type.ptr)
-        fe_fail(I, pos, "the condition of a runtime '%s' must be a number or a bool, not %s", stmt,
-                type_str(I->a, e->type));
+    if (e->type.ptr) {
+        /* `if bias_ptr:` (Triton's cond.to(tl.int1) of a pointer): the
+         * address is not 0 */
+        Expr *addr = fe_mk_op(I, OP_PTR_TO_INT, stmt, pos, 1, e, NULL, NULL, NULL);
+        return fe_binary_expr(I, OP_CMP_NE, stmt, addr, fe_mk_const(I, const_int(DT_I64, 0), pos),
+                              pos, NULL);
+    }
     return e->type.dtype == DT_BOOL ? e : fe_cast_to(I, e, DT_BOOL, pos);
 }
 

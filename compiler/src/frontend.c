@@ -242,6 +242,19 @@ int fe_is_jit_decorator(Interp *I, const PyNode *d) {
     return 0;
 }
 
+/* @tl.constexpr_function (Triton's Python function run at compile time),
+ * also spelled @triton.language.constexpr_function, and @tl.constexpr on
+ * a def, which Triton's constexpr makes callable the same way. */
+int fe_is_constexpr_fn_decorator(Interp *I, const PyNode *d) {
+    if (pyast_isk(d, PK_Call)) return 0;
+    const char *last = pyast_isk(d, PK_Attribute) ? pyast_str(d, "attr")
+                       : pyast_isk(d, PK_Name)    ? pyast_str(d, "id")
+                                                  : NULL;
+    if (!last) return 0;
+    if (strcmp(last, "constexpr_function") == 0) return 1;
+    return strcmp(last, "constexpr") == 0 && fe_is_constexpr_annotation(I, d);
+}
+
 int fe_is_constexpr_annotation(Interp *I, const PyNode *ann) {
     if (!ann) return 0;
     if (pyast_isk(ann, PK_Attribute)) {

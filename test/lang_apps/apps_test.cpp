@@ -561,6 +561,29 @@ void saturate_case(Target t) {
     expect_close("z", z, want_z, 1e-6, 0.0, f2f);
 }
 
+// A compile-time function picks the f32 accumulator of fp16 data; a null
+// weight pointer skips the weights (`if w_ptr:` at run time).
+void weighted_sum_case(Target t) {
+    const int n = 200;
+    std::vector<half> x = random_halves(n, -2.0f, 2.0f, 61), w = random_halves(n, 0.0f, 1.0f, 62);
+    double plain = 0, weighted = 0;
+    for (int i = 0; i < n; i++) {
+        plain += h2f(x[i]);
+        weighted += (double)h2f(x[i]) * h2f(w[i]);
+    }
+    for (int with_w : {0, 1}) {
+        SCOPED_TRACE(with_w ? "weighted" : "no weights");
+        std::vector<float> y(1, -1.0f);
+        {
+            Buffers buf(t);
+            float *yd = buf(y);
+            const half *wd = with_w ? buf(w) : nullptr;
+            buf.finish(APPS_LAUNCH(t, weighted_sum, mytriton_grid_1d(1), buf(x), wd, yd, n));
+        }
+        expect_close("sum", y, std::vector<double>{with_w ? weighted : plain}, 1e-5, 1e-5, f2f);
+    }
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -779,6 +802,7 @@ APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(delta_rule, delta_rule_case)
 APPS_TESTS(saturate, saturate_case)
+APPS_TESTS(weighted_sum, weighted_sum_case)
 APPS_TESTS(desc_matmul, desc_matmul_case)
 APPS_TESTS(desc_batch_scale, desc_batch_scale_case)
 APPS_TESTS(chunk_scale, [](Target t) { chunk_scale_case(t, false); })

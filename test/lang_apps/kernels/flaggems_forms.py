@@ -29,3 +29,22 @@ def saturate_kernel(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):
     y = tl.minimum(tl.maximum(x.to(tl.int64) * 3, lo.to(tl.int64)), hi).to(x.dtype)
     tl.store(y_ptr + o, y, mask=m)
     tl.store(z_ptr + o, x.to(tl.float32) * math.pi, mask=m)
+
+
+@tl.constexpr
+def accum_type(dtype: tl.dtype) -> tl.dtype:
+    # Python run at compile time (FlagGems' cumsum picks its accumulator so)
+    if dtype.is_fp16() or dtype.is_bf16():
+        return tl.float32
+    return dtype
+
+
+@triton.jit
+def weighted_sum_kernel(x_ptr, w_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # `if w_ptr:` tests the address at run time (a null weight: no weights)
+    acc_t: tl.constexpr = accum_type(x_ptr.dtype.element_ty)
+    o = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o, mask=o < n, other=0).to(acc_t)
+    if w_ptr:
+        x = x * tl.load(w_ptr + o, mask=o < n, other=0).to(acc_t)
+    tl.store(y_ptr, tl.sum(x, axis=0))
