@@ -334,55 +334,35 @@ static void define_global(Interp *I, const PyNode *s) {
     fe_env_set(I->a, &I->globals, pyast_str(target, "id"), v, target->pos);
 }
 
-/* Module-level definitions, in order; those in `if` and `try` branches
- * too, read last branch first so that the first branch's binding is kept
- * (as fe_module_imports). */
-static void define_stmts(Interp *I, const PyVal *body) {
-    for (int i = 0; body && i < body->len; i++) {
-        const PyNode *s = fe_list_node(body, i);
-        if (s && pyast_isk(s, PK_If)) {
-            int holds = fe_module_condition(I, pyast_node(s, "test"));
-            if (holds <= 0) define_stmts(I, pyast_list(s, "orelse"));
-            if (holds != 0) define_stmts(I, pyast_list(s, "body"));
-            continue;
-        }
-        if (s && (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar))) {
-            const PyVal *handlers = pyast_list(s, "handlers");
-            for (int h = handlers ? handlers->len - 1 : -1; h >= 0; h--) {
-                const PyNode *hn = fe_list_node(handlers, h);
-                if (hn) define_stmts(I, pyast_list(hn, "body"));
-            }
-            define_stmts(I, pyast_list(s, "body"));
-            define_stmts(I, pyast_list(s, "orelse"));
-            define_stmts(I, pyast_list(s, "finalbody"));
-            continue;
-        }
-        if (s && (pyast_isk(s, PK_Assign) || pyast_isk(s, PK_AnnAssign))) define_global(I, s);
-        if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
-        const char *fname = pyast_str(s, "name");
-        if (!fname) continue;
-        int jit = 0, constexpr_fn = 0;
-        const PyVal *decos = pyast_list(s, "decorator_list");
-        for (int d = 0; decos && d < decos->len; d++) {
-            jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
-            constexpr_fn |= fe_is_constexpr_fn_decorator(I, fe_list_node(decos, d));
-        }
-        UserFn *fn = ARENA_NEW(I->a, UserFn);
-        fn->name = fname;
-        fn->def = s;
-        fn->mod = I->mod;
-        fn->jit = jit || constexpr_fn;
-        fn->constexpr_fn = constexpr_fn && !jit;
-        Val uf = {0};
-        uf.kind = V_USERFUNC;
-        uf.s = fname;
-        uf.fn = fn;
-        fe_env_set(I->a, &I->globals, fname, uf, s->pos);
+/* A module-level definition: a function, a constexpr, an alias. Those in
+ * `if` and `try` branches count, the first branch's binding kept
+ * (fe_module_walk). */
+static void define_stmt(Interp *I, const PyNode *s) {
+    if (pyast_isk(s, PK_Assign) || pyast_isk(s, PK_AnnAssign)) define_global(I, s);
+    if (!(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) return;
+    const char *fname = pyast_str(s, "name");
+    if (!fname) return;
+    int jit = 0, constexpr_fn = 0;
+    const PyVal *decos = pyast_list(s, "decorator_list");
+    for (int d = 0; decos && d < decos->len; d++) {
+        jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
+        constexpr_fn |= fe_is_constexpr_fn_decorator(I, fe_list_node(decos, d));
     }
+    UserFn *fn = ARENA_NEW(I->a, UserFn);
+    fn->name = fname;
+    fn->def = s;
+    fn->mod = I->mod;
+    fn->jit = jit || constexpr_fn;
+    fn->constexpr_fn = constexpr_fn && !jit;
+    Val uf = {0};
+    uf.kind = V_USERFUNC;
+    uf.s = fname;
+    uf.fn = fn;
+    fe_env_set(I->a, &I->globals, fname, uf, s->pos);
 }
 
 void fe_define_functions(Interp *I, const PyNode *module) {
-    define_stmts(I, pyast_list(module, "body"));
+    fe_module_walk(I, pyast_list(module, "body"), define_stmt);
 }
 
 FeModule *fe_load_module(Interp *I, const char *name, int level, SrcPos at) {

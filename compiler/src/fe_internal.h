@@ -477,6 +477,7 @@ int fe_is_triton_module(const char *name);
 int fe_is_language_module(const char *name);
 void fe_import_names(Interp *I, const PyNode *s);
 void fe_module_imports(Interp *I, const PyVal *stmts);
+void fe_module_walk(Interp *I, const PyVal *stmts, void (*visit)(Interp *, const PyNode *));
 int fe_module_condition(Interp *I, const PyNode *test); /* 1, 0, or -1: unknown */
 Val fe_resolve(Interp *I, Val v); /* a V_LAZY's value (others as they are) */
 int fe_is_jit_decorator(Interp *I, const PyNode *d);

@@ -365,15 +365,31 @@ static void loop_finish(Interp *I, ForRange *L, const Carried *C, const PtrVec *
 }
 
 /* Traces `stmts` as a region body of L in `env`, into `out`. */
-static void trace_body(Interp *I, Env *env, PtrVec *out, const PyVal *stmts) {
-    Env *outer_env = I->env;
-    StmtList *outer_list = I->list;
-    StmtList list = {out, {0}, 0};
+/* Tracing into a region: its environment and statement list, then back. */
+typedef struct Scope {
+    Env *env;
+    StmtList *list;
+    StmtList inner;
+} Scope;
+
+static void scope_enter(Interp *I, Scope *sc, Env *env, PtrVec *out) {
+    sc->env = I->env;
+    sc->list = I->list;
+    sc->inner = (StmtList){out, {0}, 0};
     I->env = env;
-    I->list = &list;
+    I->list = &sc->inner;
+}
+
+static void scope_leave(Interp *I, const Scope *sc) {
+    I->env = sc->env;
+    I->list = sc->list;
+}
+
+static void trace_body(Interp *I, Env *env, PtrVec *out, const PyVal *stmts) {
+    Scope sc;
+    scope_enter(I, &sc, env, out);
     fe_visit_body_marked(I, stmts, CONT_ROOT);
-    I->env = outer_env;
-    I->list = outer_list;
+    scope_leave(I, &sc);
 }
 
 /* A runtime condition as Triton takes it: a scalar, converted to i1. */
@@ -454,6 +470,84 @@ Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond_in) {
     return fe_vexpr(r);
 }
 
+/* A range with an i64 bound (Triton's induction variable then has the
+ * promoted type, i64): traced as a while loop over a carried i64 counter,
+ * `i = start; while i < stop (i > stop for a negative step): body; i +=
+ * step`. The backends' for loops count in i32; a 64-bit row loop (a row
+ * index from `tl.program_id(0).to(tl.int64)`) needs none of what they do
+ * with for loops (tensor-core K loops, pipelining). */
+/* A while loop's condition (evaluated by `cond` in the condition region,
+ * with the carried values) and body, `target` bound to the value of the
+ * name `counter` in the body when given: fe_visit_while and the i64 range
+ * loop. `next` (when given) is the counter's value at the end of the body. */
+typedef struct WhileParts {
+    const PyNode *node;
+    const PyVal *body;
+    const char *target, *counter; /* the i64 range loop's; NULL for while */
+    Val (*cond)(Interp *I, const struct WhileParts *w, Val counter);
+    Val (*next)(Interp *I, const struct WhileParts *w, Val counter);
+    const PyNode *test; /* while's condition */
+    Val stop, step;     /* the range's */
+    int negative;
+    SrcPos stop_pos, step_pos;
+} WhileParts;
+
+static void while_loop(Interp *I, const WhileParts *w, SrcPos cond_pos, const char *stmt) {
+    ForRange *L = region_new(I, STMT_WHILE, w->node);
+    L->index_name = w->target;
+    PtrVec assigned = {0};
+    fe_collect_assigned(I->a, w->body, &assigned);
+    if (w->counter) ptrvec_push(I->a, &assigned, (void *)w->counter);
+    Carried C;
+    loop_lanes(I, L, &assigned, w->target, &C);
+
+    I->loops[I->depth] = L;
+    I->depth++;
+    /* the condition region */
+    Env cond_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &C, &cond_env, 1);
+    Scope sc;
+    scope_enter(I, &sc, &cond_env, &L->cond_body);
+    Val counter = w->counter ? fe_env_find(&cond_env, w->counter)->v : vnone();
+    L->cond = runtime_cond(I, w->cond(I, w, counter), cond_pos, stmt);
+    /* loads made by the condition are read by it: nothing waits */
+    scope_leave(I, &sc);
+    /* the body */
+    Env body_env = fe_env_copy(I->a, I->env);
+    bind_args(I, L, &C, &body_env, 0);
+    if (w->counter) {
+        counter = fe_env_find(&body_env, w->counter)->v;
+        fe_env_set(I->a, &body_env, w->target, counter, w->node->pos);
+    }
+    trace_body(I, &body_env, &L->body, w->body);
+    if (w->counter) {
+        scope_enter(I, &sc, &body_env, &L->body);
+        fe_env_set(I->a, &body_env, w->counter, w->next(I, w, counter), w->node->pos);
+        scope_leave(I, &sc);
+    }
+    loop_outputs(I, L, &C, &body_env);
+    I->depth--;
+    loop_finish(I, L, &C, &assigned, &body_env);
+}
+
+static Val range_cond(Interp *I, const WhileParts *w, Val counter) {
+    return fe_compare(I, w->negative ? PK_Gt : PK_Lt, counter, w->stop, w->stop_pos);
+}
+
+static Val range_next(Interp *I, const WhileParts *w, Val counter) {
+    return fe_binop(I, PK_Add, counter, w->step, w->step_pos);
+}
+
+static Val while_cond(Interp *I, const WhileParts *w, Val counter) {
+    (void)counter;
+    Val c = fe_eval(I, w->test);
+    if (c.kind != V_EXPR && fe_truthy(I, c, w->test->pos, ""))
+        fe_fail(I, w->test->pos,
+                "this while loop never ends: its condition is a compile-time true value (and "
+                "'break' is not supported)");
+    return c;
+}
+
 static int is_i64_scalar(Val v) {
     return v.kind == V_EXPR && v.e->type.rank == 0 && !v.e->type.ptr && v.e->type.dtype == DT_I64;
 }
@@ -465,7 +559,6 @@ static int is_i64_scalar(Val v) {
  * index from `tl.program_id(0).to(tl.int64)`) needs none of what they do
  * with for loops (tensor-core K loops, pipelining). */
 static void i64_range_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
-    const PyVal *body = pyast_list(node, "body");
     static const char *const part_names[] = {"start", "stop", "step"};
     Val part[3];
     for (int i = 0; i < 3; i++) {
@@ -487,52 +580,22 @@ static void i64_range_loop(Interp *I, const PyNode *node, const char *target, Ra
     }
     if (rp->v[2].kind == V_INT && rp->v[2].i == 0)
         fe_fail(I, rp->pos[2], "range() arg 3 must not be zero");
-    int negative = rp->v[2].kind == V_INT && rp->v[2].i < 0;
     /* the counter: a name no Python code can spell, one per loop depth */
     char *counter = arena_printf(I->a, "(range counter %d)", I->depth);
     Expr *start = fe_to_expr(I, part[0], rp->pos[0], "range()");
     if (start->type.dtype != DT_I64) start = fe_cast_to(I, start, DT_I64, rp->pos[0]);
     fe_env_set(I->a, I->env, counter, fe_vexpr(start), node->pos);
-
-    ForRange *L = region_new(I, STMT_WHILE, node);
-    L->index_name = target;
-    PtrVec assigned = {0};
-    fe_collect_assigned(I->a, body, &assigned);
-    ptrvec_push(I->a, &assigned, counter);
-    Carried C;
-    loop_lanes(I, L, &assigned, target, &C);
-
-    I->loops[I->depth] = L;
-    I->depth++;
-    Env cond_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &C, &cond_env, 1);
-    {
-        Env *outer_env = I->env;
-        StmtList *outer_list = I->list;
-        StmtList list = {&L->cond_body, {0}, 0};
-        I->env = &cond_env;
-        I->list = &list;
-        Val i = fe_env_find(&cond_env, counter)->v;
-        Val c = fe_compare(I, negative ? PK_Gt : PK_Lt, i, part[1], rp->pos[1]);
-        L->cond = runtime_cond(I, c, rp->pos[1], "for");
-        I->env = outer_env;
-        I->list = outer_list;
-    }
-    Env body_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &C, &body_env, 0);
-    Val i = fe_env_find(&body_env, counter)->v;
-    fe_env_set(I->a, &body_env, target, i, node->pos);
-    trace_body(I, &body_env, &L->body, body);
-    {
-        StmtList *outer_list = I->list;
-        StmtList list = {&L->body, {0}, 0};
-        I->list = &list;
-        fe_env_set(I->a, &body_env, counter, fe_binop(I, PK_Add, i, part[2], rp->pos[2]), node->pos);
-        I->list = outer_list;
-    }
-    loop_outputs(I, L, &C, &body_env);
-    I->depth--;
-    loop_finish(I, L, &C, &assigned, &body_env);
+    WhileParts w = {0};
+    w.node = node;
+    w.body = pyast_list(node, "body");
+    w.target = target;
+    w.counter = counter;
+    w.cond = range_cond;
+    w.next = range_next;
+    w.stop = part[1], w.stop_pos = rp->pos[1];
+    w.step = part[2], w.step_pos = rp->pos[2];
+    w.negative = rp->v[2].kind == V_INT && rp->v[2].i < 0;
+    while_loop(I, &w, rp->pos[1], "for");
 }
 
 void fe_runtime_loop(Interp *I, const PyNode *node, const char *target, RangeParts *rp) {
@@ -613,45 +676,12 @@ void fe_visit_while(Interp *I, const PyNode *node) {
         fe_fail(
             I, fe_find_else(I, node, orelse),
             "while/else is not supported (Triton rejects it: 'break' does not exist in kernels)");
-    ForRange *L = region_new(I, STMT_WHILE, node);
-    PtrVec assigned = {0};
-    fe_collect_assigned(I->a, body, &assigned);
-    Carried C;
-    loop_lanes(I, L, &assigned, NULL, &C);
-
-    I->loops[I->depth] = L;
-    I->depth++;
-    /* the condition region */
-    Env cond_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &C, &cond_env, 1);
-    {
-        Env *outer_env = I->env;
-        StmtList *outer_list = I->list;
-        StmtList list = {&L->cond_body, {0}, 0};
-        I->env = &cond_env;
-        I->list = &list;
-        list.mark = 0;
-        Val c = fe_eval(I, test);
-        if (c.kind != V_EXPR) {
-            int t = fe_truthy(I, c, test->pos, "");
-            if (t)
-                fe_fail(
-                    I, test->pos,
-                    "this while loop never ends: its condition is a compile-time true value (and "
-                    "'break' is not supported)");
-        }
-        L->cond = runtime_cond(I, c, test->pos, "while");
-        /* loads made by the condition are read by it: nothing waits */
-        I->env = outer_env;
-        I->list = outer_list;
-    }
-    /* the body */
-    Env body_env = fe_env_copy(I->a, I->env);
-    bind_args(I, L, &C, &body_env, 0);
-    trace_body(I, &body_env, &L->body, body);
-    loop_outputs(I, L, &C, &body_env);
-    I->depth--;
-    loop_finish(I, L, &C, &assigned, &body_env);
+    WhileParts w = {0};
+    w.node = node;
+    w.body = body;
+    w.test = test;
+    w.cond = while_cond;
+    while_loop(I, &w, test->pos, "while");
 }
 
 static int same_binding(Val a, Val b) { return a.kind == b.kind && fe_values_equal(a, b); }

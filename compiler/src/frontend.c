@@ -459,33 +459,41 @@ static void expand_descriptors(Interp *I, Kernel *k, const Signature *sig) {
  * first branch runs (an `if`'s body, a `try`'s body) and succeeds. A `try`'s
  * `else` runs after its body, and its `finally` always: they come last.
  * A branch's import of a file that is not there is no error (that branch
- * may never run): its names are errors where a kernel uses them. */
-void fe_module_imports(Interp *I, const PyVal *stmts) {
+ * may never run): its names are errors where a kernel uses them.
+ * fe_module_walk visits module-level statements in that order (the
+ * definitions too, fe_define_functions). */
+void fe_module_walk(Interp *I, const PyVal *stmts, void (*visit)(Interp *, const PyNode *)) {
     for (int i = 0; stmts && i < stmts->len; i++) {
         const PyNode *s = fe_list_node(stmts, i);
         if (!s) continue;
-        if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) {
-            fe_import_names(I, s);
-        } else if (pyast_isk(s, PK_If)) {
+        if (pyast_isk(s, PK_If)) {
             int holds = fe_module_condition(I, pyast_node(s, "test"));
             I->conditional_imports++;
-            if (holds <= 0) fe_module_imports(I, pyast_list(s, "orelse"));
-            if (holds != 0) fe_module_imports(I, pyast_list(s, "body"));
+            if (holds <= 0) fe_module_walk(I, pyast_list(s, "orelse"), visit);
+            if (holds != 0) fe_module_walk(I, pyast_list(s, "body"), visit);
             I->conditional_imports--;
         } else if (pyast_isk(s, PK_Try) || pyast_isk(s, PK_TryStar)) {
             I->conditional_imports++;
             const PyVal *handlers = pyast_list(s, "handlers");
             for (int h = handlers ? handlers->len - 1 : -1; h >= 0; h--) {
                 const PyNode *hn = fe_list_node(handlers, h);
-                if (hn) fe_module_imports(I, pyast_list(hn, "body"));
+                if (hn) fe_module_walk(I, pyast_list(hn, "body"), visit);
             }
-            fe_module_imports(I, pyast_list(s, "body"));
-            fe_module_imports(I, pyast_list(s, "orelse"));
-            fe_module_imports(I, pyast_list(s, "finalbody"));
+            fe_module_walk(I, pyast_list(s, "body"), visit);
+            fe_module_walk(I, pyast_list(s, "orelse"), visit);
+            fe_module_walk(I, pyast_list(s, "finalbody"), visit);
             I->conditional_imports--;
+        } else {
+            visit(I, s);
         }
     }
 }
+
+static void import_stmt(Interp *I, const PyNode *s) {
+    if (pyast_isk(s, PK_Import) || pyast_isk(s, PK_ImportFrom)) fe_import_names(I, s);
+}
+
+void fe_module_imports(Interp *I, const PyVal *stmts) { fe_module_walk(I, stmts, import_stmt); }
 
 const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
