@@ -82,7 +82,9 @@ Val fe_resolve(Interp *I, Val v) {
     Env globals = I->globals;
     int conditional = I->conditional_imports, lazy = I->lazy_imports;
     I->mod = l->importer;
-    I->globals = l->importer->globals;
+    /* a private copy: tables copied by value share their slots, so binding
+     * into the importer's own would fill a table its copies count short */
+    I->globals = fe_env_copy(I->a, &l->importer->globals);
     I->conditional_imports = l->conditional;
     I->lazy_imports = 0;
     import_alias(I, l->stmt, l->alias);
@@ -92,7 +94,6 @@ Val fe_resolve(Interp *I, Val v) {
         name = arena_strndup(I->a, name, (size_t)(strchr(name, '.') - name));
     EnvEntry *e = fe_env_find(&I->globals, name);
     Val r = e ? e->v : fe_module_val(MOD_OTHER, name);
-    l->importer->globals = I->globals; /* the value replaces the import */
     I->mod = mod;
     I->globals = globals;
     I->conditional_imports = conditional;
