@@ -4,7 +4,8 @@
 # indexes, and a backward pass whose programs each walk a range of rows
 # with 64-bit bounds, accumulating the weight gradient and a 0-d counter
 # made by tl.zeros(()). Online softmax: running scalars made by calling a
-# dtype, tl.float32(-float("inf")), carried through a tl.range loop.
+# dtype, tl.float32(-float("inf")), carried through a tl.range loop (a
+# mytriton extension: Triton 3.6 rejects calling a dtype).
 # GELU (tanh form) through a module-level alias of libdevice.tanh chosen
 # by a version test (Unsloth's form).
 import triton
