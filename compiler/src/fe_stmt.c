@@ -179,6 +179,58 @@ int fe_pointer_param(const Expr *e) {
     return -1;
 }
 
+/* Whether two pointers are indexes from the same base: one parameter, or
+ * one node that made an address a pointer (tl.int_to_ptr, a merge below). */
+static int same_pointer_base(const Expr *a, const Expr *b) {
+    const Expr *root[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int guard = 0; guard < 100000; guard++) {
+            const Expr *e = root[k];
+            if (e->kind == EX_OP && e->op == OP_ADDPTR) root[k] = e->args[0];
+            else if ((e->kind == EX_LOOP_CARRY || e->kind == EX_LOOP_RESULT) &&
+                     e->loop->kind == STMT_IF)
+                root[k] = e->loop->outputs[e->index];
+            else if (e->kind == EX_LOOP_CARRY || e->kind == EX_LOOP_RESULT)
+                root[k] = e->loop->inputs[e->index];
+            else break;
+        }
+    if (root[0]->kind == EX_PARAM && root[1]->kind == EX_PARAM)
+        return root[0]->param == root[1]->param;
+    return root[0] == root[1];
+}
+
+/* A runtime if that chooses between scalar pointers of different bases
+ * (`if pid == 0: p = a_ptr else: p = b_ptr`, Triton's scf.if of two
+ * pointers) merges their addresses: each branch yields the pointer as an
+ * i64, and the result is the address cast back, a base of its own (the
+ * backends hold a pointer as an index from one base). *ptr_dt: the
+ * pointee, for pointer_result. Blocks of pointers keep one parameter. */
+static int address_lane(Interp *I, Expr **vals, SrcPos pos, const char *what, int *ptr_dt) {
+    if (!vals[0]->type.ptr || same_pointer_base(vals[0], vals[1])) return 0;
+    if (vals[0]->type.rank) {
+        int a = fe_pointer_param(vals[0]), b = fe_pointer_param(vals[1]);
+        if (a != b && a >= 0 && b >= 0)
+            fe_fail(I, pos,
+                    "%s blocks of pointers into different parameters ('%s' and '%s'): choose "
+                    "the scalar pointer in the branch and add the offsets after it",
+                    what, I->k->runtime[a]->name, I->k->runtime[b]->name);
+        return 0;
+    }
+    *ptr_dt = vals[0]->type.dtype;
+    for (int k = 0; k < 2; k++)
+        vals[k] = vals[k]->kind == EX_OP && vals[k]->op == OP_INT_TO_PTR
+                      ? vals[k]->args[0] /* (an elif's chosen address) */
+                      : fe_mk_op(I, OP_PTR_TO_INT, what, pos, 1, vals[k], NULL, NULL, NULL);
+    return 1;
+}
+
+static Expr *pointer_result(Interp *I, Expr *addr, int dt, SrcPos pos) {
+    Attrs at = {0};
+    at.dtype = (DType)dt;
+    return fe_mk_op(I, OP_INT_TO_PTR, "a pointer chosen at run time", pos, 1, addr, NULL, NULL,
+                    &at);
+}
+
 /* ---- Runtime regions: for, while, if ------------------------------------ */
 
 static ForRange *region_new(Interp *I, StmtKind kind, const PyNode *node) {
@@ -448,14 +500,8 @@ Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond_in) {
             "a conditional expression with a runtime condition has inconsistent types %s and %s "
             "(as in Triton, both must have one type)",
             type_str(I->a, vals[0]->type), type_str(I->a, vals[1]->type));
-    if (vals[0]->type.ptr) {
-        int a = fe_pointer_param(vals[0]), b = fe_pointer_param(vals[1]);
-        if (a != b && a >= 0 && b >= 0)
-            fe_fail(I, n->pos,
-                    "a conditional expression's pointers must point into one parameter ('%s' and "
-                    "'%s')",
-                    I->k->runtime[a]->name, I->k->runtime[b]->name);
-    }
+    int ptr_dt = 0;
+    int addr = address_lane(I, vals, n->pos, "a conditional expression chooses between", &ptr_dt);
     L->outputs[0] = vals[0];
     L->else_outputs[0] = vals[1];
     Expr *r = fe_new_expr(I, EX_LOOP_RESULT, n->pos, vals[0]->type);
@@ -467,7 +513,7 @@ Val fe_runtime_ifexp(Interp *I, const PyNode *n, Expr *cond_in) {
     st->pos = n->pos;
     st->loop = L;
     fe_stmt_append(I, st);
-    return fe_vexpr(r);
+    return fe_vexpr(addr ? pointer_result(I, r, ptr_dt, n->pos) : r);
 }
 
 /* A range with an i64 bound (Triton's induction variable then has the
@@ -781,6 +827,7 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
         n += t->v.bp->rank;
     }
     lanes_alloc(I, L, n);
+    int *addr = ARENA_ARRAY(I->a, int, n + 1), *ptr_dt = ARENA_ARRAY(I->a, int, n + 1);
     for (int c = 0; c < nnames; c++) {
         const char *name = lanes.items[c];
         EnvEntry *before = fe_env_find(I->env, name);
@@ -817,16 +864,12 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
                     "branch (both branches must give it one type)",
                     name, type_str(I->a, tv->type), node->pos.line, type_str(I->a, ev->type));
         }
-        if (tv->type.ptr) {
-            int a = fe_pointer_param(tv), b = fe_pointer_param(ev);
-            if (a != b && a >= 0 && b >= 0)
-                fe_fail(I, node->pos,
-                        "the pointer '%s' must point into one parameter after the runtime if: '%s' "
-                        "in the then branch, '%s' in the else branch",
-                        name, I->k->runtime[a]->name, I->k->runtime[b]->name);
-        }
-        L->outputs[i] = tv;
-        L->else_outputs[i] = ev;
+        Expr *vals[2] = {tv, ev};
+        const char *what = arena_printf(I->a, "the runtime if at line %d assigns '%s'",
+                                        node->pos.line, name);
+        if (address_lane(I, vals, node->pos, what, &ptr_dt[i])) addr[i] = 1;
+        L->outputs[i] = vals[0];
+        L->else_outputs[i] = vals[1];
     }
     I->depth--;
     for (int i = 0; i < n; i++) {
@@ -838,8 +881,10 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
     for (int c = 0; c < nnames; c++) {
         const char *name = lanes.items[c];
         EnvEntry *t = fe_env_find(&then_env, name);
-        Val v = t->v.kind == V_BLOCKPTR ? fe_bp_with_offsets(I, t->v, &L->results[first[c]])
-                                        : fe_vexpr(L->results[first[c]]);
+        int i = first[c];
+        Val v = t->v.kind == V_BLOCKPTR ? fe_bp_with_offsets(I, t->v, &L->results[i])
+                : addr[i]               ? fe_vexpr(pointer_result(I, L->results[i], ptr_dt[i], node->pos))
+                                        : fe_vexpr(L->results[i]);
         fe_env_set(I->a, I->env, name, v, t->at);
     }
     Stmt *s = ARENA_NEW(I->a, Stmt);

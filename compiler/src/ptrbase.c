@@ -40,23 +40,37 @@ int *ssa_pointer_bases(Arena *a, const Function *f) {
     return base;
 }
 
-static void mark_written(const Function *f, const Block *b, const int *base, int *written) {
+/* written[p] = 1 where the kernel writes through parameter p; escaped[p]
+ * where p's address becomes an integer (tl.int64 casts, pointers a runtime
+ * if chooses); *unknown where it writes through an address made a pointer. */
+static void mark_written(const Function *f, const Block *b, const int *base, int *written,
+                         int *escaped, int *unknown) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         Block *sub[2];
         int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) mark_written(f, sub[k], base, written);
+        for (int k = 0; k < n; k++) mark_written(f, sub[k], base, written, escaped, unknown);
         if (n) continue;
+        if (in->op == OP_PTR_TO_INT) {
+            int bs = base_of(base, in->args[0]);
+            if (bs >= 0 && bs < f->nparams) escaped[bs] = 1;
+        }
         /* stores and atomics write through their pointer operand */
         if (in->op != OP_STORE && in->op != OP_ATOMIC_RMW && in->op != OP_ATOMIC_CAS) continue;
         int bs = base_of(base, in->args[0]);
         if (bs >= 0 && bs < f->nparams) written[bs] = 1;
+        else *unknown = 1;
     }
 }
 
 int *ssa_written_params(Arena *a, const Function *f) {
     int *written = ARENA_ARRAY(a, int, f->nparams + 1);
-    mark_written(f, &f->body, ssa_pointer_bases(a, f), written);
+    int *escaped = ARENA_ARRAY(a, int, f->nparams + 1), unknown = 0;
+    mark_written(f, &f->body, ssa_pointer_bases(a, f), written, escaped, &unknown);
+    /* a write through an address may be a write through any parameter
+     * whose address escaped (not const in the launcher) */
+    for (int p = 0; unknown && p < f->nparams; p++)
+        if (escaped[p]) written[p] = 1;
     return written;
 }
 

@@ -18,6 +18,9 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "mytriton/dtypes.h"
@@ -584,6 +587,56 @@ void weighted_sum_case(Target t) {
     }
 }
 
+// FlagGems' cat: three inputs of different lengths, each program's input
+// chosen by a runtime if / elif / else on the grid's second axis.
+void cat3_case(Target t) {
+    const int na = 300, nb = 77, nc = 129;
+    std::vector<float> a(na), b(nb), c(nc), out(na + nb + nc, -1.0f);
+    std::vector<double> want;
+    for (int i = 0; i < na; i++) want.push_back(a[i] = 0.5f * i);
+    for (int i = 0; i < nb; i++) want.push_back(b[i] = -1.0f - i);
+    for (int i = 0; i < nc; i++) want.push_back(c[i] = 1000.0f + i);
+    {
+        Buffers buf(t);
+        float *od = buf(out);
+        buf.finish(APPS_LAUNCH(t, cat3, mytriton_grid_2d((na + 127) / 128, 3), od, buf(a), buf(b),
+                               buf(c), na, nb, nc));
+    }
+    expect_close("out", out, want, 0.0, 0.0, f2f);
+}
+
+// The parameters of a launcher (to check which pointers are const).
+template <class R, class... A>
+std::tuple<A...> *params_of(R (*)(A...)) {
+    return nullptr;
+}
+template <size_t I, class F>
+using param_t = std::tuple_element_t<I, std::remove_pointer_t<decltype(params_of(std::declval<F>()))>>;
+// split2 writes through lo and hi only via the chosen address: not const.
+static_assert(std::is_same<param_t<2, decltype(&launch_split2_o2_host)>, float *>::value, "lo written");
+static_assert(std::is_same<param_t<3, decltype(&launch_split2_o1_host)>, float *>::value, "hi written");
+static_assert(std::is_same<param_t<1, decltype(&launch_split2_o2_host)>, const float *>::value, "x read");
+static_assert(std::is_same<param_t<2, decltype(&launch_cat3_o2_host)>, const float *>::value, "a read");
+
+// The store's pointer chosen by a conditional expression: programs below
+// h write 2 x to lo, the others to hi (the launcher's lo and hi not const).
+void split2_case(Target t) {
+    const int n = 200, h = 128;
+    std::vector<float> x(n), lo(h, -1.0f), hi(n - h, -1.0f);
+    std::vector<double> want_lo(h), want_hi(n - h);
+    for (int i = 0; i < n; i++) {
+        x[i] = 0.25f * i - 7.0f;
+        (i < h ? want_lo[i] : want_hi[i - h]) = 2.0 * x[i];
+    }
+    {
+        Buffers buf(t);
+        float *lod = buf(lo), *hid = buf(hi);
+        buf.finish(APPS_LAUNCH(t, split2, mytriton_grid_1d((n + 63) / 64), buf(x), lod, hid, n, h));
+    }
+    expect_close("lo", lo, want_lo, 0.0, 0.0, f2f);
+    expect_close("hi", hi, want_hi, 0.0, 0.0, f2f);
+}
+
 // Three problems of different sizes (one with padded rows of A) through
 // one grouped launch of 5 programs, their matrices passed as tables of
 // addresses (device addresses for CUDA), against double-precision products
@@ -803,6 +856,8 @@ APPS_TESTS(gelu_alias, gelu_alias_case)
 APPS_TESTS(delta_rule, delta_rule_case)
 APPS_TESTS(saturate, saturate_case)
 APPS_TESTS(weighted_sum, weighted_sum_case)
+APPS_TESTS(cat3, cat3_case)
+APPS_TESTS(split2, split2_case)
 APPS_TESTS(desc_matmul, desc_matmul_case)
 APPS_TESTS(desc_batch_scale, desc_batch_scale_case)
 APPS_TESTS(chunk_scale, [](Target t) { chunk_scale_case(t, false); })

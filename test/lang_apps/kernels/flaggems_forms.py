@@ -48,3 +48,39 @@ def weighted_sum_kernel(x_ptr, w_ptr, y_ptr, n, BLOCK: tl.constexpr):
     if w_ptr:
         x = x * tl.load(w_ptr + o, mask=o < n, other=0).to(acc_t)
     tl.store(y_ptr, tl.sum(x, axis=0))
+
+
+@triton.jit
+def cat3_kernel(out_ptr, a_ptr, b_ptr, c_ptr, na, nb, nc, BLOCK: tl.constexpr):
+    # FlagGems' cat: the second grid axis picks the input, a pointer chosen
+    # by a runtime if / elif / else, with its length and where it goes
+    pid = tl.program_id(0)
+    which = tl.program_id(1)
+    if which == 0:
+        src = a_ptr
+        n = na
+        start = 0
+    elif which == 1:
+        src = b_ptr
+        n = nb
+        start = na
+    else:
+        src = c_ptr
+        n = nc
+        start = na + nb
+    o = pid * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    tl.store(out_ptr + start + o, tl.load(src + o, mask=m, other=0), mask=m)
+
+
+@triton.jit
+def split2_kernel(x_ptr, lo_ptr, hi_ptr, n, h, BLOCK: tl.constexpr):
+    # the destination chosen by a conditional expression: the program's
+    # block goes to lo (below h) or hi, doubled (h is a multiple of BLOCK)
+    pid = tl.program_id(0)
+    upper = pid * BLOCK >= h
+    dst = hi_ptr if upper else lo_ptr
+    start = h if upper else 0
+    o = pid * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    tl.store(dst + (o - start), tl.load(x_ptr + o, mask=m, other=0) * 2, mask=m)
