@@ -403,9 +403,9 @@ const std::vector<Case> &cases() {
          "            z = 1.5\n"
          "            ^\n"},
         {"IfPointerParams", "x, y, n", "*fp32, *fp32, i32",
-         "    p = x\n    if n > 0:\n        p = y\n    tl.store(p, 1.0)\n",
-         "k.py:8:5: error: the pointer 'p' must point into one parameter after the runtime if: 'y' in the then "
-         "branch, 'x' in the else branch\n"
+         "    p = x + tl.arange(0, 4)\n    if n > 0:\n        p = y + tl.arange(0, 4)\n    tl.store(p, 1.0)\n",
+         "k.py:8:5: error: the runtime if at line 8 assigns 'p' blocks of pointers into different parameters "
+         "('y' and 'x'): choose the scalar pointer in the branch and add the offsets after it\n"
          "        if n > 0:\n"
          "        ^\n"},
         {"IfCompileTimeValue", "x, n", "*fp32, i32",

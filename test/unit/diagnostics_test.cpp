@@ -360,12 +360,12 @@ const std::vector<Case>& cases() {
          "        p = x.to(tl.float32)\n"
          "                 ^\n"},
         {"PointerLaneChangesBase", "x, n", "*fp32, i32",
-         "    p = x\n    if n > 0:\n        p = n.to(tl.int64).to(tl.pointer_type(tl.float32))\n"
+         "    p = x\n    for i in range(n):\n        p = n.to(tl.int64).to(tl.pointer_type(tl.float32))\n"
          "    tl.store(p, 1.0)\n",
          "k.py:8:5: error: a loop-carried or branch-merged pointer must keep its base: one pointer "
          "parameter, or one address cast with tl.pointer_type (the CUDA and host backends hold a "
          "pointer as an index from one base)\n"
-         "        if n > 0:\n"
+         "        for i in range(n):\n"
          "        ^\n"},
         {"BlockOfAddresses", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8).to(tl.int64)\n    p = o.to(tl.pointer_type(tl.float32))\n",
