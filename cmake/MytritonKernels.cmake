@@ -11,6 +11,10 @@
 #                                        (ACTIVATION=leaky_relu is a string), a
 #                                        tuple (1, 2); an item with spaces is
 #                                        quoted whole: "COEFS=(1.0, 2.0)"
+#       [MODULE_VALUES NAME=VALUE ...]   module-level names that Python computes at
+#                                        import time (IS_BLACKWELL = torch...), fixed
+#                                        for this build: module-level if conditions
+#                                        and the kernel read VALUE (as CONSTEXPR's)
 #       [GRID "<expr>"]                  default: the launcher takes a mytriton_grid
 #       [GRID_PARAMS name ...]           launcher-only int32_t parameters (after
 #                                        the kernel's) the GRID may use
@@ -204,7 +208,7 @@ macro(_mytriton_keywords)
   # per KERNEL block
   set(_kernel_options "")
     set(_kernel_one_value SOURCE NAME SIGNATURE GRID OPT_LEVEL NUM_WARPS NUM_STAGES SPECIALIZE DEBUG)
-    set(_kernel_multi_value CONSTEXPR GRID_PARAMS CONFIGS KEY RESTORE)
+    set(_kernel_multi_value CONSTEXPR MODULE_VALUES GRID_PARAMS CONFIGS KEY RESTORE)
   # per call (anywhere in the call, once)
   set(_target_options STATIC SHARED)
   set(_target_one_value HEADER)
@@ -748,13 +752,15 @@ function(mytriton_add_kernels target)
         _mytriton_error(${target} "${_fn}" KERNEL "KERNEL ${_fn} has no ${_kw} (required)")
       endif()
     endforeach()
-    foreach(_def IN LISTS _g${_g}_CONSTEXPR)
-      if(_def MATCHES "^[A-Z][A-Z0-9_]*$")
-        _mytriton_error(${target} "${_fn}" "${_def}" "unknown keyword ${_def} of KERNEL ${_fn} "
-          "(keywords: ${_known_text}); CONSTEXPR values are written NAME=VALUE")
-      elseif(NOT _def MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.")
-        _mytriton_error(${target} "${_fn}" CONSTEXPR "CONSTEXPR values are NAME=VALUE, got '${_def}'")
-      endif()
+    foreach(_kw CONSTEXPR MODULE_VALUES)
+      foreach(_def IN LISTS _g${_g}_${_kw})
+        if(_def MATCHES "^[A-Z][A-Z0-9_]*$")
+          _mytriton_error(${target} "${_fn}" "${_def}" "unknown keyword ${_def} of KERNEL ${_fn} "
+            "(keywords: ${_known_text}); ${_kw} values are written NAME=VALUE")
+        elseif(NOT _def MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.")
+          _mytriton_error(${target} "${_fn}" ${_kw} "${_kw} values are NAME=VALUE, got '${_def}'")
+        endif()
+      endforeach()
     endforeach()
     if(NOT _g${_g}_has_NAME)
       string(REGEX REPLACE "_kernel$" "" _g${_g}_NAME "${_fn}")
@@ -978,6 +984,9 @@ function(mytriton_add_kernels target)
     set(_args "${_src}" --kernel "${_fn}" --signature "${_g${_g}_SIGNATURE}")
     foreach(_def IN LISTS _g${_g}_CONSTEXPR)
       list(APPEND _args -D "${_def}")
+    endforeach()
+    foreach(_def IN LISTS _g${_g}_MODULE_VALUES)
+      list(APPEND _args --module-value "${_def}")
     endforeach()
     if(_g${_g}_has_GRID)
       list(APPEND _args --grid "${_g${_g}_GRID}")

@@ -93,7 +93,7 @@ def guess_constexpr(name):
     return "64"
 
 
-def command(compiler, path, fn):
+def command(compiler, path, fn, module_values=()):
     sig, defs = [], []
     ptrs = pointer_names(fn)
     args = fn.args.args
@@ -107,7 +107,8 @@ def command(compiler, path, fn):
             sig.append("*i32" if INDEXES.search(a.arg) else "*fp32")
         else:
             sig.append("fp32" if FLOATS.search(a.arg) else "i32")
-    return [compiler, path, "--kernel", fn.name, "--signature", ", ".join(sig)] + defs + ["--emit=ssa", "-O2"]
+    mv = [f"--module-value={v}" for v in module_values]
+    return [compiler, path, "--kernel", fn.name, "--signature", ", ".join(sig)] + defs + mv + ["--emit=ssa", "-O2"]
 
 
 def main():
@@ -117,6 +118,8 @@ def main():
     ap.add_argument("--compiler", default="build/bin/mytritonc")
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--module-value", action="append", default=[], metavar="NAME=VALUE",
+                    help="passed to mytritonc (module-level names Python computes: IS_NVIDIA_BLACKWELL=False)")
     o = ap.parse_args()
     results = []
     for path in o.files:
@@ -129,7 +132,7 @@ def main():
                 continue
             if returns_value(fn):
                 continue
-            cmd = command(o.compiler, path, fn)
+            cmd = command(o.compiler, path, fn, o.module_value)
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=o.timeout)
                 status, err = r.returncode, r.stderr

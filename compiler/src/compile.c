@@ -302,9 +302,15 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     c->module =
         given ? module_from_output(ctx, o, given) : pyast_parse_file(ctx, o->python, o->shim);
     if (!c->module) return c;
-    Define *defs = ARENA_ARRAY(a, Define, ndefines + 1);
+    Define *defs = ARENA_ARRAY(a, Define, ndefines + o->nmodule_values + 1);
     for (int i = 0; i < ndefines; i++)
         defs[i].name = defines[i].name, defs[i].value = defines[i].value;
+    for (int i = 0; i < o->nmodule_values; i++) {
+        Define *d = &defs[ndefines++];
+        d->name = o->module_values[i].name;
+        d->value = o->module_values[i].value;
+        d->module_value = 1;
+    }
     ctx->triton_nan = o->opt_level >= 2;
     ctx->python = o->python;
     ctx->debug = o->debug;

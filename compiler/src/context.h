@@ -44,7 +44,8 @@ typedef enum MtOption {
     MT_OPT_SIGNATURE,
     MT_OPT_GRID,
     MT_OPT_GRID_PARAM,
-    MT_OPT_NAME
+    MT_OPT_NAME,
+    MT_OPT_MODULE_VALUE
 } MtOption;
 const char *mt_option_name(const MtContext *ctx, MtOption opt);
 

@@ -54,6 +54,13 @@ typedef struct CondVal {
 
 static CondVal cond_value(Interp *I, const PyNode *e);
 
+/* The value --module-value gives a module-level name, or NULL. */
+const Val *fe_module_value(const Interp *I, const char *name) {
+    for (int i = 0; name && i < I->nmodule_values; i++)
+        if (strcmp(I->module_values[i].name, name) == 0) return &I->module_values[i].v;
+    return NULL;
+}
+
 /* The dotted name of a Name/Attribute chain ("os.environ.get"), or NULL. */
 static const char *dotted(Interp *I, const PyNode *e) {
     if (pyast_isk(e, PK_Name)) return pyast_str(e, "id");
@@ -159,8 +166,12 @@ static CondVal cond_value(Interp *I, const PyNode *e) {
         return c;
     }
     if (pyast_isk(e, PK_Name)) {
-        EnvEntry *g = fe_env_find(&I->globals, pyast_str(e, "id"));
-        if (g && (g->v.kind == V_INT || g->v.kind == V_BOOL)) c.kind = CV_INT, c.i = g->v.i;
+        const Val *mv = fe_module_value(I, pyast_str(e, "id"));
+        EnvEntry *g = mv ? NULL : fe_env_find(&I->globals, pyast_str(e, "id"));
+        Val v = mv ? *mv : g ? g->v : (Val){0};
+        if (v.kind == V_INT || v.kind == V_BOOL) c.kind = CV_INT, c.i = v.i;
+        else if (mv && v.kind == V_NONE) c.kind = CV_NONE;
+        else if (mv && v.kind == V_STR) c.kind = CV_STR, c.s = v.s;
         return c;
     }
     if (pyast_isk(e, PK_Call)) return cond_call(I, e);
@@ -289,6 +300,12 @@ static void define_global(Interp *I, const PyNode *s) {
         if (targets && targets->len == 1) target = fe_list_node(targets, 0);
     }
     if (!target || !value || !pyast_isk(target, PK_Name) || !pyast_str(target, "id")) return;
+    const Val *given = fe_module_value(I, pyast_str(target, "id"));
+    if (given) {
+        /* --module-value: what Python computes here, fixed for this build */
+        fe_env_set(I->a, &I->globals, pyast_str(target, "id"), *given, target->pos);
+        return;
+    }
     int constexpr_call = 0;
     if (pyast_isk(value, PK_Call)) {
         const PyNode *fn = pyast_node(value, "func");

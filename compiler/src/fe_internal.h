@@ -327,6 +327,8 @@ typedef struct Interp {
     const Cont *cont;  /* the continuation of the statement being visited */
     Env loop_locals;   /* names first created in a runtime loop body */
     int conditional_imports; /* > 0: reading the imports of a module-level if/try branch */
+    EnvEntry *module_values;  /* --module-value NAME=VALUE, in every module (fe_module_value) */
+    int nmodule_values;
     int lazy_imports;        /* > 0: imports of user modules bind V_LAZY (fe_load_module) */
     Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
@@ -478,7 +480,8 @@ int fe_is_language_module(const char *name);
 void fe_import_names(Interp *I, const PyNode *s);
 void fe_module_imports(Interp *I, const PyVal *stmts);
 void fe_module_walk(Interp *I, const PyVal *stmts, void (*visit)(Interp *, const PyNode *));
-int fe_module_condition(Interp *I, const PyNode *test); /* 1, 0, or -1: unknown */
+int fe_module_condition(Interp *I, const PyNode *test);
+const Val *fe_module_value(const Interp *I, const char *name); /* 1, 0, or -1: unknown */
 Val fe_resolve(Interp *I, Val v); /* a V_LAZY's value (others as they are) */
 int fe_is_jit_decorator(Interp *I, const PyNode *d);
 int fe_is_constexpr_fn_decorator(Interp *I, const PyNode *d);

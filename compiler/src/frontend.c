@@ -58,6 +58,13 @@ void fe_import_names(Interp *I, const PyNode *s) {
         const PyNode *alias = fe_list_node(names, i);
         const char *name = alias ? pyast_str(alias, "name") : NULL;
         if (!name) continue;
+        const Val *given = pyast_isk(s, PK_ImportFrom) ? fe_module_value(I, name) : NULL;
+        if (given) {
+            /* --module-value: a name of the Python side, fixed for this build */
+            const char *as = pyast_str(alias, "asname");
+            fe_env_set(I->a, &I->globals, as ? as : name, *given, alias->pos);
+            continue;
+        }
         if (I->lazy_imports && user_import(s, name)) {
             LazyImport *l = ARENA_NEW(I->a, LazyImport);
             l->stmt = s;
@@ -305,6 +312,11 @@ int frontend_parse_define(const char *text, int *is_int, long long *i, double *f
 /* A -D / CONSTEXPR value, read as a Python literal: an int, a float, True,
  * False, None, a dtype (tl.float16), or a string, written quoted ('x' or
  * "x") or bare (a word that is no other literal: ACTIVATION=leaky_relu). */
+/* The option a value came from, as diagnostics spell it. */
+static const char *define_option(Interp *I, const Define *d) {
+    return mt_option_name(I->ctx, d->module_value ? MT_OPT_MODULE_VALUE : MT_OPT_DEFINE);
+}
+
 static Val define_tuple(Interp *I, const Define *d) {
     /* "(a, b, ...)": items split at commas outside quotes and parentheses */
     const char *t = d->value;
@@ -332,11 +344,12 @@ static Val define_tuple(Interp *I, const Define *d) {
                 /* "()" and "(1,)" end with no item; "(,)" and "(1,,2)" are errors */
                 if (c == ',')
                     fe_fail(I, srcpos(0, 0), "%s %s=%s: an empty tuple item",
-                            mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
+                            define_option(I, d), d->name, d->value);
             } else {
                 Define *item = ARENA_NEW(I->a, Define);
                 item->name = d->name;
                 item->value = arena_strndup(I->a, t + a, b - a);
+                item->module_value = d->module_value;
                 Val *iv = ARENA_NEW(I->a, Val);
                 *iv = fe_define_value(I, item);
                 ptrvec_push(I->a, &items, iv);
@@ -346,7 +359,7 @@ static Val define_tuple(Interp *I, const Define *d) {
     }
     if (quote || depth)
         fe_fail(I, srcpos(0, 0), "%s %s=%s: unbalanced quotes or parentheses",
-                mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
+                define_option(I, d), d->name, d->value);
     v.n = items.len;
     v.items = ARENA_ARRAY(I->a, Val, items.len + 1);
     for (int i = 0; i < items.len; i++) v.items[i] = *(Val *)items.items[i];
@@ -382,7 +395,7 @@ Val fe_define_value(Interp *I, const Define *d) {
                   ((t[k] == '-' || t[k] == '+') && (t[k - 1] == 'e' || t[k - 1] == 'E'));
     if (numeric)
         fe_fail(I, srcpos(0, 0), "%s %s=%s: the number is not a 64-bit integer or a float",
-                mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value);
+                define_option(I, d), d->name, d->value);
     int word = n > 0;
     for (size_t k = 0; k < n; k++)
         if (!(isalnum((unsigned char)t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.')) word = 0;
@@ -390,7 +403,7 @@ Val fe_define_value(Interp *I, const Define *d) {
         fe_fail(
             I, srcpos(0, 0),
             "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
-            mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, d->name);
+            define_option(I, d), d->name, d->value, d->name);
     /* a dtype, as Triton's kernels take one (DTYPE=tl.float16) */
     static const char *const prefixes[] = {"tl.", "triton.language."};
     for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
@@ -399,7 +412,7 @@ Val fe_define_value(Interp *I, const Define *d) {
         DType dt = dtype_by_triton(t + pl);
         if (dt == DT_NONE)
             fe_fail(I, srcpos(0, 0), "%s %s=%s: '%s' is not a dtype of triton.language",
-                    mt_option_name(I->ctx, MT_OPT_DEFINE), d->name, d->value, t + pl);
+                    define_option(I, d), d->name, d->value, t + pl);
         v.kind = V_DTYPE;
         v.i = dt;
         return v;
@@ -575,7 +588,7 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
         if (p->is_constexpr) {
             const Define *d = NULL;
             for (int j = 0; j < ndefs; j++)
-                if (strcmp(defs[j].name, p->name) == 0) d = &defs[j];
+                if (!defs[j].module_value && strcmp(defs[j].name, p->name) == 0) d = &defs[j];
             Val v;
             if (d) v = fe_define_value(I, d), p->constexpr_text = d->value;
             else if (def) {
@@ -601,6 +614,7 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
     }
     for (int j = 0; j < ndefs; j++) {
         int found = 0;
+        if (defs[j].module_value) continue; /* (frontend_build) */
         for (int i = 0; i < n; i++)
             if (strcmp(k->params[i].name, defs[j].name) == 0) {
                 found = 1;
@@ -614,7 +628,7 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             fe_fail(I, fn->pos, "%s %s: the kernel '%s' has no parameter named '%s'",
                     mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, k->name, defs[j].name);
         for (int i = 0; i < j; i++)
-            if (strcmp(defs[i].name, defs[j].name) == 0)
+            if (!defs[i].module_value && strcmp(defs[i].name, defs[j].name) == 0)
                 fe_fail(I, srcpos(0, 0), "%s %s is given twice",
                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name);
     }
@@ -693,6 +707,19 @@ Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_
     m->source_len = ctx->source_len;
     I->mod = I->kernel_mod = m;
     if (setjmp(I->fail)) return NULL;
+    /* --module-value NAME=VALUE: module-level names Python computes, fixed
+     * for this build (read before any module is) */
+    I->module_values = ARENA_ARRAY(I->a, EnvEntry, ndefines + 1);
+    for (int j = 0; j < ndefines; j++) {
+        if (!defines[j].module_value) continue;
+        for (int i = 0; i < I->nmodule_values; i++)
+            if (strcmp(I->module_values[i].name, defines[j].name) == 0)
+                fe_fail(I, srcpos(0, 0), "%s %s is given twice",
+                        mt_option_name(ctx, MT_OPT_MODULE_VALUE), defines[j].name);
+        EnvEntry *e = &I->module_values[I->nmodule_values++];
+        e->name = defines[j].name;
+        e->v = fe_define_value(I, &defines[j]);
+    }
     const PyNode *fn = fe_find_kernel(I, module, kernel_name);
     k->pos = fn->pos;
     fe_setup_params(I, fn, sig, defines, ndefines);

@@ -10,7 +10,8 @@
 
 typedef struct Define {
     const char *name;
-    const char *value; /* the text after '=': an int, a float, True or False */
+    const char *value; /* the text after '=': a Python literal (fe_define_value) */
+    int module_value;  /* 1: a --module-value (MODULE_VALUES), 0: a -D (CONSTEXPR) */
 } Define;
 
 /* NULL after a diagnostic. */

@@ -25,6 +25,10 @@ static const char usage[] =
     "  --signature SIG      runtime parameter types in order, e.g. \"*fp32, *fp32, i32\"\n"
     "                       (types: *fp32 *i32 i32 fp32; \"name: type\" and \"*fp32:16\" accepted)\n"
     "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
+    "  --module-value NAME=VALUE  (repeatable) a module-level name that Python computes\n"
+    "                       at import time (IS_BLACKWELL = torch...), fixed for this build\n"
+    "                       in every module read: module-level if conditions and kernels\n"
+    "                       see VALUE (written as for -D)\n"
     "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
     "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
     "  --grid-param NAME    a launcher-only int32_t parameter NAME (after the kernel's) that\n"
@@ -238,12 +242,26 @@ static void free_defines(mt_define *defs, int n) {
     free(defs);
 }
 
-/* The dispatch options' storage (--config, --key, --restore), owned by
- * main() so that every return of compile_main() leaves nothing behind. */
+/* One NAME=VALUE of -D or --module-value into defs[*n] (the name
+ * strndup'ed); 0 if it is not NAME=VALUE. */
+static int add_define(mt_define *defs, int *n, const char *d) {
+    const char *eq = d ? strchr(d, '=') : NULL;
+    if (!d || !eq || eq == d) return 0;
+    defs[*n].name = strndup(d, (size_t)(eq - d));
+    defs[*n].value = eq + 1;
+    (*n)++;
+    return 1;
+}
+
+/* The storage of the dispatch options (--config, --key, --restore) and of
+ * --module-value, owned by main() so that every return of compile_main()
+ * leaves nothing behind. */
 typedef struct DispatchArgs {
     mt_dispatch_config *configs;
     const char **keys, **restore;
     char *key_copy;
+    mt_define *mvals;
+    int nmvals;
 } DispatchArgs;
 
 static int compile_main(int argc, char **argv, DispatchArgs *da);
@@ -254,7 +272,9 @@ int main(int argc, char **argv) {
     da.configs = calloc((size_t)argc + 1, sizeof *da.configs);
     da.keys = calloc((size_t)argc + 1, sizeof *da.keys);
     da.restore = calloc((size_t)argc + 1, sizeof *da.restore);
-    if (da.configs && da.keys && da.restore) rc = compile_main(argc, argv, &da);
+    da.mvals = calloc((size_t)argc + 1, sizeof *da.mvals);
+    if (da.configs && da.keys && da.restore && da.mvals) rc = compile_main(argc, argv, &da);
+    free_defines(da.mvals, da.nmvals);
     free(da.configs);
     free(da.keys);
     free(da.restore);
@@ -393,16 +413,19 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
         } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {
             o.opt_level = arg[2] - '0';
+        } else if (OPTION("--module-value")) {
+            if (!add_define(da->mvals, &da->nmvals, val)) {
+                free_defines(defs, o.ndefines);
+                return usage_error("--module-value needs NAME=VALUE (got '%s')", val);
+            }
+            o.module_values = da->mvals;
+            o.nmodule_values = da->nmvals;
         } else if (strncmp(arg, "-D", 2) == 0) {
             const char *d = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            const char *eq = d ? strchr(d, '=') : NULL;
-            if (!d || !eq || eq == d) {
+            if (!add_define(defs, &o.ndefines, d)) {
                 free_defines(defs, o.ndefines);
                 return usage_error("-D needs NAME=VALUE (got '%s')", d ? d : "");
             }
-            defs[o.ndefines].name = strndup(d, (size_t)(eq - d));
-            defs[o.ndefines].value = eq + 1;
-            o.ndefines++;
         } else if (arg[0] == '-' && arg[1]) {
             free_defines(defs, o.ndefines);
             return usage_error("unknown option '%s'", arg);

@@ -485,7 +485,10 @@ Diag compile_files(const std::string &tag,
     std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/" + kernel_file, "--kernel", "k",
                                      "--signature",    signature,     "--python", MT_TEST_PYTHON,
                                      "--emit=ssa"};
-    for (auto &d : defines) argv.insert(argv.end(), {"-D", d});
+    for (auto &d : defines) {
+        if (d.rfind("--", 0) == 0) argv.push_back(d); /* an option: --module-value=... */
+        else argv.insert(argv.end(), {"-D", d});
+    }
     auto r = mt_test::run_process(argv);
     std::string err = r.err;
     for (size_t at; (at = err.find(dir + "/")) != std::string::npos;) err.erase(at, dir.size() + 1);
@@ -643,6 +646,46 @@ TEST(Diagnostics, ModuleConditionsPickTheirBranch) {
         "\n\n@triton.jit\ndef k(p):\n    tl.store(p, act(scale(tl.load(p))))\n";
     auto d = compile_files("conditions", {{"k.py", k}}, "*fp32");
     EXPECT_EQ(d.status, 0) << d.err;
+}
+
+// Names that Python computes when the modules are imported (fla's
+// IS_NVIDIA_BLACKWELL, a scale from torch) are unknown to mytriton:
+// --module-value fixes them for a build, in the module that computes them,
+// through imports, in module-level conditions and in kernels.
+TEST(Diagnostics, ModuleValuesFixPythonComputedNames) {
+    const std::string utils = std::string(kHeader) +
+                              "import torch\n"
+                              "IS_BLACKWELL = torch.cuda.get_device_capability()[0] == 10\n"
+                              "SCALE = tl.constexpr(float(torch.finfo(torch.float16).eps))\n";
+    const std::string k = std::string(kHeader) +
+                          "from utils import IS_BLACKWELL, SCALE\n"
+                          "if IS_BLACKWELL:\n"
+                          "    @triton.jit\n    def act(x):\n        return x * undefined_name\n"
+                          "else:\n"
+                          "    @triton.jit\n    def act(x):\n        return x * 3\n"
+                          "\n\n@triton.jit\ndef k(p):\n    tl.store(p, act(tl.load(p)) * SCALE)\n";
+    const std::vector<std::pair<std::string, std::string>> files = {{"utils.py", utils}, {"k.py", k}};
+    // unknown: the first branch is taken (its undefined name), SCALE is an error where read
+    auto d = compile_files("module_values_unset", files, "*fp32");
+    EXPECT_EQ(d.status, 1);
+    EXPECT_NE(d.err.find("error: undefined name 'undefined_name'"), std::string::npos) << d.err;
+    auto v = compile_files("module_values", files, "*fp32",
+                           {"--module-value=IS_BLACKWELL=False", "--module-value=SCALE=0.5"});
+    EXPECT_EQ(v.status, 0) << v.err;
+    auto s = compile_files("module_values_scale", files, "*fp32", {"--module-value=IS_BLACKWELL=False"});
+    EXPECT_EQ(s.status, 1);
+    EXPECT_NE(s.err.find("SCALE"), std::string::npos) << s.err;
+    auto bad = compile_files("module_values_bad", files, "*fp32",
+                             {"--module-value=IS_BLACKWELL=not a literal"});
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.err.find("error: --module-value IS_BLACKWELL=not a literal: the value must be"),
+              std::string::npos)
+        << bad.err;
+    auto twice = compile_files("module_values_twice", files, "*fp32",
+                               {"--module-value=SCALE=1", "--module-value=SCALE=2"});
+    EXPECT_EQ(twice.status, 1);
+    EXPECT_NE(twice.err.find("error: --module-value SCALE is given twice"), std::string::npos)
+        << twice.err;
 }
 
 TEST(Diagnostics, ErrorInAnImportedModuleNamesItsFile) {

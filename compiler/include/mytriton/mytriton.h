@@ -49,6 +49,11 @@ typedef struct mt_options {
     const char *signature; /* "*fp32, *fp32, i32" */
     const mt_define *defines;
     int ndefines;
+    const mt_define *module_values; /* module-level names Python computes at
+                              * import time (IS_BLACKWELL = torch...), fixed
+                              * for this build in every module read: module
+                              * conditions and kernels see VALUE (-D's syntax) */
+    int nmodule_values;
     const char *grid;               /* NULL: launchers take a mytriton_grid */
     const char *const *grid_params; /* launcher-only int32_t parameters the
                                      * grid may use, after the kernel's */
