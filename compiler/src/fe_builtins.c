@@ -39,6 +39,8 @@ static const BuiltinSpec builtins[B_COUNT] = {
                0},
     [B_ZEROS] = {"tl.zeros", {"shape", "dtype"}, 2, 8, 0},
     [B_ZEROS_LIKE] = {"tl.zeros_like", {"input"}, 1, 8, 0},
+    [B_STD_LOG2] = {"_log2", {"i"}, 1, 1, 0},
+    [B_STD_IS_POW2] = {"_is_power_of_two", {"i"}, 1, 1, 0},
     [B_FULL] = {"tl.full", {"shape", "value", "dtype"}, 3, 8, 0},
     [B_EMPTY] = {"tl.empty", {"shape", "dtype"}, 2, 8, 0},
     [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
@@ -229,6 +231,12 @@ static const struct {
     {"load_tensor_descriptor", V_FUNC, B_DESC_LOAD},
     {"store_tensor_descriptor", V_FUNC, B_DESC_STORE},
     {"math", V_MODULE, MOD_TL_MATH},
+    {"core", V_MODULE, MOD_TL},
+    {"standard", V_MODULE, MOD_TL},
+    {"random", V_MODULE, MOD_TL},
+    /* standard.py's helpers of compile-time integers (FlagGems imports them) */
+    {"_log2", V_FUNC, B_STD_LOG2},
+    {"_is_power_of_two", V_FUNC, B_STD_IS_POW2},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
     {"extra", V_MODULE, MOD_TL_EXTRA},
 };
@@ -1087,6 +1095,16 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_STATIC_RANGE:
     case B_TL_RANGE:
     case B_RANGE: fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
+    case B_STD_LOG2:
+    case B_STD_IS_POW2: {
+        /* standard.py: the floor of log2 of a compile-time integer (0 for
+         * 1 and below), and whether it is a power of two */
+        int64_t n = fe_need_int(I, A.v[0], A.pos[0], fn);
+        if (b == B_STD_IS_POW2) return fe_vbool(n > 0 && (n & (n - 1)) == 0);
+        int64_t log2 = 0;
+        while (n > 1) n >>= 1, log2++;
+        return fe_vint(log2);
+    }
     case B_CDIV: {
         if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
             return fe_binop(

@@ -134,6 +134,8 @@ typedef enum Builtin {
     B_MIN,
     B_ZEROS,
     B_ZEROS_LIKE,
+    B_STD_LOG2,
+    B_STD_IS_POW2,
     B_FULL,
     B_EMPTY,
     B_STATIC_RANGE,
@@ -477,6 +479,7 @@ void fe_visit_body_marked(Interp *I, const PyVal *stmts, int mark);
 Val fe_module_val(Module m, const char *name);
 int fe_is_triton_module(const char *name);
 int fe_is_language_module(const char *name);
+Module fe_language_module(const char *name);
 void fe_import_names(Interp *I, const PyNode *s);
 void fe_module_imports(Interp *I, const PyVal *stmts);
 void fe_module_walk(Interp *I, const PyVal *stmts, void (*visit)(Interp *, const PyNode *));

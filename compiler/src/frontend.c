@@ -24,9 +24,24 @@ Val fe_module_val(Module m, const char *name) {
 int fe_is_triton_module(const char *name) {
     return strcmp(name, "triton") == 0 || strcmp(name, "mytriton") == 0;
 }
-int fe_is_language_module(const char *name) {
-    return strcmp(name, "triton.language") == 0 || strcmp(name, "mytriton.language") == 0;
+/* triton.language, or a submodule whose names Python code imports as
+ * tl's (core, standard, random) or tl.math's: MOD_TL or MOD_TL_MATH; 0
+ * (MOD_TRITON) if the name is none of them. */
+Module fe_language_module(const char *name) {
+    static const char *const prefixes[] = {"triton.language", "mytriton.language"};
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+        size_t n = strlen(prefixes[k]);
+        if (strncmp(name, prefixes[k], n) != 0) continue;
+        const char *rest = name + n;
+        if (!*rest || strcmp(rest, ".core") == 0 || strcmp(rest, ".standard") == 0 ||
+            strcmp(rest, ".random") == 0)
+            return MOD_TL;
+        if (strcmp(rest, ".math") == 0) return MOD_TL_MATH;
+    }
+    return MOD_TRITON;
 }
+
+int fe_is_language_module(const char *name) { return fe_language_module(name) != MOD_TRITON; }
 
 /* triton.language.extra(.cuda) and its libdevice, by dotted name (also
  * under mytriton.language); MOD_OTHER for anything else. */
@@ -126,7 +141,7 @@ static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
             }
             if (as) {
                 Module m = fe_is_triton_module(name)     ? MOD_TRITON
-                           : fe_is_language_module(name) ? MOD_TL
+                           : fe_is_language_module(name) ? fe_language_module(name)
                                                          : extra_module(name);
                 fe_env_set(I->a, &I->globals, as, fe_module_val(m, name), alias->pos);
             } else {
@@ -221,8 +236,8 @@ static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
             else v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
         } else if (module && fe_is_language_module(module)) {
             v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
-            Val m = fe_tl_member(name, 0);
-            if (m.kind == V_MODULE) m.s = "triton.language.math";
+            Val m = fe_tl_member(name, fe_language_module(module) == MOD_TL_MATH);
+            if (m.kind == V_MODULE) m.s = arena_printf(I->a, "triton.language.%s", name);
             if (m.kind != V_NONE) v = m;
         } else {
             v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module ? module : "", name));

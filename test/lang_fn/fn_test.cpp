@@ -598,6 +598,29 @@ TEST(Diagnostics, MissingModule) {
 // importing file, as from a project root on sys.path), an import inside a
 // module-level try (the first branch's binding), and a name the module
 // binds to a Python value, an error only where a kernel uses it.
+// triton.language's submodules as Python code imports them: core,
+// standard (with its private _log2 and _is_power_of_two, which FlagGems'
+// topk imports), math; their names are tl's (tl.math's).
+TEST(Diagnostics, LanguageSubmodules) {
+    const std::string k = std::string(kHeader) +
+                          "import triton.language.core as core\n"
+                          "from triton.language.standard import _log2, _is_power_of_two, zeros_like\n"
+                          "from triton.language.math import rsqrt\n"
+                          "from triton.language import core as core2\n"
+                          "import triton.language.math as tm\n"
+                          "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+                          "    n: core.constexpr = _log2(N)\n"
+                          "    core.static_assert(_is_power_of_two(N) and n == 4)\n"
+                          "    x = tl.load(p + tl.arange(0, N))\n"
+                          "    y = core2.sum(core.reshape(x, [2, N // 2]), axis=0)\n"
+                          "    tl.store(p + tl.arange(0, N // 2), tm.exp(rsqrt(y)) + n + zeros_like(y))\n";
+    auto d = compile_files("language_submodules", {{"k.py", k}}, "*fp32", {"N=16"});
+    EXPECT_EQ(d.status, 0) << d.err;
+    auto bad = compile_files("language_submodules_pow2", {{"k.py", k}}, "*fp32", {"N=8"});
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.err.find("static assertion failed"), std::string::npos) << bad.err;
+}
+
 TEST(Diagnostics, PackageImports) {
     const std::string consts = std::string(kHeader) +
                                "DEVICE = get_device()\nSCALE = tl.constexpr(3)\n"
