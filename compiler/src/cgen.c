@@ -468,6 +468,7 @@ DType c_operand_dtype(Arena *a, const Function *f, const Inst *in, int k) {
     case TR_DIVMOD:
     case TR_INT_DIVMOD:
     case TR_FMA:
+    case TR_BINARY_FLOAT:
     case TR_UMULHI:
     case TR_BITWISE:
     case TR_SHIFT: return rt;

@@ -825,16 +825,21 @@ static void emit_math(Mlir *M, const Inst *in) {
         unsupported(M, in, "tl.%s on %s", op_info(in->op)->name, dtype_info(dt)->triton);
         return;
     }
-    const char *a = opd_as(M, in->args[0], dt);
-    const char *r = result_name(M, in);
+    /* the operands (two for pow, atan2, ...), each in the compute type */
     const char *T = reg_type(dt);
+    const char *a = opd_as(M, in->args[0], dt), *types = T;
+    for (int k = 1; k < in->nargs; k++) {
+        a = arena_printf(M->a, "%s, %s", a, opd_as(M, in->args[k], dt));
+        types = arena_printf(M->a, "%s, %s", types, T);
+    }
+    const char *r = result_name(M, in);
     if (op[0] == '@') {
         const char *fn = arena_printf(M->a, "%s%s", op, dt == DT_F32 ? "f" : "");
         if (!name_defined(M, fn)) {
             name_define(M, fn);
-            sb_printf(&M->globals, "    llvm.func %s(%s) -> %s\n", fn, T, T);
+            sb_printf(&M->globals, "    llvm.func %s(%s) -> %s\n", fn, types, T);
         }
-        line(M, "%s = llvm.call %s(%s) : (%s) -> %s", r, fn, a, T, T);
+        line(M, "%s = llvm.call %s(%s) : (%s) -> %s", r, fn, a, types, T);
     } else {
         line(M, "%s = %s %s : %s", r, op, a, T);
     }

@@ -41,6 +41,7 @@ typedef enum TypeRule {
     TR_DIVMOD,      /* '%': promoted with '/'-'%' rules */
     TR_INT_DIVMOD,  /* '//': promoted integers */
     TR_FMA,         /* three floats of one type */
+    TR_BINARY_FLOAT, /* an f32 or f64 and a number converted to it (libdevice's pow, atan2) */
     TR_UMULHI,      /* two integers of one 32- or 64-bit type */
     TR_CMP,         /* promoted, a bool result */
     TR_BITWISE,     /* promoted integers or bools */

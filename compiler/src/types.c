@@ -627,6 +627,19 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
         *out = shaped((DType)args[0].dtype, shape);
         return 1;
+    case TR_BINARY_FLOAT:
+        /* as Triton's libdevice: (f32, f32), (f64, f64), and pow's integer
+         * exponent (powi), taken here in the float type */
+        if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64) || args[1].ptr ||
+            !(args[1].dtype == args[0].dtype ||
+              (op == OP_POW && dtype_is_int((DType)args[1].dtype) && args[1].dtype != DT_BOOL)))
+            FAIL("%s needs two f32 or two f64 operands, as Triton's libdevice%s (got %s and %s; "
+                 "convert with .to(tl.float32))",
+                 name, op == OP_POW ? " (or an integer exponent)" : "", type_str(a, args[0]),
+                 type_str(a, args[1]));
+        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
+        *out = shaped((DType)args[0].dtype, shape);
+        return 1;
     case TR_UMULHI:
         for (int i = 0; i < 2; i++)
             if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) ||

@@ -343,6 +343,27 @@ void libdevice_spelled_case(Target t) {
     expect_close("rsqrt + exp + exp2 + sqrt + sin + erf + floor + ceil", y, want, 1e-5, 1e-5, f2f);
 }
 
+// libdevice's pow (float and integer exponents), atan2, hypot, fmod and
+// copysign, against double precision.
+void libdevice_binary_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), y(n), out(n, -1.0f);
+    std::vector<double> want(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.01f + 0.003f;
+        y[i] = (float)((i * 7) % 23 - 11) * 0.25f + 0.125f;
+        double a = x[i], b = y[i];
+        want[i] = a * a * a + std::pow(std::fabs(a) + 0.5, b) + std::atan2(a, b) + std::hypot(a, b) +
+                  std::fmod(a, b) + std::copysign(a, b);
+    }
+    {
+        Buffers buf(t);
+        float *od = buf(out);
+        buf.finish(APPS_LAUNCH(t, libdevice_binary, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), od, n));
+    }
+    expect_close("pow + pow + atan2 + hypot + fmod + copysign", out, want, 1e-5, 1e-5, f2f);
+}
+
 // RMS norm forward and backward in fp16 storage (Liger's form: rsqrt from
 // libdevice, 64-bit row loops): 37 rows of 100 columns, 8 rows per backward
 // program (the last program gets 5), against double-precision references
@@ -850,6 +871,7 @@ APPS_TESTS(expert_matmul, expert_matmul_case)
 APPS_TESTS(persistent_matmul, persistent_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
+APPS_TESTS(libdevice_binary, libdevice_binary_case)
 APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)

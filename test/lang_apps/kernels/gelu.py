@@ -58,3 +58,16 @@ def libdevice_spelled_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
          + libdevice.sqrt(tl.abs(x)) + libdevice.sin(x) + libdevice.erf(s)
          + libdevice.floor(x) * 0.25 + libdevice.ceil(x) * 0.125)
     tl.store(y_ptr + o, y, mask=m)
+
+
+@triton.jit
+def libdevice_binary_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # libdevice's functions of two operands; pow with an integer exponent
+    # (FlagGems' norms: pow(x, 3))
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m, other=1.0)
+    y = tl.load(y_ptr + o, mask=m, other=1.0)
+    r = libdevice.pow(x, 3) + libdevice.pow(tl.abs(x) + 0.5, y) + libdevice.atan2(x, y)
+    r += libdevice.hypot(x, y) + libdevice.fmod(x, y) + libdevice.copysign(x, y)
+    tl.store(out_ptr + o, r, mask=m)
