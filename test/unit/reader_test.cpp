@@ -221,7 +221,7 @@ TEST(Reader, MutatedSerializationsNeverCrash) {
         if (mod) {
             accepted++;
             Signature* sig = signature_parse(ctx, "*fp32, i32");
-            Define d = {"BLOCK", "8"};
+            Define d = {"BLOCK", "8", 0};
             Kernel* k = frontend_build(ctx, mod, "k", sig, &d, 1);
             if (k) {
                 Function* f = lower_kernel(ctx, k, "k_kernel");
@@ -317,7 +317,7 @@ TEST(Reader, StructurallyMutatedTreesNeverCrash) {
             }
         }
         Signature* sig = signature_parse(ctx, "*fp32, i32");
-        Define d = {"BLOCK", "8"};
+        Define d = {"BLOCK", "8", 0};
         Kernel* k = frontend_build(ctx, mod, "k", sig, &d, 1);
         if (k) {
             Function* f = lower_kernel(ctx, k, "k_kernel");
