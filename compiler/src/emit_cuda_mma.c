@@ -990,6 +990,80 @@ static void copy_shape(const Mma *M, int k, int *groups, int *per) {
     *per = (*groups + T - 1) / T;
 }
 
+/* How operand o changes with the loop's index k, where it is affine in k
+ * with one coefficient for the whole block: "0" (invariant), or a C
+ * expression of the scalar coefficient; NULL otherwise (a carried lane, a
+ * product of two k-dependent values, a per-element factor, an op that is
+ * not pure). The tutorial's pointers recomputed from k each iteration,
+ * `a_ptr + rows[:, None] * K + (k + ks)[None, :]`, are k times 1 plus an
+ * invariant. */
+static const char *iv_coef(Mma *M, Operand o, int depth) {
+    if (depth > MMA_MAX_DEPTH) return NULL;
+    if (o.kind != OPD_VALUE) return "0";
+    const Function *f = M->f;
+    const Loop *l = M->P->loop->loop;
+    if (o.id == l->index) return "1";
+    int lk;
+    if (level_value(f, o.id, &lk) >= 0) return "0";
+    if (lane_of_arg(l, o.id) >= 0) return NULL;
+    const Inst *d = f->defs[o.id];
+    if (!d || at_top(f, d)) return d ? "0" : NULL;
+    if (!(op_info(d->op)->flags & OPF_PURE)) return NULL;
+    const char *c[2] = {"0", "0"};
+    for (int i = 0; i < d->nargs && i < 2; i++)
+        if (!(c[i] = iv_coef(M, d->args[i], depth + 1))) return NULL;
+    for (int i = 2; i < d->nargs; i++) {
+        const char *x = iv_coef(M, d->args[i], depth + 1);
+        if (!x || strcmp(x, "0") != 0) return NULL;
+    }
+    int z0 = strcmp(c[0], "0") == 0, z1 = d->nargs < 2 || strcmp(c[1], "0") == 0;
+    if (z0 && z1) return "0";
+    switch (d->op) {
+    case OP_EXPAND_DIMS:
+    case OP_BROADCAST:
+    case OP_HINT: return c[0];
+    case OP_CAST:
+        /* an integer widened or kept (the index's value is unchanged) */
+        return dtype_is_int((DType)d->type.dtype) &&
+                       dtype_is_int((DType)operand_type(f, d->args[0]).dtype) &&
+                       dtype_info((DType)d->type.dtype)->bits >=
+                           dtype_info((DType)operand_type(f, d->args[0]).dtype)->bits
+                   ? c[0]
+                   : NULL;
+    case OP_ADD:
+    case OP_ADDPTR:
+        return z0 ? c[1] : z1 ? c[0] : arena_printf(M->a, "(%s + %s)", c[0], c[1]);
+    case OP_SUB:
+        return z1 ? c[0] : arena_printf(M->a, "(%s - %s)", z0 ? "0" : c[0], c[1]);
+    case OP_MUL: {
+        /* k-dependent times a scalar the whole block shares */
+        if (!z0 && !z1) return NULL;
+        Operand other = d->args[z0 ? 0 : 1];
+        if (other.kind == OPD_VALUE && f->types[other.id].rank > 0) return NULL;
+        const char *x = z0 ? c[1] : c[0], *y = render(M, other, "0", "0", -1);
+        return strcmp(x, "1") == 0 ? y : arena_printf(M->a, "(%s * %s)", x, y);
+    }
+    default: return NULL;
+    }
+}
+
+/* The index step per iteration of operand k's pointer where it is affine
+ * in the loop index (iv_coef), not a carried lane: its coefficient times
+ * the loop's step; NULL otherwise. */
+static const char *iv_step(Mma *M, int k) {
+    const Loop *l = M->P->loop->loop;
+    Operand p = M->P->ld[k]->args[0];
+    if (p.kind == OPD_VALUE && lane_of_arg(l, p.id) >= 0) return NULL;
+    if (l->step.kind != OPD_CONST) return NULL;
+    const char *c = iv_coef(M, p, 0);
+    if (!c || strcmp(c, "0") == 0) return NULL;
+    int groups, per;
+    copy_shape(M, k, &groups, &per);
+    if (per > 32) return NULL;
+    return strcmp(c, "1") == 0 ? arena_printf(M->a, "%lld", (long long)l->step.c.i)
+                               : arena_printf(M->a, "(%s * %lld)", c, (long long)l->step.c.i);
+}
+
 /* Whether operand k's pointer is a carried lane advanced by a scalar:
  * then its index is the init's (loop-invariant, computed once before the
  * loop with the groups' contiguity) plus mt_t times the step. */
@@ -1049,13 +1123,18 @@ static int dst_step(const Mma *M, int k) {
  * consecutive elements from a multiple of G (bit s of mt_v<k>). */
 void mma_copy_bases(Mma *M, int k) {
     int lane = hoisted_lane(M, k);
-    if (lane < 0) return;
+    const char *ivs = lane < 0 ? iv_step(M, k) : NULL;
+    if (lane < 0 && !ivs) return;
     const Loop *l = M->P->loop->loop;
     int groups, per, G = M->P->shape->group;
     copy_shape(M, k, &groups, &per);
-    const char *i0 = render_at(M, k, l->inits[lane], "mt_gr", "mt_gc");
-    const char *iq = render_at(M, k, l->inits[lane], "mt_gr", "(mt_gc + q)");
-    const Inst *y = def_of(M->f, l->yields[lane]);
+    /* the index at the first iteration: the lane's init, or the pointer
+     * at mt_k = mt_start (declared around the groups' loop below) */
+    Operand first = lane >= 0 ? l->inits[lane] : M->P->ld[k]->args[0];
+    const char *i0 = render_at(M, k, first, "mt_gr", "mt_gc");
+    const char *iq = render_at(M, k, first, "mt_gr", "(mt_gc + q)");
+    const char *advance = lane >= 0 ? render(M, def_of(M->f, l->yields[lane])->args[1], "0", "0", -1)
+                                    : ivs;
     int step = dst_step(M, k);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
     if (step >= 0) {
@@ -1073,8 +1152,13 @@ void mma_copy_bases(Mma *M, int k) {
     ln(M, "unsigned mt_v%d = 0;", k);
     /* mt_u<k>: every group of the thread is one cp.async whenever the
      * iteration's mask is all true (the step keeps the groups aligned) */
-    ln(M, "bool mt_u%d = ((%s) & %d) == 0%s;", k, render(M, y->args[1], "0", "0", -1), G - 1,
-       copy_align(M, k));
+    ln(M, "bool mt_u%d = ((%s) & %d) == 0%s;", k, advance, G - 1, copy_align(M, k));
+    if (ivs) {
+        ln(M, "{");
+        M->indent++;
+        ln(M, "const int mt_k = mt_start;");
+        ln(M, "(void)mt_k;");
+    }
     ln(M, "#pragma unroll");
     ln(M, "for (int mt_s = 0; mt_s < %d; mt_s++) {", per);
     M->indent++;
@@ -1094,6 +1178,10 @@ void mma_copy_bases(Mma *M, int k) {
     }
     M->indent--;
     ln(M, "}");
+    if (ivs) {
+        M->indent--;
+        ln(M, "}");
+    }
 }
 
 /* One operand block's copy into stage buffer `buf` (row length ld): a
@@ -1109,10 +1197,14 @@ void mma_copy(Mma *M, int k, const char *buf) {
     const char *bname = base_name(M, base);
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     int lane = hoisted_lane(M, k);
+    /* a pointer affine in the loop index is hoisted as a lane is */
+    const char *advance =
+        lane >= 0 ? render(M, def_of(M->f, l->yields[lane])->args[1], "0", "0", -1) : iv_step(M, k);
+    int hoisted = advance != NULL;
     /* the element-wise copy's index at (mt_or, mt_oc + q): opaque copies of
      * the group's coordinates where the cp.async index is hoisted */
-    const char *idx = render_at(M, k, in->args[0], lane >= 0 ? "mt_or" : "mt_gr",
-                                lane >= 0 ? "(mt_oc + q)" : "(mt_gc + q)");
+    const char *idx = render_at(M, k, in->args[0], hoisted ? "mt_or" : "mt_gr",
+                                hoisted ? "(mt_oc + q)" : "(mt_gc + q)");
     const char *mask = in->args[1].kind == OPD_NONE
                            ? NULL
                            : render_at(M, k, in->args[1], "mt_gr", "(mt_gc + q)");
@@ -1125,10 +1217,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
     const char *al = copy_align(M, k);
     int rows = k ? P->BK : P->BM, cols = k ? P->BN : P->BK;
     const char *full = NULL;
-    if (lane >= 0) {
-        const Inst *y = def_of(M->f, l->yields[lane]);
-        ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type,
-           render(M, y->args[1], "0", "0", -1));
+    if (hoisted) {
+        ln(M, "const %s mt_d%d = (%s)mt_t * %s;", M->index_type, k, M->index_type, advance);
         /* the iteration's base pointer, each group's address an index from it */
         ln(M, "const %s *const mt_p%d = %s + mt_d%d;", mt, k, bname, k);
         full =
@@ -1166,7 +1256,7 @@ void mma_copy(Mma *M, int k, const char *buf) {
     group_coords(M, k);
     if (groups % T) ln(M, "if (mt_g < %d) {", groups), M->indent++;
     ln(M, "bool mt_m[%d];", G);
-    if (lane >= 0)
+    if (hoisted)
         ln(M, "bool mt_all = ((mt_v%d >> mt_s) & 1u) && (mt_d%d & %d) == 0%s;", k, k, G - 1, al);
     else {
         ln(M, "%s mt_i[%d];", M->index_type, G);
@@ -1175,24 +1265,24 @@ void mma_copy(Mma *M, int k, const char *buf) {
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 0; q < %d; q++) {", G);
     M->indent++;
-    if (lane < 0) ln(M, "mt_i[q] = %s;", idx);
+    if (!hoisted) ln(M, "mt_i[q] = %s;", idx);
     ln(M, "mt_m[q] = %s;", mask ? mask : "true");
-    ln(M, "mt_all = mt_all && mt_m[q]%s;", lane < 0 ? " && mt_i[q] == mt_i[0] + q" : "");
+    ln(M, "mt_all = mt_all && mt_m[q]%s;", !hoisted ? " && mt_i[q] == mt_i[0] + q" : "");
     M->indent--;
     ln(M, "}");
     ln(M, "%s", dst);
-    if (lane >= 0) ln(M, "if (mt_all) {");
+    if (hoisted) ln(M, "if (mt_all) {");
     else ln(M, "if (mt_all && (mt_i[0] & %d) == 0%s) {", G - 1, al);
     M->indent++;
     ln(M, "mt_cp_async16(mt_dst, &%s[%s]);", bname,
-       lane >= 0 ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
+       hoisted ? arena_printf(M->a, "mt_b%d[mt_s] + mt_d%d", k, k) : "mt_i[0]");
     M->indent--;
     ln(M, "} else {");
     M->indent++;
-    if (lane >= 0) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
+    if (hoisted) ln(M, "const int mt_or = mt_opaque(mt_gr), mt_oc = mt_opaque(mt_gc);");
     ln(M, "#pragma unroll");
     ln(M, "for (int q = 0; q < %d; q++) mt_dst[q] = mt_m[q] ? %s[%s] : %s;", G, bname,
-       lane >= 0 ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
+       hoisted ? idx : "mt_i[q]", c_store(M->a, P->in_dt, C_CUDA, other));
     if (M->proxy_fence) ln(M, "mt_fence_proxy_async();");
     M->indent--;
     ln(M, "}");

@@ -85,6 +85,34 @@ TEST(MmaPlan, TakesTheMatmulForms) {
         }
 }
 
+// Pointers recomputed from the loop index each iteration (the expert and
+// persistent forms: `a_ptr + rows[:, None] * K + (k + ks)[None, :]`) are
+// affine in it: their copies are hoisted as a carried pointer's are, the
+// group indexes computed once before the loop and advanced by the index's
+// coefficient times the step (BK for A, BK * N for B), not recomputed and
+// compared element by element each iteration.
+TEST(MmaPlan, IndexAffinePointersAreHoisted) {
+    std::string mf = mt_unit::write_kernel("mma_plan_affine", "matmul_forms.py", source("matmul_forms.py"));
+    std::vector<mt_define> defs = {{"BM", "128"}, {"BN", "128"}, {"BK", "64"}};
+    mt_options o{};
+    o.path = mf.c_str();
+    o.kernel = "expert_matmul_kernel";
+    o.signature = "*fp16:16, *fp16:16, *fp16:16, *i32, i32:16, i32:16";
+    o.defines = defs.data();
+    o.ndefines = (int)defs.size();
+    o.opt_level = 2;
+    o.python = MT_TEST_PYTHON;
+    o.shim = MT_TEST_SHIM;
+    mt_compilation *c = mt_compile(&o);
+    const char *cuda = mt_ok(c) ? mt_emit(c, MT_EMIT_CUDA) : nullptr;
+    std::string text = cuda ? cuda : mt_diagnostics(c);
+    mt_free(c);
+    for (const char *want : {"const int mt_d0 = (int)mt_t * 64;", "const int mt_d1 = (int)mt_t * (N * 64);",
+                             "&mt_p0[mt_b0[mt_s]]", "&mt_p1[mt_b1[mt_s]]", "const int mt_k = mt_start;"})
+        EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+    EXPECT_EQ(text.find("mt_i[q] == mt_i[0] + q"), std::string::npos) << text;
+}
+
 TEST(MmaPlan, TakesTheGroupedGemmTutorialForm) {
     std::string gg = mt_unit::write_kernel("mma_plan_gg", "grouped_gemm.py", source("grouped_gemm.py"));
     std::string p = path_of(gg, "grouped_gemm_kernel", "*i64, *i64, *i64, *i32, *i32, i32",
