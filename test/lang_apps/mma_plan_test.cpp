@@ -23,10 +23,13 @@ std::string source(const char *file) { return mt_plan::kernel_source(file); }
 
 using mt_plan::replaced;
 
-// The first line of the kernel's layout (its path), or the diagnostics.
-std::string path_of(const std::string &file, const char *kernel, const char *sig,
-                    const std::vector<std::string> &defines) {
-    std::vector<std::string> names, values;
+// Compiles `kernel` of `file` at -O2 with constexprs NAME=VALUE; the
+// caller frees it.
+mt_compilation *compile(const std::string &file, const char *kernel, const char *sig,
+                        const std::vector<std::string> &defines) {
+    static std::vector<std::string> names, values; /* (mt_define points into them) */
+    names.clear();
+    values.clear();
     for (const std::string &d : defines) {
         names.push_back(d.substr(0, d.find('=')));
         values.push_back(d.substr(d.find('=') + 1));
@@ -42,7 +45,13 @@ std::string path_of(const std::string &file, const char *kernel, const char *sig
     o.opt_level = 2;
     o.python = MT_TEST_PYTHON;
     o.shim = MT_TEST_SHIM;
-    mt_compilation *c = mt_compile(&o);
+    return mt_compile(&o);
+}
+
+// The first line of the kernel's layout (its path), or the diagnostics.
+std::string path_of(const std::string &file, const char *kernel, const char *sig,
+                    const std::vector<std::string> &defines) {
+    mt_compilation *c = compile(file, kernel, sig, defines);
     const char *layout = mt_ok(c) ? mt_emit(c, MT_EMIT_LAYOUT) : nullptr;
     const char *cuda = layout ? mt_emit(c, MT_EMIT_CUDA) : nullptr;
     std::string r = layout && cuda ? std::string(layout).substr(0, std::string(layout).find('\n'))
@@ -93,17 +102,8 @@ TEST(MmaPlan, TakesTheMatmulForms) {
 // compared element by element each iteration.
 TEST(MmaPlan, IndexAffinePointersAreHoisted) {
     std::string mf = mt_unit::write_kernel("mma_plan_affine", "matmul_forms.py", source("matmul_forms.py"));
-    std::vector<mt_define> defs = {{"BM", "128"}, {"BN", "128"}, {"BK", "64"}};
-    mt_options o{};
-    o.path = mf.c_str();
-    o.kernel = "expert_matmul_kernel";
-    o.signature = "*fp16:16, *fp16:16, *fp16:16, *i32, i32:16, i32:16";
-    o.defines = defs.data();
-    o.ndefines = (int)defs.size();
-    o.opt_level = 2;
-    o.python = MT_TEST_PYTHON;
-    o.shim = MT_TEST_SHIM;
-    mt_compilation *c = mt_compile(&o);
+    mt_compilation *c = compile(mf, "expert_matmul_kernel", "*fp16:16, *fp16:16, *fp16:16, *i32, i32:16, i32:16",
+                                {"BM=128", "BN=128", "BK=64"});
     const char *cuda = mt_ok(c) ? mt_emit(c, MT_EMIT_CUDA) : nullptr;
     std::string text = cuda ? cuda : mt_diagnostics(c);
     mt_free(c);
