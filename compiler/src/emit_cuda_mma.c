@@ -1414,6 +1414,16 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     const MmaShape *S = P->shape;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
+    if (S->split) {
+        /* tf32x3 as Triton's F32DotTC: the small parts' products of the
+         * stage summed apart from zero, NaNs (inf - inf of a split) made 0,
+         * and added to the accumulator once per stage, not per k-step */
+        ln(M, "float mt_sacc[%d][%d][4];", MT, NT);
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+        ln(M, "    for (int ni = 0; ni < %d; ni++)", NT);
+        ln(M, "        for (int q = 0; q < 4; q++) mt_sacc[mi][ni][q] = 0.0f;");
+    }
     open_kstep_a(M, sa);
     ln(M, "#pragma unroll");
     ln(M, "for (int nj = 0; nj < %d; nj++) {", NT / 4);
@@ -1443,11 +1453,11 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     ln(M, "    #pragma unroll");
     ln(M, "    for (int v = 0; v < 4; v++) {");
     if (S->split) {
-        /* the small parts' products first, then big * big */
-        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
+        /* the small parts' products apart, big * big into the accumulator */
+        ln(M, "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
            S->name);
         ln(M,
-           "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
+           "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
            S->name);
     }
     ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);", S->name,
@@ -1458,6 +1468,14 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     ln(M, "}");
     M->indent--;
     ln(M, "}");
+    if (S->split) {
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
+        ln(M, "    for (int ni = 0; ni < %d; ni++)", NT);
+        ln(M, "        for (int q = 0; q < 4; q++)");
+        ln(M, "            mt_acc[mi][ni][q] += mt_sacc[mi][ni][q] == mt_sacc[mi][ni][q] ? "
+              "mt_sacc[mi][ni][q] : 0.0f;");
+    }
 }
 
 /* Below sm_80: each fragment element's dot over global memory (TF32:
