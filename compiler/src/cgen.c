@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "asm.h"
+
 /* A register's C type: its compute dtype's memory type (16- and 8-bit
  * floats compute in float). */
 const char *c_type(DType dt) { return dtype_info(dtype_info(dt)->compute)->cuda; }
@@ -700,6 +702,17 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
                                   x[1]);
     }
     case OP_SELECT: return arena_printf(a, "(%s ? %s : %s)", x[0], x[1], x[2]);
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE: {
+        /* PTX: the CUDA backends only (asm.c's helper, one element a call) */
+        if (d != C_CUDA) return NULL;
+        StrBuf sb;
+        sb_init(&sb, a);
+        sb_printf(&sb, "%s(", asm_helper_name(a, f, in));
+        for (int k = 0; k < in->nargs; k++) sb_printf(&sb, "%s%s", k ? ", " : "", x[k]);
+        sb_putc(&sb, ')');
+        return sb_str(&sb);
+    }
     case OP_CAST: return c_cast_expr(a, d, od, rt, in->attrs.flag, x[0]);
     case OP_BITCAST: return c_bitcast_expr(a, d, od, rt, x[0]);
     case OP_HINT:

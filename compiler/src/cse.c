@@ -54,12 +54,17 @@ static int same_ints(const int32_t *x, const int32_t *y, int n) {
     return 1;
 }
 
+static int same_text(const char *x, const char *y) {
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
 static int same_attrs(const Attrs *x, const Attrs *y) {
     return x->axis == y->axis && x->start == y->start && x->end == y->end && x->rank == y->rank &&
            same_ints(x->shape, y->shape, MT_MAX_RANK) && same_ints(x->perm, y->perm, MT_MAX_RANK) &&
            x->nv == y->nv && same_ints(x->vdims, y->vdims, MT_MAX_RANK) &&
            same_ints(x->vstride, y->vstride, MT_MAX_RANK) && x->voff == y->voff &&
-           x->dtype == y->dtype && x->flag == y->flag;
+           x->dtype == y->dtype && x->flag == y->flag && x->pack == y->pack &&
+           same_text(x->text, y->text) && same_text(x->constraints, y->constraints);
 }
 
 static int same_inst(const Inst *x, const Inst *y) {

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "asm.h"
 #include "cgen.h"
 #include "reduce_gen.h"
 #include "cuda_atomic.h"
@@ -901,6 +902,8 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_CAST:
     case OP_BITCAST:
     case OP_HINT:
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_SELECT: {
         const char *ops[3] = {NULL, NULL, NULL};
         for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(C, in, k);
@@ -1060,6 +1063,7 @@ const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *til
     }
     emit_block(&C, &f->body);
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
+    sb_puts(&out, asm_cuda_helpers(a, f, sb_str(&body)));
     if (C.need_mma) emit_mma_helpers(&out, C.need_mma);
     if (C.need_tf32) sb_puts(&out, cuda_tf32_helpers());
     if (C.has_dot)

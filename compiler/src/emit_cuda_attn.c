@@ -54,6 +54,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "asm.h"
 #include "cgen.h"
 #include "cuda_attn.h"
 #include "cuda_blocked.h"
@@ -1487,7 +1488,9 @@ const char *emit_cuda_attn(Arena *a, const Function *f, const AttnPlan *plan, co
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, attn_helpers(a, &P));
-    sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&A.pre), sb_str(&body))));
+    const char *code = arena_printf(a, "%s%s", sb_str(&A.pre), sb_str(&body));
+    sb_puts(&out, c_triton_helpers(a, code));
+    sb_puts(&out, asm_cuda_helpers(a, f, code));
     sb_printf(&out, "extern \"C\" __global__ MT_ATTN_BOUNDS(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), A.pnames[i]);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "asm.h"
 #include "cgen.h"
 #include "cuda_atomic.h"
 #include "cuda_blocked.h"
@@ -378,6 +379,8 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
             return axis_of(C, def->args[0], l);
         return r;
     }
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -798,6 +801,8 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_FOR:
     case OP_IF:
     case OP_WHILE:
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_COUNT: break;
     }
     if (!e) {
@@ -1974,6 +1979,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     (void)C;
     if (in->result < 0 || !op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REDUCE)) return 0;
     switch (in->op) {
+    case OP_INLINE_ASM_VOLATILE: /* runs where written */
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -2016,6 +2022,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_BITCAST:
     case OP_HINT:
     case OP_BROADCAST:
+    case OP_INLINE_ASM:
     case OP_SELECT: return in->type.rank > 0;
     }
     return 0;
@@ -2415,6 +2422,8 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_BITCAST:
     case OP_HINT:
     case OP_BROADCAST:
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_SELECT: elementwise(C, in, binary_expr); return;
     case OP_RESHAPE:
     case OP_TRANS:
@@ -2580,6 +2589,7 @@ static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *pl
     C.indent = 1;
     cb_emit_block(&C, &f->body);
     sb_puts(&out, c_triton_helpers(a, sb_str(&body)));
+    sb_puts(&out, asm_cuda_helpers(a, f, sb_str(&body)));
     sb_puts(&out, load_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_version_helpers(a, sb_str(&body)));
     if (strstr(sb_str(&body), "mt_tf32_")) sb_puts(&out, cuda_tf32_helpers()); /* (emit_dot) */

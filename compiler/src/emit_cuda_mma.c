@@ -41,6 +41,7 @@
  * epilogue with its own fragment layout (cuda_mma.h). */
 #include <string.h>
 
+#include "asm.h"
 #include "cuda_mma.h"
 #include "cuda_mma_dtypes.h"
 #include "cuda_regen.h"
@@ -2049,8 +2050,9 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     /* (the loop over tiles renders scalars of kernel entry: first) */
     const char *tiles = P.outer ? tile_loop(&M, sb_str(&body)) : NULL;
     /* the helpers that the kernel entry's scalars and the body call */
-    sb_puts(&out, c_triton_helpers(a, arena_printf(a, "%s%s", sb_str(&M.pre),
-                                                   tiles ? tiles : sb_str(&body))));
+    const char *code = arena_printf(a, "%s%s", sb_str(&M.pre), tiles ? tiles : sb_str(&body));
+    sb_puts(&out, c_triton_helpers(a, code));
+    sb_puts(&out, asm_cuda_helpers(a, f, code));
     sb_puts(&out, sb_str(&M.fns));
     if (P.threads_sm90 > T)
         sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid %s(",

@@ -504,6 +504,8 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_FOR:
     case OP_IF:
     case OP_WHILE:
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_COUNT: break;
     }
     return c_op_expr(H->a, C_HOST, H->f, in, x);
@@ -1001,6 +1003,14 @@ static void emit_inst(Host *H, const Inst *in) {
     if (id >= 0) H->vname[id] = arena_printf(H->a, "v%d", id);
     Iter it = iter_for(H, in, in->type);
     switch (in->op) {
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
+        /* PTX: nothing on a CPU runs it */
+        mt_error(H->ctx, in->pos,
+                 "tl.inline_asm_elementwise runs PTX, which the host backend cannot run (the "
+                 "CUDA backends can; leave this kernel out of the host build)");
+        H->failed = 1;
+        return;
     case OP_PROGRAM_ID:
         H->pid_used[in->attrs.axis] = 1;
         define(H, in, &it, in->attrs.axis == 0 ? "pid_x" : in->attrs.axis == 1 ? "pid_y" : "pid_z");

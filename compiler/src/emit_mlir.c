@@ -2328,6 +2328,8 @@ static void emit_inst(Mlir *M, const Inst *in) {
         return;
     }
     case OP_BITCAST: emit_bitcast(M, in); return;
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE: unsupported(M, in, "tl.inline_asm_elementwise yet"); return;
     case OP_SELECT: {
         const char *c = opd_as(M, x[0], DT_BOOL);
         const char *a = opd_as(M, x[1], dt);

@@ -2,6 +2,7 @@
  * blocks and dtypes, and the attributes of modules, blocks and dtypes. The
  * elementwise functions come from ops.def (OPF_CALL), the dtypes from
  * dtypes.def. */
+#include "asm.h"
 #include "fe_internal.h"
 
 static const BuiltinSpec builtins[B_COUNT] = {
@@ -138,6 +139,11 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_DESC_ATOMIC_AND] = {"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DESC_ATOMIC_OR] = {"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DESC_ATOMIC_XOR] = {"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_INLINE_ASM] = {"tl.inline_asm_elementwise",
+                      {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
+                      6,
+                      8,
+                      0},
     [B_DOT] = {"tl.dot",
                {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
                 "out_dtype"},
@@ -175,6 +181,7 @@ static const struct {
     {"cast", V_FUNC, B_CAST},
     {"pointer_type", V_FUNC, B_POINTER_TYPE},
     {"clamp", V_FUNC, B_CLAMP},
+    {"inline_asm_elementwise", V_FUNC, B_INLINE_ASM},
     {"sigmoid", V_FUNC, B_SIGMOID},
     {"fdiv", V_FUNC, B_FDIV},
     {"multiple_of", V_FUNC, B_MULTIPLE_OF},
@@ -862,6 +869,58 @@ static void no_block_ptr_args(Interp *I, const Args *A, int k, int p, const char
     }
 }
 
+/* tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+ * the arguments broadcast to one shape (Triton's binary_op_type_checking
+ * without promotion), one result dtype, up to three arguments (asm.h). */
+static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
+    const char *what[2] = {"asm", "constraints"};
+    for (int k = 0; k < 2; k++)
+        if (A->v[k].kind != V_STR)
+            fe_fail(I, A->pos[k], "%s: %s must be a string (a constexpr)", fn, what[k]);
+    Val args = A->v[2];
+    if (args.kind != V_LIST && args.kind != V_TUPLE)
+        fe_fail(I, A->pos[2], "%s: args must be a list of values", fn);
+    if (args.n > 3)
+        fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
+    Val dt = A->v[3];
+    if (dt.kind == V_TUPLE || dt.kind == V_LIST)
+        fe_fail(I, A->pos[3],
+                "%s: an asm with several results (a tuple of dtypes) is not supported yet: one "
+                "dtype",
+                fn);
+    DType rt = fe_need_dtype(I, dt, A->pos[3], fn);
+    if (dt.ptr || rt == DT_BOOL)
+        fe_fail(I, A->pos[3], "%s: the result dtype must be a number type", fn);
+    int pure = fe_truthy(I, A->v[4], A->pos[4], "is_pure must be a bool");
+    int64_t pack = fe_need_int(I, A->v[5], A->pos[5], "pack");
+    if (pack < 1 || pack > 16)
+        fe_fail(I, A->pos[5], "%s: pack must be 1 to 16 (got %lld)", fn, (long long)pack);
+    Expr *e[3] = {NULL, NULL, NULL};
+    DType dts[3];
+    for (int k = 0; k < args.n; k++) {
+        e[k] = fe_to_expr(I, args.items[k], A->pos[2], fn);
+        if (e[k]->type.ptr || e[k]->type.dtype == DT_BOOL)
+            fe_fail(I, A->pos[2], "%s: argument %d is %s: the asm takes numbers", fn, k,
+                    type_str(I->a, e[k]->type));
+    }
+    for (int k = 1; k < args.n; k++) fe_broadcast_pair(I, &e[0], &e[k], fn, pos);
+    for (int k = 1; k < args.n; k++) fe_broadcast_pair(I, &e[k], &e[0], fn, pos);
+    for (int k = 0; k < args.n; k++) dts[k] = (DType)e[k]->type.dtype;
+    AsmPlan plan;
+    const char *err = asm_plan(I->a, A->v[1].s, (int)pack, rt, dts, args.n, &plan);
+    if (err) fe_fail(I, A->pos[1], "%s: %s", fn, err);
+    Attrs at = {0};
+    at.text = A->v[0].s;
+    at.constraints = A->v[1].s;
+    at.pack = (int)pack;
+    at.dtype = rt;
+    Expr *r = fe_mk_op(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e[0], e[1],
+                       e[2], &at);
+    /* is_pure=False: runs where written, used or not (as a load keeps its place) */
+    if (!pure) ptrvec_push(I->a, &I->list->pending, r);
+    return fe_vexpr(r);
+}
+
 Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
         b == B_DEVICE_ASSERT || b == B_PRINT)
@@ -991,6 +1050,7 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_DESC_ATOMIC_AND:
     case B_DESC_ATOMIC_OR:
     case B_DESC_ATOMIC_XOR: return fe_desc_atomic(I, &A, (int)(b - B_DESC_ATOMIC_ADD), fn, pos);
+    case B_INLINE_ASM: return inline_asm(I, &A, fn, pos);
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),

@@ -220,6 +220,7 @@ typedef enum Builtin {
     B_DESC_ATOMIC_AND,
     B_DESC_ATOMIC_OR,
     B_DESC_ATOMIC_XOR,
+    B_INLINE_ASM,
     B_COUNT
 } Builtin;
 
@@ -523,6 +524,8 @@ void fe_enter_module(Interp *I, FeModule *m);
 void fe_note_call_chain(Interp *I);
 /* fe_shape.c: the shape functions (B_RESHAPE .. B_CAT) and x.T */
 Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self);
+/* Triton's broadcast_impl_value: both blocks to their common shape. */
+void fe_broadcast_pair(Interp *I, Expr **a, Expr **b, const char *fn, SrcPos pos);
 Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos);
 /* fe_atomic.c: an atomic (rmw: AtomicRmw; -1: atomic_cas) and the barrier */
 Val fe_call_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos);

@@ -152,7 +152,7 @@ static Expr *reshape(Interp *I, Expr *x, const Attrs *a, const char *fn, SrcPos 
 
 /* Triton's broadcast_impl_value: both to their common shape, the lower
  * rank first given leading axes of 1. */
-static void broadcast_pair(Interp *I, Expr **a, Expr **b, const char *fn, SrcPos pos) {
+void fe_broadcast_pair(Interp *I, Expr **a, Expr **b, const char *fn, SrcPos pos) {
     Type ta = (*a)->type, tb = (*b)->type, s;
     if (ta.rank == 0 && tb.rank == 0) return;
     if (ta.rank > 0 && tb.rank > 0) {
@@ -303,7 +303,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         if (c.n > 2) fe_fail(I, pos, "%s() takes 2 arguments (%d given)", fn, c.n);
         Expr *x = need_input(I, &c, 0, b == B_JOIN ? "a" : "input");
         Expr *y = need_input(I, &c, 1, b == B_JOIN ? "b" : "other");
-        broadcast_pair(I, &x, &y, fn, pos);
+        fe_broadcast_pair(I, &x, &y, fn, pos);
         if (b == B_BROADCAST) return pair(I, x, y);
         return fe_vexpr(fe_mk_op(I, OP_JOIN, fn, pos, 2, x, y, NULL, NULL));
     }
@@ -315,7 +315,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         if (c.n > 2) fe_fail(I, pos, "tl.interleave() takes 2 arguments (%d given)", c.n);
         Expr *x = need_input(I, &c, 0, "a");
         Expr *y = need_input(I, &c, 1, "b");
-        broadcast_pair(I, &x, &y, "tl.interleave", pos);
+        fe_broadcast_pair(I, &x, &y, "tl.interleave", pos);
         Expr *j = fe_mk_op(I, OP_JOIN, "tl.interleave", pos, 2, x, y, NULL, NULL);
         int r = j->type.rank;
         if (r == 1) return fe_vexpr(j);

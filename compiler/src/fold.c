@@ -114,6 +114,8 @@ static int eval_const(const Inst *in, ConstVal *out) {
         *out = rt == DT_F32 ? const_f32((double)f32(pick)) : const_convert(pick, rt);
         return 1;
     }
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:
@@ -208,6 +210,8 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
         }
         if (operand_eq(x[1], x[2]) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:

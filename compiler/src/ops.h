@@ -16,7 +16,8 @@ enum {
     OPF_REDUCE = 1 << 9,      /* a reduction (Attrs: axis, RED_* flags) */
     OPF_CALL = 1 << 10,       /* callable as tl.<spelling>(...) and tl.math.<spelling>(...) */
     OPF_SCAN = 1 << 11,       /* an inclusive scan along an axis (Attrs: axis, RED_* flags) */
-    OPF_LIBDEVICE = 1 << 12   /* callable as libdevice.<spelling>(...) only (ops_math.def) */
+    OPF_LIBDEVICE = 1 << 12,  /* callable as libdevice.<spelling>(...) only (ops_math.def) */
+    OPF_VARIADIC = 1 << 13    /* takes 0 to `operands` operands (inline asm's arguments) */
 };
 
 /* Attrs.flag of reductions and scans (AT_REDUCE). A reduction without
@@ -66,7 +67,8 @@ typedef enum AttrKind {
     AT_ATOMIC, /* atomics: {rmw} (atomic_rmw), {sem}, {scope} */
     AT_DOT, /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
     AT_PERM, /* trans: {perm=[2, 0, 1]} at rank 3 and more (rank 2: none) */
-    AT_REMAP /* remap: {shape=(R, C), dims=[...], strides=[...], offset=N} */
+    AT_REMAP, /* remap: {shape=(R, C), dims=[...], strides=[...], offset=N} */
+    AT_ASM /* inline asm: {asm="...", constraints="...", pack=N, dtype=...} */
 } AttrKind;
 
 /* An atomic read-modify-write's operation (Attrs.rmw), its memory

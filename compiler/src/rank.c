@@ -812,7 +812,9 @@ static void lower_item(Rank *R, Inst *in) {
     case OP_PRINT:
     case OP_ASSERT:
     case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: lower_elementwise(R, in); return;
+    case OP_ATOMIC_CAS:
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE: lower_elementwise(R, in); return;
     case OP_COUNT: break;
     }
     /* rank <= 2 throughout: the operands at their folds */

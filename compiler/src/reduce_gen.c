@@ -20,6 +20,8 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_MIN:
         if (fl) return arena_printf(a, "%s(%s, %s)", dbl ? "fmin" : "fminf", acc, x);
         return arena_printf(a, "(%s < %s ? %s : %s)", acc, x, acc, x);
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
     case OP_ARANGE:

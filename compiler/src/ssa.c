@@ -137,6 +137,13 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
         sb_quote(sb, at->file ? at->file : "");
         sb_puts(sb, "}");
         return;
+    case AT_ASM:
+        sb_puts(sb, " {asm=");
+        sb_quote(sb, at->text ? at->text : "");
+        sb_puts(sb, ", constraints=");
+        sb_quote(sb, at->constraints ? at->constraints : "");
+        sb_printf(sb, ", pack=%d}", at->pack);
+        return;
     case AT_ATOMIC:
         sb_puts(sb, " {");
         if (op == OP_ATOMIC_RMW)

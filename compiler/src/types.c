@@ -974,6 +974,29 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         return 1;
     }
     case OP_DOT: return dot_result_type(a, name, args, at, out, err);
+    case OP_INLINE_ASM:
+    case OP_INLINE_ASM_VOLATILE: {
+        /* operands of one shape (the frontend broadcasts them), numbers */
+        Type first = type_scalar(DT_NONE);
+        for (int i = 0; i < 3; i++) {
+            if (!(flags[i] & ARG_PRESENT)) continue;
+            if (args[i].ptr || args[i].dtype == DT_BOOL)
+                FAIL("%s takes numbers, not %s (pass a pointer's address as an integer)", name,
+                     type_str(a, args[i]));
+            if (first.dtype == DT_NONE) first = args[i];
+            else if (!type_eq(type_with_shape(type_scalar(DT_I32), first.rank, first.dims),
+                              type_with_shape(type_scalar(DT_I32), args[i].rank, args[i].dims)))
+                FAIL("%s needs operands of one shape (got %s and %s)", name, type_str(a, first),
+                     type_str(a, args[i]));
+        }
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT || at->dtype == DT_BOOL)
+            FAIL("%s needs a numeric result dtype", name);
+        if (at->pack < 1) FAIL("%s needs pack >= 1 (got %d)", name, at->pack);
+        *out = first.dtype == DT_NONE
+                   ? type_scalar(at->dtype)
+                   : type_with_shape(type_scalar(at->dtype), first.rank, first.dims);
+        return 1;
+    }
     #include "ops_elementwise_cases.h"
     case OP_SELECT:
     case OP_FOR:

@@ -146,7 +146,9 @@ typedef struct Attrs {
     int flag;         /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
                         * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE);
                         * device_print: 1 = hex */
-    const char *text; /* device_print: the prefix; device_assert: the message */
+    const char *text; /* device_print: the prefix; device_assert: the message; inline asm: the PTX */
+    const char *constraints; /* inline asm: its constraints, LLVM's spelling ("=r,r") */
+    int pack;                /* inline asm: the elements one instance takes */
     const char *file; /* device_assert: the file name, for the message */
     const char *func; /* device_assert: the kernel's name, for the message */
     int rmw, sem, scope; /* atomics: AtomicRmw, AtomicSem, AtomicScope (ops.h) */

@@ -249,7 +249,8 @@ static int verify_inst(Verifier *V, const Inst *in) {
     if (op_has(in->op, OPF_REGION)) return verify_loop(V, in);
     const char *where =
         in->result >= 0 ? arena_printf(V->a, "%%%d = %s", in->result, info->name) : info->name;
-    if (in->nargs != info->nargs)
+    if (op_has(in->op, OPF_VARIADIC) ? in->nargs < 0 || in->nargs > info->nargs
+                                      : in->nargs != info->nargs)
         BAD("%s has %d operands (it takes %d)", where, in->nargs, info->nargs);
     Type types[3];
     uint8_t flags[3] = {0};

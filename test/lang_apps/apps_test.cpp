@@ -32,6 +32,7 @@
 #if MT_APPS_CUDA
 #include <cuda_runtime_api.h>
 #include "../support/gpu.h"
+#include "mytriton_lang_apps_asm.h"
 #endif
 
 namespace {
@@ -841,6 +842,43 @@ void persistent_matmul_case(Target t) {
     expect_close("C", c, want, 2e-3, 2e-3, h2f);
 }
 
+#if MT_APPS_CUDA
+// tl.inline_asm_elementwise (kernels/asm_forms.py; CUDA only): fla's softplus
+// in PTX, a funnel shift, four u8 per register (pack=4), fp16 in 'h' and two
+// halves per 'r' (pack=2), an asm with side effects; 1000 elements over four
+// programs, the last one ragged.
+void inline_asm_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), out(n, -1.0f);
+    std::vector<int32_t> y(n), iout(3 * n, -1);
+    std::vector<half> h = random_halves(n, -4.0f, 4.0f, 31), hout(2 * n);
+    std::vector<double> want(n);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.05f + 0.01f; /* -25 .. 25: both arms of the predicate */
+        y[i] = (int32_t)(0x9E3779B9u * (uint32_t)(i + 1));
+        want[i] = x[i] > 20.0f ? (double)x[i] : std::log1p(std::exp((double)x[i]));
+    }
+    {
+        Buffers buf(t);
+        float *od = buf(out);
+        int32_t *id = buf(iout);
+        half *hd = buf(hout);
+        auto launch = t.opt == 1 ? launch_asm_o1 : launch_asm_o2;
+        buf.finish((int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), buf(h), od,
+                               id, hd, n));
+    }
+    expect_close("softplus", out, want, 4e-6, 4e-6, f2f);
+    for (int i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)y[i];
+        ASSERT_EQ((uint32_t)iout[i], (u << 5) | (u >> 27)) << "rotate, element " << i;
+        ASSERT_EQ(iout[n + i], (int32_t)(u & 0x0Fu)) << "low nibble (pack=4), element " << i;
+        ASSERT_EQ(iout[2 * n + i], (int32_t)(u + 7u)) << "add (is_pure=False), element " << i;
+        ASSERT_EQ(h2f(hout[i]), -h2f(h[i])) << "neg.f16, element " << i;
+        ASSERT_EQ(h2f(hout[n + i]), -2.0f * h2f(h[i])) << "neg.f16x2 (pack=2), element " << i;
+    }
+}
+#endif
+
 }  // namespace
 
 // Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
@@ -863,6 +901,16 @@ void persistent_matmul_case(Target t) {
     TEST(HostO2, name) { (__VA_ARGS__)(Target{true, 2}); }                 \
     APPS_CUDA_TESTS(name, __VA_ARGS__)
 
+#if MT_APPS_CUDA
+TEST(CudaO1, inline_asm) {
+    MT_SKIP_WITHOUT_GPU();
+    inline_asm_case(Target{false, 1});
+}
+TEST(CudaO2, inline_asm) {
+    MT_SKIP_WITHOUT_GPU();
+    inline_asm_case(Target{false, 2});
+}
+#endif
 APPS_TESTS(grouped_gemm, grouped_gemm_case)
 APPS_TESTS(address, address_case)
 APPS_TESTS(scaled_matmul, scaled_matmul_case)

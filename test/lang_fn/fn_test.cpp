@@ -621,6 +621,42 @@ TEST(Diagnostics, LanguageSubmodules) {
     EXPECT_NE(bad.err.find("static assertion failed"), std::string::npos) << bad.err;
 }
 
+TEST(Diagnostics, InlineAsm) {
+    auto src = [](const std::string &constraints, const std::string &dtype) {
+        return std::string(kHeader) +
+               "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+               "    x = tl.load(p + tl.arange(0, N))\n"
+               "    y = tl.inline_asm_elementwise(\"add.f32 $0, $1, $2;\", \"" + constraints +
+               "\", [x, 1.5], dtype=" + dtype + ", is_pure=True, pack=1)\n"
+               "    tl.store(p + tl.arange(0, N), y)\n";
+    };
+    auto ok = compile_files("inline_asm", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    // one output and two inputs, in that order, of classes nvcc knows
+    auto few = compile_files("inline_asm_few", {{"k.py", src("=f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    EXPECT_EQ(few.status, 1);
+    EXPECT_NE(few.err.find("k.py:8:"), std::string::npos) << few.err;
+    EXPECT_NE(few.err.find("2 constraints for 3 asm operands"), std::string::npos) << few.err;
+    auto order = compile_files("inline_asm_order", {{"k.py", src("f,=f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    EXPECT_NE(order.err.find("must be 1 output"), std::string::npos) << order.err;
+    auto cls = compile_files("inline_asm_class", {{"k.py", src("=f,f,n", "tl.float32")}}, "*fp32", {"N=16"});
+    EXPECT_NE(cls.err.find("the constraint 'n'"), std::string::npos) << cls.err;
+    auto wide = compile_files("inline_asm_wide", {{"k.py", src("=h,f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    EXPECT_NE(wide.err.find("a 'h' register (16 bits) cannot hold 1 f32 element"), std::string::npos)
+        << wide.err;
+    auto tuple = compile_files("inline_asm_tuple", {{"k.py", src("=f,f,f", "(tl.float32, tl.float32)")}},
+                               "*fp32", {"N=16"});
+    EXPECT_NE(tuple.err.find("several results"), std::string::npos) << tuple.err;
+    // PTX has no host rendering: a diagnostic at the call, nothing written
+    auto host = compile_files("inline_asm_host", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32",
+                              {"N=16", "--emit=host"});
+    EXPECT_EQ(host.status, 1);
+    EXPECT_NE(host.err.find("k.py:8:9: error: tl.inline_asm_elementwise runs PTX, which the host "
+                            "backend cannot run"),
+              std::string::npos)
+        << host.err;
+}
+
 TEST(Diagnostics, PackageImports) {
     const std::string consts = std::string(kHeader) +
                                "DEVICE = get_device()\nSCALE = tl.constexpr(3)\n"

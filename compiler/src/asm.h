@@ -1,0 +1,42 @@
+/* tl.inline_asm_elementwise (ops.def OP_INLINE_ASM): its constraints read
+ * as Triton reads them, and the CUDA __device__ helper that runs it on one
+ * element (docs/language.md, "Inline assembly").
+ *
+ * Triton's rule (ElementwiseInlineAsmOpConversion): one instance of the
+ * asm takes `pack` elements of each operand and gives `pack` of the
+ * result; elements narrower than 32 bits are packed, min(32 / bits, pack)
+ * to a register. The asm's operands are the result's registers, then each
+ * argument's in order; `$N` names operand N. Here an element is computed
+ * by one instance whose `pack` input elements are all that element, so a
+ * pack > 1 asm costs `pack` times the work and computes the same values
+ * (the contract is elementwise). */
+#ifndef MT_ASM_H
+#define MT_ASM_H
+
+#include "ssa.h"
+
+enum { ASM_MAX_REGS = 64 };
+
+typedef struct AsmPlan {
+    int nout;              /* the result's registers */
+    int out_per;           /* its elements per register */
+    int nargs;             /* the arguments (0 to 3) */
+    int nin[3], in_per[3]; /* each argument's registers and elements per register */
+    int nregs;             /* nout + the nin's: the constraints */
+    char letter[ASM_MAX_REGS]; /* each operand's register class: r h l f d */
+} AsmPlan;
+
+/* Reads `constraints` ("=r,=r,r"; spaces allowed) for an asm of `pack`
+ * elements giving `out` from arguments of dtypes in[0..nargs): NULL, or
+ * what is wrong, in words. */
+const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, const DType *in,
+                     int nargs, AsmPlan *p);
+/* The CUDA helper's name for `in` (mt_asm_ and a hash of the asm, its
+ * constraints, pack, volatility and dtypes: equal asms share one). */
+const char *asm_helper_name(Arena *a, const Function *f, const Inst *in);
+/* The definitions of the helpers of f's inline asms that `code` calls
+ * (each guarded, so a translation unit with several kernels defines each
+ * once); "" if none. */
+const char *asm_cuda_helpers(Arena *a, const Function *f, const char *code);
+
+#endif
