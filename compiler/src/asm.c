@@ -24,6 +24,21 @@ static int class_of(char c) {
     return -1;
 }
 
+int asm_class_bits(char letter) {
+    int k = class_of(letter);
+    return k < 0 ? 0 : classes[k].bits;
+}
+
+int asm_class_is_float(char letter) { return letter == 'f' || letter == 'd'; }
+
+const char *asm_constraints(Arena *a, const AsmPlan *p) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (int k = 0; k < p->nregs; k++)
+        sb_printf(&sb, "%s%s%c", k ? "," : "", k < p->nout ? "=" : "", p->letter[k]);
+    return sb_str(&sb);
+}
+
 /* Elements of `dt` in one register of an asm of `pack` (Triton's rule). */
 static int per_register(DType dt, int pack) {
     int bits = dtype_info(dt)->bits;
@@ -168,7 +183,7 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
             for (int e = 1; e < p->in_per[i]; e++)
                 word = arena_printf(a, "%s | ((%s)b%d << %d)", word, uint_type(classes[c].bits), i,
                                     e * bits);
-            if (classes[c].letter == 'f' || classes[c].letter == 'd')
+            if (asm_class_is_float(classes[c].letter))
                 word = arena_printf(a, "mytriton_bitcast<%s>(%s)", classes[c].ctype, word);
             sb_printf(sb, "    %s i%d = %s;\n", classes[c].ctype, k, word);
         }
@@ -186,7 +201,7 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     /* the result: the first element of the first register */
     int c = class_of(p->letter[0]);
     int bits = dtype_info(rt)->bits;
-    const char *word = classes[c].letter == 'f' || classes[c].letter == 'd'
+    const char *word = asm_class_is_float(classes[c].letter)
                            ? arena_printf(a, "mytriton_bitcast<%s>(o0)", uint_type(classes[c].bits))
                            : "o0";
     const char *elem = arena_printf(a, "mytriton_bitcast<%s>((%s)%s)", c_mem_type(rt, C_CUDA),

@@ -31,6 +31,12 @@ typedef struct AsmPlan {
  * what is wrong, in words. */
 const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, const DType *in,
                      int nargs, AsmPlan *p);
+/* A register class's bits (r h l f d: 32 16 64 32 64), and whether it is
+ * a float register (f d). */
+int asm_class_bits(char letter);
+int asm_class_is_float(char letter);
+/* The constraints in LLVM's spelling without spaces ("=r,r,r"). */
+const char *asm_constraints(Arena *a, const AsmPlan *p);
 /* The CUDA helper's name for `in` (mt_asm_ and a hash of the asm, its
  * constraints, pack, volatility and dtypes: equal asms share one). */
 const char *asm_helper_name(Arena *a, const Function *f, const Inst *in);

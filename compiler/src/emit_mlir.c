@@ -71,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "cgen.h"
 
 enum { MLIR_MAX_THREADS = 1024 };
@@ -2064,6 +2065,102 @@ static void mlir_quote(StrBuf *sb, const char *text, int format) {
     }
 }
 
+/* tl.inline_asm_elementwise (asm.h): one llvm.inline_asm per element, as
+ * asm.c's CUDA helper: the element's bits repeated over each of its
+ * argument's registers, the first element of the result's first register
+ * taken. */
+static const char *int_type(Mlir *M, int bits) { return arena_printf(M->a, "i%d", bits); }
+
+static const char *int_bits_const(Mlir *M, int bits, int64_t v) {
+    return const_of(M, bits == 16 ? DT_I16 : bits == 32 ? DT_I32 : DT_I64, v);
+}
+
+static void emit_inline_asm(Mlir *M, const Inst *in) {
+    DType rt = (DType)in->type.dtype, dts[3];
+    for (int i = 0; i < in->nargs; i++) dts[i] = (DType)operand_type(M->f, in->args[i]).dtype;
+    AsmPlan p;
+    const char *err = asm_plan(M->a, in->attrs.constraints ? in->attrs.constraints : "",
+                               in->attrs.pack, rt, dts, in->nargs, &p);
+    MT_ASSERT(!err); /* the frontend checked them */
+    StrBuf ops, tys;
+    sb_init(&ops, M->a);
+    sb_init(&tys, M->a);
+    int k = p.nout;
+    for (int i = 0; i < in->nargs; i++) {
+        DType dt = dts[i];
+        int bits = dtype_info(dt)->bits;
+        const char *x = to_mem(M, opd_as(M, in->args[i], dt), dt);
+        if (dtype_is_float(dt)) {
+            const char *y = tmp(M, x, "bits");
+            line(M, "%s = arith.bitcast %s : %s to %s", y, x, mem_type(dt), int_type(M, bits));
+            x = y;
+        }
+        for (int r = 0; r < p.nin[i]; r++, k++) {
+            int R = asm_class_bits(p.letter[k]);
+            const char *IR = int_type(M, R), *w = x;
+            if (R > bits) {
+                w = tmp(M, x, "wide");
+                line(M, "%s = arith.extui %s : %s to %s", w, x, int_type(M, bits), IR);
+            }
+            const char *word = w;
+            for (int e = 1; e < p.in_per[i]; e++) {
+                const char *s = tmp(M, x, "shl"), *o = tmp(M, x, "or");
+                line(M, "%s = arith.shli %s, %s : %s", s, w, int_bits_const(M, R, e * bits), IR);
+                line(M, "%s = arith.ori %s, %s : %s", o, word, s, IR);
+                word = o;
+            }
+            const char *T = IR;
+            if (asm_class_is_float(p.letter[k])) {
+                T = R == 32 ? "f32" : "f64";
+                const char *b = tmp(M, x, "reg");
+                line(M, "%s = arith.bitcast %s : %s to %s", b, word, IR, T);
+                word = b;
+            }
+            sb_printf(&ops, "%s%s", ops.len ? ", " : "", word);
+            sb_printf(&tys, "%s%s", tys.len ? ", " : "", T);
+        }
+    }
+    StrBuf outs;
+    sb_init(&outs, M->a);
+    for (int r = 0; r < p.nout; r++) {
+        int R = asm_class_bits(p.letter[r]);
+        sb_printf(&outs, "%s%s", r ? ", " : "",
+                  asm_class_is_float(p.letter[r]) ? (R == 32 ? "f32" : "f64") : int_type(M, R));
+    }
+    const char *RT = p.nout > 1 ? arena_printf(M->a, "!llvm.struct<(%s)>", sb_str(&outs)) : sb_str(&outs);
+    StrBuf q;
+    sb_init(&q, M->a);
+    mlir_quote(&q, in->attrs.text ? in->attrs.text : "", 0);
+    const char *res = fresh(M, helper(M, in->result, "asm"));
+    line(M, "%s = llvm.inline_asm %sasm_dialect = att \"%s\", \"%s\" %s : (%s) -> %s", res,
+         in->op == OP_INLINE_ASM_VOLATILE ? "has_side_effects " : "", sb_str(&q),
+         asm_constraints(M->a, &p), sb_str(&ops), sb_str(&tys), RT);
+    /* the first element of the first register, read back as a register value */
+    int R = asm_class_bits(p.letter[0]), bits = dtype_info(rt)->bits;
+    const char *x = res;
+    if (p.nout > 1) {
+        x = tmp(M, res, "0");
+        line(M, "%s = llvm.extractvalue %s[0] : %s", x, res, RT);
+    }
+    if (asm_class_is_float(p.letter[0])) {
+        const char *y = tmp(M, res, "word");
+        line(M, "%s = arith.bitcast %s : %s to %s", y, x, R == 32 ? "f32" : "f64", int_type(M, R));
+        x = y;
+    }
+    if (R > bits) {
+        const char *y = tmp(M, res, "elem");
+        line(M, "%s = arith.trunci %s : %s to %s", y, x, int_type(M, R), int_type(M, bits));
+        x = y;
+    }
+    if (dtype_is_float(rt)) {
+        const char *y = tmp(M, res, "mem");
+        line(M, "%s = arith.bitcast %s : %s to %s", y, x, int_type(M, bits), mem_type(rt));
+        x = y;
+    }
+    const char *want = fresh(M, arena_printf(M->a, "v%d", in->result));
+    M->vname[in->result] = to_reg(M, x, rt, want);
+}
+
 /* device_print: gpu.printf (CUDA's vprintf after convert-gpu-to-nvvm) in
  * the CUDA backend's format (cgen.c c_print_format): the prefix written
  * into the format, since gpu.printf takes no string arguments; each thread
@@ -2329,7 +2426,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     }
     case OP_BITCAST: emit_bitcast(M, in); return;
     case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE: unsupported(M, in, "tl.inline_asm_elementwise yet"); return;
+    case OP_INLINE_ASM_VOLATILE: emit_inline_asm(M, in); return;
     case OP_SELECT: {
         const char *c = opd_as(M, x[0], DT_BOOL);
         const char *a = opd_as(M, x[1], dt);

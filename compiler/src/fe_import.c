@@ -324,6 +324,28 @@ static void define_global(Interp *I, const PyNode *s) {
             fe_env_set(I->a, &I->globals, pyast_str(target, "id"), alias, target->pos);
             return;
         }
+        /* a member that a module of triton.language lacks (`pw = shim.pow`
+         * where shim is tl.math): Python fails at import; an error where a
+         * kernel reads it */
+        if (pyast_isk(value, PK_Attribute)) {
+            const PyNode *of = pyast_node(value, "value");
+            Val base = module_alias(I, of);
+            if (base.kind == V_MODULE && base.i != MOD_OTHER && base.i != MOD_USER &&
+                base.i != MOD_TRITON && dotted(I, of)) {
+                Val bad = {0};
+                bad.kind = V_NONCONST_GLOBAL;
+                bad.i = 3;
+                bad.s = arena_printf(I->a,
+                                     "%s.%s, and %s has no '%s' (Python fails here at import; "
+                                     "if a module is chosen at import time, name it: "
+                                     "--module-value %s=triton.language.extra.cuda.libdevice)",
+                                     dotted(I, of), pyast_str(value, "attr"),
+                                     base.s ? base.s : dotted(I, of), pyast_str(value, "attr"),
+                                     dotted(I, of));
+                fe_env_set(I->a, &I->globals, pyast_str(target, "id"), bad, target->pos);
+                return;
+            }
+        }
         if (!constexpr_ann && (pyast_isk(value, PK_Attribute) || pyast_isk(value, PK_Name) ||
                                pyast_isk(value, PK_Call)))
             return;

@@ -55,7 +55,9 @@ typedef enum VKind {
     V_OPFN,  /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
     V_METHOD, /* a bound method: `s` its name, `items[0]` the receiver */
     V_NONCONST_GLOBAL, /* a module-level name kernels may not read (Triton's rule):
-                        * `s` its name, `i` 1 when annotated `x: tl.constexpr = v` */
+                        * `s` its name, `i` 1 when annotated `x: tl.constexpr = v`,
+                        * 2 computed by Python, 3 a member its module lacks (`s`:
+                        * what it is, in words) */
     V_BLOCKPTR, /* tl.make_block_ptr's value: `bp` */
     V_LAZY      /* a name imported by a module other than the kernel's, read
                  * when first used (fe_resolve): `lazy` */

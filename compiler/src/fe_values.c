@@ -249,6 +249,8 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
     }
     e = fe_env_find(&I->globals, name);
     Val resolved = e ? fe_resolve(I, e->v) : (Val){0};
+    if (e && resolved.kind == V_NONCONST_GLOBAL && resolved.i == 3)
+        fe_fail(I, pos, "'%s' (line %d) is %s", name, e->at.line, resolved.s);
     if (e && resolved.kind == V_NONCONST_GLOBAL && resolved.i == 2)
         fe_fail(I, pos,
                 "the module-level constexpr '%s' (line %d) is computed by Python code that "

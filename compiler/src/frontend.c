@@ -419,6 +419,17 @@ Val fe_define_value(Interp *I, const Define *d) {
             I, srcpos(0, 0),
             "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
             define_option(I, d), d->name, d->value, d->name);
+    /* --module-value only: a module of triton.language, as Python picks one
+     * at import time (tl_extra_shim=triton.language.extra.cuda.libdevice) */
+    if (d->module_value) {
+        const char *full =
+            strcmp(t, "tl") == 0         ? "triton.language"
+            : strncmp(t, "tl.", 3) == 0 ? arena_printf(I->a, "triton.language.%s", t + 3)
+                                        : t;
+        Module m = extra_module(full);
+        if (m == MOD_OTHER) m = fe_language_module(full);
+        if (m != MOD_OTHER && m != MOD_TRITON) return fe_module_val(m, arena_strdup(I->a, full));
+    }
     /* a dtype, as Triton's kernels take one (DTYPE=tl.float16) */
     static const char *const prefixes[] = {"tl.", "triton.language."};
     for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {

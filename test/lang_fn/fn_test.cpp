@@ -747,6 +747,33 @@ TEST(Diagnostics, ModuleValuesFixPythonComputedNames) {
         << twice.err;
 }
 
+// A module Python picks at import time (FlagGems' tl_extra_shim, the
+// vendor's libdevice) given as a module of triton.language.
+TEST(Diagnostics, ModuleValuesNameModules) {
+    const std::string helper = std::string(kHeader) +
+                               "from backend import pick\n"
+                               "try:\n    shim = pick()\nexcept ImportError:\n"
+                               "    shim = triton.language.math\n";
+    const std::string k = std::string(kHeader) +
+                          "from helper import shim\n"
+                          "pw = shim.pow\n"
+                          "\n\n@triton.jit\ndef k(p):\n"
+                          "    x = tl.load(p)\n    tl.store(p, pw(x, 3.0) + shim.exp2(x))\n";
+    const std::vector<std::pair<std::string, std::string>> files = {{"helper.py", helper}, {"k.py", k}};
+    auto v = compile_files("module_values_module", files, "*fp32",
+                           {"--module-value=shim=triton.language.extra.cuda.libdevice"});
+    EXPECT_EQ(v.status, 0) << v.err;
+    auto tl = compile_files("module_values_tl", files, "*fp32", {"--module-value=shim=tl.extra.libdevice"});
+    EXPECT_EQ(tl.status, 0) << tl.err;
+    // without it, the except branch's tl.math has no pow (as in Triton 3.6)
+    auto d = compile_files("module_values_module_unset", files, "*fp32");
+    EXPECT_EQ(d.status, 1);
+    EXPECT_NE(d.err.find("k.py:10:17: error: 'pw' (line 4) is shim.pow, and tl.math has no 'pow'"),
+              std::string::npos)
+        << d.err;
+    EXPECT_NE(d.err.find("--module-value shim="), std::string::npos) << d.err;
+}
+
 TEST(Diagnostics, ErrorInAnImportedModuleNamesItsFile) {
     auto d = compile_files(
         "imported",
