@@ -722,6 +722,7 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_REMAP:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:
@@ -850,6 +851,17 @@ const char *c_triton_helpers(Arena *a, const char *code) {
         code);
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);
+}
+
+const char *c_gather_index(Arena *a, const Function *f, const Inst *in, const char *p,
+                           const char *idx) {
+    Type x = operand_type(f, in->args[0]);
+    int ax = in->attrs.axis, d = (int)x.dims[ax];
+    const char *i = arena_printf(a, "((unsigned long long)(%s) < %dull ? (int)(%s) : 0)", idx, d, idx);
+    if (x.rank == 1) return i;
+    int cs = (int)x.dims[1], cr = (int)in->type.dims[1];
+    if (ax == 0) return arena_printf(a, "%s * %d + (%s) %% %d", i, cs, p, cr);
+    return arena_printf(a, "(%s) / %d * %d + %s", p, cr, cs, i);
 }
 
 const char *c_remap_index(Arena *a, const Attrs *at, const char *e) {

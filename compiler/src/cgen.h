@@ -55,6 +55,12 @@ const char *c_triton_helpers(Arena *a, const char *code);
  * the result's element count): voff + sum over k of
  * (e / prod(vdims[k+1..]) % vdims[k]) * vstride[k]. */
 const char *c_remap_index(Arena *a, const Attrs *at, const char *e);
+/* gather (ops.def OP_GATHER): the row-major position in operand 0 of the
+ * result element at row-major position `p`, whose index (operand 1's
+ * element there) is the C expression `idx`. An index out of range reads
+ * element 0 along the axis (Triton leaves it undefined). */
+const char *c_gather_index(Arena *a, const Function *f, const Inst *in, const char *p,
+                           const char *idx);
 /* An op template ({0} {1} {2}: operands; {f}: "f" unless ct is f64) filled. */
 const char *c_template(Arena *a, const char *tmpl, const char *const *x, DType ct);
 /* The C names of the function's parameters: the Python names, except where

@@ -300,7 +300,7 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     line(C, "__syncthreads();");
     Layout rl = type_numel(in->type) == 1 ? LAYOUT_UNIFORM : C->tile->layout[id];
     const char *p = read_pos(C, rl, in->type);
-    if ((in->op == OP_TRANS && C->tile->dot_box) || in->op == OP_REMAP) {
+    if ((in->op == OP_TRANS && C->tile->dot_box) || in->op == OP_REMAP || in->op == OP_GATHER) {
         /* a name for the position it reads more than once */
         line(C, "int pos%d = %s;", id, p);
         p = arena_printf(C->a, "pos%d", id);
@@ -312,6 +312,7 @@ static void emit_exchange(Cuda *C, const Inst *in) {
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "%s * 2 + %d", p, in->attrs.axis);
     if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "%s ^ %d", p, in->attrs.axis);
     if (in->op == OP_REMAP) src = c_remap_index(C->a, &in->attrs, p);
+    if (in->op == OP_GATHER) src = c_gather_index(C->a, C->f, in, p, opd(C, in->args[1]));
     line(C, "%s v%d = %s[%s];", T, id, buf, src);
     if (C->loop_depth > 0) line(C, "__syncthreads();");
 }
@@ -799,6 +800,7 @@ static void emit_inst(Cuda *C, const Inst *in) {
     case OP_TRANS:
     case OP_REMAP:
     case OP_JOIN:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;
     case OP_ZEROS:

@@ -438,6 +438,7 @@ static AxisInfo axis_value(CudaB *C, int v, Layout use) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_LOAD:
     case OP_STORE:
@@ -777,6 +778,7 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
     case OP_INT_TO_PTR:
@@ -1767,7 +1769,7 @@ static void emit_exchange(CudaB *C, const Inst *in) {
     int loops = cb_open(C, rl);
     const char *p = read_pos(C, rl, in->type);
     /* a name for a position read more than once (bounding boxes, remap) */
-    int named = in->op == OP_REMAP || (C->tile->dot_box && in->op == OP_TRANS);
+    int named = in->op == OP_REMAP || in->op == OP_GATHER || (C->tile->dot_box && in->op == OP_TRANS);
     if (named) {
         cb_line(C, "{");
         C->indent++;
@@ -1781,6 +1783,7 @@ static void emit_exchange(CudaB *C, const Inst *in) {
     if (in->op == OP_SPLIT) src = arena_printf(C->a, "(%s) * 2 + %d", p, in->attrs.axis);
     if (in->op == OP_XOR_SHUFFLE) src = arena_printf(C->a, "(%s) ^ %d", p, in->attrs.axis);
     if (in->op == OP_REMAP) src = c_remap_index(C->a, &in->attrs, p);
+    if (in->op == OP_GATHER) src = c_gather_index(C->a, C->f, in, p, E(C, in, 1, rl));
     cb_line(C, "v%d%s = %s[%s];", id, cb_count(C, rl) == 1 ? "" : subscript(C, rl, "i", "j"), buf,
             src);
     if (named) {
@@ -2005,6 +2008,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OP_REMAP:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_ARGMAX:
     case OP_ARGMIN:
@@ -2429,6 +2433,7 @@ static void emit_now(CudaB *C, const Inst *in) {
     case OP_TRANS:
     case OP_REMAP:
     case OP_JOIN:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(C, in); return;
     case OP_DOT: emit_dot(C, in); return;

@@ -480,6 +480,7 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_ADDPTR:
     case OP_INT_TO_PTR:
@@ -922,6 +923,8 @@ static void emit_shape(Host *H, const Inst *in) {
         src = flat_element(H, x[0], arena_printf(H->a, "mt_e ^ %d", in->attrs.axis));
     if (in->op == OP_REMAP) /* a gather: result element e from its multi-index over dims */
         src = flat_element(H, x[0], c_remap_index(H->a, &in->attrs, "mt_e"));
+    if (in->op == OP_GATHER) /* tl.gather: at the index operand 1 holds there */
+        src = flat_element(H, x[0], c_gather_index(H->a, H->f, in, "mt_e", flat_element(H, x[1], "mt_e")));
     if (in->op == OP_JOIN)
         src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
                            flat_element(H, x[1], "mt_e / 2"));
@@ -1042,6 +1045,7 @@ static void emit_inst(Host *H, const Inst *in) {
     case OP_TRANS:
     case OP_REMAP:
     case OP_JOIN:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_shape(H, in); return;
     case OP_NEG:

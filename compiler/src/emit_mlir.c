@@ -1189,6 +1189,47 @@ static void exchange_store(Mlir *M, const Inst *in, int k, const char *buf, cons
     }
 }
 
+/* tl.gather: the row-major position in operand 0 of result element p, at
+ * the index operand 1 holds there (i32; out of range: 0), as cgen.c's
+ * c_gather_index. */
+static const char *gather_source(Mlir *M, const Inst *in, const char *p) {
+    int id = in->result;
+    Type x = operand_type(M->f, in->args[0]);
+    DType it = (DType)operand_type(M->f, in->args[1]).dtype;
+    const char *i = opd(M, in->args[1]);
+    int bits = dtype_info(it)->bits;
+    if (bits != 32) {
+        const char *t = fresh(M, helper(M, id, "gather_i32"));
+        line(M, "%s = arith.%s %s : %s to i32", t,
+             bits > 32 ? "trunci" : dtype_is_unsigned(it) ? "extui" : "extsi", i, reg_type(it));
+        i = t;
+    }
+    int ax = in->attrs.axis;
+    const char *ok = fresh(M, helper(M, id, "gather_ok")), *c = fresh(M, helper(M, id, "gather_at"));
+    if (bits > 32) { /* an i64 index in range: its truncation, compared unsigned */
+        line(M, "%s = arith.cmpi ult, %s, %s : %s", ok, opd(M, in->args[1]),
+             const_of(M, it, x.dims[ax]), reg_type(it));
+    } else {
+        line(M, "%s = arith.cmpi ult, %s, %s : i32", ok, i, int_const(M, x.dims[ax]));
+    }
+    line(M, "%s = arith.select %s, %s, %s : i32", c, ok, i, int_const(M, 0));
+    if (x.rank == 1) return c;
+    int cs = (int)x.dims[1], cr = (int)in->type.dims[1];
+    const char *a = fresh(M, helper(M, id, "gather_a")), *b = fresh(M, helper(M, id, "gather_b"));
+    const char *s = fresh(M, helper(M, id, "gather_src"));
+    if (ax == 0) {
+        line(M, "%s = arith.muli %s, %s : i32", a, c, int_const(M, cs));
+        line(M, "%s = arith.remui %s, %s : i32", b, p, int_const(M, cr));
+    } else {
+        const char *r = fresh(M, helper(M, id, "gather_row"));
+        line(M, "%s = arith.divui %s, %s : i32", r, p, int_const(M, cr));
+        line(M, "%s = arith.muli %s, %s : i32", a, r, int_const(M, cs));
+        b = c;
+    }
+    line(M, "%s = arith.addi %s, %s : i32", s, a, b);
+    return s;
+}
+
 static void emit_exchange(Mlir *M, const Inst *in) {
     int id = in->result;
     DType dt = (DType)in->type.dtype;
@@ -1270,6 +1311,8 @@ static void emit_exchange(Mlir *M, const Inst *in) {
             inner *= d;
         }
         idx = exchange_index(M, id, src, 1, 0);
+    } else if (in->op == OP_GATHER) {
+        idx = exchange_index(M, id, gather_source(M, in, p), 1, 0);
     } else {
         idx = exchange_index(M, id, p, 1, 0);
     }
@@ -2362,6 +2405,7 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OP_TRANS:
     case OP_REMAP:
     case OP_JOIN:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_SPLIT: emit_exchange(M, in); return;
     case OP_ZEROS:

@@ -139,6 +139,8 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_DESC_ATOMIC_AND] = {"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DESC_ATOMIC_OR] = {"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_DESC_ATOMIC_XOR] = {"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
+    [B_GATHER] = {"tl.gather", {"src", "index", "axis"}, 3, 8, 0},
+    [B_NEXT_POW2] = {"triton.next_power_of_2", {"n"}, 1, 8, 0},
     [B_INLINE_ASM] = {"tl.inline_asm_elementwise",
                       {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
                       6,
@@ -182,6 +184,7 @@ static const struct {
     {"pointer_type", V_FUNC, B_POINTER_TYPE},
     {"clamp", V_FUNC, B_CLAMP},
     {"inline_asm_elementwise", V_FUNC, B_INLINE_ASM},
+    {"gather", V_FUNC, B_GATHER},
     {"sigmoid", V_FUNC, B_SIGMOID},
     {"fdiv", V_FUNC, B_FDIV},
     {"multiple_of", V_FUNC, B_MULTIPLE_OF},
@@ -370,7 +373,7 @@ static int is_tensor_member(Builtin b) {
         B_ARGMIN,     B_CUMSUM,       B_CUMPROD,      B_REDUCE,        B_ASSOC_SCAN,
         B_ATOMIC_ADD, B_ATOMIC_MAX,   B_ATOMIC_MIN,   B_ATOMIC_AND,    B_ATOMIC_OR,
         B_ATOMIC_XOR, B_ATOMIC_XCHG,  B_ATOMIC_CAS,   B_XOR_SUM,       B_SORT,
-        B_FLIP,       B_HISTOGRAM};
+        B_FLIP,       B_HISTOGRAM,    B_GATHER};
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         if (members[i] == b) return 1;
     return 0;
@@ -407,9 +410,10 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
     v.kind = V_NONE;
     switch (base.i) {
     case MOD_TRITON:
-        if (strcmp(attr, "jit") == 0 || strcmp(attr, "cdiv") == 0) {
+        if (strcmp(attr, "jit") == 0 || strcmp(attr, "cdiv") == 0 ||
+            strcmp(attr, "next_power_of_2") == 0) {
             v.kind = V_FUNC;
-            v.i = attr[0] == 'j' ? B_JIT : B_CDIV;
+            v.i = attr[0] == 'j' ? B_JIT : attr[0] == 'c' ? B_CDIV : B_NEXT_POW2;
         } else if (strcmp(attr, "language") == 0) {
             v = fe_module_val(MOD_TL, "triton.language");
         }
@@ -1051,6 +1055,18 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     case B_DESC_ATOMIC_OR:
     case B_DESC_ATOMIC_XOR: return fe_desc_atomic(I, &A, (int)(b - B_DESC_ATOMIC_ADD), fn, pos);
     case B_INLINE_ASM: return inline_asm(I, &A, fn, pos);
+    case B_GATHER: {
+        /* tl.gather(src, index, axis): the result has the index's shape */
+        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *i = fe_to_expr(I, A.v[1], A.pos[1], fn);
+        int64_t axis = fe_need_int(I, A.v[2], A.pos[2], "tl.gather's axis");
+        if (x->type.rank > 0 && axis < 0) axis += x->type.rank;
+        if (axis < 0 || axis > 1)
+            fe_fail(I, A.pos[2], "%s: axis %lld is out of range for %s", fn, (long long)A.v[2].i,
+                    type_str(I->a, x->type));
+        Attrs at = {0};
+        at.axis = (int)axis;
+        return fe_vexpr(fe_mk_op(I, OP_GATHER, fn, pos, 2, x, i, NULL, &at));
+    }
     case B_CLAMP: {
         /* Triton's clamp: floats only; min(max(x, lo), hi) */
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),
@@ -1174,6 +1190,17 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Val num =
             fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
         return fe_ct_binop(I, PK_FloorDiv, num, A.v[1], pos);
+    }
+    case B_NEXT_POW2: {
+        /* triton.next_power_of_2 (a Python function of a compile-time int):
+         * the smallest power of 2 at least n; 0 for n <= 0, as its bit
+         * arithmetic gives */
+        int64_t n = fe_need_int(I, A.v[0], A.pos[0], "triton.next_power_of_2's argument");
+        if (n > ((int64_t)1 << 62))
+            fe_fail(I, A.pos[0], "%s(%lld) does not fit in 64 bits", fn, (long long)n);
+        int64_t p = 1;
+        while (p < n) p <<= 1;
+        return fe_vint(n <= 0 ? 0 : p);
     }
     case B_SWIZZLE2D: {
         /* standard.py's: (i, j) of a size_i x size_j grid renumbered so that

@@ -223,6 +223,8 @@ typedef enum Builtin {
     B_DESC_ATOMIC_OR,
     B_DESC_ATOMIC_XOR,
     B_INLINE_ASM,
+    B_GATHER,
+    B_NEXT_POW2,
     B_COUNT
 } Builtin;
 

@@ -129,6 +129,7 @@ static int eval_const(const Inst *in, ConstVal *out) {
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_ABS:
 #define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
@@ -225,6 +226,7 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
     case OP_BROADCAST:
     case OP_JOIN:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_NEG:
     case OP_ABS:

@@ -230,10 +230,10 @@ static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
         if (strcmp(name, "*") == 0) return;
         Val v = {0};
         if (module && fe_is_triton_module(module)) {
-            if (strcmp(name, "language") == 0) v = fe_module_val(MOD_TL, "triton.language");
-            else if (strcmp(name, "jit") == 0) v.kind = V_FUNC, v.i = B_JIT;
-            else if (strcmp(name, "cdiv") == 0) v.kind = V_FUNC, v.i = B_CDIV;
-            else v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
+            /* triton's members: its module_member's (jit, cdiv, language, ...) */
+            v = fe_module_member(I, fe_module_val(MOD_TRITON, module), name);
+            if (v.kind == V_NONE)
+                v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
         } else if (module && fe_is_language_module(module)) {
             v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
             Val m = fe_tl_member(name, fe_language_module(module) == MOD_TL_MATH);

@@ -380,7 +380,7 @@ static int source_of(const Function *f, const Inst *in, int q, int *k) {
  * elements of each per thread. */
 static int *regs_map(Arena *a, const Function *f, const LayoutPlan *p, const Inst *in) {
     const TileInfo *t = p->tile;
-    if (in->result < 0) return NULL;
+    if (in->result < 0 || in->op == OP_GATHER) return NULL; /* (a gather's sources are data) */
     Layout lr = t->layout[in->result];
     Layout lk[2];
     for (int k = 0; k < in->nargs && k < 2; k++) {

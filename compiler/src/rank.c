@@ -798,7 +798,8 @@ static void lower_item(Rank *R, Inst *in) {
         keep(R, in, fold(S));
         return;
     }
-    case OP_REMAP: break;
+    case OP_REMAP:
+    case OP_GATHER: break;
 #include "ops_elementwise_cases.h"
     case OP_CAST:
     case OP_BITCAST:

@@ -43,6 +43,7 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_PRINT:
     case OP_RESHAPE:
     case OP_SPLIT:
+    case OP_GATHER:
     case OP_XOR_SHUFFLE:
     case OP_TRANS:
     case OP_REMAP:

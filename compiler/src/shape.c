@@ -286,7 +286,9 @@ static int has_box_move(const Function *f, const Block *b) {
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++)
             if (has_box_move(f, sub[k])) return 1;
-        if ((in->op == OP_TRANS || in->op == OP_RESHAPE || in->op == OP_REMAP) && in->result >= 0) {
+        if ((in->op == OP_TRANS || in->op == OP_RESHAPE || in->op == OP_REMAP ||
+             in->op == OP_GATHER) &&
+            in->result >= 0) {
             Type x = operand_type(f, in->args[0]), b2;
             if (x.rank == 2 && in->type.rank == 2 && !shape_broadcast(x, in->type, &b2)) return 1;
             if (in->op == OP_REMAP && x.rank + in->type.rank == 3 &&
@@ -354,7 +356,7 @@ static int check_arange_uses(MtContext *ctx, const Function *f, const TileInfo *
 
 int shape_moves_elements(Op op) {
     return op == OP_RESHAPE || op == OP_TRANS || op == OP_REMAP || op == OP_JOIN ||
-           op == OP_SPLIT || op == OP_XOR_SHUFFLE;
+           op == OP_SPLIT || op == OP_XOR_SHUFFLE || op == OP_GATHER;
 }
 
 int shape_reduce_flat(const TileInfo *t, const Function *f, const Inst *in) {

@@ -817,6 +817,26 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
         *out = type_with_shape(x, x.rank - 1, x.dims);
         return 1;
     }
+    case OP_GATHER: {
+        Type x = args[0], i = args[1];
+        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+        if (i.ptr || !dtype_is_int((DType)i.dtype) || i.dtype == DT_BOOL)
+            FAIL("%s needs an integer index (got %s)", name, type_str(a, i));
+        if (x.rank < 1 || x.rank > 2)
+            FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
+        if (i.rank != x.rank)
+            FAIL("%s needs an index of the source's rank (got %s and %s)", name, type_str(a, x),
+                 type_str(a, i));
+        if (at->axis < 0 || at->axis >= x.rank)
+            FAIL("%s: axis %d is out of range for %s", name, at->axis, type_str(a, x));
+        for (int k = 0; k < x.rank; k++)
+            if (k != at->axis && i.dims[k] != x.dims[k])
+                FAIL("%s: the index's shape must be the source's except along axis %d (got %s "
+                     "and %s)",
+                     name, at->axis, type_str(a, x), type_str(a, i));
+        *out = type_with_shape(type_scalar((DType)x.dtype), i.rank, i.dims);
+        return 1;
+    }
     case OP_XOR_SHUFFLE: {
         Type x = args[0];
         if (x.ptr) FAIL("%s of a pointer block is not supported", name);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../lang_shape/box_ref.h"
+#include "../lang_shape/gather_ref.h"
 #include "../lang_shape/sort_ref.h"
 
 #include "shbcast_o1.h"
@@ -21,6 +22,9 @@
 #include "shinter_o2.h"
 #include "shcat_o1.h"
 #include "shcat_o2.h"
+#include "shgather_big_o2.h"
+#include "shgather_o1.h"
+#include "shgather_o2.h"
 #include "shloop_o1.h"
 #include "shloop_o2.h"
 #include "shpairs_o1.h"
@@ -199,6 +203,29 @@ TEST(EmuShape, Cat) {
         std::sort(want.begin(), want.end());
         ASSERT_EQ(z, want);
         ASSERT_EQ(s[0], want.back());
+    }
+}
+
+TEST(EmuShape, Gather) {
+    using Gather = cudaError_t (*)(cudaStream_t, const float *, const int32_t *, const int64_t *,
+                                   const int16_t *, float *, float *, float *, float *);
+    struct {
+        Gather f;
+        int R, C, R2, C2;
+    } cases[] = {{launch_shgather_o1, 8, 16, 32, 4},
+                 {launch_shgather_o2, 8, 16, 32, 4},
+                 {launch_shgather_big_o2, 32, 64, 64, 16}};
+    for (auto c : cases) {
+        GatherCase g(c.R, c.C, c.R2, c.C2);
+        std::vector<float> rows(g.rows.size(), -1.0f), cols(g.cols.size(), -1.0f),
+            one(g.one.size(), -1.0f), vec(g.vec.size(), -1.0f);
+        ASSERT_EQ(c.f(0, g.x.data(), g.i.data(), g.j.data(), g.k.data(), rows.data(), cols.data(),
+                      one.data(), vec.data()),
+                  cudaSuccess);
+        EXPECT_EQ(rows, g.rows) << "axis 0, R=" << c.R;
+        EXPECT_EQ(cols, g.cols) << "axis 1, R=" << c.R;
+        EXPECT_EQ(one, g.one) << "one row, R=" << c.R;
+        EXPECT_EQ(vec, g.vec) << "vector, R=" << c.R;
     }
 }
 

@@ -657,6 +657,27 @@ TEST(Diagnostics, InlineAsm) {
         << host.err;
 }
 
+// triton.next_power_of_2, a Python function kernels call on compile-time
+// integers (Triton runs it on the constexpr), also imported from triton.
+TEST(Diagnostics, NextPowerOfTwo) {
+    const std::string k = std::string(kHeader) +
+                          "from triton import next_power_of_2, cdiv\n"
+                          "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+                          "    tl.static_assert(triton.next_power_of_2(N) == 128)\n"
+                          "    tl.static_assert(next_power_of_2(128) == 128 and next_power_of_2(1) == 1)\n"
+                          "    tl.static_assert(next_power_of_2(0) == 0 and cdiv(N, 64) == 2)\n"
+                          "    B: tl.constexpr = next_power_of_2(N)\n"
+                          "    o = tl.arange(0, B)\n"
+                          "    tl.store(p + o, tl.load(p + o, mask=o < N), mask=o < N)\n";
+    auto d = compile_files("next_pow2", {{"k.py", k}}, "*fp32", {"N=100"});
+    EXPECT_EQ(d.status, 0) << d.err;
+    auto bad = compile_files("next_pow2_runtime", {{"k.py", std::string(kHeader) +
+        "\n\n@triton.jit\ndef k(p, n):\n    tl.store(p, triton.next_power_of_2(n))\n"}}, "*fp32, i32");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.err.find("k.py:7:40: error: triton.next_power_of_2's argument"), std::string::npos)
+        << bad.err;
+}
+
 TEST(Diagnostics, PackageImports) {
     const std::string consts = std::string(kHeader) +
                                "DEVICE = get_device()\nSCALE = tl.constexpr(3)\n"

@@ -14,6 +14,7 @@
 
 #include "mytriton/runtime.h"
 #include "box_ref.h"
+#include "gather_ref.h"
 #include "sort_ref.h"
 #include "mytriton_lang_shape_kernels.h"
 #if MT_SHAPE_MLIR
@@ -206,6 +207,29 @@ void interleave(Backend b, int opt) {
     }
     expect_equal(z.h, want_z, "interleave");
     expect_equal(w.h, want_w, "interleave split");
+}
+
+// tl.gather along axis 0 (an (R2, C) index into an (R, C) block, the
+// result larger than the source), along axis 1 (an (R, C2) i64 index), of
+// one row as flash-linear-attention writes it, and of a vector (i16).
+void gather(Backend b, int opt) {
+    GatherCase g(8, 16, 32, 4);
+    Buf<float> x(g.x), rows(std::vector<float>(g.rows.size(), -1.0f)),
+        cols(std::vector<float>(g.cols.size(), -1.0f)), one(std::vector<float>(g.one.size(), -1.0f)),
+        vec(std::vector<float>(g.vec.size(), -1.0f));
+    Buf<int32_t> ib(g.i);
+    Buf<int64_t> jb(g.j);
+    Buf<int16_t> kb(g.k);
+    RUN(b, opt, gather, x.ptr(b), ib.ptr(b), jb.ptr(b), kb.ptr(b), rows.ptr(b), cols.ptr(b),
+        one.ptr(b), vec.ptr(b));
+    rows.fetch(b);
+    cols.fetch(b);
+    one.fetch(b);
+    vec.fetch(b);
+    expect_equal(rows.h, g.rows, "gather along axis 0");
+    expect_equal(cols.h, g.cols, "gather along axis 1");
+    expect_equal(one.h, g.one, "gather of one row");
+    expect_equal(vec.h, g.vec, "gather of a vector");
 }
 
 // tl.cat: Triton leaves the order of the elements open, so the result is
@@ -459,6 +483,7 @@ void reshape_box_b(Backend b) { reshape_box(b, 128, 32, 64, 64, BOX_LAUNCH(resha
     }
 
 SHAPE_CASE(trans_tile)
+SHAPE_CASE(gather)
 SHAPE_CASE(trans_expr)
 SHAPE_CASE(trans_rect)
 SHAPE_CASE(both_ways)

@@ -184,3 +184,26 @@ def sort_vec_kernel(X, A, I, J, K, N: tl.constexpr):
     s = tl.sort(i)
     tl.store(J + o, s)
     tl.store(K + o, tl.flip(s, 0) + 1)
+
+
+@triton.jit
+def gather_kernel(X, I, J, K, OUT_ROWS, OUT_COLS, OUT_ONE, OUT_VEC,
+                  R: tl.constexpr, C: tl.constexpr, R2: tl.constexpr, C2: tl.constexpr):
+    # tl.gather along both axes of an (R, C) block and of a vector: the
+    # result has the index's shape, (R2, C) along axis 0 and (R, C2) along
+    # axis 1, an index of the form flash-linear-attention writes ((1, C)
+    # full of one row), and a rank-1 gather of i16 indexes
+    rows = tl.arange(0, R)[:, None]
+    cols = tl.arange(0, C)[None, :]
+    x = tl.load(X + rows * C + cols)
+    r2 = tl.arange(0, R2)[:, None]
+    i = tl.load(I + r2 * C + cols)
+    tl.store(OUT_ROWS + r2 * C + cols, tl.gather(x, i, axis=0))
+    c2 = tl.arange(0, C2)[None, :]
+    j = tl.load(J + rows * C2 + c2)
+    tl.store(OUT_COLS + rows * C2 + c2, x.gather(j, 1))
+    one = tl.gather(x, tl.full([1, C], R // 2 - 1, dtype=tl.int16), axis=0)
+    tl.store(OUT_ONE + cols, one * 2.0)
+    v = tl.load(X + tl.arange(0, C))
+    k = tl.load(K + tl.arange(0, R2))
+    tl.store(OUT_VEC + tl.arange(0, R2), tl.gather(v, k, 0) + 1.0)
