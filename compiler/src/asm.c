@@ -46,21 +46,24 @@ static int per_register(DType dt, int pack) {
     return per < pack ? per : pack;
 }
 
-const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, const DType *in,
-                     int nargs, AsmPlan *p) {
+const char *asm_plan(Arena *a, const char *constraints, int pack, const DType *res, int nres,
+                     const DType *in, int nargs, AsmPlan *p) {
     memset(p, 0, sizeof *p);
     if (pack < 1 || pack > 16) return arena_printf(a, "pack must be 1 to 16 (got %d)", pack);
+    if (nres < 1 || nres > ASM_MAX_RESULTS || nargs < 0 || nargs > 3) return "too many operands";
+    p->nres = nres;
     p->nargs = nargs;
-    p->out_per = per_register(out, pack);
-    if (pack % p->out_per) return "pack must be a multiple of the result's elements per register";
-    p->nout = pack / p->out_per;
-    p->nregs = p->nout;
-    for (int i = 0; i < nargs; i++) {
-        p->in_per[i] = per_register(in[i], pack);
-        if (pack % p->in_per[i])
-            return arena_printf(a, "pack must be a multiple of argument %d's elements per register", i);
-        p->nin[i] = pack / p->in_per[i];
-        p->nregs += p->nin[i];
+    for (int g = 0; g < nres + nargs; g++) {
+        DType dt = g < nres ? res[g] : in[g - nres];
+        p->dt[g] = dt;
+        p->per[g] = per_register(dt, pack);
+        if (pack % p->per[g])
+            return g < nres ? arena_printf(a, "pack must be a multiple of result %d's elements per register", g)
+                            : arena_printf(a, "pack must be a multiple of argument %d's elements per register", g - nres);
+        p->regs[g] = pack / p->per[g];
+        p->first[g] = p->nregs;
+        p->nregs += p->regs[g];
+        if (g < nres) p->nout = p->nregs;
     }
     if (p->nregs > ASM_MAX_REGS) return "too many asm operands";
     /* the constraints: the outputs ("=r"), then the inputs ("r") */
@@ -84,10 +87,10 @@ const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, con
             return arena_printf(
                 a,
                 "the constraints must be %d output%s ('=r') and then %d input%s: an asm of pack=%d "
-                "gives %d register%s of the result and takes %d of the arguments",
+                "gives %d register%s of the result%s and takes %d of the arguments",
                 p->nout, p->nout == 1 ? "" : "s", p->nregs - p->nout,
                 p->nregs - p->nout == 1 ? "" : "s", pack, p->nout, p->nout == 1 ? "" : "s",
-                p->nregs - p->nout);
+                nres > 1 ? "s" : "", p->nregs - p->nout);
         if (n >= ASM_MAX_REGS) return "too many constraints";
         p->letter[n++] = *c;
     }
@@ -98,22 +101,31 @@ const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, con
                             n, p->nregs, pack, p->nout, p->nout == 1 ? "" : "s",
                             p->nregs - p->nout, p->nregs - p->nout == 1 ? "" : "s");
     /* a register holds its elements: 16-bit classes one 16-bit element */
-    for (int k = 0; k < n; k++) {
-        int per = k < p->nout ? p->out_per : 0;
-        DType dt = out;
-        for (int i = 0, first = p->nout; k >= p->nout && i < nargs; first += p->nin[i++])
-            if (k < first + p->nin[i]) per = p->in_per[i], dt = in[i];
-        int need = per * dtype_info(dt)->bits;
-        int have = classes[class_of(p->letter[k])].bits;
-        if (need > have || (have == 64 && need < 64) || (have == 16 && need != 16))
-            return arena_printf(a, "operand $%d: a '%c' register (%d bits) cannot hold %d %s element%s",
-                                k, p->letter[k], have, per, dtype_name(dt), per == 1 ? "" : "s");
-    }
+    for (int g = 0; g < nres + nargs; g++)
+        for (int k = p->first[g]; k < p->first[g] + p->regs[g]; k++) {
+            int need = p->per[g] * dtype_info(p->dt[g])->bits;
+            int have = classes[class_of(p->letter[k])].bits;
+            if (need > have || (have == 64 && need < 64) || (have == 16 && need != 16))
+                return arena_printf(a, "operand $%d: a '%c' register (%d bits) cannot hold %d %s element%s",
+                                    k, p->letter[k], have, p->per[g], dtype_name(p->dt[g]),
+                                    p->per[g] == 1 ? "" : "s");
+        }
     return NULL;
 }
 
 static DType arg_dtype(const Function *f, const Inst *in, int i) {
     return (DType)operand_type(f, in->args[i]).dtype;
+}
+
+void asm_plan_of(Arena *a, const Function *f, const Inst *in, AsmPlan *p) {
+    DType args[3], res[ASM_MAX_RESULTS];
+    for (int i = 0; i < in->nargs && i < 3; i++) args[i] = arg_dtype(f, in, i);
+    int nres = in->attrs.nresults > 1 ? in->attrs.nresults : 1;
+    for (int r = 0; r < nres && r < ASM_MAX_RESULTS; r++)
+        res[r] = nres > 1 ? (DType)in->attrs.results[r] : (DType)in->type.dtype;
+    const char *err = asm_plan(a, in->attrs.constraints ? in->attrs.constraints : "",
+                               in->attrs.pack, res, nres, args, in->nargs, p);
+    MT_ASSERT(!err); /* the frontend checked them */
 }
 
 const char *asm_helper_name(Arena *a, const Function *f, const Inst *in) {
@@ -125,9 +137,10 @@ const char *asm_helper_name(Arena *a, const Function *f, const Inst *in) {
             h = (h ^ *s) * 16777619u;
             if (!*s) break;
         }
-    int tail[6] = {in->attrs.pack, in->op, in->type.dtype, -1, -1, -1};
+    int tail[11] = {in->attrs.pack, in->op, in->type.dtype, -1, -1, -1, in->attrs.axis, -1, -1, -1, -1};
     for (int i = 0; i < in->nargs; i++) tail[3 + i] = arg_dtype(f, in, i);
-    for (int k = 0; k < 6; k++) h = (h ^ (uint32_t)tail[k]) * 16777619u;
+    for (int r = 0; r < in->attrs.nresults && r < 4; r++) tail[7 + r] = in->attrs.results[r];
+    for (int k = 0; k < 11; k++) h = (h ^ (uint32_t)tail[k]) * 16777619u;
     return arena_printf(a, "mt_asm_%08x", (unsigned)h);
 }
 
@@ -162,9 +175,10 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
                    const AsmPlan *p) {
     DType rt = (DType)in->type.dtype;
     sb_printf(sb, "#ifndef MT_ASM_%s\n#define MT_ASM_%s\n", name + 7, name + 7);
+    int w = p->nres > 1 ? in->attrs.axis : 0; /* the result it gives */
     sb_printf(sb, "// tl.inline_asm_elementwise at line %d, one element (pack=%d: every\n"
-                  "// element of an instance is this one, the result's first is returned)\n",
-              in->pos.line, in->attrs.pack);
+                  "// element of an instance is this one, the first of result %d is returned)\n",
+              in->pos.line, in->attrs.pack, w);
     sb_printf(sb, "static __device__ __forceinline__ %s %s(", c_type(rt), name);
     for (int i = 0; i < in->nargs; i++)
         sb_printf(sb, "%s%s x%d", i ? ", " : "", c_type(arg_dtype(f, in, i)), i);
@@ -172,15 +186,16 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     /* the inputs: each argument's bits, repeated over its register's elements */
     int k = p->nout;
     for (int i = 0; i < in->nargs; i++) {
+        int g = p->nres + i;
         DType dt = arg_dtype(f, in, i);
         int bits = dtype_info(dt)->bits;
         const char *U = uint_type(bits);
         sb_printf(sb, "    %s b%d = mytriton_bitcast<%s>(%s);\n", U, i, U,
                   c_store(a, dt, C_CUDA, arena_printf(a, "x%d", i)));
-        for (int r = 0; r < p->nin[i]; r++, k++) {
+        for (int r = 0; r < p->regs[g]; r++, k++) {
             int c = class_of(p->letter[k]);
             const char *word = arena_printf(a, "(%s)b%d", uint_type(classes[c].bits), i);
-            for (int e = 1; e < p->in_per[i]; e++)
+            for (int e = 1; e < p->per[g]; e++)
                 word = arena_printf(a, "%s | ((%s)b%d << %d)", word, uint_type(classes[c].bits), i,
                                     e * bits);
             if (asm_class_is_float(classes[c].letter))
@@ -188,8 +203,10 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
             sb_printf(sb, "    %s i%d = %s;\n", classes[c].ctype, k, word);
         }
     }
+    /* the results' registers (all set, one read) */
     for (int r = 0; r < p->nout; r++)
-        sb_printf(sb, "    %s o%d;\n", classes[class_of(p->letter[r])].ctype, r);
+        sb_printf(sb, "    %s%s o%d;\n", r == p->first[w] ? "" : "[[maybe_unused]] ",
+                  classes[class_of(p->letter[r])].ctype, r);
     sb_printf(sb, "    asm%s(", in->op == OP_INLINE_ASM_VOLATILE ? " volatile" : "");
     sb_quote(sb, cuda_text(a, in->attrs.text ? in->attrs.text : ""));
     sb_puts(sb, "\n        :");
@@ -198,12 +215,13 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     for (int r = p->nout; r < p->nregs; r++)
         sb_printf(sb, "%s \"%c\"(i%d)", r > p->nout ? "," : "", p->letter[r], r);
     sb_puts(sb, ");\n");
-    /* the result: the first element of the first register */
-    int c = class_of(p->letter[0]);
+
+    /* the result: the first element of result w's first register */
+    int o = p->first[w], c = class_of(p->letter[o]);
     int bits = dtype_info(rt)->bits;
     const char *word = asm_class_is_float(classes[c].letter)
-                           ? arena_printf(a, "mytriton_bitcast<%s>(o0)", uint_type(classes[c].bits))
-                           : "o0";
+                           ? arena_printf(a, "mytriton_bitcast<%s>(o%d)", uint_type(classes[c].bits), o)
+                           : arena_printf(a, "o%d", o);
     const char *elem = arena_printf(a, "mytriton_bitcast<%s>((%s)%s)", c_mem_type(rt, C_CUDA),
                                     uint_type(bits), word);
     sb_printf(sb, "    return %s;\n}\n#endif\n", c_load(a, rt, C_CUDA, elem));
@@ -223,12 +241,8 @@ static void walk(StrBuf *sb, Arena *a, const Function *f, const Block *b, const 
         for (int k = 0; k < *nseen; k++) dup |= strcmp(seen[k], name) == 0;
         if (dup) continue;
         if (*nseen < 256) seen[(*nseen)++] = name; /* beyond: the guards keep one */
-        DType in_dt[3];
-        for (int k = 0; k < in->nargs; k++) in_dt[k] = arg_dtype(f, in, k);
         AsmPlan p;
-        const char *err = asm_plan(a, in->attrs.constraints ? in->attrs.constraints : "",
-                                   in->attrs.pack, (DType)in->type.dtype, in_dt, in->nargs, &p);
-        MT_ASSERT(!err); /* the frontend checked them */
+        asm_plan_of(a, f, in, &p);
         helper(sb, a, f, in, name, &p);
     }
 }

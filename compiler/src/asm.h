@@ -15,22 +15,27 @@
 
 #include "ssa.h"
 
-enum { ASM_MAX_REGS = 64 };
+enum { ASM_MAX_REGS = 64, ASM_MAX_RESULTS = 4, ASM_MAX_GROUPS = ASM_MAX_RESULTS + 3 };
 
+/* The asm's operands in groups: each result's registers, then each
+ * argument's. */
 typedef struct AsmPlan {
-    int nout;              /* the result's registers */
-    int out_per;           /* its elements per register */
-    int nargs;             /* the arguments (0 to 3) */
-    int nin[3], in_per[3]; /* each argument's registers and elements per register */
-    int nregs;             /* nout + the nin's: the constraints */
+    int nres, nargs;           /* the groups: nres results, then nargs arguments */
+    DType dt[ASM_MAX_GROUPS];  /* a group's dtype */
+    int per[ASM_MAX_GROUPS];   /* its elements per register */
+    int regs[ASM_MAX_GROUPS];  /* its registers */
+    int first[ASM_MAX_GROUPS]; /* its first operand ($N) */
+    int nout, nregs;           /* the results' registers; all of them (the constraints) */
     char letter[ASM_MAX_REGS]; /* each operand's register class: r h l f d */
 } AsmPlan;
 
 /* Reads `constraints` ("=r,=r,r"; spaces allowed) for an asm of `pack`
- * elements giving `out` from arguments of dtypes in[0..nargs): NULL, or
- * what is wrong, in words. */
-const char *asm_plan(Arena *a, const char *constraints, int pack, DType out, const DType *in,
-                     int nargs, AsmPlan *p);
+ * elements giving results of dtypes res[0..nres) from arguments of dtypes
+ * in[0..nargs): NULL, or what is wrong, in words. */
+const char *asm_plan(Arena *a, const char *constraints, int pack, const DType *res, int nres,
+                     const DType *in, int nargs, AsmPlan *p);
+/* The plan of inline asm `in` (its attributes checked by the frontend). */
+void asm_plan_of(Arena *a, const Function *f, const Inst *in, AsmPlan *p);
 /* A register class's bits (r h l f d: 32 16 64 32 64), and whether it is
  * a float register (f d). */
 int asm_class_bits(char letter);
@@ -38,7 +43,8 @@ int asm_class_is_float(char letter);
 /* The constraints in LLVM's spelling without spaces ("=r,r,r"). */
 const char *asm_constraints(Arena *a, const AsmPlan *p);
 /* The CUDA helper's name for `in` (mt_asm_ and a hash of the asm, its
- * constraints, pack, volatility and dtypes: equal asms share one). */
+ * constraints, pack, volatility, dtypes and which result it gives: equal
+ * asms share one). */
 const char *asm_helper_name(Arena *a, const Function *f, const Inst *in);
 /* The definitions of the helpers of f's inline asms that `code` calls
  * (each guarded, so a translation unit with several kernels defines each

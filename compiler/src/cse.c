@@ -64,6 +64,7 @@ static int same_attrs(const Attrs *x, const Attrs *y) {
            x->nv == y->nv && same_ints(x->vdims, y->vdims, MT_MAX_RANK) &&
            same_ints(x->vstride, y->vstride, MT_MAX_RANK) && x->voff == y->voff &&
            x->dtype == y->dtype && x->flag == y->flag && x->pack == y->pack &&
+           x->nresults == y->nresults && same_ints(x->results, y->results, 4) &&
            same_text(x->text, y->text) && same_text(x->constraints, y->constraints);
 }
 

@@ -2119,18 +2119,16 @@ static const char *int_bits_const(Mlir *M, int bits, int64_t v) {
 }
 
 static void emit_inline_asm(Mlir *M, const Inst *in) {
-    DType rt = (DType)in->type.dtype, dts[3];
-    for (int i = 0; i < in->nargs; i++) dts[i] = (DType)operand_type(M->f, in->args[i]).dtype;
+    DType rt = (DType)in->type.dtype;
     AsmPlan p;
-    const char *err = asm_plan(M->a, in->attrs.constraints ? in->attrs.constraints : "",
-                               in->attrs.pack, rt, dts, in->nargs, &p);
-    MT_ASSERT(!err); /* the frontend checked them */
+    asm_plan_of(M->a, M->f, in, &p);
     StrBuf ops, tys;
     sb_init(&ops, M->a);
     sb_init(&tys, M->a);
     int k = p.nout;
     for (int i = 0; i < in->nargs; i++) {
-        DType dt = dts[i];
+        int g = p.nres + i;
+        DType dt = p.dt[g];
         int bits = dtype_info(dt)->bits;
         const char *x = to_mem(M, opd_as(M, in->args[i], dt), dt);
         if (dtype_is_float(dt)) {
@@ -2138,7 +2136,7 @@ static void emit_inline_asm(Mlir *M, const Inst *in) {
             line(M, "%s = arith.bitcast %s : %s to %s", y, x, mem_type(dt), int_type(M, bits));
             x = y;
         }
-        for (int r = 0; r < p.nin[i]; r++, k++) {
+        for (int r = 0; r < p.regs[g]; r++, k++) {
             int R = asm_class_bits(p.letter[k]);
             const char *IR = int_type(M, R), *w = x;
             if (R > bits) {
@@ -2146,7 +2144,7 @@ static void emit_inline_asm(Mlir *M, const Inst *in) {
                 line(M, "%s = arith.extui %s : %s to %s", w, x, int_type(M, bits), IR);
             }
             const char *word = w;
-            for (int e = 1; e < p.in_per[i]; e++) {
+            for (int e = 1; e < p.per[g]; e++) {
                 const char *s = tmp(M, x, "shl"), *o = tmp(M, x, "or");
                 line(M, "%s = arith.shli %s, %s : %s", s, w, int_bits_const(M, R, e * bits), IR);
                 line(M, "%s = arith.ori %s, %s : %s", o, word, s, IR);
@@ -2178,14 +2176,16 @@ static void emit_inline_asm(Mlir *M, const Inst *in) {
     line(M, "%s = llvm.inline_asm %sasm_dialect = att \"%s\", \"%s\" %s : (%s) -> %s", res,
          in->op == OP_INLINE_ASM_VOLATILE ? "has_side_effects " : "", sb_str(&q),
          asm_constraints(M->a, &p), sb_str(&ops), sb_str(&tys), RT);
-    /* the first element of the first register, read back as a register value */
-    int R = asm_class_bits(p.letter[0]), bits = dtype_info(rt)->bits;
+    /* the first element of the register of the result it gives, read back
+     * as a register value */
+    int o = p.first[p.nres > 1 ? in->attrs.axis : 0];
+    int R = asm_class_bits(p.letter[o]), bits = dtype_info(rt)->bits;
     const char *x = res;
     if (p.nout > 1) {
-        x = tmp(M, res, "0");
-        line(M, "%s = llvm.extractvalue %s[0] : %s", x, res, RT);
+        x = tmp(M, res, "out");
+        line(M, "%s = llvm.extractvalue %s[%d] : %s", x, res, o, RT);
     }
-    if (asm_class_is_float(p.letter[0])) {
+    if (asm_class_is_float(p.letter[o])) {
         const char *y = tmp(M, res, "word");
         line(M, "%s = arith.bitcast %s : %s to %s", y, x, R == 32 ? "f32" : "f64", int_type(M, R));
         x = y;

@@ -886,16 +886,25 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
         fe_fail(I, A->pos[2], "%s: args must be a list of values", fn);
     if (args.n > 3)
         fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
+    /* one dtype, or a tuple of them: a result each (a tuple of blocks) */
     Val dt = A->v[3];
-    if (dt.kind == V_TUPLE || dt.kind == V_LIST)
-        fe_fail(I, A->pos[3],
-                "%s: an asm with several results (a tuple of dtypes) is not supported yet: one "
-                "dtype",
-                fn);
-    DType rt = fe_need_dtype(I, dt, A->pos[3], fn);
-    if (dt.ptr || rt == DT_BOOL)
-        fe_fail(I, A->pos[3], "%s: the result dtype must be a number type", fn);
+    int several = dt.kind == V_TUPLE || dt.kind == V_LIST;
+    int nres = several ? dt.n : 1;
+    if (nres < 1 || nres > ASM_MAX_RESULTS)
+        fe_fail(I, A->pos[3], "%s: 1 to %d result dtypes (got %d)", fn, ASM_MAX_RESULTS, nres);
+    DType rts[ASM_MAX_RESULTS];
+    for (int r = 0; r < nres; r++) {
+        Val d = several ? dt.items[r] : dt;
+        rts[r] = fe_need_dtype(I, d, A->pos[3], fn);
+        if (d.ptr || rts[r] == DT_BOOL)
+            fe_fail(I, A->pos[3], "%s: a result dtype must be a number type", fn);
+    }
     int pure = fe_truthy(I, A->v[4], A->pos[4], "is_pure must be a bool");
+    if (several && !pure)
+        fe_fail(I, A->pos[4],
+                "%s: an asm of several results with is_pure=False is not supported (mytriton "
+                "runs it once per result)",
+                fn);
     int64_t pack = fe_need_int(I, A->v[5], A->pos[5], "pack");
     if (pack < 1 || pack > 16)
         fe_fail(I, A->pos[5], "%s: pack must be 1 to 16 (got %lld)", fn, (long long)pack);
@@ -911,18 +920,31 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     for (int k = 1; k < args.n; k++) fe_broadcast_pair(I, &e[k], &e[0], fn, pos);
     for (int k = 0; k < args.n; k++) dts[k] = (DType)e[k]->type.dtype;
     AsmPlan plan;
-    const char *err = asm_plan(I->a, A->v[1].s, (int)pack, rt, dts, args.n, &plan);
+    const char *err = asm_plan(I->a, A->v[1].s, (int)pack, rts, nres, dts, args.n, &plan);
     if (err) fe_fail(I, A->pos[1], "%s: %s", fn, err);
-    Attrs at = {0};
-    at.text = A->v[0].s;
-    at.constraints = A->v[1].s;
-    at.pack = (int)pack;
-    at.dtype = rt;
-    Expr *r = fe_mk_op(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e[0], e[1],
-                       e[2], &at);
-    /* is_pure=False: runs where written, used or not (as a load keeps its place) */
-    if (!pure) ptrvec_push(I->a, &I->list->pending, r);
-    return fe_vexpr(r);
+    /* an op per result, each giving result `axis` of the same asm */
+    Val out = {0};
+    out.kind = V_TUPLE;
+    out.n = nres;
+    out.items = ARENA_ARRAY(I->a, Val, nres + 1);
+    for (int r = 0; r < nres; r++) {
+        Attrs at = {0};
+        at.text = A->v[0].s;
+        at.constraints = A->v[1].s;
+        at.pack = (int)pack;
+        at.dtype = rts[r];
+        if (several) {
+            at.nresults = nres;
+            at.axis = r;
+            for (int q = 0; q < nres; q++) at.results[q] = rts[q];
+        }
+        Expr *x = fe_mk_op(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e[0],
+                           e[1], e[2], &at);
+        /* is_pure=False: runs where written, used or not (as a load keeps its place) */
+        if (!pure) ptrvec_push(I->a, &I->list->pending, x);
+        out.items[r] = fe_vexpr(x);
+    }
+    return several ? out : out.items[0];
 }
 
 Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {

@@ -142,7 +142,14 @@ void attrs_print(StrBuf *sb, Op op, const Attrs *at) {
         sb_quote(sb, at->text ? at->text : "");
         sb_puts(sb, ", constraints=");
         sb_quote(sb, at->constraints ? at->constraints : "");
-        sb_printf(sb, ", pack=%d}", at->pack);
+        sb_printf(sb, ", pack=%d", at->pack);
+        if (at->nresults > 1) {
+            sb_puts(sb, ", results=(");
+            for (int r = 0; r < at->nresults && r < 4; r++)
+                sb_printf(sb, "%s%s", r ? ", " : "", dtype_name(at->results[r]));
+            sb_printf(sb, "), result=%d", at->axis);
+        }
+        sb_putc(sb, '}');
         return;
     case AT_ATOMIC:
         sb_puts(sb, " {");

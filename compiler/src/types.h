@@ -149,6 +149,8 @@ typedef struct Attrs {
     const char *text; /* device_print: the prefix; device_assert: the message; inline asm: the PTX */
     const char *constraints; /* inline asm: its constraints, LLVM's spelling ("=r,r") */
     int pack;                /* inline asm: the elements one instance takes */
+    int nresults;            /* inline asm of several results (2 to 4): their dtypes; the */
+    int32_t results[4];      /* op gives result `axis` (0 and none: one result, `dtype`) */
     const char *file; /* device_assert: the file name, for the message */
     const char *func; /* device_assert: the kernel's name, for the message */
     int rmw, sem, scope; /* atomics: AtomicRmw, AtomicSem, AtomicScope (ops.h) */

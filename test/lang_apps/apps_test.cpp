@@ -845,12 +845,12 @@ void persistent_matmul_case(Target t) {
 #if MT_APPS_CUDA
 // tl.inline_asm_elementwise (kernels/asm_forms.py; CUDA only): fla's softplus
 // in PTX, a funnel shift, four u8 per register (pack=4), fp16 in 'h' and two
-// halves per 'r' (pack=2), an asm with side effects; 1000 elements over four
-// programs, the last one ragged.
+// halves per 'r' (pack=2), an asm with side effects, one of two results;
+// 1000 elements over four programs, the last one ragged.
 void inline_asm_case(Target t) {
     const int n = 1000;
     std::vector<float> x(n), out(n, -1.0f);
-    std::vector<int32_t> y(n), iout(3 * n, -1);
+    std::vector<int32_t> y(n), iout(4 * n, -1);
     std::vector<half> h = random_halves(n, -4.0f, 4.0f, 31), hout(2 * n);
     std::vector<double> want(n);
     for (int i = 0; i < n; i++) {
@@ -873,6 +873,7 @@ void inline_asm_case(Target t) {
         ASSERT_EQ((uint32_t)iout[i], (u << 5) | (u >> 27)) << "rotate, element " << i;
         ASSERT_EQ(iout[n + i], (int32_t)(u & 0x0Fu)) << "low nibble (pack=4), element " << i;
         ASSERT_EQ(iout[2 * n + i], (int32_t)(u + 7u)) << "add (is_pure=False), element " << i;
+        ASSERT_EQ(iout[3 * n + i], (int32_t)(u & 0xFFFFu) - (int32_t)(u >> 16)) << "halves, element " << i;
         ASSERT_EQ(h2f(hout[i]), -h2f(h[i])) << "neg.f16, element " << i;
         ASSERT_EQ(h2f(hout[n + i]), -2.0f * h2f(h[i])) << "neg.f16x2 (pack=2), element " << i;
     }

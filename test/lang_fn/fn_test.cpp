@@ -644,9 +644,20 @@ TEST(Diagnostics, InlineAsm) {
     auto wide = compile_files("inline_asm_wide", {{"k.py", src("=h,f,f", "tl.float32")}}, "*fp32", {"N=16"});
     EXPECT_NE(wide.err.find("a 'h' register (16 bits) cannot hold 1 f32 element"), std::string::npos)
         << wide.err;
-    auto tuple = compile_files("inline_asm_tuple", {{"k.py", src("=f,f,f", "(tl.float32, tl.float32)")}},
-                               "*fp32", {"N=16"});
-    EXPECT_NE(tuple.err.find("several results"), std::string::npos) << tuple.err;
+    // several results: a register each here, before the inputs'
+    auto few_out = compile_files("inline_asm_tuple_few", {{"k.py", src("=f,f,f", "(tl.float32, tl.float32)")}},
+                                 "*fp32", {"N=16"});
+    EXPECT_NE(few_out.err.find("must be 2 outputs"), std::string::npos) << few_out.err;
+    std::string two = src("=f,=f,f,f", "(tl.float32, tl.float16)");
+    two.replace(two.find("    y = "), 8, "    y, z = ");
+    two.replace(two.find("tl.store(p + tl.arange(0, N), y)"), 32, "tl.store(p + tl.arange(0, N), y + z)");
+    auto tuple = compile_files("inline_asm_tuple", {{"k.py", two}}, "*fp32", {"N=16"});
+    EXPECT_EQ(tuple.status, 0) << tuple.err;
+    std::string side = two;
+    side.replace(side.find("is_pure=True"), 12, "is_pure=False");
+    auto tuple_side = compile_files("inline_asm_tuple_side", {{"k.py", side}}, "*fp32", {"N=16"});
+    EXPECT_NE(tuple_side.err.find("several results with is_pure=False is not supported"), std::string::npos)
+        << tuple_side.err;
     // PTX has no host rendering: a diagnostic at the call, nothing written
     auto host = compile_files("inline_asm_host", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32",
                               {"N=16", "--emit=host"});

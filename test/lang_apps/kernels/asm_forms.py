@@ -2,8 +2,8 @@
 # predicated PTX block on f32 bits in 'r' registers), a funnel shift of three
 # i32 operands (one a Python int, broadcast), four u8 elements packed in a
 # register (pack=4), fp16 in 'h' registers and two halves in an 'r' register
-# (pack=2), and an asm with side effects (is_pure=False) naming a PTX
-# register of its own with '%'. The CUDA backends only: PTX does not run on
+# (pack=2), an asm with side effects (is_pure=False) naming a PTX register
+# of its own with '%', and an asm of two results (a tuple of dtypes). The CUDA backends only: PTX does not run on
 # the host.
 import triton
 import triton.language as tl
@@ -51,6 +51,10 @@ def asm_kernel(x_ptr, y_ptr, h_ptr, out_ptr, iout_ptr, hout_ptr, n, BLOCK: tl.co
     tl.store(iout_ptr + offs, rot, mask=mask)
     tl.store(iout_ptr + n + offs, low.to(tl.int32), mask=mask)
     tl.store(iout_ptr + 2 * n + offs, plus, mask=mask)
+    # two results: y's low and high halves
+    lo, hi = tl.inline_asm_elementwise("mov.b32 {$0, $1}, $2;", "=h,=h,r", [y],
+                                       dtype=(tl.uint16, tl.uint16), is_pure=True, pack=1)
+    tl.store(iout_ptr + 3 * n + offs, lo.to(tl.int32) - hi.to(tl.int32), mask=mask)
     neg = tl.inline_asm_elementwise("neg.f16 $0, $1;", "=h,h", [h], dtype=tl.float16,
                                     is_pure=True, pack=1)
     neg2 = tl.inline_asm_elementwise("neg.f16x2 $0, $1;", "=r,r", [h * 2], dtype=tl.float16,
