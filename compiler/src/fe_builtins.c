@@ -141,6 +141,7 @@ static const BuiltinSpec builtins[B_COUNT] = {
     [B_DESC_ATOMIC_XOR] = {"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
     [B_GATHER] = {"tl.gather", {"src", "index", "axis"}, 3, 8, 0},
     [B_NEXT_POW2] = {"triton.next_power_of_2", {"n"}, 1, 8, 0},
+    [B_SOFTMAX] = {"tl.softmax", {"x", "dim", "keep_dims", "ieee_rounding"}, 1, 8, 0},
     [B_INLINE_ASM] = {"tl.inline_asm_elementwise",
                       {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
                       6,
@@ -185,6 +186,7 @@ static const struct {
     {"clamp", V_FUNC, B_CLAMP},
     {"inline_asm_elementwise", V_FUNC, B_INLINE_ASM},
     {"gather", V_FUNC, B_GATHER},
+    {"softmax", V_FUNC, B_SOFTMAX},
     {"sigmoid", V_FUNC, B_SIGMOID},
     {"fdiv", V_FUNC, B_FDIV},
     {"multiple_of", V_FUNC, B_MULTIPLE_OF},
@@ -373,7 +375,7 @@ static int is_tensor_member(Builtin b) {
         B_ARGMIN,     B_CUMSUM,       B_CUMPROD,      B_REDUCE,        B_ASSOC_SCAN,
         B_ATOMIC_ADD, B_ATOMIC_MAX,   B_ATOMIC_MIN,   B_ATOMIC_AND,    B_ATOMIC_OR,
         B_ATOMIC_XOR, B_ATOMIC_XCHG,  B_ATOMIC_CAS,   B_XOR_SUM,       B_SORT,
-        B_FLIP,       B_HISTOGRAM,    B_GATHER};
+        B_FLIP,       B_HISTOGRAM,    B_GATHER,       B_SOFTMAX};
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         if (members[i] == b) return 1;
     return 0;
@@ -1112,6 +1114,34 @@ Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
             fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
         Val e = fe_vexpr(fe_mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
         return fe_binop(I, PK_Div, fe_vint(1), fe_binop(I, PK_Add, fe_vint(1), e, pos), pos);
+    }
+    case B_SOFTMAX: {
+        /* as Triton's standard library: z = x - max(x, dim, keep_dims);
+         * exp(z) / sum(exp(z), dim, keep_dims) by tl.fdiv (dim None: 0) */
+        Args R = {0};
+        R.v[0] = A.v[0];
+        R.pos[0] = A.pos[0];
+        R.v[1] = A.v[1].kind == V_NONE ? fe_vint(0) : A.v[1];
+        R.pos[1] = A.pos[1];
+        R.v[4] = A.v[2]; /* tl.max's keep_dims */
+        R.pos[4] = A.pos[2];
+        Val z = fe_binop(I, PK_Sub, A.v[0], fe_reduction(I, B_MAX, &R, "tl.max", pos), pos);
+        Expr *ze = fe_to_expr(I, z, A.pos[0], fn);
+        if (ze->type.ptr || (ze->type.dtype != DT_F32 && ze->type.dtype != DT_F64))
+            fe_fail(I, A.pos[0], "%s needs f32 or f64 values, as Triton's exp (got %s)", fn,
+                    type_str(I->a, ze->type));
+        Expr *num = fe_mk_op(I, OP_EXP, fn, pos, 1, ze, NULL, NULL, NULL);
+        Args S = {0};
+        S.v[0] = fe_vexpr(num);
+        S.pos[0] = pos;
+        S.v[1] = R.v[1];
+        S.pos[1] = R.pos[1];
+        S.v[2] = A.v[2]; /* tl.sum's keep_dims */
+        S.pos[2] = A.pos[2];
+        Expr *den = fe_to_expr(I, fe_reduction(I, B_SUM, &S, "tl.sum", pos), pos, fn);
+        int ieee = A.v[3].kind != V_NONE &&
+                   fe_truthy(I, A.v[3], A.pos[3], "ieee_rounding must be a compile-time bool");
+        return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, num, den, pos, NULL));
     }
     case B_FDIV: {
         Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);

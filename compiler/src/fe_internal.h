@@ -225,6 +225,7 @@ typedef enum Builtin {
     B_INLINE_ASM,
     B_GATHER,
     B_NEXT_POW2,
+    B_SOFTMAX,
     B_COUNT
 } Builtin;
 

@@ -365,6 +365,30 @@ void libdevice_binary_case(Target t) {
     expect_close("pow + pow + atan2 + hypot + fmod + copysign", out, want, 1e-5, 1e-5, f2f);
 }
 
+// tl.softmax (triton.language's standard library) along the rows of an
+// (8, 64) block and of a vector, against double precision.
+void std_softmax_case(Target t) {
+    const int R = 8, C = 64;
+    std::vector<float> x(R * C), y(R * C, -1.0f), z(C, -1.0f);
+    std::vector<double> want_y(R * C), want_z(C);
+    for (int i = 0; i < R * C; i++) x[i] = (float)((i * 37) % 101 - 50) * 0.0625f;
+    for (int r = 0; r < R; r++) {
+        double m = x[r * C], s = 0;
+        for (int c = 0; c < C; c++) m = std::max(m, (double)x[r * C + c]);
+        for (int c = 0; c < C; c++) s += std::exp(x[r * C + c] - m);
+        for (int c = 0; c < C; c++) want_y[r * C + c] = std::exp(x[r * C + c] - m) / s;
+        if (r == 0)
+            for (int c = 0; c < C; c++) want_z[c] = want_y[c];
+    }
+    {
+        Buffers buf(t);
+        float *yd = buf(y), *zd = buf(z);
+        buf.finish(APPS_LAUNCH(t, std_softmax, mytriton_grid_1d(1), buf(x), yd, zd));
+    }
+    expect_close("softmax of the rows", y, want_y, 1e-5, 1e-7, f2f);
+    expect_close("softmax of a vector", z, want_z, 1e-5, 1e-7, f2f);
+}
+
 // RMS norm forward and backward in fp16 storage (Liger's form: rsqrt from
 // libdevice, 64-bit row loops): 37 rows of 100 columns, 8 rows per backward
 // program (the last program gets 5), against double-precision references
@@ -921,6 +945,7 @@ APPS_TESTS(persistent_matmul, persistent_matmul_case)
 APPS_TESTS(more_math, more_math_case)
 APPS_TESTS(libdevice_spelled, libdevice_spelled_case)
 APPS_TESTS(libdevice_binary, libdevice_binary_case)
+APPS_TESTS(std_softmax, std_softmax_case)
 APPS_TESTS(rms_norm, rms_norm_case)
 APPS_TESTS(online_softmax, online_softmax_case)
 APPS_TESTS(gelu_alias, gelu_alias_case)

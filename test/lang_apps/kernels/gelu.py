@@ -71,3 +71,15 @@ def libdevice_binary_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     r = libdevice.pow(x, 3) + libdevice.pow(tl.abs(x) + 0.5, y) + libdevice.atan2(x, y)
     r += libdevice.hypot(x, y) + libdevice.fmod(x, y) + libdevice.copysign(x, y)
     tl.store(out_ptr + o, r, mask=m)
+
+
+@triton.jit
+def std_softmax_kernel(x_ptr, y_ptr, z_ptr, R: tl.constexpr, C: tl.constexpr):
+    # triton.language's softmax: along the rows of an (R, C) block (dim=1,
+    # keep_dims=True) and of a vector (the default dim, division rounded)
+    rows = tl.arange(0, R)[:, None]
+    cols = tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + rows * C + cols)
+    tl.store(y_ptr + rows * C + cols, tl.softmax(x, dim=1, keep_dims=True))
+    v = tl.load(x_ptr + tl.arange(0, C))
+    tl.store(z_ptr + tl.arange(0, C), v.softmax(ieee_rounding=True))
