@@ -215,7 +215,6 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     for (int r = p->nout; r < p->nregs; r++)
         sb_printf(sb, "%s \"%c\"(i%d)", r > p->nout ? "," : "", p->letter[r], r);
     sb_puts(sb, ");\n");
-
     /* the result: the first element of result w's first register */
     int o = p->first[w], c = class_of(p->letter[o]);
     int bits = dtype_info(rt)->bits;
@@ -227,20 +226,16 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     sb_printf(sb, "    return %s;\n}\n#endif\n", c_load(a, rt, C_CUDA, elem));
 }
 
-static void walk(StrBuf *sb, Arena *a, const Function *f, const Block *b, const char *code,
-                 const char **seen, int *nseen) {
+static void walk(StrBuf *sb, Arena *a, const Function *f, const Block *b, const char *code) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
         Block *sub[2];
         int n = ssa_blocks(in, sub);
-        for (int k = 0; k < n; k++) walk(sb, a, f, sub[k], code, seen, nseen);
+        for (int k = 0; k < n; k++) walk(sb, a, f, sub[k], code);
         if (in->op != OP_INLINE_ASM && in->op != OP_INLINE_ASM_VOLATILE) continue;
         const char *name = asm_helper_name(a, f, in);
-        if (!strstr(code, name)) continue; /* not rendered (removed, or computed otherwise) */
-        int dup = 0;
-        for (int k = 0; k < *nseen; k++) dup |= strcmp(seen[k], name) == 0;
-        if (dup) continue;
-        if (*nseen < 256) seen[(*nseen)++] = name; /* beyond: the guards keep one */
+        /* not rendered (removed, computed otherwise), or defined already */
+        if (!strstr(code, name) || (sb->len && strstr(sb_str(sb), name))) continue;
         AsmPlan p;
         asm_plan_of(a, f, in, &p);
         helper(sb, a, f, in, name, &p);
@@ -250,9 +245,7 @@ static void walk(StrBuf *sb, Arena *a, const Function *f, const Block *b, const 
 const char *asm_cuda_helpers(Arena *a, const Function *f, const char *code) {
     StrBuf sb;
     sb_init(&sb, a);
-    const char *seen[256];
-    int nseen = 0;
-    walk(&sb, a, f, &f->body, code, seen, &nseen);
+    walk(&sb, a, f, &f->body, code);
     if (sb.len) sb_putc(&sb, '\n');
     return sb_str(&sb);
 }

@@ -1215,18 +1215,18 @@ static const char *gather_source(Mlir *M, const Inst *in, const char *p) {
     line(M, "%s = arith.select %s, %s, %s : i32", c, ok, i, int_const(M, 0));
     if (x.rank == 1) return c;
     int cs = (int)x.dims[1], cr = (int)in->type.dims[1];
-    const char *a = fresh(M, helper(M, id, "gather_a")), *b = fresh(M, helper(M, id, "gather_b"));
-    const char *s = fresh(M, helper(M, id, "gather_src"));
+    /* axis 0: idx * cs + p % cr; axis 1: p / cr * cs + idx */
+    const char *row = c, *col = c;
     if (ax == 0) {
-        line(M, "%s = arith.muli %s, %s : i32", a, c, int_const(M, cs));
-        line(M, "%s = arith.remui %s, %s : i32", b, p, int_const(M, cr));
+        col = fresh(M, helper(M, id, "gather_col"));
+        line(M, "%s = arith.remui %s, %s : i32", col, p, int_const(M, cr));
     } else {
-        const char *r = fresh(M, helper(M, id, "gather_row"));
-        line(M, "%s = arith.divui %s, %s : i32", r, p, int_const(M, cr));
-        line(M, "%s = arith.muli %s, %s : i32", a, r, int_const(M, cs));
-        b = c;
+        row = fresh(M, helper(M, id, "gather_row"));
+        line(M, "%s = arith.divui %s, %s : i32", row, p, int_const(M, cr));
     }
-    line(M, "%s = arith.addi %s, %s : i32", s, a, b);
+    const char *at = fresh(M, helper(M, id, "gather_row_start")), *s = fresh(M, helper(M, id, "gather_src"));
+    line(M, "%s = arith.muli %s, %s : i32", at, row, int_const(M, cs));
+    line(M, "%s = arith.addi %s, %s : i32", s, at, col);
     return s;
 }
 

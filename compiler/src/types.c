@@ -1004,8 +1004,8 @@ int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, co
                 FAIL("%s takes numbers, not %s (pass a pointer's address as an integer)", name,
                      type_str(a, args[i]));
             if (first.dtype == DT_NONE) first = args[i];
-            else if (!type_eq(type_with_shape(type_scalar(DT_I32), first.rank, first.dims),
-                              type_with_shape(type_scalar(DT_I32), args[i].rank, args[i].dims)))
+            else if (first.rank != args[i].rank ||
+                     memcmp(first.dims, args[i].dims, sizeof first.dims[0] * (size_t)first.rank))
                 FAIL("%s needs operands of one shape (got %s and %s)", name, type_str(a, first),
                      type_str(a, args[i]));
         }
