@@ -72,7 +72,14 @@ if has ncusuite && command -v ncu > /dev/null; then
   # Nsight Compute of suite entries (NCU_SUITE, names): the first launch of
   # the entry's kernel is mytriton's, the second Triton's (bench_suite.py
   # checks both before timing), caches flushed before each
-  for e in ${NCU_SUITE:-row_max_fp16 plane_sum_fp16 ema_fp32 rms_norm_bf16}; do
+  # NCU_SUITE=auto: the kernels this run's bench step found above 1.0x
+  list="${NCU_SUITE:-row_max_fp16 plane_sum_fp16 ema_fp32 rms_norm_bf16}"
+  if [ "$list" = auto ]; then
+    list=$(sed -n 's/.*(above: \(.*\))$/\1/p' "$OUT/bench_suite.log" | tr -d ,)
+    echo "== ncu list: $list"
+  fi
+  for e in $list; do
+    if [ $(( $(date +%s) - t0 )) -gt "${DEADLINE:-100000}" ]; then echo "== ncu $e: past DEADLINE, skipped"; continue; fi
     k=$(python3 -c "import json,sys; print([x['kernel'] for x in json.load(open('bench/suite/suite.json'))['kernels'] if x['name'] == sys.argv[1]][0])" "$e")
     timeout "${NCU_TIMEOUT:-120}" ncu --clock-control none -k "regex:$k|$e" -c 2 \
       --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \

@@ -53,6 +53,7 @@ typedef struct MmaPlan {
     DType in_dt;
     int warps, wm, wn; /* warp grid */
     int stages;
+    int split_kstep; /* tf32x3: each k-step's three products summed apart (no stage sums) */
     int smem;      /* bytes of shared memory of the mma.sync branch */
     int smem_sm90; /* on sm_90 devices: the larger of the two branches' */
     int threads_sm90; /* on sm_90 devices: threads per block (the sm_90a body's, ws) */

@@ -581,9 +581,9 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     int warps = num_warps > 0 ? num_warps : 4;
     while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
     if (!warp_grid(P, warps)) return 0;
-    /* tf32x3: three products per step and the split parts live; a 64 x 64
-     * warp tile spills (ptxas, sm_80 and sm_90): at most 2048 elements */
-    if (P->shape->split && (P->BM / P->wm) * (P->BN / P->wn) > 2048) return 0;
+    /* tf32x3: the stage's sums of small products double the accumulator's
+     * registers; a warp tile over 2048 elements sums each k-step apart */
+    P->split_kstep = P->shape->split && (P->BM / P->wm) * (P->BN / P->wn) > 2048;
     P->warps = warps;
     mma_pads(P);
     int stage = (P->BM * P->lda + mma_stage_rows(P, 1) * P->ldb) * (dtype_info(P->in_dt)->bits / 8);
@@ -1415,7 +1415,7 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     const MmaPlan *P = M->P;
     const MmaShape *S = P->shape;
     int MT = P->BM / P->wm / 16, NT = P->BN / P->wn / 8;
-    if (S->split) {
+    if (S->split && !P->split_kstep) {
         /* tf32x3 as Triton's F32DotTC: the small parts' products of the
          * stage summed apart from zero, NaNs (inf - inf of a split) made 0,
          * and added to the accumulator once per stage, not per k-step */
@@ -1453,23 +1453,39 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     }
     ln(M, "    #pragma unroll");
     ln(M, "    for (int v = 0; v < 4; v++) {");
-    if (S->split) {
+    if (S->split && P->split_kstep) {
+        /* F32DotTC per k-step: the small products from zero, NaNs made 0,
+         * then big * big, the sum added to the accumulator */
+        ln(M, "        float mt_bb[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+        ln(M, "        mt_mma_tile_%s(mt_bb, mt_as, mt_fb[v][0], mt_fb[v][1]);", S->name);
+        ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);", S->name);
+        ln(M, "        for (int q = 0; q < 4; q++) mt_bb[q] = mt_bb[q] == mt_bb[q] ? mt_bb[q] : 0.0f;");
+        ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb[v][0], mt_fb[v][1]);", S->name);
+        ln(M, "        for (int q = 0; q < 4; q++) mt_acc[mi][4 * nj + v][q] += mt_bb[q];");
+    } else if (S->split) {
         /* the small parts' products apart, big * big into the accumulator */
         ln(M, "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
            S->name);
         ln(M,
            "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
            S->name);
+        /* big * big of the k-step from zero, added to the accumulator by
+         * an IEEE addition: the tensor cores' accumulation truncates, and
+         * accumulating into the whole sum lost a bit per k-step */
+        ln(M, "        float mt_bb[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+        ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb[v][0], mt_fb[v][1]);", S->name);
+        ln(M, "        for (int q = 0; q < 4; q++) mt_acc[mi][4 * nj + v][q] += mt_bb[q];");
+    } else {
+        ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);",
+           S->name, fa);
     }
-    ln(M, "        mt_mma_tile_%s(mt_acc[mi][4 * nj + v], %s, mt_fb[v][0], mt_fb[v][1]);", S->name,
-       fa);
     ln(M, "    }");
     ln(M, "}");
     M->indent--;
     ln(M, "}");
     M->indent--;
     ln(M, "}");
-    if (S->split) {
+    if (S->split && !P->split_kstep) {
         ln(M, "#pragma unroll");
         ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
         ln(M, "    for (int ni = 0; ni < %d; ni++)", NT);

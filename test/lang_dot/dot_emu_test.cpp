@@ -35,6 +35,7 @@
 #include "emu_tf32_bt_mma.h"
 #include "emu_tf32_mma.h"
 #include "emu_tf32x3_mma.h"
+#include "emu_tf32x3_kstep_mma.h"
 
 namespace {
 
@@ -88,6 +89,13 @@ TEST(Matmul, Tf32x3TileMma) {
     for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
                                 MatmulCase{64, 128, 64, 32, false, false, false}})
         check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_mma, float, float, float));
+}
+// a 64 x 64 warp tile (128 x 128, 4 warps): each k-step's three products
+// summed apart, then added to the accumulator
+TEST(Matmul, Tf32x3KStepTileMmaPlusEq) {
+    for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
+                                MatmulCase{128, 256, 64, 32, false, false, false}})
+        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_kstep_mma, float, float, float));
 }
 // tf32x3's accuracy over a long K (1024, 64 x 128, uniform [-1, 1]): the
 // small parts' products of each stage are summed apart and added once, as

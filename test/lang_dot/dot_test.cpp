@@ -12,8 +12,10 @@
 //   Cuda.*   the CUDA backend at the case's level (skipped without a GPU)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -330,6 +332,55 @@ MMA_TEST(MmaTf32x3Tile64x128LeakyPlusEq, MMA_LAUNCH(mma_tf32x3_64x128_leaky, flo
 MMA_TEST(MmaTf32x3Tile128Warps8, MMA_LAUNCH(mma_tf32x3_128_w8, float, float, float),
          MatmulCase{300, 270, 130, 64, false, false, false},
          MatmulCase{256, 256, 512, 64, false, false, false})
+MMA_TEST(MmaTf32x3Tile128Warps4KStep, MMA_LAUNCH(mma_tf32x3_128_w4, float, float, float),
+         MatmulCase{300, 270, 130, 32, false, false, false},
+         MatmulCase{256, 256, 512, 32, false, false, false})
+#if MT_DOT_CUDA
+// tf32x3's worst error over K = 4096 (uniform [-1, 1]), relative to sum
+// |a b|. The tensor cores' f32 accumulation truncates: big * big added into
+// the whole sum at every k-step drifts by about half an ulp of the sum per
+// k-step (about 5e-7 here); summed per k-step and added by an IEEE addition
+// (both tf32x3 paths) the error is about 5e-8.
+double tf32x3_worst(const MatmulLaunch<float, float, float> &launch) {
+    const int M = 128, N = 128, K = 4096;
+    std::vector<float> a((size_t)M * K), b((size_t)K * N), c((size_t)M * N);
+    unsigned s = 2024;
+    auto rnd = [&]() {
+        s = s * 1664525u + 1013904223u;
+        return (float)((s >> 8) * (1.0 / 16777216.0) * 2 - 1);
+    };
+    for (auto &x : a) x = rnd();
+    for (auto &x : b) x = rnd();
+    Buffers bufs(Backend::Cuda);
+    float *da = bufs.put(a), *db = bufs.put(b), *dc = bufs.put(c);
+    EXPECT_EQ(launch(false, da, db, dc, M, N, K), 0) << mytriton_last_error();
+    bufs.get(c, dc);
+    double worst = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < K; k++) {
+                double p = (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
+                ref += p;
+                mag += std::fabs(p);
+            }
+            worst = std::max(worst, std::fabs(c[(size_t)i * N + j] - ref) / mag);
+        }
+    return worst;
+}
+TEST(Cuda, Tf32x3AccuracyStageSums) {
+    MT_NEED_GPU();
+    double w = tf32x3_worst(MMA_LAUNCH(mma_tf32x3_128_w8, float, float, float));
+    std::printf("tf32x3 (stage sums, 128 x 128 x 64, 8 warps): worst error %.3g of sum |a b|\n", w);
+    EXPECT_LT(w, 2e-7);
+}
+TEST(Cuda, Tf32x3AccuracyKStep) {
+    MT_NEED_GPU();
+    double w = tf32x3_worst(MMA_LAUNCH(mma_tf32x3_128_w4, float, float, float));
+    std::printf("tf32x3 (k-step sums, 128 x 128 x 32, 4 warps): worst error %.3g of sum |a b|\n", w);
+    EXPECT_LT(w, 2e-7);
+}
+#endif
 MMA_TEST(MmaI8Tile64Stages1, MMA_LAUNCH(mma_i8_64_s1, int8_t, int8_t, int32_t),
          MatmulCase{77, 130, 47, 32, false, false, false},
          MatmulCase{128, 256, 128, 32, false, false, false})
