@@ -103,27 +103,13 @@ TEST(Matmul, Tf32x3KStepTileMmaPlusEq) {
 // error of 4.3e-7 of sum |a b| here; summed apart, 2.0e-7 (at K = 4096:
 // 3.8e-7 and 1.5e-7).
 TEST(Matmul, Tf32x3SmallProductsSummedApart) {
-    const int M = 64, N = 128, K = 1024;
-    std::vector<float> a((size_t)M * K), b((size_t)K * N), c((size_t)M * N);
-    unsigned s = 12345;
-    auto rnd = [&]() {
-        s = s * 1664525u + 1013904223u;
-        return (float)((s >> 8) * (1.0 / 16777216.0) * 2 - 1);
-    };
-    for (auto &x : a) x = rnd();
-    for (auto &x : b) x = rnd();
-    ASSERT_EQ((int)launch_emu_tf32x3_mma(nullptr, a.data(), b.data(), c.data(), M, N, K, K, 1, N, 1, N, 1), 0);
-    double worst = 0;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double ref = 0, mag = 0;
-            for (int k = 0; k < K; k++) {
-                double p = (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
-                ref += p;
-                mag += std::fabs(p);
-            }
-            worst = std::max(worst, std::fabs(c[(size_t)i * N + j] - ref) / mag);
-        }
+    double worst = f32_dot_worst_error(
+        64, 128, 1024, 12345,
+        [](std::vector<float> &a, std::vector<float> &b, std::vector<float> &c, int M, int N, int K) {
+            return (int)launch_emu_tf32x3_mma(nullptr, a.data(), b.data(), c.data(), M, N, K, K, 1, N,
+                                              1, N, 1);
+        });
+    ASSERT_GE(worst, 0);
     EXPECT_LT(worst, 3e-7);
 }
 // ieee on the same tiles: CUDA-core fmaf from the shared-memory stages

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -164,6 +165,35 @@ void check_matmul(Backend backend, const MatmulCase &c, const MatmulLaunch<TA, T
                               << " (tolerance " << tol << ")";
         }
     EXPECT_EQ(bad, 0);
+}
+
+// ---- Accuracy over a long K -----------------------------------------------------
+
+// C = A @ B of f32 operands uniform in [-1, 1] (row-major, seeded), computed
+// by run(a, b, c, M, N, K) (0 on success); the worst |C - exact| over sum
+// |a b| of an element, or -1 when run fails.
+template <class Run>
+double f32_dot_worst_error(int M, int N, int K, unsigned seed, const Run &run) {
+    std::vector<float> a((size_t)M * K), b((size_t)K * N), c((size_t)M * N);
+    auto rnd = [&]() {
+        seed = seed * 1664525u + 1013904223u;
+        return (float)((seed >> 8) * (1.0 / 16777216.0) * 2 - 1);
+    };
+    for (auto &x : a) x = rnd();
+    for (auto &x : b) x = rnd();
+    if (run(a, b, c, M, N, K) != 0) return -1;
+    double worst = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < K; k++) {
+                double p = (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
+                ref += p;
+                mag += std::fabs(p);
+            }
+            worst = std::max(worst, std::fabs(c[(size_t)i * N + j] - ref) / mag);
+        }
+    return worst;
 }
 
 // ---- dot_tile_kernel: Z = C + X @ Y, one tile, a ragged corner ----------------

@@ -342,42 +342,28 @@ MMA_TEST(MmaTf32x3Tile128Warps4KStep, MMA_LAUNCH(mma_tf32x3_128_w4, float, float
 // k-step (about 5e-7 here); summed per k-step and added by an IEEE addition
 // (both tf32x3 paths) the error is about 5e-8.
 double tf32x3_worst(const MatmulLaunch<float, float, float> &launch) {
-    const int M = 128, N = 128, K = 4096;
-    std::vector<float> a((size_t)M * K), b((size_t)K * N), c((size_t)M * N);
-    unsigned s = 2024;
-    auto rnd = [&]() {
-        s = s * 1664525u + 1013904223u;
-        return (float)((s >> 8) * (1.0 / 16777216.0) * 2 - 1);
-    };
-    for (auto &x : a) x = rnd();
-    for (auto &x : b) x = rnd();
-    Buffers bufs(Backend::Cuda);
-    float *da = bufs.put(a), *db = bufs.put(b), *dc = bufs.put(c);
-    EXPECT_EQ(launch(false, da, db, dc, M, N, K), 0) << mytriton_last_error();
-    bufs.get(c, dc);
-    double worst = 0;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double ref = 0, mag = 0;
-            for (int k = 0; k < K; k++) {
-                double p = (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
-                ref += p;
-                mag += std::fabs(p);
-            }
-            worst = std::max(worst, std::fabs(c[(size_t)i * N + j] - ref) / mag);
-        }
-    return worst;
+    return f32_dot_worst_error(
+        128, 128, 4096, 2024,
+        [&](std::vector<float> &a, std::vector<float> &b, std::vector<float> &c, int M, int N, int K) {
+            Buffers bufs(Backend::Cuda);
+            float *da = bufs.put(a), *db = bufs.put(b), *dc = bufs.put(c);
+            int status = launch(false, da, db, dc, M, N, K);
+            if (status == 0) bufs.get(c, dc);
+            return status;
+        });
 }
 TEST(Cuda, Tf32x3AccuracyStageSums) {
     MT_NEED_GPU();
     double w = tf32x3_worst(MMA_LAUNCH(mma_tf32x3_128_w8, float, float, float));
     std::printf("tf32x3 (stage sums, 128 x 128 x 64, 8 warps): worst error %.3g of sum |a b|\n", w);
+    EXPECT_GE(w, 0) << mytriton_last_error();
     EXPECT_LT(w, 2e-7);
 }
 TEST(Cuda, Tf32x3AccuracyKStep) {
     MT_NEED_GPU();
     double w = tf32x3_worst(MMA_LAUNCH(mma_tf32x3_128_w4, float, float, float));
     std::printf("tf32x3 (k-step sums, 128 x 128 x 32, 4 warps): worst error %.3g of sum |a b|\n", w);
+    EXPECT_GE(w, 0) << mytriton_last_error();
     EXPECT_LT(w, 2e-7);
 }
 #endif
