@@ -565,7 +565,7 @@ def main():
                     time.strftime("%Y-%m-%d"), banner, shlex.join(["python3", "scripts/bench_suite.py"] + sys.argv[1:]),
                     "_cudagraph" if opts.cudagraph else "", opts.rounds)
             with open(opts.markdown, "w") as f:
-                f.write(head + markdown_table(rows) + "\n\n" + "\n".join("- " + line for line in lines) + "\n")
+                f.write(head + markdown_table(rows) + "\n\n" + "\n".join(("  - " + line.strip()) if line.startswith(" ") else ("- " + line) for line in lines) + "\n")
             print("Markdown table written to %s" % opts.markdown)
     print("%d passed, %d failed%s (%.1f s; work directory %s)" % (
         passed, failed, (", %d skipped" % skipped) if skipped else "", time.time() - t0, work))
