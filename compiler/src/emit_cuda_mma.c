@@ -1453,26 +1453,18 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
     }
     ln(M, "    #pragma unroll");
     ln(M, "    for (int v = 0; v < 4; v++) {");
-    if (S->split && P->split_kstep) {
-        /* F32DotTC per k-step: the small products from zero, NaNs made 0,
-         * then big * big, the sum added to the accumulator */
+    if (S->split) {
+        /* as F32DotTC: the small products apart from zero (the stage's
+         * mt_sacc, or with k-step sums this k-step's mt_bb, its NaNs made
+         * 0), big * big from zero in mt_bb, added to the accumulator by an
+         * f32 addition (the tensor cores' accumulation truncates: into the
+         * whole sum, each k-step would lose up to an ulp of it) */
+        const char *small = P->split_kstep ? "mt_bb" : "mt_sacc[mi][4 * nj + v]";
         ln(M, "        float mt_bb[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
-        ln(M, "        mt_mma_tile_%s(mt_bb, mt_as, mt_fb[v][0], mt_fb[v][1]);", S->name);
-        ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);", S->name);
-        ln(M, "        for (int q = 0; q < 4; q++) mt_bb[q] = mt_bb[q] == mt_bb[q] ? mt_bb[q] : 0.0f;");
-        ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb[v][0], mt_fb[v][1]);", S->name);
-        ln(M, "        for (int q = 0; q < 4; q++) mt_acc[mi][4 * nj + v][q] += mt_bb[q];");
-    } else if (S->split) {
-        /* the small parts' products apart, big * big into the accumulator */
-        ln(M, "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_as, mt_fb[v][0], mt_fb[v][1]);",
-           S->name);
-        ln(M,
-           "        mt_mma_tile_%s(mt_sacc[mi][4 * nj + v], mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);",
-           S->name);
-        /* big * big of the k-step from zero, added to the accumulator by
-         * an IEEE addition: the tensor cores' accumulation truncates, and
-         * accumulating into the whole sum lost a bit per k-step */
-        ln(M, "        float mt_bb[4] = {0.0f, 0.0f, 0.0f, 0.0f};");
+        ln(M, "        mt_mma_tile_%s(%s, mt_as, mt_fb[v][0], mt_fb[v][1]);", S->name, small);
+        ln(M, "        mt_mma_tile_%s(%s, mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);", S->name, small);
+        if (P->split_kstep)
+            ln(M, "        for (int q = 0; q < 4; q++) mt_bb[q] = mt_bb[q] == mt_bb[q] ? mt_bb[q] : 0.0f;");
         ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb[v][0], mt_fb[v][1]);", S->name);
         ln(M, "        for (int q = 0; q < 4; q++) mt_acc[mi][4 * nj + v][q] += mt_bb[q];");
     } else {
