@@ -985,13 +985,49 @@ static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
             c_load(C->a, dt, C_CUDA, elem), load_other(C, in, l, j));
 }
 
-/* The value a store writes at element (i, j), as an element of the pointee. */
-static const char *store_value(CudaB *C, const Inst *in, Layout l, const char *j) {
+/* The operand a store reads. x.to(dt) stored through a pointer to a
+ * narrow float dt (a cast rounding to nearest from dt's compute dtype) is x,
+ * rounded once by the store's own conversion: the cast is a round trip
+ * (round, widen) that the store would round again, and nvcc keeps all
+ * three conversions (two cvt.rn.f16.f32 per element). Rounding is
+ * idempotent, so the stored bits are the same. Only where the cast is
+ * deferred: one emitted in place (a scalar) is read, so its variable is
+ * used. *folded says whether the operand is the cast's. */
+static Operand stored_operand(const CudaB *C, const Inst *in, int *folded) {
+    Operand o = in->args[1];
+    if (folded) *folded = 0;
+    if (o.kind != OPD_VALUE) return o;
+    int v = o.id;
+    while (C->alias[v] >= 0) v = C->alias[v];
+    const Inst *def = C->f->defs[v];
     DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
+    if (!def || def->op != OP_CAST || def->attrs.flag || !C->deferred[v] || def->type.dtype != pt ||
+        def->args[0].kind != OPD_VALUE)
+        return o;
+    DType from = (DType)operand_type(C->f, def->args[0]).dtype, ct = dtype_info(pt)->compute;
+    if (!dtype_is_float(from) || !dtype_is_float(pt) || ct == pt || dtype_info(from)->compute != ct)
+        return o;
+    if (folded) *folded = 1;
+    return def->args[0];
+}
+
+/* The value a store writes at element (i, j), in the pointee's compute
+ * dtype (before its conversion to the element). */
+static const char *store_compute_value(CudaB *C, const Inst *in, Layout l, const char *j) {
+    DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
+    int folded;
+    Operand o = stored_operand(C, in, &folded);
+    if (folded) return cb_elem(C, o, l, "i", j);
     const char *v = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
     if (dtype_info(pt)->compute != pt || in->args[1].kind == OPD_CONST)
         v = as_dtype(C, in->args[1], v, pt);
-    return c_store(C->a, pt, C_CUDA, v);
+    return v;
+}
+
+/* The value a store writes at element (i, j), as an element of the pointee. */
+static const char *store_value(CudaB *C, const Inst *in, Layout l, const char *j) {
+    DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
+    return c_store(C->a, pt, C_CUDA, store_compute_value(C, in, l, j));
 }
 
 static void store_element(CudaB *C, const Inst *in, Layout l, const char *j, int masked) {
@@ -1316,9 +1352,20 @@ static void emit_store_held(CudaB *C, const Inst *in, Layout l) {
             cb_line(C, "if (%s) {", cond);
             C->indent++;
         }
-        cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
-        cb_line(C, "#pragma unroll");
-        cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V, store_value(C, in, l, "j + q"));
+        /* pairs of 16-bit floats converted by one instruction each */
+        const char *pair = V % 2 ? NULL
+                                 : c_store2(C->a, dt, store_compute_value(C, in, l, "j + 2 * q"),
+                                            store_compute_value(C, in, l, "j + 2 * q + 1"));
+        if (pair) {
+            cb_line(C, "%s mt_e[%d];", dtype_info(dt)->cuda2, V / 2);
+            cb_line(C, "#pragma unroll");
+            cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V / 2, pair);
+        } else {
+            cb_line(C, "%s mt_e[%d];", c_mem_type(dt, C_CUDA), V);
+            cb_line(C, "#pragma unroll");
+            cb_line(C, "for (int q = 0; q < %d; q++) mt_e[q] = %s;", V,
+                    store_value(C, in, l, "j + q"));
+        }
         cb_line(C, "%s t;", AT);
         cb_line(C, "memcpy(&t, mt_e, sizeof t);");
         cb_line(C, "*(%s *)&%s[%s] = t;", AT, param_name(C, base), idx);
@@ -2057,7 +2104,8 @@ static void materialize_operands(CudaB *C, const Inst *in) {
     for (int k = 0; k < in->nargs; k++) {
         const Inst *mul = k < 2 ? fused_mul(C, in, k) : NULL;
         if (!mul) {
-            materialize(C, in->args[k]);
+            materialize(C,
+                        in->op == OP_STORE && k == 1 ? stored_operand(C, in, NULL) : in->args[k]);
             continue;
         }
         materialize(C, mul->args[0]);
@@ -2353,7 +2401,7 @@ static void emit_inst(CudaB *C, const Inst *in) {
     if (op_has(in->op, OPF_REGION)) {
         materialize_region(C, in, in->op != OP_FOR || !cuda_outer_find_loop(C->f, C->tile, in));
     } else if (in->op == OP_STORE && store_by_rows(C, in, 1)) {
-        materialize(C, in->args[1]); /* the address and the mask are recomputed */
+        materialize(C, stored_operand(C, in, NULL)); /* the address and the mask are recomputed */
     } else if (in->op != OP_ADDPTR && in->op != OP_EXPAND_DIMS) {
         /* (pointers and aliases produce no code: their operands are
          * materialized where they are used) */
