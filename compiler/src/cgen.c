@@ -18,13 +18,13 @@ const char *c_mem_type(DType dt, CDialect d) {
     return d == C_CUDA ? dtype_info(dt)->cuda : dtype_info(dt)->host;
 }
 
-/* A dtype table template with {0} replaced by x and {1} by y. */
-static const char *subst2(Arena *a, const char *tmpl, const char *x, const char *y) {
+/* Substitutes {0} in a dtype table template. */
+static const char *subst(Arena *a, const char *tmpl, const char *x) {
     StrBuf sb;
     sb_init(&sb, a);
     for (const char *p = tmpl; *p; p++) {
-        if (p[0] == '{' && (p[1] == '0' || (p[1] == '1' && y)) && p[2] == '}') {
-            sb_puts(&sb, p[1] == '0' ? x : y);
+        if (p[0] == '{' && p[1] == '0' && p[2] == '}') {
+            sb_puts(&sb, x);
             p += 2;
         } else {
             sb_putc(&sb, *p);
@@ -33,19 +33,11 @@ static const char *subst2(Arena *a, const char *tmpl, const char *x, const char 
     return sb_str(&sb);
 }
 
-static const char *subst(Arena *a, const char *tmpl, const char *x) {
-    return subst2(a, tmpl, x, NULL);
-}
-
 const char *c_load(Arena *a, DType dt, CDialect d, const char *elem) {
     return subst(a, d == C_CUDA ? dtype_info(dt)->cuda_load : dtype_info(dt)->host_load, elem);
 }
 const char *c_store(Arena *a, DType dt, CDialect d, const char *value) {
     return subst(a, d == C_CUDA ? dtype_info(dt)->cuda_store : dtype_info(dt)->host_store, value);
-}
-const char *c_store2(Arena *a, DType dt, const char *v0, const char *v1) {
-    const char *t = dtype_info(dt)->cuda_store2;
-    return *t ? subst2(a, t, v0, v1) : NULL;
 }
 const char *c_round(Arena *a, DType dt, CDialect d, const char *value) {
     if (dtype_info(dt)->compute == dt) return value;

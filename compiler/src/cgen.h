@@ -19,10 +19,6 @@ const char *c_mem_type(DType dt, CDialect d); /* "__half" (CUDA), "mytriton_fp16
 const char *c_load(Arena *a, DType dt, CDialect d, const char *elem);
 const char *c_store(Arena *a, DType dt, CDialect d, const char *value);
 const char *c_round(Arena *a, DType dt, CDialect d, const char *value);
-/* Two compute-type values as two adjacent CUDA elements of dt, converted
- * in one instruction (dtype_info(dt)->cuda2); NULL where dt has no such
- * conversion. */
-const char *c_store2(Arena *a, DType dt, const char *v0, const char *v1);
 const char *c_param_type(Arena *a,
                          Type t); /* a CUDA kernel parameter: "float*", "__half*", "int" */
 const char *c_launcher_type(Arena *a, Type t,

@@ -46,12 +46,12 @@ int64_t type_numel(Type t) {
 int type_is_numeric(Type t) { return !t.ptr && t.dtype != DT_NONE; }
 
 const DTypeInfo dtype_table[DT_COUNT] = {
-    [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, DT_NONE, "void", "{0}", "{0}", "", "",
-                 "void", "{0}", "{0}", "void", "none", "NONE"},
-#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, cuda2, cs2, host, hl, hs, \
-           header, mlir, arg)                                                                      \
-    [DT_##id] = {triton, sig,   ssa, cls,  bits, mant, DT_##compute, cuda, cl,                     \
-                 cs,     cuda2, cs2, host, hl,   hs,   header,       mlir, arg},
+    [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, DT_NONE, "void", "{0}", "{0}", "void",
+                 "{0}", "{0}", "void", "none", "NONE"},
+#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, \
+           mlir, arg)                                                                          \
+    [DT_##id] = {triton, sig, ssa,  cls, bits, mant,   DT_##compute, cuda,                     \
+                 cl,     cs,  host, hl,  hs,   header, mlir,         arg},
 #include "dtypes.def"
 #undef DT
 };

@@ -16,8 +16,8 @@
 
 typedef enum DType {
     DT_NONE = 0,
-#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, cuda2, cs2, host, hl, hs, \
-           header, mlir, arg)                                                                      \
+#define DT(id, triton, sig, ssa, cls, bits, mant, compute, cuda, cl, cs, host, hl, hs, header, \
+           mlir, arg)                                                                          \
     DT_##id,
 #include "dtypes.def"
 #undef DT
@@ -33,7 +33,6 @@ typedef struct DTypeInfo {
     int bits, mant;
     DType compute;
     const char *cuda, *cuda_load, *cuda_store;
-    const char *cuda2, *cuda_store2; /* two adjacent elements ("": no such type) */
     const char *host, *host_load, *host_store;
     const char *header, *mlir, *arg;
 } DTypeInfo;

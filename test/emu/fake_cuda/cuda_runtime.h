@@ -184,20 +184,6 @@ inline float __bfloat162float(__nv_bfloat16 b) {
 }
 inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.x; }
 inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) { return __nv_bfloat16{x}; }
-// Two adjacent elements (one 32-bit word), x the lower address; the pair
-// conversions round each value as the scalar ones do.
-struct __half2 {
-    __half x, y;
-};
-struct __nv_bfloat162 {
-    __nv_bfloat16 x, y;
-};
-inline __half2 __floats2half2_rn(float a, float b) {
-    return __half2{__float2half_rn(a), __float2half_rn(b)};
-}
-inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
-    return __nv_bfloat162{__float2bfloat16_rn(a), __float2bfloat16_rn(b)};
-}
 
 namespace mt_emu {
 
