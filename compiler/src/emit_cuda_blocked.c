@@ -986,13 +986,13 @@ static void load_element(CudaB *C, const Inst *in, Layout l, const char *j) {
 }
 
 /* The operand a store reads. x.to(dt) stored through a pointer to a
- * narrow float dt (a cast rounding to nearest from dt's compute dtype) is x,
- * rounded once by the store's own conversion: the cast is a round trip
+ * narrow float dt (a cast rounding to nearest from dt's compute dtype) is
+ * x, rounded once by the store's own conversion: the cast is a round trip
  * (round, widen) that the store would round again, and nvcc keeps the
  * extra conversions (16 of layer_norm_row_fp16's 240 SASS instructions).
- * Rounding is idempotent, so the stored bits are the same. Only where the cast is
- * deferred: one emitted in place (a scalar) is read, so its variable is
- * used. *folded says whether the operand is the cast's. */
+ * Rounding is idempotent, so the stored bits are the same. Only where the
+ * cast is deferred: one emitted in place (a scalar) is read, so its
+ * variable is used. *folded says whether the operand is the cast's. */
 static Operand stored_operand(const CudaB *C, const Inst *in, int *folded) {
     Operand o = in->args[1];
     if (folded) *folded = 0;
