@@ -26,6 +26,14 @@ size_t count(const std::string &s, const std::string &what) {
     return n;
 }
 
+// r compiled, with one conversion to the narrow float (`to`) and none back
+// (`back`): the stored value rounded once.
+void expect_rounded_once(const Compiled &r, const char *to, const char *back) {
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_EQ(count(r.cuda, to), 1u) << r.cuda;
+    EXPECT_EQ(count(r.cuda, back), 0u) << r.cuda;
+}
+
 const char *kScaled =
     "    offs = tl.program_id(0) * 1024 + tl.arange(0, 1024)\n"
     "    y = tl.load(x + offs) * 3.0\n"
@@ -34,15 +42,10 @@ const char *kScaled =
 // The cast feeding only the store is not emitted: the store's conversion
 // is the only one.
 TEST(Store, CastToTheStoredDtypeRoundsOnce) {
-    Compiled r = emit_o2("store_once_f16", "x, out", "*fp32:16, *fp16:16", kScaled);
-    ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_EQ(count(r.cuda, "__float2half_rn("), 1u) << r.cuda;
-    EXPECT_EQ(count(r.cuda, "__half2float("), 0u) << r.cuda;
-
-    r = emit_o2("store_once_bf16", "x, out", "*fp32:16, *bf16:16", kScaled);
-    ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_EQ(count(r.cuda, "__float2bfloat16_rn("), 1u) << r.cuda;
-    EXPECT_EQ(count(r.cuda, "__bfloat162float("), 0u) << r.cuda;
+    expect_rounded_once(emit_o2("store_once_f16", "x, out", "*fp32:16, *fp16:16", kScaled),
+                        "__float2half_rn(", "__half2float(");
+    expect_rounded_once(emit_o2("store_once_bf16", "x, out", "*fp32:16, *bf16:16", kScaled),
+                        "__float2bfloat16_rn(", "__bfloat162float(");
 }
 
 // A cast rounding toward zero keeps its rounding: the store's own
@@ -80,12 +83,10 @@ TEST(Store, ScalarAndImplicitConversions) {
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_EQ(count(r.cuda, "__half2float(__float2half_rn("), 1u) << r.cuda;
 
-    r = emit_o2("store_implicit", "x, out", "*fp32:16, *fp16:16",
-                "    offs = tl.program_id(0) * 1024 + tl.arange(0, 1024)\n"
-                "    tl.store(out + offs, tl.load(x + offs) * 3.0)\n");
-    ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_EQ(count(r.cuda, "__float2half_rn("), 1u) << r.cuda;
-    EXPECT_EQ(count(r.cuda, "__half2float("), 0u) << r.cuda;
+    expect_rounded_once(emit_o2("store_implicit", "x, out", "*fp32:16, *fp16:16",
+                                "    offs = tl.program_id(0) * 1024 + tl.arange(0, 1024)\n"
+                                "    tl.store(out + offs, tl.load(x + offs) * 3.0)\n"),
+                        "__float2half_rn(", "__half2float(");
 }
 
 } // namespace
