@@ -564,8 +564,10 @@ def main():
                 "Triton (below 1: faster); medians of triton.testing.do_bench%s, %d interleaved rounds.\n\n" % (
                     time.strftime("%Y-%m-%d"), banner, shlex.join(["python3", "scripts/bench_suite.py"] + sys.argv[1:]),
                     "_cudagraph" if opts.cudagraph else "", opts.rounds)
+            # the summary as a list, its indented lines (the per-round ratios) nested
+            items = [("  - " + line.strip()) if line.startswith(" ") else ("- " + line) for line in lines]
             with open(opts.markdown, "w") as f:
-                f.write(head + markdown_table(rows) + "\n\n" + "\n".join(("  - " + line.strip()) if line.startswith(" ") else ("- " + line) for line in lines) + "\n")
+                f.write(head + markdown_table(rows) + "\n\n" + "\n".join(items) + "\n")
             print("Markdown table written to %s" % opts.markdown)
     print("%d passed, %d failed%s (%.1f s; work directory %s)" % (
         passed, failed, (", %d skipped" % skipped) if skipped else "", time.time() - t0, work))

@@ -1016,10 +1016,9 @@ static const char *store_value(CudaB *C, const Inst *in, Layout l, const char *j
     DType pt = (DType)operand_type(C->f, in->args[0]).dtype;
     int folded;
     Operand o = stored_operand(C, in, &folded);
-    if (folded) return c_store(C->a, pt, C_CUDA, cb_elem(C, o, l, "i", j));
-    const char *v = cb_elem(C, in->args[1], use_of(C, in, 1, l), "i", j);
-    if (dtype_info(pt)->compute != pt || in->args[1].kind == OPD_CONST)
-        v = as_dtype(C, in->args[1], v, pt);
+    const char *v = cb_elem(C, o, use_of(C, in, 1, l), "i", j);
+    if (!folded && (dtype_info(pt)->compute != pt || o.kind == OPD_CONST))
+        v = as_dtype(C, o, v, pt);
     return c_store(C->a, pt, C_CUDA, v);
 }
 
