@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
+#include "driver/compile.h"
 
 static char *dup_n(const char *s, size_t n) {
     char *d = malloc(n + 1);

@@ -7,6 +7,7 @@ the new one and a baseline, and their outputs are compared.
     ninja -C BUILD && ctest --test-dir BUILD        # every run is compared
     codegen_capture.py uninstall BUILD              # the real mytritonc back
     codegen_capture.py report LOG                   # runs, files, differences
+    codegen_capture.py replay NEW BASE LOG/argv.jsonl LOG2   # a build's runs again
 
 The wrapper runs the real (new) compiler as asked, so the build and the
 tests go on as usual; then it runs both compilers once more with the same
@@ -18,6 +19,7 @@ BASELINE is a mytritonc built from the commit before the change, copied
 into BUILD/bin (it finds the Python shim beside itself).
 """
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -66,8 +68,7 @@ def outputs(exe, argv, d):
     return files
 
 
-def run(real, base, log, argv):
-    rc = subprocess.call([real] + argv)
+def compare_run(real, base, log, argv):
     tmp = tempfile.mkdtemp(prefix="cap")
     try:
         # Both under one name length, so that paths in outputs line up.
@@ -83,7 +84,39 @@ def run(real, base, log, argv):
     with open(os.path.join(log, "runs"), "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         f.write(line)
+    return same
+
+
+def run(real, base, log, argv):
+    rc = subprocess.call([real] + argv)
+    compare_run(real, base, log, argv)
+    with open(os.path.join(log, "argv.jsonl"), "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.write(json.dumps([os.getcwd()] + argv) + "\n")
     return rc
+
+
+def replay(real, base, runs, log):
+    """Runs again the recorded runs whose files still exist (those of the
+    build: test-time runs use temporary files), both compilers, compared."""
+    real, base = os.path.abspath(real), os.path.abspath(base)
+    os.makedirs(log, exist_ok=True)
+    seen, n = set(), 0
+    with open(runs) as f:
+        for line in f:
+            cwd, *argv = json.loads(line)
+            key = json.dumps([cwd] + argv)
+            if key in seen or not os.path.isdir(cwd):
+                continue
+            seen.add(key)
+            if not all(os.path.exists(os.path.join(cwd, a)) for a in argv
+                       if a.endswith(".py") and not a.startswith("-")):
+                continue
+            os.chdir(cwd)
+            compare_run(real, base, log, argv)
+            n += 1
+    print("replayed %d runs" % n)
+    return report(log)
 
 
 def report(log):
@@ -132,6 +165,8 @@ def main():
         exe = os.path.join(sys.argv[2], "bin", "mytritonc")
         os.replace(exe + ".real", exe)
         return 0
+    if cmd == "replay":
+        return replay(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     if cmd == "report":
         return report(sys.argv[2])
     print(__doc__, file=sys.stderr)

@@ -16,7 +16,7 @@
 #include "unit_support.h"
 
 extern "C" {
-#include "cgen.h"  // c_param_names (after unit_support.h: its headers are in already)
+#include "cgen/cgen.h"  // c_param_names (after unit_support.h: its headers are in already)
 }
 
 namespace {

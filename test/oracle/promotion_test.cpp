@@ -29,7 +29,7 @@
 
 #include "mytriton/mytriton.h"
 extern "C" {
-#include "compile.h"  // mt_compile_shim_output (C, without extern "C")
+#include "driver/compile.h"  // mt_compile_shim_output (C, without extern "C")
 }
 #include "process.h"
 

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "passes.h"
-#include "ssa.h"
+#include "driver/compile.h"
+#include "passes/passes.h"
+#include "ir/ssa.h"
 
 enum { MAX_REMAPS = 8, MAX_DEFINES = 64 };
 

@@ -11,7 +11,7 @@
 #include "unit_support.h"
 
 extern "C" {
-#include "compile.h"
+#include "driver/compile.h"
 }
 
 namespace {

@@ -126,7 +126,7 @@ namespace {
 TEST(Tables, EveryPythonNodeKindIsFound) {
     const char* names[] = {
 #define PK(name) #name,
-#include "pyast_kinds.def"
+#include "frontend/pyast_kinds.def"
 #undef PK
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) EXPECT_EQ(pyast_kind_of(names[i]), (PyKind)(i + 1)) << names[i];
