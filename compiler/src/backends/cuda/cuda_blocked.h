@@ -34,8 +34,6 @@ typedef struct CudaB {
     const Block *cur_block;   /* the block being emitted */
     const char **red_buf;     /* by value: the shared buffer holding it (axis reductions) */
     const Block **red_blk;    /* ... written in this block */
-    int axis_rows;            /* axis analysis along rows, in groups of this many */
-    int axis_v;               /* ... along columns, in accesses of this many (0: group) */
     int ntrans;               /* stores staged through shared memory (tr_smem_N) */
     const char *grouped;      /* by value: a load of a versioned loop's group, held in
                                * vN_g[mt_u] (NULL outside its loads' phase) */

@@ -31,6 +31,7 @@
 #include "cgen/cgen.h"
 #include "backends/cuda/cuda_atomic.h"
 #include "backends/cuda/cuda_blocked.h"
+#include "layout/axis.h"
 #include "layout/layout.h"
 #include "cgen/reduce_gen.h"
 
@@ -238,246 +239,16 @@ static const char *and_guard(CudaB *C, const char *guard, const char *mask) {
 
 /* ---- Contiguity and divisibility along the vector axis ------------------ */
 
-/* For an integer (or pointer index) value: its step between consecutive
- * elements of a group along the vector axis (0 constant, 1 contiguous, -1
- * unknown) and a power of two dividing its value at the first element of
- * every group (capped at 16). Groups are the plan's group of elements that the
- * layout keeps consecutive, aligned in the tile's index space, like the
- * runs of Triton's AxisInfo; tl.multiple_of, tl.max_contiguous and
- * tl.max_constancy (HINT) state these facts for any value. */
-typedef struct AxisInfo {
-    int stride;
-    int div;
-} AxisInfo;
-
-static int pow2_of(long long c) {
-    if (c == 0) return 16;
-    int d = 1;
-    while (d < 16 && c % (d * 2) == 0) d *= 2;
-    return d;
+/* The axis analysis (layout/axis.h) over this kernel's plan: along
+ * columns in groups of the plan's group, or in groups of `rows` rows, or in
+ * accesses of `v` columns. */
+static AxisInfo axis_of_ex(const CudaB *C, Operand o, Layout use, int rows, int v) {
+    AxisQuery q = {C->f, C->tile, C->alias, C->param_div, C->group, rows, v};
+    return axis_info(&q, o, use);
 }
 
-static int min_int(int a, int b) { return a < b ? a : b; }
-
-static AxisInfo axis_of(CudaB *C, Operand o, Layout use);
-
-/* A hint (attrs.axis: 0 multiple_of, 1 max_contiguous, 2 max_constancy;
- * attrs.start: its value) on what the operand is known to be. */
-static AxisInfo axis_hint(CudaB *C, const Inst *hint, AxisInfo r) {
-    int k = hint->attrs.start;
-    switch (hint->attrs.axis) {
-    case 0: {
-        int d = pow2_of(k);
-        if (d > r.div) r.div = d;
-        break;
-    }
-    case 1:
-        if (k >= C->group && r.stride != 0) r.stride = 1;
-        break;
-    case 2:
-        if (k >= C->group) r.stride = 0;
-        break;
-    }
-    return r;
-}
-
-static AxisInfo axis_value(CudaB *C, int v, Layout use) {
-    while (C->alias[v] >= 0) {
-        const Inst *hop = C->f->defs[v];
-        if (hop && hop->op == OP_EXPAND_DIMS && hop->type.rank == 2)
-            use = hop->attrs.axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS;
-        v = C->alias[v];
-    }
-    const Inst *def = C->f->defs[v];
-    AxisInfo r = {-1, 1};
-    Layout l = cb_layout(C, v);
-    /* only columns/tile/flat layouts vary along the vector axis (rows and
-     * tile ones along rows, when C->axis_rows asks about groups of that
-     * many rows) */
-    int varies = C->axis_rows ? l == LAYOUT_ROWS || l == LAYOUT_TILE
-                              : l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
-    if (def && def->op == OP_ARANGE) {
-        Layout ul = use;
-        if (C->axis_rows) {
-            r.stride = ul == LAYOUT_ROWS ? 1 : 0;
-            r.div = ul == LAYOUT_ROWS ? min_int(C->axis_rows, pow2_of(def->attrs.start)) : 1;
-        } else if (ul == LAYOUT_COLS || ul == LAYOUT_FLAT) {
-            int per = ul == LAYOUT_COLS ? C->tile->tn : C->tile->tm * C->tile->tn;
-            r.stride = 1;
-            r.div = min_int(min_int(pow2_of(per), C->group), pow2_of(def->attrs.start));
-        } else {
-            r.stride = 0;
-            r.div = 1;
-        }
-        return r;
-    }
-    if (!varies) r.stride = 0;
-    if (!def) return r;
-    switch (def->op) {
-    case OP_FOR: {
-        const Loop *lp = def->loop;
-        if (v == lp->index) {
-            r.stride = 0;
-            int d = 16;
-            if (lp->start.kind == OPD_CONST) d = min_int(d, pow2_of(lp->start.c.i));
-            else d = 1;
-            if (lp->step.kind == OPD_CONST) d = min_int(d, pow2_of(lp->step.c.i));
-            else d = 1;
-            r.div = d;
-        }
-        return r;
-    }
-    case OP_WHILE:
-    case OP_IF: return r; /* a lane: nothing known */
-    case OP_MUL: {
-        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        const Operand *k = def->args[1].kind == OPD_CONST   ? &def->args[1]
-                           : def->args[0].kind == OPD_CONST ? &def->args[0]
-                                                            : NULL;
-        AxisInfo x = def->args[1].kind == OPD_CONST ? a : b;
-        if (k) {
-            long long c = k->c.i;
-            r.stride = x.stride == 0 ? 0 : (x.stride == 1 && c == 1) ? 1 : -1;
-            long long d = (long long)x.div * pow2_of(c);
-            r.div = d > 16 ? 16 : (int)d;
-            if (c == 0) r.stride = 0, r.div = 16;
-            return r;
-        }
-        if (a.stride == 0 && b.stride == 0) {
-            long long d = (long long)a.div * b.div;
-            r.stride = 0;
-            r.div = d > 16 ? 16 : (int)d;
-            return r;
-        }
-        r.stride = -1;
-        r.div = 1;
-        return r;
-    }
-    case OP_ADD:
-    case OP_SUB:
-    case OP_ADDPTR: {
-        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        int s = (a.stride < 0 || b.stride < 0) ? -1
-                : def->op == OP_SUB            ? a.stride - b.stride
-                                               : a.stride + b.stride;
-        r.stride = (s == 0 || s == 1) ? s : -1;
-        r.div = min_int(a.div, b.div);
-        return r;
-    }
-    case OP_EXPAND_DIMS: return axis_of(C, def->args[0], use);
-    case OP_HINT: return axis_hint(C, def, axis_of(C, def->args[0], l));
-    case OP_INT_TO_PTR: /* a base of its own (a scalar): index 0 */
-        r.stride = 0;
-        r.div = 16;
-        return r;
-    case OP_CAST: {
-        /* an integer widened (or kept): the same values */
-        DType from = (DType)operand_type(C->f, def->args[0]).dtype, to = (DType)def->type.dtype;
-        if (dtype_is_int(from) && from != DT_BOOL && dtype_is_int(to) &&
-            dtype_info(to)->bits >= dtype_info(from)->bits &&
-            dtype_is_signed(to) == dtype_is_signed(from))
-            return axis_of(C, def->args[0], l);
-        return r;
-    }
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_NEG:
-    case OP_ABS:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef MATH
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE: {
-        /* c < u and c >= u, c contiguous and u constant along the group,
-         * both multiples of the group at its start, are constant along it
-         * (a mask such as cols < N: one predicate per 16-byte access) */
-        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        int g = C->axis_rows ? C->axis_rows : C->axis_v ? C->axis_v : C->group;
-        if (a.stride == 0 && b.stride == 0) r.stride = 0;
-        else if (a.div >= g && b.div >= g) {
-            int lt = def->op == OP_CMP_LT || def->op == OP_CMP_GE; /* c OP u with c = a */
-            if ((a.stride == 1 && b.stride == 0 && lt) || (a.stride == 0 && b.stride == 1 && !lt))
-                r.stride = 0;
-        }
-        r.div = 1;
-        return r;
-    }
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR: {
-        AxisInfo a = axis_of(C, def->args[0], l), b = axis_of(C, def->args[1], l);
-        if (a.stride == 0 && b.stride == 0) r.stride = 0;
-        r.div = 1;
-        return r;
-    }
-    case OP_UMULHI:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_BITCAST:
-    case OP_PTR_TO_INT:
-    case OP_SELECT:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_COUNT: break;
-    }
-    return r;
-}
-
-static AxisInfo axis_of(CudaB *C, Operand o, Layout use) {
-    AxisInfo r = {0, 1};
-    switch (o.kind) {
-    case OPD_CONST:
-        r.div = dtype_is_int(o.c.dt) && o.c.dt != DT_BOOL ? pow2_of(o.c.i) : 1;
-        return r;
-    case OPD_PARAM: {
-        Type t = C->f->params[o.id].type;
-        r.div =
-            t.ptr ? 16 : (C->param_div && C->param_div[o.id] ? min_int(16, C->param_div[o.id]) : 1);
-        return r;
-    }
-    case OPD_NONE: return r;
-    case OPD_VALUE: return axis_value(C, o.id, use);
-    }
-    return r;
+static AxisInfo axis_of(const CudaB *C, Operand o, Layout use) {
+    return axis_of_ex(C, o, use, 0, 0);
 }
 
 /* ---- Pointers ------------------------------------------------------------ */
@@ -894,10 +665,7 @@ static int access_elems(CudaB *C, Layout ctx, DType dt) {
  * access of V elements: then one predicate guards the access. */
 static int mask_constant(CudaB *C, const Inst *in, int k, Layout l, int V) {
     if (in->args[k].kind != OPD_VALUE) return 0;
-    C->axis_v = V;
-    int r = axis_of(C, in->args[k], use_of(C, in, k, l)).stride == 0;
-    C->axis_v = 0;
-    return r;
+    return axis_of_ex(C, in->args[k], use_of(C, in, k, l), 0, V).stride == 0;
 }
 
 /* The register type moving V elements of dt at once. */
@@ -1210,9 +978,7 @@ static int store_by_rows(CudaB *C, const Inst *in, int dry) {
     if (vr < 2 || T % nr != 0 || Cn % (T / nr) != 0) return 0;
     int base = ptr_base(C, in->args[0]);
     if (base < 0) return 0;
-    C->axis_rows = vr;
-    AxisInfo ax = axis_of(C, in->args[0], LAYOUT_TILE);
-    C->axis_rows = 0;
+    AxisInfo ax = axis_of_ex(C, in->args[0], LAYOUT_TILE, vr, 0);
     if (ax.stride != 1) return 0;
     int budget = 200;
     const char *row = "(mt_r0 + q)", *col = "mt_c";
