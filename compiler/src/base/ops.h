@@ -42,10 +42,10 @@ typedef enum OpClass {
     OC_BINARY,  /* arithmetic: add ... umulhi */
     OC_COMPARE, /* cmp_*: a bool result */
     OC_BITWISE, /* and, or, xor, shl, shr */
-    OC_CONVERT, /* cast, bitcast, int_to_ptr, ptr_to_int */
+    OC_CONVERT, /* cast, bitcast */
     OC_HINT,    /* multiple_of, max_contiguous, max_constancy */
     OC_SELECT,  /* tl.where */
-    OC_POINTER, /* addptr */
+    OC_POINTER, /* addptr, int_to_ptr, ptr_to_int */
     OC_MEMORY,  /* load, store */
     OC_REDUCE,  /* reductions along an axis or to a scalar */
     OC_SCAN,    /* inclusive scans along an axis */

@@ -85,11 +85,6 @@ static AxisInfo axis_add(const AxisQuery *C, const Inst *def, Layout l, AxisInfo
 
 /* An integer widened (or kept) has the same values. */
 static AxisInfo axis_convert(const AxisQuery *C, const Inst *def, Layout l, AxisInfo r) {
-    if (def->op == OP_INT_TO_PTR) { /* a base of its own (a scalar): index 0 */
-        r.stride = 0;
-        r.div = 16;
-        return r;
-    }
     if (def->op != OP_CAST) return r;
     DType from = (DType)operand_type(C->f, def->args[0]).dtype, to = (DType)def->type.dtype;
     if (dtype_is_int(from) && from != DT_BOOL && dtype_is_int(to) &&
@@ -154,7 +149,13 @@ static AxisInfo axis_value(const AxisQuery *C, int v, Layout use) {
     if (!def) return r;
     switch (op_class(def->op)) {
     case OC_REGION: return axis_region(def, v, r);
-    case OC_POINTER: return axis_add(C, def, l, r);
+    case OC_POINTER:
+        if (def->op == OP_ADDPTR) return axis_add(C, def, l, r);
+        if (def->op == OP_INT_TO_PTR) { /* a base of its own (a scalar): index 0 */
+            r.stride = 0;
+            r.div = 16;
+        }
+        return r;
     case OC_BINARY:
         if (def->op == OP_MUL) return axis_mul(C, def, l, r);
         if (def->op == OP_ADD || def->op == OP_SUB) return axis_add(C, def, l, r);

@@ -15,6 +15,7 @@
 
 #include "cgen/asm.h"
 #include "cgen/cgen.h"
+#include "cgen/walk.h"
 #include "cgen/reduce_gen.h"
 #include "backends/cuda/cuda_atomic.h"
 
@@ -42,6 +43,7 @@ typedef struct Cuda {
     unsigned need_mma;      /* 1 << MmaKind: the mma helpers used */
     int has_dot;            /* a tl.dot: the kernel declares its block size
                              * (__launch_bounds__), so ptxas fits its registers */
+    CWalk walk;             /* the walker and this backend's hooks */
 } Cuda;
 
 /* Whether an addptr of the block (or of a loop in it) has a 64-bit offset. */
@@ -780,40 +782,65 @@ static void emit_assert(Cuda *C, const Inst *in) {
     line(C, "%s", sb_str(&sb));
 }
 
-static void emit_inst(Cuda *C, const Inst *in) {
-    const Function *f = C->f;
-    int id = in->result;
-    const char *T = c_type((DType)in->type.dtype);
-    const Operand *x = in->args;
-    if (id >= 0) C->vname[id] = arena_printf(C->a, "v%d", id);
+/* ---- The hooks of the walker (cgen/walk.h), one per op class ---------- */
+
+static void on_begin(void *be, const Inst *in) {
+    Cuda *C = be;
+    if (in->result >= 0) C->vname[in->result] = arena_printf(C->a, "v%d", in->result);
     C->user = in;
+}
+
+static void on_index(void *be, const Inst *in) {
+    Cuda *C = be;
+    int id = in->result;
     switch (in->op) {
     case OP_PROGRAM_ID: line(C, "int v%d = blockIdx.%c;", id, "xyz"[in->attrs.axis]); return;
     case OP_NUM_PROGRAMS: line(C, "int v%d = gridDim.%c;", id, "xyz"[in->attrs.axis]); return;
-    case OP_ARANGE:
+    default:
         if (C->tile->rank == 2) return; /* rendered at each use, as tile_i / tile_j */
         line(C, "int v%d = %s;", id, arange_index(C, in, C->tile->layout[id]));
         return;
-    case OP_EXPAND_DIMS:
-    case OP_BROADCAST: line(C, "%s v%d = %s;", T, id, opd(C, x[0])); return;
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_SPLIT: emit_exchange(C, in); return;
-    case OP_ZEROS:
-    case OP_EMPTY: line(C, "%s v%d = %s;", T, id, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: /* an i32/f32 constant as written, as the seed: float v0 = 2; */
-        line(C, "%s v%d = %s;", T, id,
-             x[0].kind == OPD_CONST && (x[0].c.dt == DT_I32 || x[0].c.dt == DT_F32) &&
-                     (in->type.dtype == DT_I32 || in->type.dtype == DT_F32)
-                 ? opd(C, x[0])
-                 : opd_as(C, x[0], (DType)in->type.dtype));
+    }
+}
+
+static void on_create(void *be, const Inst *in) {
+    Cuda *C = be;
+    const Operand *x = in->args;
+    const char *T = c_type((DType)in->type.dtype);
+    if (in->op != OP_FULL) {
+        line(C, "%s v%d = %s;", T, in->result, c_zero((DType)in->type.dtype));
         return;
+    }
+    /* an i32/f32 constant as written, as the seed: float v0 = 2; */
+    line(C, "%s v%d = %s;", T, in->result,
+         x[0].kind == OPD_CONST && (x[0].c.dt == DT_I32 || x[0].c.dt == DT_F32) &&
+                 (in->type.dtype == DT_I32 || in->type.dtype == DT_F32)
+             ? opd(C, x[0])
+             : opd_as(C, x[0], (DType)in->type.dtype));
+}
+
+static void on_shape(void *be, const Inst *in) {
+    Cuda *C = be;
+    if (in->op == OP_EXPAND_DIMS || in->op == OP_BROADCAST)
+        line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result, opd(C, in->args[0]));
+    else emit_exchange(C, in);
+}
+
+static void on_compute(void *be, const Inst *in) {
+    Cuda *C = be;
+    const char *ops[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(C, in, k);
+    line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result,
+         c_op_expr(C->a, C_CUDA, C->f, in, ops));
+}
+
+static void on_pointer(void *be, const Inst *in) {
+    Cuda *C = be;
+    int id = in->result;
+    const Operand *x = in->args;
+    const char *base, *index;
+    switch (in->op) {
     case OP_ADDPTR: {
-        const char *base, *index;
         pointer(C, x[0], &base, &index);
         const char *off = opd(C, x[1]);
         C->ptr_base[id] = base;
@@ -831,96 +858,76 @@ static void emit_inst(Cuda *C, const Inst *in) {
         C->vname[id] = NULL;
         return;
     }
-    case OP_PTR_TO_INT: {
-        const char *base, *index;
+    default:
         pointer(C, x[0], &base, &index);
         line(C, "long long v%d = (long long)(uintptr_t)(%s%s%s);", id, base, index ? " + " : "",
              index ? index : "");
         return;
     }
-    case OP_LOAD: {
-        /* a runtime `other` converts to the pointee (else an f32 one would
-         * make the conditional f32 and round an i32 load) */
-        DType dt = (DType)in->type.dtype;
-        const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(C, x[2], dt);
-        const char *mask = x[1].kind == OPD_NONE ? "true" : opd(C, x[1]);
-        const char *g = box_guard(C, in->type, C->tile->layout[id]);
-        if (g)
-            mask = strcmp(mask, "true") == 0 ? arena_printf(C->a, "(%s)", g)
-                                             : arena_printf(C->a, "(%s) && %s", g, mask);
-        line(C, "%s v%d = (%s ? %s : %s);", T, id, mask, c_load(C->a, dt, C_CUDA, element(C, x[0])),
-             other);
-        return;
-    }
-    case OP_STORE: {
-        const char *dst = element(C, x[0]);
-        DType pt = (DType)operand_type(f, x[0]).dtype;
-        const char *val = c_store(
-            C->a, pt, C_CUDA, dtype_info(pt)->compute != pt ? opd_as(C, x[1], pt) : opd(C, x[1]));
-        if (x[2].kind == OPD_CONST && !x[2].c.i) return; /* never stores */
-        const char *g = box_guard(C, store_shape(f, in), store_layout(C, in));
-        if (g) {
-            if (is_true(x[2])) line(C, "if (%s) {", g);
-            else line(C, "if ((%s) && %s) {", g, opd(C, x[2]));
-            C->indent++;
-            line(C, "%s = %s;", dst, val);
-            C->indent--;
-            line(C, "}");
-            return;
-        }
-        if (is_true(x[2])) {
-            line(C, "%s = %s;", dst, val);
-            return;
-        }
-        line(C, "if (%s) {", opd(C, x[2]));
-        C->indent++;
+}
+
+static void on_load(void *be, const Inst *in) {
+    Cuda *C = be;
+    const Operand *x = in->args;
+    /* a runtime `other` converts to the pointee (else an f32 one would
+     * make the conditional f32 and round an i32 load) */
+    DType dt = (DType)in->type.dtype;
+    const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(C, x[2], dt);
+    const char *mask = x[1].kind == OPD_NONE ? "true" : opd(C, x[1]);
+    const char *g = box_guard(C, in->type, C->tile->layout[in->result]);
+    if (g)
+        mask = strcmp(mask, "true") == 0 ? arena_printf(C->a, "(%s)", g)
+                                         : arena_printf(C->a, "(%s) && %s", g, mask);
+    line(C, "%s v%d = (%s ? %s : %s);", c_type(dt), in->result, mask,
+         c_load(C->a, dt, C_CUDA, element(C, x[0])), other);
+}
+
+static void on_store(void *be, const Inst *in) {
+    Cuda *C = be;
+    const Operand *x = in->args;
+    const char *dst = element(C, x[0]);
+    DType pt = (DType)operand_type(C->f, x[0]).dtype;
+    const char *val = c_store(C->a, pt, C_CUDA,
+                              dtype_info(pt)->compute != pt ? opd_as(C, x[1], pt) : opd(C, x[1]));
+    if (x[2].kind == OPD_CONST && !x[2].c.i) return; /* never stores */
+    const char *g = box_guard(C, store_shape(C->f, in), store_layout(C, in));
+    if (g) {
+        if (is_true(x[2])) line(C, "if (%s) {", g);
+        else line(C, "if ((%s) && %s) {", g, opd(C, x[2]));
+    } else if (is_true(x[2])) {
         line(C, "%s = %s;", dst, val);
-        C->indent--;
-        line(C, "}");
         return;
+    } else {
+        line(C, "if (%s) {", opd(C, x[2]));
     }
-    case OP_PRINT: emit_print(C, in); return;
-    case OP_ASSERT: emit_assert(C, in); return;
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-        if (shape_reduce_flat(C->tile, f, in)) emit_reduce(C, in);
-        else emit_axis_reduce(C, in);
-        return;
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE: emit_axis_reduce(C, in); return;
-    case OP_FOR:
-    case OP_WHILE:
-    case OP_IF: emit_loop(C, in); return;
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: emit_atomic(C, in); return;
-    case OP_DEBUG_BARRIER: line(C, "__syncthreads();"); return;
-    case OP_DOT: emit_dot(C, in); return;
-    #include "base/ops_elementwise_cases.h"
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_SELECT: {
-        const char *ops[3] = {NULL, NULL, NULL};
-        for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(C, in, k);
-        line(C, "%s v%d = %s;", T, id, c_op_expr(C->a, C_CUDA, f, in, ops));
-        return;
-    }
-    case OP_COUNT: break;
-    }
-    MT_ASSERT(!"unhandled opcode");
+    C->indent++;
+    line(C, "%s = %s;", dst, val);
+    C->indent--;
+    line(C, "}");
+}
+
+static void on_reduce(void *be, const Inst *in) {
+    Cuda *C = be;
+    int flat_op = in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN;
+    if (flat_op && shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
+    else emit_axis_reduce(C, in);
+}
+
+static void on_region(void *be, const Inst *in) { emit_loop(be, in); }
+static void on_atomic(void *be, const Inst *in) { emit_atomic(be, in); }
+static void on_dot(void *be, const Inst *in) { emit_dot(be, in); }
+
+static void on_debug(void *be, const Inst *in) {
+    Cuda *C = be;
+    if (in->op == OP_PRINT) emit_print(C, in);
+    else if (in->op == OP_ASSERT) emit_assert(C, in);
+    else line(C, "__syncthreads();");
 }
 
 static void emit_block(Cuda *C, const Block *b) {
     const Block *outer = C->cur_block;
     C->cur_block = b;
-    for (int i = 0; i < b->items.len; i++) emit_inst(C, b->items.items[i]);
+    cwalk_block(&C->walk, b);
     C->cur_block = outer;
 }
 
@@ -1051,6 +1058,20 @@ const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *til
     C.ptr_base = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.ptr_index = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.index_type = wide_offsets(f, &f->body) ? "long long" : "int";
+    C.walk = (CWalk){.be = &C,
+                     .begin = on_begin,
+                     .index = on_index,
+                     .create = on_create,
+                     .shape = on_shape,
+                     .compute = on_compute,
+                     .pointer = on_pointer,
+                     .load = on_load,
+                     .store = on_store,
+                     .reduce = on_reduce,
+                     .region = on_region,
+                     .atomic = on_atomic,
+                     .debug = on_debug,
+                     .dot = on_dot};
     C.red_buf = ARENA_ARRAY(a, const char *, f->nvalues + 1);
     C.red_blk = ARENA_ARRAY(a, const Block *, f->nvalues + 1);
     sb_init(&C.smem, a);

@@ -29,6 +29,7 @@
 
 #include "cgen/asm.h"
 #include "cgen/cgen.h"
+#include "cgen/walk.h"
 #include "backends/cuda/cuda_atomic.h"
 #include "backends/cuda/cuda_blocked.h"
 #include "layout/axis.h"
@@ -2157,90 +2158,116 @@ static void emit_inst(CudaB *C, const Inst *in) {
     emit_now(C, in);
 }
 
-static void emit_now(CudaB *C, const Inst *in) {
+/* ---- The hooks of the walker (cgen/walk.h), one per op class ---------- */
+
+static void on_index(void *be, const Inst *in) {
+    CudaB *C = be;
     int id = in->result;
-    const Operand *x = in->args;
-    switch (in->op) {
-    case OP_PROGRAM_ID: cb_line(C, "int v%d = %s;", id, cb_program_id(C, in->attrs.axis, 0)); return;
-    case OP_NUM_PROGRAMS:
+    if (in->op == OP_PROGRAM_ID)
+        cb_line(C, "int v%d = %s;", id, cb_program_id(C, in->attrs.axis, 0));
+    else if (in->op == OP_NUM_PROGRAMS)
         cb_line(C, "int v%d = %s;", id, cb_num_programs(C, in->attrs.axis, 0));
-        return;
-    case OP_ARANGE: return; /* an index, rendered at each use */
-    case OP_EXPAND_DIMS:
-        if (x[0].kind == OPD_VALUE) C->alias[id] = x[0].id;
-        else C->splat[id] = cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0");
-        return;
-    case OP_ZEROS:
-    case OP_EMPTY: C->splat[id] = c_zero((DType)in->type.dtype); return;
-    case OP_FULL: {
-        DType dt = (DType)in->type.dtype;
-        const char *v = as_dtype(C, x[0], cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"), dt);
-        if (x[0].kind != OPD_CONST && operand_type(C->f, x[0]).dtype != dt)
-            v = arena_printf(C->a, "(%s)", v);
-        C->splat[id] = v;
+    /* an arange: an index, rendered at each use */
+}
+
+static void on_create(void *be, const Inst *in) {
+    CudaB *C = be;
+    const Operand *x = in->args;
+    DType dt = (DType)in->type.dtype;
+    if (in->op != OP_FULL) {
+        C->splat[in->result] = c_zero(dt);
         return;
     }
-    case OP_ADDPTR: C->ptr_param[id] = ptr_base(C, x[0]); return;
-    case OP_INT_TO_PTR: {
+    const char *v = as_dtype(C, x[0], cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"), dt);
+    if (x[0].kind != OPD_CONST && operand_type(C->f, x[0]).dtype != dt)
+        v = arena_printf(C->a, "(%s)", v);
+    C->splat[in->result] = v;
+}
+
+static void on_shape(void *be, const Inst *in) {
+    CudaB *C = be;
+    const Operand *x = in->args;
+    if (in->op == OP_EXPAND_DIMS) {
+        if (x[0].kind == OPD_VALUE) C->alias[in->result] = x[0].id;
+        else C->splat[in->result] = cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0");
+    } else if (in->op == OP_BROADCAST) {
+        elementwise(C, in, binary_expr);
+    } else {
+        emit_exchange(C, in);
+    }
+}
+
+static void on_compute(void *be, const Inst *in) { elementwise(be, in, binary_expr); }
+
+static void on_pointer(void *be, const Inst *in) {
+    CudaB *C = be;
+    int id = in->result;
+    const Operand *x = in->args;
+    if (in->op == OP_ADDPTR) {
+        C->ptr_param[id] = ptr_base(C, x[0]);
+    } else if (in->op == OP_INT_TO_PTR) {
         /* a scalar (compile.c rejects blocks on this path): the base of
          * the pointers computed from it */
         const char *P = c_mem_type((DType)in->attrs.dtype, C_CUDA);
         cb_line(C, "%s *v%d = (%s *)(uintptr_t)%s;", P, id, P,
                 cb_elem(C, x[0], LAYOUT_UNIFORM, "0", "0"));
         C->ptr_param[id] = C->f->nparams + id;
-        return;
-    }
-    case OP_PTR_TO_INT:
+    } else {
         cb_line(C, "long long v%d = (long long)(uintptr_t)(%s + %s);", id,
                 param_name(C, ptr_base(C, x[0])), cb_ptr_index(C, x[0], LAYOUT_UNIFORM, "0", "0"));
-        return;
-    case OP_LOAD: emit_load(C, in); return;
-    case OP_STORE: emit_store(C, in); return;
-    case OP_PRINT:
-    case OP_ASSERT: emit_debug(C, in); return;
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: emit_atomic(C, in); return;
-    case OP_DEBUG_BARRIER: cb_line(C, "__syncthreads();"); return;
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-        if (shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
-        else emit_axis_reduce(C, in);
-        return;
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE: emit_axis_reduce(C, in); return;
-    case OP_FOR:
-    case OP_WHILE:
-    case OP_IF: emit_loop(C, in); return;
-    #include "base/ops_elementwise_cases.h"
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_BROADCAST:
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_SELECT: elementwise(C, in, binary_expr); return;
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_SPLIT: emit_exchange(C, in); return;
-    case OP_DOT: emit_dot(C, in); return;
-    case OP_COUNT: break;
     }
-    MT_ASSERT(!"unhandled opcode");
+}
+
+static void on_load(void *be, const Inst *in) { emit_load(be, in); }
+static void on_store(void *be, const Inst *in) { emit_store(be, in); }
+static void on_atomic(void *be, const Inst *in) { emit_atomic(be, in); }
+static void on_region(void *be, const Inst *in) { emit_loop(be, in); }
+static void on_dot(void *be, const Inst *in) { emit_dot(be, in); }
+
+static void on_debug(void *be, const Inst *in) {
+    if (in->op == OP_DEBUG_BARRIER) cb_line(be, "__syncthreads();");
+    else emit_debug(be, in);
+}
+
+static void on_reduce(void *be, const Inst *in) {
+    CudaB *C = be;
+    int flat_op = in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN;
+    if (flat_op && shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
+    else emit_axis_reduce(C, in);
+}
+
+static void on_item(void *be, const Inst *in) { emit_inst(be, in); }
+
+/* The walker over this emitter's hooks; its items through emit_inst
+ * (deferral to first use). */
+static CWalk walker(CudaB *C) {
+    CWalk w = {.be = C,
+               .index = on_index,
+               .create = on_create,
+               .shape = on_shape,
+               .compute = on_compute,
+               .pointer = on_pointer,
+               .load = on_load,
+               .store = on_store,
+               .reduce = on_reduce,
+               .region = on_region,
+               .atomic = on_atomic,
+               .debug = on_debug,
+               .dot = on_dot,
+               .item = on_item};
+    return w;
+}
+
+static void emit_now(CudaB *C, const Inst *in) {
+    CWalk w = walker(C);
+    cwalk_inst(&w, in);
 }
 
 void cb_emit_block(CudaB *C, const Block *b) {
     const Block *outer = C->cur_block;
     C->cur_block = b;
-    for (int i = 0; i < b->items.len; i++) emit_inst(C, b->items.items[i]);
+    CWalk w = walker(C);
+    cwalk_block(&w, b);
     C->cur_block = outer;
 }
 

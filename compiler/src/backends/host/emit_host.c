@@ -79,6 +79,7 @@
 #include <string.h>
 
 #include "cgen/cgen.h"
+#include "cgen/walk.h"
 #include "cgen/reduce_gen.h"
 
 #define VERSION_LINE "mytritonc " MT_VERSION
@@ -999,120 +1000,89 @@ static void emit_dot(Host *H, const Inst *in) {
     line(H, "}");
 }
 
-static void emit_inst(Host *H, const Inst *in) {
-    const Function *f = H->f;
-    const Operand *x = in->args;
-    int id = in->result;
-    if (id >= 0) H->vname[id] = arena_printf(H->a, "v%d", id);
+/* ---- The hooks of the walker (cgen/walk.h), one per op class ---------- */
+
+static void on_begin(void *be, const Inst *in) {
+    Host *H = be;
+    if (in->result >= 0) H->vname[in->result] = arena_printf(H->a, "v%d", in->result);
+}
+
+static void on_index(void *be, const Inst *in) {
+    Host *H = be;
     Iter it = iter_for(H, in, in->type);
-    switch (in->op) {
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
+    if (in->op == OP_PROGRAM_ID) {
+        H->pid_used[in->attrs.axis] = 1;
+        define(H, in, &it, in->attrs.axis == 0 ? "pid_x" : in->attrs.axis == 1 ? "pid_y" : "pid_z");
+    } else if (in->op == OP_NUM_PROGRAMS) {
+        /* the launcher checked the grid: every dimension fits an i32 */
+        H->grid_used = 1;
+        define(H, in, &it, arena_printf(H->a, "(int32_t)args->mt_grid.%c", "xyz"[in->attrs.axis]));
+    } else {
+        const char *e = it.numel == 1 ? "0" : "mt_e";
+        define(H, in, &it,
+               in->attrs.start ? arena_printf(H->a, "(%s + %d)", e, in->attrs.start) : e);
+    }
+}
+
+static void on_create(void *be, const Inst *in) {
+    Host *H = be;
+    Iter it = iter_for(H, in, in->type);
+    if (in->op == OP_FULL) define(H, in, &it, opd_as(H, in->args[0], (DType)in->type.dtype, &it));
+    else define(H, in, &it, c_zero((DType)in->type.dtype));
+}
+
+static void on_shape(void *be, const Inst *in) {
+    Host *H = be;
+    const Operand *x = in->args;
+    Iter it = iter_for(H, in, in->type);
+    if (in->op == OP_EXPAND_DIMS && x[0].kind == OPD_VALUE) {
+        /* the same elements in the same order: a new name for the operand */
+        H->vname[in->result] = H->vname[x[0].id];
+    } else if (in->op == OP_EXPAND_DIMS || in->op == OP_BROADCAST) {
+        define(H, in, &it, opd(H, x[0], &it));
+    } else {
+        emit_shape(H, in);
+    }
+}
+
+static void on_compute(void *be, const Inst *in) {
+    Host *H = be;
+    if (op_class(in->op) == OC_ASM) {
         /* PTX: nothing on a CPU runs it */
         mt_error(H->ctx, in->pos,
                  "tl.inline_asm_elementwise runs PTX, which the host backend cannot run (the "
                  "CUDA backends can; leave this kernel out of the host build)");
         H->failed = 1;
         return;
-    case OP_PROGRAM_ID:
-        H->pid_used[in->attrs.axis] = 1;
-        define(H, in, &it, in->attrs.axis == 0 ? "pid_x" : in->attrs.axis == 1 ? "pid_y" : "pid_z");
-        return;
-    case OP_NUM_PROGRAMS:
-        /* the launcher checked the grid: every dimension fits an i32 */
-        H->grid_used = 1;
-        define(H, in, &it, arena_printf(H->a, "(int32_t)args->mt_grid.%c", "xyz"[in->attrs.axis]));
-        return;
-    case OP_ARANGE: {
-        const char *e = it.numel == 1 ? "0" : "mt_e";
-        define(H, in, &it,
-               in->attrs.start ? arena_printf(H->a, "(%s + %d)", e, in->attrs.start) : e);
+    }
+    if (in->type.ptr) {
+        /* a pointer through a select or a hint: the host backend indexes
+         * one base parameter per pointer */
+        mt_error(H->ctx, in->pos, "the host backend does not support '%s' on pointers",
+                 op_info(in->op)->name);
+        H->failed = 1;
         return;
     }
-    case OP_ZEROS:
-    case OP_EMPTY: define(H, in, &it, c_zero((DType)in->type.dtype)); return;
-    case OP_FULL: define(H, in, &it, opd_as(H, x[0], (DType)in->type.dtype, &it)); return;
-    case OP_EXPAND_DIMS:
-        /* the same elements in the same order: a new name for the operand */
-        if (x[0].kind == OPD_VALUE) {
-            H->vname[id] = H->vname[x[0].id];
-            return;
-        }
-        define(H, in, &it, opd(H, x[0], &it));
-        return;
-    case OP_BROADCAST: define(H, in, &it, opd(H, x[0], &it)); return;
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_SPLIT: emit_shape(H, in); return;
-    case OP_NEG:
-    case OP_ABS:
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
-#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef LIBDEVICE
-#undef MATH
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_FMA:
-    case OP_UMULHI:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_SELECT: {
-        if (in->type.ptr) {
-            /* a pointer through a select or a hint: the host backend indexes one base parameter per pointer */
-            mt_error(H->ctx, in->pos, "the host backend does not support '%s' on pointers",
-                     op_info(in->op)->name);
-            H->failed = 1;
-            return;
-        }
-        const char *ops[3] = {NULL, NULL, NULL};
-        for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
-        const char *e = elementwise(H, in, ops);
-        if (!e) {
-            mt_error(H->ctx, in->pos, "the host backend cannot express '%s' on %s",
-                     op_info(in->op)->name, dtype_name((DType)in->type.dtype));
-            H->failed = 1;
-            return;
-        }
-        define(H, in, &it, e);
+    Iter it = iter_for(H, in, in->type);
+    const char *ops[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
+    const char *e = elementwise(H, in, ops);
+    if (!e) {
+        mt_error(H->ctx, in->pos, "the host backend cannot express '%s' on %s",
+                 op_info(in->op)->name, dtype_name((DType)in->type.dtype));
+        H->failed = 1;
         return;
     }
-    case OP_INT_TO_PTR: {
+    define(H, in, &it, e);
+}
+
+static void on_pointer(void *be, const Inst *in) {
+    Host *H = be;
+    const Function *f = H->f;
+    const Operand *x = in->args;
+    int id = in->result;
+    Iter it = iter_for(H, in, in->type);
+    if (in->op == OP_INT_TO_PTR) {
         /* a scalar (the frontend casts no blocks to pointers): a pointer
          * variable, the base of the pointers computed from it (index 0) */
         const char *P = c_mem_type((DType)in->attrs.dtype, C_HOST);
@@ -1121,7 +1091,7 @@ static void emit_inst(Host *H, const Inst *in) {
         H->vname[id] = "0";
         return;
     }
-    case OP_PTR_TO_INT: {
+    if (in->op == OP_PTR_TO_INT) {
         const char *P = c_mem_type((DType)operand_type(f, x[0]).dtype, C_HOST);
         int b = ptr_base_of(H, x[0]);
         MT_ASSERT(b >= 0);
@@ -1130,66 +1100,79 @@ static void emit_inst(Host *H, const Inst *in) {
         if (!H->uses[id]) line(H, "(void)v%d;", id);
         return;
     }
-    case OP_ADDPTR: {
-        H->base[id] = ptr_base_of(H, x[0]);
-        MT_ASSERT(H->base[id] >= 0);
-        if (H->base[id] < f->nparams) H->param_used[H->base[id]] = 1;
-        DType ot = (DType)operand_type(f, x[1]).dtype;
-        if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE &&
-            numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {
-            /* the parameter's element indexes are the offsets (of any integer dtype) */
-            H->vname[id] = H->vname[x[1].id];
-            return;
-        }
-        const char *off = opd(H, x[1], &it);
-        if (x[0].kind == OPD_PARAM) define(H, in, &it, host_cast(H, ot, DT_I64, 0, off));
-        else
-            define(
-                H, in, &it,
-                wrap(H, DT_I64,
-                     arena_printf(H->a, "%s + %s", u64(H, ptr_index(H, x[0], &it)), u64(H, off))));
+    H->base[id] = ptr_base_of(H, x[0]);
+    MT_ASSERT(H->base[id] >= 0);
+    if (H->base[id] < f->nparams) H->param_used[H->base[id]] = 1;
+    DType ot = (DType)operand_type(f, x[1]).dtype;
+    if (x[0].kind == OPD_PARAM && x[1].kind == OPD_VALUE &&
+        numel(f->types[x[1].id]) == numel(in->type) && ot != DT_BOOL) {
+        /* the parameter's element indexes are the offsets (of any integer dtype) */
+        H->vname[id] = H->vname[x[1].id];
         return;
     }
-    case OP_LOAD: {
-        DType dt = (DType)in->type.dtype;
-        const char *src = c_load(H->a, dt, C_HOST, element_at(H, x[0], &it));
-        if (x[1].kind == OPD_NONE || (x[1].kind == OPD_CONST && x[1].c.i)) {
-            define(H, in, &it, src);
-            return;
-        }
-        const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(H, x[2], dt, &it);
-        define(H, in, &it, arena_printf(H->a, "(%s ? %s : %s)", opd(H, x[1], &it), src, other));
-        return;
-    }
-    case OP_STORE: emit_store(H, in); return;
-    case OP_PRINT: emit_print(H, in); return;
-    case OP_ASSERT: emit_assert(H, in); return;
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: emit_atomic(H, in, &it); return;
-    case OP_DEBUG_BARRIER: return; /* the programs of the host run one thread each */
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-        if (in->attrs.flag & RED_AXIS) emit_axis_reduce(H, in);
-        else emit_reduce(H, in);
-        return;
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE: emit_axis_reduce(H, in); return;
-    case OP_FOR:
-    case OP_WHILE:
-    case OP_IF: emit_loop(H, in); return;
-    case OP_DOT: emit_dot(H, in); return;
-    case OP_COUNT: break;
-    }
-    MT_ASSERT(!"unhandled opcode");
+    const char *off = opd(H, x[1], &it);
+    if (x[0].kind == OPD_PARAM) define(H, in, &it, host_cast(H, ot, DT_I64, 0, off));
+    else
+        define(H, in, &it,
+               wrap(H, DT_I64,
+                    arena_printf(H->a, "%s + %s", u64(H, ptr_index(H, x[0], &it)), u64(H, off))));
 }
 
+static void on_load(void *be, const Inst *in) {
+    Host *H = be;
+    const Operand *x = in->args;
+    Iter it = iter_for(H, in, in->type);
+    DType dt = (DType)in->type.dtype;
+    const char *src = c_load(H->a, dt, C_HOST, element_at(H, x[0], &it));
+    if (x[1].kind == OPD_NONE || (x[1].kind == OPD_CONST && x[1].c.i)) {
+        define(H, in, &it, src);
+        return;
+    }
+    const char *other = x[2].kind == OPD_NONE ? c_zero(dt) : opd_as(H, x[2], dt, &it);
+    define(H, in, &it, arena_printf(H->a, "(%s ? %s : %s)", opd(H, x[1], &it), src, other));
+}
+
+static void on_store(void *be, const Inst *in) { emit_store(be, in); }
+
+static void on_atomic(void *be, const Inst *in) {
+    Host *H = be;
+    Iter it = iter_for(H, in, in->type);
+    emit_atomic(H, in, &it);
+}
+
+static void on_debug(void *be, const Inst *in) {
+    if (in->op == OP_PRINT) emit_print(be, in);
+    else if (in->op == OP_ASSERT) emit_assert(be, in);
+    /* debug_barrier: the programs of the host run one thread each */
+}
+
+static void on_reduce(void *be, const Inst *in) {
+    int flat_op = in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN;
+    if (flat_op && !(in->attrs.flag & RED_AXIS)) emit_reduce(be, in);
+    else emit_axis_reduce(be, in);
+}
+
+static void on_region(void *be, const Inst *in) { emit_loop(be, in); }
+static void on_dot(void *be, const Inst *in) { emit_dot(be, in); }
+
+static const CWalk host_walk = {.begin = on_begin,
+                                .index = on_index,
+                                .create = on_create,
+                                .shape = on_shape,
+                                .compute = on_compute,
+                                .pointer = on_pointer,
+                                .load = on_load,
+                                .store = on_store,
+                                .reduce = on_reduce,
+                                .region = on_region,
+                                .atomic = on_atomic,
+                                .debug = on_debug,
+                                .dot = on_dot};
+
 static void emit_block(Host *H, const Block *b) {
-    for (int i = 0; i < b->items.len; i++) emit_inst(H, b->items.items[i]);
+    CWalk w = host_walk;
+    w.be = H;
+    cwalk_block(&w, b);
 }
 
 static void count_use(Operand *o, void *user) {
