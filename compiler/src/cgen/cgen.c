@@ -717,43 +717,8 @@ const char *c_op_expr(Arena *a, CDialect d, const Function *f, const Inst *in,
     case OP_BITCAST: return c_bitcast_expr(a, d, od, rt, x[0]);
     case OP_HINT:
     case OP_BROADCAST: return x[0]; /* (broadcast: the operand's element, read broadcast) */
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR: /* (pointers: each backend's own base and index) */
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
+    default: /* the ops each backend renders itself: indices, shapes, pointers,
+              * memory, reductions, regions */
     case OP_COUNT: return NULL;
     }
     if (round && ct != rt) return c_round(a, rt, d, e);

@@ -20,45 +20,7 @@ const char *red_step_default(void *user, Op op, DType dt, const char *acc, const
     case OP_MIN:
         if (fl) return arena_printf(a, "%s(%s, %s)", dbl ? "fmin" : "fminf", acc, x);
         return arena_printf(a, "(%s < %s ? %s : %s)", acc, x, acc, x);
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    #include "base/ops_elementwise_cases.h"
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_SELECT:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_ASSERT:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_PRINT:
-    case OP_RESHAPE:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_TAKE:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_DOT:
+    default:
     case OP_COUNT: break;
     }
     MT_ASSERT(!"not a combining reduction");

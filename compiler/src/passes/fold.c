@@ -114,60 +114,7 @@ static int eval_const(const Inst *in, ConstVal *out) {
         *out = rt == DT_F32 ? const_f32((double)f32(pick)) : const_convert(pick, rt);
         return 1;
     }
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_ABS:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef MATH
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_UMULHI:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
+    default:
     case OP_COUNT: break;
     }
     return 0;
@@ -211,71 +158,7 @@ static int simplify(const Function *f, const Inst *in, int left_identities, Oper
         }
         if (operand_eq(x[1], x[2]) && fits(f, in, x[1])) return *out = x[1], 1;
         return 0;
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_NEG:
-    case OP_ABS:
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef MATH
-    case OP_DIV_RN:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-    case OP_UMULHI:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
+    default:
     case OP_COUNT: break;
     }
     return 0;

@@ -800,21 +800,7 @@ static void lower_item(Rank *R, Inst *in) {
     }
     case OP_REMAP:
     case OP_GATHER: break;
-#include "base/ops_elementwise_cases.h"
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_SELECT:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_INLINE_ASM:
+    default:
     case OP_INLINE_ASM_VOLATILE: lower_elementwise(R, in); return;
     case OP_COUNT: break;
     }

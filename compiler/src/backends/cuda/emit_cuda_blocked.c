@@ -515,68 +515,7 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
             if (e) return e;
         }
         break;
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    case OP_NEG:
-    case OP_ABS:
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_FLOORDIV:
-    case OP_UMULHI:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_SELECT:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
+    default:
     case OP_COUNT: break;
     }
     if (!e) {
@@ -1776,53 +1715,29 @@ void cb_emit_block(CudaB *C, const Block *b);
 static int deferrable(const CudaB *C, const Inst *in) {
     (void)C;
     if (in->result < 0 || !op_has(in->op, OPF_PURE) || op_has(in->op, OPF_REDUCE)) return 0;
-    switch (in->op) {
-    case OP_INLINE_ASM_VOLATILE: /* runs where written */
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_EXPAND_DIMS:
-    case OP_ZEROS:
-    case OP_EMPTY:
-    case OP_FULL:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_RESHAPE: /* (a __syncthreads: in place, reached by every thread) */
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_COUNT: return 0;
-    #include "base/ops_elementwise_cases.h"
-    case OP_CAST:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_BROADCAST:
-    case OP_INLINE_ASM:
-    case OP_SELECT: return in->type.rank > 0;
+    switch (op_class(in->op)) {
+    case OC_UNARY:
+    case OC_MATH:
+    case OC_BINARY:
+    case OC_COMPARE:
+    case OC_BITWISE:
+    case OC_CONVERT:
+    case OC_HINT:
+    case OC_SELECT:
+    case OC_ASM: /* (a volatile asm is not pure: it runs where written) */
+        return in->type.rank > 0;
+    case OC_SHAPE: /* the exchanges: a __syncthreads, in place, reached by every thread */
+        return in->op == OP_BROADCAST && in->type.rank > 0;
+    case OC_INDEX:
+    case OC_CREATE:
+    case OC_POINTER:
+    case OC_MEMORY:
+    case OC_REDUCE:
+    case OC_SCAN:
+    case OC_DEBUG:
+    case OC_ATOMIC:
+    case OC_DOT:
+    case OC_REGION: return 0;
     }
     return 0;
 }

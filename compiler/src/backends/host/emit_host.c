@@ -449,65 +449,7 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_FLOOR:
     case OP_CEIL:
     /* the libdevice functions (unary, rendered from their templates) */
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
-#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef LIBDEVICE
-#undef MATH
-    case OP_DIV:
-    case OP_DIV_RN:
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_BITCAST:
-    case OP_HINT:
-    case OP_SELECT:
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
-    case OP_ARANGE:
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY:
-    case OP_EXPAND_DIMS:
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_BROADCAST:
-    case OP_JOIN:
-    case OP_SPLIT:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_ADDPTR:
-    case OP_INT_TO_PTR:
-    case OP_PTR_TO_INT:
-    case OP_LOAD:
-    case OP_STORE:
-    case OP_PRINT:
-    case OP_ASSERT:
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS:
-    case OP_DEBUG_BARRIER:
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE:
-    case OP_DOT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE:
+    default:
     case OP_COUNT: break;
     }
     return c_op_expr(H->a, C_HOST, H->f, in, x);
