@@ -1,4 +1,4 @@
-// Block pointers (compiler/src/fe_blockptr.c): the kernels of
+// Block pointers (compiler/src/frontend/fe_blockptr.c): the kernels of
 // kernels/block_ptr.py at -O1 and -O2 on the host backend (always), CUDA
 // and the MLIR backend (skipped without a GPU), against references written
 // here. Inputs are small integers (as floats), so every result is exact and

@@ -1,4 +1,4 @@
-// Blocks of rank 3 and 4 (issue 13, compiler/src/rank.c): the kernels of
+// Blocks of rank 3 and 4 (issue 13, compiler/src/passes/rank.c): the kernels of
 // kernels/rank.py at -O1 and -O2 on the host backend (always), CUDA and the
 // MLIR backend (skipped without a GPU), against references written here.
 // Inputs are small integers, so every result is exact and compared exactly.

@@ -1,4 +1,4 @@
-// Block pointers (compiler/src/fe_blockptr.c): one expected diagnostic per
+// Block pointers (compiler/src/frontend/fe_blockptr.c): one expected diagnostic per
 // rejected use of tl.make_block_ptr, tl.advance, tl.load / tl.store of a
 // block pointer (and boundary_check / padding_option without one), block
 // pointers used as values, and block pointers that a runtime loop or if

@@ -1,4 +1,4 @@
-// Blocks of rank 3 and 4 and their lowering (compiler/src/rank.c): the type
+// Blocks of rank 3 and 4 and their lowering (compiler/src/passes/rank.c): the type
 // rules of the ops it makes (remap, trans with a permutation, the batched
 // dot), the SSA it produces, and its diagnostics.
 #include <gtest/gtest.h>

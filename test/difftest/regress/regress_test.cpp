@@ -3,7 +3,7 @@
 // 1, 2, 4 and 8. Cuda.*: the GPU's outputs equal the host backend's, bit for
 // bit, on the difftest generator's inputs. Gen.* and Ptx.*: the generated CUDA and its PTX
 // use the guarded integer maximum (cb_int_minmax in
-// compiler/src/emit_cuda_blocked.c), so that ptxas has no max.s32 chain to
+// compiler/src/backends/cuda/emit_cuda_blocked.c), so that ptxas has no max.s32 chain to
 // fuse into VIMNMX3 (CUDA 13.0's ptxas dropped a negation there).
 #include <gtest/gtest.h>
 
