@@ -58,22 +58,22 @@ typedef enum OpClass {
 
 /* The type rule's class of an op (types.c). */
 typedef enum TypeRule {
-    TR_SPECIAL,     /* a rule of its own */
-    TR_UNARY_NUM,   /* a number; the result has its type */
-    TR_UNARY_FLOAT, /* an f32 or f64; the result has its type (Triton's math functions) */
-    TR_UNARY_F32,   /* an f32 (Triton's sqrt_rn) */
-    TR_ARITH,       /* promoted numbers (Triton's computation type) */
-    TR_DIV,         /* true division: floats, integers as f32 */
-    TR_DIV_F32,     /* division of two f32 (Triton's div_rn) */
-    TR_DIVMOD,      /* '%': promoted with '/'-'%' rules */
-    TR_INT_DIVMOD,  /* '//': promoted integers */
-    TR_FMA,         /* three floats of one type */
+    TR_SPECIAL,      /* a rule of its own */
+    TR_UNARY_NUM,    /* a number; the result has its type */
+    TR_UNARY_FLOAT,  /* an f32 or f64; the result has its type (Triton's math functions) */
+    TR_UNARY_F32,    /* an f32 (Triton's sqrt_rn) */
+    TR_ARITH,        /* promoted numbers (Triton's computation type) */
+    TR_DIV,          /* true division: floats, integers as f32 */
+    TR_DIV_F32,      /* division of two f32 (Triton's div_rn) */
+    TR_DIVMOD,       /* '%': promoted with '/'-'%' rules */
+    TR_INT_DIVMOD,   /* '//': promoted integers */
+    TR_FMA,          /* three floats of one type */
     TR_BINARY_FLOAT, /* an f32 or f64 and a number converted to it (libdevice's pow, atan2) */
-    TR_UMULHI,      /* two integers of one 32- or 64-bit type */
-    TR_CMP,         /* promoted, a bool result */
-    TR_BITWISE,     /* promoted integers or bools */
-    TR_SHIFT,       /* promoted integers */
-    TR_SELECT       /* a bool condition and two promoted values */
+    TR_UMULHI,       /* two integers of one 32- or 64-bit type */
+    TR_CMP,          /* promoted, a bool result */
+    TR_BITWISE,      /* promoted integers or bools */
+    TR_SHIFT,        /* promoted integers */
+    TR_SELECT        /* a bool condition and two promoted values */
 } TypeRule;
 
 /* Which attributes an op has, for the printers. */
@@ -85,16 +85,16 @@ typedef enum AttrKind {
     AT_DTYPE,
     AT_NAN,
     AT_HINT,
-    AT_PRINT, /* device_print: text (the prefix), flag (hex), start/end (operand i of n) */
+    AT_PRINT,  /* device_print: text (the prefix), flag (hex), start/end (operand i of n) */
     AT_ASSERT, /* device_assert: text (the message), file */
-    AT_DIMS, /* a shape without a dtype: reshape, broadcast */
-    AT_INDEX, /* split: which element of the last axis ({index=k}, in `axis`) */
+    AT_DIMS,   /* a shape without a dtype: reshape, broadcast */
+    AT_INDEX,  /* split: which element of the last axis ({index=k}, in `axis`) */
     AT_REDUCE, /* reductions and scans: {axis=1, keep_dims} / {axis=0, reverse} */
     AT_ATOMIC, /* atomics: {rmw} (atomic_rmw), {sem}, {scope} */
-    AT_DOT, /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
-    AT_PERM, /* trans: {perm=[2, 0, 1]} at rank 3 and more (rank 2: none) */
-    AT_REMAP, /* remap: {shape=(R, C), dims=[...], strides=[...], offset=N} */
-    AT_ASM /* inline asm: {asm="...", constraints="...", pack=N, dtype=...} */
+    AT_DOT,    /* tl.dot: {input_precision=..., max_num_imprecise_acc=N} */
+    AT_PERM,   /* trans: {perm=[2, 0, 1]} at rank 3 and more (rank 2: none) */
+    AT_REMAP,  /* remap: {shape=(R, C), dims=[...], strides=[...], offset=N} */
+    AT_ASM     /* inline asm: {asm="...", constraints="...", pack=N, dtype=...} */
 } AttrKind;
 
 /* An atomic read-modify-write's operation (Attrs.rmw), its memory

@@ -13,11 +13,12 @@ const char *asm_helper_name(Arena *a, const Function *f, const Inst *in) {
     const char *parts[2] = {in->attrs.text ? in->attrs.text : "",
                             in->attrs.constraints ? in->attrs.constraints : ""};
     for (int k = 0; k < 2; k++)
-        for (const unsigned char *s = (const unsigned char *)parts[k]; ; s++) {
+        for (const unsigned char *s = (const unsigned char *)parts[k];; s++) {
             h = (h ^ *s) * 16777619u;
             if (!*s) break;
         }
-    int tail[11] = {in->attrs.pack, in->op, in->type.dtype, -1, -1, -1, in->attrs.axis, -1, -1, -1, -1};
+    int tail[11] = {
+        in->attrs.pack, in->op, in->type.dtype, -1, -1, -1, in->attrs.axis, -1, -1, -1, -1};
     for (int i = 0; i < in->nargs; i++) tail[3 + i] = asm_arg_dtype(f, in, i);
     for (int r = 0; r < in->attrs.nresults && r < 4; r++) tail[7 + r] = in->attrs.results[r];
     for (int k = 0; k < 11; k++) h = (h ^ (uint32_t)tail[k]) * 16777619u;
@@ -25,8 +26,11 @@ const char *asm_helper_name(Arena *a, const Function *f, const Inst *in) {
 }
 
 static const char *uint_type(int bits) {
-    return bits == 8 ? "unsigned char" : bits == 16 ? "unsigned short" : bits == 32 ? "unsigned"
-                                                                                    : "unsigned long long";
+    return bits == 8    ? "unsigned char"
+           : bits == 16 ? "unsigned short"
+           : bits == 32 ? "unsigned"
+                        : "unsigned "
+                          "long long";
 }
 
 /* The asm text in nvcc's spelling: $N -> %N, ${N} -> %N, $$ -> $, % -> %%. */
@@ -56,8 +60,9 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     DType rt = (DType)in->type.dtype;
     sb_printf(sb, "#ifndef MT_ASM_%s\n#define MT_ASM_%s\n", name + 7, name + 7);
     int w = p->nres > 1 ? in->attrs.axis : 0; /* the result it gives */
-    sb_printf(sb, "// tl.inline_asm_elementwise at line %d, one element (pack=%d: every\n"
-                  "// element of an instance is this one, the first of result %d is returned)\n",
+    sb_printf(sb,
+              "// tl.inline_asm_elementwise at line %d, one element (pack=%d: every\n"
+              "// element of an instance is this one, the first of result %d is returned)\n",
               in->pos.line, in->attrs.pack, w);
     sb_printf(sb, "static __device__ __forceinline__ %s %s(", c_type(rt), name);
     for (int i = 0; i < in->nargs; i++)
@@ -76,8 +81,10 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
             int c = asm_class_index(p->letter[k]);
             const char *word = arena_printf(a, "(%s)b%d", uint_type(asm_classes[c].bits), i);
             for (int e = 1; e < p->per[g]; e++)
-                word = arena_printf(a, "%s | ((%s)b%d << %d)", word, uint_type(asm_classes[c].bits), i,
-                                    e * bits);
+                word = arena_printf(a,
+                                    "%s | ((%s)b%d << "
+                                    "%d)",
+                                    word, uint_type(asm_classes[c].bits), i, e * bits);
             if (asm_class_is_float(asm_classes[c].letter))
                 word = arena_printf(a, "mytriton_bitcast<%s>(%s)", asm_classes[c].ctype, word);
             sb_printf(sb, "    %s i%d = %s;\n", asm_classes[c].ctype, k, word);
@@ -90,7 +97,11 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     sb_printf(sb, "    asm%s(", in->op == OP_INLINE_ASM_VOLATILE ? " volatile" : "");
     sb_quote(sb, cuda_text(a, in->attrs.text ? in->attrs.text : ""));
     sb_puts(sb, "\n        :");
-    for (int r = 0; r < p->nout; r++) sb_printf(sb, "%s \"=%c\"(o%d)", r ? "," : "", p->letter[r], r);
+    for (int r = 0; r < p->nout; r++)
+        sb_printf(sb,
+                  "%s "
+                  "\"=%c\"(o%d)",
+                  r ? "," : "", p->letter[r], r);
     sb_puts(sb, "\n        :");
     for (int r = p->nout; r < p->nregs; r++)
         sb_printf(sb, "%s \"%c\"(i%d)", r > p->nout ? "," : "", p->letter[r], r);
@@ -98,9 +109,10 @@ static void helper(StrBuf *sb, Arena *a, const Function *f, const Inst *in, cons
     /* the result: the first element of result w's first register */
     int o = p->first[w], c = asm_class_index(p->letter[o]);
     int bits = dtype_info(rt)->bits;
-    const char *word = asm_class_is_float(asm_classes[c].letter)
-                           ? arena_printf(a, "mytriton_bitcast<%s>(o%d)", uint_type(asm_classes[c].bits), o)
-                           : arena_printf(a, "o%d", o);
+    const char *word =
+        asm_class_is_float(asm_classes[c].letter)
+            ? arena_printf(a, "mytriton_bitcast<%s>(o%d)", uint_type(asm_classes[c].bits), o)
+            : arena_printf(a, "o%d", o);
     const char *elem = arena_printf(a, "mytriton_bitcast<%s>((%s)%s)", c_mem_type(rt, C_CUDA),
                                     uint_type(bits), word);
     sb_printf(sb, "    return %s;\n}\n#endif\n", c_load(a, rt, C_CUDA, elem));

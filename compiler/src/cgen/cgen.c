@@ -527,7 +527,8 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
         return arena_printf(a, "(%s)%s", T, x);
     if (dtype_is_int(from)) { /* to a float: one rounding to f32 / f64, then to a narrower float */
         if (d == C_CUDA && (to == DT_F16 || to == DT_BF16)) {
-            /* one rounding, as Triton's cvt.rn.f16 / .bf16 (through f32, an integer above 2^24 rounds twice) */
+            /* one rounding, as Triton's cvt.rn.f16 / .bf16 (through f32, an integer above 2^24
+             * rounds twice) */
             int b64 = dtype_info(from)->bits == 64, u = dtype_is_unsigned(from);
             const char *fn = b64 ? (u ? "ull" : "ll") : (u ? "uint" : "int");
             const char *ct =
@@ -543,7 +544,8 @@ const char *c_cast_expr(Arena *a, CDialect d, DType from, DType to, int rtz, con
         /* truncation, saturating, NaN to 0 (PTX cvt.rzi); the hardware's
          * own conversion where the C cast compiles to it */
         if (d == C_CUDA) {
-            /* 8- and 16-bit results: PTX's cvt.rzi.s16 / .u16 (NaN to 0, saturating at 16 bits), which
+            /* 8- and 16-bit results: PTX's cvt.rzi.s16 / .u16 (NaN to 0, saturating at 16 bits),
+             * which
              * an 8-bit result truncates (PTX has no 8-bit cvt; Triton's result). A C cast to short
              * would not saturate at 16 bits: the 32-bit conversion, clamped. */
             if (dtype_info(to)->bits <= 16) {
@@ -751,7 +753,8 @@ static const struct TritonHelper {
      "fabsf(y) == __int_as_float(0x7f800000) ? x : fmaf(-truncf(__fdiv_rn(x, y)), y, x)",
      "'%': LLVM's frem, x - trunc(x / y) * y fused (y infinite: x)"},
     {"mt_frem_f64", "double", "double x, double y", NULL,
-     "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, x)",
+     "fabs(y) == __longlong_as_double(0x7ff0000000000000LL) ? x : fma(-trunc(__ddiv_rn(x, y)), y, "
+     "x)",
      "'%' on f64"},
 };
 
@@ -822,7 +825,10 @@ const char *c_gather_index(Arena *a, const Function *f, const Inst *in, const ch
                            const char *idx) {
     Type x = operand_type(f, in->args[0]);
     int ax = in->attrs.axis, d = (int)x.dims[ax];
-    const char *i = arena_printf(a, "((unsigned long long)(%s) < %dull ? (int)(%s) : 0)", idx, d, idx);
+    const char *i = arena_printf(a,
+                                 "((unsigned long long)(%s) < %dull ? (int)(%s) : "
+                                 "0)",
+                                 idx, d, idx);
     if (x.rank == 1) return i;
     int cs = (int)x.dims[1], cr = (int)in->type.dims[1];
     if (ax == 0) return arena_printf(a, "%s * %d + (%s) %% %d", i, cs, p, cr);

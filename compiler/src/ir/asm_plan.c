@@ -10,8 +10,8 @@
 /* A register class: its letter, C type, bits. nvcc's inline asm takes
  * these five of LLVM's NVPTX classes. */
 const AsmClass asm_classes[ASM_NCLASSES] = {
-    {'h', "unsigned short", 16},   {'r', "unsigned", 32}, {'l', "unsigned long long", 64},
-    {'f', "float", 32},            {'d', "double", 64},
+    {'h', "unsigned short", 16}, {'r', "unsigned", 32}, {'l', "unsigned long long", 64},
+    {'f', "float", 32},          {'d', "double", 64},
 };
 
 int asm_class_index(char c) {
@@ -54,8 +54,14 @@ const char *asm_plan(Arena *a, const char *constraints, int pack, const DType *r
         p->dt[g] = dt;
         p->per[g] = per_register(dt, pack);
         if (pack % p->per[g])
-            return g < nres ? arena_printf(a, "pack must be a multiple of result %d's elements per register", g)
-                            : arena_printf(a, "pack must be a multiple of argument %d's elements per register", g - nres);
+            return g < nres ? arena_printf(a,
+                                           "pack must be a multiple of result %d's elements per "
+                                           "register",
+                                           g)
+                            : arena_printf(a,
+                                           "pack must be a multiple of argument %d's elements "
+                                           "per register",
+                                           g - nres);
         p->regs[g] = pack / p->per[g];
         p->first[g] = p->nregs;
         p->nregs += p->regs[g];
@@ -94,15 +100,17 @@ const char *asm_plan(Arena *a, const char *constraints, int pack, const DType *r
         return arena_printf(a,
                             "%d constraints for %d asm operands (pack=%d: %d output register%s, "
                             "%d input register%s)",
-                            n, p->nregs, pack, p->nout, p->nout == 1 ? "" : "s",
-                            p->nregs - p->nout, p->nregs - p->nout == 1 ? "" : "s");
+                            n, p->nregs, pack, p->nout, p->nout == 1 ? "" : "s", p->nregs - p->nout,
+                            p->nregs - p->nout == 1 ? "" : "s");
     /* a register holds its elements: 16-bit classes one 16-bit element */
     for (int g = 0; g < nres + nargs; g++)
         for (int k = p->first[g]; k < p->first[g] + p->regs[g]; k++) {
             int need = p->per[g] * dtype_info(p->dt[g])->bits;
             int have = asm_classes[asm_class_index(p->letter[k])].bits;
             if (need > have || (have == 64 && need < 64) || (have == 16 && need != 16))
-                return arena_printf(a, "operand $%d: a '%c' register (%d bits) cannot hold %d %s element%s",
+                return arena_printf(a,
+                                    "operand $%d: a '%c' register (%d bits) cannot hold %d %s "
+                                    "element%s",
                                     k, p->letter[k], have, p->per[g], dtype_name(p->dt[g]),
                                     p->per[g] == 1 ? "" : "s");
         }
@@ -123,4 +131,3 @@ void asm_plan_of(Arena *a, const Function *f, const Inst *in, AsmPlan *p) {
                                in->attrs.pack, res, nres, args, in->nargs, p);
     MT_ASSERT(!err); /* the frontend checked them */
 }
-

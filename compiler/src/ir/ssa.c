@@ -260,7 +260,9 @@ static void print_items(StrBuf *sb, Arena *a, const Function *f, const Block *b,
     for (int i = 0; i < b->items.len; i++) print_inst(sb, a, f, b->items.items[i], indent, n);
 }
 
-void ssa_print(StrBuf *sb, Arena *a, const Function *f) { print_items(sb, a, f, &f->body, 0, NULL); }
+void ssa_print(StrBuf *sb, Arena *a, const Function *f) {
+    print_items(sb, a, f, &f->body, 0, NULL);
+}
 
 void ssa_print_noted(StrBuf *sb, Arena *a, const Function *f, SsaNoteFn fn, void *user) {
     Note n = {fn, user};

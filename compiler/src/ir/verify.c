@@ -175,7 +175,8 @@ static int verify_while(Verifier *V, const Inst *in) {
     const Loop *l = in->loop;
     const char *name = region_name(V, in);
     if (l->ncarried != l->nyields || l->ncarried != l->nresults)
-        BAD("%s has %d carried inputs and region arguments, %d yields and %d results (the counts must be equal)",
+        BAD("%s has %d carried inputs and region arguments, %d yields and %d results (the counts "
+            "must be equal)",
             name, l->ncarried, l->nyields, l->nresults);
     for (int i = 0; i < l->ncarried; i++)
         if (!check_operand(V, l->inits[i], arena_printf(V->a, "carried input %d of %s", i, name)))
@@ -214,7 +215,8 @@ static int verify_loop(Verifier *V, const Inst *in) {
         BAD("loop %%%d has a negative num_stages or loop_unroll_factor", l->index);
     const char *name = region_name(V, in);
     if (l->ncarried != l->nyields || l->ncarried != l->nresults)
-        BAD("loop %%%d has %d carried inputs and region arguments, %d yields and %d results (the counts must be equal)",
+        BAD("loop %%%d has %d carried inputs and region arguments, %d yields and %d results (the "
+            "counts must be equal)",
             l->index, l->ncarried, l->nyields, l->nresults);
     for (int i = 0; i < l->ncarried; i++)
         if (!check_operand(V, l->inits[i],
@@ -233,7 +235,8 @@ static int verify_loop(Verifier *V, const Inst *in) {
         Type y = operand_type(f, l->yields[i]);
         if (l->yields[i].kind == OPD_NONE) BAD("yield %d of loop %%%d is none", i, l->index);
         if (!type_eq(y, f->types[l->args[i]]))
-            BAD("loop %%%d lane %d: the region argument is %s but the yield is %s (no implicit promotion across "
+            BAD("loop %%%d lane %d: the region argument is %s but the yield is %s (no implicit "
+                "promotion across "
                 "iterations)",
                 l->index, i, type_str(V->a, f->types[l->args[i]]), type_str(V->a, y));
     }
@@ -250,7 +253,7 @@ static int verify_inst(Verifier *V, const Inst *in) {
     const char *where =
         in->result >= 0 ? arena_printf(V->a, "%%%d = %s", in->result, info->name) : info->name;
     if (op_has(in->op, OPF_VARIADIC) ? in->nargs < 0 || in->nargs > info->nargs
-                                      : in->nargs != info->nargs)
+                                     : in->nargs != info->nargs)
         BAD("%s has %d operands (it takes %d)", where, in->nargs, info->nargs);
     Type types[3];
     uint8_t flags[3] = {0};

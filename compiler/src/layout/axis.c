@@ -129,7 +129,7 @@ static AxisInfo axis_value(const AxisQuery *C, int v, Layout use) {
      * tile ones along rows, when C->rows asks about groups of that
      * many rows) */
     int varies = C->rows ? l == LAYOUT_ROWS || l == LAYOUT_TILE
-                              : l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
+                         : l == LAYOUT_COLS || l == LAYOUT_TILE || l == LAYOUT_FLAT;
     if (def && def->op == OP_ARANGE) {
         Layout ul = use;
         if (C->rows) {

@@ -29,7 +29,6 @@
 
 #include <string.h>
 
-
 /* ---- The choice of the tile's layout ------------------------------------ */
 
 static int divides(int a, int b) { return a > 0 && b % a == 0; }
@@ -316,7 +315,8 @@ static int held_at(const LayoutPlan *p, Layout l, int th, int s) {
     case LAYOUT_TILE:
         return layout_coord(p->axis[AXIS_ROWS], th / tcols, s / tn) * t->cols +
                layout_coord(p->axis[AXIS_COLS], th % tcols, s % tn);
-    default: return layout_slots(t, LAYOUT_FLAT) == 1 ? th : layout_coord(p->axis[AXIS_FLAT], th, s);
+    default:
+        return layout_slots(t, LAYOUT_FLAT) == 1 ? th : layout_coord(p->axis[AXIS_FLAT], th, s);
     }
 }
 
@@ -355,8 +355,7 @@ static int source_of(const Function *f, const Inst *in, int q, int *k) {
     *k = 0;
     Type xt = operand_type(f, in->args[0]);
     switch (in->op) {
-    case OP_TRANS:
-        return xt.rank == 2 ? (q % xt.dims[0]) * xt.dims[1] + q / xt.dims[0] : q;
+    case OP_TRANS: return xt.rank == 2 ? (q % xt.dims[0]) * xt.dims[1] + q / xt.dims[0] : q;
     case OP_SPLIT: return q * 2 + in->attrs.axis;
     case OP_JOIN: *k = q % 2; return q / 2;
     case OP_XOR_SHUFFLE: return q ^ in->attrs.axis;
@@ -703,8 +702,8 @@ static const char *const conv_text[CONV_COUNT] = {
 
 const char *layout_conv_text(Conv c) { return (unsigned)c < CONV_COUNT ? conv_text[c] : "?"; }
 
-const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc,
-                        void *user, const char *words) {
+const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc, void *user,
+                        const char *words) {
     if (op_has(in->op, OPF_REGION)) {
         if (in->loop->nresults == 0) return NULL;
         StrBuf sb;
@@ -769,10 +768,11 @@ const char *layout_print(Arena *a, const Function *f, const LayoutPlan *p) {
               t->rank == 2 ? tn : tm * tn, p->path);
     if (t->group_m > 0)
         sb_printf(&sb,
-                  "// and %d programs per block (%d x %d along the grid's x and y, %d threads), sharing the "
+                  "// and %d programs per block (%d x %d along the grid's x and y, %d threads), "
+                  "sharing the "
                   "loop's staged chunks, where the grid's x and y are multiples of %d and %d\n",
-                  t->group_m * t->group_n, t->group_m, t->group_n,
-                  block * t->group_m * t->group_n, t->group_m, t->group_n);
+                  t->group_m * t->group_n, t->group_m, t->group_n, block * t->group_m * t->group_n,
+                  t->group_m, t->group_n);
     if (t->rank == 2) {
         sb_puts(&sb, "#blocked = ");
         print_blocked(&sb, p, 0);

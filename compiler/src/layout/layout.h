@@ -32,12 +32,12 @@ typedef enum Conv {
                     * holds in its operand's layout: a permutation of its
                     * registers (LayoutPlan.regs), no shared memory */
     /* the tensor-core paths (LayoutTc) */
-    CONV_COPY,     /* an operand's load: global memory into a ring of
+    CONV_COPY,   /* an operand's load: global memory into a ring of
                     * shared-memory buffers (cp.async 16-byte groups) */
-    CONV_MMA,      /* a dot on tensor cores: operands from the rings in the
+    CONV_MMA,    /* a dot on tensor cores: operands from the rings in the
                     * instruction's operand layouts (ldmatrix, wgmma
                     * descriptors), or from the accumulator's registers */
-    CONV_ROWRED,   /* a reduction along the accumulator's rows: in the
+    CONV_ROWRED, /* a reduction along the accumulator's rows: in the
                     * thread, then shuffles among the lanes holding a row */
     CONV_COUNT
 } Conv;
@@ -83,19 +83,19 @@ typedef struct LayoutRing {
  * sm_90a branch; version 3). */
 typedef struct LayoutMmaBody {
     int version;
-    int threads;    /* threads per block (with wgmma's producer warps) */
-    int wm, wn;     /* the computing warps along the rows and the columns */
+    int threads;                /* threads per block (with wgmma's producer warps) */
+    int wm, wn;                 /* the computing warps along the rows and the columns */
     int inst_m, inst_n, inst_k; /* the instruction's shape per warp */
     int nrings;
     LayoutRing ring[3];
-    int smem;       /* bytes of dynamic shared memory the body asks */
+    int smem; /* bytes of dynamic shared memory the body asks */
 } LayoutMmaBody;
 
 typedef struct LayoutTc {
-    const char *what;   /* the dots, in words */
-    int bits;           /* the operands' element bits */
-    int BM;             /* the accumulators' rows */
-    int acc_cols[2];    /* their columns: one accumulator (a matmul), two (attention: S, O) */
+    const char *what; /* the dots, in words */
+    int bits;         /* the operands' element bits */
+    int BM;           /* the accumulators' rows */
+    int acc_cols[2];  /* their columns: one accumulator (a matmul), two (attention: S, O) */
     int nbodies;
     LayoutMmaBody body[2];
     unsigned char *enc; /* by value: its TcEnc */
@@ -177,8 +177,8 @@ void layout_mark(Arena *a, const Function *f, LayoutPlan *p, LayoutConvFn conv, 
 /* The printer's note of `in`: its result's encoding (enc names one; a
  * loop's results' in order) and its conversion (words, or the plan's). */
 typedef const char *(*LayoutEncFn)(void *user, int v);
-const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc,
-                        void *user, const char *words);
+const char *layout_note(Arena *a, const LayoutPlan *p, const Inst *in, LayoutEncFn enc, void *user,
+                        const char *words);
 /* layout_tc.c: layout_verify and layout_print of a tensor-core plan */
 int layout_tc_verify(MtContext *ctx, const Function *f, const LayoutPlan *p);
 const char *layout_tc_print(Arena *a, const Function *f, const LayoutPlan *p);

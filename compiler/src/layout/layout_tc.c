@@ -28,8 +28,8 @@
 #include "layout/layout.h"
 
 static const char *const tc_names[TC_ENC_COUNT] = {
-    [TC_AT_USE] = "#at_use",  [TC_UNIFORM] = "#uniform",    [TC_STAGED] = "#smem",
-    [TC_ACC] = "#mma",        [TC_ACC_ROWS] = "#mma_rows",   [TC_ACC_COLS] = "#mma_cols",
+    [TC_AT_USE] = "#at_use", [TC_UNIFORM] = "#uniform",   [TC_STAGED] = "#smem",
+    [TC_ACC] = "#mma",       [TC_ACC_ROWS] = "#mma_rows", [TC_ACC_COLS] = "#mma_cols",
 };
 
 static TcEnc enc(const LayoutTc *tc, Operand o) {
@@ -113,9 +113,11 @@ static int readable(TcEnc res, TcEnc held) {
 static int bad_read(Check *K, const Inst *in, Operand o, TcEnc res) {
     if (readable(res, enc(K->tc, o))) return 1;
     return fail(K, in,
-                arena_printf(K->ctx->arena, "%%%d is %s, but %s reads it as %s without a conversion",
-                             o.id, enc_text(K->ctx->arena, K->f, K->tc, o.id), op_info(in->op)->name,
-                             tc_names[res]));
+                arena_printf(K->ctx->arena,
+                             "%%%d is %s, but %s reads it as %s without a "
+                             "conversion",
+                             o.id, enc_text(K->ctx->arena, K->f, K->tc, o.id),
+                             op_info(in->op)->name, tc_names[res]));
 }
 
 /* A value's encoding fits its type: a scalar is #uniform; #mma is an
@@ -218,28 +220,31 @@ static int check_body(Check *K, const LayoutMmaBody *b, int threads, int smem) {
     if (b->version == 3 && b->wm % 4)
         return fail(K, NULL, "#mma v3: warps along the rows not in warpgroups of 4");
     if (tc->BM % (b->inst_m * b->wm))
-        return fail(K, NULL, arena_printf(a, "#mma v%d: %d rows over %d warps of %d", b->version,
-                                          tc->BM, b->wm, b->inst_m));
+        return fail(K, NULL,
+                    arena_printf(a, "#mma v%d: %d rows over %d warps of %d", b->version, tc->BM,
+                                 b->wm, b->inst_m));
     /* (attention's second accumulator has its own instruction N) */
     for (int i = 0; i < 2; i++)
         if (tc->acc_cols[i] && tc->acc_cols[i] % (b->wn * (i ? 8 : b->inst_n)))
-            return fail(K, NULL, arena_printf(a, "#mma v%d: %d columns over %d warps of %d",
-                                              b->version, tc->acc_cols[i], b->wn,
-                                              i ? 8 : b->inst_n));
+            return fail(K, NULL,
+                        arena_printf(a, "#mma v%d: %d columns over %d warps of %d", b->version,
+                                     tc->acc_cols[i], b->wn, i ? 8 : b->inst_n));
     long bytes = 0;
     for (int i = 0; i < b->nrings; i++) {
         const LayoutRing *r = &b->ring[i];
         int len = r->row_len ? r->row_len : r->cols;
         if (r->row_len && r->row_len < r->cols)
-            return fail(K, NULL, arena_printf(a, "#smem_%s: rows of %d elements hold %d", r->name,
-                                              r->row_len, r->cols));
+            return fail(K, NULL,
+                        arena_printf(a, "#smem_%s: rows of %d elements hold %d", r->name,
+                                     r->row_len, r->cols));
         const Inst *ld = K->f->defs[r->value];
         if (!ld || ld->op != OP_LOAD || K->tc->enc[r->value] != TC_STAGED)
             return fail(K, NULL, arena_printf(a, "#smem_%s does not hold a staged load", r->name));
         Type t = ld->type;
         if (t.rank != 2 || t.dims[0] * t.dims[1] != r->rows * r->cols)
-            return fail(K, ld, arena_printf(a, "#smem_%s (%d x %d) does not hold %%%d", r->name,
-                                            r->rows, r->cols, r->value));
+            return fail(K, ld,
+                        arena_printf(a, "#smem_%s (%d x %d) does not hold %%%d", r->name, r->rows,
+                                     r->cols, r->value));
         bytes += (long)r->rows * len * tc->bits / 8 * r->buffers;
     }
     if (bytes > b->smem || (smem && b->smem > smem))
@@ -259,8 +264,7 @@ int layout_tc_verify(MtContext *ctx, const Function *f, const LayoutPlan *p) {
     int smem90 = t->dyn_smem_sm90 ? t->dyn_smem_sm90 : t->dyn_smem;
     if (!check_body(&K, &p->tc->body[0], t->block_threads, t->dyn_smem)) return 0;
     if (p->tc->nbodies > 1 &&
-        !check_body(&K, &p->tc->body[1], t->block_threads_sm90 ? t->block_threads_sm90 : 0,
-                    smem90))
+        !check_body(&K, &p->tc->body[1], t->block_threads_sm90 ? t->block_threads_sm90 : 0, smem90))
         return 0;
     return check_block(&K, &f->body);
 }

@@ -42,10 +42,10 @@ static void force(Shaper *S, int v, Layout l, SrcPos at) {
     if (S->failed) return;
     int r = find(S, v);
     if (S->forced[r] != LAYOUT_UNIFORM && S->forced[r] != l) {
-        mt_error(
-            S->ctx, at,
-            "a rank-1 block is used here as %s of the tile, but at line %d as %s (compute it separately for each use)",
-            layout_name(l), S->forced_at[r].line, layout_name(S->forced[r]));
+        mt_error(S->ctx, at,
+                 "a rank-1 block is used here as %s of the tile, but at line %d as %s (compute it "
+                 "separately for each use)",
+                 layout_name(l), S->forced_at[r].line, layout_name(S->forced[r]));
         S->failed = 1;
         return;
     }
@@ -141,7 +141,8 @@ static void check_widths(Shaper *S, const Block *b) {
             if (x.rank == 1 && x.dims[0] != S->t->threads) {
                 mt_error(
                     S->ctx, in->pos,
-                    "tl.%s over %d elements in a kernel whose tile %s has %d threads (a reduction spans the whole "
+                    "tl.%s over %d elements in a kernel whose tile %s has %d threads (a reduction "
+                    "spans the whole "
                     "CUDA block: its width must equal the block size)",
                     op_info(in->op)->name, (int)x.dims[0], tile_str(S->a, S->t), S->t->threads);
                 S->failed = 1;
@@ -156,14 +157,16 @@ static void check_widths(Shaper *S, const Block *b) {
             if (S->dot ? (w > R && w > C) : (w != R && w != C && w != R * C)) {
                 mt_error(
                     S->ctx, in->pos,
-                    "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d or %d)",
+                    "a rank-1 block of width %d does not fit the %s tile (its width must be %d, %d "
+                    "or %d)",
                     w, tile_str(S->a, S->t), R, C, R * C);
                 S->failed = 1;
             }
         } else if (w != S->width1) {
             mt_error(
                 S->ctx, in->pos,
-                "rank-1 blocks of widths %d and %d (line %d) in one kernel (the CUDA backend runs one thread per "
+                "rank-1 blocks of widths %d and %d (line %d) in one kernel (the CUDA backend runs "
+                "one thread per "
                 "element, so a rank-1 kernel has one width)",
                 w, S->width1, S->width1_at.line);
             S->failed = 1;
@@ -402,9 +405,12 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
         if (out->dot_box && max_elements <= 1024 && shape_has_dot(f))
             mt_error(
                 ctx, S.tile2_at,
-                "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA block (at "
-                "-O1 a dot runs one thread per element of the bounding box of its blocks: BLOCK_M * "
-                "BLOCK_N and the operands' shapes at most %d elements; -O2 spreads it over the threads)",
+                "the tile %s of a kernel with tl.dot needs %d threads, more than the %d of a CUDA "
+                "block (at "
+                "-O1 a dot runs one thread per element of the bounding box of its blocks: BLOCK_M "
+                "* "
+                "BLOCK_N and the operands' shapes at most %d elements; -O2 spreads it over the "
+                "threads)",
                 tile_str(a, out), out->threads, max_elements, max_elements);
         else if (out->dot_box && max_elements <= 1024)
             mt_error(
@@ -417,13 +423,15 @@ int shape_analyze(MtContext *ctx, const Function *f, int max_elements, TileInfo 
         else if (max_elements <= 1024)
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,
-                "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per element at -O1: "
+                "the tile %s needs %d threads, more than the %d of a CUDA block (one thread per "
+                "element at -O1: "
                 "use a smaller block, or -O2)",
                 tile_str(a, out), out->threads, max_elements);
         else
             mt_error(
                 ctx, S.have2 ? S.tile2_at : S.width1_at,
-                "the tile %s has %d elements, more than the %d that one CUDA block holds (1024 threads of %d "
+                "the tile %s has %d elements, more than the %d that one CUDA block holds (1024 "
+                "threads of %d "
                 "elements each): use a smaller block",
                 tile_str(a, out), out->threads, max_elements, max_elements / 1024);
         return 0;

@@ -88,7 +88,8 @@ int shape_has_dot(const Function *f);
 /* Whether its tile is the bounding box of its blocks (dot_box): a tl.dot,
  * a transpose, reshape or remap between two rank-2 shapes that do not
  * broadcast together, or any two rank-2 results that do not (the rank
- * lowering's folds beside its reductions' results, say). Such a kernel's CUDA is emit_cuda.c's (one thread
+ * lowering's folds beside its reductions' results, say). Such a kernel's CUDA is emit_cuda.c's (one
+  * thread
  * per element of the box) at -O0 and -O1, and at -O2 where the box has at
  * most 1024 elements and neither the tensor-core nor the attention path
  * takes it; a larger box at -O2 is the blocked emitter's

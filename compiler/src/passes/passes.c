@@ -60,9 +60,16 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
     static const struct {
         const char *name;
         void (*run)(Arena *, Function *, PassStats *);
-    } pipeline[] = {{"constant folding", pass_fold}, {"CSE", pass_cse},
-                    {"invariant lanes", pass_lanes}, {"LICM", pass_licm},
-                    {"outer-product loops", pass_outer},   {"constant folding", pass_fold}, {"CSE", pass_cse}, {"DCE", pass_dce}};
+    } pipeline[] = {{"constant folding", pass_fold},
+                    {"CSE", pass_cse},
+                    {"invariant lanes", pass_lanes},
+                    {"LICM", pass_licm},
+                    {"outer-product loops", pass_outer},
+                    {"constant "
+                     "folding",
+                     pass_fold},
+                    {"CSE", pass_cse},
+                    {"DCE", pass_dce}};
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         pipeline[i].run(ctx->arena, f, st);
         if (!verify_after(&P, pipeline[i].name)) return 0;

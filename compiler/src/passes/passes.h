@@ -3,7 +3,8 @@
  *   -O1: the seed's pipeline: fold, CSE, DCE; a kernel with runtime loops
  *        is verified but not rewritten (the seed's conservative rule).
  *   -O2: region-aware fold, CSE and DCE, plus the removal of invariant
- *        lanes, loop-invariant code motion and the rewrite of outer-product loops' pointer lanes (outer.h).
+ *        lanes, loop-invariant code motion and the rewrite of outer-product loops' pointer lanes
+  * (outer.h).
  * The verifier runs after every pass. */
 #ifndef MT_PASSES_H
 #define MT_PASSES_H

@@ -104,7 +104,9 @@ static void strides(const int32_t *dims, int n, int64_t *st) {
     }
 }
 
-static Type shape_of(Type elem, int n, const int32_t *dims) { return type_with_shape(elem, n, dims); }
+static Type shape_of(Type elem, int n, const int32_t *dims) {
+    return type_with_shape(elem, n, dims);
+}
 
 /* Whether a value of logical shape T held at the rank-2 shape G, read by
  * rank-2 broadcasting in an elementwise op of logical shape S (at its fold),
@@ -246,8 +248,8 @@ static Operand exact(Rank *R, Operand o, Type F, SrcPos pos) {
         z.rank = F.rank;
         for (int k = 0; k < F.rank; k++) z.shape[k] = F.dims[k];
         z.dtype = DT_I32;
-        Operand zero = emit(R, OP_ZEROS, shape_of(type_scalar(DT_I32), F.rank, F.dims), 0, NULL,
-                            &z, pos);
+        Operand zero =
+            emit(R, OP_ZEROS, shape_of(type_scalar(DT_I32), F.rank, F.dims), 0, NULL, &z, pos);
         return emit2(R, OP_ADDPTR, want, o, zero, pos);
     }
     if (G.rank == 1 && F.rank == 2) {
@@ -284,8 +286,8 @@ static Operand flat_reshape(Rank *R, Operand o, Type F, SrcPos pos) {
 
 static int elementwise(Op op) {
     if (op == OP_COUNT) return 0; /* no defining item (a region's value) */
-    return op_info(op)->rule != TR_SPECIAL || op == OP_CAST || op == OP_BITCAST ||
-           op == OP_HINT || op == OP_ADDPTR || op == OP_INT_TO_PTR || op == OP_PTR_TO_INT;
+    return op_info(op)->rule != TR_SPECIAL || op == OP_CAST || op == OP_BITCAST || op == OP_HINT ||
+           op == OP_ADDPTR || op == OP_INT_TO_PTR || op == OP_PTR_TO_INT;
 }
 
 /* Whether a reshape between x and y only adds or drops axes of 1. */
@@ -420,8 +422,8 @@ static Operand through(Rank *R, int v, const View *w, SrcPos pos) {
         if (w->map[0] < 0) return opd_const(const_i32((int64_t)d->attrs.start + w->off[0]));
         Operand c = coord(R, w, w->map[0], pos);
         if (d->attrs.start == 0) return c;
-        return emit2(R, OP_ADD, operand_type(R->f, c), c,
-                     opd_const(const_i32(d->attrs.start)), pos);
+        return emit2(R, OP_ADD, operand_type(R->f, c), c, opd_const(const_i32(d->attrs.start)),
+                     pos);
     }
     case OP_ZEROS:
     case OP_FULL: {
@@ -512,7 +514,10 @@ static Operand through(Rank *R, int v, const View *w, SrcPos pos) {
     mt_error(R->ctx, d->op == OP_COUNT ? pos : d->pos,
              "a block of pointers of rank %d that is not an address computed from a pointer and "
              "offsets (here %s) cannot be broadcast or rearranged yet",
-             (int)V.rank, d->op == OP_COUNT ? "a loop-carried or branch value" : op_info(d->op)->name);
+             (int)V.rank,
+             d->op == OP_COUNT ? "a loop-carried or branch "
+                                 "value"
+                               : op_info(d->op)->name);
     R->failed = 1;
     return R->rep[v].o;
 }
@@ -593,8 +598,7 @@ static Type use_shape(Rank *R, const Inst *in) {
     Type shape = type_scalar(DT_NONE);
     for (int k = 0; k < in->nargs; k++) {
         Type s2;
-        if (in->args[k].kind != OPD_NONE &&
-            shape_broadcast(shape, otype_of(R, in->args[k]), &s2))
+        if (in->args[k].kind != OPD_NONE && shape_broadcast(shape, otype_of(R, in->args[k]), &s2))
             shape = s2;
     }
     return shape;
@@ -732,7 +736,7 @@ static void lower_item(Rank *R, Inst *in) {
         return;
     }
     case OP_EXPAND_DIMS:
-    case OP_RESHAPE: /* the same elements in the same order */
+    case OP_RESHAPE:                          /* the same elements in the same order */
         if (!is_block(R, in->args[0])) break; /* a scalar's splat */
         R->rep[v] = R->rep[in->args[0].id];
         R->f->defs[v] = NULL;
@@ -758,8 +762,10 @@ static void lower_item(Rank *R, Inst *in) {
             Type t = R->otype[o.id];
             int32_t n = (int32_t)type_numel(t);
             if (t.ptr) {
-                mt_error(R->ctx, in->pos, "tl.join of blocks of pointers of rank %d is not "
-                                          "supported yet", (int)t.rank);
+                mt_error(R->ctx, in->pos,
+                         "tl.join of blocks of pointers of rank %d is not "
+                         "supported yet",
+                         (int)t.rank);
                 R->failed = 1;
                 return;
             }

@@ -18,7 +18,8 @@ typedef struct Remat {
 
 static int elementwise(Op op) {
     return op == OP_CAST || op == OP_HINT ||
-           (op_has(op, OPF_PURE) && (op_has(op, OPF_ARITH) || op_has(op, OPF_CMP) || op_has(op, OPF_LOGIC)));
+           (op_has(op, OPF_PURE) &&
+            (op_has(op, OPF_ARITH) || op_has(op, OPF_CMP) || op_has(op, OPF_LOGIC)));
 }
 
 /* The size of v's chain if v is an index block (0: it is not). */
@@ -44,7 +45,8 @@ static void note_uses(Remat *R, const Block *b) {
         Block *sub[2];
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++) note_uses(R, sub[k]);
-        if (in->op != OP_EXPAND_DIMS || in->args[0].kind != OPD_VALUE || in->type.rank != 2) continue;
+        if (in->op != OP_EXPAND_DIMS || in->args[0].kind != OPD_VALUE || in->type.rank != 2)
+            continue;
         int v = in->args[0].id;
         if (R->f->types[v].rank != 1) continue;
         if (v >= R->n) continue;
@@ -76,7 +78,8 @@ static void rewrite(Remat *R, Block *b) {
         Block *sub[2];
         int n = ssa_blocks(in, sub);
         for (int k = 0; k < n; k++) rewrite(R, sub[k]);
-        if (in->op != OP_EXPAND_DIMS || in->args[0].kind != OPD_VALUE || in->type.rank != 2) continue;
+        if (in->op != OP_EXPAND_DIMS || in->args[0].kind != OPD_VALUE || in->type.rank != 2)
+            continue;
         int v = in->args[0].id;
         /* the columns keep the original; each row use gets its copy */
         if (v >= R->n || !R->rows[v] || !R->cols[v] || in->attrs.axis != 1) continue;

@@ -80,8 +80,7 @@ int cuda_regen_uses(const Block *b, int v) {
 const char *cuda_regen_scalar_load(Arena *a, const Inst *d, const char *base, RegenRender render,
                                    void *emitter) {
     DType dt = (DType)d->type.dtype;
-    const char *elem =
-        arena_printf(a, "%s[%s]", base, render(emitter, d->args[0], "0", "0", -1));
+    const char *elem = arena_printf(a, "%s[%s]", base, render(emitter, d->args[0], "0", "0", -1));
     const char *v = c_load(a, dt, C_CUDA, elem);
     if (d->args[1].kind == OPD_NONE) return v;
     const char *other =

@@ -751,11 +751,11 @@ static void emit_print(Cuda *C, const Inst *in) {
     sb_quote(&prefix, in->attrs.text ? in->attrs.text : "");
     const char *call = arena_printf(
         C->a,
-        "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z%s, %s, %s);",
+        "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z%s, %s, "
+        "%s);",
         c_print_format(C->a, c_print_type(&in->attrs, t), in->attrs.flag, in->attrs.start,
                        in->attrs.end),
-        sb_str(&args),
-        sb_str(&prefix), c_print_arg(C->a, dt, in->attrs.flag, v));
+        sb_str(&args), sb_str(&prefix), c_print_arg(C->a, dt, in->attrs.flag, v));
     if (guard) line(C, "if (%s) %s", guard, call);
     else line(C, "%s", call);
 }
@@ -948,9 +948,12 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
             "#if MT_MMA_SM80 && !defined(MT_LDSM_HELPERS)\n#define MT_LDSM_HELPERS\n"
             "static __device__ __forceinline__ void mt_ldsm_x4(unsigned r[4], const void *p) {\n"
             "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
-            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
-            "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
-            "static __device__ __forceinline__ void mt_ldsm_x2_trans(unsigned r[2], const void *p) {\n"
+            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, "
+            "[%4];\"\n"
+            "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : "
+            "\"r\"(s));\n}\n"
+            "static __device__ __forceinline__ void mt_ldsm_x2_trans(unsigned r[2], const void *p) "
+            "{\n"
             "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
             "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\"\n"
             "                 : \"=r\"(r[0]), \"=r\"(r[1]) : \"r\"(s));\n}\n#endif\n");
@@ -970,7 +973,8 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
             "#if MT_MMA_SM80 && !defined(MT_MMA_%s)\n#define MT_MMA_%s\n"
             "static __device__ __forceinline__ void mt_mma_%s(%s c[4], const unsigned a[4], "
             "const unsigned b[2]) {\n"
-            "    asm volatile(\"mma.sync.aligned.%s.row.col.%s {%%0, %%1, %%2, %%3}, {%%4, %%5, %%6, "
+            "    asm volatile(\"mma.sync.aligned.%s.row.col.%s {%%0, %%1, %%2, %%3}, {%%4, %%5, "
+            "%%6, "
             "%%7}, {%%8, %%9}, {%%0, %%1, %%2, %%3};\"\n"
             "                 : \"+%s\"(c[0]), \"+%s\"(c[1]), \"+%s\"(c[2]), \"+%s\"(c[3])\n"
             "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b[0]), "
@@ -983,17 +987,23 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
             sb,
             "#if MT_MMA_EMULATED && !defined(MT_MMA_tf32)\n#define MT_MMA_tf32\n"
             "/* m16n8k8: a = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4]; b = B[t][g], B[t+4][g];\n"
-            " * c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] (g = lane / 4, t = lane % 4) */\n"
-            "static inline void mt_mma_tf32(float c[4], const unsigned a[4], const unsigned b[2]) {\n"
+            " * c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] (g = lane / 4, t = lane % 4) "
+            "*/\n"
+            "static inline void mt_mma_tf32(float c[4], const unsigned a[4], const unsigned b[2]) "
+            "{\n"
             "    int lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;\n"
             "    for (int k = 0; k < 8; k++) {\n"
             "        int hi = k >= 4;\n"
-            "        float a0 = __uint_as_float(__shfl_sync(0xffffffffu, a[2 * hi], g * 4 + k % 4));\n"
-            "        float a1 = __uint_as_float(__shfl_sync(0xffffffffu, a[2 * hi + 1], g * 4 + k % 4));\n"
+            "        float a0 = __uint_as_float(__shfl_sync(0xffffffffu, a[2 * hi], g * 4 + k % "
+            "4));\n"
+            "        float a1 = __uint_as_float(__shfl_sync(0xffffffffu, a[2 * hi + 1], g * 4 + k "
+            "% 4));\n"
             "        float b0 = __uint_as_float(__shfl_sync(0xffffffffu, b[hi], t * 8 + k % 4));\n"
-            "        float b1 = __uint_as_float(__shfl_sync(0xffffffffu, b[hi], t * 8 + 4 + k % 4));\n"
+            "        float b1 = __uint_as_float(__shfl_sync(0xffffffffu, b[hi], t * 8 + 4 + k % "
+            "4));\n"
             "        c[0] = fmaf(a0, b0, c[0]);\n        c[1] = fmaf(a0, b1, c[1]);\n"
-            "        c[2] = fmaf(a1, b0, c[2]);\n        c[3] = fmaf(a1, b1, c[3]);\n    }\n}\n#endif\n");
+            "        c[2] = fmaf(a1, b0, c[2]);\n        c[3] = fmaf(a1, b1, c[3]);\n    "
+            "}\n}\n#endif\n");
     if (need & (1u << MMA_S8))
         sb_puts(
             sb,
@@ -1004,10 +1014,13 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
             "    int lane = threadIdx.x % 32, g = lane >> 2, t = lane & 3;\n"
             "    for (int k = 0; k < 32; k++) {\n"
             "        int hi = k >= 16, sh = (k % 4) * 8, src = (k % 16) / 4;\n"
-            "        int a0 = (signed char)(__shfl_sync(0xffffffffu, a[2 * hi], g * 4 + src) >> sh);\n"
-            "        int a1 = (signed char)(__shfl_sync(0xffffffffu, a[2 * hi + 1], g * 4 + src) >> sh);\n"
+            "        int a0 = (signed char)(__shfl_sync(0xffffffffu, a[2 * hi], g * 4 + src) >> "
+            "sh);\n"
+            "        int a1 = (signed char)(__shfl_sync(0xffffffffu, a[2 * hi + 1], g * 4 + src) "
+            ">> sh);\n"
             "        int b0 = (signed char)(__shfl_sync(0xffffffffu, b[hi], t * 8 + src) >> sh);\n"
-            "        int b1 = (signed char)(__shfl_sync(0xffffffffu, b[hi], t * 8 + 4 + src) >> sh);\n"
+            "        int b1 = (signed char)(__shfl_sync(0xffffffffu, b[hi], t * 8 + 4 + src) >> "
+            "sh);\n"
             "        c[0] = (int)((unsigned)c[0] + (unsigned)(a0 * b0));\n"
             "        c[1] = (int)((unsigned)c[1] + (unsigned)(a0 * b1));\n"
             "        c[2] = (int)((unsigned)c[2] + (unsigned)(a1 * b0));\n"
@@ -1019,7 +1032,8 @@ static void emit_mma_helpers(StrBuf *sb, unsigned need) {
             "/* four int8 at p, p + stride, ... as one register, the first in the low byte */\n"
             "static __device__ __forceinline__ unsigned mt_pack4(const int8_t *p, int stride) {\n"
             "    return (unsigned)(uint8_t)p[0] | (unsigned)(uint8_t)p[stride] << 8 |\n"
-            "           (unsigned)(uint8_t)p[2 * stride] << 16 | (unsigned)(uint8_t)p[3 * stride] << 24;\n"
+            "           (unsigned)(uint8_t)p[2 * stride] << 16 | (unsigned)(uint8_t)p[3 * stride] "
+            "<< 24;\n"
             "}\n#endif\n");
     sb_putc(sb, '\n');
 }
@@ -1036,7 +1050,8 @@ const char *cuda_tf32_helpers(void) {
            "static __device__ __forceinline__ float mt_tf32_rna(float x) {\n"
            "    unsigned u = __float_as_uint(x);\n"
            "    return (u & 0x7f800000u) == 0x7f800000u ? x\n"
-           "                                           : __uint_as_float((u + 0x1000u) & 0xffffe000u);\n"
+           "                                           : __uint_as_float((u + 0x1000u) & "
+           "0xffffe000u);\n"
            "}\n"
            "#endif\n\n";
 }

@@ -491,7 +491,8 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
         break;
     case OP_MAXIMUM:
     case OP_MINIMUM:
-        /* propagate_nan=ALL: max.NaN.f32 on sm_80+, i.e. max.f32 (fmaxf: +0 above -0) unless an operand
+        /* propagate_nan=ALL: max.NaN.f32 on sm_80+, i.e. max.f32 (fmaxf: +0 above -0) unless an
+         * operand
          * is NaN; operands of another dtype are converted (the seed's mixed maximum) */
         if (dtype_is_float(rt) && !in->attrs.flag) {
             const char *p = a, *q = b, *T = c_type(rt);
@@ -1103,8 +1104,8 @@ static void emit_debug(CudaB *C, const Inst *in) {
         if (dtype_is_float(dt)) v = as_dtype(C, o, v, dtype_info(dt)->compute);
         sb_printf(&sb,
                   "printf(\"%s\", (unsigned)blockIdx.x, (unsigned)blockIdx.y, (unsigned)blockIdx.z",
-                  c_print_format(C->a, c_print_type(&in->attrs, t), in->attrs.flag,
-                                 in->attrs.start, in->attrs.end));
+                  c_print_format(C->a, c_print_type(&in->attrs, t), in->attrs.flag, in->attrs.start,
+                                 in->attrs.end));
         c_print_indices(&sb, C->a, &in->attrs, t, idx, "(unsigned)%s");
         sb_puts(&sb, ", ");
         sb_quote(&sb, in->attrs.text ? in->attrs.text : "");
@@ -1503,7 +1504,8 @@ static void emit_exchange(CudaB *C, const Inst *in) {
     int loops = cb_open(C, rl);
     const char *p = read_pos(C, rl, in->type);
     /* a name for a position read more than once (bounding boxes, remap) */
-    int named = in->op == OP_REMAP || in->op == OP_GATHER || (C->tile->dot_box && in->op == OP_TRANS);
+    int named =
+        in->op == OP_REMAP || in->op == OP_GATHER || (C->tile->dot_box && in->op == OP_TRANS);
     if (named) {
         cb_line(C, "{");
         C->indent++;
@@ -1724,8 +1726,7 @@ static int deferrable(const CudaB *C, const Inst *in) {
     case OC_CONVERT:
     case OC_HINT:
     case OC_SELECT:
-    case OC_ASM: /* (a volatile asm is not pure: it runs where written) */
-        return in->type.rank > 0;
+    case OC_ASM: /* (a volatile asm is not pure: it runs where written) */ return in->type.rank > 0;
     case OC_SHAPE: /* the exchanges: a __syncthreads, in place, reached by every thread */
         return in->op == OP_BROADCAST && in->type.rank > 0;
     case OC_INDEX:
@@ -2355,7 +2356,8 @@ static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *pl
     if (progs > 1) {
         /* warp-sized programs: program mt_pm + group_m * mt_pn, thread mt_lane of it */
         sb_printf(&out,
-                  "    // %d programs per block (%d x %d along the grid's x and y), one per %d threads,\n"
+                  "    // %d programs per block (%d x %d along the grid's x and y), one per %d "
+                  "threads,\n"
                   "    // sharing the staged chunks of their loop\n",
                   progs, tile->group_m, tile->group_n, tile->block_threads);
         sb_printf(&out, "    const int mt_lane = threadIdx.x %% %d;\n", tile->block_threads);

@@ -547,8 +547,10 @@ const char *cuda_version_helpers(Arena *a, const char *code) {
             "#ifndef MYTRITON_HELPER_apart\n#define MYTRITON_HELPER_apart\n"
             "// loop versioning: whether elements lo0..hi0 of p (s0 bytes each) and lo1..hi1 of q\n"
             "// (s1 bytes each) share no byte\n"
-            "static __device__ __forceinline__ bool mt_apart(const void *p, long long lo0, long long hi0, int s0,\n"
-            "                                                const void *q, long long lo1, long long hi1, int s1) {\n"
+            "static __device__ __forceinline__ bool mt_apart(const void *p, long long lo0, long "
+            "long hi0, int s0,\n"
+            "                                                const void *q, long long lo1, long "
+            "long hi1, int s1) {\n"
             "    const long long a = (long long)(uintptr_t)p, b = (long long)(uintptr_t)q;\n"
             "    return a + (hi0 + 1) * s0 <= b + lo1 * s1 || b + (hi1 + 1) * s1 <= a + lo0 * s0;\n"
             "}\n#endif\n");
@@ -558,7 +560,8 @@ const char *cuda_version_helpers(Arena *a, const char *code) {
             &sb,
             "#ifndef MYTRITON_HELPER_fits\n#define MYTRITON_HELPER_fits\n"
             "// loop versioning: whether lo..hi fit in a signed integer of `bits` bits\n"
-            "static __device__ __forceinline__ bool mt_fits(long long lo, long long hi, int bits) {\n"
+            "static __device__ __forceinline__ bool mt_fits(long long lo, long long hi, int bits) "
+            "{\n"
             "    return lo >= -(1LL << (bits - 1)) && hi < (1LL << (bits - 1));\n"
             "}\n#endif\n");
     }

@@ -124,8 +124,8 @@ typedef struct Host {
     StrBuf *out;
     int indent;
     int failed;
-    int stdio;  /* device_print / device_assert: <stdio.h> */
-    int aborts; /* device_assert: abort() of <stdlib.h> */
+    int stdio;   /* device_print / device_assert: <stdio.h> */
+    int aborts;  /* device_assert: abort() of <stdlib.h> */
     int atomics; /* mytriton/atomic.h is needed */
 } Host;
 
@@ -192,7 +192,8 @@ static const char *host_cast(Host *H, DType from, DType to, int rtz, const char 
             return int_fits(from, to) ? arena_printf(H->a, "(%s)%s", host_type(to), x)
                                       : wrap(H, to, u64(H, x));
         if (to == DT_I64) return arena_printf(H->a, "mytriton_f2i64((double)%s)", x);
-        /* truncation saturating at 16 bits for 8-bit results (the GPU's cvt.rzi.s16), then wrapping */
+        /* truncation saturating at 16 bits for 8-bit results (the GPU's cvt.rzi.s16), then wrapping
+         * */
         if (dtype_info(to)->bits == 8)
             return wrap(H, to,
                         u64(H, arena_printf(H->a, "mytriton_f2i((double)%s, -32768, 32767)", x)));
@@ -205,10 +206,10 @@ static const char *host_cast(Host *H, DType from, DType to, int rtz, const char 
             /* |x| >= 2^53: rounded to odd first, so that the one rounding to bf16 is exact */
             H->need_any |= NA_ODD;
             d = dtype_is_signed(from)
-                    ? arena_printf(
-                          H->a,
-                          "(%s < 0 ? -mt_odd_double(0u - (uint64_t)%s) : mt_odd_double((uint64_t)%s))",
-                          x, x, x)
+                    ? arena_printf(H->a,
+                                   "(%s < 0 ? -mt_odd_double(0u - (uint64_t)%s) : "
+                                   "mt_odd_double((uint64_t)%s))",
+                                   x, x, x)
                     : arena_printf(H->a, "mt_odd_double(%s)", x);
         }
         const char *host = dtype_info(to)->host;
@@ -423,7 +424,8 @@ static const char *elementwise(Host *H, const Inst *in, const char *const *x) {
     case OP_MAXIMUM:
     case OP_MINIMUM:
         if (dtype_is_float(rt) && in->attrs.flag) {
-            /* NaN ignored; ties (+0 and -0) give operand 1 as the references say, where fmaxf may give either */
+            /* NaN ignored; ties (+0 and -0) give operand 1 as the references say, where fmaxf may
+             * give either */
             const char *p = x[0], *q = x[1], *T = c_type_in(rt, C_HOST);
             if (in->args[0].kind != OPD_CONST && operand_type(H->f, in->args[0]).dtype != rt)
                 p = arena_printf(H->a, "(%s)%s", T, p);
@@ -551,7 +553,8 @@ static void emit_store(Host *H, const Inst *in) {
     int levels = shape.rank ? open_iter(H, &it) : 0;
     const char *dst = element_at(H, x[0], shape.rank ? &it : NULL);
     const char *val = opd_as(H, x[1], pointee, shape.rank ? &it : NULL);
-    /* a value of fp8e5 stores as it is: infinities too (the table's store conversion is the cast's satfinite one) */
+    /* a value of fp8e5 stores as it is: infinities too (the table's store conversion is the cast's
+     * satfinite one) */
     if (pointee == DT_F8E5)
         val = arena_printf(
             H->a, "(mytriton_fp8e5){(uint8_t)mytriton_encode_small((double)%s, 5, 2, 1, 0)}", val);
@@ -601,8 +604,7 @@ static void emit_print(Host *H, const Inst *in) {
     line(H, "printf(\"%s\", (unsigned)pid_x, (unsigned)pid_y, (unsigned)pid_z%s, %s, %s);",
          c_print_format(H->a, c_print_type(&in->attrs, t), in->attrs.flag, in->attrs.start,
                         in->attrs.end),
-         sb_str(&args),
-         sb_str(&prefix), c_print_arg(H->a, dt, in->attrs.flag, v));
+         sb_str(&args), sb_str(&prefix), c_print_arg(H->a, dt, in->attrs.flag, v));
     H->indent -= levels;
 }
 
@@ -618,9 +620,9 @@ static void emit_assert(Host *H, const Inst *in) {
                                    : arena_printf(H->a, "mt_i * %d + mt_j", (int)t.dims[1]);
     StrBuf sb;
     sb_init(&sb, H->a);
-    sb_puts(
-        &sb,
-        "fprintf(stderr, \"%s:%d: %s: block: [%d,%d,%d], thread: [%d,0,0] Assertion `%s` failed.\\n\", ");
+    sb_puts(&sb,
+            "fprintf(stderr, \"%s:%d: %s: block: [%d,%d,%d], thread: [%d,0,0] Assertion `%s` "
+            "failed.\\n\", ");
     sb_quote(&sb, in->attrs.file ? in->attrs.file : "");
     sb_printf(&sb, ", %d, ", in->pos.line);
     sb_quote(&sb, in->attrs.func ? in->attrs.func : "");
@@ -722,11 +724,10 @@ static void assign_lanes(Host *H, const Inst *in, const Operand *yields) {
         Operand y = yields[k];
         if (t.ptr && H->base[r] < 0 && k >= l->ncarried) H->base[r] = ptr_base_of(H, y);
         if (t.ptr && ptr_base_of(H, y) != H->base[r]) {
-            mt_error(
-                H->ctx, in->pos,
-                "a loop-carried or branch-merged pointer must keep its base: one pointer "
-                "parameter, or one address cast with tl.pointer_type (the CUDA and host "
-                "backends hold a pointer as an index from one base)");
+            mt_error(H->ctx, in->pos,
+                     "a loop-carried or branch-merged pointer must keep its base: one pointer "
+                     "parameter, or one address cast with tl.pointer_type (the CUDA and host "
+                     "backends hold a pointer as an index from one base)");
             H->failed = 1;
         }
         src[k] = NULL;
@@ -867,7 +868,8 @@ static void emit_shape(Host *H, const Inst *in) {
     if (in->op == OP_REMAP) /* a gather: result element e from its multi-index over dims */
         src = flat_element(H, x[0], c_remap_index(H->a, &in->attrs, "mt_e"));
     if (in->op == OP_GATHER) /* tl.gather: at the index operand 1 holds there */
-        src = flat_element(H, x[0], c_gather_index(H->a, H->f, in, "mt_e", flat_element(H, x[1], "mt_e")));
+        src = flat_element(H, x[0],
+                           c_gather_index(H->a, H->f, in, "mt_e", flat_element(H, x[1], "mt_e")));
     if (in->op == OP_JOIN)
         src = arena_printf(H->a, "(mt_e %% 2 == 0 ? %s : %s)", flat_element(H, x[0], "mt_e / 2"),
                            flat_element(H, x[1], "mt_e / 2"));
@@ -1136,10 +1138,10 @@ static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
     int sgn = dtype_is_signed(dt);
     if (n & N_WRAP) {
         if (bits == 64)
-            sb_printf(
-                sb,
-                "static inline int64_t mt_wrap_i64(uint64_t x) {\n"
-                "    return x <= 0x7fffffffffffffffu ? (int64_t)x : (int64_t)(x - 0x8000000000000000u) - INT64_MAX - 1;\n}\n");
+            sb_printf(sb,
+                      "static inline int64_t mt_wrap_i64(uint64_t x) {\n"
+                      "    return x <= 0x7fffffffffffffffu ? (int64_t)x : (int64_t)(x - "
+                      "0x8000000000000000u) - INT64_MAX - 1;\n}\n");
         else
             sb_printf(sb,
                       "static inline %s mt_wrap_%s(uint64_t x) {\n    x &= 0x%llxu;\n"
@@ -1148,22 +1150,24 @@ static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
     }
     if (n & N_DIV) {
         if (sgn)
-            sb_printf(
-                sb,
-                "static inline %s mt_div_%s(%s a, %s b) {\n"
-                "    return b == 0 ? -1 : b == -1 ? mt_wrap_%s(0u - (uint64_t)a) : (%s)(a / b);\n}\n",
-                T, nm, T, T, nm, T);
+            sb_printf(sb,
+                      "static inline %s mt_div_%s(%s a, %s b) {\n"
+                      "    return b == 0 ? -1 : b == -1 ? mt_wrap_%s(0u - (uint64_t)a) : (%s)(a / "
+                      "b);\n}\n",
+                      T, nm, T, T, nm, T);
         else
             sb_printf(
                 sb,
-                "static inline %s mt_div_%s(%s a, %s b) { return b == 0 ? (%s)-1 : (%s)(a / b); }\n",
+                "static inline %s mt_div_%s(%s a, %s b) { return b == 0 ? (%s)-1 : (%s)(a / b); "
+                "}\n",
                 T, nm, T, T, T, T);
     }
     if (n & N_MOD) {
         if (sgn)
             sb_printf(
                 sb,
-                "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : b == -1 ? 0 : (%s)(a %% b); }\n",
+                "static inline %s mt_mod_%s(%s a, %s b) { return b == 0 ? a : b == -1 ? 0 : (%s)(a "
+                "%% b); }\n",
                 T, nm, T, T, T);
         else
             sb_printf(
@@ -1175,12 +1179,14 @@ static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
         if (sgn)
             sb_printf(
                 sb,
-                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : mt_wrap_%s((uint64_t)a << b);\n}\n",
+                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : "
+                "mt_wrap_%s((uint64_t)a << b);\n}\n",
                 T, nm, T, T, bits, nm);
         else
             sb_printf(
                 sb,
-                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : (%s)((uint64_t)a << b);\n}\n",
+                "static inline %s mt_shl_%s(%s a, %s b) {\n    return (uint64_t)b >= %d ? 0 : "
+                "(%s)((uint64_t)a << b);\n}\n",
                 T, nm, T, T, bits, T);
     }
     if (n & N_SHR) {
@@ -1193,7 +1199,8 @@ static void emit_int_helpers(StrBuf *sb, DType dt, unsigned n) {
         else
             sb_printf(
                 sb,
-                "static inline %s mt_shr_%s(%s a, %s b) { return (uint64_t)b >= %d ? 0 : (%s)(a >> b); }\n",
+                "static inline %s mt_shr_%s(%s a, %s b) { return (uint64_t)b >= %d ? 0 : (%s)(a >> "
+                "b); }\n",
                 T, nm, T, T, bits, T);
     }
 }
@@ -1355,7 +1362,8 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
         sb_puts(&sb, "    if (mt_failed) {\n");
         sb_printf(
             &sb,
-            "        mytriton_set_last_error(\"%s: out of memory for the block values of a program (%%zu bytes)\",\n"
+            "        mytriton_set_last_error(\"%s: out of memory for the block values of a program "
+            "(%%zu bytes)\",\n"
             "                                sizeof(struct %s_blocks));\n",
             launcher, name);
         sb_puts(&sb, "        return MYTRITON_OUT_OF_MEMORY;\n    }\n");
