@@ -77,7 +77,8 @@ def compare_run(real, base, log, argv):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     same = a == b
-    line = "%s %d\t%s\t%s\n" % ("same" if same else "DIFFERS", len(a), os.getcwd(), " ".join(argv))
+    line = "%s %d\t%s\t%s\n" % ("same" if same else "DIFFERS", len(a), os.getcwd(),
+                                 json.dumps(argv))
     if not same:
         diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         line += "\tfiles: %s\n" % " ".join(diff)
@@ -124,11 +125,13 @@ def report(log):
     differ = []
     with open(os.path.join(log, "runs")) as f:
         for line in f:
-            if line.startswith("\t"):
+            if line.startswith("\tfiles: ") and differ:
                 differ[-1] += line
                 continue
-            runs += 1
             head = line.split("\t")[0].split()
+            if len(head) != 2 or head[0] not in ("same", "DIFFERS") or not head[1].isdigit():
+                continue  # (the rest of an argument with a newline, logged before json)
+            runs += 1
             files += int(head[1])
             if head[0] == "same":
                 same += 1
