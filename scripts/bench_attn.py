@@ -21,9 +21,6 @@ import argparse
 import ctypes
 import importlib.util
 import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -42,7 +39,8 @@ CONFIGS = [
 ]
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from bench_dot import dump_triton, find_mytritonc, run, runtime_objects, time_ms  # noqa: E402
+from mtlib import dump_triton, find_cc, find_mytritonc, find_nvcc, run, time_ms  # noqa: E402
+from mtlib import build_runtime as runtime_objects  # noqa: E402
 
 
 def build(args, tools, head, causal, cfg):
@@ -85,8 +83,8 @@ def main():
     ap.add_argument("--dump-triton", metavar="DIR", help="write Triton's TTGIR, PTX and SASS of each config there")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="mytriton-bench-attn-")
-    tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
-             "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
+    tools = {"mytritonc": find_mytritonc(build_dir=args.build_dir, build=False), "work": work,
+             "nvcc": find_nvcc(), "cc": find_cc()}
     tools["runtime"] = runtime_objects(work, tools["cc"])
     heads = [int(h) for h in args.head_dims.split(",") if h]
     causals = [c == "1" for c in args.causal.split(",") if c]

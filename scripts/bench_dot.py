@@ -37,11 +37,12 @@ import argparse
 import ctypes
 import importlib.util
 import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mtlib import dump_triton, find_cc, find_mytritonc, find_nvcc, run, time_ms  # noqa: E402,F401
+from mtlib import build_runtime as runtime_objects  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = os.path.join(ROOT, "test", "lang_dot", "kernels", "dot.py")
@@ -75,33 +76,6 @@ DTYPES = {
     "fp8e4": ("fp8e4nv", "fp16", "float32", "tf32", "float8_e4m3fn", False, "float16"),
     "fp8e5": ("fp8e5", "fp16", "float32", "tf32", "float8_e5m2", False, "float16"),
 }
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return p.returncode, p.stdout
-
-
-def find_mytritonc(build_dir):
-    for d in ([build_dir] if build_dir else [os.path.join(ROOT, "build-h200"), os.path.join(ROOT, "build")]):
-        exe = os.path.join(d, "bin", "mytritonc")
-        if os.path.exists(exe):
-            return exe
-    sys.exit("no mytritonc: build the repository first (cmake --preset default; ninja -C build mytritonc)")
-
-
-def runtime_objects(work, cc):
-    objs = []
-    src_dir = os.path.join(ROOT, "runtime", "src")
-    for src in sorted(os.listdir(src_dir)):
-        if src.endswith(".c"):
-            obj = os.path.join(work, "rt_" + src[:-2] + ".o")
-            rc, out = run([cc, "-std=c11", "-O2", "-fPIC", "-D_POSIX_C_SOURCE=200809L", "-I",
-                           os.path.join(ROOT, "runtime", "include"), "-c", os.path.join(src_dir, src), "-o", obj])
-            if rc:
-                sys.exit("compiling the runtime failed:\n" + out)
-            objs.append(obj)
-    return objs
 
 
 def build(args, tools, dtype, cfg, variant=None):
@@ -145,33 +119,6 @@ def build(args, tools, dtype, cfg, variant=None):
     return so, "launch_" + name
 
 
-def time_ms(torch, fn, reps):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
-
-
-def dump_triton(d, kernel, name):
-    """The compiled kernel's intermediate forms (Triton's launch returns it)."""
-    os.makedirs(d, exist_ok=True)
-    for form in ("ttgir", "ptx", "sass"):
-        try:
-            text = kernel.asm[form]
-        except Exception as e:  # no cuobjdump for the SASS, ...
-            text = "unavailable: %s\n" % e
-        with open(os.path.join(d, "%s.%s" % (name, form)), "w") as f:
-            f.write(text if isinstance(text, str) else text.decode("utf-8", "replace"))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir")
@@ -201,8 +148,8 @@ def main():
         vname, _, rest = v.partition(":")
         variants.append((vname, [tuple(e.partition("=>")[::2]) for e in rest.split("&&")]))
     work = tempfile.mkdtemp(prefix="mytriton-bench-dot-")
-    tools = {"mytritonc": find_mytritonc(args.build_dir), "work": work,
-             "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
+    tools = {"mytritonc": find_mytritonc(build_dir=args.build_dir, build=False), "work": work,
+             "nvcc": find_nvcc(), "cc": find_cc()}
     tools["runtime"] = runtime_objects(work, tools["cc"])
     dtypes = [d for d in args.dtypes.split(",") if d]
     configs = [CONFIGS[int(i)] for i in args.configs.split(",")] if args.configs else CONFIGS

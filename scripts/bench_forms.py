@@ -26,13 +26,12 @@ import argparse
 import ctypes
 import importlib.util
 import os
-import shutil
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_dot  # noqa: E402 (run, find_mytritonc, runtime_objects, time_ms)
+import mtlib  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "test", "lang_apps", "kernels")
 
@@ -75,14 +74,14 @@ def build(args, tools, form, k):
     cmd += ["--grid", grid]
     for key, v in defs.items():
         cmd += ["-D", "%s=%s" % (key, v)]
-    rc, out = bench_dot.run(cmd)
+    rc, out = mtlib.run(cmd)
     if rc:
         return None, "mytritonc: " + out.strip()
     at = cmd.index("-o")
-    rc, lay = bench_dot.run(cmd[:at] + cmd[at + 2:] + ["--emit=layout"])
+    rc, lay = mtlib.run(cmd[:at] + cmd[at + 2:] + ["--emit=layout"])
     path = lay.splitlines()[0] if lay else ""
     so = os.path.join(d, "lib%s.so" % name)
-    rc, out = bench_dot.run([tools["nvcc"], "-shared", "-Xcompiler", "-fPIC", "-O3", "-arch=" + args.arch, "-I",
+    rc, out = mtlib.run([tools["nvcc"], "-shared", "-Xcompiler", "-fPIC", "-O3", "-arch=" + args.arch, "-I",
                              os.path.join(ROOT, "runtime", "include"), "-I", d, os.path.join(d, name + ".cu")] +
                             tools["runtime"] + ["-o", so])
     if rc:
@@ -135,9 +134,9 @@ def main():
         if f not in FORMS:
             sys.exit("unknown form %r (%s)" % (f, ", ".join(FORMS)))
     work = tempfile.mkdtemp(prefix="mytriton-forms-")
-    tools = {"work": work, "mytritonc": bench_dot.find_mytritonc(args.build_dir),
-             "nvcc": shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", "cc": shutil.which("cc") or "gcc"}
-    tools["runtime"] = bench_dot.runtime_objects(work, tools["cc"])
+    tools = {"work": work, "mytritonc": mtlib.find_mytritonc(build_dir=args.build_dir, build=False),
+             "nvcc": mtlib.find_nvcc(), "cc": mtlib.find_cc()}
+    tools["runtime"] = mtlib.build_runtime(work, tools["cc"])
     built = {}
     failed = 0
     for f in forms:
@@ -189,13 +188,13 @@ def main():
             torch.cuda.synchronize()
             err = max(float((o.float() - r.float()).abs().max() / r.float().abs().max().clamp(min=1e-6))
                       for o, r in zip(outs, refs))
-            t_ours = bench_dot.time_ms(torch, ours, args.reps)
+            t_ours = mtlib.time_ms(torch, ours, args.reps)
             line = "%-10s %-28s mytriton %8.3f ms (max rel diff %.1e)" % (
                 f, ",".join("%s=%s" % kv for kv in cfg[0].items()), t_ours, err)
             if not args.no_triton:
                 def theirs():
                     tk[grid](*argv, num_warps=cfg[1], num_stages=cfg[2], **defs)
-                t_tri = bench_dot.time_ms(torch, theirs, args.reps)
+                t_tri = mtlib.time_ms(torch, theirs, args.reps)
                 line += "   Triton %8.3f ms   ratio %.2f" % (t_tri, t_ours / t_tri)
             print(line, flush=True)
     return 1 if failed else 0

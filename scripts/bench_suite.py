@@ -41,9 +41,9 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mt_gpu  # noqa: E402
+import mtlib  # noqa: E402
 
-ROOT = mt_gpu.ROOT
+ROOT = mtlib.ROOT
 SUITE = os.path.join(ROOT, "bench", "suite")
 
 
@@ -78,7 +78,7 @@ class Entry:
         self.env = dict(self.sizes, SMS=sms)
         self.constexprs = raw.get("constexprs", {})
         self.num_warps = raw.get("num_warps")
-        sig = mt_gpu.parse_signature(raw["signature"])
+        sig = mtlib.parse_signature(raw["signature"])
         if len(sig) != len(raw["args"]):
             raise SystemExit("%s: the signature has %d entries, args %d" % (self.name, len(sig), len(raw["args"])))
         self.params = []  # (arg, is_pointer, dtype)
@@ -111,7 +111,7 @@ class Entry:
         total = 0
         for arg, is_ptr, dt in self.params:
             if is_ptr:
-                total += math.prod(shape_of(arg, self.env)) * mt_gpu.DTYPE_BYTES[dt]
+                total += math.prod(shape_of(arg, self.env)) * mtlib.DTYPE_BYTES[dt]
         return total
 
     def work(self):
@@ -138,17 +138,17 @@ def build(entry, tools):
     if tools["emu"]:
         if any(dt in ("fp16", "bf16") for _, _, dt in entry.params):
             return None  # fake_cuda has no cuda_fp16.h / cuda_bf16.h
-        cu = mt_gpu.compile_cuda(
+        cu = mtlib.compile_cuda(
             tools["mytritonc"], os.path.join(SUITE, entry.raw["file"]), entry.raw["kernel"], entry.signature,
             entry.c_name, os.path.join(tools["work"], entry.c_name), tools["runtime"], constexprs=entry.constexprs,
             grid=entry.raw["grid"], grid_params=list(entry.grid_params), opt=2, num_warps=entry.num_warps, link=False)
-        return mt_gpu.compile_emu(cu, entry.c_name, tools["runtime"], cxx=tools["cxx"])
+        return mtlib.compile_emu(cu, entry.c_name, tools["runtime"], cxx=tools["cxx"])
     if tools["host"]:
-        return mt_gpu.compile_host(
+        return mtlib.compile_host(
             tools["mytritonc"], os.path.join(SUITE, entry.raw["file"]), entry.raw["kernel"], entry.signature,
             entry.c_name, os.path.join(tools["work"], entry.c_name), tools["runtime"], constexprs=entry.constexprs,
             grid=entry.raw["grid"], grid_params=list(entry.grid_params), opt=2, cc=tools["cc"])
-    return mt_gpu.compile_cuda(
+    return mtlib.compile_cuda(
         tools["mytritonc"], os.path.join(SUITE, entry.raw["file"]), entry.raw["kernel"], entry.signature,
         entry.c_name, os.path.join(tools["work"], entry.c_name), tools["runtime"], constexprs=entry.constexprs,
         grid=entry.raw["grid"], grid_params=list(entry.grid_params), opt=2, num_warps=entry.num_warps,
@@ -168,7 +168,7 @@ def ema(x, decay):
 
 def make_tensor(torch, arg, dt, entry, gen, device):
     shape = shape_of(arg, entry.env)
-    tdt = getattr(torch, mt_gpu.TORCH_DTYPES[dt])
+    tdt = getattr(torch, mtlib.TORCH_DTYPES[dt])
     init = arg.get("init", "randn")
     if arg.get("out"):
         t = torch.empty(shape, dtype=tdt, device=device)
@@ -271,7 +271,7 @@ class Runner:
                 mt_args.append(t.data_ptr())
                 tr_args.append(t)
                 ref_env[arg["name"]] = t
-        launcher = mt_gpu.Launcher(so, entry.c_name, entry.signature, len(entry.grid_params),
+        launcher = mtlib.Launcher(so, entry.c_name, entry.signature, len(entry.grid_params),
                                    host=self.host_launcher)
         bound = launcher.bind(mt_args + list(entry.grid_params.values()))
         if self.host:
@@ -452,7 +452,7 @@ def main():
     ap.add_argument("--work", help="the work directory (default: a fresh temporary one)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel compiles")
     ap.add_argument("--arch", default="sm_90")
-    ap.add_argument("--nvcc", default=mt_gpu.find_nvcc())
+    ap.add_argument("--nvcc", default=mtlib.find_nvcc())
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--cxx", default=os.environ.get("CXX", "c++"), help="the C++ compiler of --emu")
     ap.add_argument("--emu", action="store_true",
@@ -489,11 +489,11 @@ def main():
         raise SystemExit("no entry matches --only %r" % opts.only)
     work = opts.work or tempfile.mkdtemp(prefix="mytriton-bench-")
     os.makedirs(work, exist_ok=True)
-    tools = {"mytritonc": mt_gpu.find_mytritonc(opts.mytritonc, jobs=opts.jobs), "work": work, "nvcc": opts.nvcc,
+    tools = {"mytritonc": mtlib.find_mytritonc(opts.mytritonc, jobs=opts.jobs), "work": work, "nvcc": opts.nvcc,
              "arch": opts.arch, "werror": opts.werror, "host": opts.host, "emu": opts.emu, "cc": opts.cc,
              "cxx": opts.cxx,
              "no_nvcc": (opts.no_nvcc or opts.unity) and opts.compile_only}
-    tools["runtime"] = mt_gpu.build_runtime(work, opts.cc)
+    tools["runtime"] = mtlib.build_runtime(work, opts.cc)
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opts.jobs))
     futures = {e.name: pool.submit(build, e, tools) for e in entries}
 
@@ -542,7 +542,7 @@ def main():
             f.write("".join('#include "%s/%s.cu"\n' % (e.c_name, e.c_name) for e in ok))
         cmd = [opts.nvcc, "-arch=" + opts.arch, "-c", "-I", os.path.join(ROOT, "runtime", "include"), unity, "-o",
                unity[:-3] + ".o"] + (["-Werror", "all-warnings"] if opts.werror else [])
-        rc, out = mt_gpu.run(cmd)
+        rc, out = mtlib.run(cmd)
         if rc or (opts.werror and out.strip()):
             failed += len(ok)
             passed -= len(ok)

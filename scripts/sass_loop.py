@@ -4,7 +4,7 @@ Triton's asm["sass"]): the loops are the ranges [target, branch] of backward
 branches; the one reported per kernel is the largest that holds an HGMMA
 (else an HMMA, else the largest). Prints per file the loop's instruction
 count and its opcodes, most frequent first, so two compilers' loops can be
-compared opcode by opcode (scripts/dot_profile.sh).
+compared opcode by opcode (the dotprof step of scripts/gpu.sh).
     python3 scripts/sass_loop.py a.sass b.sass"""
 import collections
 import re

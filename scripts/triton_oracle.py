@@ -27,13 +27,14 @@ import math
 import os
 import random
 import re
-import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mtlib import build_runtime, cuda_include, define_text, find_mytritonc, find_nvcc, run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.join(ROOT, "test", "oracle")
@@ -305,64 +306,9 @@ def signature(entry):
     return ", ".join(parts)
 
 
-def define_text(v):
-    if isinstance(v, bool):
-        return "True" if v else "False"
-    if isinstance(v, str):
-        return "'" + v + "'"
-    if isinstance(v, (list, tuple)):  # a JSON list: a tuple constexpr
-        return "(" + ", ".join(define_text(x) for x in v) + ("," if len(v) == 1 else "") + ")"
-    return repr(v)
-
-
 def constexpr_value(v):
     """A manifest constexpr as Triton takes it (a JSON list: a tuple)."""
     return tuple(constexpr_value(x) for x in v) if isinstance(v, list) else v
-
-
-def run(cmd, cwd=None):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return p.returncode, p.stdout
-
-
-def find_mytritonc(build_dir, jobs):
-    dirs = [build_dir] if build_dir else [os.path.join(ROOT, "build-h200"), os.path.join(ROOT, "build")]
-    for d in dirs:
-        exe = os.path.join(d, "bin", "mytritonc")
-        if os.path.exists(exe) and os.path.exists(os.path.join(d, "bin", "mytriton_parse.py")):
-            return exe
-    d = dirs[0]
-    print("== building mytritonc in %s" % d, flush=True)
-    if not os.path.exists(os.path.join(d, "CMakeCache.txt")):
-        rc, out = run(["cmake", "-S", ROOT, "-B", d, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                       "-DMYTRITON_BUILD_TESTS=OFF", "-DMYTRITON_BUILD_BENCH=OFF"])
-        if rc:
-            sys.exit("cmake configure failed:\n" + out[-3000:])
-    rc, out = run(["cmake", "--build", d, "--target", "mytritonc", "mytriton_shim", "-j", str(jobs)])
-    if rc:
-        sys.exit("building mytritonc failed:\n" + out[-3000:])
-    return os.path.join(d, "bin", "mytritonc")
-
-
-def build_runtime(work, cc):
-    """The runtime's sources compiled once (position-independent)."""
-    objs = []
-    for src in sorted(os.listdir(os.path.join(ROOT, "runtime", "src"))):
-        if not src.endswith(".c"):
-            continue
-        obj = os.path.join(work, "rt_" + src[:-2] + ".o")
-        rc, out = run([cc, "-std=c11", "-O2", "-fPIC", "-D_POSIX_C_SOURCE=200809L", "-I",
-                       os.path.join(ROOT, "runtime", "include"), "-c", os.path.join(ROOT, "runtime", "src", src),
-                       "-o", obj])
-        if rc:
-            sys.exit("compiling the runtime failed:\n" + out)
-        objs.append(obj)
-    return objs
-
-
-def cuda_include(nvcc):
-    real = shutil.which(nvcc) or nvcc
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(real))), "include")
 
 
 def c_name(entry, variant):
@@ -572,7 +518,7 @@ def main():
     ap.add_argument("--work", help="the work directory (default: a fresh temporary one)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     ap.add_argument("--arch", default="sm_90")
-    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--nvcc", default=find_nvcc())
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("-v", "--verbose", action="store_true", help="print every output's figures, also on success")
     opts = ap.parse_args()
@@ -593,7 +539,7 @@ def main():
         entries = [e for e in entries if re.search(opts.only, e["name"])]
     work = opts.work or tempfile.mkdtemp(prefix="mytriton-oracle-")
     os.makedirs(work, exist_ok=True)
-    tools = {"mytritonc": find_mytritonc(opts.build_dir, opts.jobs), "work": work, "cc": opts.cc,
+    tools = {"mytritonc": find_mytritonc(build_dir=opts.build_dir, jobs=opts.jobs), "work": work, "cc": opts.cc,
              "nvcc": opts.nvcc, "arch": opts.arch, "cuda_include": cuda_include(opts.nvcc)}
     tools["runtime"] = build_runtime(work, opts.cc)
     jobs = [(e, v) for e in entries for v in variants if v in e.get("variants", ["o1", "o2", "host"])]

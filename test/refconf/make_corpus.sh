@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the reference corpus (test/refconf): the seed-dialect kernels
-# of mytriton_difftest (seeds 1..150) and handwritten.py, and their golden
+# of mytriton_difftest (seeds 1..150) and kernels/handwritten.py (written by
+# hand, kept), and their golden
 # --emit=ssa / --emit=cuda from the reference compiler (the seed's Python
 # code, github.com/pbelevich/mytriton, checked out at REF; it needs Debian's
 # python3-numpy). Run by hand, never at test time:
@@ -12,9 +13,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 build="$1"
 ref="$2"
 python="${PYTHON:-/usr/bin/python3}"
-rm -rf "$here/kernels" "$here/golden"
+# everything in kernels/ but handwritten.py is generated
+find "$here/kernels" -mindepth 1 ! -name handwritten.py -delete
+rm -rf "$here/golden"
 "$build/test/difftest/mytriton_difftest" --emit "$here/kernels" --seeds 1:150 --dialect seed
-cp "$here/handwritten.py" "$here/kernels/handwritten.py"
 printf '%s\n' \
   $'unrolled_dot\thandwritten.py\tunrolled_dot_kernel\t*fp32, *fp32, *fp32\tK=3' \
   $'zero_left\thandwritten.py\tzero_left_kernel\t*fp32, *fp32, i32\tBLOCK=64' \

@@ -1,67 +1,130 @@
-# mytriton_lang_suite(<suite> PREFIX <p> DEFINE <D> SOURCE <kernels.py>
-#                     TEST <test.cpp> CASES <case>...
-#                     [O2_SOURCE <more.py> O2_CASES <case>...])
+# mytriton_lang_suite(<suite> DEFINE <D> SOURCE <kernels.py> TEST <test.cpp>
+#                     CASES <case>...
+#                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
+#                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
+#                     [TEST_OPTIONS <compile option>...]
+#                     [O2_SOURCE <more.py> O2_CASES <case>...]
+#                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
+#                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
+#                     [HOST_C])
 #
-# One language-area suite (test/lang_shape, test/lang_rank): each case
-# "name|kernel|signature|constexprs[|grid]" (grid default "1") compiled at
-# -O1 and -O2 for the host (and, with a CUDA compiler, the CUDA) backend as
-# launch_<p>_<name>_o1 / _o2 in the library mytriton_<suite>_kernels, and
-# at -O1 for the MLIR backend (with mlir-opt of MLIR 19) as
-# launch_<p>_<name>_m_mlir in mytriton_<suite>_mlir; the test program
-# mytriton_<suite>_test built from <test.cpp> with <D>_CUDA and <D>_MLIR
-# (0 or 1); O2_CASES, from O2_SOURCE, at -O2 alone (launch_<p>_<name>_o2,
-# in the same library and tests; no MLIR); run as
-#   <suite>.Host.*   always
+# One language-area suite (test/lang_*): each case
+# "name|kernel|signature|constexprs[|grid]" (grid default "1"; with
+# NO_DEFAULT_GRID an absent or empty grid passes none: the launcher takes
+# it) compiled at -O1 and -O2 for the host (and, with a CUDA compiler, the
+# CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
+# without PREFIX), in the library mytriton_<suite>_kernels (PER_LEVEL: one
+# library per level, mytriton_<suite>_o1 / _o2), and at -O1 for the MLIR
+# backend (with mlir-opt of MLIR 19) as launch_<n>_m_mlir in
+# mytriton_<suite>_mlir; the test program mytriton_<suite>_test built from
+# <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1) and TEST_OPTIONS (and the
+# project's warnings unless NO_WARNINGS); O2_CASES, from O2_SOURCE, at -O2
+# alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
+#   <suite>.Host.*   always (labels HOST_LABELS)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
 #   <suite>.Mlir.*   the MLIR backend (skipped without a GPU)
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
 #                    by mlir-opt and assembled by ptxas (label mlir)
+# DIRECTORY_LABELS label every test of the directory.
+# EMU_PREFIX: each case's generated CUDA at -O1 and -O2 (<EMU_NAME><name>_o<l>,
+#   in emu/<that>/, EMU_NAME default <p>_) compiled as C++ against test/emu's
+#   CPU emulation of CUDA into mytriton_<suite>_emu_test (<test.cpp> with
+#   <D>_EMU=1 and EMU_DEFINITIONS; emu/<EMU_HEADER> includes every unit's
+#   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300).
+# HOST_C: every generated NAME_host.c compiled by gcc and clang as strict
+#   C11, warnings as errors (<suite>.host_c.gcc / .clang; PER_LEVEL only).
+function(_mytriton_lang_case entry default_grid)
+  string(REPLACE "|" ";" _f "${entry}")
+  list(GET _f 0 _c)
+  list(GET _f 1 _k)
+  list(GET _f 2 _s)
+  list(GET _f 3 _d)
+  set(_g "${default_grid}")
+  list(LENGTH _f _n)
+  if(_n GREATER 4)
+    list(GET _f 4 _g4)
+    if(NOT _g4 STREQUAL "")
+      set(_g "${_g4}")
+    endif()
+  endif()
+  string(REPLACE " " ";" _d "${_d}")
+  set(_case "${_c}" PARENT_SCOPE)
+  set(_kernel "${_k}" PARENT_SCOPE)
+  set(_sig "${_s}" PARENT_SCOPE)
+  set(_defs "${_d}" PARENT_SCOPE)
+  set(_grid "${_g}" PARENT_SCOPE)
+endfunction()
+
 function(mytriton_lang_suite suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "" "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE" "CASES;O2_CASES")
-  set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
+  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
+    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
+    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
+  if(IS_ABSOLUTE "${S_SOURCE}")
+    set(_source "${S_SOURCE}")
+  else()
+    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
+  endif()
+  set(_p "")
+  if(S_PREFIX)
+    set(_p "${S_PREFIX}_")
+  endif()
+  set(_default_grid 1)
+  if(S_NO_DEFAULT_GRID)
+    set(_default_grid "")
+  endif()
   set(_backends host)
   if(CMAKE_CUDA_COMPILER)
     set(_backends cuda host)
   endif()
-  set(_args "")
   set(_margs "")
+  set(_libs "")
+  set(_host_sources "")
+  set(_args "")
   foreach(_level 1 2)
+    if(S_PER_LEVEL)
+      set(_args "")
+    endif()
     foreach(_entry IN LISTS S_CASES)
-      string(REPLACE "|" ";" _f "${_entry}")
-      list(GET _f 0 _case)
-      list(GET _f 1 _kernel)
-      list(GET _f 2 _sig)
-      list(GET _f 3 _defs)
-      set(_grid 1)
-      list(LENGTH _f _n)
-      if(_n GREATER 4)
-        list(GET _f 4 _grid)
+      _mytriton_lang_case("${_entry}" "${_default_grid}")
+      set(_g "")
+      if(NOT _grid STREQUAL "")
+        set(_g GRID "${_grid}")
       endif()
-      string(REPLACE " " ";" _defs "${_defs}")
-      list(APPEND _args KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${S_PREFIX}_${_case}_o${_level}
-        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} GRID "${_grid}")
+      list(APPEND _args KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_o${_level}
+        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g})
       if(_level EQUAL 1)
-        list(APPEND _margs KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${S_PREFIX}_${_case}_m
-          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} GRID "${_grid}")
+        list(APPEND _margs KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_m
+          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g})
+      endif()
+      if(S_PER_LEVEL)
+        set(_lib mytriton_${suite}_o${_level})
+        list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_p}${_case}_o${_level}_host.c")
       endif()
     endforeach()
+    if(S_PER_LEVEL)
+      list(APPEND _libs mytriton_${suite}_o${_level})
+      mytriton_add_kernels(mytriton_${suite}_o${_level} ${_args} BACKENDS ${_backends})
+    endif()
   endforeach()
   foreach(_entry IN LISTS S_O2_CASES)
-    string(REPLACE "|" ";" _f "${_entry}")
-    list(GET _f 0 _case)
-    list(GET _f 1 _kernel)
-    list(GET _f 2 _sig)
-    list(GET _f 3 _defs)
-    string(REPLACE " " ";" _defs "${_defs}")
-    list(APPEND _args KERNEL ${_kernel} SOURCE ${S_O2_SOURCE} NAME ${S_PREFIX}_${_case}_o2
-      SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "1")
+    _mytriton_lang_case("${_entry}" "1")
+    list(APPEND _args KERNEL ${_kernel} SOURCE ${S_O2_SOURCE} NAME ${_p}${_case}_o2
+      SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "${_grid}")
   endforeach()
-  set(_lib mytriton_${suite}_kernels)
-  mytriton_add_kernels(${_lib} ${_args} BACKENDS ${_backends})
-  set_target_properties(${_lib} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
-  target_compile_options(${_lib} PRIVATE
-    $<$<COMPILE_LANG_AND_ID:C,GNU,Clang>:-Wall -Wextra -Werror -pedantic>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror>)
+  if(NOT S_PER_LEVEL)
+    list(APPEND _libs mytriton_${suite}_kernels)
+    mytriton_add_kernels(mytriton_${suite}_kernels ${_args} BACKENDS ${_backends})
+  endif()
+  foreach(_lib IN LISTS _libs)
+    set_target_properties(${_lib} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+    target_compile_options(${_lib} PRIVATE
+      $<$<COMPILE_LANG_AND_ID:C,GNU,Clang>:-Wall -Wextra -Werror -pedantic>
+      $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror>)
+  endforeach()
+
+  if(S_HOST_C)
+    _mytriton_lang_host_c(${suite} "${_host_sources}" "${_libs}")
+  endif()
 
   set(_mlir OFF)
   mytriton_find_mlir_opt(_mlir_opt)
@@ -72,22 +135,34 @@ function(mytriton_lang_suite suite)
 
   set(_test mytriton_${suite}_test)
   add_executable(${_test} ${S_TEST})
-  target_link_libraries(${_test} PRIVATE ${_lib} GTest::gtest_main)
+  target_link_libraries(${_test} PRIVATE ${_libs} GTest::gtest_main)
   target_compile_features(${_test} PRIVATE cxx_std_17)
   if(CMAKE_CUDA_COMPILER)
     target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_CUDA=1)
+    target_link_libraries(${_test} PRIVATE CUDA::cudart)
     if(_mlir)
       target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_MLIR=1)
       target_link_libraries(${_test} PRIVATE mytriton_${suite}_mlir)
     endif()
-    target_link_libraries(${_test} PRIVATE CUDA::cudart)
   else()
     target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_CUDA=0)
   endif()
-  mytriton_target_warnings(${_test})
+  if(NOT S_NO_WARNINGS)
+    mytriton_target_warnings(${_test})
+  endif()
+  if(S_TEST_OPTIONS)
+    target_compile_options(${_test} PRIVATE ${S_TEST_OPTIONS})
+  endif()
 
-  set_property(DIRECTORY PROPERTY LABELS exec)
-  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Host*"
+  if(S_DIRECTORY_LABELS)
+    set_property(DIRECTORY PROPERTY LABELS ${S_DIRECTORY_LABELS})
+  endif()
+  set(_host_props "")
+  if(S_HOST_LABELS)
+    string(REPLACE ";" "\\;" _hl "${S_HOST_LABELS}")
+    set(_host_props PROPERTIES LABELS "${_hl}")
+  endif()
+  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Host*" ${_host_props}
     DISCOVERY_MODE PRE_TEST)
   if(CMAKE_CUDA_COMPILER)
     mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*")
@@ -96,6 +171,111 @@ function(mytriton_lang_suite suite)
     endif()
   endif()
 
+  mytriton_lang_emu(${suite} ${ARGN})
+
   mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
     LABELS ${suite} mlir CASES ${S_CASES})
+endfunction()
+
+# The EMU_* part of mytriton_lang_suite() (the same arguments).
+function(mytriton_lang_emu suite)
+  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
+    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
+    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
+  if(NOT S_EMU_PREFIX)
+    return()
+  endif()
+  if(IS_ABSOLUTE "${S_SOURCE}")
+    set(_source "${S_SOURCE}")
+  else()
+    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
+  endif()
+  if(DEFINED S_EMU_NAME)
+    set(_p "${S_EMU_NAME}")
+  elseif(S_PREFIX)
+    set(_p "${S_PREFIX}_")
+  else()
+    set(_p "")
+  endif()
+  set(_default_grid 1)
+  if(S_NO_DEFAULT_GRID)
+    set(_default_grid "")
+  endif()
+  set(_gen "${CMAKE_CURRENT_BINARY_DIR}/emu")
+  set(_sources "")
+  set(_incs "")
+  set(_header "")
+  foreach(_entry IN LISTS S_CASES)
+    _mytriton_lang_case("${_entry}" "${_default_grid}")
+    set(_dargs "")
+    foreach(_d IN LISTS _defs)
+      list(APPEND _dargs -D ${_d})
+    endforeach()
+    set(_gargs "")
+    if(NOT _grid STREQUAL "")
+      set(_gargs --grid "${_grid}")
+    endif()
+    foreach(_level 1 2)
+      set(_name ${_p}${_case}_o${_level})
+      set(_dir "${_gen}/${_name}")
+      add_custom_command(
+        OUTPUT "${_dir}/${_name}.cu" "${_dir}/${_name}.h"
+        COMMAND ${CMAKE_COMMAND} -E make_directory "${_dir}"
+        COMMAND mytritonc "${_source}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
+                --name ${_name} -O${_level} --python "${MYTRITON_TEST_PYTHON}" -o "${_dir}"
+        DEPENDS "${_source}" mytritonc "${MYTRITON_SHIM}"
+        COMMENT "mytritonc ${_name} (-O${_level}, emulated CUDA)" VERBATIM)
+      add_custom_command(
+        OUTPUT "${_dir}/${_name}_emu.cpp"
+        COMMAND ${CMAKE_COMMAND} -E copy "${_dir}/${_name}.cu" "${_dir}/${_name}_emu.cpp"
+        DEPENDS "${_dir}/${_name}.cu" VERBATIM)
+      list(APPEND _sources "${_dir}/${_name}_emu.cpp")
+      list(APPEND _incs "${_dir}")
+      string(APPEND _header "#include \"${_name}.h\"\n")
+    endforeach()
+  endforeach()
+  file(WRITE "${_gen}/${S_EMU_HEADER}" "${_header}")
+  set(_test mytriton_${suite}_emu_test)
+  add_executable(${_test} ${S_TEST} ${PROJECT_SOURCE_DIR}/test/emu/emu_globals.cpp ${_sources})
+  target_include_directories(${_test} PRIVATE ${PROJECT_SOURCE_DIR}/test/emu/fake_cuda ${_gen} ${_incs})
+  target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_EMU=1 ${S_EMU_DEFINITIONS})
+  target_link_libraries(${_test} PRIVATE mytriton::runtime GTest::gtest_main Threads::Threads)
+  target_compile_features(${_test} PRIVATE cxx_std_17)
+  set_source_files_properties(${_sources} PROPERTIES LANGUAGE CXX)
+  if(S_TEST_OPTIONS)
+    target_compile_options(${_test} PRIVATE ${S_TEST_OPTIONS})
+  endif()
+  string(REPLACE ";" "\\;" _el "${S_EMU_LABELS}")
+  gtest_discover_tests(${_test} TEST_PREFIX "${S_EMU_PREFIX}"
+    PROPERTIES LABELS "${_el}" TIMEOUT 300 DISCOVERY_MODE PRE_TEST)
+endfunction()
+
+# HOST_C of mytriton_lang_suite(): the generated NAME_host.c (listed in
+# host_sources.txt) with gcc and clang as strict C11, -Werror
+# (../exec/compile_host_c.cmake; skipped without the compiler).
+function(_mytriton_lang_host_c suite sources libs)
+  string(REPLACE ";" "\n" _list "${sources}")
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/host_sources.txt" "${_list}\n")
+  set(_includes "${PROJECT_SOURCE_DIR}/runtime/include")
+  foreach(_lib IN LISTS libs)
+    list(APPEND _includes "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}")
+  endforeach()
+  if(CMAKE_CUDA_COMPILER)
+    list(APPEND _includes ${CUDAToolkit_INCLUDE_DIRS})
+  endif()
+  string(REPLACE ";" "|" _includes "${_includes}")
+  foreach(_cc gcc clang)
+    find_program(MYTRITON_EXEC_${_cc} NAMES ${_cc})
+    set(_compiler "${MYTRITON_EXEC_${_cc}}")
+    if(NOT _compiler)
+      set(_compiler "")
+    endif()
+    add_test(NAME ${suite}.host_c.${_cc}
+      COMMAND ${CMAKE_COMMAND} -DCOMPILER=${_compiler} -DNAME=${_cc}
+        -DSOURCES=${CMAKE_CURRENT_BINARY_DIR}/host_sources.txt -DINCLUDES=${_includes}
+        -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/host_c_${_cc}
+        -P ${PROJECT_SOURCE_DIR}/test/exec/compile_host_c.cmake)
+    set_tests_properties(${suite}.host_c.${_cc} PROPERTIES SKIP_REGULAR_EXPRESSION "MYTRITON_SKIP:"
+      LABELS ${suite})
+  endforeach()
 endfunction()

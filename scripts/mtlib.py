@@ -1,6 +1,9 @@
-"""Shared helpers of the GPU scripts: find mytritonc, compile the runtime's
-sources once, compile a kernel with mytritonc and nvcc into a shared
-library, and call its generated launcher through ctypes.
+"""The Python scripts' shared helpers (scripts/*.py import it): find
+mytritonc (building it when asked), the C compiler and nvcc; compile the
+runtime's sources once; compile a kernel with mytritonc and nvcc (or cc, or
+c++ against test/emu's CUDA emulation) into a shared library and call its
+generated launcher through ctypes; constexprs as mytritonc's -D takes them;
+median CUDA-event timing and Triton's intermediate forms for the benchmarks.
 
 Nothing here imports torch or triton: the callers import them only when
 they run kernels, so that compile-only runs work on machines without them.
@@ -9,6 +12,7 @@ import ctypes
 import os
 import re
 import shutil
+import statistics
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,21 +59,25 @@ def signature_text(entries):
     return ", ".join(("*" if p else "") + dt + (":%d" % h if h else "") for p, dt, h in entries)
 
 
-def find_mytritonc(path=None, build_dirs=None, jobs=4, build=True):
-    """mytritonc: `path` if given; else the first build dir (default build-h200,
-    then build) that has bin/mytritonc and the parser shim; else built in the
-    first build dir when `build` is set (cmake, targets mytritonc and the shim)."""
+def find_mytritonc(path=None, build_dirs=None, jobs=4, build=True, build_dir=None):
+    """mytritonc: `path` if given; else the first build dir (`build_dir`, or
+    `build_dirs`, default build-h200 then build) that has bin/mytritonc and
+    the parser shim; else built in the first build dir when `build` is set
+    (cmake, targets mytritonc and the shim)."""
     if path:
         if not os.path.exists(path):
             raise SystemExit("no mytritonc at %s" % path)
         return os.path.abspath(path)
+    if build_dir:
+        build_dirs = [build_dir]
     dirs = build_dirs or [os.path.join(ROOT, "build-h200"), os.path.join(ROOT, "build")]
     for d in dirs:
         exe = os.path.join(d, "bin", "mytritonc")
         if os.path.exists(exe) and os.path.exists(os.path.join(d, "bin", "mytriton_parse.py")):
-            return exe
+            return os.path.abspath(exe)
     if not build:
-        raise SystemExit("no mytritonc in " + ", ".join(dirs))
+        raise SystemExit("no mytritonc in " + ", ".join(dirs) +
+                         ": build the repository first (cmake --preset default; ninja -C build mytritonc)")
     d = dirs[0]
     print("== building mytritonc in %s" % d, flush=True)
     if not os.path.exists(os.path.join(d, "CMakeCache.txt")):
@@ -85,6 +93,16 @@ def find_mytritonc(path=None, build_dirs=None, jobs=4, build=True):
 
 def find_nvcc():
     return shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+
+
+def find_cc():
+    return shutil.which("cc") or "gcc"
+
+
+def cuda_include(nvcc):
+    """The CUDA toolkit's include directory, beside nvcc's bin/."""
+    real = shutil.which(nvcc) or nvcc
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(real))), "include")
 
 
 def build_runtime(work, cc="cc"):
@@ -104,11 +122,13 @@ def build_runtime(work, cc="cc"):
 
 
 def define_text(v):
-    """A constexpr value as mytritonc's -D takes it."""
+    """A constexpr value as mytritonc's -D takes it (a list or tuple: a tuple constexpr)."""
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, str):
         return "'" + v + "'"
+    if isinstance(v, (list, tuple)):
+        return "(" + ", ".join(define_text(x) for x in v) + ("," if len(v) == 1 else "") + ")"
     return repr(v)
 
 
@@ -224,3 +244,32 @@ class Launcher:
         if self.host:
             return self.fn(*bound)
         return self.fn(ctypes.c_void_p(stream), *bound)
+
+
+def time_ms(torch, fn, reps):
+    """The median of `reps` timed calls of fn (CUDA events), after 3 warm-up calls."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        torch.cuda.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def dump_triton(d, kernel, name):
+    """A compiled Triton kernel's intermediate forms (Triton's launch returns it)
+    written to d/<name>.{ttgir,ptx,sass}."""
+    os.makedirs(d, exist_ok=True)
+    for form in ("ttgir", "ptx", "sass"):
+        try:
+            text = kernel.asm[form]
+        except Exception as e:  # no cuobjdump for the SASS, ...
+            text = "unavailable: %s\n" % e
+        with open(os.path.join(d, "%s.%s" % (name, form)), "w") as f:
+            f.write(text if isinstance(text, str) else text.decode("utf-8", "replace"))
