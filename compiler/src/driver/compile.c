@@ -39,10 +39,10 @@ struct mt_compilation {
     TileInfo tile;
     LayoutPlan *layout; /* the CUDA kernel's layout plan, built on first use
                          * (need_layout) */
-    const MmaPlan *mma;   /* -O2's tensor-core paths: their plans (need_tile) */
+    const MmaPlan *mma; /* -O2's tensor-core paths: their plans (need_tile) */
     const AttnPlan *attn;
-    const char *path;   /* the emitter that prints the CUDA kernel */
-    int plan_group;     /* the blocked plan's column group: -1 the blocked
+    const char *path; /* the emitter that prints the CUDA kernel */
+    int plan_group;   /* the blocked plan's column group: -1 the blocked
                          * emitter's (its axis analysis), 1 one thread per
                          * element */
     int layout_failed;
@@ -214,6 +214,130 @@ typedef struct Rewrite {
     void *user;
 } Rewrite;
 
+/* NAME: --name, or the kernel name without a `_kernel` suffix; NULL
+ * (reported) where it cannot name the generated files. */
+static const char *output_name(MtContext *ctx, const mt_options *o) {
+    const char *name = o->name;
+    if (!name) {
+        size_t n = strlen(o->kernel);
+        name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0)
+                   ? arena_strndup(ctx->arena, o->kernel, n - 7)
+                   : o->kernel;
+    }
+    if (!valid_name(name)) {
+        mt_error(
+            ctx, srcpos(0, 0),
+            "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
+            name, mt_option_name(ctx, MT_OPT_NAME));
+        return NULL;
+    }
+    if (system_header_name(name)) {
+        mt_error(
+            ctx, srcpos(0, 0),
+            "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
+            "the system header <%s.h> (pass %s with another name)",
+            name, name, name, mt_option_name(ctx, MT_OPT_NAME));
+        return NULL;
+    }
+    return name;
+}
+
+/* sig with :16 on every pointer and integer (Triton's specialization,
+ * --divisibility-16), parsed again; NULL (reported) on an error. */
+static Signature *divisibility16_signature(MtContext *ctx, const Signature *sig) {
+    StrBuf st;
+    sb_init(&st, ctx->arena);
+    for (int i = 0, first = 1; i < sig->n; i++) {
+        const SigEntry *e = &sig->entries[i];
+        if (e->desc_part) continue; /* a descriptor is written whole */
+        int d = e->desc_rank ? 0 : e->divisibility;
+        if (!d && !e->desc_rank &&
+            (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL)))
+            d = 16;
+        sb_printf(&st, "%s%s%s%s", first ? "" : ", ", e->name ? e->name : "", e->name ? ": " : "",
+                  e->type_text);
+        first = 0;
+        if (d) sb_printf(&st, ":%d", d);
+    }
+    return signature_parse(ctx, sb_str(&st));
+}
+
+/* A dispatching launcher: every config parsed, the kernel compiled against
+ * config 0 (types, names, tile): its defines in *defines / *ndefines, its
+ * num_warps and num_stages in c->opts. 0 (reported) on an error. */
+static int dispatch_defines(mt_compilation *c, const mt_options *o, const mt_define **defines,
+                            int *ndefines) {
+    MtContext *ctx = c->ctx;
+    if (c->opts.backends & MT_BACKEND_MLIR) {
+        mt_error(ctx, srcpos(0, 0),
+                 "CONFIGS: the mlir backend has no dispatching launcher yet (use cuda and host)");
+        return 0;
+    }
+    for (int k = 0; k < o->dispatch->nconfigs; k++) {
+        const char *text = o->dispatch->configs[k].text ? o->dispatch->configs[k].text : "";
+        mt_define *d = ARENA_ARRAY(ctx->arena, mt_define, o->ndefines + strlen(text) / 2 + 2);
+        int nd = o->ndefines, nw = 0, ns = 0;
+        for (int i = 0; i < o->ndefines; i++) d[i] = o->defines[i];
+        if (!dispatch_config_parse(ctx, text, d, &nd, &nw, &ns)) return 0;
+        if (k == 0) {
+            *defines = d;
+            *ndefines = nd;
+            if (nw) c->opts.num_warps = nw;
+            if (ns) c->opts.num_stages = ns;
+        }
+    }
+    return 1;
+}
+
+/* c's Spec for the launchers and backends: names, the comments' source
+ * file and constexprs, the launcher's parameters. */
+static void fill_spec(mt_compilation *c, const mt_options *o, const Signature *sig,
+                      const char *symbol) {
+    Arena *a = c->ctx->arena;
+    Spec *s = &c->spec;
+    s->name = c->name;
+    s->symbol = symbol;
+    s->kernel = o->kernel;
+    /* the file name goes into comments of the generated files: a control
+     * character (a newline ending a // comment) prints as '?' */
+    char *source = arena_strdup(a, basename_of(o->path));
+    for (char *p = source; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+    s->source = source;
+    s->signature = sig->normalized;
+    StrBuf cx;
+    sb_init(&cx, a);
+    for (int i = 0; i < c->kernel->nparams; i++) {
+        const KernelParam *p = &c->kernel->params[i];
+        if (p->is_constexpr)
+            sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
+    }
+    /* constexprs print in a comment: control characters and a star
+     * followed by a slash (in a string constexpr) must not end it */
+    char *cxs = arena_strdup(a, sb_str(&cx));
+    for (char *p = cxs; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+        if (p[0] == '*' && p[1] == '/') p[1] = '?';
+    }
+    s->constexprs = cxs;
+    s->grid = c->grid;
+    s->f = c->f;
+    /* the launcher's parameters: the kernel's, then the grid's own */
+    const char **kernel_names = c_param_names(a, c->f);
+    s->nextra = o->ngrid_params;
+    s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
+    for (int i = 0; i < c->f->nparams; i++)
+        s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
+    for (int j = 0; j < s->nextra; j++)
+        s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
+    s->written = ssa_written_params(a, c->f);
+    s->hints = c->param_div;
+    s->backends = c->opts.backends;
+    s->tile = &c->tile;
+    s->num_stages = c->opts.num_stages;
+}
+
 /* given: the shim's output, or NULL to run the shim on o->path; rw: a
  * rewrite of the SSA, or NULL. */
 static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given,
@@ -230,74 +354,18 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
                  "a kernel file, a kernel name and the parser shim are required");
         return c;
     }
-    /* NAME: --name, or the kernel name without a `_kernel` suffix */
-    const char *name = o->name;
-    if (!name) {
-        size_t n = strlen(o->kernel);
-        name = (n > 7 && strcmp(o->kernel + n - 7, "_kernel") == 0)
-                   ? arena_strndup(a, o->kernel, n - 7)
-                   : o->kernel;
-    }
-    if (!valid_name(name)) {
-        mt_error(
-            ctx, srcpos(0, 0),
-            "'%s' cannot name the generated files and launcher (pass %s with an ASCII identifier)",
-            name, mt_option_name(ctx, MT_OPT_NAME));
-        return c;
-    }
-    if (system_header_name(name)) {
-        mt_error(
-            ctx, srcpos(0, 0),
-            "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-            "the system header <%s.h> (pass %s with another name)",
-            name, name, name, mt_option_name(ctx, MT_OPT_NAME));
-        return c;
-    }
+    const char *name = output_name(ctx, o);
+    if (!name) return c;
     c->name = arena_strdup(a, name);
     Signature *sig = signature_parse(ctx, o->signature ? o->signature : "");
     if (!sig) return c;
     if (o->divisibility16) { /* Triton's specialization: :16 on every pointer and integer */
-        StrBuf st;
-        sb_init(&st, a);
-        for (int i = 0, first = 1; i < sig->n; i++) {
-            const SigEntry *e = &sig->entries[i];
-            if (e->desc_part) continue; /* a descriptor is written whole */
-            int d = e->desc_rank ? 0 : e->divisibility;
-            if (!d && !e->desc_rank &&
-                (e->type.ptr || (dtype_is_int((DType)e->type.dtype) && e->type.dtype != DT_BOOL)))
-                d = 16;
-            sb_printf(&st, "%s%s%s%s", first ? "" : ", ", e->name ? e->name : "",
-                      e->name ? ": " : "", e->type_text);
-            first = 0;
-            if (d) sb_printf(&st, ":%d", d);
-        }
-        sig = signature_parse(ctx, sb_str(&st));
+        sig = divisibility16_signature(ctx, sig);
         if (!sig) return c;
     }
-    /* a dispatching launcher: compiled against config 0 (types, names, tile) */
     const mt_define *defines = o->defines;
     int ndefines = o->ndefines;
-    if (o->dispatch) {
-        if (c->opts.backends & MT_BACKEND_MLIR) {
-            mt_error(
-                ctx, srcpos(0, 0),
-                "CONFIGS: the mlir backend has no dispatching launcher yet (use cuda and host)");
-            return c;
-        }
-        for (int k = 0; k < o->dispatch->nconfigs; k++) {
-            const char *text = o->dispatch->configs[k].text ? o->dispatch->configs[k].text : "";
-            mt_define *d = ARENA_ARRAY(a, mt_define, o->ndefines + strlen(text) / 2 + 2);
-            int nd = o->ndefines, nw = 0, ns = 0;
-            for (int i = 0; i < o->ndefines; i++) d[i] = o->defines[i];
-            if (!dispatch_config_parse(ctx, text, d, &nd, &nw, &ns)) return c;
-            if (k == 0) {
-                defines = d;
-                ndefines = nd;
-                if (nw) c->opts.num_warps = nw;
-                if (ns) c->opts.num_stages = ns;
-            }
-        }
-    }
+    if (o->dispatch && !dispatch_defines(c, o, &defines, &ndefines)) return c;
     c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
     for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
     c->module =
@@ -351,48 +419,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
             return c;
         }
     }
-    Spec *s = &c->spec;
-    s->name = c->name;
-    s->symbol = symbol;
-    s->kernel = o->kernel;
-    /* the file name goes into comments of the generated files: a control
-     * character (a newline ending a // comment) prints as '?' */
-    char *source = arena_strdup(a, basename_of(o->path));
-    for (char *p = source; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-    s->source = source;
-    s->signature = sig->normalized;
-    StrBuf cx;
-    sb_init(&cx, a);
-    for (int i = 0; i < c->kernel->nparams; i++) {
-        const KernelParam *p = &c->kernel->params[i];
-        if (p->is_constexpr)
-            sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
-    }
-    /* constexprs print in a comment: control characters and a star
-     * followed by a slash (in a string constexpr) must not end it */
-    char *cxs = arena_strdup(a, sb_str(&cx));
-    for (char *p = cxs; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-        if (p[0] == '*' && p[1] == '/') p[1] = '?';
-    }
-    s->constexprs = cxs;
-    s->grid = c->grid;
-    s->f = c->f;
-    /* the launcher's parameters: the kernel's, then the grid's own */
-    const char **kernel_names = c_param_names(a, c->f);
-    s->nextra = o->ngrid_params;
-    s->pnames = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
-    s->pyname = ARENA_ARRAY(a, const char *, c->f->nparams + s->nextra + 1);
-    for (int i = 0; i < c->f->nparams; i++)
-        s->pnames[i] = kernel_names[i], s->pyname[i] = c->f->params[i].name;
-    for (int j = 0; j < s->nextra; j++)
-        s->pnames[c->f->nparams + j] = s->pyname[c->f->nparams + j] = o->grid_params[j];
-    s->written = ssa_written_params(a, c->f);
-    s->hints = c->param_div;
-    s->backends = c->opts.backends;
-    s->tile = &c->tile;
-    s->num_stages = c->opts.num_stages;
+    fill_spec(c, o, sig, symbol);
     return c;
 }
 
@@ -446,9 +473,9 @@ static int need_tile(mt_compilation *c) {
      * shared memory in tc_tile */
     TileInfo tc_tile = {0};
     int tc = dot && c->opts.opt_level >= 2 && (c->opts.backends & MT_BACKEND_CUDA);
-    c->mma = tc ? cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages,
-                                &tc_tile)
-                : NULL;
+    c->mma =
+        tc ? cuda_mma_plan(c->ctx->arena, c->f, c->opts.num_warps, c->opts.num_stages, &tc_tile)
+           : NULL;
     int mma = c->mma != NULL;
     c->attn = tc && !mma ? cuda_attn_plan(c->ctx->arena, c->f, c->opts.num_warps,
                                           c->opts.num_stages, &tc_tile)
@@ -568,9 +595,9 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
             if (!c->tile.group_m) return k;
             /* and the kernel of several programs per block the launcher
              * takes where the grid allows (emit_cuda_fma.c layout_outer_group) */
-            return arena_printf(a, "%s\n%s", k,
-                                emit_cuda_blocked_grouped(a, c->f, c->layout, c->spec.symbol,
-                                                          c->param_div));
+            return arena_printf(
+                a, "%s\n%s", k,
+                emit_cuda_blocked_grouped(a, c->f, c->layout, c->spec.symbol, c->param_div));
         }
         if (c->attn) return emit_cuda_attn(a, c->f, c->attn, c->spec.symbol, c->param_div);
         if (c->mma) return emit_cuda_mma(a, c->f, c->mma, c->spec.symbol, c->param_div);
@@ -601,12 +628,13 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
     case MT_EMIT_MLIR:
         if (!need_tile(c)) return NULL;
         if (c->tile.dot_box && c->tile.threads > MAX_TILE_O1) {
-            mt_error(c->ctx, c->kernel->pos,
-                     "the tile %s of a kernel with %s needs %d threads in the MLIR backend, "
-                     "more than %d",
-                     tile_str(a, &c->tile),
-                     shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
-                     c->tile.threads, MAX_TILE_O1);
+            mt_error(
+                c->ctx, c->kernel->pos,
+                "the tile %s of a kernel with %s needs %d threads in the MLIR backend, "
+                "more than %d",
+                tile_str(a, &c->tile),
+                shape_has_dot(c->f) ? "tl.dot" : "a transpose or reshape between two rank-2 shapes",
+                c->tile.threads, MAX_TILE_O1);
             return NULL;
         }
         return emit_mlir_module(c->ctx, &c->spec);

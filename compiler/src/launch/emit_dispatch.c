@@ -311,20 +311,17 @@ static void call_args(StrBuf *sb, const Spec *s, int cuda) {
     }
 }
 
-/* Everything but the launcher itself: the args struct, the WHEN test, the
- * specialization test, the config switch; for more than one config the
- * tuner, the timing and the tuning on scratch copies. */
-static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
+/* The args struct, the specialization test and mt_run's switch over the
+ * configs. */
+static void emit_run(StrBuf *sb, Dispatch *D, int cuda) {
     const Spec *s = D->s;
     const mt_dispatch *d = D->d;
     Arena *a = D->a;
     const char *n = s->name;
     const char *sfx = cuda ? "" : "_host";
     const char *err_t = cuda ? "cudaError_t" : "mytriton_status";
-    const char *ok_v = cuda ? "cudaSuccess" : "MYTRITON_SUCCESS";
     const char *inval = cuda ? "cudaErrorInvalidValue" : "MYTRITON_INVALID_VALUE";
     const char *launcher = arena_printf(a, "launch_%s%s", n, sfx);
-    int tuned = d->nconfigs > 1;
 
     /* the arguments */
     sb_printf(sb, "typedef struct mt_args_%s {\n", n);
@@ -370,7 +367,15 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
     sb_printf(sb,
               "    mytriton_set_last_error(\"%s: no config %%d\", config);\n    return %s;\n}\n\n",
               launcher, inval);
-    if (!tuned) return;
+}
+
+/* A tuned dispatch's tuner: its configs, WHEN conditions and keys, the
+ * tuner record and the timing of one config. */
+static void emit_tuner(StrBuf *sb, Dispatch *D, int cuda) {
+    const mt_dispatch *d = D->d;
+    Arena *a = D->a;
+    const char *n = D->s->name;
+    const char *sfx = cuda ? "" : "_host";
 
     /* the tuner */
     const char *hdr = arena_printf(a, "%s%s", n, sfx);
@@ -435,6 +440,21 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
         sb_printf(sb,
                   "    return mytriton_autotune_time_host(mt_launch_%s, ctx, config, ms);\n}\n\n",
                   hdr);
+}
+
+/* The config of a new key, tuned on scratch copies of the RESTORE
+ * buffers. */
+static void emit_choose(StrBuf *sb, Dispatch *D, int cuda) {
+    const Spec *s = D->s;
+    const mt_dispatch *d = D->d;
+    Arena *a = D->a;
+    const char *n = s->name;
+    const char *err_t = cuda ? "cudaError_t" : "mytriton_status";
+    const char *ok_v = cuda ? "cudaSuccess" : "MYTRITON_SUCCESS";
+    const char *inval = cuda ? "cudaErrorInvalidValue" : "MYTRITON_INVALID_VALUE";
+    const char *sfx = cuda ? "" : "_host";
+    const char *launcher = arena_printf(a, "launch_%s%s", n, sfx);
+    const char *hdr = arena_printf(a, "%s%s", n, sfx);
 
     /* choosing the config of a new key */
     sb_printf(sb,
@@ -506,6 +526,16 @@ static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
             "    err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, config);\n    return err;\n}\n\n",
             err_t, hdr, hdr);
     }
+}
+
+/* Everything but the launcher itself: the args struct, the WHEN test, the
+ * specialization test, the config switch; for more than one config the
+ * tuner, the timing and the tuning on scratch copies. */
+static void emit_body(StrBuf *sb, Dispatch *D, int cuda) {
+    emit_run(sb, D, cuda);
+    if (D->d->nconfigs < 2) return;
+    emit_tuner(sb, D, cuda);
+    emit_choose(sb, D, cuda);
 }
 
 /* `int64_t key[..] = {...};` from the args struct `p` or the parameters. */

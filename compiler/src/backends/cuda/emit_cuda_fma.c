@@ -220,7 +220,8 @@ static int groups_per_thread(const CudaB *C, const Staged *S) {
 static void group_coords(CudaB *C, const Staged *S) {
     cb_line(C, "const int mm_g = mm_s * %d + (int)%s;", C->tile->block_threads, C->tid);
     if (S->k_fastest)
-        cb_line(C, "const int mm_kk = (mm_g %% %d) * 4, mm_r = mm_g / %d;", OUTER_BK / 4, OUTER_BK / 4);
+        cb_line(C, "const int mm_kk = (mm_g %% %d) * 4, mm_r = mm_g / %d;", OUTER_BK / 4,
+                OUTER_BK / 4);
     else cb_line(C, "const int mm_kk = mm_g / %d, mm_r = (mm_g %% %d) * 4;", S->n / 4, S->n / 4);
 }
 
@@ -575,6 +576,57 @@ static void compute(CudaB *C, const Staged *A, const Staged *B, int acc, const c
     cb_line(C, "}");
 }
 
+/* The full chunks' loop of cuda_outer_emit (loop versioning): where every
+ * thread's groups of the operands staged fast are vector loads at every
+ * chunk (a block-uniform flag), the full chunks run a loop whose prefetch
+ * reads them at indices advanced by a constant difference (no index, mask
+ * or alignment recomputed); the last, partial chunk, and every chunk
+ * elsewhere, the general loop after it. */
+static void emit_full_chunks(CudaB *C, const Loop *l, const Staged *A, const Staged *B, int acc) {
+    cb_line(C, "bool mm_ok = true;");
+    if (A->fast) stage_fast_init(C, l, A);
+    if (B->fast) stage_fast_init(C, l, B);
+    cb_line(C, "long long mm_c0 = 0;");
+    cb_line(C, "if (__syncthreads_and(mm_ok) && mm_n >= %d) {", OUTER_BK);
+    C->indent++;
+    cb_line(C, "const long long mm_nf = mm_n - mm_n %% %d;", OUTER_BK);
+    const Staged *ops[2] = {A, B};
+    cb_line(C, "{");
+    C->indent++;
+    cb_line(C, "const long long mm_c = 0;");
+    cb_line(C, "const int mm_len = %d;", OUTER_BK);
+    for (int o = 0; o < 2; o++) {
+        if (ops[o]->fast) stage_fast_load(C, ops[o], 0);
+        else stage_load(C, l, ops[o], "mm_c", "mm_len");
+    }
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "for (long long mm_c = 0; mm_c < mm_nf; mm_c += %d) {", OUTER_BK);
+    C->indent++;
+    cb_line(C, "const int mm_len = %d;", OUTER_BK);
+    stage_store(C, l, A);
+    stage_store(C, l, B);
+    cb_line(C, "__syncthreads();");
+    cb_line(C, "if (mm_c + %d < mm_nf) {", OUTER_BK);
+    C->indent++;
+    cb_line(C, "const long long mm_next = mm_c + %d;", OUTER_BK);
+    cb_line(C, "const int mm_next_len = %d;", OUTER_BK);
+    for (int o = 0; o < 2; o++) {
+        if (ops[o]->fast) stage_fast_load(C, ops[o], 1);
+        else stage_load(C, l, ops[o], "mm_next", "mm_next_len");
+    }
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "#pragma unroll");
+    compute(C, A, B, acc, arena_printf(C->a, "%d", OUTER_BK));
+    cb_line(C, "__syncthreads();");
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "mm_c0 = mm_nf;");
+    C->indent--;
+    cb_line(C, "}");
+}
+
 int cuda_outer_emit(CudaB *C, const Inst *in) {
     OuterLoop m;
     if (!layout_outer_match(C->f, C->tile, in, &m)) return 0;
@@ -636,64 +688,17 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     if (grouped)
         /* program (pm, pn) stages row pm's X when pn == pm % group_n, and
          * column pn's Y when pm == (pn + 1) % group_m */
-        cb_line(C, "const bool mm_own_a = mt_pn == mt_pm %% %d, mm_own_b = mt_pm == (mt_pn + 1) %% %d;",
-                t->group_n, t->group_m);
-    if (fast) {
-        /* Loop versioning: where every thread's groups of the operands
-         * staged fast are vector loads at every chunk (a block-uniform
-         * flag), the full chunks run a loop whose prefetch reads them at
-         * indices advanced by a constant difference (no index, mask or
-         * alignment recomputed); the last, partial chunk, and every chunk
-         * elsewhere, the general loop after it. */
-        cb_line(C, "bool mm_ok = true;");
-        if (A.fast) stage_fast_init(C, l, &A);
-        if (B.fast) stage_fast_init(C, l, &B);
-        cb_line(C, "long long mm_c0 = 0;");
-        cb_line(C, "if (__syncthreads_and(mm_ok) && mm_n >= %d) {", OUTER_BK);
-        C->indent++;
-        cb_line(C, "const long long mm_nf = mm_n - mm_n %% %d;", OUTER_BK);
-        const Staged *ops[2] = {&A, &B};
-        cb_line(C, "{");
-        C->indent++;
-        cb_line(C, "const long long mm_c = 0;");
-        cb_line(C, "const int mm_len = %d;", OUTER_BK);
-        for (int o = 0; o < 2; o++) {
-            if (ops[o]->fast) stage_fast_load(C, ops[o], 0);
-            else stage_load(C, l, ops[o], "mm_c", "mm_len");
-        }
-        C->indent--;
-        cb_line(C, "}");
-        cb_line(C, "for (long long mm_c = 0; mm_c < mm_nf; mm_c += %d) {", OUTER_BK);
-        C->indent++;
-        cb_line(C, "const int mm_len = %d;", OUTER_BK);
-        stage_store(C, l, &A);
-        stage_store(C, l, &B);
-        cb_line(C, "__syncthreads();");
-        cb_line(C, "if (mm_c + %d < mm_nf) {", OUTER_BK);
-        C->indent++;
-        cb_line(C, "const long long mm_next = mm_c + %d;", OUTER_BK);
-        cb_line(C, "const int mm_next_len = %d;", OUTER_BK);
-        for (int o = 0; o < 2; o++) {
-            if (ops[o]->fast) stage_fast_load(C, ops[o], 1);
-            else stage_load(C, l, ops[o], "mm_next", "mm_next_len");
-        }
-        C->indent--;
-        cb_line(C, "}");
-        cb_line(C, "#pragma unroll");
-        compute(C, &A, &B, acc, arena_printf(C->a, "%d", OUTER_BK));
-        cb_line(C, "__syncthreads();");
-        C->indent--;
-        cb_line(C, "}");
-        cb_line(C, "mm_c0 = mm_nf;");
-        C->indent--;
-        cb_line(C, "}");
-    }
+        cb_line(
+            C, "const bool mm_own_a = mt_pn == mt_pm %% %d, mm_own_b = mt_pm == (mt_pn + 1) %% %d;",
+            t->group_n, t->group_m);
+    if (fast) emit_full_chunks(C, l, &A, &B, acc);
     cb_line(C, "/* the first chunk into registers */");
     cb_line(C, "if (%s) {", fast ? "mm_c0 < mm_n" : "mm_n > 0");
     C->indent++;
     if (fast) {
         cb_line(C, "const long long mm_c = mm_c0;");
-        cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", OUTER_BK, OUTER_BK);
+        cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", OUTER_BK,
+                OUTER_BK);
     } else {
         cb_line(C, "const long long mm_c = 0;");
         cb_line(C, "const int mm_len = mm_n < %d ? (int)mm_n : %d;", OUTER_BK, OUTER_BK);
@@ -702,9 +707,11 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     stage_load(C, l, &B, "mm_c", "mm_len");
     C->indent--;
     cb_line(C, "}");
-    cb_line(C, "for (long long mm_c = %s; mm_c < mm_n; mm_c += %d) {", fast ? "mm_c0" : "0", OUTER_BK);
+    cb_line(C, "for (long long mm_c = %s; mm_c < mm_n; mm_c += %d) {", fast ? "mm_c0" : "0",
+            OUTER_BK);
     C->indent++;
-    cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", OUTER_BK, OUTER_BK);
+    cb_line(C, "const int mm_len = mm_n - mm_c < %d ? (int)(mm_n - mm_c) : %d;", OUTER_BK,
+            OUTER_BK);
     stage_store(C, l, &A);
     stage_store(C, l, &B);
     cb_line(C, "__syncthreads();");
@@ -712,8 +719,8 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
     cb_line(C, "if (mm_c + %d < mm_n) {", OUTER_BK);
     C->indent++;
     cb_line(C, "const long long mm_next = mm_c + %d;", OUTER_BK);
-    cb_line(C, "const int mm_next_len = mm_n - mm_next < %d ? (int)(mm_n - mm_next) : %d;", OUTER_BK,
-            OUTER_BK);
+    cb_line(C, "const int mm_next_len = mm_n - mm_next < %d ? (int)(mm_n - mm_next) : %d;",
+            OUTER_BK, OUTER_BK);
     stage_load(C, l, &A, "mm_next", "mm_next_len");
     stage_load(C, l, &B, "mm_next", "mm_next_len");
     C->indent--;

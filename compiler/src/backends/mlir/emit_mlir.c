@@ -1200,11 +1200,15 @@ static const char *gather_source(Mlir *M, const Inst *in, const char *p) {
     if (bits != 32) {
         const char *t = fresh(M, helper(M, id, "gather_i32"));
         line(M, "%s = arith.%s %s : %s to i32", t,
-             bits > 32 ? "trunci" : dtype_is_unsigned(it) ? "extui" : "extsi", i, reg_type(it));
+             bits > 32               ? "trunci"
+             : dtype_is_unsigned(it) ? "extui"
+                                     : "extsi",
+             i, reg_type(it));
         i = t;
     }
     int ax = in->attrs.axis;
-    const char *ok = fresh(M, helper(M, id, "gather_ok")), *c = fresh(M, helper(M, id, "gather_at"));
+    const char *ok = fresh(M, helper(M, id, "gather_ok")),
+               *c = fresh(M, helper(M, id, "gather_at"));
     if (bits > 32) { /* an i64 index in range: its truncation, compared unsigned */
         line(M, "%s = arith.cmpi ult, %s, %s : %s", ok, opd(M, in->args[1]),
              const_of(M, it, x.dims[ax]), reg_type(it));
@@ -1223,7 +1227,8 @@ static const char *gather_source(Mlir *M, const Inst *in, const char *p) {
         row = fresh(M, helper(M, id, "gather_row"));
         line(M, "%s = arith.divui %s, %s : i32", row, p, int_const(M, cr));
     }
-    const char *at = fresh(M, helper(M, id, "gather_row_start")), *s = fresh(M, helper(M, id, "gather_src"));
+    const char *at = fresh(M, helper(M, id, "gather_row_start")),
+               *s = fresh(M, helper(M, id, "gather_src"));
     line(M, "%s = arith.muli %s, %s : i32", at, row, int_const(M, cs));
     line(M, "%s = arith.addi %s, %s : i32", s, at, col);
     return s;
@@ -1384,33 +1389,73 @@ static const char *red_elem(Mlir *M, const Inst *in, const char *buf, const char
     return buf_get(M, raw, dt, NULL);
 }
 
+/* The workgroup buffer of a reduction's or scan's operand (*buf, of
+ * memref type *mem), its elements stored in row-major order and a barrier
+ * passed: once per value and block (several reductions of one value, such
+ * as tl.reduce's elements, read the same buffer). */
+static void red_buffer(Mlir *M, const Inst *in, const char **buf, const char **mem) {
+    Type xt = operand_type(M->f, in->args[0]);
+    int v = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
+    if (v >= 0 && M->red_buf[v] && M->red_blk[v] == M->cur_block) {
+        *buf = M->red_buf[v];
+        *mem = M->red_mem[v];
+        return;
+    }
+    *mem = arena_printf(M->a, "memref<%lldx%s, #gpu.address_space<workgroup>>",
+                        (long long)type_numel(xt), buf_type((DType)xt.dtype));
+    *buf = fresh(M, arena_printf(M->a, "red_smem_%d", in->result));
+    sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", *buf, *mem);
+    if (M->loop_depth > 0) line(M, "gpu.barrier"); /* last iteration's readers */
+    exchange_store(M, in, 0, *buf, *mem, 1, 0);
+    line(M, "gpu.barrier");
+    if (v >= 0) M->red_buf[v] = *buf, M->red_mem[v] = *mem, M->red_blk[v] = M->cur_block;
+}
+
+/* argmax / argmin over the `count` elements from `base` (every `stride`)
+ * of the workgroup buffer: an scf.for carrying the best element and its
+ * index. Triton's combine (standard.py, tie_break_left) folded left to
+ * right: the accumulated element stays while it is >= (<=) the next, so
+ * NaN (unordered) moves it, as !(acc >= x) in C. */
+static void emit_arg_loop(Mlir *M, const Inst *in, const char *buf, const char *mem,
+                          const char *base, int stride, int count, const char *zero,
+                          const char *one) {
+    int id = in->result;
+    DType xdt = (DType)operand_type(M->f, in->args[0]).dtype;
+    const char *T = reg_type(xdt);
+    int mx = in->op == OP_ARGMAX, fl = dtype_is_float(xdt), col = mlir_column(xdt);
+    const char *pred =
+        fl ? (mx ? "ult" : "ugt") : (mx ? (col == 1 ? "slt" : "ult") : (col == 1 ? "sgt" : "ugt"));
+    const char *x0 = red_elem(M, in, buf, mem, xdt, base, NULL, 0, stride, "first");
+    const char *t = fresh(M, helper(M, id, "t")), *acc = fresh(M, helper(M, id, "acc"));
+    const char *ix = fresh(M, helper(M, id, "idx"));
+    const char *best = fresh(M, helper(M, id, "best"));
+    line(M,
+         "%s, %s = scf.for %s = %s to %s step %s iter_args(%s = %s, %s = %s) -> (%s, i32) : i32 {",
+         best, define(M, id), t, one, int_const(M, count), one, acc, x0, ix, zero, T);
+    M->indent++;
+    const char *x = red_elem(M, in, buf, mem, xdt, base, t, 0, stride, "x");
+    const char *mv = fresh(M, helper(M, id, "moves"));
+    line(M, "%s = arith.%s %s, %s, %s : %s", mv, fl ? "cmpf" : "cmpi", pred, acc, x, T);
+    const char *na = fresh(M, helper(M, id, "next_acc")), *ni = fresh(M, helper(M, id, "next_idx"));
+    line(M, "%s = arith.select %s, %s, %s : %s", na, mv, x, acc, T);
+    line(M, "%s = arith.select %s, %s, %s : i32", ni, mv, t, ix);
+    line(M, "scf.yield %s, %s : %s, i32", na, ni, T);
+    M->indent--;
+    line(M, "}");
+}
+
 /* The generic axis path of a reduction or scan (reduce_gen.h, as the CUDA
- * backend): the operand's elements into a workgroup buffer in row-major
- * order (once per value and block: several reductions of one value, such
- * as tl.reduce's elements, read the same buffer), a barrier, then each
- * thread combines, in order, the elements along the axis of its result
- * element (an scf.for; a reverse scan from the last element). */
+ * backend): the operand's elements into a workgroup buffer (red_buffer),
+ * then each thread combines, in order, the elements along the axis of its
+ * result element (an scf.for; a reverse scan from the last element). */
 static void emit_axis_reduce(Mlir *M, const Inst *in) {
     int id = in->result;
     const Function *f = M->f;
     Type xt = operand_type(f, in->args[0]);
     DType xdt = (DType)xt.dtype;
     const char *T = reg_type(xdt);
-    int v = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
     const char *buf, *mem;
-    if (v >= 0 && M->red_buf[v] && M->red_blk[v] == M->cur_block) {
-        buf = M->red_buf[v];
-        mem = M->red_mem[v];
-    } else {
-        mem = arena_printf(M->a, "memref<%lldx%s, #gpu.address_space<workgroup>>",
-                           (long long)type_numel(xt), buf_type(xdt));
-        buf = fresh(M, arena_printf(M->a, "red_smem_%d", id));
-        sb_printf(&M->workgroup, "%s%s : %s", M->workgroup.len ? ", " : "", buf, mem);
-        if (M->loop_depth > 0) line(M, "gpu.barrier"); /* last iteration's readers */
-        exchange_store(M, in, 0, buf, mem, 1, 0);
-        line(M, "gpu.barrier");
-        if (v >= 0) M->red_buf[v] = buf, M->red_mem[v] = mem, M->red_blk[v] = M->cur_block;
-    }
+    red_buffer(M, in, &buf, &mem);
     /* the result element of this thread, as red_lines' `out` */
     Layout rl =
         in->type.rank == 0 || type_numel(in->type) == 1 ? LAYOUT_UNIFORM : M->tile->layout[id];
@@ -1475,31 +1520,7 @@ static void emit_axis_reduce(Mlir *M, const Inst *in) {
     }
     const char *one = int_const(M, 1);
     if (argx) {
-        /* Triton's combine (standard.py, tie_break_left) folded left to right:
-         * the accumulated element stays while it is >= (<=) the next, so NaN
-         * (unordered) moves it, as !(acc >= x) in C */
-        int mx = in->op == OP_ARGMAX, fl = dtype_is_float(xdt), col = mlir_column(xdt);
-        const char *pred = fl ? (mx ? "ult" : "ugt")
-                              : (mx ? (col == 1 ? "slt" : "ult") : (col == 1 ? "sgt" : "ugt"));
-        const char *x0 = red_elem(M, in, buf, mem, xdt, base, NULL, 0, stride, "first");
-        const char *t = fresh(M, helper(M, id, "t")), *acc = fresh(M, helper(M, id, "acc"));
-        const char *ix = fresh(M, helper(M, id, "idx"));
-        const char *best = fresh(M, helper(M, id, "best"));
-        line(
-            M,
-            "%s, %s = scf.for %s = %s to %s step %s iter_args(%s = %s, %s = %s) -> (%s, i32) : i32 {",
-            best, define(M, id), t, one, int_const(M, count), one, acc, x0, ix, zero, T);
-        M->indent++;
-        const char *x = red_elem(M, in, buf, mem, xdt, base, t, 0, stride, "x");
-        const char *mv = fresh(M, helper(M, id, "moves"));
-        line(M, "%s = arith.%s %s, %s, %s : %s", mv, fl ? "cmpf" : "cmpi", pred, acc, x, T);
-        const char *na = fresh(M, helper(M, id, "next_acc")),
-                   *ni = fresh(M, helper(M, id, "next_idx"));
-        line(M, "%s = arith.select %s, %s, %s : %s", na, mv, x, acc, T);
-        line(M, "%s = arith.select %s, %s, %s : i32", ni, mv, t, ix);
-        line(M, "scf.yield %s, %s : %s, i32", na, ni, T);
-        M->indent--;
-        line(M, "}");
+        emit_arg_loop(M, in, buf, mem, base, stride, count, zero, one);
         return;
     }
     const char *t = fresh(M, helper(M, id, "t")), *acc = fresh(M, helper(M, id, "acc"));
@@ -2167,7 +2188,8 @@ static void emit_inline_asm(Mlir *M, const Inst *in) {
         sb_printf(&outs, "%s%s", r ? ", " : "",
                   asm_class_is_float(p.letter[r]) ? (R == 32 ? "f32" : "f64") : int_type(M, R));
     }
-    const char *RT = p.nout > 1 ? arena_printf(M->a, "!llvm.struct<(%s)>", sb_str(&outs)) : sb_str(&outs);
+    const char *RT =
+        p.nout > 1 ? arena_printf(M->a, "!llvm.struct<(%s)>", sb_str(&outs)) : sb_str(&outs);
     StrBuf q;
     sb_init(&q, M->a);
     mlir_quote(&q, in->attrs.text ? in->attrs.text : "", 0);
@@ -2339,9 +2361,8 @@ static const char *global_string(Mlir *M, const char *what, const char *text) {
                                         "{addr_space = 0 : i32} : !llvm.array<%d x i8>\n",
                                         sym, sb_str(&q), n);
         const char *have = M->globals.len ? strstr(sb_str(&M->globals), decl) : NULL;
-        const char *used = M->globals.len
-                               ? strstr(sb_str(&M->globals), arena_printf(M->a, "@%s(", sym))
-                               : NULL;
+        const char *used =
+            M->globals.len ? strstr(sb_str(&M->globals), arena_printf(M->a, "@%s(", sym)) : NULL;
         if (!have && used) continue;
         if (!have) sb_puts(&M->globals, decl);
         const char *p = fresh(M, arena_printf(M->a, "%s_ptr", what));
@@ -2372,142 +2393,145 @@ static void emit_assert(Mlir *M, const Inst *in) {
     const char *ln = fresh(M, "assert_line"), *one = fresh(M, "assert_char_size");
     line(M, "%s = llvm.mlir.constant(%d : i32) : i32", ln, in->pos.line);
     line(M, "%s = llvm.mlir.constant(1 : i64) : i64", one);
-    line(M, "llvm.call @__assertfail(%s, %s, %s, %s, %s) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()",
-         msg, file, ln, func, one);
+    line(
+        M,
+        "llvm.call @__assertfail(%s, %s, %s, %s, %s) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()",
+        msg, file, ln, func, one);
     M->indent--;
     line(M, "}");
 }
 
-static void emit_inst(Mlir *M, const Inst *in) {
-    if (M->failed) return;
+/* program_id, num_programs (the block's coordinates, as i32) and arange. */
+static void emit_index(Mlir *M, const Inst *in) {
     int id = in->result;
-    const Operand *x = in->args;
-    DType dt = (DType)in->type.dtype;
-    M->user = in;
-    switch (in->op) {
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS: {
-        const char *idx = fresh(M, helper(M, id, "index"));
-        line(M, "%s = %s %c", idx, in->op == OP_PROGRAM_ID ? "gpu.block_id" : "gpu.grid_dim",
-             "xyz"[in->attrs.axis]);
-        line(M, "%s = arith.index_cast %s : index to i32", define(M, id), idx);
-        return;
-    }
-    case OP_ARANGE:
+    if (in->op == OP_ARANGE) {
         if (M->tile->rank == 2) return; /* rendered at each use, as tile_i / tile_j / tid */
         M->vname[id] = arange_index(M, in, M->tile->layout[id]);
         return;
-    case OP_EXPAND_DIMS:
-    case OP_BROADCAST: /* (each thread's element of the operand, read broadcast) */
-    case OP_HINT: M->vname[id] = opd(M, x[0]); return;
-    case OP_RESHAPE:
-    case OP_TRANS:
-    case OP_REMAP:
-    case OP_JOIN:
-    case OP_GATHER:
-    case OP_XOR_SHUFFLE:
-    case OP_SPLIT: emit_exchange(M, in); return;
-    case OP_ZEROS:
-    case OP_EMPTY: M->vname[id] = constant(M, const_convert(const_i32(0), dt)); return;
-    case OP_FULL: M->vname[id] = opd_as(M, x[0], dt); return;
-    case OP_NEG: {
-        const char *a = opd_as(M, x[0], dt);
-        if (dtype_is_float(dt)) line(M, "%s = arith.negf %s : %s", define(M, id), a, reg_type(dt));
-        else
-            line(M, "%s = arith.subi %s, %s : %s", define(M, id), constant(M, const_int(dt, 0)), a,
-                 reg_type(dt));
+    }
+    const char *idx = fresh(M, helper(M, id, "index"));
+    line(M, "%s = %s %c", idx, in->op == OP_PROGRAM_ID ? "gpu.block_id" : "gpu.grid_dim",
+         "xyz"[in->attrs.axis]);
+    line(M, "%s = arith.index_cast %s : index to i32", define(M, id), idx);
+}
+
+/* neg (0 - x on integers) and abs. */
+static void emit_unary(Mlir *M, const Inst *in) {
+    if (in->op == OP_ABS) {
+        emit_abs(M, in);
         return;
     }
-    case OP_ABS: emit_abs(M, in); return;
-    case OP_EXP:
-    case OP_EXP2:
-    case OP_LOG:
-    case OP_LOG2:
-    case OP_SQRT:
-    case OP_SQRT_RN:
-    case OP_RSQRT:
-    case OP_SIN:
-    case OP_COS:
-    case OP_ERF:
-    case OP_FLOOR:
-    case OP_CEIL:
-    /* the libdevice functions (unary) */
-#define MATH(id, name, nargs, rule, tmpl, triton, mlir, meaning)
-#define LIBDEVICE(id, name, nargs, rule, tmpl, triton, mlir, meaning) case OP_##id:
-#include "base/ops_math.def"
-#undef LIBDEVICE
-#undef MATH
-        emit_math(M, in);
-        return;
-    case OP_DIV:
-    case OP_DIV_RN: emit_div(M, in); return;
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_FLOORDIV:
-    case OP_MOD:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_SHL:
-    case OP_SHR: emit_binary(M, in); return;
-    case OP_FMA: emit_fma(M, in); return;
-    case OP_UMULHI: emit_umulhi(M, in); return;
-    case OP_MAXIMUM:
-    case OP_MINIMUM: emit_minmax(M, in); return;
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE: emit_compare(M, in); return;
-    case OP_CAST: {
+    DType dt = (DType)in->type.dtype;
+    const char *a = opd_as(M, in->args[0], dt);
+    if (dtype_is_float(dt))
+        line(M, "%s = arith.negf %s : %s", define(M, in->result), a, reg_type(dt));
+    else
+        line(M, "%s = arith.subi %s, %s : %s", define(M, in->result), constant(M, const_int(dt, 0)),
+             a, reg_type(dt));
+}
+
+/* The arithmetic ops: true division, umulhi and maximum / minimum have
+ * renderings of their own, the others are emit_binary's mlir column. */
+static void emit_arith(Mlir *M, const Inst *in) {
+    TypeRule rule = op_info(in->op)->rule;
+    if (rule == TR_DIV) emit_div(M, in);
+    else if (rule == TR_UMULHI) emit_umulhi(M, in);
+    else if (op_info(in->op)->attrs == AT_NAN) emit_minmax(M, in);
+    else emit_binary(M, in);
+}
+
+/* cast, bitcast and the pointer / integer conversions. */
+static void emit_convert(Mlir *M, const Inst *in) {
+    int id = in->result;
+    const Operand *x = in->args;
+    DType dt = (DType)in->type.dtype;
+    if (in->op == OP_CAST) {
         DType from = (DType)operand_type(M->f, x[0]).dtype;
         M->vname[id] = convert(M, opd(M, x[0]), from, dt, in->attrs.flag,
                                fresh(M, arena_printf(M->a, "v%d", id)));
-        return;
-    }
-    case OP_BITCAST: emit_bitcast(M, in); return;
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE: emit_inline_asm(M, in); return;
-    case OP_SELECT: {
-        const char *c = opd_as(M, x[0], DT_BOOL);
-        const char *a = opd_as(M, x[1], dt);
-        const char *b = opd_as(M, x[2], dt);
-        line(M, "%s = arith.select %s, %s, %s : %s", define(M, id), c, a, b, reg_type(dt));
-        return;
-    }
-    case OP_ADDPTR: emit_addptr(M, in); return;
-    case OP_INT_TO_PTR:
+    } else if (in->op == OP_BITCAST) {
+        emit_bitcast(M, in);
+    } else if (in->op == OP_INT_TO_PTR) {
         line(M, "%s = llvm.inttoptr %s : i64 to !llvm.ptr", define(M, id), opd(M, x[0]));
-        return;
-    case OP_PTR_TO_INT:
+    } else {
         line(M, "%s = llvm.ptrtoint %s : !llvm.ptr to i64", define(M, id), opd(M, x[0]));
+    }
+}
+
+/* tl.where: arith.select over the promoted values. */
+static void emit_select(Mlir *M, const Inst *in) {
+    DType dt = (DType)in->type.dtype;
+    const char *c = opd_as(M, in->args[0], DT_BOOL);
+    const char *a = opd_as(M, in->args[1], dt);
+    const char *b = opd_as(M, in->args[2], dt);
+    line(M, "%s = arith.select %s, %s, %s : %s", define(M, in->result), c, a, b, reg_type(dt));
+}
+
+/* device_print, device_assert and debug_barrier. */
+static void emit_debug(Mlir *M, const Inst *in) {
+    if (in->op == OP_PRINT) emit_print(M, in);
+    else if (in->op == OP_ASSERT) emit_assert(M, in);
+    else line(M, "gpu.barrier");
+}
+
+/* for, if and while. */
+static void emit_region(Mlir *M, const Inst *in) {
+    if (in->op == OP_FOR) emit_loop(M, in);
+    else if (in->op == OP_IF) emit_if(M, in);
+    else emit_while(M, in);
+}
+
+/* One instruction, by its class (ops.def's class column): a new row of a
+ * class, a math function of ops_math.def above all, needs no edit here. */
+static void emit_inst(Mlir *M, const Inst *in) {
+    if (M->failed) return;
+    M->user = in;
+    if ((unsigned)in->op >= OP_COUNT) {
+        unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
         return;
-    case OP_LOAD: emit_load(M, in); return;
-    case OP_STORE: emit_store(M, in); return;
-    case OP_PRINT: emit_print(M, in); return;
-    case OP_ASSERT: emit_assert(M, in); return;
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: emit_atomic(M, in); return;
-    case OP_DEBUG_BARRIER: line(M, "gpu.barrier"); return;
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-        if (shape_reduce_flat(M->tile, M->f, in)) emit_reduce(M, in);
+    }
+    const Operand *x = in->args;
+    DType dt = (DType)in->type.dtype;
+    switch (op_class(in->op)) {
+    case OC_INDEX: emit_index(M, in); return;
+    case OC_CREATE:
+        if (in->op == OP_FULL) M->vname[in->result] = opd_as(M, x[0], dt);
+        else M->vname[in->result] = constant(M, const_convert(const_i32(0), dt));
+        return;
+    case OC_SHAPE:
+        /* expand_dims, broadcast: each thread's element of the operand, read broadcast */
+        if (in->op == OP_EXPAND_DIMS || in->op == OP_BROADCAST) M->vname[in->result] = opd(M, x[0]);
+        else emit_exchange(M, in);
+        return;
+    case OC_HINT: M->vname[in->result] = opd(M, x[0]); return;
+    case OC_UNARY: emit_unary(M, in); return;
+    case OC_MATH:
+        if (op_info(in->op)->rule == TR_FMA) emit_fma(M, in);
+        else emit_math(M, in);
+        return;
+    case OC_BINARY: emit_arith(M, in); return;
+    case OC_BITWISE: emit_binary(M, in); return;
+    case OC_COMPARE: emit_compare(M, in); return;
+    case OC_CONVERT: emit_convert(M, in); return;
+    case OC_ASM: emit_inline_asm(M, in); return;
+    case OC_SELECT: emit_select(M, in); return;
+    case OC_POINTER: emit_addptr(M, in); return;
+    case OC_MEMORY:
+        if (in->op == OP_LOAD) emit_load(M, in);
+        else emit_store(M, in);
+        return;
+    case OC_DEBUG: emit_debug(M, in); return;
+    case OC_ATOMIC: emit_atomic(M, in); return;
+    case OC_REDUCE:
+        /* sum, max, min of a flat rank-1 block: the warp-shuffle tree */
+        if ((in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN) &&
+            shape_reduce_flat(M->tile, M->f, in))
+            emit_reduce(M, in);
         else emit_axis_reduce(M, in);
         return;
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_CUMPROD:
-    case OP_XOR_SUM:
-    case OP_TAKE: emit_axis_reduce(M, in); return;
-    case OP_DOT: emit_dot(M, in); return;
-    case OP_FOR: emit_loop(M, in); return;
-    case OP_IF: emit_if(M, in); return;
-    case OP_WHILE: emit_while(M, in); return;
-    case OP_COUNT: break;
+    case OC_SCAN: emit_axis_reduce(M, in); return;
+    case OC_DOT: emit_dot(M, in); return;
+    case OC_REGION: emit_region(M, in); return;
     }
     unsupported(M, in, "an unknown opcode (%d)", (int)in->op);
 }
