@@ -231,14 +231,9 @@ static void attn_wgmma_plan(AttnPlan *P, int num_stages) {
     P->wg = P->wsmem <= ATTN_MAX_SMEM_SM90;
 }
 
-static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages, AttnPlan *P) {
-    memset(P, 0, sizeof *P);
-    P->f = f;
-    P->cls = ARENA_ARRAY(a, char, f->nvalues + 1);
-    P->epi = ARENA_ARRAY(a, char, f->nvalues + 1);
-    memset(P->cls, 0, (size_t)f->nvalues + 1);
-    memset(P->epi, 0, (size_t)f->nvalues + 1);
-    if (!ranks_ok(f, &f->body)) return 0;
+/* The top level before the loop: pure ops and q's load; the loop (NULL:
+ * not this path). */
+static const Inst *match_prologue(const Function *f, AttnPlan *P) {
     /* the top level before the loop: pure ops and q's load */
     const Inst *loop = NULL;
     for (int i = 0; i < f->body.items.len && !loop; i++) {
@@ -247,24 +242,30 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
             loop = in;
             break;
         }
-        if (in->loop) return 0;
+        if (in->loop) return NULL;
         /* a scalar read (a scale, a sequence's length or start): loaded
          * once at kernel entry (render) */
         int scalar_load = in->op == OP_LOAD && in->type.rank == 0;
         if (in->op == OP_LOAD && !scalar_load) {
-            if (P->ldq) return 0;
+            if (P->ldq) return NULL;
             P->ldq = in;
             P->cls[in->result] = C_Q;
             continue;
         }
-        if (scalar_load && pointer_param(f, in->args[0]) < 0) return 0;
-        if (!scalar_load && !op_regenerable(in->op)) return 0;
+        if (scalar_load && pointer_param(f, in->args[0]) < 0) return NULL;
+        if (!scalar_load && !op_regenerable(in->op)) return NULL;
         for (int k = 0; k < in->nargs; k++)
-            if (in->args[k].kind == OPD_VALUE && P->cls[in->args[k].id] != C_UNI) return 0;
+            if (in->args[k].kind == OPD_VALUE && P->cls[in->args[k].id] != C_UNI) return NULL;
         P->cls[in->result] = C_UNI;
     }
-    if (!loop || !P->ldq) return 0;
-    P->loop = loop;
+    return P->ldq ? loop : NULL;
+}
+
+/* The loop's bounds and carried lanes (one (BM, D) f32 accumulator, row
+ * vectors), q's shape: (BM, D), its addresses, mask and `other`
+ * regenerable. */
+static int match_lanes(const Function *f, AttnPlan *P) {
+    const Inst *loop = P->loop;
     const Loop *l = loop->loop;
     if (l->index < 0 || l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
     if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
@@ -291,7 +292,13 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
         }
     }
     if (P->acc_lane < 0) return 0;
-    /* the body */
+    return 1;
+}
+
+/* The loop's body: k and v's loads, trans, two dots, row reductions,
+ * elementwise ops; each value's class. */
+static int match_body(const Function *f, AttnPlan *P) {
+    const Loop *l = P->loop->loop;
     for (int i = 0; i < l->body.items.len; i++) {
         const Inst *in = l->body.items.items[i];
         int c = C_NONE;
@@ -343,6 +350,13 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
         if (c == C_NONE) return 0;
         P->cls[in->result] = (char)c;
     }
+    return 1;
+}
+
+/* The operands' shapes and dtypes, the uses of q, k, v and the
+ * accumulator's chain, the yields. */
+static int match_uses(const Function *f, AttnPlan *P) {
+    const Loop *l = P->loop->loop;
     if (!P->dot1 || !P->dot2 || !P->ldk || !P->ldv) return 0;
     /* shapes and dtypes of the operands */
     Type tk = P->ldk->type, tv = P->ldv->type;
@@ -376,7 +390,14 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
     if (pointer_param(f, P->ldq->args[0]) < 0 || pointer_param(f, P->ldk->args[0]) < 0 ||
         pointer_param(f, P->ldv->args[0]) < 0)
         return 0;
-    /* after the loop: elementwise ops of the results, stores of (BM, D) blocks */
+    return 1;
+}
+
+/* After the loop: elementwise ops of the results, stores of (BM, D)
+ * blocks. */
+static int match_epilogue(const Function *f, AttnPlan *P) {
+    const Inst *loop = P->loop;
+    const Loop *l = loop->loop;
     for (int i = 0; i < l->nresults; i++) P->epi[l->results[i]] = 1;
     int past = 0;
     for (int i = 0; i < f->body.items.len; i++) {
@@ -417,7 +438,12 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
             return 0;
         P->epi[in->result] = 1;
     }
-    /* sizes: fragments of 16 rows per warp, k-steps of 16 */
+    return 1;
+}
+
+/* Fragments of 16 rows per warp, k-steps of 16; warps, registers and
+ * shared memory. */
+static int match_sizes(AttnPlan *P, int num_warps) {
     if (P->BM % 16 || P->BN % 16 || P->D % 16) return 0;
     /* num_warps as given; by default one block of 16 rows per warp, at most 8 warps */
     int warps = num_warps > 0 ? num_warps : P->BM / 16 < 8 ? P->BM / 16 : 8;
@@ -434,6 +460,21 @@ static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages
     P->stages = qbytes + 2 * kv <= ATTN_MAX_SMEM ? 2 : 1;
     P->smem = qbytes + P->stages * kv;
     if (P->smem > ATTN_MAX_SMEM) return 0;
+    return 1;
+}
+
+static int attn_match(Arena *a, const Function *f, int num_warps, int num_stages, AttnPlan *P) {
+    memset(P, 0, sizeof *P);
+    P->f = f;
+    P->cls = ARENA_ARRAY(a, char, f->nvalues + 1);
+    P->epi = ARENA_ARRAY(a, char, f->nvalues + 1);
+    memset(P->cls, 0, (size_t)f->nvalues + 1);
+    memset(P->epi, 0, (size_t)f->nvalues + 1);
+    if (!ranks_ok(f, &f->body)) return 0;
+    P->loop = match_prologue(f, P);
+    if (!P->loop || !match_lanes(f, P) || !match_body(f, P) || !match_uses(f, P) ||
+        !match_epilogue(f, P) || !match_sizes(P, num_warps))
+        return 0;
     attn_wgmma_plan(P, num_stages);
     return 1;
 }

@@ -411,51 +411,11 @@ static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int d
     return r;
 }
 
-static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
-    memset(P, 0, sizeof *P);
-    const Inst *loop = NULL;
-    int after = 0, stored = 0;
-    /* the top level, then the branch an early exit leaves (its condition:
-     * a scalar of the top level) */
-    const Block *top = top_block(f);
-    const Inst *guard = guard_of(f, NULL, NULL);
-    int nlevels = levels_of(f, P->levels);
-    /* (with loops around the K loop, the top level's items are scalars:
-     * levels_ok checks them with the levels' own) */
-    int ntop = nlevels ? 0 : f->body.items.len - (guard != NULL);
-    if (nlevels && !level_block_ok(&f->body)) return 0;
-    for (int i = 0; i < ntop + (guard || nlevels ? top->items.len : 0); i++) {
-        const Inst *in = i < ntop ? f->body.items.items[i] : top->items.items[i - ntop];
-        if (in->op == OP_FOR) {
-            if (loop) return 0;
-            loop = in;
-            after = 1;
-            continue;
-        }
-        if (in->loop) return 0;
-        if (in->op == OP_STORE) stored = 1;
-        /* a scalar read (a scale, a size, an address from a table):
-         * loaded once at kernel entry, so no store before it */
-        if (in->op == OP_LOAD && in->type.rank == 0) {
-            if (stored || pointer_param(f, NULL, in->args[0]) < 0) return 0;
-            continue;
-        }
-        if (in->op == OP_LOAD || in->op == OP_STORE) {
-            if (!after) return 0;
-            continue;
-        }
-        if (in->op == OP_INT_TO_PTR && in->type.rank == 0) continue;
-        if (!op_regenerable(in->op)) return 0;
-    }
-    if (!loop) return 0;
-    const Loop *l = loop->loop;
-    P->loop = loop;
-    if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
-    if (guard && !renderable(f, P, NULL, guard->loop->cond, 0)) return 0;
-    if (nlevels && !levels_ok(f, P, P->levels, nlevels)) return 0;
-    P->nlevels = nlevels;
-    P->outer = nlevels ? P->levels[0] : NULL;
-    if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
+/* The K loop's body: one dot, its accumulator's lane (the dot's, or an
+ * add of it), the other lanes' invariant steps, the operands' loads and
+ * the instruction shape. */
+static int match_dot(const Function *f, MmaPlan *P) {
+    const Loop *l = P->loop->loop;
     /* the dot: the only one, in the loop body */
     const Inst *dot = NULL;
     for (int i = 0; i < l->body.items.len; i++) {
@@ -531,8 +491,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         const Inst *in = l->body.items.items[i];
         if (in->op == OP_LOAD && in != P->ld[0] && in != P->ld[1]) return 0;
     }
-    /* addresses (of a pointer parameter), masks and `other` of the operands;
-     * the accumulator's init */
+    return 1;
+}
+
+/* The operands' addresses (of a pointer parameter), masks and `other`,
+ * the accumulator's init and the loop's bounds: renderable. */
+static int match_operands(const Function *f, MmaPlan *P) {
+    const Loop *l = P->loop->loop;
     for (int k = 0; k < 2; k++)
         if (pointer_param(f, l, P->ld[k]->args[0]) < 0) return 0;
     for (int k = 0; k < 2; k++)
@@ -540,8 +505,15 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
             if (!renderable(f, P, NULL, P->ld[k]->args[j], 0)) return 0;
     if (!renderable(f, P, NULL, l->inits[P->acc_lane], 0)) return 0;
     if (!renderable(f, P, NULL, l->start, 0) || !renderable(f, P, NULL, l->stop, 0)) return 0;
-    /* after the loop: the accumulator's result and what depends on it
-     * (elementwise ops and loads of (BM, BN) shape), stores of it */
+    return 1;
+}
+
+/* After the loop: the accumulator's result and what depends on it
+ * (elementwise ops and loads of (BM, BN) shape), stores of it. */
+static int match_epilogue(Arena *a, const Function *f, MmaPlan *P) {
+    const Inst *loop = P->loop;
+    const Loop *l = loop->loop;
+    const Block *top = top_block(f);
     char *epi = ARENA_ARRAY(a, char, f->nvalues + 1);
     P->epi = epi;
     epi[l->results[P->acc_lane]] = 1;
@@ -571,7 +543,13 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
         epi[in->result] = 1;
     }
     if (!ok) return 0;
-    /* warps, stages, shared memory */
+    return 1;
+}
+
+/* Warps, stages, shared memory; the sm_90a branch where the tile fits
+ * wgmma's rules (emit_cuda_wgmma.c). */
+static int match_resources(MmaPlan *P, int num_warps, int num_stages) {
+    const Loop *l = P->loop->loop;
     int warps = num_warps > 0 ? num_warps : 4;
     while (warps > 1 && (P->BM / 16) * (P->BN / 16) < warps) warps /= 2;
     if (!warp_grid(P, warps)) return 0;
@@ -592,6 +570,55 @@ static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages,
     P->smem_sm90 = P->wg.on && P->wg.smem > P->smem ? P->wg.smem : P->smem;
     P->threads_sm90 = P->wg.on ? P->wg.threads : 32 * P->warps;
     return 1;
+}
+
+static int mma_match(Arena *a, const Function *f, int num_warps, int num_stages, MmaPlan *P) {
+    memset(P, 0, sizeof *P);
+    const Inst *loop = NULL;
+    int after = 0, stored = 0;
+    /* the top level, then the branch an early exit leaves (its condition:
+     * a scalar of the top level) */
+    const Block *top = top_block(f);
+    const Inst *guard = guard_of(f, NULL, NULL);
+    int nlevels = levels_of(f, P->levels);
+    /* (with loops around the K loop, the top level's items are scalars:
+     * levels_ok checks them with the levels' own) */
+    int ntop = nlevels ? 0 : f->body.items.len - (guard != NULL);
+    if (nlevels && !level_block_ok(&f->body)) return 0;
+    for (int i = 0; i < ntop + (guard || nlevels ? top->items.len : 0); i++) {
+        const Inst *in = i < ntop ? f->body.items.items[i] : top->items.items[i - ntop];
+        if (in->op == OP_FOR) {
+            if (loop) return 0;
+            loop = in;
+            after = 1;
+            continue;
+        }
+        if (in->loop) return 0;
+        if (in->op == OP_STORE) stored = 1;
+        /* a scalar read (a scale, a size, an address from a table):
+         * loaded once at kernel entry, so no store before it */
+        if (in->op == OP_LOAD && in->type.rank == 0) {
+            if (stored || pointer_param(f, NULL, in->args[0]) < 0) return 0;
+            continue;
+        }
+        if (in->op == OP_LOAD || in->op == OP_STORE) {
+            if (!after) return 0;
+            continue;
+        }
+        if (in->op == OP_INT_TO_PTR && in->type.rank == 0) continue;
+        if (!op_regenerable(in->op)) return 0;
+    }
+    if (!loop) return 0;
+    const Loop *l = loop->loop;
+    P->loop = loop;
+    if (l->step.kind != OPD_CONST || l->step.c.i <= 0) return 0;
+    if (guard && !renderable(f, P, NULL, guard->loop->cond, 0)) return 0;
+    if (nlevels && !levels_ok(f, P, P->levels, nlevels)) return 0;
+    P->nlevels = nlevels;
+    P->outer = nlevels ? P->levels[0] : NULL;
+    if (l->ncarried != l->nyields || l->ncarried != l->nresults) return 0;
+    return match_dot(f, P) && match_operands(f, P) && match_epilogue(a, f, P) &&
+           match_resources(P, num_warps, num_stages);
 }
 
 const MmaPlan *cuda_mma_plan(Arena *a, const Function *f, int num_warps, int num_stages,
