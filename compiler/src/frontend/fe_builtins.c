@@ -320,147 +320,204 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
     }
 }
 
+/* The predicates of dtypes (`x.dtype.is_floating()`), bound as methods
+ * here and evaluated by fe_dtype_test. */
+typedef enum { DP_PTR, DP_FLOAT, DP_INT, DP_SIGNED, DP_UNSIGNED, DP_BOOL, DP_FP8, DP_DTYPE } DPKind;
+typedef struct DTypePred {
+    const char *name;
+    DPKind kind;
+    DType dt; /* DP_DTYPE: the dtype it tests for */
+} DTypePred;
+static const DTypePred dtype_preds[] = {{"is_floating", DP_FLOAT, DT_NONE},
+                                        {"is_int", DP_INT, DT_NONE},
+                                        {"is_int_signed", DP_SIGNED, DT_NONE},
+                                        {"is_int_unsigned", DP_UNSIGNED, DT_NONE},
+                                        {"is_bool", DP_BOOL, DT_NONE},
+                                        {"is_ptr", DP_PTR, DT_NONE},
+                                        {"is_fp16", DP_DTYPE, DT_F16},
+                                        {"is_bf16", DP_DTYPE, DT_BF16},
+                                        {"is_fp32", DP_DTYPE, DT_F32},
+                                        {"is_fp64", DP_DTYPE, DT_F64},
+                                        {"is_int8", DP_DTYPE, DT_I8},
+                                        {"is_int16", DP_DTYPE, DT_I16},
+                                        {"is_int32", DP_DTYPE, DT_I32},
+                                        {"is_int64", DP_DTYPE, DT_I64},
+                                        {"is_uint8", DP_DTYPE, DT_U8},
+                                        {"is_uint16", DP_DTYPE, DT_U16},
+                                        {"is_uint32", DP_DTYPE, DT_U32},
+                                        {"is_uint64", DP_DTYPE, DT_U64},
+                                        {"is_fp8", DP_FP8, DT_NONE}};
+
+static const DTypePred *dtype_pred(const char *name) {
+    for (size_t i = 0; i < sizeof dtype_preds / sizeof dtype_preds[0]; i++)
+        if (strcmp(dtype_preds[i].name, name) == 0) return &dtype_preds[i];
+    return NULL;
+}
+
+int fe_dtype_test(const char *name, DType dt, int ptr) {
+    const DTypePred *p = dtype_pred(name);
+    if (!p) return 0;
+    if (p->kind == DP_PTR) return ptr;
+    if (ptr) return 0;
+    switch (p->kind) {
+    case DP_FLOAT: return dtype_info(dt)->cls == DC_FLOAT;
+    case DP_INT: return dtype_is_int(dt);
+    case DP_SIGNED: return dtype_is_signed(dt);
+    case DP_UNSIGNED: return dtype_is_unsigned(dt);
+    case DP_BOOL: return dt == DT_BOOL;
+    case DP_FP8: return dtype_is_fp8(dt);
+    case DP_DTYPE: return p->dt == dt;
+    case DP_PTR: break;
+    }
+    return 0;
+}
+
+/* A module's member (a diagnostic where it has none). */
+static Val module_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    Val m = fe_module_member(I, base, attr);
+    if (m.kind != V_NONE) return m;
+    if (base.i == MOD_TRITON) fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
+    if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
+        int math = base.i == MOD_TL_MATH;
+        if (fe_libdevice_member(attr).kind != V_NONE)
+            fe_fail(I, n->pos,
+                    "'%s.%s' is not in triton.language: it is libdevice.%s (from "
+                    "triton.language.extra import libdevice)",
+                    math ? "tl.math" : "tl", attr, attr);
+        const char *near = fe_closest_member(I->a, attr, math);
+        if (near)
+            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
+                    math ? "tl.math" : "tl", attr, math ? "tl.math" : "tl", near);
+        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
+                math ? "tl.math" : "tl", attr);
+    }
+    if (base.i == MOD_TL_EXTRA)
+        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)", base.s,
+                attr);
+    if (base.i == MOD_LIBDEVICE)
+        fe_fail(I, n->pos,
+                "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
+                "functions it has)",
+                attr);
+    if (base.i == MOD_PROPAGATE_NAN)
+        fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
+    if (base.i == MOD_USER)
+        fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
+                base.umod ? base.umod->filename : "?", attr);
+    fe_fail(I, n->pos,
+            "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
+            base.s, attr);
+}
+
+/* A block's attribute: dtype, type, shape, numel, T, or a method. */
+static Val block_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    Type t = base.e->type;
+    if (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0) {
+        /* x.type of a block is Triton's block_type: its element_ty and
+         * scalar are x.dtype (n marks it); a scalar's type is its dtype */
+        Val v = {0};
+        v.kind = V_DTYPE;
+        v.i = t.dtype;
+        v.ptr = t.ptr;
+        v.n = attr[0] == 't' && t.rank > 0;
+        return v;
+    }
+    if (strcmp(attr, "shape") == 0) {
+        Val v = {0};
+        v.kind = V_TUPLE;
+        v.n = t.rank;
+        v.items = ARENA_ARRAY(I->a, Val, t.rank + 1);
+        for (int i = 0; i < t.rank; i++) v.items[i] = fe_vint(t.dims[i]);
+        return v;
+    }
+    if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
+    if (strcmp(attr, "T") == 0) return fe_vexpr(fe_transpose(I, base.e, "'.T'", n->pos));
+    /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
+    Val m = fe_tl_member(attr, 0);
+    if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
+        (m.kind == V_FUNC && is_tensor_member((Builtin)m.i)))
+        return bound_method(I, attr, base);
+    fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
+}
+
+/* A block pointer's or a tensor descriptor's attribute. */
+static Val blockptr_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
+    if (base.bp->desc) {
+        /* a tensor descriptor's methods and attributes */
+        if (fe_desc_method(attr) != B_COUNT) return bound_method(I, attr, base);
+        if (strcmp(attr, "block_shape") == 0) {
+            Val v = {0};
+            v.kind = V_LIST;
+            v.n = base.bp->rank;
+            v.items = ARENA_ARRAY(I->a, Val, v.n);
+            for (int d = 0; d < v.n; d++) v.items[d] = fe_vint(base.bp->block[d]);
+            return v;
+        }
+        if (strcmp(attr, "dtype") == 0) {
+            Val v = {0};
+            v.kind = V_DTYPE;
+            v.i = base.bp->base->type.dtype;
+            return v;
+        }
+        fe_fail(I, n->pos,
+                "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
+                "atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)",
+                attr);
+    }
+    if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
+    if (strcmp(attr, "dtype") == 0) {
+        /* Triton's pointer to a block type: its element_ty converts as
+         * the element dtype (`x.to(p.dtype.element_ty)`) */
+        Val v = {0};
+        v.kind = V_DTYPE;
+        v.i = base.bp->base->type.dtype;
+        v.ptr = 1;
+        return v;
+    }
+    fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
+}
+
+/* A dtype's attribute: value, element_ty, scalar, bit widths, name, a predicate. */
+static Val dtype_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    DType dt = (DType)base.i;
+    const DTypeInfo *d = dtype_info(dt);
+    if (strcmp(attr, "value") == 0) return base; /* a constexpr's value (below) */
+    if ((strcmp(attr, "element_ty") == 0 && base.n) || strcmp(attr, "scalar") == 0) {
+        Val v = base; /* a block type's element, or a dtype's scalar */
+        v.n = 0;
+        return v;
+    }
+    if (strcmp(attr, "element_ty") == 0) {
+        if (!base.ptr)
+            fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
+                    d->triton);
+        Val v = base;
+        v.ptr = 0;
+        return v;
+    }
+    if (strcmp(attr, "primitive_bitwidth") == 0) return fe_vint(base.ptr ? 64 : d->bits);
+    if (strcmp(attr, "int_bitwidth") == 0 && !base.ptr && dtype_is_int(dt))
+        return fe_vint(d->bits); /* Triton's, of integer dtypes only */
+    if (strcmp(attr, "name") == 0) {
+        Val v = {0};
+        v.kind = V_STR;
+        v.s = d->triton;
+        return v;
+    }
+    const DTypePred *p = dtype_pred(attr);
+    if (p) return bound_method(I, p->name, base);
+    fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
+}
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
     if (!attr) fe_fail(I, n->pos, "malformed attribute");
-    if (base.kind == V_MODULE) {
-        Val m = fe_module_member(I, base, attr);
-        if (m.kind != V_NONE) return m;
-        if (base.i == MOD_TRITON) fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
-        if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
-            int math = base.i == MOD_TL_MATH;
-            if (fe_libdevice_member(attr).kind != V_NONE)
-                fe_fail(I, n->pos,
-                        "'%s.%s' is not in triton.language: it is libdevice.%s (from "
-                        "triton.language.extra import libdevice)",
-                        math ? "tl.math" : "tl", attr, attr);
-            const char *near = fe_closest_member(I->a, attr, math);
-            if (near)
-                fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
-                        math ? "tl.math" : "tl", attr, math ? "tl.math" : "tl", near);
-            fe_fail(I, n->pos,
-                    "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
-                    math ? "tl.math" : "tl", attr);
-        }
-        if (base.i == MOD_TL_EXTRA)
-            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)",
-                    base.s, attr);
-        if (base.i == MOD_LIBDEVICE)
-            fe_fail(
-                I, n->pos,
-                "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
-                "functions it has)",
-                attr);
-        if (base.i == MOD_PROPAGATE_NAN)
-            fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
-        if (base.i == MOD_USER)
-            fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
-                    base.umod ? base.umod->filename : "?", attr);
-        fe_fail(I, n->pos,
-                "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
-                base.s, attr);
-    }
-    if (base.kind == V_EXPR) {
-        Type t = base.e->type;
-        if (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0) {
-            /* x.type of a block is Triton's block_type: its element_ty and
-             * scalar are x.dtype (n marks it); a scalar's type is its dtype */
-            Val v = {0};
-            v.kind = V_DTYPE;
-            v.i = t.dtype;
-            v.ptr = t.ptr;
-            v.n = attr[0] == 't' && t.rank > 0;
-            return v;
-        }
-        if (strcmp(attr, "shape") == 0) {
-            Val v = {0};
-            v.kind = V_TUPLE;
-            v.n = t.rank;
-            v.items = ARENA_ARRAY(I->a, Val, t.rank + 1);
-            for (int i = 0; i < t.rank; i++) v.items[i] = fe_vint(t.dims[i]);
-            return v;
-        }
-        if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
-        if (strcmp(attr, "T") == 0) return fe_vexpr(fe_transpose(I, base.e, "'.T'", n->pos));
-        /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
-        Val m = fe_tl_member(attr, 0);
-        if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
-            (m.kind == V_FUNC && is_tensor_member((Builtin)m.i)))
-            return bound_method(I, attr, base);
-        fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
-    }
-    if (base.kind == V_BLOCKPTR) {
-        /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
-        if (base.bp->desc) {
-            /* a tensor descriptor's methods and attributes */
-            if (fe_desc_method(attr) != B_COUNT) return bound_method(I, attr, base);
-            if (strcmp(attr, "block_shape") == 0) {
-                Val v = {0};
-                v.kind = V_LIST;
-                v.n = base.bp->rank;
-                v.items = ARENA_ARRAY(I->a, Val, v.n);
-                for (int d = 0; d < v.n; d++) v.items[d] = fe_vint(base.bp->block[d]);
-                return v;
-            }
-            if (strcmp(attr, "dtype") == 0) {
-                Val v = {0};
-                v.kind = V_DTYPE;
-                v.i = base.bp->base->type.dtype;
-                return v;
-            }
-            fe_fail(I, n->pos,
-                    "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
-                    "atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)",
-                    attr);
-        }
-        if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
-        if (strcmp(attr, "dtype") == 0) {
-            /* Triton's pointer to a block type: its element_ty converts as
-             * the element dtype (`x.to(p.dtype.element_ty)`) */
-            Val v = {0};
-            v.kind = V_DTYPE;
-            v.i = base.bp->base->type.dtype;
-            v.ptr = 1;
-            return v;
-        }
-        fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
-    }
-    if (base.kind == V_DTYPE) {
-        DType dt = (DType)base.i;
-        const DTypeInfo *d = dtype_info(dt);
-        if (strcmp(attr, "value") == 0) return base; /* a constexpr's value (below) */
-        if ((strcmp(attr, "element_ty") == 0 && base.n) || strcmp(attr, "scalar") == 0) {
-            Val v = base; /* a block type's element, or a dtype's scalar */
-            v.n = 0;
-            return v;
-        }
-        if (strcmp(attr, "element_ty") == 0) {
-            if (!base.ptr)
-                fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
-                        d->triton);
-            Val v = base;
-            v.ptr = 0;
-            return v;
-        }
-        if (strcmp(attr, "primitive_bitwidth") == 0) return fe_vint(base.ptr ? 64 : d->bits);
-        if (strcmp(attr, "int_bitwidth") == 0 && !base.ptr && dtype_is_int(dt))
-            return fe_vint(d->bits); /* Triton's, of integer dtypes only */
-        if (strcmp(attr, "name") == 0) {
-            Val v = {0};
-            v.kind = V_STR;
-            v.s = d->triton;
-            return v;
-        }
-        static const char *const preds[] = {
-            "is_floating", "is_int",    "is_int_signed", "is_int_unsigned", "is_bool",
-            "is_ptr",      "is_fp16",   "is_bf16",       "is_fp32",         "is_fp64",
-            "is_int8",     "is_int16",  "is_int32",      "is_int64",        "is_uint8",
-            "is_uint16",   "is_uint32", "is_uint64",     "is_fp8"};
-        for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-            if (strcmp(attr, preds[i]) == 0) return bound_method(I, preds[i], base);
-        fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
-    }
+    if (base.kind == V_MODULE) return module_attribute(I, n, base, attr);
+    if (base.kind == V_EXPR) return block_attribute(I, n, base, attr);
+    if (base.kind == V_BLOCKPTR) return blockptr_attribute(I, n, base, attr);
+    if (base.kind == V_DTYPE) return dtype_attribute(I, n, base, attr);
     /* c.value of a compile-time value: Triton's tl.constexpr wraps them
      * (`dtype.value` of a constexpr parameter); here they are the value */
     if (strcmp(attr, "value") == 0 && base.kind != V_EXPR && base.kind != V_BLOCKPTR &&

@@ -513,6 +513,9 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
 void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
                      int ndefs);
 Val fe_tl_member(const char *attr, int math);
+/* dtype predicate `name` (is_floating, is_int32, ...) of dt (a pointer to it
+ * when ptr), 0 when there is no such predicate (fe_builtins.c's table). */
+int fe_dtype_test(const char *name, DType dt, int ptr);
 Val fe_libdevice_member(const char *attr);                   /* libdevice.X, or V_NONE */
 Val fe_module_member(Interp *I, Val base, const char *attr); /* a module's X, or V_NONE */
 /* Calls the helper `fn` (a V_USERFUNC) with positional arguments and
