@@ -5,155 +5,13 @@
 #include "ir/asm_plan.h"
 #include "frontend/fe_internal.h"
 
-static const BuiltinSpec builtins[B_COUNT] = {
-    [B_JIT] = {"triton.jit", {"fn"}, 1, 8, 0},
-    [B_CONSTEXPR] = {"tl.constexpr", {"value"}, 1, 8, 0},
-    [B_PROGRAM_ID] = {"tl.program_id", {"axis"}, 1, 8, 0},
-    [B_ARANGE] = {"tl.arange", {"start", "end"}, 2, 8, 0},
-    /* Triton 3.6's parameters in order; boundary_check and padding_option
-     * are for block pointers (fe_blockptr.c) */
-    [B_LOAD] = {"tl.load",
-                {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
-                 "eviction_policy", "volatile"},
-                1,
-                3,
-                0},
-    [B_STORE] = {"tl.store",
-                 {"pointer", "value", "mask", "boundary_check", "cache_modifier",
-                  "eviction_policy"},
-                 2,
-                 3,
-                 0},
-    [B_MAXIMUM] = {"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0},
-    [B_MINIMUM] = {"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0},
-    [B_WHERE] = {"tl.where", {"condition", "x", "y"}, 3, 8, 0},
-    [B_SUM] = {"tl.sum", {"input", "axis", "keep_dims", "dtype"}, 1, 8, 0},
-    [B_MAX] = {"tl.max",
-               {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
-               1,
-               8,
-               0},
-    [B_MIN] = {"tl.min",
-               {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
-               1,
-               8,
-               0},
-    [B_ZEROS] = {"tl.zeros", {"shape", "dtype"}, 2, 8, 0},
-    [B_ZEROS_LIKE] = {"tl.zeros_like", {"input"}, 1, 8, 0},
-    [B_STD_LOG2] = {"_log2", {"i"}, 1, 1, 0},
-    [B_STD_IS_POW2] = {"_is_power_of_two", {"i"}, 1, 1, 0},
-    [B_FULL] = {"tl.full", {"shape", "value", "dtype"}, 3, 8, 0},
-    [B_EMPTY] = {"tl.empty", {"shape", "dtype"}, 2, 8, 0},
-    [B_STATIC_RANGE] = {"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
-    [B_CDIV] = {"tl.cdiv", {"x", "div"}, 2, 8, 0},
-    [B_SWIZZLE2D] = {"tl.swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5, 8, 0},
-    [B_RANGE] = {"range", {"arg1", "arg2", "arg3"}, 1, 8, 0},
-    /* Triton 3.6's tl.range: num_stages and loop_unroll_factor are kept on
-     * the loop; the other hints are accepted (compile-time values) */
-    [B_TL_RANGE] = {"tl.range",
-                    {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
-                     "disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm"},
-                    1,
-                    10,
-                    0},
-    [B_FLOAT] = {"float", {"x"}, 0, 8, 0},
-    [B_INT] = {"int", {"x"}, 0, 8, 0},
-    [B_BOOL] = {"bool", {"x"}, 0, 8, 0},
-    [B_PY_MIN] = {"min", {0}, 1, 8, 1},
-    [B_PY_MAX] = {"max", {0}, 1, 8, 1},
-    [B_ABS] = {"abs", {"x"}, 1, 8, 0},
-    [B_LEN] = {"len", {"obj"}, 1, 8, 0},
-    [B_NUM_PROGRAMS] = {"tl.num_programs", {"axis"}, 1, 8, 0},
-    [B_CAST] = {"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
-    [B_TO] = {"to", {"self", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
-    [B_POINTER_TYPE] = {"tl.pointer_type", {"element_ty", "address_space", "const"}, 1, 8, 0},
-    [B_CLAMP] = {"tl.clamp", {"x", "min", "max", "propagate_nan"}, 3, 8, 0},
-    [B_SIGMOID] = {"tl.sigmoid", {"x"}, 1, 8, 0},
-    [B_FDIV] = {"tl.fdiv", {"x", "y", "ieee_rounding"}, 2, 8, 0},
-    [B_MULTIPLE_OF] = {"tl.multiple_of", {"input", "values"}, 2, 8, 0},
-    [B_MAX_CONTIGUOUS] = {"tl.max_contiguous", {"input", "values"}, 2, 8, 0},
-    [B_MAX_CONSTANCY] = {"tl.max_constancy", {"input", "values"}, 2, 8, 0},
-    [B_STATIC_ASSERT] = {"tl.static_assert", {"cond", "msg"}, 1, 8, 0},
-    [B_STATIC_PRINT] = {"tl.static_print", {0}, 0, 8, 1},
-    [B_DEVICE_PRINT] = {"tl.device_print", {0}, 1, 8, 1},
-    [B_DEVICE_ASSERT] = {"tl.device_assert", {"cond", "msg", "mask"}, 1, 8, 0},
-    [B_PRINT] = {"print", {0}, 1, 8, 1},
-    /* the shape functions bind their own arguments (fe_shape.c) */
-    [B_RESHAPE] = {"tl.reshape", {0}, 0, 8, 1},
-    [B_VIEW] = {"tl.view", {0}, 0, 8, 1},
-    [B_RAVEL] = {"tl.ravel", {0}, 0, 8, 1},
-    [B_TRANS] = {"tl.trans", {0}, 0, 8, 1},
-    [B_PERMUTE] = {"tl.permute", {0}, 0, 8, 1},
-    [B_EXPAND_DIMS] = {"tl.expand_dims", {0}, 0, 8, 1},
-    [B_BROADCAST_TO] = {"tl.broadcast_to", {0}, 0, 8, 1},
-    [B_BROADCAST] = {"tl.broadcast", {0}, 0, 8, 1},
-    [B_JOIN] = {"tl.join", {0}, 0, 8, 1},
-    [B_SPLIT] = {"tl.split", {0}, 0, 8, 1},
-    [B_INTERLEAVE] = {"tl.interleave", {0}, 0, 8, 1},
-    [B_CAT] = {"tl.cat", {0}, 0, 8, 1},
-    /* reductions and scans along an axis (fe_reduce.c) */
-    [B_ARGMAX] = {"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
-    [B_ARGMIN] = {"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
-    [B_CUMSUM] = {"tl.cumsum", {"input", "axis", "reverse", "dtype"}, 1, 8, 0},
-    [B_CUMPROD] = {"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0},
-    [B_REDUCE] = {"tl.reduce", {"input", "axis", "combine_fn", "keep_dims"}, 3, 8, 0},
-    [B_ASSOC_SCAN] = {"tl.associative_scan", {"input", "axis", "combine_fn", "reverse"}, 3, 8, 0},
-    [B_XOR_SUM] = {"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0},
-    [B_SORT] = {"tl.sort", {"x", "dim", "descending"}, 1, 8, 0},
-    [B_FLIP] = {"tl.flip", {"x", "dim"}, 1, 8, 0},
-    [B_HISTOGRAM] = {"tl.histogram", {"input", "num_bins", "mask"}, 2, 8, 0},
-    [B_ATOMIC_ADD] = {"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_MAX] = {"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_MIN] = {"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_AND] = {"tl.atomic_and", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_OR] = {"tl.atomic_or", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_XOR] = {"tl.atomic_xor", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_XCHG] = {"tl.atomic_xchg", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
-    [B_ATOMIC_CAS] = {"tl.atomic_cas", {"pointer", "cmp", "val", "sem", "scope"}, 3, 8, 0},
-    [B_DEBUG_BARRIER] = {"tl.debug_barrier", {0}, 0, 8, 0},
-    [B_PHILOX] = {"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
-    [B_RANDINT] = {"tl.randint", {"seed", "offset", "n_rounds"}, 2, 8, 0},
-    [B_RANDINT4X] = {"tl.randint4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
-    [B_RAND] = {"tl.rand", {"seed", "offset", "n_rounds"}, 2, 8, 0},
-    [B_RAND4X] = {"tl.rand4x", {"seed", "offsets", "n_rounds"}, 2, 8, 0},
-    [B_RANDN] = {"tl.randn", {"seed", "offset", "n_rounds"}, 2, 8, 0},
-    [B_RANDN4X] = {"tl.randn4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
-    [B_UINT_TO_UNIFORM_FLOAT] = {"tl.uint_to_uniform_float", {"x"}, 1, 8, 0},
-    [B_PAIR_UNIFORM_TO_NORMAL] = {"tl.pair_uniform_to_normal", {"u1", "u2"}, 2, 8, 0},
-    [B_MAKE_BLOCK_PTR] = {"tl.make_block_ptr",
-                          {"base", "shape", "strides", "offsets", "block_shape", "order"},
-                          6,
-                          8,
-                          0},
-    [B_ADVANCE] = {"tl.advance", {"base", "offsets"}, 2, 8, 0},
-    [B_MAKE_TENSOR_DESC] = {"tl.make_tensor_descriptor",
-                            {"base", "shape", "strides", "block_shape", "padding_option"},
-                            4,
-                            8,
-                            0},
-    [B_DESC_LOAD] = {"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0},
-    [B_DESC_STORE] = {"tl.store_tensor_descriptor", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_ADD] = {"desc.atomic_add", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_MAX] = {"desc.atomic_max", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_MIN] = {"desc.atomic_min", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_AND] = {"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_OR] = {"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_DESC_ATOMIC_XOR] = {"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
-    [B_GATHER] = {"tl.gather", {"src", "index", "axis"}, 3, 8, 0},
-    [B_NEXT_POW2] = {"triton.next_power_of_2", {"n"}, 1, 8, 0},
-    [B_SOFTMAX] = {"tl.softmax", {"x", "dim", "keep_dims", "ieee_rounding"}, 1, 8, 0},
-    [B_INLINE_ASM] = {"tl.inline_asm_elementwise",
-                      {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
-                      6,
-                      8,
-                      0},
-    [B_DOT] = {"tl.dot",
-               {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
-                "out_dtype"},
-               2,
-               8,
-               0},
-};
+/* A builtin's row: its parameters, the handler of its calls, and the
+ * handler's `arg` (an AtomicRmw, a RandomFn). */
+typedef struct BuiltinDef {
+    BuiltinSpec spec;
+    Val (*call)(Interp *I, const BuiltinCall *bc);
+    int arg;
+} BuiltinDef;
 
 /* Members of the language module (tl.X). */
 static const struct {
@@ -362,20 +220,18 @@ const char *fe_closest_member(Arena *a, const char *attr, int math) {
     return best;
 }
 
-
 /* The tl functions Triton also makes members of a tensor (its
  * `_tensor_member_fn`): `x.sum(axis)`, `x.reshape(...)`,
  * `ptrs.atomic_add(v, mask=m)`; the elementwise ops of the op tables
  * (V_OPFN: `x.exp()`) are members too. */
 static int is_tensor_member(Builtin b) {
     static const Builtin members[] = {
-        B_SUM,        B_MAX,          B_MIN,          B_SIGMOID,       B_CAST,
-        B_RESHAPE,    B_VIEW,         B_RAVEL,        B_TRANS,         B_PERMUTE,
-        B_EXPAND_DIMS, B_BROADCAST_TO, B_JOIN,        B_SPLIT,         B_ARGMAX,
-        B_ARGMIN,     B_CUMSUM,       B_CUMPROD,      B_REDUCE,        B_ASSOC_SCAN,
-        B_ATOMIC_ADD, B_ATOMIC_MAX,   B_ATOMIC_MIN,   B_ATOMIC_AND,    B_ATOMIC_OR,
-        B_ATOMIC_XOR, B_ATOMIC_XCHG,  B_ATOMIC_CAS,   B_XOR_SUM,       B_SORT,
-        B_FLIP,       B_HISTOGRAM,    B_GATHER,       B_SOFTMAX};
+        B_SUM,       B_MAX,        B_MIN,         B_SIGMOID,    B_CAST,        B_RESHAPE,
+        B_VIEW,      B_RAVEL,      B_TRANS,       B_PERMUTE,    B_EXPAND_DIMS, B_BROADCAST_TO,
+        B_JOIN,      B_SPLIT,      B_ARGMAX,      B_ARGMIN,     B_CUMSUM,      B_CUMPROD,
+        B_REDUCE,    B_ASSOC_SCAN, B_ATOMIC_ADD,  B_ATOMIC_MAX, B_ATOMIC_MIN,  B_ATOMIC_AND,
+        B_ATOMIC_OR, B_ATOMIC_XOR, B_ATOMIC_XCHG, B_ATOMIC_CAS, B_XOR_SUM,     B_SORT,
+        B_FLIP,      B_HISTOGRAM,  B_GATHER,      B_SOFTMAX};
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         if (members[i] == b) return 1;
     return 0;
@@ -385,10 +241,14 @@ Builtin fe_desc_method(const char *name) {
     static const struct {
         const char *name;
         Builtin b;
-    } methods[] = {{"load", B_DESC_LOAD},           {"store", B_DESC_STORE},
-                   {"atomic_add", B_DESC_ATOMIC_ADD}, {"atomic_max", B_DESC_ATOMIC_MAX},
-                   {"atomic_min", B_DESC_ATOMIC_MIN}, {"atomic_and", B_DESC_ATOMIC_AND},
-                   {"atomic_or", B_DESC_ATOMIC_OR},   {"atomic_xor", B_DESC_ATOMIC_XOR}};
+    } methods[] = {{"load", B_DESC_LOAD},
+                   {"store", B_DESC_STORE},
+                   {"atomic_add", B_DESC_ATOMIC_ADD},
+                   {"atomic_max", B_DESC_ATOMIC_MAX},
+                   {"atomic_min", B_DESC_ATOMIC_MIN},
+                   {"atomic_and", B_DESC_ATOMIC_AND},
+                   {"atomic_or", B_DESC_ATOMIC_OR},
+                   {"atomic_xor", B_DESC_ATOMIC_XOR}};
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
         if (strcmp(methods[i].name, name) == 0) return methods[i].b;
     return B_COUNT;
@@ -460,146 +320,204 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
     }
 }
 
+/* The predicates of dtypes (`x.dtype.is_floating()`), bound as methods
+ * here and evaluated by fe_dtype_test. */
+typedef enum { DP_PTR, DP_FLOAT, DP_INT, DP_SIGNED, DP_UNSIGNED, DP_BOOL, DP_FP8, DP_DTYPE } DPKind;
+typedef struct DTypePred {
+    const char *name;
+    DPKind kind;
+    DType dt; /* DP_DTYPE: the dtype it tests for */
+} DTypePred;
+static const DTypePred dtype_preds[] = {{"is_floating", DP_FLOAT, DT_NONE},
+                                        {"is_int", DP_INT, DT_NONE},
+                                        {"is_int_signed", DP_SIGNED, DT_NONE},
+                                        {"is_int_unsigned", DP_UNSIGNED, DT_NONE},
+                                        {"is_bool", DP_BOOL, DT_NONE},
+                                        {"is_ptr", DP_PTR, DT_NONE},
+                                        {"is_fp16", DP_DTYPE, DT_F16},
+                                        {"is_bf16", DP_DTYPE, DT_BF16},
+                                        {"is_fp32", DP_DTYPE, DT_F32},
+                                        {"is_fp64", DP_DTYPE, DT_F64},
+                                        {"is_int8", DP_DTYPE, DT_I8},
+                                        {"is_int16", DP_DTYPE, DT_I16},
+                                        {"is_int32", DP_DTYPE, DT_I32},
+                                        {"is_int64", DP_DTYPE, DT_I64},
+                                        {"is_uint8", DP_DTYPE, DT_U8},
+                                        {"is_uint16", DP_DTYPE, DT_U16},
+                                        {"is_uint32", DP_DTYPE, DT_U32},
+                                        {"is_uint64", DP_DTYPE, DT_U64},
+                                        {"is_fp8", DP_FP8, DT_NONE}};
+
+static const DTypePred *dtype_pred(const char *name) {
+    for (size_t i = 0; i < sizeof dtype_preds / sizeof dtype_preds[0]; i++)
+        if (strcmp(dtype_preds[i].name, name) == 0) return &dtype_preds[i];
+    return NULL;
+}
+
+int fe_dtype_test(const char *name, DType dt, int ptr) {
+    const DTypePred *p = dtype_pred(name);
+    if (!p) return 0;
+    if (p->kind == DP_PTR) return ptr;
+    if (ptr) return 0;
+    switch (p->kind) {
+    case DP_FLOAT: return dtype_info(dt)->cls == DC_FLOAT;
+    case DP_INT: return dtype_is_int(dt);
+    case DP_SIGNED: return dtype_is_signed(dt);
+    case DP_UNSIGNED: return dtype_is_unsigned(dt);
+    case DP_BOOL: return dt == DT_BOOL;
+    case DP_FP8: return dtype_is_fp8(dt);
+    case DP_DTYPE: return p->dt == dt;
+    case DP_PTR: break;
+    }
+    return 0;
+}
+
+/* A module's member (a diagnostic where it has none). */
+static Val module_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    Val m = fe_module_member(I, base, attr);
+    if (m.kind != V_NONE) return m;
+    if (base.i == MOD_TRITON) fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
+    if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
+        int math = base.i == MOD_TL_MATH;
+        if (fe_libdevice_member(attr).kind != V_NONE)
+            fe_fail(I, n->pos,
+                    "'%s.%s' is not in triton.language: it is libdevice.%s (from "
+                    "triton.language.extra import libdevice)",
+                    math ? "tl.math" : "tl", attr, attr);
+        const char *near = fe_closest_member(I->a, attr, math);
+        if (near)
+            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
+                    math ? "tl.math" : "tl", attr, math ? "tl.math" : "tl", near);
+        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
+                math ? "tl.math" : "tl", attr);
+    }
+    if (base.i == MOD_TL_EXTRA)
+        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)", base.s,
+                attr);
+    if (base.i == MOD_LIBDEVICE)
+        fe_fail(I, n->pos,
+                "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
+                "functions it has)",
+                attr);
+    if (base.i == MOD_PROPAGATE_NAN)
+        fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
+    if (base.i == MOD_USER)
+        fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
+                base.umod ? base.umod->filename : "?", attr);
+    fe_fail(I, n->pos,
+            "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
+            base.s, attr);
+}
+
+/* A block's attribute: dtype, type, shape, numel, T, or a method. */
+static Val block_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    Type t = base.e->type;
+    if (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0) {
+        /* x.type of a block is Triton's block_type: its element_ty and
+         * scalar are x.dtype (n marks it); a scalar's type is its dtype */
+        Val v = {0};
+        v.kind = V_DTYPE;
+        v.i = t.dtype;
+        v.ptr = t.ptr;
+        v.n = attr[0] == 't' && t.rank > 0;
+        return v;
+    }
+    if (strcmp(attr, "shape") == 0) {
+        Val v = {0};
+        v.kind = V_TUPLE;
+        v.n = t.rank;
+        v.items = ARENA_ARRAY(I->a, Val, t.rank + 1);
+        for (int i = 0; i < t.rank; i++) v.items[i] = fe_vint(t.dims[i]);
+        return v;
+    }
+    if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
+    if (strcmp(attr, "T") == 0) return fe_vexpr(fe_transpose(I, base.e, "'.T'", n->pos));
+    /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
+    Val m = fe_tl_member(attr, 0);
+    if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
+        (m.kind == V_FUNC && is_tensor_member((Builtin)m.i)))
+        return bound_method(I, attr, base);
+    fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
+}
+
+/* A block pointer's or a tensor descriptor's attribute. */
+static Val blockptr_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
+    if (base.bp->desc) {
+        /* a tensor descriptor's methods and attributes */
+        if (fe_desc_method(attr) != B_COUNT) return bound_method(I, attr, base);
+        if (strcmp(attr, "block_shape") == 0) {
+            Val v = {0};
+            v.kind = V_LIST;
+            v.n = base.bp->rank;
+            v.items = ARENA_ARRAY(I->a, Val, v.n);
+            for (int d = 0; d < v.n; d++) v.items[d] = fe_vint(base.bp->block[d]);
+            return v;
+        }
+        if (strcmp(attr, "dtype") == 0) {
+            Val v = {0};
+            v.kind = V_DTYPE;
+            v.i = base.bp->base->type.dtype;
+            return v;
+        }
+        fe_fail(I, n->pos,
+                "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
+                "atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)",
+                attr);
+    }
+    if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
+    if (strcmp(attr, "dtype") == 0) {
+        /* Triton's pointer to a block type: its element_ty converts as
+         * the element dtype (`x.to(p.dtype.element_ty)`) */
+        Val v = {0};
+        v.kind = V_DTYPE;
+        v.i = base.bp->base->type.dtype;
+        v.ptr = 1;
+        return v;
+    }
+    fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
+}
+
+/* A dtype's attribute: value, element_ty, scalar, bit widths, name, a predicate. */
+static Val dtype_attribute(Interp *I, const PyNode *n, Val base, const char *attr) {
+    DType dt = (DType)base.i;
+    const DTypeInfo *d = dtype_info(dt);
+    if (strcmp(attr, "value") == 0) return base; /* a constexpr's value (below) */
+    if ((strcmp(attr, "element_ty") == 0 && base.n) || strcmp(attr, "scalar") == 0) {
+        Val v = base; /* a block type's element, or a dtype's scalar */
+        v.n = 0;
+        return v;
+    }
+    if (strcmp(attr, "element_ty") == 0) {
+        if (!base.ptr)
+            fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
+                    d->triton);
+        Val v = base;
+        v.ptr = 0;
+        return v;
+    }
+    if (strcmp(attr, "primitive_bitwidth") == 0) return fe_vint(base.ptr ? 64 : d->bits);
+    if (strcmp(attr, "int_bitwidth") == 0 && !base.ptr && dtype_is_int(dt))
+        return fe_vint(d->bits); /* Triton's, of integer dtypes only */
+    if (strcmp(attr, "name") == 0) {
+        Val v = {0};
+        v.kind = V_STR;
+        v.s = d->triton;
+        return v;
+    }
+    const DTypePred *p = dtype_pred(attr);
+    if (p) return bound_method(I, p->name, base);
+    fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
+}
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
     if (!attr) fe_fail(I, n->pos, "malformed attribute");
-    if (base.kind == V_MODULE) {
-        Val m = fe_module_member(I, base, attr);
-        if (m.kind != V_NONE) return m;
-        if (base.i == MOD_TRITON) fe_fail(I, n->pos, "'%s.%s' is not supported", base.s, attr);
-        if (base.i == MOD_TL || base.i == MOD_TL_MATH) {
-            int math = base.i == MOD_TL_MATH;
-            if (fe_libdevice_member(attr).kind != V_NONE)
-                fe_fail(I, n->pos,
-                        "'%s.%s' is not in triton.language: it is libdevice.%s (from "
-                        "triton.language.extra import libdevice)",
-                        math ? "tl.math" : "tl", attr, attr);
-            const char *near = fe_closest_member(I->a, attr, math);
-            if (near)
-                fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (did you mean '%s.%s'?)",
-                        math ? "tl.math" : "tl", attr, math ? "tl.math" : "tl", near);
-            fe_fail(I, n->pos,
-                    "'%s.%s' is not supported by mytriton (docs/language.md lists what is)",
-                    math ? "tl.math" : "tl", attr);
-        }
-        if (base.i == MOD_TL_EXTRA)
-            fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)",
-                    base.s, attr);
-        if (base.i == MOD_LIBDEVICE)
-            fe_fail(I, n->pos,
-                    "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
-                    "functions it has)",
-                    attr);
-        if (base.i == MOD_PROPAGATE_NAN)
-            fe_fail(I, n->pos, "tl.PropagateNan has no member '%s' (NONE or ALL)", attr);
-        if (base.i == MOD_USER)
-            fe_fail(I, n->pos, "module '%s' (%s) has no function '%s'", base.s,
-                    base.umod ? base.umod->filename : "?", attr);
-        fe_fail(I, n->pos,
-                "'%s.%s' is not supported (only triton.language functions can be used in kernels)",
-                base.s, attr);
-    }
-    if (base.kind == V_EXPR) {
-        Type t = base.e->type;
-        if (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0) {
-            /* x.type of a block is Triton's block_type: its element_ty and
-             * scalar are x.dtype (n marks it); a scalar's type is its dtype */
-            Val v = {0};
-            v.kind = V_DTYPE;
-            v.i = t.dtype;
-            v.ptr = t.ptr;
-            v.n = attr[0] == 't' && t.rank > 0;
-            return v;
-        }
-        if (strcmp(attr, "shape") == 0) {
-            Val v = {0};
-            v.kind = V_TUPLE;
-            v.n = t.rank;
-            v.items = ARENA_ARRAY(I->a, Val, t.rank + 1);
-            for (int i = 0; i < t.rank; i++) v.items[i] = fe_vint(t.dims[i]);
-            return v;
-        }
-        if (strcmp(attr, "numel") == 0) return fe_vint(type_numel(t));
-        if (strcmp(attr, "T") == 0) return fe_vexpr(fe_transpose(I, base.e, "'.T'", n->pos));
-        /* methods: x.to(...), and the tl functions Triton makes members (x.exp(), x.sum()) */
-        Val m = fe_tl_member(attr, 0);
-        if (strcmp(attr, "to") == 0 || m.kind == V_OPFN ||
-            (m.kind == V_FUNC && is_tensor_member((Builtin)m.i)))
-            return bound_method(I, attr, base);
-        fe_fail(I, n->pos, "the attribute '%s' of a block is not supported", attr);
-    }
-    if (base.kind == V_BLOCKPTR) {
-        /* tl.advance is a tensor member in Triton (`p.advance(offsets)`) */
-        if (base.bp->desc) {
-            /* a tensor descriptor's methods and attributes */
-            if (fe_desc_method(attr) != B_COUNT) return bound_method(I, attr, base);
-            if (strcmp(attr, "block_shape") == 0) {
-                Val v = {0};
-                v.kind = V_LIST;
-                v.n = base.bp->rank;
-                v.items = ARENA_ARRAY(I->a, Val, v.n);
-                for (int d = 0; d < v.n; d++) v.items[d] = fe_vint(base.bp->block[d]);
-                return v;
-            }
-            if (strcmp(attr, "dtype") == 0) {
-                Val v = {0};
-                v.kind = V_DTYPE;
-                v.i = base.bp->base->type.dtype;
-                return v;
-            }
-            fe_fail(I, n->pos,
-                    "the attribute '.%s' of a tensor descriptor is not supported (load, store, "
-                    "atomic_add, _max, _min, _and, _or, _xor, block_shape, dtype)",
-                    attr);
-        }
-        if (strcmp(attr, "advance") == 0) return bound_method(I, attr, base);
-        if (strcmp(attr, "dtype") == 0) {
-            /* Triton's pointer to a block type: its element_ty converts as
-             * the element dtype (`x.to(p.dtype.element_ty)`) */
-            Val v = {0};
-            v.kind = V_DTYPE;
-            v.i = base.bp->base->type.dtype;
-            v.ptr = 1;
-            return v;
-        }
-        fe_bp_misuse(I, n->pos, arena_printf(I->a, "the attribute '.%s'", attr));
-    }
-    if (base.kind == V_DTYPE) {
-        DType dt = (DType)base.i;
-        const DTypeInfo *d = dtype_info(dt);
-        if (strcmp(attr, "value") == 0) return base; /* a constexpr's value (below) */
-        if ((strcmp(attr, "element_ty") == 0 && base.n) || strcmp(attr, "scalar") == 0) {
-            Val v = base; /* a block type's element, or a dtype's scalar */
-            v.n = 0;
-            return v;
-        }
-        if (strcmp(attr, "element_ty") == 0) {
-            if (!base.ptr)
-                fe_fail(I, n->pos, "'element_ty' is the pointee of a pointer dtype (%s is not one)",
-                        d->triton);
-            Val v = base;
-            v.ptr = 0;
-            return v;
-        }
-        if (strcmp(attr, "primitive_bitwidth") == 0) return fe_vint(base.ptr ? 64 : d->bits);
-        if (strcmp(attr, "int_bitwidth") == 0 && !base.ptr && dtype_is_int(dt))
-            return fe_vint(d->bits); /* Triton's, of integer dtypes only */
-        if (strcmp(attr, "name") == 0) {
-            Val v = {0};
-            v.kind = V_STR;
-            v.s = d->triton;
-            return v;
-        }
-        static const char *const preds[] = {
-            "is_floating", "is_int",    "is_int_signed", "is_int_unsigned", "is_bool",
-            "is_ptr",      "is_fp16",   "is_bf16",       "is_fp32",         "is_fp64",
-            "is_int8",     "is_int16",  "is_int32",      "is_int64",        "is_uint8",
-            "is_uint16",   "is_uint32", "is_uint64",     "is_fp8"};
-        for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-            if (strcmp(attr, preds[i]) == 0) return bound_method(I, preds[i], base);
-        fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
-    }
+    if (base.kind == V_MODULE) return module_attribute(I, n, base, attr);
+    if (base.kind == V_EXPR) return block_attribute(I, n, base, attr);
+    if (base.kind == V_BLOCKPTR) return blockptr_attribute(I, n, base, attr);
+    if (base.kind == V_DTYPE) return dtype_attribute(I, n, base, attr);
     /* c.value of a compile-time value: Triton's tl.constexpr wraps them
      * (`dtype.value` of a constexpr parameter); here they are the value */
     if (strcmp(attr, "value") == 0 && base.kind != V_EXPR && base.kind != V_BLOCKPTR &&
@@ -679,10 +597,6 @@ void fe_bind_spec(Interp *I, const PyNode *call, const BuiltinSpec *spec, Args *
                     spec->params[p]);
     for (int p = 0; p < nparams; p++)
         if (!out->given[p]) out->v[p] = vnone(), out->pos[p] = call->pos;
-}
-
-void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
-    fe_bind_spec(I, call, &builtins[b], out, NULL);
 }
 
 int64_t fe_need_int(Interp *I, Val v, SrcPos pos, const char *what) {
@@ -766,7 +680,8 @@ Val fe_parse_float_string(Interp *I, const char *s, SrcPos pos) {
 Val fe_call_op(Interp *I, const PyNode *call, Op op, const Val *self) {
     const OpInfo *info = op_info(op);
     BuiltinSpec spec = {0};
-    spec.display = arena_printf(I->a, op_has(op, OPF_LIBDEVICE) ? "libdevice.%s" : "tl.%s", info->name);
+    spec.display =
+        arena_printf(I->a, op_has(op, OPF_LIBDEVICE) ? "libdevice.%s" : "tl.%s", info->name);
     static const char *const names[3] = {"x", "y", "z"};
     for (int i = 0; i < info->nargs && i < 3; i++) spec.params[i] = names[i];
     spec.required = info->nargs;
@@ -821,8 +736,8 @@ static Val pointer_cast(Interp *I, const Args *A, Expr *x, const char *fn, SrcPo
     if (dt == DT_BOOL)
         return fe_vexpr(fe_binary_expr(I, OP_CMP_NE, fn, addr,
                                        fe_mk_const(I, const_int(DT_I64, 0), pos), pos, NULL));
-    fe_fail(I, A->pos[1], "%s: a pointer casts to tl.int64, tl.int1 or a pointer type (not %s)",
-            fn, dtype_info(dt)->triton);
+    fe_fail(I, A->pos[1], "%s: a pointer casts to tl.int64, tl.int1 or a pointer type (not %s)", fn,
+            dtype_info(dt)->triton);
 }
 
 Val fe_make_cast(Interp *I, const Args *A, const char *fn, SrcPos pos) {
@@ -886,8 +801,7 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Val args = A->v[2];
     if (args.kind != V_LIST && args.kind != V_TUPLE)
         fe_fail(I, A->pos[2], "%s: args must be a list of values", fn);
-    if (args.n > 3)
-        fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
+    if (args.n > 3) fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
     /* one dtype, or a tuple of them: a result each (a tuple of blocks) */
     Val dt = A->v[3];
     int several = dt.kind == V_TUPLE || dt.kind == V_LIST;
@@ -949,443 +863,876 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     return several ? out : out.items[0];
 }
 
-Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
-    if (b == B_STATIC_ASSERT || b == B_STATIC_PRINT || b == B_DEVICE_PRINT ||
-        b == B_DEVICE_ASSERT || b == B_PRINT)
-        return fe_call_debug(I, call, b);
-    if (b >= B_RESHAPE && b <= B_CAT) return fe_call_shape(I, call, b, self);
-    Args A;
-    fe_bind_spec(I, call, &builtins[b], &A, self);
-    const char *fn = builtins[b].display;
-    SrcPos pos = call->pos;
-    switch (b) {
-    case B_JIT: fe_fail(I, pos, "triton.jit can only decorate the kernel");
-    case B_CONSTEXPR: return A.v[0];
-    case B_STATIC_ASSERT:
-    case B_STATIC_PRINT:
-    case B_DEVICE_PRINT:
-    case B_DEVICE_ASSERT:
-    case B_PRINT: return fe_call_debug(I, call, b);
-    case B_PROGRAM_ID: {
-        Attrs at = {0};
-        int64_t axis = fe_need_int(I, A.v[0], A.pos[0], "tl.program_id's axis");
-        if (axis < 0 || axis > 2)
-            fe_fail(I, A.pos[0], "tl.program_id's axis must be 0, 1 or 2 (got %lld)",
-                    (long long)axis);
-        at.axis = (int)axis;
-        return fe_vexpr(fe_mk_op(I, OP_PROGRAM_ID, fn, pos, 0, NULL, NULL, NULL, &at));
-    }
-    case B_ARANGE: {
-        int64_t s = fe_need_int(I, A.v[0], A.pos[0], "tl.arange's start");
-        int64_t e = fe_need_int(I, A.v[1], A.pos[1], "tl.arange's end");
-        if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
-            fe_fail(I, pos, "tl.arange's bounds must fit in i32");
-        if (e <= s)
-            fe_fail(I, pos, "tl.arange needs start < end (got %lld, %lld)", (long long)s,
-                    (long long)e);
-        if (e - s > MT_MAX_NUMEL)
-            fe_fail(I, pos, "tl.arange of %lld elements exceeds the limit of %d",
-                    (long long)(e - s), MT_MAX_NUMEL);
-        Attrs at = {0};
-        at.start = (int)s;
-        at.end = (int)e;
-        return fe_vexpr(fe_mk_op(I, OP_ARANGE, fn, pos, 0, NULL, NULL, NULL, &at));
-    }
-    case B_LOAD: {
-        if (A.v[0].kind == V_BLOCKPTR) return fe_bp_load(I, &A, fn, pos);
-        no_block_ptr_args(I, &A, 3, 4, fn);
-        Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.load's pointer");
-        if (!ptr->type.ptr)
-            fe_fail(I, A.pos[0], "tl.load needs a pointer (got %s)", type_str(I->a, ptr->type));
-        Expr *mask =
-            A.v[1].kind == V_NONE ? NULL : fe_to_expr(I, A.v[1], A.pos[1], "tl.load's mask");
-        Expr *other = NULL;
-        if (A.v[2].kind != V_NONE) {
-            if (!mask)
-                fe_fail(
-                    I, A.pos[2],
+/* B_JIT */
+static Val bi_jit(Interp *I, const BuiltinCall *bc) {
+    SrcPos pos = bc->pos;
+    fe_fail(I, pos, "triton.jit can only decorate the kernel");
+}
+
+/* B_CONSTEXPR */
+static Val bi_constexpr(Interp *I, const BuiltinCall *bc) {
+    (void)I;
+    const Args *A = &bc->A;
+    return A->v[0];
+}
+
+/* B_PROGRAM_ID */
+static Val bi_program_id(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Attrs at = {0};
+    int64_t axis = fe_need_int(I, A->v[0], A->pos[0], "tl.program_id's axis");
+    if (axis < 0 || axis > 2)
+        fe_fail(I, A->pos[0], "tl.program_id's axis must be 0, 1 or 2 (got %lld)", (long long)axis);
+    at.axis = (int)axis;
+    return fe_vexpr(fe_mk_op(I, OP_PROGRAM_ID, fn, pos, 0, NULL, NULL, NULL, &at));
+}
+
+/* B_ARANGE */
+static Val bi_arange(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    int64_t s = fe_need_int(I, A->v[0], A->pos[0], "tl.arange's start");
+    int64_t e = fe_need_int(I, A->v[1], A->pos[1], "tl.arange's end");
+    if (s < INT32_MIN || s > INT32_MAX || e < INT32_MIN || e > INT32_MAX)
+        fe_fail(I, pos, "tl.arange's bounds must fit in i32");
+    if (e <= s)
+        fe_fail(I, pos, "tl.arange needs start < end (got %lld, %lld)", (long long)s, (long long)e);
+    if (e - s > MT_MAX_NUMEL)
+        fe_fail(I, pos, "tl.arange of %lld elements exceeds the limit of %d", (long long)(e - s),
+                MT_MAX_NUMEL);
+    Attrs at = {0};
+    at.start = (int)s;
+    at.end = (int)e;
+    return fe_vexpr(fe_mk_op(I, OP_ARANGE, fn, pos, 0, NULL, NULL, NULL, &at));
+}
+
+/* B_LOAD */
+static Val bi_load(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    if (A->v[0].kind == V_BLOCKPTR) return fe_bp_load(I, A, fn, pos);
+    no_block_ptr_args(I, A, 3, 4, fn);
+    Expr *ptr = fe_to_expr(I, A->v[0], A->pos[0], "tl.load's pointer");
+    if (!ptr->type.ptr)
+        fe_fail(I, A->pos[0], "tl.load needs a pointer (got %s)", type_str(I->a, ptr->type));
+    Expr *mask =
+        A->v[1].kind == V_NONE ? NULL : fe_to_expr(I, A->v[1], A->pos[1], "tl.load's mask");
+    Expr *other = NULL;
+    if (A->v[2].kind != V_NONE) {
+        if (!mask)
+            fe_fail(I, A->pos[2],
                     "tl.load's 'other' needs a mask (other is the value where the mask is false)");
-            other = fe_to_expr_as(I, A.v[2], (DType)ptr->type.dtype, A.pos[2], "tl.load's other");
-        }
-        Expr *e = fe_mk_op(I, OP_LOAD, fn, pos, 3, ptr, mask, other, NULL);
-        ptrvec_push(I->a, &I->list->pending, e);
-        return fe_vexpr(e);
+        other = fe_to_expr_as(I, A->v[2], (DType)ptr->type.dtype, A->pos[2], "tl.load's other");
     }
-    case B_STORE: {
-        if (A.v[0].kind == V_BLOCKPTR) return fe_bp_store(I, &A, fn, pos);
-        no_block_ptr_args(I, &A, 3, -1, fn);
-        Expr *ptr = fe_to_expr(I, A.v[0], A.pos[0], "tl.store's pointer");
-        if (!ptr->type.ptr)
-            fe_fail(I, A.pos[0], "tl.store needs a pointer (got %s)", type_str(I->a, ptr->type));
-        Expr *value =
-            fe_to_expr_as(I, A.v[1], (DType)ptr->type.dtype, A.pos[1], "tl.store's value");
-        Expr *mask =
-            A.v[2].kind == V_NONE ? NULL : fe_to_expr(I, A.v[2], A.pos[2], "tl.store's mask");
-        fe_store_stmt(I, fn, pos, ptr, value, mask);
-        return vnone();
+    Expr *e = fe_mk_op(I, OP_LOAD, fn, pos, 3, ptr, mask, other, NULL);
+    ptrvec_push(I->a, &I->list->pending, e);
+    return fe_vexpr(e);
+}
+
+/* B_STORE */
+static Val bi_store(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    if (A->v[0].kind == V_BLOCKPTR) return fe_bp_store(I, A, fn, pos);
+    no_block_ptr_args(I, A, 3, -1, fn);
+    Expr *ptr = fe_to_expr(I, A->v[0], A->pos[0], "tl.store's pointer");
+    if (!ptr->type.ptr)
+        fe_fail(I, A->pos[0], "tl.store needs a pointer (got %s)", type_str(I->a, ptr->type));
+    Expr *value = fe_to_expr_as(I, A->v[1], (DType)ptr->type.dtype, A->pos[1], "tl.store's value");
+    Expr *mask =
+        A->v[2].kind == V_NONE ? NULL : fe_to_expr(I, A->v[2], A->pos[2], "tl.store's mask");
+    fe_store_stmt(I, fn, pos, ptr, value, mask);
+    return vnone();
+}
+
+/* B_MAXIMUM, B_MINIMUM */
+static Val bi_maximum_minimum(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    Attrs at = {0};
+    at.flag = fe_nan_ignored(
+        I, A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
+    /* Triton computes bf16 maxima in f32 */
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn), *y = fe_to_expr(I, A->v[1], A->pos[1], fn);
+    if (!x->type.ptr && x->type.dtype == DT_BF16) x = fe_cast_to(I, x, DT_F32, pos);
+    if (!y->type.ptr && y->type.dtype == DT_BF16) y = fe_cast_to(I, y, DT_F32, pos);
+    return fe_vexpr(
+        fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, x, y, pos, &at));
+}
+
+/* B_WHERE */
+static Val bi_where(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Expr *c = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    Expr *x = fe_to_expr(I, A->v[1], A->pos[1], fn), *y = fe_to_expr(I, A->v[2], A->pos[2], fn);
+    if (!c->type.ptr && c->type.dtype != DT_BOOL) c = fe_cast_to(I, c, DT_BOOL, A->pos[0]);
+    if (!x->type.ptr && !y->type.ptr) fe_promote_pair(I, fn, &x, &y, 0, pos);
+    return fe_vexpr(fe_mk_op(I, OP_SELECT, fn, pos, 3, c, x, y, NULL));
+}
+
+/* B_NUM_PROGRAMS */
+static Val bi_num_programs(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Attrs at = {0};
+    int64_t axis = fe_need_int(I, A->v[0], A->pos[0], "tl.num_programs's axis");
+    if (axis < 0 || axis > 2)
+        fe_fail(I, A->pos[0], "tl.num_programs's axis must be 0, 1 or 2 (got %lld)",
+                (long long)axis);
+    at.axis = (int)axis;
+    return fe_vexpr(fe_mk_op(I, OP_NUM_PROGRAMS, fn, pos, 0, NULL, NULL, NULL, &at));
+}
+
+/* B_CAST, B_TO */
+static Val bi_cast_to(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    return fe_make_cast(I, A, b == B_TO ? "'.to'" : fn, pos);
+}
+
+/* B_POINTER_TYPE */
+static Val bi_pointer_type(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    /* tl.pointer_type(dtype): the dtype of a pointer to it (global
+     * memory, address space 1; not const) */
+    Val v = A->v[0];
+    fe_need_dtype(I, v, A->pos[0], fn);
+    if (A->v[1].kind != V_NONE && fe_need_int(I, A->v[1], A->pos[1], fn) != 1)
+        fe_fail(I, A->pos[1], "%s: only address_space=1 (global memory) is supported", fn);
+    if (A->v[2].kind != V_NONE && fe_truthy(I, A->v[2], A->pos[2], "const= must be a bool"))
+        fe_fail(I, A->pos[2], "%s: const pointers are not supported", fn);
+    v.ptr = 1;
+    return v;
+}
+
+/* B_DOT */
+static Val bi_dot(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_make_dot(I, A, fn, pos);
+}
+
+/* B_MAKE_BLOCK_PTR */
+static Val bi_make_block_ptr(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_make_block_ptr(I, A, fn, pos);
+}
+
+/* B_ADVANCE */
+static Val bi_advance(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_advance(I, A, fn, pos);
+}
+
+/* B_MAKE_TENSOR_DESC */
+static Val bi_make_tensor_desc(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_make_tensor_descriptor(I, A, fn, pos);
+}
+
+/* B_DESC_LOAD */
+static Val bi_desc_load(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_desc_load(I, A, fn, pos);
+}
+
+/* B_DESC_STORE */
+static Val bi_desc_store(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_desc_store(I, A, fn, pos);
+}
+
+/* B_DESC_ATOMIC_ADD .. B_DESC_ATOMIC_XOR: `b` gives the AtomicRmw */
+static Val bi_desc_atomic(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    return fe_desc_atomic(I, A, (int)(b - B_DESC_ATOMIC_ADD), fn, pos);
+}
+
+/* B_INLINE_ASM */
+static Val bi_inline_asm(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return inline_asm(I, A, fn, pos);
+}
+
+/* B_GATHER */
+static Val bi_gather(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* tl.gather(src, index, axis): the result has the index's shape */
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn), *i = fe_to_expr(I, A->v[1], A->pos[1], fn);
+    int64_t axis = fe_need_int(I, A->v[2], A->pos[2], "tl.gather's axis");
+    if (x->type.rank > 0 && axis < 0) axis += x->type.rank;
+    if (axis < 0 || axis > 1)
+        fe_fail(I, A->pos[2], "%s: axis %lld is out of range for %s", fn, (long long)A->v[2].i,
+                type_str(I->a, x->type));
+    Attrs at = {0};
+    at.axis = (int)axis;
+    return fe_vexpr(fe_mk_op(I, OP_GATHER, fn, pos, 2, x, i, NULL, &at));
+}
+
+/* B_CLAMP */
+static Val bi_clamp(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* Triton's clamp: floats only; min(max(x, lo), hi) */
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn), *lo = fe_to_expr(I, A->v[1], A->pos[1], fn),
+         *hi = fe_to_expr(I, A->v[2], A->pos[2], fn);
+    fe_promote_pair(I, fn, &lo, &hi, 0, pos);
+    fe_promote_pair(I, fn, &x, &lo, 0, pos);
+    fe_promote_pair(I, fn, &x, &hi, 0, pos);
+    if (x->type.ptr || !dtype_is_float((DType)x->type.dtype))
+        fe_fail(I, pos, "tl.clamp needs floats (got %s): Triton clamps only floating-point values",
+                type_str(I->a, x->type));
+    Attrs at = {0};
+    at.flag = fe_nan_ignored(I, A, 3, 1);
+    Expr *m = fe_mk_op(I, OP_MAXIMUM, fn, pos, 2, x, lo, NULL, &at);
+    return fe_vexpr(fe_mk_op(I, OP_MINIMUM, fn, pos, 2, m, hi, NULL, &at));
+}
+
+/* B_SIGMOID */
+static Val bi_sigmoid(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* as Triton's standard library: 1 / (1 + exp(-x)) */
+    Val x = A->v[0];
+    Val neg = fe_vexpr(
+        fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A->pos[0], fn), NULL, NULL, NULL));
+    Val e = fe_vexpr(fe_mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
+    return fe_binop(I, PK_Div, fe_vint(1), fe_binop(I, PK_Add, fe_vint(1), e, pos), pos);
+}
+
+/* B_SOFTMAX */
+static Val bi_softmax(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* as Triton's standard library: z = x - max(x, dim, keep_dims);
+     * exp(z) / sum(exp(z), dim, keep_dims) by tl.fdiv (dim None: 0) */
+    Args R = {0};
+    R.v[0] = A->v[0];
+    R.pos[0] = A->pos[0];
+    R.v[1] = A->v[1].kind == V_NONE ? fe_vint(0) : A->v[1];
+    R.pos[1] = A->pos[1];
+    R.v[4] = A->v[2]; /* tl.max's keep_dims */
+    R.pos[4] = A->pos[2];
+    Val z = fe_binop(I, PK_Sub, A->v[0], fe_reduction(I, B_MAX, &R, "tl.max", pos), pos);
+    Expr *ze = fe_to_expr(I, z, A->pos[0], fn);
+    if (ze->type.ptr || (ze->type.dtype != DT_F32 && ze->type.dtype != DT_F64))
+        fe_fail(I, A->pos[0], "%s needs f32 or f64 values, as Triton's exp (got %s)", fn,
+                type_str(I->a, ze->type));
+    Expr *num = fe_mk_op(I, OP_EXP, fn, pos, 1, ze, NULL, NULL, NULL);
+    Args S = {0};
+    S.v[0] = fe_vexpr(num);
+    S.pos[0] = pos;
+    S.v[1] = R.v[1];
+    S.pos[1] = R.pos[1];
+    S.v[2] = A->v[2]; /* tl.sum's keep_dims */
+    S.pos[2] = A->pos[2];
+    Expr *den = fe_to_expr(I, fe_reduction(I, B_SUM, &S, "tl.sum", pos), pos, fn);
+    int ieee = A->v[3].kind != V_NONE &&
+               fe_truthy(I, A->v[3], A->pos[3], "ieee_rounding must be a compile-time bool");
+    return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, num, den, pos, NULL));
+}
+
+/* B_FDIV */
+static Val bi_fdiv(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn), *y = fe_to_expr(I, A->v[1], A->pos[1], fn);
+    int ieee = A->v[2].kind != V_NONE &&
+               fe_truthy(I, A->v[2], A->pos[2], "ieee_rounding must be a compile-time bool");
+    for (int i = 0; i < 2; i++) {
+        Expr *e = i ? y : x;
+        if (e->type.ptr || !dtype_is_float((DType)e->type.dtype))
+            fe_fail(I, pos, "tl.fdiv needs float operands (got %s and %s)", type_str(I->a, x->type),
+                    type_str(I->a, y->type));
     }
-    case B_MAXIMUM:
-    case B_MINIMUM: {
+    return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, x, y, pos, NULL));
+}
+
+/* B_MULTIPLE_OF, B_MAX_CONTIGUOUS, B_MAX_CONSTANCY */
+static Val bi_hint(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    Expr *x = fe_to_expr(I, A->v[0], A->pos[0], fn);
+    Val v = A->v[1];
+    if ((v.kind == V_TUPLE || v.kind == V_LIST) && v.n >= 1) v = v.items[v.n - 1];
+    int64_t k = fe_need_int(I, v, A->pos[1], "the hint's value");
+    if (k < 1 || k > (1 << 30))
+        fe_fail(I, A->pos[1], "%s: the value must be a positive integer (got %lld)", fn,
+                (long long)k);
+    Attrs at = {0};
+    at.axis = b == B_MULTIPLE_OF ? 0 : b == B_MAX_CONTIGUOUS ? 1 : 2;
+    at.start = (int)k;
+    return fe_vexpr(fe_mk_op(I, OP_HINT, fn, pos, 1, x, NULL, NULL, &at));
+}
+
+/* B_SUM, B_MAX, B_MIN, B_ARGMAX, B_ARGMIN, B_CUMSUM, B_CUMPROD, B_XOR_SUM */
+static Val bi_reduction(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    return fe_reduction(I, b, A, fn, pos);
+}
+
+/* B_SORT, B_FLIP */
+static Val bi_sort_flip(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    return fe_sort_flip(I, b, A, fn, pos);
+}
+
+/* B_HISTOGRAM */
+static Val bi_histogram(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    return fe_histogram(I, A, fn, pos);
+}
+
+/* B_REDUCE, B_ASSOC_SCAN */
+static Val bi_reduce_fn(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    return fe_reduce_fn(I, b, A, fn, pos);
+}
+
+/* B_ZEROS_LIKE */
+static Val bi_zeros_like(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* standard.py's zeros_like: tl.zeros(input.shape, input.dtype) */
+    if (A->v[0].kind != V_EXPR || A->v[0].e->type.ptr)
+        fe_fail(I, A->pos[0], "%s needs a block or a scalar of numbers, not %s", fn,
+                A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type) : fe_kind_name(A->v[0]));
+    Type t = A->v[0].e->type;
+    if (t.rank == 0) return fe_scalar_fill(I, fe_vint(0), (DType)t.dtype, pos, fn);
+    Attrs at = {0};
+    at.rank = t.rank;
+    for (int d = 0; d < t.rank; d++) at.shape[d] = t.dims[d];
+    at.dtype = t.dtype;
+    return fe_vexpr(fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &at));
+}
+
+/* B_ZEROS, B_EMPTY */
+static Val bi_zeros_empty(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    if (is_empty_shape(A->v[0]))
+        return fe_scalar_fill(I, fe_vint(0), fe_need_dtype(I, A->v[1], A->pos[1], fn), pos, fn);
+    Attrs at = {0};
+    fe_need_shape(I, A->v[0], A->pos[0], fn, &at);
+    at.dtype = fe_need_dtype(I, A->v[1], A->pos[1], fn);
+    return fe_vexpr(
+        fe_mk_op(I, b == B_ZEROS ? OP_ZEROS : OP_EMPTY, fn, pos, 0, NULL, NULL, NULL, &at));
+}
+
+/* B_FULL */
+static Val bi_full(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    if (is_empty_shape(A->v[0]))
+        return fe_scalar_fill(I, A->v[1], fe_need_dtype(I, A->v[2], A->pos[2], fn), A->pos[1], fn);
+    Attrs at = {0};
+    fe_need_shape(I, A->v[0], A->pos[0], fn, &at);
+    at.dtype = fe_need_dtype(I, A->v[2], A->pos[2], fn);
+    /* a number keeps the type it is written in (the seed prints `full 2`
+     * for tl.full(s, 2, tl.float32)); the op converts it to dtype */
+    Expr *fill = fe_to_expr_as(I, A->v[1], at.dtype, A->pos[1], "tl.full's value");
+    if ((A->v[1].kind == V_INT && at.dtype == DT_F32) ||
+        (A->v[1].kind == V_FLOAT && at.dtype == DT_I32))
+        fill = fe_to_expr(I, A->v[1], A->pos[1], "tl.full's value");
+    return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
+}
+
+/* B_STATIC_RANGE, B_TL_RANGE, B_RANGE */
+static Val bi_range(Interp *I, const BuiltinCall *bc) {
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
+}
+
+/* B_STD_LOG2, B_STD_IS_POW2 */
+static Val bi_std_log2_pow2(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    Builtin b = bc->b;
+    /* standard.py: the floor of log2 of a compile-time integer (0 for
+     * 1 and below), and whether it is a power of two */
+    int64_t n = fe_need_int(I, A->v[0], A->pos[0], fn);
+    if (b == B_STD_IS_POW2) return fe_vbool(n > 0 && (n & (n - 1)) == 0);
+    int64_t log2 = 0;
+    while (n > 1) n >>= 1, log2++;
+    return fe_vint(log2);
+}
+
+/* B_CDIV */
+static Val bi_cdiv(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    SrcPos pos = bc->pos;
+    if (A->v[0].kind == V_EXPR || A->v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
+        return fe_binop(
+            I, PK_FloorDiv,
+            fe_binop(I, PK_Sub, fe_binop(I, PK_Add, A->v[0], A->v[1], pos), fe_vint(1), pos),
+            A->v[1], pos);
+    Val num =
+        fe_ct_binop(I, PK_Add, A->v[0], fe_ct_binop(I, PK_Sub, A->v[1], fe_vint(1), pos), pos);
+    return fe_ct_binop(I, PK_FloorDiv, num, A->v[1], pos);
+}
+
+/* B_NEXT_POW2 */
+static Val bi_next_pow2(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    /* triton.next_power_of_2 (a Python function of a compile-time int):
+     * the smallest power of 2 at least n; 0 for n <= 0, as its bit
+     * arithmetic gives */
+    int64_t n = fe_need_int(I, A->v[0], A->pos[0], "triton.next_power_of_2's argument");
+    if (n > ((int64_t)1 << 62))
+        fe_fail(I, A->pos[0], "%s(%lld) does not fit in 64 bits", fn, (long long)n);
+    int64_t p = 1;
+    while (p < n) p <<= 1;
+    return fe_vint(n <= 0 ? 0 : p);
+}
+
+/* B_SWIZZLE2D */
+static Val bi_swizzle2d(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    /* standard.py's: (i, j) of a size_i x size_j grid renumbered so that
+     * groups of size_g rows are walked column by column */
+    Val ij = fe_binop(I, PK_Add, fe_binop(I, PK_Mult, A->v[0], A->v[3], pos), A->v[1], pos);
+    Val size_gj = fe_binop(I, PK_Mult, A->v[4], A->v[3], pos);
+    Val off_i = fe_binop(I, PK_Mult, fe_binop(I, PK_FloorDiv, ij, size_gj, pos), A->v[4], pos);
+    Val rows = fe_binop(I, PK_Sub, A->v[2], off_i, pos), size_g = A->v[4];
+    if (rows.kind == V_EXPR || size_g.kind == V_EXPR) {
         Attrs at = {0};
-        at.flag = fe_nan_ignored(
-            I, &A, 2, I->ctx->triton_nan); /* the default: Triton's at -O2, the seed's at -O1 */
-        /* Triton computes bf16 maxima in f32 */
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
-        if (!x->type.ptr && x->type.dtype == DT_BF16) x = fe_cast_to(I, x, DT_F32, pos);
-        if (!y->type.ptr && y->type.dtype == DT_BF16) y = fe_cast_to(I, y, DT_F32, pos);
-        return fe_vexpr(
-            fe_binary_expr(I, b == B_MAXIMUM ? OP_MAXIMUM : OP_MINIMUM, fn, x, y, pos, &at));
+        at.flag = 1;
+        size_g = fe_vexpr(fe_binary_expr(I, OP_MINIMUM, fn, fe_to_expr(I, rows, pos, fn),
+                                         fe_to_expr(I, size_g, pos, fn), pos, &at));
+    } else if (fe_ct_compare(I, PK_Lt, rows, size_g, pos).i) {
+        size_g = rows;
     }
-    case B_WHERE: {
-        Expr *c = fe_to_expr(I, A.v[0], A.pos[0], fn);
-        Expr *x = fe_to_expr(I, A.v[1], A.pos[1], fn), *y = fe_to_expr(I, A.v[2], A.pos[2], fn);
-        if (!c->type.ptr && c->type.dtype != DT_BOOL) c = fe_cast_to(I, c, DT_BOOL, A.pos[0]);
-        if (!x->type.ptr && !y->type.ptr) fe_promote_pair(I, fn, &x, &y, 0, pos);
-        return fe_vexpr(fe_mk_op(I, OP_SELECT, fn, pos, 3, c, x, y, NULL));
+    ij = fe_binop(I, PK_Mod, ij, size_gj, pos);
+    Val r = {0};
+    r.kind = V_TUPLE;
+    r.n = 2;
+    r.items = ARENA_ARRAY(I->a, Val, 2);
+    r.items[0] = fe_binop(I, PK_Add, off_i, fe_binop(I, PK_Mod, ij, size_g, pos), pos);
+    r.items[1] = fe_binop(I, PK_FloorDiv, ij, size_g, pos);
+    return r;
+}
+
+/* B_FLOAT */
+static Val bi_float(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    if (!A->given[0]) return fe_vfloat(0);
+    if (A->v[0].kind == V_STR) return fe_parse_float_string(I, A->v[0].s, A->pos[0]);
+    if (!fe_is_number(A->v[0]))
+        fe_fail(I, A->pos[0], "float() needs a compile-time number or string, not %s",
+                fe_kind_name(A->v[0]));
+    return fe_vfloat(fe_as_double(A->v[0]));
+}
+
+/* B_INT */
+static Val bi_int(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    if (!A->given[0]) return fe_vint(0);
+    if (fe_is_intlike(A->v[0])) return fe_vint(A->v[0].i);
+    if (A->v[0].kind == V_FLOAT) {
+        double t = trunc(A->v[0].f);
+        if (!isfinite(t) || t < -9.2e18 || t > 9.2e18)
+            fe_fail(I, A->pos[0], "int() of a float that is not finite or too large");
+        return fe_vint((int64_t)t);
     }
-    case B_NUM_PROGRAMS: {
+    if (A->v[0].kind == V_STR) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(A->v[0].s, &end, 10);
+        while (isspace((unsigned char)*end)) end++;
+        if (*end || errno || end == A->v[0].s)
+            fe_fail(I, A->pos[0], "int() cannot convert the string '%s'", A->v[0].s);
+        return fe_vint(v);
+    }
+    fe_fail(I, A->pos[0], "int() needs a compile-time number or string, not %s",
+            fe_kind_name(A->v[0]));
+}
+
+/* B_BOOL */
+static Val bi_bool(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    if (!A->given[0]) return fe_vbool(0);
+    return fe_vbool(fe_truthy(I, A->v[0], A->pos[0], "bool() of a runtime value is not supported"));
+}
+
+/* B_PY_MIN, B_PY_MAX */
+static Val bi_py_min_max(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    const char *fn = bc->fn;
+    SrcPos pos = bc->pos;
+    Builtin b = bc->b;
+    const Val *items = A->var;
+    int n = A->nvar;
+    if (n == 1) {
+        if (A->var[0].kind != V_TUPLE && A->var[0].kind != V_LIST)
+            fe_fail(I, pos, "%s() of one argument needs a tuple or a list", fn);
+        items = A->var[0].items;
+        n = A->var[0].n;
+        if (n == 0) fe_fail(I, pos, "%s() of an empty sequence", fn);
+    }
+    int runtime = 0;
+    for (int i = 0; i < n; i++) runtime |= items[i].kind == V_EXPR;
+    if (runtime) {
+        /* Triton maps min/max to tl.minimum/tl.maximum (NaN ignored) */
         Attrs at = {0};
-        int64_t axis = fe_need_int(I, A.v[0], A.pos[0], "tl.num_programs's axis");
-        if (axis < 0 || axis > 2)
-            fe_fail(I, A.pos[0], "tl.num_programs's axis must be 0, 1 or 2 (got %lld)",
-                    (long long)axis);
-        at.axis = (int)axis;
-        return fe_vexpr(fe_mk_op(I, OP_NUM_PROGRAMS, fn, pos, 0, NULL, NULL, NULL, &at));
+        at.flag = 1;
+        Expr *acc = fe_to_expr(I, items[0], pos, fn);
+        for (int i = 1; i < n; i++)
+            acc = fe_binary_expr(I, b == B_PY_MIN ? OP_MINIMUM : OP_MAXIMUM, fn, acc,
+                                 fe_to_expr(I, items[i], pos, fn), pos, &at);
+        return fe_vexpr(acc);
     }
-    case B_CAST:
-    case B_TO: return fe_make_cast(I, &A, b == B_TO ? "'.to'" : fn, pos);
-    case B_POINTER_TYPE: {
-        /* tl.pointer_type(dtype): the dtype of a pointer to it (global
-         * memory, address space 1; not const) */
-        Val v = A.v[0];
-        fe_need_dtype(I, v, A.pos[0], fn);
-        if (A.v[1].kind != V_NONE && fe_need_int(I, A.v[1], A.pos[1], fn) != 1)
-            fe_fail(I, A.pos[1], "%s: only address_space=1 (global memory) is supported", fn);
-        if (A.v[2].kind != V_NONE && fe_truthy(I, A.v[2], A.pos[2], "const= must be a bool"))
-            fe_fail(I, A.pos[2], "%s: const pointers are not supported", fn);
-        v.ptr = 1;
-        return v;
+    Val best = items[0];
+    for (int i = 0; i < n; i++) {
+        if (!fe_is_number(items[i]))
+            fe_fail(I, pos, "%s() needs compile-time numbers (use tl.%s for blocks)", fn,
+                    b == B_PY_MIN ? "minimum" : "maximum");
+        if (i == 0) continue;
+        int less = fe_ct_compare(I, PK_Lt, items[i], best, pos).i;
+        int greater = fe_ct_compare(I, PK_Gt, items[i], best, pos).i;
+        if ((b == B_PY_MIN && less) || (b == B_PY_MAX && greater)) best = items[i];
     }
-    case B_DOT: return fe_make_dot(I, &A, fn, pos);
-    case B_MAKE_BLOCK_PTR: return fe_make_block_ptr(I, &A, fn, pos);
-    case B_ADVANCE: return fe_advance(I, &A, fn, pos);
-    case B_MAKE_TENSOR_DESC: return fe_make_tensor_descriptor(I, &A, fn, pos);
-    case B_DESC_LOAD: return fe_desc_load(I, &A, fn, pos);
-    case B_DESC_STORE: return fe_desc_store(I, &A, fn, pos);
-    case B_DESC_ATOMIC_ADD:
-    case B_DESC_ATOMIC_MAX:
-    case B_DESC_ATOMIC_MIN:
-    case B_DESC_ATOMIC_AND:
-    case B_DESC_ATOMIC_OR:
-    case B_DESC_ATOMIC_XOR: return fe_desc_atomic(I, &A, (int)(b - B_DESC_ATOMIC_ADD), fn, pos);
-    case B_INLINE_ASM: return inline_asm(I, &A, fn, pos);
-    case B_GATHER: {
-        /* tl.gather(src, index, axis): the result has the index's shape */
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *i = fe_to_expr(I, A.v[1], A.pos[1], fn);
-        int64_t axis = fe_need_int(I, A.v[2], A.pos[2], "tl.gather's axis");
-        if (x->type.rank > 0 && axis < 0) axis += x->type.rank;
-        if (axis < 0 || axis > 1)
-            fe_fail(I, A.pos[2], "%s: axis %lld is out of range for %s", fn, (long long)A.v[2].i,
-                    type_str(I->a, x->type));
-        Attrs at = {0};
-        at.axis = (int)axis;
-        return fe_vexpr(fe_mk_op(I, OP_GATHER, fn, pos, 2, x, i, NULL, &at));
+    return best;
+}
+
+/* B_ABS */
+static Val bi_abs(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    SrcPos pos = bc->pos;
+    if (A->v[0].kind == V_FLOAT) return fe_vfloat(fabs(A->v[0].f));
+    if (fe_is_intlike(A->v[0])) {
+        if (A->v[0].i == INT64_MIN) fe_fail(I, pos, "integer overflow in abs()");
+        return fe_vint(A->v[0].i < 0 ? -A->v[0].i : A->v[0].i);
     }
-    case B_CLAMP: {
-        /* Triton's clamp: floats only; min(max(x, lo), hi) */
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *lo = fe_to_expr(I, A.v[1], A.pos[1], fn),
-             *hi = fe_to_expr(I, A.v[2], A.pos[2], fn);
-        fe_promote_pair(I, fn, &lo, &hi, 0, pos);
-        fe_promote_pair(I, fn, &x, &lo, 0, pos);
-        fe_promote_pair(I, fn, &x, &hi, 0, pos);
-        if (x->type.ptr || !dtype_is_float((DType)x->type.dtype))
-            fe_fail(I, pos,
-                    "tl.clamp needs floats (got %s): Triton clamps only floating-point values",
-                    type_str(I->a, x->type));
-        Attrs at = {0};
-        at.flag = fe_nan_ignored(I, &A, 3, 1);
-        Expr *m = fe_mk_op(I, OP_MAXIMUM, fn, pos, 2, x, lo, NULL, &at);
-        return fe_vexpr(fe_mk_op(I, OP_MINIMUM, fn, pos, 2, m, hi, NULL, &at));
-    }
-    case B_SIGMOID: {
-        /* as Triton's standard library: 1 / (1 + exp(-x)) */
-        Val x = A.v[0];
-        Val neg = fe_vexpr(
-            fe_mk_op(I, OP_NEG, fn, pos, 1, fe_to_expr(I, x, A.pos[0], fn), NULL, NULL, NULL));
-        Val e = fe_vexpr(fe_mk_op(I, OP_EXP, fn, pos, 1, neg.e, NULL, NULL, NULL));
-        return fe_binop(I, PK_Div, fe_vint(1), fe_binop(I, PK_Add, fe_vint(1), e, pos), pos);
-    }
-    case B_SOFTMAX: {
-        /* as Triton's standard library: z = x - max(x, dim, keep_dims);
-         * exp(z) / sum(exp(z), dim, keep_dims) by tl.fdiv (dim None: 0) */
-        Args R = {0};
-        R.v[0] = A.v[0];
-        R.pos[0] = A.pos[0];
-        R.v[1] = A.v[1].kind == V_NONE ? fe_vint(0) : A.v[1];
-        R.pos[1] = A.pos[1];
-        R.v[4] = A.v[2]; /* tl.max's keep_dims */
-        R.pos[4] = A.pos[2];
-        Val z = fe_binop(I, PK_Sub, A.v[0], fe_reduction(I, B_MAX, &R, "tl.max", pos), pos);
-        Expr *ze = fe_to_expr(I, z, A.pos[0], fn);
-        if (ze->type.ptr || (ze->type.dtype != DT_F32 && ze->type.dtype != DT_F64))
-            fe_fail(I, A.pos[0], "%s needs f32 or f64 values, as Triton's exp (got %s)", fn,
-                    type_str(I->a, ze->type));
-        Expr *num = fe_mk_op(I, OP_EXP, fn, pos, 1, ze, NULL, NULL, NULL);
-        Args S = {0};
-        S.v[0] = fe_vexpr(num);
-        S.pos[0] = pos;
-        S.v[1] = R.v[1];
-        S.pos[1] = R.pos[1];
-        S.v[2] = A.v[2]; /* tl.sum's keep_dims */
-        S.pos[2] = A.pos[2];
-        Expr *den = fe_to_expr(I, fe_reduction(I, B_SUM, &S, "tl.sum", pos), pos, fn);
-        int ieee = A.v[3].kind != V_NONE &&
-                   fe_truthy(I, A.v[3], A.pos[3], "ieee_rounding must be a compile-time bool");
-        return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, num, den, pos, NULL));
-    }
-    case B_FDIV: {
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn), *y = fe_to_expr(I, A.v[1], A.pos[1], fn);
-        int ieee = A.v[2].kind != V_NONE &&
-                   fe_truthy(I, A.v[2], A.pos[2], "ieee_rounding must be a compile-time bool");
-        for (int i = 0; i < 2; i++) {
-            Expr *e = i ? y : x;
-            if (e->type.ptr || !dtype_is_float((DType)e->type.dtype))
-                fe_fail(I, pos, "tl.fdiv needs float operands (got %s and %s)",
-                        type_str(I->a, x->type), type_str(I->a, y->type));
-        }
-        return fe_vexpr(fe_binary_expr(I, ieee ? OP_DIV_RN : OP_DIV, fn, x, y, pos, NULL));
-    }
-    case B_MULTIPLE_OF:
-    case B_MAX_CONTIGUOUS:
-    case B_MAX_CONSTANCY: {
-        Expr *x = fe_to_expr(I, A.v[0], A.pos[0], fn);
-        Val v = A.v[1];
-        if ((v.kind == V_TUPLE || v.kind == V_LIST) && v.n >= 1) v = v.items[v.n - 1];
-        int64_t k = fe_need_int(I, v, A.pos[1], "the hint's value");
-        if (k < 1 || k > (1 << 30))
-            fe_fail(I, A.pos[1], "%s: the value must be a positive integer (got %lld)", fn,
-                    (long long)k);
-        Attrs at = {0};
-        at.axis = b == B_MULTIPLE_OF ? 0 : b == B_MAX_CONTIGUOUS ? 1 : 2;
-        at.start = (int)k;
-        return fe_vexpr(fe_mk_op(I, OP_HINT, fn, pos, 1, x, NULL, NULL, &at));
-    }
-    case B_SUM:
-    case B_MAX:
-    case B_MIN:
-    case B_ARGMAX:
-    case B_ARGMIN:
-    case B_CUMSUM:
-    case B_CUMPROD:
-    case B_XOR_SUM: return fe_reduction(I, b, &A, fn, pos);
-    case B_SORT:
-    case B_FLIP: return fe_sort_flip(I, b, &A, fn, pos);
-    case B_HISTOGRAM: return fe_histogram(I, &A, fn, pos);
-    case B_REDUCE:
-    case B_ASSOC_SCAN: return fe_reduce_fn(I, b, &A, fn, pos);
-    case B_ZEROS_LIKE: {
-        /* standard.py's zeros_like: tl.zeros(input.shape, input.dtype) */
-        if (A.v[0].kind != V_EXPR || A.v[0].e->type.ptr)
-            fe_fail(I, A.pos[0], "%s needs a block or a scalar of numbers, not %s", fn,
-                    A.v[0].kind == V_EXPR ? type_str(I->a, A.v[0].e->type) : fe_kind_name(A.v[0]));
-        Type t = A.v[0].e->type;
-        if (t.rank == 0) return fe_scalar_fill(I, fe_vint(0), (DType)t.dtype, pos, fn);
-        Attrs at = {0};
-        at.rank = t.rank;
-        for (int d = 0; d < t.rank; d++) at.shape[d] = t.dims[d];
-        at.dtype = t.dtype;
-        return fe_vexpr(fe_mk_op(I, OP_ZEROS, fn, pos, 0, NULL, NULL, NULL, &at));
-    }
-    case B_ZEROS:
-    case B_EMPTY: {
-        if (is_empty_shape(A.v[0]))
-            return fe_scalar_fill(I, fe_vint(0), fe_need_dtype(I, A.v[1], A.pos[1], fn), pos, fn);
-        Attrs at = {0};
-        fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
-        at.dtype = fe_need_dtype(I, A.v[1], A.pos[1], fn);
-        return fe_vexpr(
-            fe_mk_op(I, b == B_ZEROS ? OP_ZEROS : OP_EMPTY, fn, pos, 0, NULL, NULL, NULL, &at));
-    }
-    case B_FULL: {
-        if (is_empty_shape(A.v[0]))
-            return fe_scalar_fill(I, A.v[1], fe_need_dtype(I, A.v[2], A.pos[2], fn), A.pos[1], fn);
-        Attrs at = {0};
-        fe_need_shape(I, A.v[0], A.pos[0], fn, &at);
-        at.dtype = fe_need_dtype(I, A.v[2], A.pos[2], fn);
-        /* a number keeps the type it is written in (the seed prints `full 2`
-         * for tl.full(s, 2, tl.float32)); the op converts it to dtype */
-        Expr *fill = fe_to_expr_as(I, A.v[1], at.dtype, A.pos[1], "tl.full's value");
-        if ((A.v[1].kind == V_INT && at.dtype == DT_F32) ||
-            (A.v[1].kind == V_FLOAT && at.dtype == DT_I32))
-            fill = fe_to_expr(I, A.v[1], A.pos[1], "tl.full's value");
-        return fe_vexpr(fe_mk_op(I, OP_FULL, fn, pos, 1, fill, NULL, NULL, &at));
-    }
-    case B_STATIC_RANGE:
-    case B_TL_RANGE:
-    case B_RANGE: fe_fail(I, pos, "%s() can only be the iterable of a for loop", fn);
-    case B_STD_LOG2:
-    case B_STD_IS_POW2: {
-        /* standard.py: the floor of log2 of a compile-time integer (0 for
-         * 1 and below), and whether it is a power of two */
-        int64_t n = fe_need_int(I, A.v[0], A.pos[0], fn);
-        if (b == B_STD_IS_POW2) return fe_vbool(n > 0 && (n & (n - 1)) == 0);
-        int64_t log2 = 0;
-        while (n > 1) n >>= 1, log2++;
-        return fe_vint(log2);
-    }
-    case B_CDIV: {
-        if (A.v[0].kind == V_EXPR || A.v[1].kind == V_EXPR) /* as Triton: (x + div - 1) // div */
-            return fe_binop(
-                I, PK_FloorDiv,
-                fe_binop(I, PK_Sub, fe_binop(I, PK_Add, A.v[0], A.v[1], pos), fe_vint(1), pos),
-                A.v[1], pos);
-        Val num =
-            fe_ct_binop(I, PK_Add, A.v[0], fe_ct_binop(I, PK_Sub, A.v[1], fe_vint(1), pos), pos);
-        return fe_ct_binop(I, PK_FloorDiv, num, A.v[1], pos);
-    }
-    case B_NEXT_POW2: {
-        /* triton.next_power_of_2 (a Python function of a compile-time int):
-         * the smallest power of 2 at least n; 0 for n <= 0, as its bit
-         * arithmetic gives */
-        int64_t n = fe_need_int(I, A.v[0], A.pos[0], "triton.next_power_of_2's argument");
-        if (n > ((int64_t)1 << 62))
-            fe_fail(I, A.pos[0], "%s(%lld) does not fit in 64 bits", fn, (long long)n);
-        int64_t p = 1;
-        while (p < n) p <<= 1;
-        return fe_vint(n <= 0 ? 0 : p);
-    }
-    case B_SWIZZLE2D: {
-        /* standard.py's: (i, j) of a size_i x size_j grid renumbered so that
-         * groups of size_g rows are walked column by column */
-        Val ij = fe_binop(I, PK_Add, fe_binop(I, PK_Mult, A.v[0], A.v[3], pos), A.v[1], pos);
-        Val size_gj = fe_binop(I, PK_Mult, A.v[4], A.v[3], pos);
-        Val off_i = fe_binop(I, PK_Mult, fe_binop(I, PK_FloorDiv, ij, size_gj, pos), A.v[4], pos);
-        Val rows = fe_binop(I, PK_Sub, A.v[2], off_i, pos), size_g = A.v[4];
-        if (rows.kind == V_EXPR || size_g.kind == V_EXPR) {
-            Attrs at = {0};
-            at.flag = 1;
-            size_g = fe_vexpr(fe_binary_expr(I, OP_MINIMUM, fn, fe_to_expr(I, rows, pos, fn),
-                                             fe_to_expr(I, size_g, pos, fn), pos, &at));
-        } else if (fe_ct_compare(I, PK_Lt, rows, size_g, pos).i) {
-            size_g = rows;
-        }
-        ij = fe_binop(I, PK_Mod, ij, size_gj, pos);
-        Val r = {0};
-        r.kind = V_TUPLE;
-        r.n = 2;
-        r.items = ARENA_ARRAY(I->a, Val, 2);
-        r.items[0] = fe_binop(I, PK_Add, off_i, fe_binop(I, PK_Mod, ij, size_g, pos), pos);
-        r.items[1] = fe_binop(I, PK_FloorDiv, ij, size_g, pos);
-        return r;
-    }
-    case B_FLOAT:
-        if (!A.given[0]) return fe_vfloat(0);
-        if (A.v[0].kind == V_STR) return fe_parse_float_string(I, A.v[0].s, A.pos[0]);
-        if (!fe_is_number(A.v[0]))
-            fe_fail(I, A.pos[0], "float() needs a compile-time number or string, not %s",
-                    fe_kind_name(A.v[0]));
-        return fe_vfloat(fe_as_double(A.v[0]));
-    case B_INT:
-        if (!A.given[0]) return fe_vint(0);
-        if (fe_is_intlike(A.v[0])) return fe_vint(A.v[0].i);
-        if (A.v[0].kind == V_FLOAT) {
-            double t = trunc(A.v[0].f);
-            if (!isfinite(t) || t < -9.2e18 || t > 9.2e18)
-                fe_fail(I, A.pos[0], "int() of a float that is not finite or too large");
-            return fe_vint((int64_t)t);
-        }
-        if (A.v[0].kind == V_STR) {
-            char *end;
-            errno = 0;
-            long long v = strtoll(A.v[0].s, &end, 10);
-            while (isspace((unsigned char)*end)) end++;
-            if (*end || errno || end == A.v[0].s)
-                fe_fail(I, A.pos[0], "int() cannot convert the string '%s'", A.v[0].s);
-            return fe_vint(v);
-        }
-        fe_fail(I, A.pos[0], "int() needs a compile-time number or string, not %s",
-                fe_kind_name(A.v[0]));
-    case B_BOOL:
-        if (!A.given[0]) return fe_vbool(0);
-        return fe_vbool(
-            fe_truthy(I, A.v[0], A.pos[0], "bool() of a runtime value is not supported"));
-    case B_PY_MIN:
-    case B_PY_MAX: {
-        Val *items = A.var;
-        int n = A.nvar;
-        if (n == 1) {
-            if (A.var[0].kind != V_TUPLE && A.var[0].kind != V_LIST)
-                fe_fail(I, pos, "%s() of one argument needs a tuple or a list", fn);
-            items = A.var[0].items;
-            n = A.var[0].n;
-            if (n == 0) fe_fail(I, pos, "%s() of an empty sequence", fn);
-        }
-        int runtime = 0;
-        for (int i = 0; i < n; i++) runtime |= items[i].kind == V_EXPR;
-        if (runtime) {
-            /* Triton maps min/max to tl.minimum/tl.maximum (NaN ignored) */
-            Attrs at = {0};
-            at.flag = 1;
-            Expr *acc = fe_to_expr(I, items[0], pos, fn);
-            for (int i = 1; i < n; i++)
-                acc = fe_binary_expr(I, b == B_PY_MIN ? OP_MINIMUM : OP_MAXIMUM, fn, acc,
-                                     fe_to_expr(I, items[i], pos, fn), pos, &at);
-            return fe_vexpr(acc);
-        }
-        Val best = items[0];
-        for (int i = 0; i < n; i++) {
-            if (!fe_is_number(items[i]))
-                fe_fail(I, pos, "%s() needs compile-time numbers (use tl.%s for blocks)", fn,
-                        b == B_PY_MIN ? "minimum" : "maximum");
-            if (i == 0) continue;
-            int less = fe_ct_compare(I, PK_Lt, items[i], best, pos).i;
-            int greater = fe_ct_compare(I, PK_Gt, items[i], best, pos).i;
-            if ((b == B_PY_MIN && less) || (b == B_PY_MAX && greater)) best = items[i];
-        }
-        return best;
-    }
-    case B_ABS:
-        if (A.v[0].kind == V_FLOAT) return fe_vfloat(fabs(A.v[0].f));
-        if (fe_is_intlike(A.v[0])) {
-            if (A.v[0].i == INT64_MIN) fe_fail(I, pos, "integer overflow in abs()");
-            return fe_vint(A.v[0].i < 0 ? -A.v[0].i : A.v[0].i);
-        }
-        fe_fail(I, pos, "abs() needs a compile-time number, not %s", fe_kind_name(A.v[0]));
-    case B_LEN:
-        if (A.v[0].kind == V_TUPLE || A.v[0].kind == V_LIST) return fe_vint(A.v[0].n);
-        if (A.v[0].kind == V_STR) return fe_vint((int64_t)strlen(A.v[0].s));
-        fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A.v[0]));
-    case B_RESHAPE:
-    case B_VIEW:
-    case B_RAVEL:
-    case B_TRANS:
-    case B_PERMUTE:
-    case B_EXPAND_DIMS:
-    case B_BROADCAST_TO:
-    case B_BROADCAST:
-    case B_JOIN:
-    case B_SPLIT:
-    case B_INTERLEAVE:
-    case B_CAT: /* (fe_call_shape) */
-    case B_ATOMIC_ADD: return fe_call_atomic(I, &A, RMW_ADD, fn, pos);
-    case B_ATOMIC_MAX: return fe_call_atomic(I, &A, RMW_MAX, fn, pos);
-    case B_ATOMIC_MIN: return fe_call_atomic(I, &A, RMW_MIN, fn, pos);
-    case B_ATOMIC_AND: return fe_call_atomic(I, &A, RMW_AND, fn, pos);
-    case B_ATOMIC_OR: return fe_call_atomic(I, &A, RMW_OR, fn, pos);
-    case B_ATOMIC_XOR: return fe_call_atomic(I, &A, RMW_XOR, fn, pos);
-    case B_ATOMIC_XCHG: return fe_call_atomic(I, &A, RMW_XCHG, fn, pos);
-    case B_ATOMIC_CAS: return fe_call_atomic(I, &A, -1, fn, pos);
-    case B_DEBUG_BARRIER: return fe_debug_barrier(I, pos);
-    case B_PHILOX: return fe_call_random(I, RNG_PHILOX, &A, fn, pos);
-    case B_RANDINT: return fe_call_random(I, RNG_RANDINT, &A, fn, pos);
-    case B_RANDINT4X: return fe_call_random(I, RNG_RANDINT4X, &A, fn, pos);
-    case B_RAND: return fe_call_random(I, RNG_RAND, &A, fn, pos);
-    case B_RAND4X: return fe_call_random(I, RNG_RAND4X, &A, fn, pos);
-    case B_RANDN: return fe_call_random(I, RNG_RANDN, &A, fn, pos);
-    case B_RANDN4X: return fe_call_random(I, RNG_RANDN4X, &A, fn, pos);
-    case B_UINT_TO_UNIFORM_FLOAT: return fe_call_random(I, RNG_UNIFORM, &A, fn, pos);
-    case B_PAIR_UNIFORM_TO_NORMAL: return fe_call_random(I, RNG_NORMAL_PAIR, &A, fn, pos);
-    case B_COUNT: break;
-    }
-    fe_fail(I, pos, "unsupported call");
+    fe_fail(I, pos, "abs() needs a compile-time number, not %s", fe_kind_name(A->v[0]));
+}
+
+/* B_LEN */
+static Val bi_len(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    SrcPos pos = bc->pos;
+    if (A->v[0].kind == V_TUPLE || A->v[0].kind == V_LIST) return fe_vint(A->v[0].n);
+    if (A->v[0].kind == V_STR) return fe_vint((int64_t)strlen(A->v[0].s));
+    fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A->v[0]));
+}
+
+/* B_DEBUG_BARRIER */
+static Val bi_debug_barrier(Interp *I, const BuiltinCall *bc) {
+    SrcPos pos = bc->pos;
+    return fe_debug_barrier(I, pos);
+}
+
+/* The atomics: `arg` is the AtomicRmw (-1: atomic_cas). */
+static Val bi_atomic(Interp *I, const BuiltinCall *bc) {
+    return fe_call_atomic(I, &bc->A, bc->arg, bc->fn, bc->pos);
+}
+
+/* random.py's functions: `arg` is the RandomFn. */
+static Val bi_random(Interp *I, const BuiltinCall *bc) {
+    return fe_call_random(I, (RandomFn)bc->arg, &bc->A, bc->fn, bc->pos);
+}
+
+/* The debugging functions bind their own arguments (fe_debug.c). */
+static Val bi_debug(Interp *I, const BuiltinCall *bc) { return fe_call_debug(I, bc->call, bc->b); }
+
+/* The shape functions bind their own arguments (fe_shape.c). */
+static Val bi_shape(Interp *I, const BuiltinCall *bc) {
+    return fe_call_shape(I, bc->call, bc->b, bc->self);
+}
+
+static const BuiltinDef builtins[B_COUNT] = {
+    [B_JIT] = {{"triton.jit", {"fn"}, 1, 8, 0}, bi_jit, 0},
+    [B_CONSTEXPR] = {{"tl.constexpr", {"value"}, 1, 8, 0}, bi_constexpr, 0},
+    [B_PROGRAM_ID] = {{"tl.program_id", {"axis"}, 1, 8, 0}, bi_program_id, 0},
+    [B_ARANGE] = {{"tl.arange", {"start", "end"}, 2, 8, 0}, bi_arange, 0},
+    /* Triton 3.6's parameters in order; boundary_check and padding_option
+     * are for block pointers (fe_blockptr.c) */
+    [B_LOAD] = {{"tl.load",
+                 {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+                  "eviction_policy", "volatile"},
+                 1,
+                 3,
+                 0},
+                bi_load,
+                0},
+    [B_STORE] = {{"tl.store",
+                  {"pointer", "value", "mask", "boundary_check", "cache_modifier",
+                   "eviction_policy"},
+                  2,
+                  3,
+                  0},
+                 bi_store,
+                 0},
+    [B_MAXIMUM] = {{"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0}, bi_maximum_minimum, 0},
+    [B_MINIMUM] = {{"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0}, bi_maximum_minimum, 0},
+    [B_WHERE] = {{"tl.where", {"condition", "x", "y"}, 3, 8, 0}, bi_where, 0},
+    [B_SUM] = {{"tl.sum", {"input", "axis", "keep_dims", "dtype"}, 1, 8, 0}, bi_reduction, 0},
+    [B_MAX] = {{"tl.max",
+                {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
+                1,
+                8,
+                0},
+               bi_reduction,
+               0},
+    [B_MIN] = {{"tl.min",
+                {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
+                1,
+                8,
+                0},
+               bi_reduction,
+               0},
+    [B_ZEROS] = {{"tl.zeros", {"shape", "dtype"}, 2, 8, 0}, bi_zeros_empty, 0},
+    [B_ZEROS_LIKE] = {{"tl.zeros_like", {"input"}, 1, 8, 0}, bi_zeros_like, 0},
+    [B_STD_LOG2] = {{"_log2", {"i"}, 1, 1, 0}, bi_std_log2_pow2, 0},
+    [B_STD_IS_POW2] = {{"_is_power_of_two", {"i"}, 1, 1, 0}, bi_std_log2_pow2, 0},
+    [B_FULL] = {{"tl.full", {"shape", "value", "dtype"}, 3, 8, 0}, bi_full, 0},
+    [B_EMPTY] = {{"tl.empty", {"shape", "dtype"}, 2, 8, 0}, bi_zeros_empty, 0},
+    [B_STATIC_RANGE] = {{"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0},
+    [B_CDIV] = {{"tl.cdiv", {"x", "div"}, 2, 8, 0}, bi_cdiv, 0},
+    [B_SWIZZLE2D] = {{"tl.swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5, 8, 0},
+                     bi_swizzle2d,
+                     0},
+    [B_RANGE] = {{"range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0},
+    /* Triton 3.6's tl.range: num_stages and loop_unroll_factor are kept on
+     * the loop; the other hints are accepted (compile-time values) */
+    [B_TL_RANGE] = {{"tl.range",
+                     {"arg1", "arg2", "step", "num_stages", "loop_unroll_factor",
+                      "disallow_acc_multi_buffer", "flatten", "warp_specialize", "disable_licm"},
+                     1,
+                     10,
+                     0},
+                    bi_range,
+                    0},
+    [B_FLOAT] = {{"float", {"x"}, 0, 8, 0}, bi_float, 0},
+    [B_INT] = {{"int", {"x"}, 0, 8, 0}, bi_int, 0},
+    [B_BOOL] = {{"bool", {"x"}, 0, 8, 0}, bi_bool, 0},
+    [B_PY_MIN] = {{"min", {0}, 1, 8, 1}, bi_py_min_max, 0},
+    [B_PY_MAX] = {{"max", {0}, 1, 8, 1}, bi_py_min_max, 0},
+    [B_ABS] = {{"abs", {"x"}, 1, 8, 0}, bi_abs, 0},
+    [B_LEN] = {{"len", {"obj"}, 1, 8, 0}, bi_len, 0},
+    [B_NUM_PROGRAMS] = {{"tl.num_programs", {"axis"}, 1, 8, 0}, bi_num_programs, 0},
+    [B_CAST] = {{"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
+                bi_cast_to,
+                0},
+    [B_TO] = {{"to", {"self", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0}, bi_cast_to, 0},
+    [B_POINTER_TYPE] = {{"tl.pointer_type", {"element_ty", "address_space", "const"}, 1, 8, 0},
+                        bi_pointer_type,
+                        0},
+    [B_CLAMP] = {{"tl.clamp", {"x", "min", "max", "propagate_nan"}, 3, 8, 0}, bi_clamp, 0},
+    [B_SIGMOID] = {{"tl.sigmoid", {"x"}, 1, 8, 0}, bi_sigmoid, 0},
+    [B_FDIV] = {{"tl.fdiv", {"x", "y", "ieee_rounding"}, 2, 8, 0}, bi_fdiv, 0},
+    [B_MULTIPLE_OF] = {{"tl.multiple_of", {"input", "values"}, 2, 8, 0}, bi_hint, 0},
+    [B_MAX_CONTIGUOUS] = {{"tl.max_contiguous", {"input", "values"}, 2, 8, 0}, bi_hint, 0},
+    [B_MAX_CONSTANCY] = {{"tl.max_constancy", {"input", "values"}, 2, 8, 0}, bi_hint, 0},
+    [B_STATIC_ASSERT] = {{"tl.static_assert", {"cond", "msg"}, 1, 8, 0}, bi_debug, 0},
+    [B_STATIC_PRINT] = {{"tl.static_print", {0}, 0, 8, 1}, bi_debug, 0},
+    [B_DEVICE_PRINT] = {{"tl.device_print", {0}, 1, 8, 1}, bi_debug, 0},
+    [B_DEVICE_ASSERT] = {{"tl.device_assert", {"cond", "msg", "mask"}, 1, 8, 0}, bi_debug, 0},
+    [B_PRINT] = {{"print", {0}, 1, 8, 1}, bi_debug, 0},
+    /* the shape functions bind their own arguments (fe_shape.c) */
+    [B_RESHAPE] = {{"tl.reshape", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_VIEW] = {{"tl.view", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_RAVEL] = {{"tl.ravel", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_TRANS] = {{"tl.trans", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_PERMUTE] = {{"tl.permute", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_EXPAND_DIMS] = {{"tl.expand_dims", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_BROADCAST_TO] = {{"tl.broadcast_to", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_BROADCAST] = {{"tl.broadcast", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_JOIN] = {{"tl.join", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_SPLIT] = {{"tl.split", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_INTERLEAVE] = {{"tl.interleave", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_CAT] = {{"tl.cat", {0}, 0, 8, 1}, bi_shape, 0},
+    /* reductions and scans along an axis (fe_reduce.c) */
+    [B_ARGMAX] = {{"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
+                  bi_reduction,
+                  0},
+    [B_ARGMIN] = {{"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
+                  bi_reduction,
+                  0},
+    [B_CUMSUM] = {{"tl.cumsum", {"input", "axis", "reverse", "dtype"}, 1, 8, 0}, bi_reduction, 0},
+    [B_CUMPROD] = {{"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0}, bi_reduction, 0},
+    [B_REDUCE] = {{"tl.reduce", {"input", "axis", "combine_fn", "keep_dims"}, 3, 8, 0},
+                  bi_reduce_fn,
+                  0},
+    [B_ASSOC_SCAN] = {{"tl.associative_scan", {"input", "axis", "combine_fn", "reverse"}, 3, 8, 0},
+                      bi_reduce_fn,
+                      0},
+    [B_XOR_SUM] = {{"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0}, bi_reduction, 0},
+    [B_SORT] = {{"tl.sort", {"x", "dim", "descending"}, 1, 8, 0}, bi_sort_flip, 0},
+    [B_FLIP] = {{"tl.flip", {"x", "dim"}, 1, 8, 0}, bi_sort_flip, 0},
+    [B_HISTOGRAM] = {{"tl.histogram", {"input", "num_bins", "mask"}, 2, 8, 0}, bi_histogram, 0},
+    [B_ATOMIC_ADD] = {{"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                      bi_atomic,
+                      RMW_ADD},
+    [B_ATOMIC_MAX] = {{"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                      bi_atomic,
+                      RMW_MAX},
+    [B_ATOMIC_MIN] = {{"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                      bi_atomic,
+                      RMW_MIN},
+    [B_ATOMIC_AND] = {{"tl.atomic_and", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                      bi_atomic,
+                      RMW_AND},
+    [B_ATOMIC_OR] = {{"tl.atomic_or", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                     bi_atomic,
+                     RMW_OR},
+    [B_ATOMIC_XOR] = {{"tl.atomic_xor", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                      bi_atomic,
+                      RMW_XOR},
+    [B_ATOMIC_XCHG] = {{"tl.atomic_xchg", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
+                       bi_atomic,
+                       RMW_XCHG},
+    [B_ATOMIC_CAS] = {{"tl.atomic_cas", {"pointer", "cmp", "val", "sem", "scope"}, 3, 8, 0},
+                      bi_atomic,
+                      -1},
+    [B_DEBUG_BARRIER] = {{"tl.debug_barrier", {0}, 0, 8, 0}, bi_debug_barrier, 0},
+    [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
+                  bi_random,
+                  RNG_PHILOX},
+    [B_RANDINT] = {{"tl.randint", {"seed", "offset", "n_rounds"}, 2, 8, 0}, bi_random, RNG_RANDINT},
+    [B_RANDINT4X] = {{"tl.randint4x", {"seed", "offset", "n_rounds"}, 2, 8, 0},
+                     bi_random,
+                     RNG_RANDINT4X},
+    [B_RAND] = {{"tl.rand", {"seed", "offset", "n_rounds"}, 2, 8, 0}, bi_random, RNG_RAND},
+    [B_RAND4X] = {{"tl.rand4x", {"seed", "offsets", "n_rounds"}, 2, 8, 0}, bi_random, RNG_RAND4X},
+    [B_RANDN] = {{"tl.randn", {"seed", "offset", "n_rounds"}, 2, 8, 0}, bi_random, RNG_RANDN},
+    [B_RANDN4X] = {{"tl.randn4x", {"seed", "offset", "n_rounds"}, 2, 8, 0}, bi_random, RNG_RANDN4X},
+    [B_UINT_TO_UNIFORM_FLOAT] = {{"tl.uint_to_uniform_float", {"x"}, 1, 8, 0},
+                                 bi_random,
+                                 RNG_UNIFORM},
+    [B_PAIR_UNIFORM_TO_NORMAL] = {{"tl.pair_uniform_to_normal", {"u1", "u2"}, 2, 8, 0},
+                                  bi_random,
+                                  RNG_NORMAL_PAIR},
+    [B_MAKE_BLOCK_PTR] = {{"tl.make_block_ptr",
+                           {"base", "shape", "strides", "offsets", "block_shape", "order"},
+                           6,
+                           8,
+                           0},
+                          bi_make_block_ptr,
+                          0},
+    [B_ADVANCE] = {{"tl.advance", {"base", "offsets"}, 2, 8, 0}, bi_advance, 0},
+    [B_MAKE_TENSOR_DESC] = {{"tl.make_tensor_descriptor",
+                             {"base", "shape", "strides", "block_shape", "padding_option"},
+                             4,
+                             8,
+                             0},
+                            bi_make_tensor_desc,
+                            0},
+    [B_DESC_LOAD] = {{"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0}, bi_desc_load, 0},
+    [B_DESC_STORE] = {{"tl.store_tensor_descriptor", {"desc", "offsets", "value"}, 3, 8, 0},
+                      bi_desc_store,
+                      0},
+    [B_DESC_ATOMIC_ADD] = {{"desc.atomic_add", {"desc", "offsets", "value"}, 3, 8, 0},
+                           bi_desc_atomic,
+                           0},
+    [B_DESC_ATOMIC_MAX] = {{"desc.atomic_max", {"desc", "offsets", "value"}, 3, 8, 0},
+                           bi_desc_atomic,
+                           0},
+    [B_DESC_ATOMIC_MIN] = {{"desc.atomic_min", {"desc", "offsets", "value"}, 3, 8, 0},
+                           bi_desc_atomic,
+                           0},
+    [B_DESC_ATOMIC_AND] = {{"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
+                           bi_desc_atomic,
+                           0},
+    [B_DESC_ATOMIC_OR] = {{"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
+                          bi_desc_atomic,
+                          0},
+    [B_DESC_ATOMIC_XOR] = {{"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
+                           bi_desc_atomic,
+                           0},
+    [B_GATHER] = {{"tl.gather", {"src", "index", "axis"}, 3, 8, 0}, bi_gather, 0},
+    [B_NEXT_POW2] = {{"triton.next_power_of_2", {"n"}, 1, 8, 0}, bi_next_pow2, 0},
+    [B_SOFTMAX] = {{"tl.softmax", {"x", "dim", "keep_dims", "ieee_rounding"}, 1, 8, 0},
+                   bi_softmax,
+                   0},
+    [B_INLINE_ASM] = {{"tl.inline_asm_elementwise",
+                       {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
+                       6,
+                       8,
+                       0},
+                      bi_inline_asm,
+                      0},
+    [B_DOT] = {{"tl.dot",
+                {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc",
+                 "out_dtype"},
+                2,
+                8,
+                0},
+               bi_dot,
+               0},
+};
+
+void fe_bind_args(Interp *I, const PyNode *call, Builtin b, Args *out) {
+    fe_bind_spec(I, call, &builtins[b].spec, out, NULL);
+}
+
+/* A builtin called: its row of the table binds the arguments (but for the
+ * functions that bind their own) and names the handler. */
+Val fe_call_builtin(Interp *I, const PyNode *call, Builtin b, const Val *self) {
+    if (b >= B_COUNT) fe_fail(I, call->pos, "unsupported call");
+    const BuiltinDef *d = &builtins[b];
+    BuiltinCall c;
+    c.b = b;
+    c.fn = d->spec.display;
+    c.pos = call->pos;
+    c.call = call;
+    c.self = self;
+    c.arg = d->arg;
+    if (d->call != bi_debug && d->call != bi_shape) fe_bind_spec(I, call, &d->spec, &c.A, self);
+    return d->call(I, &c);
 }

@@ -135,32 +135,7 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
         if (self.kind == V_DTYPE) {
             if (pyast_list(n, "args") && pyast_list(n, "args")->len)
                 fe_fail(I, n->pos, "%s() takes no arguments", f.s);
-            const DTypeInfo *d = dtype_info((DType)self.i);
-            DType dt = (DType)self.i;
-            int p = self.ptr;
-            const char *m = f.s;
-            int r = 0;
-            if (strcmp(m, "is_ptr") == 0) r = p;
-            else if (p) r = 0;
-            else if (strcmp(m, "is_floating") == 0) r = d->cls == DC_FLOAT;
-            else if (strcmp(m, "is_int") == 0) r = dtype_is_int(dt);
-            else if (strcmp(m, "is_int_signed") == 0) r = dtype_is_signed(dt);
-            else if (strcmp(m, "is_int_unsigned") == 0) r = dtype_is_unsigned(dt);
-            else if (strcmp(m, "is_bool") == 0) r = dt == DT_BOOL;
-            else if (strcmp(m, "is_fp8") == 0) r = dtype_is_fp8(dt);
-            else {
-                /* is_fp16, is_int32, is_uint8, ...: by the Triton name's short form */
-                static const struct {
-                    const char *m;
-                    DType dt;
-                } by[] = {{"is_fp16", DT_F16},   {"is_bf16", DT_BF16},  {"is_fp32", DT_F32},
-                          {"is_fp64", DT_F64},   {"is_int8", DT_I8},    {"is_int16", DT_I16},
-                          {"is_int32", DT_I32},  {"is_int64", DT_I64},  {"is_uint8", DT_U8},
-                          {"is_uint16", DT_U16}, {"is_uint32", DT_U32}, {"is_uint64", DT_U64}};
-                for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
-                    if (strcmp(by[i].m, m) == 0) r = by[i].dt == dt;
-            }
-            return fe_vbool(r);
+            return fe_vbool(fe_dtype_test(f.s, (DType)self.i, self.ptr));
         }
         if (self.kind == V_BLOCKPTR && self.bp->desc)
             return fe_call_builtin(I, n, fe_desc_method(f.s), &self);
@@ -189,7 +164,8 @@ Val fe_eval_call(Interp *I, const PyNode *n) {
         const PyNode *a = fe_list_node(args, 0);
         Val v = fe_eval(I, a);
         if (v.kind != V_EXPR && !fe_is_number(v))
-            fe_fail(I, a->pos, "%s(x): x must be a number or a scalar, not %s", name, fe_kind_name(v));
+            fe_fail(I, a->pos, "%s(x): x must be a number or a scalar, not %s", name,
+                    fe_kind_name(v));
         return fe_scalar_fill(I, v, (DType)f.i, a->pos, name);
     }
     fe_fail(I, n->pos, "%s is not callable", fe_kind_name(f));
@@ -287,8 +263,7 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         Val x = fe_eval(I, pyast_node(n, "operand"));
         if (!op) fe_fail(I, n->pos, "malformed operator");
         if (x.kind == V_BLOCKPTR)
-            fe_bp_misuse(I, n->pos,
-                         arena_printf(I->a, "unary '%s'", fe_py_op_symbol(op->kind_id)));
+            fe_bp_misuse(I, n->pos, arena_printf(I->a, "unary '%s'", fe_py_op_symbol(op->kind_id)));
         if (op->kind_id == PK_Not) {
             if (x.kind == V_EXPR) {
                 /* Triton: a bool block inverted; other dtypes are an error */
@@ -346,10 +321,10 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
         if (!ops || !comps || ops->len != comps->len || ops->len == 0)
             fe_fail(I, n->pos, "malformed comparison");
         if (ops->len > 1)
-            fe_fail(
-                I, n->pos,
-                "chained comparisons are not supported (parenthesize each comparison when combining with &, "
-                "e.g. (0 <= x) & (x < n))");
+            fe_fail(I, n->pos,
+                    "chained comparisons are not supported (parenthesize each "
+                    "comparison when combining with &, "
+                    "e.g. (0 <= x) & (x < n))");
         Val a = fe_eval(I, pyast_node(n, "left"));
         Val b = fe_eval(I, fe_list_node(comps, 0));
         if (!fe_list_node(ops, 0)) fe_fail(I, n->pos, "malformed comparison");
@@ -399,10 +374,10 @@ Val fe_eval_inner(Interp *I, const PyNode *n) {
 Val fe_eval(Interp *I, const PyNode *n) {
     if (!n) fe_fail(I, srcpos(0, 0), "malformed syntax tree (a missing expression)");
     if (++I->eval_depth > MAX_EVAL_DEPTH)
-        fe_fail(
-            I, n->pos,
-            "the expression is nested more than %d levels deep (split it with intermediate variables)",
-            MAX_EVAL_DEPTH);
+        fe_fail(I, n->pos,
+                "the expression is nested more than %d levels deep (split it "
+                "with intermediate variables)",
+                MAX_EVAL_DEPTH);
     Val v = fe_eval_inner(I, n);
     I->eval_depth--;
     return v;

@@ -52,14 +52,14 @@ typedef enum VKind {
     V_FUNC,
     V_USERFUNC,
     V_SLICE,
-    V_OPFN,  /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
-    V_METHOD, /* a bound method: `s` its name, `items[0]` the receiver */
+    V_OPFN,            /* an op of ops.def callable as tl.<spelling>() (OPF_CALL), `i`: the Op */
+    V_METHOD,          /* a bound method: `s` its name, `items[0]` the receiver */
     V_NONCONST_GLOBAL, /* a module-level name kernels may not read (Triton's rule):
                         * `s` its name, `i` 1 when annotated `x: tl.constexpr = v`,
                         * 2 computed by Python, 3 a member its module lacks (`s`:
                         * what it is, in words) */
-    V_BLOCKPTR, /* tl.make_block_ptr's value: `bp` */
-    V_LAZY      /* a name imported by a module other than the kernel's, read
+    V_BLOCKPTR,        /* tl.make_block_ptr's value: `bp` */
+    V_LAZY             /* a name imported by a module other than the kernel's, read
                  * when first used (fe_resolve): `lazy` */
 } VKind;
 
@@ -71,14 +71,14 @@ typedef struct Val {
     const char *s;     /* V_STR, V_MODULE/V_USERFUNC name */
     struct Val *items; /* V_TUPLE, V_LIST */
     int n;
-    Expr *e;                 /* V_EXPR */
-    int ptr;                 /* V_DTYPE: a pointer to the dtype (p.dtype) */
-    int u64;                 /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
-    int strong;              /* a Python number assigned to a variable: a tensor in
+    Expr *e;                       /* V_EXPR */
+    int ptr;                       /* V_DTYPE: a pointer to the dtype (p.dtype) */
+    int u64;                       /* V_INT: an integer of 2^63 .. 2^64-1, its bits in `i` */
+    int strong;                    /* a Python number assigned to a variable: a tensor in
                         * Triton, so it takes part in promotion (not weak) */
-    const struct UserFn *fn; /* V_USERFUNC: the function */
-    struct FeModule *umod;   /* V_MODULE of MOD_USER: the module */
-    const struct BlockPtr *bp; /* V_BLOCKPTR */
+    const struct UserFn *fn;       /* V_USERFUNC: the function */
+    struct FeModule *umod;         /* V_MODULE of MOD_USER: the module */
+    const struct BlockPtr *bp;     /* V_BLOCKPTR */
     const struct LazyImport *lazy; /* V_LAZY */
 } Val;
 
@@ -98,7 +98,7 @@ typedef struct LazyImport {
  * offsets, the rest must not change. Immutable: tl.advance makes a new one. */
 typedef struct BlockPtr {
     int rank;
-    struct Expr *base; /* a scalar pointer */
+    struct Expr *base;        /* a scalar pointer */
     Val shape[MT_MAX_RANK];   /* compile-time ints or integer scalars as given (i64 at use) */
     Val strides[MT_MAX_RANK]; /* the same */
     Val offsets[MT_MAX_RANK]; /* compile-time ints or i64 scalars */
@@ -332,12 +332,12 @@ typedef struct Interp {
     /* by depth: the region is a runtime if whose branches hold a `return`
      * and the rest of the function (fe_visit_returning_if) */
     unsigned char returning[MAX_LOOP_DEPTH];
-    const Cont *cont;  /* the continuation of the statement being visited */
-    Env loop_locals;   /* names first created in a runtime loop body */
+    const Cont *cont;        /* the continuation of the statement being visited */
+    Env loop_locals;         /* names first created in a runtime loop body */
     int conditional_imports; /* > 0: reading the imports of a module-level if/try branch */
-    EnvEntry *module_values;  /* --module-value NAME=VALUE, in every module (fe_module_value) */
+    EnvEntry *module_values; /* --module-value NAME=VALUE, in every module (fe_module_value) */
     int nmodule_values;
-    int lazy_imports;        /* > 0: imports of user modules bind V_LAZY (fe_load_module) */
+    int lazy_imports;  /* > 0: imports of user modules bind V_LAZY (fe_load_module) */
     Env branch_locals; /* names created in one branch of a runtime if only */
     int eval_depth;
     FeModule *mod; /* the file whose code runs now */
@@ -357,6 +357,19 @@ typedef struct Args {
     int nvar; /* variadic */
     Val var[16];
 } Args;
+
+/* A builtin's call as its handler (fe_builtins.c's table) sees it: the
+ * builtin, its display spelling, the call and receiver, the row's `arg`
+ * and the arguments bound to its parameters. */
+typedef struct BuiltinCall {
+    Builtin b;
+    const char *fn;
+    SrcPos pos;
+    const PyNode *call;
+    const Val *self;
+    int arg;
+    Args A;
+} BuiltinCall;
 
 /* The start, stop and step of a range() call. */
 typedef struct RangeParts {
@@ -500,7 +513,10 @@ const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name);
 void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const Define *defs,
                      int ndefs);
 Val fe_tl_member(const char *attr, int math);
-Val fe_libdevice_member(const char *attr); /* libdevice.X, or V_NONE */
+/* dtype predicate `name` (is_floating, is_int32, ...) of dt (a pointer to it
+ * when ptr), 0 when there is no such predicate (fe_builtins.c's table). */
+int fe_dtype_test(const char *name, DType dt, int ptr);
+Val fe_libdevice_member(const char *attr);                   /* libdevice.X, or V_NONE */
 Val fe_module_member(Interp *I, Val base, const char *attr); /* a module's X, or V_NONE */
 /* Calls the helper `fn` (a V_USERFUNC) with positional arguments and
  * returns its result (a V_TUPLE when it returns several values; None when

@@ -1,10 +1,10 @@
 /* Triton's shape functions (triton/language/core.py), as functions and as
  * methods of blocks: tl.reshape / tl.view / tl.ravel, tl.trans / x.T /
  * tl.permute, tl.expand_dims, tl.broadcast_to / tl.broadcast, tl.join,
- * tl.split, tl.interleave and tl.cat. Blocks have at most MT_MAX_RANK dimensions (those of rank 3 and
- * more are folded to rank 2 by rank.c after lowering); element order is row-major
- * (tl.view and can_reorder=True keep it too, one of the orders Triton may
- * choose). */
+ * tl.split, tl.interleave and tl.cat. Blocks have at most MT_MAX_RANK
+ * dimensions (those of rank 3 and more are folded to rank 2 by rank.c after
+ * lowering); element order is row-major (tl.view and can_reorder=True keep
+ * it too, one of the orders Triton may choose). */
 #include "frontend/fe_internal.h"
 
 /* The call's arguments: positional ones (the receiver of a method first)
@@ -212,6 +212,81 @@ Expr *fe_transpose(Interp *I, Expr *x, const char *fn, SrcPos pos) {
     return permute(I, x, swap, 2, fn, pos);
 }
 
+/* tl.expand_dims(input, axis): axis an int or a sequence of them. */
+static Val expand_dims_call(Interp *I, const PyNode *call, const Val *self) {
+    ShapeCall c;
+    SrcPos pos = call->pos;
+    int64_t dims[16];
+    static const char *const kw[] = {"input", "axis"};
+    bind(I, call, self, "tl.expand_dims", kw, 2, &c);
+    if (c.n > 2) fe_fail(I, pos, "tl.expand_dims() takes 2 arguments");
+    Expr *x = need_input(I, &c, 0, "input");
+    Val av;
+    SrcPos at;
+    if (!arg(&c, 1, &av, &at)) fe_fail(I, pos, "tl.expand_dims() missing required argument 'axis'");
+    int n = int_list(I, &c, 1, 1, "axis", dims, MT_MAX_RANK);
+    int nd = x->type.rank + n;
+    if (nd > MT_MAX_RANK)
+        fe_fail(I, at, "tl.expand_dims: blocks have at most %d dimensions (%s with %d new axes)",
+                MT_MAX_RANK, type_str(I->a, x->type), n);
+    int axes[MT_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        if (dims[i] < -nd || dims[i] >= nd)
+            fe_fail(I, at, "tl.expand_dims: invalid axis %lld (expected %d <= axis < %d)",
+                    (long long)dims[i], -nd, nd);
+        axes[i] = (int)(dims[i] < 0 ? dims[i] + nd : dims[i]);
+    }
+    /* ascending, as Triton inserts them (each axis counts in the result) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && axes[j - 1] > axes[j]; j--) {
+            int t = axes[j];
+            axes[j] = axes[j - 1], axes[j - 1] = t;
+        }
+    for (int i = 1; i < n; i++)
+        if (axes[i] == axes[i - 1])
+            fe_fail(I, at, "tl.expand_dims received duplicate axes (%d)", axes[i]);
+    for (int i = 0; i < n; i++) {
+        Attrs a = {0};
+        a.axis = axes[i];
+        x = fe_mk_op(I, OP_EXPAND_DIMS, "tl.expand_dims", pos, 1, x, NULL, NULL, &a);
+    }
+    return fe_vexpr(x);
+}
+
+static Val cat_call(Interp *I, const PyNode *call, const Val *self) {
+    ShapeCall c;
+    SrcPos pos = call->pos;
+    int64_t dims[16];
+    /* Triton's cat may order the elements as it likes (it requires
+     * can_reorder=True: only results that do not depend on the order,
+     * such as reductions, are defined); here: tl.join(input, other)
+     * reshaped, which keeps the elements in their threads where the
+     * layout holds a row's pair (layout.c CONV_REGS) */
+    static const char *const kw[] = {"input", "other", "can_reorder"};
+    bind(I, call, self, "tl.cat", kw, 3, &c);
+    if (c.n > 3) fe_fail(I, pos, "tl.cat() takes at most 3 arguments (%d given)", c.n);
+    Expr *x = need_input(I, &c, 0, "input");
+    Expr *y = need_input(I, &c, 1, "other");
+    Val reorder = fe_vint(0);
+    SrcPos rat = pos;
+    arg(&c, 2, &reorder, &rat);
+    if (!fe_is_intlike(reorder) || !reorder.i)
+        fe_fail(I, rat, "tl.cat needs can_reorder=True (Triton's cat may reorder the elements)");
+    Type tx = x->type, ty = y->type;
+    if (tx.rank != 1 || ty.rank != 1)
+        fe_fail(I, pos, "tl.cat concatenates two 1-D blocks, as Triton's (got %s and %s)",
+                type_str(I->a, tx), type_str(I->a, ty));
+    int same = tx.rank == ty.rank && tx.dtype == ty.dtype && tx.ptr == ty.ptr;
+    for (int i = 0; same && i < tx.rank; i++) same = tx.dims[i] == ty.dims[i];
+    if (!same)
+        fe_fail(I, pos, "tl.cat needs two blocks of one shape and dtype (got %s and %s)",
+                type_str(I->a, tx), type_str(I->a, ty));
+    Expr *j = fe_mk_op(I, OP_JOIN, "tl.cat", pos, 2, x, y, NULL, NULL);
+    dims[0] = 2 * (int64_t)tx.dims[0];
+    Attrs a = shape_attrs(I, &c, dims, 1, pos);
+    return fe_vexpr(reshape(I, j, &a, "tl.cat", pos));
+}
+
 Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
     ShapeCall c;
     SrcPos pos = call->pos;
@@ -250,43 +325,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         if (n == 0) dims[0] = 1, dims[1] = 0, n = 2;
         return fe_vexpr(permute(I, x, dims, n, fn, pos));
     }
-    case B_EXPAND_DIMS: {
-        static const char *const kw[] = {"input", "axis"};
-        bind(I, call, self, "tl.expand_dims", kw, 2, &c);
-        if (c.n > 2) fe_fail(I, pos, "tl.expand_dims() takes 2 arguments");
-        Expr *x = need_input(I, &c, 0, "input");
-        Val av;
-        SrcPos at;
-        if (!arg(&c, 1, &av, &at))
-            fe_fail(I, pos, "tl.expand_dims() missing required argument 'axis'");
-        int n = int_list(I, &c, 1, 1, "axis", dims, MT_MAX_RANK);
-        int nd = x->type.rank + n;
-        if (nd > MT_MAX_RANK)
-            fe_fail(I, at, "tl.expand_dims: blocks have at most %d dimensions (%s with %d new axes)",
-                    MT_MAX_RANK, type_str(I->a, x->type), n);
-        int axes[MT_MAX_RANK];
-        for (int i = 0; i < n; i++) {
-            if (dims[i] < -nd || dims[i] >= nd)
-                fe_fail(I, at, "tl.expand_dims: invalid axis %lld (expected %d <= axis < %d)",
-                        (long long)dims[i], -nd, nd);
-            axes[i] = (int)(dims[i] < 0 ? dims[i] + nd : dims[i]);
-        }
-        /* ascending, as Triton inserts them (each axis counts in the result) */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && axes[j - 1] > axes[j]; j--) {
-                int t = axes[j];
-                axes[j] = axes[j - 1], axes[j - 1] = t;
-            }
-        for (int i = 1; i < n; i++)
-            if (axes[i] == axes[i - 1])
-                fe_fail(I, at, "tl.expand_dims received duplicate axes (%d)", axes[i]);
-        for (int i = 0; i < n; i++) {
-            Attrs a = {0};
-            a.axis = axes[i];
-            x = fe_mk_op(I, OP_EXPAND_DIMS, "tl.expand_dims", pos, 1, x, NULL, NULL, &a);
-        }
-        return fe_vexpr(x);
-    }
+    case B_EXPAND_DIMS: return expand_dims_call(I, call, self);
     case B_BROADCAST_TO: {
         static const char *const kw[] = {"input", "shape"};
         bind(I, call, self, "tl.broadcast_to", kw, 2, &c);
@@ -324,36 +363,7 @@ Val fe_call_shape(Interp *I, const PyNode *call, Builtin b, const Val *self) {
         Attrs a = shape_attrs(I, &c, dims, r - 1, pos);
         return fe_vexpr(reshape(I, j, &a, "tl.interleave", pos));
     }
-    case B_CAT: {
-        /* Triton's cat may order the elements as it likes (it requires
-         * can_reorder=True: only results that do not depend on the order,
-         * such as reductions, are defined); here: tl.join(input, other)
-         * reshaped, which keeps the elements in their threads where the
-         * layout holds a row's pair (layout.c CONV_REGS) */
-        static const char *const kw[] = {"input", "other", "can_reorder"};
-        bind(I, call, self, "tl.cat", kw, 3, &c);
-        if (c.n > 3) fe_fail(I, pos, "tl.cat() takes at most 3 arguments (%d given)", c.n);
-        Expr *x = need_input(I, &c, 0, "input");
-        Expr *y = need_input(I, &c, 1, "other");
-        Val reorder = fe_vint(0);
-        SrcPos rat = pos;
-        arg(&c, 2, &reorder, &rat);
-        if (!fe_is_intlike(reorder) || !reorder.i)
-            fe_fail(I, rat, "tl.cat needs can_reorder=True (Triton's cat may reorder the elements)");
-        Type tx = x->type, ty = y->type;
-        if (tx.rank != 1 || ty.rank != 1)
-            fe_fail(I, pos, "tl.cat concatenates two 1-D blocks, as Triton's (got %s and %s)",
-                    type_str(I->a, tx), type_str(I->a, ty));
-        int same = tx.rank == ty.rank && tx.dtype == ty.dtype && tx.ptr == ty.ptr;
-        for (int i = 0; same && i < tx.rank; i++) same = tx.dims[i] == ty.dims[i];
-        if (!same)
-            fe_fail(I, pos, "tl.cat needs two blocks of one shape and dtype (got %s and %s)",
-                    type_str(I->a, tx), type_str(I->a, ty));
-        Expr *j = fe_mk_op(I, OP_JOIN, "tl.cat", pos, 2, x, y, NULL, NULL);
-        dims[0] = 2 * (int64_t)tx.dims[0];
-        Attrs a = shape_attrs(I, &c, dims, 1, pos);
-        return fe_vexpr(reshape(I, j, &a, "tl.cat", pos));
-    }
+    case B_CAT: return cat_call(I, call, self);
     case B_SPLIT: {
         static const char *const kw[] = {"a"};
         bind(I, call, self, "tl.split", kw, 1, &c);

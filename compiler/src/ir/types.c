@@ -49,9 +49,9 @@ const DTypeInfo dtype_table[DT_COUNT] = {
     [DT_NONE] = {"none", "none", "none", DC_NONE, 0, 0, 0, DT_NONE, "void", "{0}", "{0}", "void",
                  "{0}", "{0}", "void", "none", "NONE"},
 #define DT(id, triton, sig, ssa, cls, bits, mant, flags, compute, cuda, cl, cs, host, hl, hs, \
-           header, mlir, arg)                                                                          \
-    [DT_##id] = {triton, sig, ssa, cls, bits, mant, flags, DT_##compute, cuda, cl, cs, host, hl,  \
-                 hs,     header, mlir, arg},
+           header, mlir, arg)                                                                 \
+    [DT_##id] = {triton, sig, ssa,  cls, bits, mant,   flags, DT_##compute, cuda,             \
+                 cl,     cs,  host, hl,  hs,   header, mlir,  arg},
 #include "base/dtypes.def"
 #undef DT
 };
@@ -358,7 +358,6 @@ DType integer_promote(DType x, DType y) {
     return b->bits >= a->bits ? y : x;
 }
 
-
 DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div_or_mod,
                      const char **err) {
     if (x_weak != y_weak) {
@@ -383,7 +382,8 @@ DType promote_dtypes(Arena *a, DType x, int x_weak, DType y, int y_weak, int div
         (dtype_is_unsigned(x) || x == DT_BOOL) != (dtype_is_unsigned(y) || y == DT_BOOL)) {
         *err = arena_printf(
             a,
-            "%s and %s have different signedness (cast them to the same signedness first, as Triton requires)",
+            "%s and %s have different signedness (cast them to the same signedness first, as "
+            "Triton requires)",
             dtype_name(x), dtype_name(y));
         return DT_NONE;
     }
@@ -486,11 +486,11 @@ int op_result_type_named(Arena *a, Op op, const char *display, const Type *args,
 static int dot_result_type(Arena *a, const char *name, const Type *args, const Attrs *at, Type *out,
                            const char **err) {
     Type x = args[0], y = args[1], c = args[2];
-    if (x.ptr || y.ptr || c.ptr || x.rank < 2 || x.rank > 3 || y.rank != x.rank ||
-        c.rank != x.rank)
-        FAIL("%s needs two blocks and an accumulator, all of rank 2 or all of rank 3 (got %s, %s "
-             "and %s)",
-             name, type_str(a, x), type_str(a, y), type_str(a, c));
+    if (x.ptr || y.ptr || c.ptr || x.rank < 2 || x.rank > 3 || y.rank != x.rank || c.rank != x.rank)
+        FAIL(
+            "%s needs two blocks and an accumulator, all of rank 2 or all of rank 3 (got %s, %s "
+            "and %s)",
+            name, type_str(a, x), type_str(a, y), type_str(a, c));
     int o = x.rank - 2; /* rank 3: the batch axis first */
     if (o && (y.dims[0] != x.dims[0] || c.dims[0] != x.dims[0]))
         FAIL("%s: the batch dimensions of %s, %s and %s differ", name, shape_str(a, x),
@@ -525,8 +525,8 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
             FAIL("%s {batch=%d}: the shapes %s and %s are not compatible for a batched product",
                  name, (int)B, shape_str(a, x), shape_str(a, y));
         if (c.dims[0] / B != M || c.dims[1] != N)
-            FAIL("%s {batch=%d}: the accumulator has shape %s, the product (%d, %d)", name,
-                 (int)B, shape_str(a, c), (int)(B * M), (int)N);
+            FAIL("%s {batch=%d}: the accumulator has shape %s, the product (%d, %d)", name, (int)B,
+                 shape_str(a, c), (int)(B * M), (int)N);
     } else {
         if (y.dims[o] != K)
             FAIL("%s: the shapes %s and %s are not compatible for a matrix product (K: %d and %d)",
@@ -548,482 +548,655 @@ static int dot_result_type(Arena *a, const char *name, const Type *args, const A
     return 1;
 }
 
-int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
-                      const Attrs *at, Type *out, const char **err) {
-    const OpInfo *info = op_info(op);
-    static const uint8_t all[3] = {ARG_PRESENT, ARG_PRESENT, ARG_PRESENT};
-    if (!flags) flags = all;
+/* A type rule's question: the op, the name its messages use, its operands
+ * (flags: ARG_*) and attributes. Each rule below answers it for one rule
+ * class of the op table (TypeRule) or, for TR_SPECIAL, one op class. */
+typedef struct Query {
+    Arena *a;
+    Op op;
+    const char *name;
+    const Type *args;
+    const uint8_t *flags;
+    const Attrs *at;
+} Query;
+
+typedef int (*RuleFn)(const Query *q, Type *out, const char **err);
+
+/* ---- The rules of the elementwise ops (ops.def's rule column) ---------- */
+
+static int rule_unary_num(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    if (!type_is_numeric(q->args[0]))
+        FAIL("%s needs a number (got %s)", q->name, type_str(a, q->args[0]));
+    *out = q->args[0];
+    return 1;
+}
+
+static int rule_unary_float(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64))
+        FAIL(
+            "%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with "
+            ".to(tl.float32))",
+            q->name, type_str(a, args[0]));
+    *out = args[0];
+    return 1;
+}
+
+static int rule_unary_f32(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    if (args[0].ptr || args[0].dtype != DT_F32)
+        FAIL("%s needs an f32 operand, as Triton (got %s)", q->name, type_str(a, args[0]));
+    *out = args[0];
+    return 1;
+}
+
+/* The broadcast shape of the first n operands, the result of dtype dt. */
+static int shaped_result(const Query *q, int n, DType dt, Type *out, const char **err) {
     Type shape;
-    DType ct;
-    const char *name = display ? display : info->name;
-    int nargs = info->nargs < 0 ? 0 : info->nargs;
-    for (int i = 0; i < nargs; i++)
-        if ((flags[i] & ARG_PRESENT) && (args[i].dtype == DT_NONE || args[i].dtype >= DT_COUNT))
-            FAIL("%s has an operand without a type", name);
-    switch (info->rule) {
-    case TR_UNARY_NUM:
-        if (!type_is_numeric(args[0]))
-            FAIL("%s needs a number (got %s)", name, type_str(a, args[0]));
-        *out = args[0];
-        return 1;
-    case TR_UNARY_FLOAT:
-        if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64))
-            FAIL(
-                "%s needs an f32 or f64 operand, as Triton's math functions (got %s; convert with .to(tl.float32))",
-                name, type_str(a, args[0]));
-        *out = args[0];
-        return 1;
-    case TR_UNARY_F32:
-        if (args[0].ptr || args[0].dtype != DT_F32)
-            FAIL("%s needs an f32 operand, as Triton (got %s)", name, type_str(a, args[0]));
-        *out = args[0];
-        return 1;
-    case TR_DIV_F32:
-        for (int i = 0; i < 2; i++)
-            if (args[i].ptr || args[i].dtype != DT_F32)
-                FAIL("%s needs two f32 operands, as Triton (got %s and %s)", name,
-                     type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped(DT_F32, shape);
-        return 1;
-    case TR_ARITH:
-    case TR_CMP:
-        if (!computation(a, name, args, flags, 0, &ct, err)) return 0;
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped(info->rule == TR_CMP ? DT_BOOL : ct, shape);
-        return 1;
-    case TR_DIV: {
-        if (!computation(a, name, args, flags, 1, &ct, err)) return 0;
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped(dtype_is_float(ct) ? ct : DT_F32, shape);
-        return 1;
-    }
-    case TR_DIVMOD:
-    case TR_INT_DIVMOD:
-        if (!computation(a, name, args, flags, 1, &ct, err)) return 0;
-        if (info->rule == TR_INT_DIVMOD && !dtype_is_int(ct))
-            FAIL("%s needs integers (got %s and %s; Triton has no '//' on floats)", name,
+    if (!broadcast_or_fail(q->a, q->name, q->args, q->flags, n, &shape, err)) return 0;
+    *out = shaped(dt, shape);
+    return 1;
+}
+
+static int rule_div_f32(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    for (int i = 0; i < 2; i++)
+        if (args[i].ptr || args[i].dtype != DT_F32)
+            FAIL("%s needs two f32 operands, as Triton (got %s and %s)", q->name,
                  type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped(ct, shape);
-        return 1;
-    case TR_BITWISE:
-    case TR_SHIFT:
-        for (int i = 0; i < 2; i++)
-            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype))
-                FAIL("%s needs integers or bools (got %s and %s)", name, type_str(a, args[0]),
-                     type_str(a, args[1]));
-        if (!computation(a, name, args, flags, 0, &ct, err)) return 0;
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped(ct, shape);
-        return 1;
-    case TR_FMA:
-        for (int i = 0; i < 3; i++)
-            if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) ||
-                dtype_is_fp8((DType)args[i].dtype) || args[i].dtype != args[0].dtype)
-                FAIL("%s needs three floats of one dtype (got %s, %s and %s)", name,
-                     type_str(a, args[0]), type_str(a, args[1]), type_str(a, args[2]));
-        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
-        *out = shaped((DType)args[0].dtype, shape);
-        return 1;
-    case TR_BINARY_FLOAT:
-        /* as Triton's libdevice: (f32, f32), (f64, f64), and pow's integer
-         * exponent (powi), taken here in the float type */
-        if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64) || args[1].ptr ||
-            !(args[1].dtype == args[0].dtype ||
-              (op == OP_POW && dtype_is_int((DType)args[1].dtype) && args[1].dtype != DT_BOOL)))
-            FAIL("%s needs two f32 or two f64 operands, as Triton's libdevice%s (got %s and %s; "
-                 "convert with .to(tl.float32))",
-                 name, op == OP_POW ? " (or an integer exponent)" : "", type_str(a, args[0]),
+    return shaped_result(q, 2, DT_F32, out, err);
+}
+
+/* TR_ARITH and TR_CMP: the computation type, bool for a comparison. */
+static int rule_arith(const Query *q, Type *out, const char **err) {
+    DType ct;
+    if (!computation(q->a, q->name, q->args, q->flags, 0, &ct, err)) return 0;
+    return shaped_result(q, 2, op_info(q->op)->rule == TR_CMP ? DT_BOOL : ct, out, err);
+}
+
+static int rule_div(const Query *q, Type *out, const char **err) {
+    DType ct;
+    if (!computation(q->a, q->name, q->args, q->flags, 1, &ct, err)) return 0;
+    return shaped_result(q, 2, dtype_is_float(ct) ? ct : DT_F32, out, err);
+}
+
+/* TR_DIVMOD and TR_INT_DIVMOD ('%' and '//'). */
+static int rule_divmod(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    DType ct;
+    if (!computation(a, q->name, q->args, q->flags, 1, &ct, err)) return 0;
+    if (op_info(q->op)->rule == TR_INT_DIVMOD && !dtype_is_int(ct))
+        FAIL("%s needs integers (got %s and %s; Triton has no '//' on floats)", q->name,
+             type_str(a, q->args[0]), type_str(a, q->args[1]));
+    return shaped_result(q, 2, ct, out, err);
+}
+
+/* TR_BITWISE and TR_SHIFT. */
+static int rule_bitwise(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    DType ct;
+    for (int i = 0; i < 2; i++)
+        if (args[i].ptr || !dtype_is_int((DType)args[i].dtype))
+            FAIL("%s needs integers or bools (got %s and %s)", q->name, type_str(a, args[0]),
                  type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped((DType)args[0].dtype, shape);
-        return 1;
-    case TR_UMULHI:
-        for (int i = 0; i < 2; i++)
-            if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) ||
-                args[i].dtype != args[0].dtype || dtype_info((DType)args[i].dtype)->bits < 32)
-                FAIL("%s needs two integers of one 32- or 64-bit dtype (got %s and %s)", name,
-                     type_str(a, args[0]), type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = shaped((DType)args[0].dtype, shape);
-        return 1;
-    case TR_SELECT: {
-        if (args[0].ptr || args[0].dtype != DT_BOOL)
-            FAIL("%s needs a bool condition (got %s)", name, type_str(a, args[0]));
-        DType dt;
-        if (args[1].ptr || args[2].ptr) {
-            if (!args[1].ptr || !args[2].ptr || args[1].dtype != args[2].dtype)
-                FAIL("%s needs two values of one type (got %s and %s)", name, type_str(a, args[1]),
-                     type_str(a, args[2]));
-            if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
-            Type t = type_ptr((DType)args[1].dtype);
-            *out = type_with_shape(t, shape.rank, shape.dims);
-            return 1;
-        }
-        if (!computation(a, name, args + 1, flags + 1, 0, &dt, err)) return 0;
-        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
-        *out = shaped(dt, shape);
+    if (!computation(a, q->name, args, q->flags, 0, &ct, err)) return 0;
+    return shaped_result(q, 2, ct, out, err);
+}
+
+static int rule_fma(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    for (int i = 0; i < 3; i++)
+        if (args[i].ptr || !dtype_is_float((DType)args[i].dtype) ||
+            dtype_is_fp8((DType)args[i].dtype) || args[i].dtype != args[0].dtype)
+            FAIL("%s needs three floats of one dtype (got %s, %s and %s)", q->name,
+                 type_str(a, args[0]), type_str(a, args[1]), type_str(a, args[2]));
+    return shaped_result(q, 3, (DType)args[0].dtype, out, err);
+}
+
+/* As Triton's libdevice: (f32, f32), (f64, f64), and pow's integer
+ * exponent (powi), taken here in the float type. */
+static int rule_binary_float(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    int is_pow = q->op == OP_POW;
+    if (args[0].ptr || (args[0].dtype != DT_F32 && args[0].dtype != DT_F64) || args[1].ptr ||
+        !(args[1].dtype == args[0].dtype ||
+          (is_pow && dtype_is_int((DType)args[1].dtype) && args[1].dtype != DT_BOOL)))
+        FAIL(
+            "%s needs two f32 or two f64 operands, as Triton's libdevice%s (got %s and %s; "
+            "convert with .to(tl.float32))",
+            q->name, is_pow ? " (or an integer exponent)" : "", type_str(a, args[0]),
+            type_str(a, args[1]));
+    return shaped_result(q, 2, (DType)args[0].dtype, out, err);
+}
+
+static int rule_umulhi(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    for (int i = 0; i < 2; i++)
+        if (args[i].ptr || !dtype_is_int((DType)args[i].dtype) || args[i].dtype != args[0].dtype ||
+            dtype_info((DType)args[i].dtype)->bits < 32)
+            FAIL("%s needs two integers of one 32- or 64-bit dtype (got %s and %s)", q->name,
+                 type_str(a, args[0]), type_str(a, args[1]));
+    return shaped_result(q, 2, (DType)args[0].dtype, out, err);
+}
+
+static int rule_select(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    Type shape;
+    if (args[0].ptr || args[0].dtype != DT_BOOL)
+        FAIL("%s needs a bool condition (got %s)", q->name, type_str(a, args[0]));
+    DType dt;
+    if (args[1].ptr || args[2].ptr) {
+        if (!args[1].ptr || !args[2].ptr || args[1].dtype != args[2].dtype)
+            FAIL("%s needs two values of one type (got %s and %s)", q->name, type_str(a, args[1]),
+                 type_str(a, args[2]));
+        if (!broadcast_or_fail(a, q->name, args, q->flags, 3, &shape, err)) return 0;
+        Type t = type_ptr((DType)args[1].dtype);
+        *out = type_with_shape(t, shape.rank, shape.dims);
         return 1;
     }
-    case TR_SPECIAL: break;
-    }
-    switch (op) {
-    case OP_PROGRAM_ID:
-    case OP_NUM_PROGRAMS:
+    if (!computation(a, q->name, args + 1, q->flags + 1, 0, &dt, err)) return 0;
+    return shaped_result(q, 3, dt, out, err);
+}
+
+/* By ops.def's rule column; TR_SPECIAL: by the op's class (below). */
+static const RuleFn rule_fns[] = {
+    [TR_SPECIAL] = NULL,
+    [TR_UNARY_NUM] = rule_unary_num,
+    [TR_UNARY_FLOAT] = rule_unary_float,
+    [TR_UNARY_F32] = rule_unary_f32,
+    [TR_ARITH] = rule_arith,
+    [TR_DIV] = rule_div,
+    [TR_DIV_F32] = rule_div_f32,
+    [TR_DIVMOD] = rule_divmod,
+    [TR_INT_DIVMOD] = rule_divmod,
+    [TR_FMA] = rule_fma,
+    [TR_BINARY_FLOAT] = rule_binary_float,
+    [TR_UMULHI] = rule_umulhi,
+    [TR_CMP] = rule_arith,
+    [TR_BITWISE] = rule_bitwise,
+    [TR_SHIFT] = rule_bitwise,
+    [TR_SELECT] = rule_select,
+};
+
+/* ---- The rules of the other ops, by op class --------------------------- */
+
+/* OC_INDEX: program_id, num_programs, arange. */
+static int class_index(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Attrs *at = q->at;
+    if (q->op != OP_ARANGE) {
         if (at->axis < 0 || at->axis > 2)
-            FAIL("%s axis must be 0, 1 or 2 (got %d)", name, at->axis);
+            FAIL("%s axis must be 0, 1 or 2 (got %d)", q->name, at->axis);
         *out = type_scalar(DT_I32);
         return 1;
-    case OP_ARANGE: {
-        if (at->end <= at->start) FAIL("arange needs start < end (got %d, %d)", at->start, at->end);
-        int64_t n = (int64_t)at->end - at->start;
-        if (n > MT_MAX_NUMEL)
-            FAIL("arange of %lld elements exceeds the limit of %d", (long long)n, MT_MAX_NUMEL);
-        int32_t d = (int32_t)n;
-        *out = type_with_shape(type_scalar(DT_I32), 1, &d);
+    }
+    if (at->end <= at->start) FAIL("arange needs start < end (got %d, %d)", at->start, at->end);
+    int64_t n = (int64_t)at->end - at->start;
+    if (n > MT_MAX_NUMEL)
+        FAIL("arange of %lld elements exceeds the limit of %d", (long long)n, MT_MAX_NUMEL);
+    int32_t d = (int32_t)n;
+    *out = type_with_shape(type_scalar(DT_I32), 1, &d);
+    return 1;
+}
+
+/* OC_CREATE: zeros, full, empty. */
+static int class_create(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Attrs *at = q->at;
+    const char *name = q->name;
+    if (at->rank < 1 || at->rank > MT_MAX_RANK)
+        FAIL("%s needs a shape of rank 1 to %d (got rank %d)", name, MT_MAX_RANK, at->rank);
+    int64_t n = 1;
+    for (int i = 0; i < at->rank; i++) {
+        if (at->shape[i] <= 0)
+            FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
+        n *= at->shape[i];
+    }
+    if (n > MT_MAX_NUMEL)
+        FAIL("%s of %lld elements exceeds the limit of %d", name, (long long)n, MT_MAX_NUMEL);
+    if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
+    if (q->op == OP_FULL) {
+        Type v = q->args[0];
+        if (v.rank != 0 || v.ptr)
+            FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, v));
+        if (!dtype_convertible((DType)v.dtype, at->dtype))
+            FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype),
+                 dtype_name(v.dtype));
+    }
+    *out = type_with_shape(type_scalar(at->dtype), at->rank, at->shape);
+    return 1;
+}
+
+static int shape_expand_dims(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Attrs *at = q->at;
+    Type x = q->args[0];
+    if (x.rank >= MT_MAX_RANK)
+        FAIL("expand_dims of %s: blocks have at most %d dimensions", type_str(a, x), MT_MAX_RANK);
+    if (at->axis < 0 || at->axis > x.rank)
+        FAIL("expand_dims axis %d is out of range for %s", at->axis, type_str(a, x));
+    int32_t dims[MT_MAX_RANK];
+    int k = 0;
+    for (int i = 0; i <= x.rank; i++) dims[i] = (i == at->axis) ? 1 : x.dims[k++];
+    *out = type_with_shape(x, x.rank + 1, dims);
+    return 1;
+}
+
+/* reshape and broadcast: to the shape of the attributes. */
+static int shape_reshape(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Attrs *at = q->at;
+    const char *name = q->name;
+    Type x = q->args[0];
+    if (x.ptr) FAIL("%s of a pointer block is not supported (reshape the offsets instead)", name);
+    if (at->rank < 0 || at->rank > MT_MAX_RANK)
+        FAIL("%s: blocks have at most %d dimensions (the shape has %d)", name, MT_MAX_RANK,
+             at->rank);
+    int64_t n = 1;
+    for (int i = 0; i < at->rank; i++) {
+        if (at->shape[i] <= 0)
+            FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
+        n *= at->shape[i];
+    }
+    if (q->op == OP_RESHAPE && n != type_numel(x))
+        FAIL("%s cannot change the number of elements: %s has %lld, the shape %s has %lld", name,
+             type_str(a, x), (long long)type_numel(x),
+             shape_str(a, type_with_shape(x, at->rank, at->shape)), (long long)n);
+    if (q->op == OP_BROADCAST) {
+        const char *e = broadcast_error(a, name, x, at->rank, at->shape);
+        if (e) FAIL("%s", e);
+    }
+    *out = type_with_shape(x, at->rank, at->shape);
+    return 1;
+}
+
+static int shape_trans(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    Type x = q->args[0];
+    if (x.ptr) FAIL("%s of a pointer block is not supported (transpose the offsets instead)", name);
+    if (x.rank < 2) FAIL("%s needs a block of rank 2 or more (got %s)", name, type_str(a, x));
+    if (x.rank == 2) {
+        int32_t dims[2] = {x.dims[1], x.dims[0]};
+        *out = type_with_shape(x, 2, dims);
         return 1;
     }
-    case OP_ZEROS:
-    case OP_FULL:
-    case OP_EMPTY: {
-        if (at->rank < 1 || at->rank > MT_MAX_RANK)
-            FAIL("%s needs a shape of rank 1 to %d (got rank %d)", name, MT_MAX_RANK, at->rank);
-        int64_t n = 1;
-        for (int i = 0; i < at->rank; i++) {
-            if (at->shape[i] <= 0)
-                FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
-            n *= at->shape[i];
-        }
-        if (n > MT_MAX_NUMEL)
-            FAIL("%s of %lld elements exceeds the limit of %d", name, (long long)n, MT_MAX_NUMEL);
-        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
-        if (op == OP_FULL) {
-            if (args[0].rank != 0 || args[0].ptr)
-                FAIL("%s needs a scalar fill value (got %s)", name, type_str(a, args[0]));
-            if (!dtype_convertible((DType)args[0].dtype, at->dtype))
-                FAIL("%s cannot fill a %s block with a %s value", name, dtype_name(at->dtype),
-                     dtype_name(args[0].dtype));
-        }
-        *out = type_with_shape(type_scalar(at->dtype), at->rank, at->shape);
+    int32_t dims[MT_MAX_RANK];
+    int seen = 0;
+    for (int k = 0; k < x.rank; k++) {
+        int p = q->at->perm[k];
+        if (p < 0 || p >= x.rank || (seen >> p & 1))
+            FAIL("%s: the permutation of %s is not one of its axes", name, type_str(a, x));
+        seen |= 1 << p;
+        dims[k] = x.dims[p];
+    }
+    *out = type_with_shape(x, x.rank, dims);
+    return 1;
+}
+
+static int shape_remap(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Attrs *at = q->at;
+    const char *name = q->name;
+    Type x = q->args[0];
+    if (x.ptr || x.rank < 1 || x.rank > 2)
+        FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
+    if (at->rank < 1 || at->rank > 2 || at->nv < 1 || at->nv > MT_MAX_RANK)
+        FAIL("%s needs a result of rank 1 or 2 and 1 to %d index dimensions", name, MT_MAX_RANK);
+    Type r = type_with_shape(x, at->rank, at->shape);
+    int64_t n = 1, lo = at->voff, hi = at->voff;
+    for (int k = 0; k < at->nv; k++) {
+        if (at->vdims[k] < 1) FAIL("%s needs positive index dimensions", name);
+        n *= at->vdims[k];
+        int64_t span = (int64_t)(at->vdims[k] - 1) * at->vstride[k];
+        if (span < 0) lo += span;
+        else hi += span;
+    }
+    if (n != type_numel(r))
+        FAIL("%s: the index dimensions hold %lld elements, the result %s %lld", name, (long long)n,
+             shape_str(a, r), (long long)type_numel(r));
+    if (lo < 0 || hi >= type_numel(x))
+        FAIL("%s reads outside %s (elements %lld to %lld)", name, type_str(a, x), (long long)lo,
+             (long long)hi);
+    *out = r;
+    return 1;
+}
+
+static int shape_join(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    const Type *args = q->args;
+    if (args[0].ptr || args[1].ptr) FAIL("%s of pointers is not supported", name);
+    if (!type_eq(args[0], args[1]))
+        FAIL("%s needs two values of one type and shape (got %s and %s)", name,
+             type_str(a, args[0]), type_str(a, args[1]));
+    if (args[0].rank >= MT_MAX_RANK)
+        FAIL("%s of %s: blocks have at most %d dimensions", name, type_str(a, args[0]),
+             MT_MAX_RANK);
+    int32_t dims[MT_MAX_RANK];
+    for (int k = 0; k < args[0].rank; k++) dims[k] = args[0].dims[k];
+    dims[args[0].rank] = 2;
+    *out = type_with_shape(args[0], args[0].rank + 1, dims);
+    return 1;
+}
+
+static int shape_split(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    Type x = q->args[0];
+    if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+    if (x.rank < 1 || x.dims[x.rank - 1] != 2)
+        FAIL("%s needs a block whose last dimension is 2 (got %s)", name, type_str(a, x));
+    if (q->at->axis < 0 || q->at->axis > 1) FAIL("%s index %d is not 0 or 1", name, q->at->axis);
+    *out = type_with_shape(x, x.rank - 1, x.dims);
+    return 1;
+}
+
+static int shape_gather(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    int axis = q->at->axis;
+    Type x = q->args[0], i = q->args[1];
+    if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+    if (i.ptr || !dtype_is_int((DType)i.dtype) || i.dtype == DT_BOOL)
+        FAIL("%s needs an integer index (got %s)", name, type_str(a, i));
+    if (x.rank < 1 || x.rank > 2)
+        FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
+    if (i.rank != x.rank)
+        FAIL("%s needs an index of the source's rank (got %s and %s)", name, type_str(a, x),
+             type_str(a, i));
+    if (axis < 0 || axis >= x.rank)
+        FAIL("%s: axis %d is out of range for %s", name, axis, type_str(a, x));
+    for (int k = 0; k < x.rank; k++)
+        if (k != axis && i.dims[k] != x.dims[k])
+            FAIL(
+                "%s: the index's shape must be the source's except along axis %d (got %s "
+                "and %s)",
+                name, axis, type_str(a, x), type_str(a, i));
+    *out = type_with_shape(type_scalar((DType)x.dtype), i.rank, i.dims);
+    return 1;
+}
+
+static int shape_xor_shuffle(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    Type x = q->args[0];
+    if (x.ptr) FAIL("%s of a pointer block is not supported", name);
+    if (x.rank < 1) FAIL("%s needs a block (got %s)", name, type_str(a, x));
+    for (int k = 0; k < x.rank; k++)
+        if (x.dims[k] & (x.dims[k] - 1))
+            FAIL("%s needs power-of-two dimensions (got %s)", name, type_str(a, x));
+    if (q->at->axis <= 0 || q->at->axis >= type_numel(x))
+        FAIL("%s: index %d is out of range for %s", name, q->at->axis, type_str(a, x));
+    *out = x;
+    return 1;
+}
+
+/* OC_SHAPE: each op moves elements its own way. */
+static int class_shape(const Query *q, Type *out, const char **err) {
+    switch (q->op) {
+    case OP_EXPAND_DIMS: return shape_expand_dims(q, out, err);
+    case OP_TRANS: return shape_trans(q, out, err);
+    case OP_REMAP: return shape_remap(q, out, err);
+    case OP_JOIN: return shape_join(q, out, err);
+    case OP_SPLIT: return shape_split(q, out, err);
+    case OP_GATHER: return shape_gather(q, out, err);
+    case OP_XOR_SHUFFLE: return shape_xor_shuffle(q, out, err);
+    default: return shape_reshape(q, out, err); /* OP_RESHAPE, OP_BROADCAST */
+    }
+}
+
+/* OC_CONVERT: cast, bitcast, int_to_ptr, ptr_to_int. */
+static int class_convert(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    const Attrs *at = q->at;
+    Type x = q->args[0];
+    const DTypeInfo *from = dtype_info((DType)x.dtype);
+    int from_float = dtype_is_float((DType)x.dtype);
+    if (q->op == OP_PTR_TO_INT) {
+        if (!x.ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, x));
+        *out = type_with_shape(type_scalar(DT_I64), x.rank, x.dims);
         return 1;
     }
-    case OP_EXPAND_DIMS: {
-        Type x = args[0];
-        if (x.rank >= MT_MAX_RANK)
-            FAIL("expand_dims of %s: blocks have at most %d dimensions", type_str(a, x),
-                 MT_MAX_RANK);
-        if (at->axis < 0 || at->axis > x.rank)
-            FAIL("expand_dims axis %d is out of range for %s", at->axis, type_str(a, x));
-        int32_t dims[MT_MAX_RANK];
-        int k = 0;
-        for (int i = 0; i <= x.rank; i++) dims[i] = (i == at->axis) ? 1 : x.dims[k++];
-        *out = type_with_shape(x, x.rank + 1, dims);
+    if (q->op == OP_INT_TO_PTR) {
+        /* Triton: any integer; here the 64 bits of an address */
+        if (x.ptr || from_float || from->bits != 64)
+            FAIL("%s needs a 64-bit integer (got %s)", name, type_str(a, x));
+        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a pointee dtype", name);
+        *out = type_with_shape(type_ptr(at->dtype), x.rank, x.dims);
         return 1;
     }
-    case OP_RESHAPE:
-    case OP_BROADCAST: {
-        Type x = args[0];
-        if (x.ptr)
-            FAIL("%s of a pointer block is not supported (reshape the offsets instead)", name);
-        if (at->rank < 0 || at->rank > MT_MAX_RANK)
-            FAIL("%s: blocks have at most %d dimensions (the shape has %d)", name, MT_MAX_RANK,
-                 at->rank);
-        int64_t n = 1;
-        for (int i = 0; i < at->rank; i++) {
-            if (at->shape[i] <= 0)
-                FAIL("%s needs positive dimensions (got %d)", name, (int)at->shape[i]);
-            n *= at->shape[i];
-        }
-        if (op == OP_RESHAPE && n != type_numel(x))
-            FAIL("%s cannot change the number of elements: %s has %lld, the shape %s has %lld",
-                 name, type_str(a, x), (long long)type_numel(x),
-                 shape_str(a, type_with_shape(x, at->rank, at->shape)), (long long)n);
-        if (op == OP_BROADCAST) {
-            const char *e = broadcast_error(a, name, x, at->rank, at->shape);
-            if (e) FAIL("%s", e);
-        }
-        *out = type_with_shape(x, at->rank, at->shape);
+    if (x.ptr) FAIL("%s of a pointer is not supported", name);
+    if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
+    int to_bits = dtype_info(at->dtype)->bits;
+    if (q->op == OP_CAST && at->flag &&
+        !(from_float && dtype_is_float(at->dtype) && to_bits < from->bits))
+        FAIL("%s: fp_downcast_rounding applies only to a float cast to a narrower float", name);
+    if (q->op == OP_BITCAST && to_bits != from->bits)
+        FAIL("%s cannot reinterpret %s (%d bits) as %s (%d bits)", name, dtype_name(x.dtype),
+             from->bits, dtype_name(at->dtype), to_bits);
+    *out = type_with_shape(type_scalar(at->dtype), x.rank, x.dims);
+    return 1;
+}
+
+/* OC_HINT: the operand, with a fact. */
+static int class_hint(const Query *q, Type *out, const char **err) {
+    (void)err;
+    *out = q->args[0];
+    return 1;
+}
+
+/* OC_POINTER: addptr. */
+static int class_pointer(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    Type shape;
+    if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
+    if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)
+        FAIL("a pointer offset must be an integer (got %s)", type_str(a, args[1]));
+    if (!broadcast_or_fail(a, q->name, args, q->flags, 2, &shape, err)) return 0;
+    *out = type_with_shape(type_ptr((DType)args[0].dtype), shape.rank, shape.dims);
+    return 1;
+}
+
+static int memory_load(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    const uint8_t *flags = q->flags;
+    Type shape;
+    if (!args[0].ptr) FAIL("load needs a pointer (got %s)", type_str(a, args[0]));
+    if ((flags[1] & ARG_PRESENT) && (args[1].ptr || args[1].dtype != DT_BOOL))
+        FAIL("a load mask must be bool (got %s)", type_str(a, args[1]));
+    if (flags[2] & ARG_PRESENT) {
+        if (!(flags[1] & ARG_PRESENT)) FAIL("a load's 'other' needs a mask");
+        if (args[2].ptr || !dtype_convertible((DType)args[2].dtype, (DType)args[0].dtype))
+            FAIL("a load's 'other' (%s) cannot convert to the pointee %s", type_str(a, args[2]),
+                 dtype_name(args[0].dtype));
+    }
+    if (!broadcast_or_fail(a, q->name, args, flags, 3, &shape, err)) return 0;
+    *out = type_with_shape(type_scalar((DType)args[0].dtype), shape.rank, shape.dims);
+    return 1;
+}
+
+static int memory_store(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args;
+    Type shape;
+    if (!args[0].ptr) FAIL("store needs a pointer (got %s)", type_str(a, args[0]));
+    if (args[1].ptr || !dtype_convertible((DType)args[1].dtype, (DType)args[0].dtype))
+        FAIL("cannot store %s through %s", type_str(a, args[1]), type_str(a, args[0]));
+    if ((q->flags[2] & ARG_PRESENT) && (args[2].ptr || args[2].dtype != DT_BOOL))
+        FAIL("a store mask must be bool (got %s)", type_str(a, args[2]));
+    if (!broadcast_or_fail(a, q->name, args, q->flags, 3, &shape, err)) return 0;
+    *out = type_scalar(DT_NONE);
+    return 1;
+}
+
+/* OC_MEMORY: load, store. */
+static int class_memory(const Query *q, Type *out, const char **err) {
+    return q->op == OP_LOAD ? memory_load(q, out, err) : memory_store(q, out, err);
+}
+
+/* OC_DEBUG: device_print, device_assert, debug_barrier: no result. */
+static int class_debug(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const Type *args = q->args; /* none for debug_barrier */
+    if (q->op == OP_PRINT && args[0].dtype == DT_NONE) FAIL("%s needs a value", q->name);
+    if (q->op == OP_ASSERT && (args[0].ptr || args[0].dtype == DT_NONE))
+        FAIL("%s needs a condition (got %s)", q->name, type_str(a, args[0]));
+    *out = type_scalar(DT_NONE);
+    return 1;
+}
+
+/* OC_ATOMIC: atomic_rmw (pointer, value, mask), atomic_cas (pointer,
+ * compared, value). */
+static int class_atomic(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    const Type *args = q->args;
+    Type shape;
+    if (!args[0].ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, args[0]));
+    DType pt = (DType)args[0].dtype;
+    const char *why = atomic_dtype_error(q->op, q->at->rmw, pt);
+    if (why) FAIL("%s: %s", name, why);
+    for (int k = 1; k < 3; k++) {
+        if (!(q->flags[k] & ARG_PRESENT)) continue;
+        int is_mask = q->op == OP_ATOMIC_RMW && k == 2;
+        if (is_mask && (args[k].ptr || args[k].dtype != DT_BOOL))
+            FAIL("an atomic's mask must be bool (got %s)", type_str(a, args[k]));
+        if (!is_mask && (args[k].ptr || args[k].dtype != pt))
+            FAIL("%s: operand %d (%s) must be the pointee %s", name, k, type_str(a, args[k]),
+                 dtype_name(pt));
+        int fits = shape_broadcast(args[0], args[k], &shape) && shape.rank == args[0].rank;
+        for (int d = 0; fits && d < shape.rank; d++) fits = shape.dims[d] == args[0].dims[d];
+        if (!fits)
+            FAIL("%s: operand %d (%s) does not broadcast to the pointer's shape %s", name, k,
+                 type_str(a, args[k]), type_str(a, args[0]));
+    }
+    *out = type_with_shape(type_scalar(pt), args[0].rank, args[0].dims);
+    return 1;
+}
+
+/* A reduction's result shape: axis removed (kept as 1 with keep_dims);
+ * axis -1 or a rank-1 block: every element. */
+static Type reduced(Type x, DType rdt, int axis, int flag) {
+    int32_t dims[MT_MAX_RANK];
+    int rank = x.rank;
+    for (int k = 0; k < rank; k++) dims[k] = x.dims[k];
+    if (flag & RED_KEEP_DIMS) {
+        for (int k = 0; k < rank; k++)
+            if (axis < 0 || k == axis) dims[k] = 1;
+    } else if (axis < 0 || rank == 1) {
+        rank = 0;
+    } else {
+        for (int k = axis; k + 1 < rank; k++) dims[k] = x.dims[k + 1];
+        rank--;
+    }
+    return type_with_shape(type_scalar(rdt), rank, dims);
+}
+
+/* OC_REDUCE and OC_SCAN: along an axis (RED_AXIS), or a rank-1 block to
+ * a scalar. */
+static int class_reduce(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    const Attrs *at = q->at;
+    Op op = q->op;
+    Type x = q->args[0];
+    int scan = op_has(op, OPF_SCAN), flag = at ? at->flag : 0;
+    int axis = at ? at->axis : 0, arg = op == OP_ARGMAX || op == OP_ARGMIN;
+    DType rdt = arg ? DT_I32 : (DType)x.dtype;
+    if (op == OP_TAKE && (flag & RED_AXIS) && axis >= 0 && axis < x.rank &&
+        (at->start < 0 || at->start >= x.dims[axis]))
+        FAIL("take: index %d is out of range for axis %d of %s", at->start, axis, type_str(a, x));
+    if (!(flag & RED_AXIS)) {
+        if (scan || arg) FAIL("%s needs an axis attribute", name);
+        if (x.rank != 1 || !type_is_numeric(x))
+            FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, x));
+        *out = type_scalar(rdt);
         return 1;
     }
-    case OP_TRANS: {
-        Type x = args[0];
-        if (x.ptr)
-            FAIL("%s of a pointer block is not supported (transpose the offsets instead)", name);
-        if (x.rank < 2) FAIL("%s needs a block of rank 2 or more (got %s)", name, type_str(a, x));
-        if (x.rank == 2) {
-            int32_t dims[2] = {x.dims[1], x.dims[0]};
-            *out = type_with_shape(x, 2, dims);
-            return 1;
-        }
-        int32_t dims[MT_MAX_RANK];
-        int seen = 0;
-        for (int k = 0; k < x.rank; k++) {
-            int p = at->perm[k];
-            if (p < 0 || p >= x.rank || (seen >> p & 1))
-                FAIL("%s: the permutation of %s is not one of its axes", name, type_str(a, x));
-            seen |= 1 << p;
-            dims[k] = x.dims[p];
-        }
-        *out = type_with_shape(x, x.rank, dims);
-        return 1;
-    }
-    case OP_REMAP: {
-        Type x = args[0];
-        if (x.ptr || x.rank < 1 || x.rank > 2)
-            FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
-        if (at->rank < 1 || at->rank > 2 || at->nv < 1 || at->nv > MT_MAX_RANK)
-            FAIL("%s needs a result of rank 1 or 2 and 1 to %d index dimensions", name,
-                 MT_MAX_RANK);
-        Type r = type_with_shape(x, at->rank, at->shape);
-        int64_t n = 1, lo = at->voff, hi = at->voff;
-        for (int k = 0; k < at->nv; k++) {
-            if (at->vdims[k] < 1) FAIL("%s needs positive index dimensions", name);
-            n *= at->vdims[k];
-            int64_t span = (int64_t)(at->vdims[k] - 1) * at->vstride[k];
-            if (span < 0) lo += span;
-            else hi += span;
-        }
-        if (n != type_numel(r))
-            FAIL("%s: the index dimensions hold %lld elements, the result %s %lld", name,
-                 (long long)n, shape_str(a, r), (long long)type_numel(r));
-        if (lo < 0 || hi >= type_numel(x))
-            FAIL("%s reads outside %s (elements %lld to %lld)", name, type_str(a, x),
-                 (long long)lo, (long long)hi);
-        *out = r;
-        return 1;
-    }
-    case OP_JOIN: {
-        if (args[0].ptr || args[1].ptr) FAIL("%s of pointers is not supported", name);
-        if (!type_eq(args[0], args[1]))
-            FAIL("%s needs two values of one type and shape (got %s and %s)", name,
-                 type_str(a, args[0]), type_str(a, args[1]));
-        if (args[0].rank >= MT_MAX_RANK)
-            FAIL("%s of %s: blocks have at most %d dimensions", name, type_str(a, args[0]),
-                 MT_MAX_RANK);
-        int32_t dims[MT_MAX_RANK];
-        for (int k = 0; k < args[0].rank; k++) dims[k] = args[0].dims[k];
-        dims[args[0].rank] = 2;
-        *out = type_with_shape(args[0], args[0].rank + 1, dims);
-        return 1;
-    }
-    case OP_SPLIT: {
-        Type x = args[0];
-        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
-        if (x.rank < 1 || x.dims[x.rank - 1] != 2)
-            FAIL("%s needs a block whose last dimension is 2 (got %s)", name, type_str(a, x));
-        if (at->axis < 0 || at->axis > 1) FAIL("%s index %d is not 0 or 1", name, at->axis);
-        *out = type_with_shape(x, x.rank - 1, x.dims);
-        return 1;
-    }
-    case OP_GATHER: {
-        Type x = args[0], i = args[1];
-        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
-        if (i.ptr || !dtype_is_int((DType)i.dtype) || i.dtype == DT_BOOL)
-            FAIL("%s needs an integer index (got %s)", name, type_str(a, i));
-        if (x.rank < 1 || x.rank > 2)
-            FAIL("%s needs a block of rank 1 or 2 (got %s)", name, type_str(a, x));
-        if (i.rank != x.rank)
-            FAIL("%s needs an index of the source's rank (got %s and %s)", name, type_str(a, x),
-                 type_str(a, i));
-        if (at->axis < 0 || at->axis >= x.rank)
-            FAIL("%s: axis %d is out of range for %s", name, at->axis, type_str(a, x));
-        for (int k = 0; k < x.rank; k++)
-            if (k != at->axis && i.dims[k] != x.dims[k])
-                FAIL("%s: the index's shape must be the source's except along axis %d (got %s "
-                     "and %s)",
-                     name, at->axis, type_str(a, x), type_str(a, i));
-        *out = type_with_shape(type_scalar((DType)x.dtype), i.rank, i.dims);
-        return 1;
-    }
-    case OP_XOR_SHUFFLE: {
-        Type x = args[0];
-        if (x.ptr) FAIL("%s of a pointer block is not supported", name);
-        if (x.rank < 1) FAIL("%s needs a block (got %s)", name, type_str(a, x));
-        for (int k = 0; k < x.rank; k++)
-            if (x.dims[k] & (x.dims[k] - 1))
-                FAIL("%s needs power-of-two dimensions (got %s)", name, type_str(a, x));
-        if (at->axis <= 0 || at->axis >= type_numel(x))
-            FAIL("%s: index %d is out of range for %s", name, at->axis, type_str(a, x));
+    if (x.rank < 1 || !type_is_numeric(x))
+        FAIL("%s needs a block of numbers (got %s)", name, type_str(a, x));
+    if (op == OP_XOR_SUM && dtype_is_float((DType)x.dtype))
+        FAIL("%s needs a block of integers (got %s)", name, type_str(a, x));
+    if (axis < -1 || axis >= x.rank || (axis == -1 && (scan || x.rank < 2)))
+        FAIL("%s: axis %d is out of range for a block of rank %d", name, axis, (int)x.rank);
+    if (scan) {
+        if (flag & RED_KEEP_DIMS) FAIL("%s: a scan has no keep_dims", name);
         *out = x;
         return 1;
     }
-    case OP_CAST:
-        if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
-        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
-        if (at->flag && !(dtype_is_float((DType)args[0].dtype) && dtype_is_float(at->dtype) &&
-                          dtype_info(at->dtype)->bits < dtype_info((DType)args[0].dtype)->bits))
-            FAIL("%s: fp_downcast_rounding applies only to a float cast to a narrower float", name);
-        *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
-        return 1;
-    case OP_BITCAST:
-        if (args[0].ptr) FAIL("%s of a pointer is not supported", name);
-        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a dtype", name);
-        if (dtype_info(at->dtype)->bits != dtype_info((DType)args[0].dtype)->bits)
-            FAIL("%s cannot reinterpret %s (%d bits) as %s (%d bits)", name,
-                 dtype_name(args[0].dtype), dtype_info((DType)args[0].dtype)->bits,
-                 dtype_name(at->dtype), dtype_info(at->dtype)->bits);
-        *out = type_with_shape(type_scalar(at->dtype), args[0].rank, args[0].dims);
-        return 1;
-    case OP_HINT: *out = args[0]; return 1;
-    case OP_INT_TO_PTR:
-        /* Triton: any integer; here the 64 bits of an address */
-        if (args[0].ptr || dtype_info((DType)args[0].dtype)->cls == DC_FLOAT ||
-            dtype_info((DType)args[0].dtype)->bits != 64)
-            FAIL("%s needs a 64-bit integer (got %s)", name, type_str(a, args[0]));
-        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT) FAIL("%s needs a pointee dtype", name);
-        *out = type_with_shape(type_ptr(at->dtype), args[0].rank, args[0].dims);
-        return 1;
-    case OP_PTR_TO_INT:
-        if (!args[0].ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, args[0]));
-        *out = type_with_shape(type_scalar(DT_I64), args[0].rank, args[0].dims);
-        return 1;
-    case OP_ADDPTR:
-        if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
-        if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)
-            FAIL("a pointer offset must be an integer (got %s)", type_str(a, args[1]));
-        if (!broadcast_or_fail(a, name, args, flags, 2, &shape, err)) return 0;
-        *out = type_with_shape(type_ptr((DType)args[0].dtype), shape.rank, shape.dims);
-        return 1;
-    case OP_LOAD:
-        if (!args[0].ptr) FAIL("load needs a pointer (got %s)", type_str(a, args[0]));
-        if ((flags[1] & ARG_PRESENT) && (args[1].ptr || args[1].dtype != DT_BOOL))
-            FAIL("a load mask must be bool (got %s)", type_str(a, args[1]));
-        if (flags[2] & ARG_PRESENT) {
-            if (!(flags[1] & ARG_PRESENT)) FAIL("a load's 'other' needs a mask");
-            if (args[2].ptr || !dtype_convertible((DType)args[2].dtype, (DType)args[0].dtype))
-                FAIL("a load's 'other' (%s) cannot convert to the pointee %s", type_str(a, args[2]),
-                     dtype_name(args[0].dtype));
-        }
-        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
-        *out = type_with_shape(type_scalar((DType)args[0].dtype), shape.rank, shape.dims);
-        return 1;
-    case OP_PRINT:
-        if (args[0].dtype == DT_NONE) FAIL("%s needs a value", name);
-        *out = type_scalar(DT_NONE);
-        return 1;
-    case OP_ASSERT:
-        if (args[0].ptr || args[0].dtype == DT_NONE)
-            FAIL("%s needs a condition (got %s)", name, type_str(a, args[0]));
-        *out = type_scalar(DT_NONE);
-        return 1;
-    case OP_STORE:
-        if (!args[0].ptr) FAIL("store needs a pointer (got %s)", type_str(a, args[0]));
-        if (args[1].ptr || !dtype_convertible((DType)args[1].dtype, (DType)args[0].dtype))
-            FAIL("cannot store %s through %s", type_str(a, args[1]), type_str(a, args[0]));
-        if ((flags[2] & ARG_PRESENT) && (args[2].ptr || args[2].dtype != DT_BOOL))
-            FAIL("a store mask must be bool (got %s)", type_str(a, args[2]));
-        if (!broadcast_or_fail(a, name, args, flags, 3, &shape, err)) return 0;
-        *out = type_scalar(DT_NONE);
-        return 1;
-    case OP_ATOMIC_RMW:
-    case OP_ATOMIC_CAS: {
-        if (!args[0].ptr) FAIL("%s needs a pointer (got %s)", name, type_str(a, args[0]));
-        DType pt = (DType)args[0].dtype;
-        const char *why = atomic_dtype_error(op, at->rmw, pt);
-        if (why) FAIL("%s: %s", name, why);
-        for (int k = 1; k < 3; k++) {
-            if (!(flags[k] & ARG_PRESENT)) continue;
-            int is_mask = op == OP_ATOMIC_RMW && k == 2;
-            if (is_mask && (args[k].ptr || args[k].dtype != DT_BOOL))
-                FAIL("an atomic's mask must be bool (got %s)", type_str(a, args[k]));
-            if (!is_mask && (args[k].ptr || args[k].dtype != pt))
-                FAIL("%s: operand %d (%s) must be the pointee %s", name, k, type_str(a, args[k]),
-                     dtype_name(pt));
-            int fits = shape_broadcast(args[0], args[k], &shape) && shape.rank == args[0].rank;
-            for (int d = 0; fits && d < shape.rank; d++) fits = shape.dims[d] == args[0].dims[d];
-            if (!fits)
-                FAIL("%s: operand %d (%s) does not broadcast to the pointer's shape %s", name, k,
-                     type_str(a, args[k]), type_str(a, args[0]));
-        }
-        *out = type_with_shape(type_scalar(pt), args[0].rank, args[0].dims);
-        return 1;
+    if (flag & RED_REVERSE) FAIL("%s: a reduction has no reverse", name);
+    *out = reduced(x, rdt, axis, flag);
+    return 1;
+}
+
+/* OC_DOT: tl.dot. */
+static int class_dot(const Query *q, Type *out, const char **err) {
+    return dot_result_type(q->a, q->name, q->args, q->at, out, err);
+}
+
+/* OC_ASM: operands of one shape (the frontend broadcasts them), numbers. */
+static int class_asm(const Query *q, Type *out, const char **err) {
+    Arena *a = q->a;
+    const char *name = q->name;
+    const Attrs *at = q->at;
+    const Type *args = q->args;
+    Type first = type_scalar(DT_NONE);
+    for (int i = 0; i < 3; i++) {
+        if (!(q->flags[i] & ARG_PRESENT)) continue;
+        if (args[i].ptr || args[i].dtype == DT_BOOL)
+            FAIL("%s takes numbers, not %s (pass a pointer's address as an integer)", name,
+                 type_str(a, args[i]));
+        if (first.dtype == DT_NONE) first = args[i];
+        else if (first.rank != args[i].rank ||
+                 memcmp(first.dims, args[i].dims, sizeof first.dims[0] * (size_t)first.rank))
+            FAIL("%s needs operands of one shape (got %s and %s)", name, type_str(a, first),
+                 type_str(a, args[i]));
     }
-    case OP_DEBUG_BARRIER: *out = type_scalar(DT_NONE); return 1;
-    case OP_SUM:
-    case OP_MAX:
-    case OP_MIN:
-    case OP_ARGMAX:
-    case OP_ARGMIN:
-    case OP_CUMSUM:
-    case OP_TAKE:
-    case OP_XOR_SUM:
-    case OP_CUMPROD: {
-        int scan = op_has(op, OPF_SCAN), flag = at ? at->flag : 0;
-        int axis = at ? at->axis : 0;
-        DType rdt = op == OP_ARGMAX || op == OP_ARGMIN ? DT_I32 : (DType)args[0].dtype;
-        if (op == OP_TAKE && (flag & RED_AXIS) && axis >= 0 && axis < args[0].rank &&
-            (at->start < 0 || at->start >= args[0].dims[axis]))
-            FAIL("take: index %d is out of range for axis %d of %s", at->start, axis,
-                 type_str(a, args[0]));
-        if (!(flag & RED_AXIS)) {
-            if (scan || op == OP_ARGMAX || op == OP_ARGMIN)
-                FAIL("%s needs an axis attribute", name);
-            if (args[0].rank != 1 || !type_is_numeric(args[0]))
-                FAIL("%s needs a rank-1 block of numbers (got %s)", name, type_str(a, args[0]));
-            *out = type_scalar(rdt);
-            return 1;
-        }
-        if (args[0].rank < 1 || !type_is_numeric(args[0]))
-            FAIL("%s needs a block of numbers (got %s)", name, type_str(a, args[0]));
-        if (op == OP_XOR_SUM && dtype_is_float((DType)args[0].dtype))
-            FAIL("%s needs a block of integers (got %s)", name, type_str(a, args[0]));
-        if (axis < -1 || axis >= args[0].rank || (axis == -1 && (scan || args[0].rank < 2)))
-            FAIL("%s: axis %d is out of range for a block of rank %d", name, axis,
-                 (int)args[0].rank);
-        if (scan) {
-            if (flag & RED_KEEP_DIMS) FAIL("%s: a scan has no keep_dims", name);
-            *out = args[0];
-            return 1;
-        }
-        if (flag & RED_REVERSE) FAIL("%s: a reduction has no reverse", name);
-        int32_t dims[MT_MAX_RANK];
-        int rank = args[0].rank;
-        for (int k = 0; k < rank; k++) dims[k] = args[0].dims[k];
-        if (flag & RED_KEEP_DIMS) {
-            for (int k = 0; k < rank; k++)
-                if (axis < 0 || k == axis) dims[k] = 1;
-        } else if (axis < 0 || rank == 1) {
-            rank = 0;
-        } else {
-            for (int k = axis; k + 1 < rank; k++) dims[k] = args[0].dims[k + 1];
-            rank--;
-        }
-        *out = type_with_shape(type_scalar(rdt), rank, dims);
-        return 1;
-    }
-    case OP_DOT: return dot_result_type(a, name, args, at, out, err);
-    case OP_INLINE_ASM:
-    case OP_INLINE_ASM_VOLATILE: {
-        /* operands of one shape (the frontend broadcasts them), numbers */
-        Type first = type_scalar(DT_NONE);
-        for (int i = 0; i < 3; i++) {
-            if (!(flags[i] & ARG_PRESENT)) continue;
-            if (args[i].ptr || args[i].dtype == DT_BOOL)
-                FAIL("%s takes numbers, not %s (pass a pointer's address as an integer)", name,
-                     type_str(a, args[i]));
-            if (first.dtype == DT_NONE) first = args[i];
-            else if (first.rank != args[i].rank ||
-                     memcmp(first.dims, args[i].dims, sizeof first.dims[0] * (size_t)first.rank))
-                FAIL("%s needs operands of one shape (got %s and %s)", name, type_str(a, first),
-                     type_str(a, args[i]));
-        }
-        if (at->dtype == DT_NONE || at->dtype >= DT_COUNT || at->dtype == DT_BOOL)
-            FAIL("%s needs a numeric result dtype", name);
-        if (at->pack < 1) FAIL("%s needs pack >= 1 (got %d)", name, at->pack);
-        *out = first.dtype == DT_NONE
-                   ? type_scalar(at->dtype)
-                   : type_with_shape(type_scalar(at->dtype), first.rank, first.dims);
-        return 1;
-    }
-    #include "base/ops_elementwise_cases.h"
-    case OP_SELECT:
-    case OP_FOR:
-    case OP_IF:
-    case OP_WHILE:
-    case OP_COUNT: break;
-    }
-    FAIL("'%s' has no type rule", name);
+    if (at->dtype == DT_NONE || at->dtype >= DT_COUNT || at->dtype == DT_BOOL)
+        FAIL("%s needs a numeric result dtype", name);
+    if (at->pack < 1) FAIL("%s needs pack >= 1 (got %d)", name, at->pack);
+    *out = first.dtype == DT_NONE ? type_scalar(at->dtype)
+                                  : type_with_shape(type_scalar(at->dtype), first.rank, first.dims);
+    return 1;
+}
+
+/* The rules of TR_SPECIAL ops, by ops.def's class column; NULL: no rule
+ * (the regions, whose results the frontend types). */
+static const RuleFn class_fns[] = {
+    [OC_INDEX] = class_index,   [OC_CREATE] = class_create, [OC_SHAPE] = class_shape,
+    [OC_UNARY] = NULL,          [OC_MATH] = NULL,           [OC_BINARY] = NULL,
+    [OC_COMPARE] = NULL,        [OC_BITWISE] = NULL,        [OC_CONVERT] = class_convert,
+    [OC_HINT] = class_hint,     [OC_SELECT] = NULL,         [OC_POINTER] = class_pointer,
+    [OC_MEMORY] = class_memory, [OC_REDUCE] = class_reduce, [OC_SCAN] = class_reduce,
+    [OC_DEBUG] = class_debug,   [OC_ATOMIC] = class_atomic, [OC_DOT] = class_dot,
+    [OC_REGION] = NULL,         [OC_ASM] = class_asm,
+};
+
+int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
+                      const Attrs *at, Type *out, const char **err) {
+    static const uint8_t all[3] = {ARG_PRESENT, ARG_PRESENT, ARG_PRESENT};
+    const OpInfo *info = op_info(op);
+    Query q = {a, op, display ? display : info->name, args, flags ? flags : all, at};
+    int nargs = info->nargs < 0 ? 0 : info->nargs;
+    for (int i = 0; i < nargs; i++)
+        if ((q.flags[i] & ARG_PRESENT) && (args[i].dtype == DT_NONE || args[i].dtype >= DT_COUNT))
+            FAIL("%s has an operand without a type", q.name);
+    RuleFn rule = info->rule != TR_SPECIAL ? rule_fns[info->rule] : class_fns[info->cls];
+    if (rule) return rule(&q, out, err);
+    FAIL("'%s' has no type rule", q.name);
 }
 
 const char *atomic_dtype_error(Op op, int rmw, DType dt) {
@@ -1038,7 +1211,8 @@ const char *atomic_dtype_error(Op op, int rmw, DType dt) {
         return rmw == RMW_XCHG ? "atomic_xchg does not support fp16 or bf16"
                                : "this atomic does not support fp16 or bf16 (only atomic_add does)";
     if (bits < 32 && dt != DT_F16 && dt != DT_BF16)
-        return "atomics need elements of 32 or 64 bits (of 16 bits: atomic_add of fp16 / bf16, atomic_cas)";
+        return "atomics need elements of 32 or 64 bits (of 16 bits: atomic_add of fp16 / bf16, "
+               "atomic_cas)";
     if (dtype_is_float(dt) && (rmw == RMW_AND || rmw == RMW_OR || rmw == RMW_XOR))
         return "bitwise atomics need integers";
     return NULL;
