@@ -11,7 +11,18 @@ typedef struct BuiltinDef {
     BuiltinSpec spec;
     Val (*call)(Interp *I, const BuiltinCall *bc);
     int arg;
+    int where;          /* BF_*: the namespaces it is a member of besides tl's */
+    const char *method; /* its name as a tensor descriptor's method, or NULL */
 } BuiltinDef;
+
+enum {
+    BF_TENSOR = 1, /* a method of blocks too (Triton's _tensor_member_fn: x.sum()) */
+    BF_PYTHON = 2, /* a Python builtin (range, min, print), named by its display */
+    BF_TRITON = 4  /* a member of triton (triton.jit), named by its display's last part */
+};
+
+/* The table of builtins, indexed by Builtin (below, after its handlers). */
+static const BuiltinDef builtins[B_COUNT];
 
 /* Members of the language module (tl.X). */
 static const struct {
@@ -224,33 +235,29 @@ const char *fe_closest_member(Arena *a, const char *attr, int math) {
  * `_tensor_member_fn`): `x.sum(axis)`, `x.reshape(...)`,
  * `ptrs.atomic_add(v, mask=m)`; the elementwise ops of the op tables
  * (V_OPFN: `x.exp()`) are members too. */
-static int is_tensor_member(Builtin b) {
-    static const Builtin members[] = {
-        B_SUM,       B_MAX,        B_MIN,         B_SIGMOID,    B_CAST,        B_RESHAPE,
-        B_VIEW,      B_RAVEL,      B_TRANS,       B_PERMUTE,    B_EXPAND_DIMS, B_BROADCAST_TO,
-        B_JOIN,      B_SPLIT,      B_ARGMAX,      B_ARGMIN,     B_CUMSUM,      B_CUMPROD,
-        B_REDUCE,    B_ASSOC_SCAN, B_ATOMIC_ADD,  B_ATOMIC_MAX, B_ATOMIC_MIN,  B_ATOMIC_AND,
-        B_ATOMIC_OR, B_ATOMIC_XOR, B_ATOMIC_XCHG, B_ATOMIC_CAS, B_XOR_SUM,     B_SORT,
-        B_FLIP,      B_HISTOGRAM,  B_GATHER,      B_SOFTMAX};
-    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
-        if (members[i] == b) return 1;
-    return 0;
-}
+static int is_tensor_member(Builtin b) { return (builtins[b].where & BF_TENSOR) != 0; }
 
 Builtin fe_desc_method(const char *name) {
-    static const struct {
-        const char *name;
-        Builtin b;
-    } methods[] = {{"load", B_DESC_LOAD},
-                   {"store", B_DESC_STORE},
-                   {"atomic_add", B_DESC_ATOMIC_ADD},
-                   {"atomic_max", B_DESC_ATOMIC_MAX},
-                   {"atomic_min", B_DESC_ATOMIC_MIN},
-                   {"atomic_and", B_DESC_ATOMIC_AND},
-                   {"atomic_or", B_DESC_ATOMIC_OR},
-                   {"atomic_xor", B_DESC_ATOMIC_XOR}};
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (strcmp(methods[i].name, name) == 0) return methods[i].b;
+    for (int b = 0; b < B_COUNT; b++)
+        if (builtins[b].method && strcmp(builtins[b].method, name) == 0) return (Builtin)b;
+    return B_COUNT;
+}
+
+/* The Python builtin `name` (range, float, min, len, print, ...), or B_COUNT. */
+Builtin fe_python_builtin(const char *name) {
+    for (int b = 0; b < B_COUNT; b++)
+        if ((builtins[b].where & BF_PYTHON) && strcmp(builtins[b].spec.display, name) == 0)
+            return (Builtin)b;
+    return B_COUNT;
+}
+
+/* The member `name` of the triton module (jit, cdiv, next_power_of_2), or B_COUNT. */
+static Builtin triton_member(const char *name) {
+    for (int b = 0; b < B_COUNT; b++) {
+        const char *d = builtins[b].spec.display, *dot = strrchr(d, '.');
+        if ((builtins[b].where & BF_TRITON) && strcmp(dot ? dot + 1 : d, name) == 0)
+            return (Builtin)b;
+    }
     return B_COUNT;
 }
 
@@ -272,10 +279,9 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
     v.kind = V_NONE;
     switch (base.i) {
     case MOD_TRITON:
-        if (strcmp(attr, "jit") == 0 || strcmp(attr, "cdiv") == 0 ||
-            strcmp(attr, "next_power_of_2") == 0) {
+        if (triton_member(attr) != B_COUNT) {
             v.kind = V_FUNC;
-            v.i = attr[0] == 'j' ? B_JIT : attr[0] == 'c' ? B_CDIV : B_NEXT_POW2;
+            v.i = triton_member(attr);
         } else if (strcmp(attr, "language") == 0) {
             v = fe_module_val(MOD_TL, "triton.language");
         }
@@ -1496,7 +1502,7 @@ static Val bi_shape(Interp *I, const BuiltinCall *bc) {
 }
 
 static const BuiltinDef builtins[B_COUNT] = {
-    [B_JIT] = {{"triton.jit", {"fn"}, 1, 8, 0}, bi_jit, 0},
+    [B_JIT] = {{"triton.jit", {"fn"}, 1, 8, 0}, bi_jit, 0, BF_TRITON},
     [B_CONSTEXPR] = {{"tl.constexpr", {"value"}, 1, 8, 0}, bi_constexpr, 0},
     [B_PROGRAM_ID] = {{"tl.program_id", {"axis"}, 1, 8, 0}, bi_program_id, 0},
     [B_ARANGE] = {{"tl.arange", {"start", "end"}, 2, 8, 0}, bi_arange, 0},
@@ -1521,21 +1527,26 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_MAXIMUM] = {{"tl.maximum", {"x", "y", "propagate_nan"}, 2, 8, 0}, bi_maximum_minimum, 0},
     [B_MINIMUM] = {{"tl.minimum", {"x", "y", "propagate_nan"}, 2, 8, 0}, bi_maximum_minimum, 0},
     [B_WHERE] = {{"tl.where", {"condition", "x", "y"}, 3, 8, 0}, bi_where, 0},
-    [B_SUM] = {{"tl.sum", {"input", "axis", "keep_dims", "dtype"}, 1, 8, 0}, bi_reduction, 0},
+    [B_SUM] = {{"tl.sum", {"input", "axis", "keep_dims", "dtype"}, 1, 8, 0},
+               bi_reduction,
+               0,
+               BF_TENSOR},
     [B_MAX] = {{"tl.max",
                 {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
                 1,
                 8,
                 0},
                bi_reduction,
-               0},
+               0,
+               BF_TENSOR},
     [B_MIN] = {{"tl.min",
                 {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"},
                 1,
                 8,
                 0},
                bi_reduction,
-               0},
+               0,
+               BF_TENSOR},
     [B_ZEROS] = {{"tl.zeros", {"shape", "dtype"}, 2, 8, 0}, bi_zeros_empty, 0},
     [B_ZEROS_LIKE] = {{"tl.zeros_like", {"input"}, 1, 8, 0}, bi_zeros_like, 0},
     [B_STD_LOG2] = {{"_log2", {"i"}, 1, 1, 0}, bi_std_log2_pow2, 0},
@@ -1543,11 +1554,11 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_FULL] = {{"tl.full", {"shape", "value", "dtype"}, 3, 8, 0}, bi_full, 0},
     [B_EMPTY] = {{"tl.empty", {"shape", "dtype"}, 2, 8, 0}, bi_zeros_empty, 0},
     [B_STATIC_RANGE] = {{"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0},
-    [B_CDIV] = {{"tl.cdiv", {"x", "div"}, 2, 8, 0}, bi_cdiv, 0},
+    [B_CDIV] = {{"tl.cdiv", {"x", "div"}, 2, 8, 0}, bi_cdiv, 0, BF_TRITON},
     [B_SWIZZLE2D] = {{"tl.swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5, 8, 0},
                      bi_swizzle2d,
                      0},
-    [B_RANGE] = {{"range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0},
+    [B_RANGE] = {{"range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0, BF_PYTHON},
     /* Triton 3.6's tl.range: num_stages and loop_unroll_factor are kept on
      * the loop; the other hints are accepted (compile-time values) */
     [B_TL_RANGE] = {{"tl.range",
@@ -1558,23 +1569,24 @@ static const BuiltinDef builtins[B_COUNT] = {
                      0},
                     bi_range,
                     0},
-    [B_FLOAT] = {{"float", {"x"}, 0, 8, 0}, bi_float, 0},
-    [B_INT] = {{"int", {"x"}, 0, 8, 0}, bi_int, 0},
-    [B_BOOL] = {{"bool", {"x"}, 0, 8, 0}, bi_bool, 0},
-    [B_PY_MIN] = {{"min", {0}, 1, 8, 1}, bi_py_min_max, 0},
-    [B_PY_MAX] = {{"max", {0}, 1, 8, 1}, bi_py_min_max, 0},
-    [B_ABS] = {{"abs", {"x"}, 1, 8, 0}, bi_abs, 0},
-    [B_LEN] = {{"len", {"obj"}, 1, 8, 0}, bi_len, 0},
+    [B_FLOAT] = {{"float", {"x"}, 0, 8, 0}, bi_float, 0, BF_PYTHON},
+    [B_INT] = {{"int", {"x"}, 0, 8, 0}, bi_int, 0, BF_PYTHON},
+    [B_BOOL] = {{"bool", {"x"}, 0, 8, 0}, bi_bool, 0, BF_PYTHON},
+    [B_PY_MIN] = {{"min", {0}, 1, 8, 1}, bi_py_min_max, 0, BF_PYTHON},
+    [B_PY_MAX] = {{"max", {0}, 1, 8, 1}, bi_py_min_max, 0, BF_PYTHON},
+    [B_ABS] = {{"abs", {"x"}, 1, 8, 0}, bi_abs, 0, BF_PYTHON},
+    [B_LEN] = {{"len", {"obj"}, 1, 8, 0}, bi_len, 0, BF_PYTHON},
     [B_NUM_PROGRAMS] = {{"tl.num_programs", {"axis"}, 1, 8, 0}, bi_num_programs, 0},
     [B_CAST] = {{"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
                 bi_cast_to,
-                0},
+                0,
+                BF_TENSOR},
     [B_TO] = {{"to", {"self", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0}, bi_cast_to, 0},
     [B_POINTER_TYPE] = {{"tl.pointer_type", {"element_ty", "address_space", "const"}, 1, 8, 0},
                         bi_pointer_type,
                         0},
     [B_CLAMP] = {{"tl.clamp", {"x", "min", "max", "propagate_nan"}, 3, 8, 0}, bi_clamp, 0},
-    [B_SIGMOID] = {{"tl.sigmoid", {"x"}, 1, 8, 0}, bi_sigmoid, 0},
+    [B_SIGMOID] = {{"tl.sigmoid", {"x"}, 1, 8, 0}, bi_sigmoid, 0, BF_TENSOR},
     [B_FDIV] = {{"tl.fdiv", {"x", "y", "ieee_rounding"}, 2, 8, 0}, bi_fdiv, 0},
     [B_MULTIPLE_OF] = {{"tl.multiple_of", {"input", "values"}, 2, 8, 0}, bi_hint, 0},
     [B_MAX_CONTIGUOUS] = {{"tl.max_contiguous", {"input", "values"}, 2, 8, 0}, bi_hint, 0},
@@ -1583,63 +1595,87 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_STATIC_PRINT] = {{"tl.static_print", {0}, 0, 8, 1}, bi_debug, 0},
     [B_DEVICE_PRINT] = {{"tl.device_print", {0}, 1, 8, 1}, bi_debug, 0},
     [B_DEVICE_ASSERT] = {{"tl.device_assert", {"cond", "msg", "mask"}, 1, 8, 0}, bi_debug, 0},
-    [B_PRINT] = {{"print", {0}, 1, 8, 1}, bi_debug, 0},
+    [B_PRINT] = {{"print", {0}, 1, 8, 1}, bi_debug, 0, BF_PYTHON},
     /* the shape functions bind their own arguments (fe_shape.c) */
-    [B_RESHAPE] = {{"tl.reshape", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_VIEW] = {{"tl.view", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_RAVEL] = {{"tl.ravel", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_TRANS] = {{"tl.trans", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_PERMUTE] = {{"tl.permute", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_EXPAND_DIMS] = {{"tl.expand_dims", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_BROADCAST_TO] = {{"tl.broadcast_to", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_RESHAPE] = {{"tl.reshape", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_VIEW] = {{"tl.view", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_RAVEL] = {{"tl.ravel", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_TRANS] = {{"tl.trans", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_PERMUTE] = {{"tl.permute", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_EXPAND_DIMS] = {{"tl.expand_dims", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_BROADCAST_TO] = {{"tl.broadcast_to", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
     [B_BROADCAST] = {{"tl.broadcast", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_JOIN] = {{"tl.join", {0}, 0, 8, 1}, bi_shape, 0},
-    [B_SPLIT] = {{"tl.split", {0}, 0, 8, 1}, bi_shape, 0},
+    [B_JOIN] = {{"tl.join", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
+    [B_SPLIT] = {{"tl.split", {0}, 0, 8, 1}, bi_shape, 0, BF_TENSOR},
     [B_INTERLEAVE] = {{"tl.interleave", {0}, 0, 8, 1}, bi_shape, 0},
     [B_CAT] = {{"tl.cat", {0}, 0, 8, 1}, bi_shape, 0},
     /* reductions and scans along an axis (fe_reduce.c) */
     [B_ARGMAX] = {{"tl.argmax", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
                   bi_reduction,
-                  0},
+                  0,
+                  BF_TENSOR},
     [B_ARGMIN] = {{"tl.argmin", {"input", "axis", "tie_break_left", "keep_dims"}, 2, 8, 0},
                   bi_reduction,
-                  0},
-    [B_CUMSUM] = {{"tl.cumsum", {"input", "axis", "reverse", "dtype"}, 1, 8, 0}, bi_reduction, 0},
-    [B_CUMPROD] = {{"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0}, bi_reduction, 0},
+                  0,
+                  BF_TENSOR},
+    [B_CUMSUM] = {{"tl.cumsum", {"input", "axis", "reverse", "dtype"}, 1, 8, 0},
+                  bi_reduction,
+                  0,
+                  BF_TENSOR},
+    [B_CUMPROD] = {{"tl.cumprod", {"input", "axis", "reverse"}, 1, 8, 0},
+                   bi_reduction,
+                   0,
+                   BF_TENSOR},
     [B_REDUCE] = {{"tl.reduce", {"input", "axis", "combine_fn", "keep_dims"}, 3, 8, 0},
                   bi_reduce_fn,
-                  0},
+                  0,
+                  BF_TENSOR},
     [B_ASSOC_SCAN] = {{"tl.associative_scan", {"input", "axis", "combine_fn", "reverse"}, 3, 8, 0},
                       bi_reduce_fn,
-                      0},
-    [B_XOR_SUM] = {{"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0}, bi_reduction, 0},
-    [B_SORT] = {{"tl.sort", {"x", "dim", "descending"}, 1, 8, 0}, bi_sort_flip, 0},
-    [B_FLIP] = {{"tl.flip", {"x", "dim"}, 1, 8, 0}, bi_sort_flip, 0},
-    [B_HISTOGRAM] = {{"tl.histogram", {"input", "num_bins", "mask"}, 2, 8, 0}, bi_histogram, 0},
+                      0,
+                      BF_TENSOR},
+    [B_XOR_SUM] = {{"tl.xor_sum", {"input", "axis", "keep_dims"}, 1, 8, 0},
+                   bi_reduction,
+                   0,
+                   BF_TENSOR},
+    [B_SORT] = {{"tl.sort", {"x", "dim", "descending"}, 1, 8, 0}, bi_sort_flip, 0, BF_TENSOR},
+    [B_FLIP] = {{"tl.flip", {"x", "dim"}, 1, 8, 0}, bi_sort_flip, 0, BF_TENSOR},
+    [B_HISTOGRAM] = {{"tl.histogram", {"input", "num_bins", "mask"}, 2, 8, 0},
+                     bi_histogram,
+                     0,
+                     BF_TENSOR},
     [B_ATOMIC_ADD] = {{"tl.atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                       bi_atomic,
-                      RMW_ADD},
+                      RMW_ADD,
+                      BF_TENSOR},
     [B_ATOMIC_MAX] = {{"tl.atomic_max", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                       bi_atomic,
-                      RMW_MAX},
+                      RMW_MAX,
+                      BF_TENSOR},
     [B_ATOMIC_MIN] = {{"tl.atomic_min", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                       bi_atomic,
-                      RMW_MIN},
+                      RMW_MIN,
+                      BF_TENSOR},
     [B_ATOMIC_AND] = {{"tl.atomic_and", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                       bi_atomic,
-                      RMW_AND},
+                      RMW_AND,
+                      BF_TENSOR},
     [B_ATOMIC_OR] = {{"tl.atomic_or", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                      bi_atomic,
-                     RMW_OR},
+                     RMW_OR,
+                     BF_TENSOR},
     [B_ATOMIC_XOR] = {{"tl.atomic_xor", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                       bi_atomic,
-                      RMW_XOR},
+                      RMW_XOR,
+                      BF_TENSOR},
     [B_ATOMIC_XCHG] = {{"tl.atomic_xchg", {"pointer", "val", "mask", "sem", "scope"}, 2, 8, 0},
                        bi_atomic,
-                       RMW_XCHG},
+                       RMW_XCHG,
+                       BF_TENSOR},
     [B_ATOMIC_CAS] = {{"tl.atomic_cas", {"pointer", "cmp", "val", "sem", "scope"}, 3, 8, 0},
                       bi_atomic,
-                      -1},
+                      -1,
+                      BF_TENSOR},
     [B_DEBUG_BARRIER] = {{"tl.debug_barrier", {0}, 0, 8, 0}, bi_debug_barrier, 0},
     [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
                   bi_random,
@@ -1673,33 +1709,49 @@ static const BuiltinDef builtins[B_COUNT] = {
                              0},
                             bi_make_tensor_desc,
                             0},
-    [B_DESC_LOAD] = {{"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0}, bi_desc_load, 0},
+    [B_DESC_LOAD] =
+        {{"tl.load_tensor_descriptor", {"desc", "offsets"}, 2, 8, 0}, bi_desc_load, 0, 0, "load"},
     [B_DESC_STORE] = {{"tl.store_tensor_descriptor", {"desc", "offsets", "value"}, 3, 8, 0},
                       bi_desc_store,
-                      0},
+                      0,
+                      0,
+                      "store"},
     [B_DESC_ATOMIC_ADD] = {{"desc.atomic_add", {"desc", "offsets", "value"}, 3, 8, 0},
                            bi_desc_atomic,
-                           0},
+                           0,
+                           0,
+                           "atomic_add"},
     [B_DESC_ATOMIC_MAX] = {{"desc.atomic_max", {"desc", "offsets", "value"}, 3, 8, 0},
                            bi_desc_atomic,
-                           0},
+                           0,
+                           0,
+                           "atomic_max"},
     [B_DESC_ATOMIC_MIN] = {{"desc.atomic_min", {"desc", "offsets", "value"}, 3, 8, 0},
                            bi_desc_atomic,
-                           0},
+                           0,
+                           0,
+                           "atomic_min"},
     [B_DESC_ATOMIC_AND] = {{"desc.atomic_and", {"desc", "offsets", "value"}, 3, 8, 0},
                            bi_desc_atomic,
-                           0},
+                           0,
+                           0,
+                           "atomic_and"},
     [B_DESC_ATOMIC_OR] = {{"desc.atomic_or", {"desc", "offsets", "value"}, 3, 8, 0},
                           bi_desc_atomic,
-                          0},
+                          0,
+                          0,
+                          "atomic_or"},
     [B_DESC_ATOMIC_XOR] = {{"desc.atomic_xor", {"desc", "offsets", "value"}, 3, 8, 0},
                            bi_desc_atomic,
-                           0},
-    [B_GATHER] = {{"tl.gather", {"src", "index", "axis"}, 3, 8, 0}, bi_gather, 0},
-    [B_NEXT_POW2] = {{"triton.next_power_of_2", {"n"}, 1, 8, 0}, bi_next_pow2, 0},
+                           0,
+                           0,
+                           "atomic_xor"},
+    [B_GATHER] = {{"tl.gather", {"src", "index", "axis"}, 3, 8, 0}, bi_gather, 0, BF_TENSOR},
+    [B_NEXT_POW2] = {{"triton.next_power_of_2", {"n"}, 1, 8, 0}, bi_next_pow2, 0, BF_TRITON},
     [B_SOFTMAX] = {{"tl.softmax", {"x", "dim", "keep_dims", "ieee_rounding"}, 1, 8, 0},
                    bi_softmax,
-                   0},
+                   0,
+                   BF_TENSOR},
     [B_INLINE_ASM] = {{"tl.inline_asm_elementwise",
                        {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
                        6,

@@ -582,6 +582,8 @@ Val fe_desc_store(Interp *I, const Args *A, const char *fn, SrcPos pos);
 Val fe_desc_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos);
 /* The builtin of a tensor descriptor's method `name` (B_COUNT: none). */
 Builtin fe_desc_method(const char *name);
+/* The Python builtin `name` (range, float, min, len, print, ...), or B_COUNT. */
+Builtin fe_python_builtin(const char *name);
 /* The diagnostic for a block pointer used as something else (`what`: "'+'"). */
 _Noreturn void fe_bp_misuse(Interp *I, SrcPos pos, const char *what);
 /* Block pointers with the same base, shape, strides, block shape and order

@@ -258,26 +258,21 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
                 "functions, and other constexprs): write its value",
                 name, e->at.line);
     if (e && resolved.kind == V_NONCONST_GLOBAL)
-        fe_fail(I, pos,
-                "cannot access the global variable '%s' from a @triton.jit function (line %d): Triton "
-                "lets kernels read only module-level constexprs made as `%s = tl.constexpr(value)`%s",
-                name, e->at.line, name,
-                e->v.i ? "; annotating it (`x: tl.constexpr = value`) at module level is not supported"
-                       : "");
+        fe_fail(
+            I, pos,
+            "cannot access the global variable '%s' from a @triton.jit function (line %d): Triton "
+            "lets kernels read only module-level constexprs made as `%s = tl.constexpr(value)`%s",
+            name, e->at.line, name,
+            e->v.i ? "; annotating it (`x: tl.constexpr = value`) at module level is not supported"
+                   : "");
     if (e) return resolved;
-    static const struct {
-        const char *name;
-        Builtin b;
-    } py[] = {{"range", B_RANGE}, {"float", B_FLOAT}, {"int", B_INT}, {"bool", B_BOOL},
-              {"min", B_PY_MIN},  {"max", B_PY_MAX},  {"abs", B_ABS}, {"len", B_LEN},
-              {"print", B_PRINT}};
-    for (size_t i = 0; i < sizeof py / sizeof py[0]; i++)
-        if (strcmp(py[i].name, name) == 0) {
-            Val v = {0};
-            v.kind = V_FUNC;
-            v.i = py[i].b;
-            return v;
-        }
+    Builtin py = fe_python_builtin(name);
+    if (py != B_COUNT) {
+        Val v = {0};
+        v.kind = V_FUNC;
+        v.i = py;
+        return v;
+    }
     EnvEntry *local = fe_env_find(&I->loop_locals, name);
     if (local)
         fe_fail(
