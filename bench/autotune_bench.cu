@@ -24,14 +24,14 @@
 #include "mytriton/autotune.h"
 #include "mytriton_bench_autotuned.h"
 
-#define CHECK(x)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (x);                                                                     \
-        if (e_ != cudaSuccess) {                                                                  \
-            std::fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #x,                  \
-                         cudaGetErrorString(e_), mytriton_last_error());                          \
-            std::exit(1);                                                                         \
-        }                                                                                         \
+#define CHECK(x)                                                                 \
+    do {                                                                         \
+        cudaError_t e_ = (x);                                                    \
+        if (e_ != cudaSuccess) {                                                 \
+            std::fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #x, \
+                         cudaGetErrorString(e_), mytriton_last_error());         \
+            std::exit(1);                                                        \
+        }                                                                        \
     } while (0)
 
 static int g_reps = 30;
@@ -81,15 +81,16 @@ static double host_us(const std::function<cudaError_t()> &call, int batch, int b
         for (int i = 0; i < batch; i++) CHECK(call());
         auto t1 = std::chrono::steady_clock::now();
         CHECK(cudaDeviceSynchronize());
-        if (b >= 2) per.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / batch);
+        if (b >= 2)
+            per.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / batch);
     }
     std::sort(per.begin(), per.end());
     return per[per.size() / 2];
 }
 
 // Every config of a tuned launcher measured directly, next to the launcher.
-static void report_configs(const char *name, const int64_t *key, void *const *args, const mytriton_grid *grid,
-                           const std::function<cudaError_t()> &tuned) {
+static void report_configs(const char *name, const int64_t *key, void *const *args,
+                           const mytriton_grid *grid, const std::function<cudaError_t()> &tuned) {
     const mytriton_tuner *t = mytriton_autotune_find(name, "cuda");
     int device = 0, chosen = -1;
     CHECK(cudaGetDevice(&device));
@@ -101,17 +102,26 @@ static void report_configs(const char *name, const int64_t *key, void *const *ar
     int best_cfg = -1;
     for (int c = 0; c < t->nconfigs; c++) {
         if (t->allowed && !t->allowed(c, key)) {
-            std::printf("  config %d (%s): excluded by WHEN %s\n", c, t->configs[c], t->conditions[c]);
+            std::printf(
+                "  config %d (%s): excluded by WHEN "
+                "%s\n",
+                c, t->configs[c], t->conditions[c]);
             continue;
         }
         std::string variant = std::string(name) + "_cfg" + std::to_string(c) + "_d16";
-        double ms = time_ms([&] { return (cudaError_t)mytriton_launch(variant.c_str(), "cuda", 0, args, grid); });
-        std::printf("  config %d (%s): %.3f ms%s\n", c, t->configs[c], ms, c == chosen ? "   <- chosen" : "");
+        double ms = time_ms(
+            [&] { return (cudaError_t)mytriton_launch(variant.c_str(), "cuda", 0, args, grid); });
+        std::printf("  config %d (%s): %.3f ms%s\n", c, t->configs[c], ms,
+                    c == chosen ? "   <- "
+                                  "chosen"
+                                : "");
         if (ms < best) best = ms, best_cfg = c;
     }
     double mine = time_ms(tuned);
-    std::printf("  launch_%s (tuned, config %d): %.3f ms; best config %d: %.3f ms; ratio %.3f (target <= 1.05: %s)\n",
-                name, chosen, mine, best_cfg, best, mine / best, verdict(mine <= best * 1.05));
+    std::printf(
+        "  launch_%s (tuned, config %d): %.3f ms; best config %d: %.3f ms; ratio %.3f "
+        "(target <= 1.05: %s)\n",
+        name, chosen, mine, best_cfg, best, mine / best, verdict(mine <= best * 1.05));
 }
 
 int main(int argc, char **argv) {
@@ -131,7 +141,7 @@ int main(int argc, char **argv) {
     {
         const int n = 1024, batch = 100, batches = 200;
         float *x = device_random(n, 1), *y = device_random(n, 2), *out = device_random(n, 3);
-        CHECK(launch_bt_vadd(0, x, y, out, n)); // tunes this key
+        CHECK(launch_bt_vadd(0, x, y, out, n));  // tunes this key
         CHECK(cudaDeviceSynchronize());
         int device = 0, chosen = -1;
         int64_t key[1] = {n};
@@ -161,15 +171,19 @@ int main(int argc, char **argv) {
         std::sort(v_us.begin(), v_us.end());
         std::sort(diff.begin(), diff.end());
         double extra = diff[diff.size() / 2];
-        std::printf("launch cost: launch_bt_vadd (dispatching, 3 configs, tuned key) %.3f us per call; "
-                    "launch_bt_vadd_cfg%d_d16 (direct) %.3f us; dispatch adds %.3f us\n",
-                    d_us[d_us.size() / 2], chosen, v_us[v_us.size() / 2], extra);
+        std::printf(
+            "launch cost: launch_bt_vadd (dispatching, 3 configs, tuned key) %.3f us per "
+            "call; "
+            "launch_bt_vadd_cfg%d_d16 (direct) %.3f us; dispatch adds %.3f us\n",
+            d_us[d_us.size() / 2], chosen, v_us[v_us.size() / 2], extra);
         std::printf("  target: <= 0.3 us more than direct: %s\n", verdict(extra <= 0.3));
         auto one = [&] { return launch_bt_vadd_one(0, x, y, out, n); };
         auto one_direct = [&] { return launch_bt_vadd_one_cfg0_d16(0, x, y, out, n); };
         double o1 = host_us(one, batch, batches / 2), o2 = host_us(one_direct, batch, batches / 2);
-        std::printf("  one config (no table, only the divisibility test): launch_bt_vadd_one %.3f us, its variant %.3f us\n",
-                    o1, o2);
+        std::printf(
+            "  one config (no table, only the divisibility test): launch_bt_vadd_one %.3f "
+            "us, its variant %.3f us\n",
+            o1, o2);
         CHECK(cudaFree(x));
         CHECK(cudaFree(y));
         CHECK(cudaFree(out));
@@ -178,20 +192,26 @@ int main(int argc, char **argv) {
     // ---- the matmul through one autotuned launcher --------------------------------
     {
         const int M = 4096, N = 4096, K = 4096;
-        float *A = device_random((size_t)M * K, 4), *B = device_random((size_t)K * N, 5), *C = nullptr;
+        float *A = device_random((size_t)M * K, 4), *B = device_random((size_t)K * N, 5),
+              *C = nullptr;
         CHECK(cudaMalloc(&C, (size_t)M * N * sizeof(float)));
         auto t0 = std::chrono::steady_clock::now();
         CHECK(launch_bt_matmul(0, A, B, C, M, N, K));
         CHECK(cudaDeviceSynchronize());
-        double first = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("matmul_runtime_k 4096^3 through launch_bt_matmul: first call (tunes %d configs) %.0f ms\n",
-                    mytriton_autotune_find("bt_matmul", "cuda")->nconfigs, first);
+        double first =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        std::printf(
+            "matmul_runtime_k 4096^3 through launch_bt_matmul: first call (tunes %d "
+            "configs) %.0f ms\n",
+            mytriton_autotune_find("bt_matmul", "cuda")->nconfigs, first);
         const float *a = A, *b = B;
         float *c = C;
         int m = M, nn = N, k = K;
         void *args[] = {&a, &b, &c, &m, &nn, &k};
         int64_t key[3] = {M, N, K};
-        report_configs("bt_matmul", key, args, nullptr, [&] { return launch_bt_matmul(0, A, B, C, M, N, K); });
+        report_configs("bt_matmul", key, args, nullptr,
+                       [&] { return launch_bt_matmul(0, A, B, C, M, N, K); });
         CHECK(cudaFree(A));
         CHECK(cudaFree(B));
         CHECK(cudaFree(C));
@@ -206,15 +226,20 @@ int main(int argc, char **argv) {
         auto t0 = std::chrono::steady_clock::now();
         CHECK(launch_bt_softmax(0, grid, X, Y, cols));
         CHECK(cudaDeviceSynchronize());
-        double first = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("row softmax 65536 x 1024 through launch_bt_softmax: first call (tunes %d configs) %.0f ms\n",
-                    mytriton_autotune_find("bt_softmax", "cuda")->nconfigs, first);
+        double first =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        std::printf(
+            "row softmax 65536 x 1024 through launch_bt_softmax: first call (tunes %d "
+            "configs) %.0f ms\n",
+            mytriton_autotune_find("bt_softmax", "cuda")->nconfigs, first);
         const float *x = X;
         float *y = Y;
         int nc = cols;
         void *args[] = {&x, &y, &nc};
         int64_t key[1] = {cols};
-        report_configs("bt_softmax", key, args, &grid, [&] { return launch_bt_softmax(0, grid, X, Y, cols); });
+        report_configs("bt_softmax", key, args, &grid,
+                       [&] { return launch_bt_softmax(0, grid, X, Y, cols); });
         CHECK(cudaFree(X));
         CHECK(cudaFree(Y));
     }

@@ -67,9 +67,18 @@ int main(int argc, char **argv) {
         {"activations.py", "clamp_kernel", "*fp32, *fp32, i32, fp32, fp32", "BLOCK=64", NULL},
         {"softmax.py", "softmax_kernel", "*fp32, *fp32, i32", "BLOCK=1024", NULL},
         {"softmax.py", "row_sum_kernel", "*fp32, *fp32, i32", "BLOCK=128", NULL},
-        {"matrix_add_2d.py", "matrix_add_2d_kernel", "*fp32, *fp32, *fp32, i32, i32", "BM=16", "BN=32"},
-        {"matmul.py", "seed_matmul_runtime_k_kernel", "*fp32, *fp32, *fp32, i32, i32, i32", "BM=4", "BN=8"},
-        {"matmul.py", "matmul_runtime_k_kernel", "*fp32, *fp32, *fp32, i32, i32, i32", "BM=16", "BN=16"},
+        {"matrix_add_2d.py", "matrix_add_2d_kernel",
+         "*fp32, *fp32, *fp32, i32, "
+         "i32",
+         "BM=16", "BN=32"},
+        {"matmul.py", "seed_matmul_runtime_k_kernel",
+         "*fp32, *fp32, *fp32, i32, i32, "
+         "i32",
+         "BM=4", "BN=8"},
+        {"matmul.py", "matmul_runtime_k_kernel",
+         "*fp32, *fp32, *fp32, i32, i32, "
+         "i32",
+         "BM=16", "BN=16"},
         {"loops.py", "runtime_sum_kernel", "*fp32, *fp32, i32", NULL, NULL},
         {"loops.py", "nested_count_kernel", "*fp32, i32, i32", NULL, NULL},
         {"loops.py", "two_carried_kernel", "*fp32, *fp32, i32", NULL, NULL},
@@ -78,7 +87,8 @@ int main(int argc, char **argv) {
     char shim[4096];
     snprintf(shim, sizeof shim, "%s", MT_BENCH_COMPILER);
     char *slash = strrchr(shim, '/');
-    snprintf(slash ? slash + 1 : shim, sizeof shim - (size_t)(slash ? slash + 1 - shim : 0), "mytriton_parse.py");
+    snprintf(slash ? slash + 1 : shim, sizeof shim - (size_t)(slash ? slash + 1 - shim : 0),
+             "mytriton_parse.py");
 
     char *py_argv[] = {(char *)python, "-I", "-S", "-c", "pass", NULL};
     double t_py = median_ms(py_argv);
@@ -109,14 +119,21 @@ int main(int argc, char **argv) {
             printf("%-30s failed\n", cases[i].kernel);
             return 1;
         }
-        printf("%-30s mytritonc --emit=cuda %6.1f ms (the shim alone %5.1f ms)\n", cases[i].kernel, t, ts);
+        printf(
+            "%-30s mytritonc --emit=cuda %6.1f ms (the shim alone %5.1f "
+            "ms)\n",
+            cases[i].kernel, t, ts);
         sum += t;
         shim_sum += ts;
         worst = t > worst ? t : worst;
         n++;
     }
-    printf("compile time per kernel: mean %.1f ms, worst %.1f ms; the shim (python start-up and parse) is %.0f%% of it\n",
-           sum / n, worst, 100.0 * shim_sum / sum);
-    printf("  target: <= 30 ms per kernel including the shim: %s\n", worst <= 30 ? "MET" : "NOT MET");
+    printf(
+        "compile time per kernel: mean %.1f ms, worst %.1f ms; the shim (python start-up and "
+        "parse) is %.0f%% of it\n",
+        sum / n, worst, 100.0 * shim_sum / sum);
+    printf("  target: <= 30 ms per kernel including the shim: %s\n", worst <= 30 ? "MET"
+                                                                                 : "NOT "
+                                                                                   "MET");
     return 0;
 }

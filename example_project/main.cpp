@@ -93,11 +93,14 @@ Run run_host(const Problem &p) {
     const Size s = p.size;
     r.c.assign(size_t(s.M) * s.N, std::numeric_limits<float>::quiet_NaN());
     auto t0 = Clock::now();
-    mytriton_status st = launch_matmul_runtime_k_host(p.a.data(), p.b.data(), r.c.data(), s.M, s.N, s.K);
+    mytriton_status st =
+        launch_matmul_runtime_k_host(p.a.data(), p.b.data(), r.c.data(), s.M, s.N, s.K);
     r.ms = elapsed_ms(t0);
     if (st != MYTRITON_SUCCESS) {
-        r.failure = std::string("launch_matmul_runtime_k_host: ") + mytriton_status_string(st) + ": " +
-                    mytriton_last_error();
+        r.failure = std::string(
+                        "launch_matmul_runtime_k_host: "
+                        "") +
+                    mytriton_status_string(st) + ": " + mytriton_last_error();
         return r;
     }
     r.launched = true;
@@ -121,9 +124,12 @@ Run run_cuda(const Problem &p) {
         return r;
     };
     cudaError_t e;
-    if ((e = cudaMalloc(reinterpret_cast<void **>(&da), na * sizeof(float))) != cudaSuccess) return fail("cudaMalloc", e);
-    if ((e = cudaMalloc(reinterpret_cast<void **>(&db), nb * sizeof(float))) != cudaSuccess) return fail("cudaMalloc", e);
-    if ((e = cudaMalloc(reinterpret_cast<void **>(&dc), nc * sizeof(float))) != cudaSuccess) return fail("cudaMalloc", e);
+    if ((e = cudaMalloc(reinterpret_cast<void **>(&da), na * sizeof(float))) != cudaSuccess)
+        return fail("cudaMalloc", e);
+    if ((e = cudaMalloc(reinterpret_cast<void **>(&db), nb * sizeof(float))) != cudaSuccess)
+        return fail("cudaMalloc", e);
+    if ((e = cudaMalloc(reinterpret_cast<void **>(&dc), nc * sizeof(float))) != cudaSuccess)
+        return fail("cudaMalloc", e);
     if ((e = cudaMemcpy(da, p.a.data(), na * sizeof(float), cudaMemcpyHostToDevice)) != cudaSuccess)
         return fail("cudaMemcpy", e);
     if ((e = cudaMemcpy(db, p.b.data(), nb * sizeof(float), cudaMemcpyHostToDevice)) != cudaSuccess)
@@ -160,12 +166,11 @@ int usage(const char *argv0) {
 int main(int argc, char **argv) {
     std::string choice = "auto";
     for (int i = 1; i < argc; i++) {
-        if (std::strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
-            choice = argv[++i];
-        else
-            return usage(argv[0]);
+        if (std::strcmp(argv[i], "--backend") == 0 && i + 1 < argc) choice = argv[++i];
+        else return usage(argv[0]);
     }
-    if (choice != "auto" && choice != "cuda" && choice != "host" && choice != "all") return usage(argv[0]);
+    if (choice != "auto" && choice != "cuda" && choice != "host" && choice != "all")
+        return usage(argv[0]);
 
     // The registry: what mytriton_add_kernels() compiled into this program.
     matmul_kernels_register_kernels();
@@ -173,10 +178,11 @@ int main(int argc, char **argv) {
                 MYTRITON_VERSION_STRING);
     for (int i = 0; i < mytriton_kernel_count(); i++) {
         const mytriton_kernel_info *k = mytriton_kernel_at(i);
-        std::printf("  %-18s backend %-4s  %s from %s  signature \"%s\"  %s  grid \"%s\"  "
-                    "%d threads per block\n",
-                    k->name, k->backend, k->kernel, k->source, k->signature, k->constexprs,
-                    k->grid ? k->grid : "(explicit)", k->threads_per_block);
+        std::printf(
+            "  %-18s backend %-4s  %s from %s  signature \"%s\"  %s  grid \"%s\"  "
+            "%d threads per block\n",
+            k->name, k->backend, k->kernel, k->source, k->signature, k->constexprs,
+            k->grid ? k->grid : "(explicit)", k->threads_per_block);
     }
 
     // Which backends to run.
@@ -201,16 +207,23 @@ int main(int argc, char **argv) {
         want_cuda = false;
     }
     if (want_host && !MYTRITON_EXAMPLE_HOST) {
-        std::printf("This build has no host backend (MYTRITON_EXAMPLE_BACKENDS): the host launcher "
-                    "is not run.\n");
+        std::printf(
+            "This build has no host backend (MYTRITON_EXAMPLE_BACKENDS): the host launcher "
+            "is not run.\n");
         want_host = false;
     }
     if (want_host && !gpu && choice == "auto") std::printf("Using the host backend.\n");
     if (!want_cuda && !want_host) {
         std::printf("Nothing was computed.\n");
-        return choice == "auto" || choice == "all" ? 0 : 1;  // an explicit backend that cannot run fails
+        return choice == "auto" || choice == "all"
+                   ? 0
+                   : 1;  // an explicit backend that cannot run fails
     }
-    if (want_host) std::printf("host backend threads: %d (MYTRITON_HOST_THREADS)\n", mytriton_host_threads());
+    if (want_host)
+        std::printf(
+            "host backend threads: %d "
+            "(MYTRITON_HOST_THREADS)\n",
+            mytriton_host_threads());
 
     bool all_ok = true;
     for (const Size &s : kSizes) {
@@ -237,12 +250,15 @@ int main(int argc, char **argv) {
             double err = max_error(p, r.c);
             bool ok = err <= kTolerance;
             double gflops = 2.0 * s.M * s.N * s.K / (r.ms * 1e6);
-            std::printf("[%s] M=%d N=%d K=%d: max |error| = %.3g (tolerance %.0e), time %.3f ms "
-                        "(%.2f GFLOP/s): %s\n",
-                        backend, s.M, s.N, s.K, err, kTolerance, r.ms, gflops, ok ? "OK" : "FAILED");
+            std::printf(
+                "[%s] M=%d N=%d K=%d: max |error| = %.3g (tolerance %.0e), time %.3f ms "
+                "(%.2f GFLOP/s): %s\n",
+                backend, s.M, s.N, s.K, err, kTolerance, r.ms, gflops, ok ? "OK" : "FAILED");
             all_ok = all_ok && ok;
         }
     }
-    std::printf("%s\n", all_ok ? "All results match the CPU reference." : "Some results are wrong.");
+    std::printf("%s\n", all_ok ? "All results match the CPU reference."
+                               : "Some results are "
+                                 "wrong.");
     return all_ok ? 0 : 1;
 }

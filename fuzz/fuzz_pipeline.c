@@ -17,7 +17,9 @@ static char *dup_n(const char *s, size_t n) {
     return d;
 }
 
-static int key_is(const char *f, size_t n, const char *key) { return strlen(key) == n && memcmp(f, key, n) == 0; }
+static int key_is(const char *f, size_t n, const char *key) {
+    return strlen(key) == n && memcmp(f, key, n) == 0;
+}
 
 size_t fuzz_options_parse(const uint8_t *data, size_t size, FuzzOptions *fo) {
     memset(fo, 0, sizeof *fo);
@@ -34,8 +36,11 @@ size_t fuzz_options_parse(const uint8_t *data, size_t size, FuzzOptions *fo) {
             if (eq) {
                 size_t kl = (size_t)(eq - f), vl = j - i - kl - 1;
                 const char *v = eq + 1;
-                char **slot = key_is(f, kl, "kernel") ? &fo->kernel : key_is(f, kl, "sig") ? &fo->signature
-                            : key_is(f, kl, "grid") ? &fo->grid : key_is(f, kl, "name") ? &fo->name : NULL;
+                char **slot = key_is(f, kl, "kernel") ? &fo->kernel
+                              : key_is(f, kl, "sig")  ? &fo->signature
+                              : key_is(f, kl, "grid") ? &fo->grid
+                              : key_is(f, kl, "name") ? &fo->name
+                                                      : NULL;
                 if (slot) {
                     free(*slot);
                     *slot = dup_n(v, vl);
@@ -88,15 +93,21 @@ static char *synthetic_binary(const FuzzOptions *fo) {
     size_t cap = nlen + 256 + (size_t)nparams * 32;
     char *b = malloc(cap);
     if (!b) abort();
-    int at = snprintf(b, cap, "gpu.binary @kernels [#gpu.object<#nvvm.target, assembly = \".visible .entry %.*s_kernel(\\0A",
+    int at = snprintf(b, cap,
+                      "gpu.binary @kernels [#gpu.object<#nvvm.target, assembly = "
+                      "\".visible .entry %.*s_kernel(\\0A",
                       (int)nlen, name);
-    for (int i = 0; i < nparams; i++) at += snprintf(b + at, cap - (size_t)at, "\\09.param .u64 p%d%s\\0A", i, i + 1 < nparams ? "," : "");
+    for (int i = 0; i < nparams; i++)
+        at += snprintf(b + at, cap - (size_t)at,
+                       "\\09.param .u64 "
+                       "p%d%s\\0A",
+                       i, i + 1 < nparams ? "," : "");
     snprintf(b + at, cap - (size_t)at, ")\\0A{\\0A\\09ret;\\0A}\\0A\\00\">]\n");
     return b;
 }
 
-void fuzz_run_pipeline(const FuzzOptions *fo, int status, const char *out, size_t out_len, const char *err,
-                       size_t err_len, const char *source, size_t source_len) {
+void fuzz_run_pipeline(const FuzzOptions *fo, int status, const char *out, size_t out_len,
+                       const char *err, size_t err_len, const char *source, size_t source_len) {
     char *binary = synthetic_binary(fo);
     volatile size_t sink = 0;
     for (int level = 0; level <= 2; level++) {
@@ -113,7 +124,8 @@ void fuzz_run_pipeline(const FuzzOptions *fo, int status, const char *out, size_
         o.backends = MT_BACKEND_CUDA | MT_BACKEND_HOST | MT_BACKEND_MLIR;
         o.shim = "mytriton_parse.py";
         o.mlir_binary = binary;
-        mt_compilation *c = mt_compile_shim_output(&o, status, out, out_len, err, err_len, source, source_len);
+        mt_compilation *c =
+            mt_compile_shim_output(&o, status, out, out_len, err, err_len, source, source_len);
         for (int s = MT_EMIT_AST; s <= MT_EMIT_MLIR_LAUNCHER; s++) {
             const char *t = mt_emit(c, (mt_stage)s);
             if (t) sink += strlen(t);

@@ -38,7 +38,7 @@ void fuzz_options_free(FuzzOptions *fo);
  * synthetic mlir-opt output whose PTX entry matches the signature). Only a
  * crash, a sanitizer report, a hang or a leak can fail. With the environment
  * variable MYTRITON_FUZZ_VERBOSE set, prints each level's diagnostics. */
-void fuzz_run_pipeline(const FuzzOptions *fo, int status, const char *out, size_t out_len, const char *err,
-                       size_t err_len, const char *source, size_t source_len);
+void fuzz_run_pipeline(const FuzzOptions *fo, int status, const char *out, size_t out_len,
+                       const char *err, size_t err_len, const char *source, size_t source_len);
 
 #endif

@@ -78,7 +78,8 @@ static const char server_code[] =
     "        o, e = ob.getvalue(), eb.getvalue()\n"
     "        wo.detach()\n"
     "        we.detach()\n"
-    "        rout.write((status & 0xffffffff).to_bytes(4, 'little') + len(o).to_bytes(8, 'little') + o +\n"
+    "        rout.write((status & 0xffffffff).to_bytes(4, 'little') + len(o).to_bytes(8, 'little') "
+    "+ o +\n"
     "                   len(e).to_bytes(8, 'little') + e)\n"
     "        rout.flush()\n"
     "finally:\n"
@@ -121,7 +122,8 @@ static int server_start(void) {
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_addclose(&fa, in[1]);
     posix_spawn_file_actions_addclose(&fa, out[0]);
-    char *argv[] = {(char *)python_path(), "-I", "-S", "-c", (char *)server_code, (char *)shim_path(), NULL};
+    char *argv[] = {(char *)python_path(), "-I", "-S", "-c", (char *)server_code,
+                    (char *)shim_path(),   NULL};
     int rc = posix_spawnp(&server_pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(in[0]);
@@ -168,15 +170,16 @@ static uint64_t le64(const unsigned char *b) {
 }
 
 /* The shim's result for `source`, from the server; 0 if it died. */
-static int shim_via_server(const uint8_t *source, size_t size, int *status, char **out, size_t *out_len, char **err,
-                           size_t *err_len) {
+static int shim_via_server(const uint8_t *source, size_t size, int *status, char **out,
+                           size_t *out_len, char **err, size_t *err_len) {
     if (server_pid < 0 && !server_start()) return 0;
     unsigned char h[8];
     for (int i = 0; i < 8; i++) h[i] = (unsigned char)((uint64_t)size >> (8 * i));
     if (!write_all(to_server, h, 8) || !write_all(to_server, source, size)) return 0;
     unsigned char st[4], len[8];
     if (!read_all(from_server, st, 4)) return 0;
-    *status = (int)((uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24);
+    *status = (int)((uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 |
+                    (uint32_t)st[3] * << 24);
     char **bufs[2] = {out, err};
     size_t *lens[2] = {out_len, err_len};
     for (int k = 0; k < 2; k++) {

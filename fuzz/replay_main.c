@@ -61,7 +61,9 @@ static void replay_file(const char *path) {
     }
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int by_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void replay(const char *path) {
     struct stat st;
@@ -109,6 +111,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (int i = 1; i < argc; i++) replay(argv[i]);
-    printf("replayed %d input%s, %d failure%s\n", count, count == 1 ? "" : "s", failures, failures == 1 ? "" : "s");
+    printf(
+        "replayed %d input%s, %d "
+        "failure%s\n",
+        count, count == 1 ? "" : "s", failures, failures == 1 ? "" : "s");
     return failures ? 1 : 0;
 }

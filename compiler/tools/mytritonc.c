@@ -23,7 +23,8 @@ static const char usage[] =
     "\n"
     "  --kernel NAME        the kernel function\n"
     "  --signature SIG      runtime parameter types in order, e.g. \"*fp32, *fp32, i32\"\n"
-    "                       (types: *fp32 *i32 i32 fp32; \"name: type\" and \"*fp32:16\" accepted)\n"
+    "                       (types: *fp32 *i32 i32 fp32; \"name: type\" and \"*fp32:16\" "
+    "accepted)\n"
     "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
     "  --module-value NAME=VALUE  (repeatable) a module-level name that Python computes\n"
     "                       at import time (IS_BLACKWELL = torch...), fixed for this build\n"
@@ -396,19 +397,24 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
             static const struct {
                 const char *name;
                 mt_stage stage;
-            } names[] = {{"ast", MT_EMIT_AST},       {"expr", MT_EMIT_EXPR},
-                         {"ssa", MT_EMIT_SSA},       {"layout", MT_EMIT_LAYOUT},
-                         {"cuda", MT_EMIT_CUDA},     {"header", MT_EMIT_HEADER},
-                         {"host", MT_EMIT_HOST},     {"mlir", MT_EMIT_MLIR},
+            } names[] = {{"ast", MT_EMIT_AST},
+                         {"expr", MT_EMIT_EXPR},
+                         {"ssa", MT_EMIT_SSA},
+                         {"layout", MT_EMIT_LAYOUT},
+                         {"cuda", MT_EMIT_CUDA},
+                         {"header", MT_EMIT_HEADER},
+                         {"host", MT_EMIT_HOST},
+                         {"mlir", MT_EMIT_MLIR},
                          {"mlir-launcher", MT_EMIT_MLIR_LAUNCHER}};
             int found = -1;
             for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
                 if (strcmp(val, names[k].name) == 0) found = (int)names[k].stage;
             if (found < 0) {
                 free_defines(defs, o.ndefines);
-                return usage_error("unknown stage '%s' (stages: ast, expr, ssa, layout, cuda, "
-                                   "header, host, mlir, mlir-launcher)",
-                                   val);
+                return usage_error(
+                    "unknown stage '%s' (stages: ast, expr, ssa, layout, cuda, "
+                    "header, host, mlir, mlir-launcher)",
+                    val);
             }
             if (nstages < 64) stages[nstages++] = (mt_stage)found;
         } else if (strcmp(arg, "-O0") == 0 || strcmp(arg, "-O1") == 0 || strcmp(arg, "-O2") == 0) {

@@ -46,7 +46,8 @@ int mytriton_check_explicit_grid(const char *launcher, const mytriton_grid *grid
         mytriton_set_last_error(
             "%s: grid dimension %c is 0 in the grid {%" PRId64 ", %" PRId64 ", %" PRId64
             "}; "
-            "unused dimensions are 1 (mytriton_grid_1d(n) gives {n, 1, 1}; an x of 0 launches nothing)",
+            "unused dimensions are 1 (mytriton_grid_1d(n) gives {n, 1, 1}; an x of 0 launches "
+            "nothing)",
             launcher == NULL ? "mytriton" : launcher, grid->y == 0 ? 'y' : 'z', grid->x, grid->y,
             grid->z);
         return MYTRITON_INVALID_VALUE;

@@ -18,7 +18,6 @@
 #include "emu_tagged.h"
 #include "mytriton/autotune.h"
 
-
 namespace {
 
 mytriton_autotune_stats stats() {
@@ -57,12 +56,13 @@ TEST_F(Emu, TimesTheAllowedConfigsWithEventsAndLaunchesTheChoice) {
     Buf x(n, 1.0f), out(n, 0.0f);
     ASSERT_EQ(launch_emu_tagged(nullptr, x.p, out.p, n), cudaSuccess) << mytriton_last_error();
     EXPECT_EQ(stats().tunings, 1);
-    EXPECT_EQ(stats().timed_configs, 2); // WHEN n >= 4096 keeps config 2 out
+    EXPECT_EQ(stats().timed_configs, 2);  // WHEN n >= 4096 keeps config 2 out
     int64_t key[1] = {n};
     int config = -1;
     ASSERT_EQ(mytriton_autotune_choice("emu_tagged", "cuda", 0, key, 1, &config), MYTRITON_SUCCESS);
     ASSERT_NE(config, 2);
-    for (int i = 0; i < n; i++) ASSERT_EQ(out.p[i], x.p[i] + (float)(config + 1)) << "element " << i;
+    for (int i = 0; i < n; i++)
+        ASSERT_EQ(out.p[i], x.p[i] + (float)(config + 1)) << "element " << i;
     // misaligned and odd: the generic variants
     ASSERT_EQ(launch_emu_tagged(nullptr, x.p + 1, out.p + 1, n - 3), cudaSuccess);
     for (int i = 1; i < n - 2; i++) ASSERT_NE(out.p[i], 0.0f);
@@ -81,9 +81,10 @@ TEST_F(Emu, RestoreUsesAScratchCopyOfTheWholeAllocation) {
 }
 
 TEST_F(Emu, RestoreWithoutAKnownExtentFails) {
-    std::vector<float> x(100, 1.0f), out(100, 0.0f); // not from cudaMalloc
+    std::vector<float> x(100, 1.0f), out(100, 0.0f);  // not from cudaMalloc
     EXPECT_EQ(launch_emu_acc(nullptr, x.data(), out.data(), 100), cudaErrorInvalidValue);
-    EXPECT_NE(std::string(mytriton_last_error()).find("RESTORE"), std::string::npos) << mytriton_last_error();
+    EXPECT_NE(std::string(mytriton_last_error()).find("RESTORE"), std::string::npos)
+        << mytriton_last_error();
     for (float v : out) ASSERT_EQ(v, 0.0f);
 }
 
@@ -97,7 +98,8 @@ TEST_F(Emu, CaptureLaunchesTheDefaultWithoutTiming) {
     for (int i = 0; i < n; i++) ASSERT_EQ(out.p[i], x.p[i] + 1.0f);
     int64_t key[1] = {n};
     int config = -1;
-    EXPECT_EQ(mytriton_autotune_choice("emu_tagged", "cuda", 0, key, 1, &config), MYTRITON_NOT_FOUND);
+    EXPECT_EQ(mytriton_autotune_choice("emu_tagged", "cuda", 0, key, 1, &config),
+              MYTRITON_NOT_FOUND);
     // a tuned key under capture: its choice, still no timing
     mt_at_capturing() = false;
     ASSERT_EQ(mytriton_autotune_force("emu_tagged", "cuda", 0, key, 1, 2), MYTRITON_SUCCESS);
@@ -134,10 +136,12 @@ TEST_F(Emu, PretuneThroughTheRegistry) {
     int nn = n;
     void *set[] = {&xp, &op, &nn};
     void *const *sets[] = {set};
-    ASSERT_EQ(mytriton_autotune_pretune("emu_acc", "cuda", nullptr, sets, 1, nullptr), MYTRITON_SUCCESS)
+    ASSERT_EQ(mytriton_autotune_pretune("emu_acc", "cuda", nullptr, sets, 1, nullptr),
+              MYTRITON_SUCCESS)
         << mytriton_last_error();
     EXPECT_EQ(stats().tunings, 1);
-    for (int i = 0; i < n; i++) ASSERT_EQ(out.p[i], 1.0f + (float)(i % 7)) << "RESTORE: pre-tuning leaves out alone";
+    for (int i = 0; i < n; i++)
+        ASSERT_EQ(out.p[i], 1.0f + (float)(i % 7)) << "RESTORE: pre-tuning leaves out alone";
 }
 
-} // namespace
+}  // namespace

@@ -21,7 +21,8 @@ namespace {
 
 // mkdir -p
 void make_dirs(const std::string &path) {
-    for (size_t at = 1; at != std::string::npos; at = path.find('/', at + 1)) ::mkdir(path.substr(0, at).c_str(), 0755);
+    for (size_t at = 1; at != std::string::npos; at = path.find('/', at + 1))
+        ::mkdir(path.substr(0, at).c_str(), 0755);
     ::mkdir(path.c_str(), 0755);
 }
 
@@ -116,10 +117,10 @@ TEST_F(Runtime, TunesTheFastestAllowedConfigOncePerKey) {
 
     EXPECT_EQ(mytriton_autotune_lookup(&t, 0, small), -1);
     ASSERT_EQ(mytriton_autotune_tune(&t, &dev, small, fake_time, &f, &config), MYTRITON_SUCCESS);
-    EXPECT_EQ(config, 1);                         // 2 is faster but its WHEN fails for n = 10
-    EXPECT_EQ(f.timed, (std::vector<int>{0, 1})); // config 2 never ran
+    EXPECT_EQ(config, 1);                          // 2 is faster but its WHEN fails for n = 10
+    EXPECT_EQ(f.timed, (std::vector<int>{0, 1}));  // config 2 never ran
     EXPECT_EQ(mytriton_autotune_lookup(&t, 0, small), 1);
-    EXPECT_EQ(mytriton_autotune_lookup(&t, 1, small), -1); // another device: untuned
+    EXPECT_EQ(mytriton_autotune_lookup(&t, 1, small), -1);  // another device: untuned
 
     f.timed.clear();
     ASSERT_EQ(mytriton_autotune_tune(&t, &dev, large, fake_time, &f, &config), MYTRITON_SUCCESS);
@@ -152,7 +153,8 @@ TEST_F(Runtime, FailingConfigsAreSkippedAndAllFailingIsAnError) {
     Fake g;
     g.fail[0] = g.fail[1] = 1;
     int64_t other[1] = {11};
-    EXPECT_EQ(mytriton_autotune_tune(&t, &dev, other, fake_time, &g, &config), MYTRITON_LAUNCH_FAILED);
+    EXPECT_EQ(mytriton_autotune_tune(&t, &dev, other, fake_time, &g, &config),
+              MYTRITON_LAUNCH_FAILED);
     EXPECT_EQ(mytriton_autotune_lookup(&t, 0, other), -1);
 }
 
@@ -163,8 +165,10 @@ TEST_F(Runtime, NoAllowedConfigIsAnError) {
     Fake f;
     int64_t key[1] = {1};
     int config = -1;
-    EXPECT_EQ(mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config), MYTRITON_INVALID_VALUE);
-    EXPECT_NE(std::string(mytriton_last_error()).find("WHEN"), std::string::npos) << mytriton_last_error();
+    EXPECT_EQ(mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config),
+              MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("WHEN"), std::string::npos)
+        << mytriton_last_error();
 }
 
 TEST_F(Runtime, DefaultIsTheFirstAllowedConfig) {
@@ -209,7 +213,9 @@ TEST_F(Runtime, ConcurrentTuningAgrees) {
                 if (config < 0) {
                     Fake f;
                     mytriton_device_id dev = host_device();
-                    if (mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config) != MYTRITON_SUCCESS) bad++;
+                    if (mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config) !=
+                        MYTRITON_SUCCESS)
+                        bad++;
                 }
                 if (config != (k >= 100 ? 2 : 1)) bad++;
             }
@@ -230,16 +236,19 @@ TEST_F(Runtime, CacheRoundTrip) {
     ASSERT_EQ(mytriton_autotune_tune(&t, &dev, b, fake_time, &f, &config), MYTRITON_SUCCESS);
     ASSERT_EQ(mytriton_autotune_save(path.c_str()), MYTRITON_SUCCESS) << mytriton_last_error();
     std::string text = read_file(path);
-    EXPECT_EQ(text, "mytriton-autotune 1\n"
-                    "rt_cache\thost\t00000000000000aa\tNVIDIA Test GPU\t90\t10\t1\tA=2\n"
-                    "rt_cache\thost\t00000000000000aa\tNVIDIA Test GPU\t90\t1000\t2\tA=3 NUM_STAGES=2\n");
+    EXPECT_EQ(text,
+              "mytriton-autotune 1\n"
+              "rt_cache\thost\t00000000000000aa\tNVIDIA Test GPU\t90\t10\t1\tA=2\n"
+              "rt_cache\thost\t00000000000000aa\tNVIDIA Test GPU\t90\t1000\t2\tA=3 NUM_STAGES=2\n");
 
     mytriton_autotune_reset();
     EXPECT_EQ(mytriton_autotune_lookup(&t, 0, a), -1);
     ASSERT_EQ(mytriton_autotune_load(path.c_str()), MYTRITON_SUCCESS) << mytriton_last_error();
-    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, a, must_not_time, nullptr, &config), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, a, must_not_time, nullptr, &config),
+              MYTRITON_SUCCESS);
     EXPECT_EQ(config, 1);
-    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, b, must_not_time, nullptr, &config), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, b, must_not_time, nullptr, &config),
+              MYTRITON_SUCCESS);
     EXPECT_EQ(config, 2);
     mytriton_autotune_stats st;
     mytriton_autotune_get_stats(&st);
@@ -249,13 +258,14 @@ TEST_F(Runtime, CacheRoundTrip) {
 
 TEST_F(Runtime, StaleCacheLinesAreNotUsed) {
     std::string path = scratch("stale.txt");
-    write_file(path, "mytriton-autotune 1\n"
-                     "# another kernel hash, another device, another capability, a changed config text\n"
-                     "rt_stale\thost\tffffffffffffffff\thost\t0\t10\t0\tA=1 NUM_WARPS=4\n"
-                     "rt_stale\thost\t00000000000000aa\tother\t0\t10\t0\tA=1 NUM_WARPS=4\n"
-                     "rt_stale\thost\t00000000000000aa\thost\t80\t10\t0\tA=1 NUM_WARPS=4\n"
-                     "rt_stale\thost\t00000000000000aa\thost\t0\t10\t0\tA=1 NUM_WARPS=8\n"
-                     "rt_stale\thost\t00000000000000aa\thost\t0\t10\t7\tA=1\n");
+    write_file(path,
+               "mytriton-autotune 1\n"
+               "# another kernel hash, another device, another capability, a changed config text\n"
+               "rt_stale\thost\tffffffffffffffff\thost\t0\t10\t0\tA=1 NUM_WARPS=4\n"
+               "rt_stale\thost\t00000000000000aa\tother\t0\t10\t0\tA=1 NUM_WARPS=4\n"
+               "rt_stale\thost\t00000000000000aa\thost\t80\t10\t0\tA=1 NUM_WARPS=4\n"
+               "rt_stale\thost\t00000000000000aa\thost\t0\t10\t0\tA=1 NUM_WARPS=8\n"
+               "rt_stale\thost\t00000000000000aa\thost\t0\t10\t7\tA=1\n");
     ASSERT_EQ(mytriton_autotune_load(path.c_str()), MYTRITON_SUCCESS) << mytriton_last_error();
     mytriton_tuner t = make_tuner("rt_stale");
     mytriton_device_id dev = host_device();
@@ -263,31 +273,35 @@ TEST_F(Runtime, StaleCacheLinesAreNotUsed) {
     int64_t key[1] = {10};
     int config = -1;
     ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config), MYTRITON_SUCCESS);
-    EXPECT_EQ(config, 1); // timed, not config 0 from a stale line
+    EXPECT_EQ(config, 1);  // timed, not config 0 from a stale line
     EXPECT_EQ(f.timed.size(), 2u);
 }
 
 TEST_F(Runtime, MalformedCacheLinesAreReportedAndSkipped) {
     std::string path = scratch("malformed.txt");
-    write_file(path, "mytriton-autotune 1\n"
-                     "rt_bad\thost\t00000000000000aa\thost\t0\tten\t0\tA=1 NUM_WARPS=4\n"
-                     "rt_bad\thost\t00000000000000aa\thost\t0\t10\t0\tA=1 NUM_WARPS=4\n"
-                     "too few fields\n");
+    write_file(path,
+               "mytriton-autotune 1\n"
+               "rt_bad\thost\t00000000000000aa\thost\t0\tten\t0\tA=1 NUM_WARPS=4\n"
+               "rt_bad\thost\t00000000000000aa\thost\t0\t10\t0\tA=1 NUM_WARPS=4\n"
+               "too few fields\n");
     EXPECT_EQ(mytriton_autotune_load(path.c_str()), MYTRITON_INVALID_VALUE);
-    EXPECT_NE(std::string(mytriton_last_error()).find("malformed.txt:2:"), std::string::npos) << mytriton_last_error();
+    EXPECT_NE(std::string(mytriton_last_error()).find("malformed.txt:2:"), std::string::npos)
+        << mytriton_last_error();
     mytriton_tuner t = make_tuner("rt_bad");
     mytriton_device_id dev = host_device();
     int64_t key[1] = {10};
     int config = -1;
-    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, must_not_time, nullptr, &config), MYTRITON_SUCCESS);
-    EXPECT_EQ(config, 0); // the good line
+    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, must_not_time, nullptr, &config),
+              MYTRITON_SUCCESS);
+    EXPECT_EQ(config, 0);  // the good line
 }
 
 TEST_F(Runtime, LoadRejectsOtherFilesAndMissingOnes) {
     std::string path = scratch("notacache.txt");
     write_file(path, "hello\n");
     EXPECT_EQ(mytriton_autotune_load(path.c_str()), MYTRITON_INVALID_VALUE);
-    EXPECT_NE(std::string(mytriton_last_error()).find("not a mytriton autotune cache"), std::string::npos);
+    EXPECT_NE(std::string(mytriton_last_error()).find("not a mytriton autotune cache"),
+              std::string::npos);
     EXPECT_EQ(mytriton_autotune_load(scratch("missing.txt").c_str()), MYTRITON_NOT_FOUND);
     EXPECT_EQ(mytriton_autotune_load(nullptr), MYTRITON_INVALID_VALUE);
     EXPECT_EQ(mytriton_autotune_save((std::string(MT_AT_SCRATCH) + "/no/such/dir/c.txt").c_str()),
@@ -305,12 +319,14 @@ TEST_F(Runtime, EnvironmentCacheIsReadAndWritten) {
     int config = -1;
     ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, fake_time, &f, &config), MYTRITON_SUCCESS);
     EXPECT_EQ(config, 2);
-    EXPECT_NE(read_file(path).find("rt_env\thost\t00000000000000aa\thost\t0\t500\t2\tA=3 NUM_STAGES=2\n"),
-              std::string::npos)
+    EXPECT_NE(
+        read_file(path).find("rt_env\thost\t00000000000000aa\thost\t0\t500\t2\tA=3 NUM_STAGES=2\n"),
+        std::string::npos)
         << read_file(path);
 
-    mytriton_autotune_reset(); // a new process, as far as the table knows
-    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, must_not_time, nullptr, &config), MYTRITON_SUCCESS);
+    mytriton_autotune_reset();  // a new process, as far as the table knows
+    ASSERT_EQ(mytriton_autotune_tune(&t, &dev, key, must_not_time, nullptr, &config),
+              MYTRITON_SUCCESS);
     EXPECT_EQ(config, 2);
 }
 
@@ -348,9 +364,11 @@ TEST_F(Runtime, ForceAndChoiceByName) {
     EXPECT_EQ(mytriton_autotune_force("rt_named", "host", 0, key, 1, 3), MYTRITON_INVALID_VALUE);
     EXPECT_NE(std::string(mytriton_last_error()).find("configs 0 to 2"), std::string::npos);
     EXPECT_EQ(mytriton_autotune_force("rt_named", "host", 0, key, 2, 0), MYTRITON_INVALID_VALUE);
-    EXPECT_EQ(mytriton_autotune_choice("rt_named", "host", 0, key, 0, &config), MYTRITON_INVALID_VALUE);
+    EXPECT_EQ(mytriton_autotune_choice("rt_named", "host", 0, key, 0, &config),
+              MYTRITON_INVALID_VALUE);
     EXPECT_EQ(mytriton_autotune_force("rt_nothing", "host", 0, key, 1, 0), MYTRITON_NOT_FOUND);
-    EXPECT_EQ(mytriton_autotune_pretune("rt_named", "host", nullptr, nullptr, 1, nullptr), MYTRITON_INVALID_VALUE);
+    EXPECT_EQ(mytriton_autotune_pretune("rt_named", "host", nullptr, nullptr, 1, nullptr),
+              MYTRITON_INVALID_VALUE);
 
     // forced choices are not saved
     std::string path = scratch("forced.txt");
@@ -366,8 +384,7 @@ TEST_F(Runtime, HostTimingMeasuresTheLaunch) {
     auto launch = [](void *c, int config) {
         static_cast<Ctx *>(c)->calls++;
         double t0 = mytriton_autotune_clock_ms();
-        while (mytriton_autotune_clock_ms() - t0 < 0.2 * (config + 1)) {
-        }
+        while (mytriton_autotune_clock_ms() - t0 < 0.2 * (config + 1)) {}
         return (int)MYTRITON_SUCCESS;
     };
     ASSERT_EQ(mytriton_autotune_time_host(launch, &ctx, 1, &ms), MYTRITON_SUCCESS);
@@ -384,7 +401,8 @@ TEST_F(Runtime, HostScratchCopiesKeepOffsetsAndData) {
     void *ptrs[2] = {data.data() + 3, nullptr};
     int64_t bytes[2] = {10 * (int64_t)sizeof(float), 0};
     void *bases[2];
-    ASSERT_EQ(mytriton_autotune_host_scratch_begin(2, ptrs, bytes, bases, "launch_x"), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_host_scratch_begin(2, ptrs, bytes, bases, "launch_x"),
+              MYTRITON_SUCCESS);
     ASSERT_NE(ptrs[0], (void *)(data.data() + 3));
     EXPECT_EQ((uintptr_t)ptrs[0] & 63u, (uintptr_t)(data.data() + 3) & 63u);
     EXPECT_EQ(std::memcmp(ptrs[0], data.data() + 3, 40), 0);
@@ -392,8 +410,9 @@ TEST_F(Runtime, HostScratchCopiesKeepOffsetsAndData) {
     mytriton_autotune_host_scratch_end(2, bases);
     int64_t negative[1] = {-4};
     void *p[1] = {data.data()};
-    EXPECT_EQ(mytriton_autotune_host_scratch_begin(1, p, negative, bases, "launch_x"), MYTRITON_INVALID_VALUE);
+    EXPECT_EQ(mytriton_autotune_host_scratch_begin(1, p, negative, bases, "launch_x"),
+              MYTRITON_INVALID_VALUE);
     mytriton_autotune_host_scratch_end(1, bases);
 }
 
-} // namespace
+}  // namespace

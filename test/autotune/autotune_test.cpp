@@ -25,7 +25,8 @@ namespace {
 
 // mkdir -p
 void make_dirs(const std::string &path) {
-    for (size_t at = 1; at != std::string::npos; at = path.find('/', at + 1)) ::mkdir(path.substr(0, at).c_str(), 0755);
+    for (size_t at = 1; at != std::string::npos; at = path.find('/', at + 1))
+        ::mkdir(path.substr(0, at).c_str(), 0755);
     ::mkdir(path.c_str(), 0755);
 }
 
@@ -51,8 +52,8 @@ mytriton_autotune_stats stats() {
 
 using mt_test::random_floats;
 
-void matmul_reference(const std::vector<float> &a, const std::vector<float> &b, std::vector<float> &c, int M, int N,
-                      int K) {
+void matmul_reference(const std::vector<float> &a, const std::vector<float> &b,
+                      std::vector<float> &c, int M, int N, int K) {
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             double acc = 0;
@@ -67,7 +68,8 @@ void softmax_reference(const std::vector<float> &x, std::vector<float> &out, int
         for (int c = 0; c < cols; c++) m = std::max(m, x[(size_t)r * cols + c]);
         double s = 0;
         for (int c = 0; c < cols; c++) s += std::exp((double)x[(size_t)r * cols + c] - m);
-        for (int c = 0; c < cols; c++) out[(size_t)r * cols + c] = (float)(std::exp((double)x[(size_t)r * cols + c] - m) / s);
+        for (int c = 0; c < cols; c++)
+            out[(size_t)r * cols + c] = (float)(std::exp((double)x[(size_t)r * cols + c] - m) / s);
     }
 }
 
@@ -89,16 +91,19 @@ TEST_F(Host, TunesOncePerKeyAndLaunchesTheChoice) {
     for (int n : {1000, 5000}) {
         std::vector<float> x = random_floats((size_t)n, 1), out((size_t)n, 0.0f);
         long before = stats().timed_configs;
-        ASSERT_EQ(launch_at_tagged_host(x.data(), out.data(), n), MYTRITON_SUCCESS) << mytriton_last_error();
+        ASSERT_EQ(launch_at_tagged_host(x.data(), out.data(), n), MYTRITON_SUCCESS)
+            << mytriton_last_error();
         // WHEN n >= 4096 keeps config 2 out for n = 1000
         EXPECT_EQ(stats().timed_configs - before, n >= 4096 ? 3 : 2);
         int64_t key[1] = {n};
         int config = -1;
-        ASSERT_EQ(mytriton_autotune_choice("at_tagged", "host", 0, key, 1, &config), MYTRITON_SUCCESS);
+        ASSERT_EQ(mytriton_autotune_choice("at_tagged", "host", 0, key, 1, &config),
+                  MYTRITON_SUCCESS);
         if (n < 4096) {
             EXPECT_NE(config, 2);
         }
-        for (int i = 0; i < n; i++) ASSERT_EQ(out[i], x[i] + (float)(config + 1)) << "element " << i;
+        for (int i = 0; i < n; i++)
+            ASSERT_EQ(out[i], x[i] + (float)(config + 1)) << "element " << i;
         // a second call does not time anything
         before = stats().timed_configs;
         ASSERT_EQ(launch_at_tagged_host(x.data(), out.data(), n), MYTRITON_SUCCESS);
@@ -125,7 +130,8 @@ TEST_F(Host, RestoreKeepsTheCallersData) {
     // that would add x many times
     const int n = 3000;
     std::vector<float> x(n, 2.0f), out(n, 1.0f);
-    ASSERT_EQ(launch_at_accumulate_host(x.data(), out.data(), n), MYTRITON_SUCCESS) << mytriton_last_error();
+    ASSERT_EQ(launch_at_accumulate_host(x.data(), out.data(), n), MYTRITON_SUCCESS)
+        << mytriton_last_error();
     EXPECT_EQ(stats().tunings, 1);
     EXPECT_GE(stats().timed_configs, 3);
     for (int i = 0; i < n; i++) ASSERT_EQ(out[i], 3.0f) << "element " << i;
@@ -146,13 +152,15 @@ TEST_F(Host, PretuneTunesWithoutTouchingRestoredBuffers) {
     void *set1[] = {&xp, &op, &n1};
     void *set2[] = {&xp, &op, &n2};
     void *const *sets[] = {set1, set2};
-    ASSERT_EQ(mytriton_autotune_pretune("at_accumulate", "host", nullptr, sets, 2, nullptr), MYTRITON_SUCCESS)
+    ASSERT_EQ(mytriton_autotune_pretune("at_accumulate", "host", nullptr, sets, 2, nullptr),
+              MYTRITON_SUCCESS)
         << mytriton_last_error();
     EXPECT_EQ(stats().tunings, 2);
     for (float v : out) ASSERT_EQ(v, 1.0f);
     // pre-tuning again, and launching, times nothing
     long timed = stats().timed_configs;
-    ASSERT_EQ(mytriton_autotune_pretune("at_accumulate", "host", nullptr, sets, 2, nullptr), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_pretune("at_accumulate", "host", nullptr, sets, 2, nullptr),
+              MYTRITON_SUCCESS);
     ASSERT_EQ(launch_at_accumulate_host(x.data(), out.data(), n1), MYTRITON_SUCCESS);
     EXPECT_EQ(stats().timed_configs, timed);
     EXPECT_EQ(out[0], 3.0f);
@@ -164,15 +172,19 @@ TEST_F(Host, MatmulThroughTheDispatcher) {
         int M, N, K;
     };
     for (Key k : {Key{33, 17, 5}, Key{64, 64, 32}, Key{128, 96, 16}}) {
-        std::vector<float> a = random_floats((size_t)k.M * k.K, 3), b = random_floats((size_t)k.K * k.N, 4);
+        std::vector<float> a = random_floats((size_t)k.M * k.K, 3),
+                           b = random_floats((size_t)k.K * k.N, 4);
         std::vector<float> c((size_t)k.M * k.N, 7.0f), ref((size_t)k.M * k.N);
-        ASSERT_EQ(launch_at_matmul_host(a.data(), b.data(), c.data(), k.M, k.N, k.K), MYTRITON_SUCCESS)
+        ASSERT_EQ(launch_at_matmul_host(a.data(), b.data(), c.data(), k.M, k.N, k.K),
+                  MYTRITON_SUCCESS)
             << mytriton_last_error();
         matmul_reference(a, b, ref, k.M, k.N, k.K);
-        for (size_t i = 0; i < c.size(); i++) ASSERT_NEAR(c[i], ref[i], 1e-4) << "M=" << k.M << " element " << i;
+        for (size_t i = 0; i < c.size(); i++)
+            ASSERT_NEAR(c[i], ref[i], 1e-4) << "M=" << k.M << " element " << i;
         int64_t key[3] = {k.M, k.N, k.K};
         int config = -1;
-        ASSERT_EQ(mytriton_autotune_choice("at_matmul", "host", 0, key, 3, &config), MYTRITON_SUCCESS);
+        ASSERT_EQ(mytriton_autotune_choice("at_matmul", "host", 0, key, 3, &config),
+                  MYTRITON_SUCCESS);
         EXPECT_NE(config, 4) << "BM=BN=128 has WHEN M >= 512 and N >= 512";
     }
     EXPECT_EQ(stats().tunings, 3);
@@ -182,7 +194,8 @@ TEST_F(Host, SoftmaxThroughTheDispatcher) {
     const int rows = 37, cols = 1000;
     std::vector<float> x = random_floats((size_t)rows * cols, 5), out(x.size()), ref(x.size());
     mytriton_grid grid = {rows, 1, 1};
-    ASSERT_EQ(launch_at_softmax_host(grid, x.data(), out.data(), cols), MYTRITON_SUCCESS) << mytriton_last_error();
+    ASSERT_EQ(launch_at_softmax_host(grid, x.data(), out.data(), cols), MYTRITON_SUCCESS)
+        << mytriton_last_error();
     softmax_reference(x, ref, rows, cols);
     for (size_t i = 0; i < out.size(); i++) ASSERT_NEAR(out[i], ref[i], 1e-6) << "element " << i;
     EXPECT_EQ(stats().tunings, 1);
@@ -199,8 +212,8 @@ TEST_F(Host, CacheFileRoundTrip) {
     ASSERT_EQ(mytriton_autotune_save(path.c_str()), MYTRITON_SUCCESS) << mytriton_last_error();
     const mytriton_tuner *t = mytriton_autotune_find("at_matmul", "host");
     ASSERT_NE(t, nullptr);
-    std::string line = std::string("at_matmul\thost\t") + t->hash + "\thost\t0\t64,32,16\t" + std::to_string(tuned) +
-                       "\t" + t->configs[tuned] + "\n";
+    std::string line = std::string("at_matmul\thost\t") + t->hash + "\thost\t0\t64,32,16\t" +
+                       std::to_string(tuned) + "\t" + t->configs[tuned] + "\n";
     EXPECT_NE(read_file(path).find(line), std::string::npos) << read_file(path);
 
     mytriton_autotune_reset();
@@ -270,7 +283,8 @@ TEST_F(Host, RegistryDescribesDispatchersAndVariants) {
     int64_t big[3] = {512, 1024, 8};
     EXPECT_EQ(d->tuner->allowed(4, big), 1);
     mytriton_kernel_attributes attr;
-    EXPECT_EQ(mytriton_kernel_get_attributes("at_matmul_cfg0", "host", &attr), MYTRITON_INVALID_VALUE);
+    EXPECT_EQ(mytriton_kernel_get_attributes("at_matmul_cfg0", "host", &attr),
+              MYTRITON_INVALID_VALUE);
     EXPECT_EQ(mytriton_kernel_get_attributes("no_such_kernel", "host", &attr), MYTRITON_NOT_FOUND);
 }
 
@@ -287,7 +301,7 @@ TEST_F(Host, GenericLaunchGoesThroughTheDispatcher) {
     for (int i = 0; i < n; i++) ASSERT_EQ(out[i], x[i] + (float)(config + 1));
 }
 
-} // namespace
+}  // namespace
 
 #if MT_AT_CUDA
 #include <cuda_runtime_api.h>
@@ -295,15 +309,15 @@ TEST_F(Host, GenericLaunchGoesThroughTheDispatcher) {
 
 namespace {
 
-
-#define CUDA_OK(call)                                                                \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        ASSERT_EQ(e_, cudaSuccess) << #call << ": " << cudaGetErrorString(e_) << " " \
-                                   << mytriton_last_error();                         \
+#define CUDA_OK(call)                                                                   \
+    do {                                                                                \
+        cudaError_t e_ = (call);                                                        \
+        ASSERT_EQ(e_, cudaSuccess)                                                      \
+            << #call << ": " << cudaGetErrorString(e_) << " " << mytriton_last_error(); \
     } while (0)
 
-template <typename T> struct DevBuf {
+template <typename T>
+struct DevBuf {
     T *p = nullptr;
     size_t n = 0;
     explicit DevBuf(size_t count) : n(count) {
@@ -312,7 +326,9 @@ template <typename T> struct DevBuf {
     ~DevBuf() {
         if (p) cudaFree(p);
     }
-    void upload(const std::vector<T> &v) { cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice); }
+    void upload(const std::vector<T> &v) {
+        cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+    }
     std::vector<T> download() const {
         std::vector<T> v(n);
         cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
@@ -340,7 +356,7 @@ double time_variant(const char *name, void *const *args, int reps) {
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     std::vector<float> times;
-    for (int i = 0; i < 3; i++) mytriton_launch(name, "cuda", nullptr, args, nullptr); // warm-up
+    for (int i = 0; i < 3; i++) mytriton_launch(name, "cuda", nullptr, args, nullptr);  // warm-up
     for (int r = 0; r < reps; r++) {
         cudaEventRecord(a, nullptr);
         int st = mytriton_launch(name, "cuda", nullptr, args, nullptr);
@@ -372,7 +388,8 @@ TEST_F(Gpu, MatmulTuningPicksAConfigWithin5PercentOfTheBest) {
         CUDA_OK(cudaDeviceSynchronize());
         int64_t key[3] = {k.M, k.N, k.K};
         int chosen = -1;
-        ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &chosen), MYTRITON_SUCCESS);
+        ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &chosen),
+                  MYTRITON_SUCCESS);
         // every allowed config measured directly (the _d16 variants: the sizes
         // are multiples of 16 and cudaMalloc aligns)
         const float *ap = a.p, *bp = b.p;
@@ -389,15 +406,16 @@ TEST_F(Gpu, MatmulTuningPicksAConfigWithin5PercentOfTheBest) {
             best = std::min(best, ms);
             if (cfg == chosen) mine = ms;
         }
-        std::printf("matmul %dx%dx%d: chose config %d (%s):%s\n", k.M, k.N, k.K, chosen, t->configs[chosen],
-                    report.c_str());
+        std::printf("matmul %dx%dx%d: chose config %d (%s):%s\n", k.M, k.N, k.K, chosen,
+                    t->configs[chosen], report.c_str());
         EXPECT_LE(mine, best * 1.05) << "chosen config " << chosen << ";" << report;
     }
 }
 
 TEST_F(Gpu, MatmulResultIsRight) {
     const int M = 200, N = 136, K = 77;
-    std::vector<float> a = random_floats((size_t)M * K, 13), b = random_floats((size_t)K * N, 14), ref((size_t)M * N);
+    std::vector<float> a = random_floats((size_t)M * K, 13), b = random_floats((size_t)K * N, 14),
+                       ref((size_t)M * N);
     DevBuf<float> da(a.size()), db(b.size()), dc(ref.size());
     da.upload(a);
     db.upload(b);
@@ -416,13 +434,15 @@ TEST_F(Gpu, CacheRoundTrip) {
     CUDA_OK(launch_at_matmul(nullptr, a.p, b.p, c.p, M, N, K));
     int64_t key[3] = {M, N, K};
     int tuned = -1, loaded = -1;
-    ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &tuned), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &tuned),
+              MYTRITON_SUCCESS);
     ASSERT_EQ(mytriton_autotune_save(path.c_str()), MYTRITON_SUCCESS);
     cudaDeviceProp prop;
     CUDA_OK(cudaGetDeviceProperties(&prop, device_));
     std::string text = read_file(path);
-    EXPECT_NE(text.find(std::string("\t") + prop.name + "\t" + std::to_string(prop.major * 10 + prop.minor) +
-                        "\t256,256,128\t" + std::to_string(tuned) + "\t"),
+    EXPECT_NE(text.find(std::string("\t") + prop.name + "\t" +
+                        std::to_string(prop.major * 10 + prop.minor) + "\t256,256,128\t" +
+                        std::to_string(tuned) + "\t"),
               std::string::npos)
         << text;
     mytriton_autotune_reset();
@@ -430,7 +450,8 @@ TEST_F(Gpu, CacheRoundTrip) {
     CUDA_OK(launch_at_matmul(nullptr, a.p, b.p, c.p, M, N, K));
     EXPECT_EQ(stats().cache_hits, 1);
     EXPECT_EQ(stats().timed_configs, 0);
-    ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &loaded), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_choice("at_matmul", "cuda", device_, key, 3, &loaded),
+              MYTRITON_SUCCESS);
     EXPECT_EQ(loaded, tuned);
 }
 
@@ -462,7 +483,8 @@ TEST_F(Gpu, MisalignedArgumentsTakeTheGenericVariant) {
     // has float4 accesses, checked at run time in the generic variant only
     long timed = stats().timed_configs;
     int64_t key[1] = {n};
-    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key, 1, 2), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key, 1, 2),
+              MYTRITON_SUCCESS);
     CUDA_OK(cudaMemset(dout.p, 0, (n + 1) * sizeof(float)));
     CUDA_OK(launch_at_accumulate(nullptr, dx.p + 1, dout.p + 1, n));
     CUDA_OK(cudaDeviceSynchronize());
@@ -471,7 +493,8 @@ TEST_F(Gpu, MisalignedArgumentsTakeTheGenericVariant) {
     // aligned and n % 16 == 0: the _d16 variant, same result
     const int m = 4096;
     int64_t key2[1] = {m};
-    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key2, 1, 2), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_force("at_accumulate", "cuda", device_, key2, 1, 2),
+              MYTRITON_SUCCESS);
     CUDA_OK(cudaMemset(dout.p, 0, (n + 1) * sizeof(float)));
     CUDA_OK(launch_at_accumulate(nullptr, dx.p, dout.p, m));
     CUDA_OK(cudaDeviceSynchronize());
@@ -496,7 +519,7 @@ TEST_F(Gpu, GraphCaptureUsesTheDefaultAndNeverTimes) {
     cudaError_t e1 = launch_at_tagged(s, x.p, y.p, n);
     cudaError_t e2 = launch_at_accumulate(s, x.p, acc.p, n);
     cudaError_t e3 = launch_at_matmul(s, a.p, b.p, c.p, M, N, K);
-    cudaError_t e4 = launch_at_matmul_cfg1(s, a.p, b.p, c.p, M, N, K); // a plain launcher
+    cudaError_t e4 = launch_at_matmul_cfg1(s, a.p, b.p, c.p, M, N, K);  // a plain launcher
     CUDA_OK(cudaStreamEndCapture(s, &graph));
     ASSERT_EQ(e1, cudaSuccess) << mytriton_last_error();
     ASSERT_EQ(e2, cudaSuccess) << mytriton_last_error();
@@ -518,10 +541,12 @@ TEST_F(Gpu, GraphCaptureUsesTheDefaultAndNeverTimes) {
     // the keys are still untuned: tune them outside capture, capture again
     int64_t key[1] = {n};
     int config = -1;
-    EXPECT_EQ(mytriton_autotune_choice("at_tagged", "cuda", device_, key, 1, &config), MYTRITON_NOT_FOUND);
+    EXPECT_EQ(mytriton_autotune_choice("at_tagged", "cuda", device_, key, 1, &config),
+              MYTRITON_NOT_FOUND);
     CUDA_OK(launch_at_tagged(s, x.p, y.p, n));
     CUDA_OK(cudaStreamSynchronize(s));
-    ASSERT_EQ(mytriton_autotune_choice("at_tagged", "cuda", device_, key, 1, &config), MYTRITON_SUCCESS);
+    ASSERT_EQ(mytriton_autotune_choice("at_tagged", "cuda", device_, key, 1, &config),
+              MYTRITON_SUCCESS);
     cudaGraph_t graph2;
     cudaGraphExec_t exec2;
     CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
@@ -545,7 +570,8 @@ TEST_F(Gpu, GraphCaptureUsesTheDefaultAndNeverTimes) {
 
 TEST_F(Gpu, KernelAttributes) {
     mytriton_kernel_attributes at, again;
-    ASSERT_EQ(mytriton_kernel_get_attributes("at_matmul_cfg3", "cuda", &at), MYTRITON_SUCCESS) << mytriton_last_error();
+    ASSERT_EQ(mytriton_kernel_get_attributes("at_matmul_cfg3", "cuda", &at), MYTRITON_SUCCESS)
+        << mytriton_last_error();
     const mytriton_kernel_info *info = mytriton_find_kernel("at_matmul_cfg3", "cuda");
     ASSERT_NE(info, nullptr);
     EXPECT_EQ(at.device, device_);
@@ -558,10 +584,12 @@ TEST_F(Gpu, KernelAttributes) {
     EXPECT_EQ(at.dynamic_shared_bytes, 0);
     ASSERT_EQ(mytriton_kernel_get_attributes("at_matmul_cfg3", "cuda", &again), MYTRITON_SUCCESS);
     EXPECT_EQ(std::memcmp(&at, &again, sizeof at), 0);
-    std::printf("at_matmul_cfg3: %d registers, %d B static shared, %d threads, %d blocks/SM, %d SMs\n", at.registers,
-                at.static_shared_bytes, at.threads_per_block, at.max_blocks_per_sm, at.multiprocessor_count);
+    std::printf(
+        "at_matmul_cfg3: %d registers, %d B static shared, %d threads, %d blocks/SM, %d SMs\n",
+        at.registers, at.static_shared_bytes, at.threads_per_block, at.max_blocks_per_sm,
+        at.multiprocessor_count);
     EXPECT_EQ(mytriton_kernel_get_attributes("at_matmul", "cuda", &at), MYTRITON_INVALID_VALUE);
 }
 
-} // namespace
+}  // namespace
 #endif

@@ -9,7 +9,8 @@
 
 namespace {
 
-const std::string kKernels = std::string(MT_TEST_SOURCE_DIR) + "/autotune/kernels/autotune_kernels.py";
+const std::string kKernels =
+    std::string(MT_TEST_SOURCE_DIR) + "/autotune/kernels/autotune_kernels.py";
 const std::string kMatmul = std::string(MT_TEST_SOURCE_DIR) + "/conformance/kernels/matmul.py";
 
 mt_test::ProcessResult mytritonc(std::vector<std::string> args) {
@@ -19,26 +20,43 @@ mt_test::ProcessResult mytritonc(std::vector<std::string> args) {
 }
 
 std::vector<std::string> tagged(const std::string &out) {
-    return {kKernels, "--kernel", "tagged_kernel", "--signature", "*fp32, *fp32, i32", "--grid", "cdiv(n, BLOCK)",
-            "--name", "tg", "--backends", "cuda,host", "-o", out};
+    return {kKernels,
+            "--kernel",
+            "tagged_kernel",
+            "--signature",
+            "*fp32, *fp32, i32",
+            "--grid",
+            "cdiv(n, BLOCK)",
+            "--name",
+            "tg",
+            "--backends",
+            "cuda,host",
+            "-o",
+            out};
 }
 
 TEST(DispatchCli, WritesTheDispatcherAndItsTable) {
     std::string dir = mt_test::make_temp_dir("dispatch_cli");
     auto args = tagged(dir);
-    args.insert(args.end(), {"--config", "BLOCK=64 TAG=1.0", "--config", "BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3",
-                             "--when", "n >= 4096 and not n % 3 == 0", "--key", "n"});
+    args.insert(args.end(), {"--config", "BLOCK=64 TAG=1.0", "--config",
+                             "BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3", "--when",
+                             "n >= 4096 and not n % 3 == 0", "--key", "n"});
     auto r = mytritonc(args);
     ASSERT_EQ(r.status, 0) << r.err;
     std::string h = mt_test::read_file(dir + "/tg.h"), cu = mt_test::read_file(dir + "/tg.cu"),
                 host = mt_test::read_file(dir + "/tg_host.c");
     EXPECT_NE(h.find("#include \"tg_cfg1_d16.h\""), std::string::npos) << h;
-    EXPECT_NE(h.find("cudaError_t launch_tg(cudaStream_t stream, const float* x, float* out, int32_t n);"),
-              std::string::npos);
-    EXPECT_NE(h.find("config 1: BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3 (launch_tg_cfg1) WHEN n >= 4096"),
-              std::string::npos)
+    EXPECT_NE(
+        h.find(
+            "cudaError_t launch_tg(cudaStream_t stream, const float* x, float* out, int32_t n);"),
+        std::string::npos);
+    EXPECT_NE(
+        h.find(
+            "config 1: BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3 (launch_tg_cfg1) WHEN n >= 4096"),
+        std::string::npos)
         << h;
-    EXPECT_NE(cu.find("launch_tg_cfg1_d16(p->stream, p->x, p->out, p->n)"), std::string::npos) << cu;
+    EXPECT_NE(cu.find("launch_tg_cfg1_d16(p->stream, p->x, p->out, p->n)"), std::string::npos)
+        << cu;
     EXPECT_NE(cu.find("mytriton_cuda_capturing(p->stream)"), std::string::npos);
     EXPECT_NE(cu.find("static mytriton_tuner mt_tuner_tg = {"), std::string::npos);
     EXPECT_NE(host.find("launch_tg_cfg0_host(p->x, p->out, p->n)"), std::string::npos) << host;
@@ -46,8 +64,9 @@ TEST(DispatchCli, WritesTheDispatcherAndItsTable) {
     // deterministic: the same run writes the same bytes
     std::string dir2 = mt_test::make_temp_dir("dispatch_cli2");
     args = tagged(dir2);
-    args.insert(args.end(), {"--config", "BLOCK=64 TAG=1.0", "--config", "BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3",
-                             "--when", "n >= 4096 and not n % 3 == 0", "--key", "n"});
+    args.insert(args.end(), {"--config", "BLOCK=64 TAG=1.0", "--config",
+                             "BLOCK=128 TAG=2.0 NUM_WARPS=2 NUM_STAGES=3", "--when",
+                             "n >= 4096 and not n % 3 == 0", "--key", "n"});
     ASSERT_EQ(mytritonc(args).status, 0);
     EXPECT_EQ(mt_test::read_file(dir2 + "/tg.cu"), cu);
     EXPECT_EQ(mt_test::read_file(dir2 + "/tg_host.c"), host);
@@ -66,14 +85,18 @@ TEST(DispatchCli, OneConfigHasNoTable) {
 
 TEST(DispatchCli, SpecializedVariantAndNumStages) {
     std::string dir = mt_test::make_temp_dir("dispatch_d16");
-    auto r = mytritonc({kKernels, "--kernel", "tagged_kernel", "--signature", "*fp32, *fp32, i32", "--grid",
-                        "cdiv(n, BLOCK)", "-D", "BLOCK=256", "-D", "TAG=1.0", "--name", "tg_d16", "--num-stages", "4",
-                        "--divisibility-16", "-o", dir});
+    auto r = mytritonc({kKernels, "--kernel", "tagged_kernel", "--signature", "*fp32, *fp32, i32",
+                        "--grid", "cdiv(n, BLOCK)", "-D", "BLOCK=256", "-D", "TAG=1.0", "--name",
+                        "tg_d16", "--num-stages", "4", "--divisibility-16", "-o", dir});
     ASSERT_EQ(r.status, 0) << r.err;
-    std::string h = mt_test::read_file(dir + "/tg_d16.h"), cu = mt_test::read_file(dir + "/tg_d16.cu");
+    std::string h = mt_test::read_file(dir + "/tg_d16.h"),
+                cu = mt_test::read_file(dir + "/tg_d16.cu");
     EXPECT_NE(h.find("signature: *fp32:16, *fp32:16, i32:16"), std::string::npos) << h;
-    EXPECT_NE(h.find("num_stages: 4 (a hint this kernel's code does not use)"), std::string::npos) << h;
-    EXPECT_EQ(cu.find("_al16"), std::string::npos) << "no run-time alignment test in the specialized kernel\n" << cu;
+    EXPECT_NE(h.find("num_stages: 4 (a hint this kernel's code does not use)"), std::string::npos)
+        << h;
+    EXPECT_EQ(cu.find("_al16"), std::string::npos)
+        << "no run-time alignment test in the specialized kernel\n"
+        << cu;
 }
 
 struct BadCase {
@@ -96,7 +119,8 @@ TEST_P(DispatchCliErrors, AreDiagnosed) {
     EXPECT_FALSE(mt_test::file_exists(dir + "/tg.cu"));
 }
 
-const std::vector<std::string> two = {"--config", "BLOCK=64 TAG=1.0", "--config", "BLOCK=128 TAG=2.0"};
+const std::vector<std::string> two = {"--config", "BLOCK=64 TAG=1.0", "--config",
+                                      "BLOCK=128 TAG=2.0"};
 std::vector<std::string> with(std::vector<std::string> more) {
     std::vector<std::string> v = two;
     v.insert(v.end(), more.begin(), more.end());
@@ -106,23 +130,41 @@ std::vector<std::string> with(std::vector<std::string> more) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, DispatchCliErrors,
     ::testing::Values(
-        BadCase{"when_unknown", with({"--when", "m > 3", "--key", "n"}), "unknown name 'm' (names: n)", 1},
-        BadCase{"when_chain", with({"--when", "1 < n < 9", "--key", "n"}), "chained comparison (use 'and')", 1},
+        BadCase{"when_unknown", with({"--when", "m > 3", "--key", "n"}),
+                "unknown name 'm' (names: n)", 1},
+        BadCase{"when_chain", with({"--when", "1 < n < 9", "--key", "n"}),
+                "chained comparison (use 'and')", 1},
         BadCase{"when_end", with({"--when", "n >=", "--key", "n"}), "unexpected end in 'n >='", 1},
         BadCase{"when_paren", with({"--when", "(n > 3", "--key", "n"}), "expected ')'", 1},
-        BadCase{"when_first", {"--when", "n > 3", "--config", "BLOCK=64 TAG=1.0"}, "before any --config", 2},
-        BadCase{"key_pointer", with({"--key", "x"}), "KEY: 'x' is not an integer runtime parameter of tagged_kernel", 1},
+        BadCase{"when_first",
+                {"--when", "n > 3", "--config", "BLOCK=64 TAG=1.0"},
+                "before any --config",
+                2},
+        BadCase{"key_pointer", with({"--key", "x"}),
+                "KEY: 'x' is not an integer runtime parameter of tagged_kernel", 1},
         BadCase{"key_twice", with({"--key", "n,n"}), "KEY: 'n' given twice", 1},
         BadCase{"restore_read_only", with({"--key", "n", "--restore", "x=n"}),
                 "RESTORE: tagged_kernel never stores through 'x'", 1},
-        BadCase{"restore_host", with({"--key", "n", "--restore", "out"}), "the host backend needs the buffer's extent", 1},
-        BadCase{"restore_expr", with({"--key", "n", "--restore", "out=n*"}), "RESTORE out: unexpected end", 1},
-        BadCase{"config_syntax", {"--config", "BLOCK=64 TAG"}, "config 'BLOCK=64 TAG': 'TAG' is not NAME=VALUE", 1},
-        BadCase{"config_warps", {"--config", "BLOCK=64 TAG=1.0 NUM_WARPS=6"}, "NUM_WARPS must be a power of two", 1},
-        BadCase{"config_stages", {"--config", "BLOCK=64 TAG=1.0 NUM_STAGES=0"}, "NUM_STAGES must be from 1 to 16", 1},
+        BadCase{"restore_host", with({"--key", "n", "--restore", "out"}),
+                "the host backend needs the buffer's extent", 1},
+        BadCase{"restore_expr", with({"--key", "n", "--restore", "out=n*"}),
+                "RESTORE out: unexpected end", 1},
+        BadCase{"config_syntax",
+                {"--config", "BLOCK=64 TAG"},
+                "config 'BLOCK=64 TAG': 'TAG' is not NAME=VALUE",
+                1},
+        BadCase{"config_warps",
+                {"--config", "BLOCK=64 TAG=1.0 NUM_WARPS=6"},
+                "NUM_WARPS must be a power of two",
+                1},
+        BadCase{"config_stages",
+                {"--config", "BLOCK=64 TAG=1.0 NUM_STAGES=0"},
+                "NUM_STAGES must be from 1 to 16",
+                1},
         BadCase{"key_without_config", {"--key", "n"}, "--key and --restore need --config", 2},
         BadCase{"specialize", with({"--specialize", "maybe"}), "--specialize takes on or off", 2},
-        BadCase{"mlir", with({"--backends", "mlir"}), "the mlir backend has no dispatching launcher yet", 1}),
+        BadCase{"mlir", with({"--backends", "mlir"}),
+                "the mlir backend has no dispatching launcher yet", 1}),
     [](const ::testing::TestParamInfo<BadCase> &i) { return std::string(i.param.name); });
 
-} // namespace
+}  // namespace

@@ -80,8 +80,7 @@ int main(void) {
     /* An empty grid (n = 0) launches nothing and succeeds. A negative n
      * launches nothing either: the launcher may treat it as an empty grid
      * (cdiv(-5, 64) = 0) or refuse it with a message. */
-    for (i = 0; i < N; i++)
-        out[i] = -1.0f;
+    for (i = 0; i < N; i++) out[i] = -1.0f;
     expect_int("launch with n = 0", launch_build_tree_add_host(x, y, out, 0), MYTRITON_SUCCESS);
     mytriton_clear_last_error();
     {
@@ -108,9 +107,9 @@ int main(void) {
 
     /* GRID "blocks" GRID_PARAMS blocks: the launcher takes the number of
      * programs after the kernel's parameters; 2 programs of 64 write 128. */
-    for (i = 0; i < N; i++)
-        out[i] = -1.0f;
-    expect_int("launch with blocks = 2", launch_build_tree_add_blocks_host(x, y, out, N, 2), MYTRITON_SUCCESS);
+    for (i = 0; i < N; i++) out[i] = -1.0f;
+    expect_int("launch with blocks = 2", launch_build_tree_add_blocks_host(x, y, out, N, 2),
+               MYTRITON_SUCCESS);
     for (i = 0; i < N; i++)
         if (out[i] != (i < 128 ? x[i] + y[i] : -1.0f)) {
             printf("FAIL: blocks = 2: out[%d] = %g\n", i, out[i]);
@@ -118,7 +117,8 @@ int main(void) {
             break;
         }
     mytriton_clear_last_error();
-    expect_int("launch with blocks = -1", launch_build_tree_add_blocks_host(x, y, out, N, -1), MYTRITON_INVALID_VALUE);
+    expect_int("launch with blocks = -1", launch_build_tree_add_blocks_host(x, y, out, N, -1),
+               MYTRITON_INVALID_VALUE);
     if (strstr(mytriton_last_error(), "blocks = -1 is negative") == NULL) {
         printf("FAIL: blocks = -1: \"%s\"\n", mytriton_last_error());
         failures++;
@@ -134,10 +134,10 @@ int main(void) {
         args5[4] = &blocks;
         expect_str("argument 4", info->arg_names[4], "blocks");
         expect_int("kind of argument 4", info->arg_kinds[4], MYTRITON_ARG_I32);
-        for (i = 0; i < N; i++)
-            out[i] = -1.0f;
+        for (i = 0; i < N; i++) out[i] = -1.0f;
         expect_int("mytriton_launch with blocks = 5",
-                   mytriton_launch("build_tree_add_blocks", "host", NULL, args5, NULL), MYTRITON_SUCCESS);
+                   mytriton_launch("build_tree_add_blocks", "host", NULL, args5, NULL),
+                   MYTRITON_SUCCESS);
         expect_int("out[299] after blocks = 5", out[N - 1] == x[N - 1] + y[N - 1], 1);
     }
 
@@ -146,19 +146,22 @@ int main(void) {
      * an x of 0 is an empty launch. */
     {
         mytriton_grid bad = {2, 0, 0}; /* what `mytriton_grid bad = {2};` leaves */
-        for (i = 0; i < N; i++)
-            out[i] = -1.0f;
+        for (i = 0; i < N; i++) out[i] = -1.0f;
         mytriton_clear_last_error();
-        expect_int("explicit grid {2}", launch_build_tree_add_explicit_host(bad, x, y, out, N), MYTRITON_INVALID_VALUE);
-        if (strstr(mytriton_last_error(), "launch_build_tree_add_explicit_host: grid dimension y is 0") == NULL) {
+        expect_int("explicit grid {2}", launch_build_tree_add_explicit_host(bad, x, y, out, N),
+                   MYTRITON_INVALID_VALUE);
+        if (strstr(mytriton_last_error(),
+                   "launch_build_tree_add_explicit_host: grid dimension y is 0") == NULL) {
             printf("FAIL: grid {2}: \"%s\"\n", mytriton_last_error());
             failures++;
         }
         expect_int("out[0] after grid {2}", out[0] == -1.0f, 1);
-        expect_int("explicit grid {0, 1, 1}", launch_build_tree_add_explicit_host(mytriton_grid_3d(0, 1, 1), x, y, out, N),
+        expect_int("explicit grid {0, 1, 1}",
+                   launch_build_tree_add_explicit_host(mytriton_grid_3d(0, 1, 1), x, y, out, N),
                    MYTRITON_SUCCESS);
         expect_int("out[0] after an empty grid", out[0] == -1.0f, 1);
-        expect_int("mytriton_grid_1d(2)", launch_build_tree_add_explicit_host(mytriton_grid_1d(2), x, y, out, N),
+        expect_int("mytriton_grid_1d(2)",
+                   launch_build_tree_add_explicit_host(mytriton_grid_1d(2), x, y, out, N),
                    MYTRITON_SUCCESS);
         for (i = 0; i < N; i++)
             if (out[i] != (i < 128 ? x[i] + y[i] : -1.0f)) {
@@ -167,7 +170,6 @@ int main(void) {
                 break;
             }
     }
-    if (failures == 0)
-        printf("build-tree kernel library: registry and launches OK\n");
+    if (failures == 0) printf("build-tree kernel library: registry and launches OK\n");
     return failures != 0;
 }

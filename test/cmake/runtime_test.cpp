@@ -45,8 +45,9 @@ TEST(Status, CudaCodesHaveTheirNames) {
     for (int code = 1; code < 1000; code++) {
         const char *name = cudaGetErrorName(static_cast<cudaError_t>(code));
         if (!name || std::string(name).find("cudaError") != 0 || code == 999) continue;
-        if (code == MYTRITON_INVALID_VALUE || code == MYTRITON_OUT_OF_MEMORY || code == MYTRITON_NO_DEVICE ||
-            code == MYTRITON_NOT_FOUND || code == MYTRITON_LAUNCH_FAILED)
+        if (code == MYTRITON_INVALID_VALUE || code == MYTRITON_OUT_OF_MEMORY ||
+            code == MYTRITON_NO_DEVICE || code == MYTRITON_NOT_FOUND ||
+            code == MYTRITON_LAUNCH_FAILED)
             continue;
         EXPECT_STREQ(mytriton_status_string(code), name) << code;
         checked++;
@@ -389,18 +390,14 @@ TEST(Registry, LaunchByName) {
 // ---- host executor ----------------------------------------------------------
 
 class HostExecutor : public ::testing::Test {
-protected:
+  protected:
     void SetThreads(const char *value) {
-        if (value)
-            setenv("MYTRITON_HOST_THREADS", value, 1);
-        else
-            unsetenv("MYTRITON_HOST_THREADS");
+        if (value) setenv("MYTRITON_HOST_THREADS", value, 1);
+        else unsetenv("MYTRITON_HOST_THREADS");
     }
     void TearDown() override {
-        if (saved_)
-            setenv("MYTRITON_HOST_THREADS", saved_value_.c_str(), 1);
-        else
-            unsetenv("MYTRITON_HOST_THREADS");
+        if (saved_) setenv("MYTRITON_HOST_THREADS", saved_value_.c_str(), 1);
+        else unsetenv("MYTRITON_HOST_THREADS");
     }
     void SetUp() override {
         const char *v = std::getenv("MYTRITON_HOST_THREADS");
@@ -408,7 +405,7 @@ protected:
         if (v) saved_value_ = v;
     }
 
-private:
+  private:
     bool saved_ = false;
     std::string saved_value_;
 };
@@ -437,9 +434,9 @@ TEST_F(HostExecutor, ThreadCount) {
 TEST_F(HostExecutor, EveryProgramRunsExactlyOnce) {
     for (const char *threads : {"1", "2", "3", "7", "64"}) {
         SetThreads(threads);
-        for (const mytriton_grid g : {mytriton_grid{1, 1, 1}, mytriton_grid{5, 1, 1},
-                                      mytriton_grid{13, 7, 3}, mytriton_grid{1, 1, 9},
-                                      mytriton_grid{100, 3, 1}}) {
+        for (const mytriton_grid g :
+             {mytriton_grid{1, 1, 1}, mytriton_grid{5, 1, 1}, mytriton_grid{13, 7, 3},
+              mytriton_grid{1, 1, 9}, mytriton_grid{100, 3, 1}}) {
             std::vector<std::atomic<int>> hits((size_t)(g.x * g.y * g.z));
             Coverage c = {g.x, g.y, g.z, &hits};
             ASSERT_EQ(mytriton_host_run(&g, count_program, &c), MYTRITON_SUCCESS);

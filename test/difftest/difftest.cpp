@@ -59,12 +59,14 @@ struct Config {
     std::string emit;
     std::set<std::string> backends = {"host", "emu"};
     int jobs = 2;
-    int batch = 0;         // kernels per build (0: all at once)
-    std::string dump;      // write the host -O1 buffers of each kernel here
+    int batch = 0;     // kernels per build (0: all at once)
+    std::string dump;  // write the host -O1 buffers of each kernel here
     bool minimize = true;
-    std::string mytritonc = MT_DIFF_MYTRITONC, python = MT_DIFF_PYTHON, cc = MT_DIFF_CC, cxx = MT_DIFF_CXX,
-                nvcc = MT_DIFF_NVCC, runtime_include = MT_DIFF_RUNTIME_INCLUDE, emu_dir = MT_DIFF_EMU_DIR,
-                nvcc_arch = "native", cuda_include = MT_DIFF_CUDA_INCLUDE, cuda_lib = MT_DIFF_CUDA_LIB, mlir_opt = MT_DIFF_MLIR_OPT, mlir_pipeline = MT_DIFF_MLIR_PIPELINE;
+    std::string mytritonc = MT_DIFF_MYTRITONC, python = MT_DIFF_PYTHON, cc = MT_DIFF_CC,
+                cxx = MT_DIFF_CXX, nvcc = MT_DIFF_NVCC, runtime_include = MT_DIFF_RUNTIME_INCLUDE,
+                emu_dir = MT_DIFF_EMU_DIR, nvcc_arch = "native",
+                cuda_include = MT_DIFF_CUDA_INCLUDE, cuda_lib = MT_DIFF_CUDA_LIB,
+                mlir_opt = MT_DIFF_MLIR_OPT, mlir_pipeline = MT_DIFF_MLIR_PIPELINE;
 };
 
 // ---- processes ------------------------------------------------------------
@@ -73,7 +75,7 @@ struct Proc {
     std::string log;
 };
 
-Proc spawn(const std::vector<std::string>& argv, const std::string& log) {
+Proc spawn(const std::vector<std::string> &argv, const std::string &log) {
     pid_t pid = fork();
     if (pid == 0) {
         int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -82,8 +84,8 @@ Proc spawn(const std::vector<std::string>& argv, const std::string& log) {
             dup2(fd, 2);
             close(fd);
         }
-        std::vector<char*> a;
-        for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+        std::vector<char *> a;
+        for (auto &s : argv) a.push_back(const_cast<char *>(s.c_str()));
         a.push_back(nullptr);
         execvp(a[0], a.data());
         _exit(127);
@@ -92,7 +94,8 @@ Proc spawn(const std::vector<std::string>& argv, const std::string& log) {
 }
 
 // Runs the commands, `jobs` at a time; their exit codes.
-std::vector<int> run_all(const std::vector<std::vector<std::string>>& cmds, const std::vector<std::string>& logs, int jobs) {
+std::vector<int> run_all(const std::vector<std::vector<std::string>> &cmds,
+                         const std::vector<std::string> &logs, int jobs) {
     std::vector<int> rc(cmds.size(), -1);
     std::map<pid_t, size_t> running;
     size_t next = 0;
@@ -106,25 +109,26 @@ std::vector<int> run_all(const std::vector<std::vector<std::string>>& cmds, cons
         if (pid < 0) break;
         auto it = running.find(pid);
         if (it == running.end()) continue;
-        rc[it->second] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        rc[it->second] =
+            WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
         running.erase(it);
     }
     return rc;
 }
 
-std::string slurp(const std::string& path) {
+std::string slurp(const std::string &path) {
     std::ifstream f(path, std::ios::binary);
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
 }
 
-void write_file(const std::string& path, const std::string& text) {
+void write_file(const std::string &path, const std::string &text) {
     std::ofstream f(path, std::ios::binary);
     f << text;
 }
 
-void mkdirs(const std::string& path) {
+void mkdirs(const std::string &path) {
     std::string p;
     std::stringstream ss(path);
     std::string part;
@@ -145,45 +149,52 @@ struct Variant {
     std::string label() const { return backend + "-O" + std::to_string(level); }
 };
 
-std::string gen_name(const Kernel& k, int level, const std::string& tag) { return k.name + tag + "_o" + std::to_string(level); }
+std::string gen_name(const Kernel &k, int level, const std::string &tag) {
+    return k.name + tag + "_o" + std::to_string(level);
+}
 
 // Device memory of the gpu library (gpu_mem in the generated unit).
 struct GpuMem {
-    void* (*alloc)(size_t) = nullptr;
-    int (*to_device)(void*, const void*, size_t) = nullptr;
-    int (*to_host)(void*, const void*, size_t) = nullptr;
-    void (*release)(void*) = nullptr;
+    void *(*alloc)(size_t) = nullptr;
+    int (*to_device)(void *, const void *, size_t) = nullptr;
+    int (*to_host)(void *, const void *, size_t) = nullptr;
+    void (*release)(void *) = nullptr;
     int (*sync)(void) = nullptr;
 };
 
 struct Libs {
-    void* host = nullptr;
-    void* emu = nullptr;
-    void* gpu = nullptr;
-    void* mlir = nullptr;  // device memory from the gpu library
+    void *host = nullptr;
+    void *emu = nullptr;
+    void *gpu = nullptr;
+    void *mlir = nullptr;  // device memory from the gpu library
     GpuMem mem;
 };
 
 // Launches one variant; its outputs (bits) per argument, or an error text.
-bool launch(const Kernel& k, const Variant& v, const std::string& tag, const Libs& libs,
-            std::vector<std::vector<uint32_t>>* outs, std::string* error) {
+bool launch(const Kernel &k, const Variant &v, const std::string &tag, const Libs &libs,
+            std::vector<std::vector<uint32_t>> *outs, std::string *error) {
     std::string sym = "mytriton_kernel_info_" + gen_name(k, v.level, tag) +
-                      (v.backend == "host" ? "_host" : v.backend == "mlir" ? "_mlir" : "");
-    void* lib = v.backend == "host" ? libs.host : v.backend == "emu" ? libs.emu : v.backend == "mlir" ? libs.mlir : libs.gpu;
-    auto* info = lib ? (const mytriton_kernel_info*)dlsym(lib, sym.c_str()) : nullptr;
+                      (v.backend == "host"   ? "_host"
+                       : v.backend == "mlir" ? "_mlir"
+                                             : "");
+    void *lib = v.backend == "host"   ? libs.host
+                : v.backend == "emu"  ? libs.emu
+                : v.backend == "mlir" ? libs.mlir
+                                      : libs.gpu;
+    auto *info = lib ? (const mytriton_kernel_info *)dlsym(lib, sym.c_str()) : nullptr;
     if (!info) {
         *error = "no symbol " + sym;
         return false;
     }
     size_t n = k.args.size();
     std::vector<std::vector<uint32_t>> host(n);
-    std::vector<void*> ptrs(n, nullptr);
+    std::vector<void *> ptrs(n, nullptr);
     std::vector<int32_t> ints(n);
     std::vector<float> floats(n);
-    std::vector<void*> argp(n);
+    std::vector<void *> argp(n);
     bool gpu = v.backend == "gpu" || v.backend == "mlir";
     for (size_t i = 0; i < n; i++) {
-        const Arg& a = k.args[i];
+        const Arg &a = k.args[i];
         if (a.kind == ArgKind::PtrF32 || a.kind == ArgKind::PtrI32) {
             host[i].assign((size_t)std::max<int64_t>(a.count, 1), difftest::kSentinel);
             if (!a.output) difftest::fill_input(k, (int)i, host[i].data());
@@ -236,10 +247,10 @@ float as_float(uint32_t b) {
 long g_compared = 0, g_written = 0;
 
 // Compares `got` with `want`; a description of the first difference.
-bool same(const Kernel& k, const std::vector<std::vector<uint32_t>>& want, const std::vector<std::vector<uint32_t>>& got,
-          std::string* why) {
+bool same(const Kernel &k, const std::vector<std::vector<uint32_t>> &want,
+          const std::vector<std::vector<uint32_t>> &got, std::string *why) {
     for (size_t i = 0; i < k.args.size(); i++) {
-        const Arg& a = k.args[i];
+        const Arg &a = k.args[i];
         if (!a.output) continue;
         for (size_t e = 0; e < want[i].size(); e++) {
             uint32_t w = want[i][e], g = got[i][e];
@@ -256,10 +267,12 @@ bool same(const Kernel& k, const std::vector<std::vector<uint32_t>>& want, const
             if (!ok) {
                 char buf[256];
                 if (a.kind == ArgKind::PtrF32)
-                    std::snprintf(buf, sizeof buf, "%s[%zu]: %.9g (0x%08x) vs %.9g (0x%08x), tolerance %.3g", a.name.c_str(), e,
-                                  (double)as_float(g), g, (double)as_float(w), w, a.tol);
+                    std::snprintf(
+                        buf, sizeof buf, "%s[%zu]: %.9g (0x%08x) vs %.9g (0x%08x), tolerance %.3g",
+                        a.name.c_str(), e, (double)as_float(g), g, (double)as_float(w), w, a.tol);
                 else
-                    std::snprintf(buf, sizeof buf, "%s[%zu]: %d vs %d", a.name.c_str(), e, (int32_t)g, (int32_t)w);
+                    std::snprintf(buf, sizeof buf, "%s[%zu]: %d vs %d", a.name.c_str(), e,
+                                  (int32_t)g, (int32_t)w);
                 *why = buf;
                 return false;
             }
@@ -270,25 +283,39 @@ bool same(const Kernel& k, const std::vector<std::vector<uint32_t>>& want, const
 
 // ---- building -------------------------------------------------------------
 struct Build {
-    const Config& cfg;
+    const Config &cfg;
     std::string dir;  // work subfolder
     std::vector<Variant> variants;
 
     // mytritonc for every kernel and level; the kernels that compiled.
-    std::vector<bool> compile(const std::vector<Kernel>& ks, const std::string& tag, std::vector<std::string>* failures) {
+    std::vector<bool> compile(const std::vector<Kernel> &ks, const std::string &tag,
+                              std::vector<std::string> *failures) {
         std::vector<std::vector<std::string>> cmds;
         std::vector<std::string> logs;
         mkdirs(dir + "/src");
         mkdirs(dir + "/gen");
         mkdirs(dir + "/log");
-        for (auto& k : ks) {
+        for (auto &k : ks) {
             std::string src = dir + "/src/" + k.name + tag + ".py";
             write_file(src, k.source());
             for (int level = 1; level <= 2; level++) {
-                std::vector<std::string> c = {cfg.mytritonc, src, "--kernel", k.func, "--signature", k.signature(),
-                                              "-O" + std::to_string(level), "--name", gen_name(k, level, tag),
-                                              "--backends", "cuda,host", "--python", cfg.python, "-o", dir + "/gen"};
-                for (auto& d : k.constexprs) c.insert(c.end(), {"-D", d.first + "=" + std::to_string(d.second)});
+                std::vector<std::string> c = {cfg.mytritonc,
+                                              src,
+                                              "--kernel",
+                                              k.func,
+                                              "--signature",
+                                              k.signature(),
+                                              "-O" + std::to_string(level),
+                                              "--name",
+                                              gen_name(k, level, tag),
+                                              "--backends",
+                                              "cuda,host",
+                                              "--python",
+                                              cfg.python,
+                                              "-o",
+                                              dir + "/gen"};
+                for (auto &d : k.constexprs)
+                    c.insert(c.end(), {"-D", d.first + "=" + std::to_string(d.second)});
                 cmds.push_back(c);
                 logs.push_back(dir + "/log/" + gen_name(k, level, tag) + ".log");
             }
@@ -300,8 +327,10 @@ struct Build {
                 if (rc[2 * i + (size_t)l] != 0) {
                     ok[i] = false;
                     if (failures)
-                        failures->push_back(ks[i].name + " -O" + std::to_string(l + 1) + ": mytritonc exit " +
-                                            std::to_string(rc[2 * i + (size_t)l]) + "\n" + slurp(logs[2 * i + (size_t)l]));
+                        failures->push_back(ks[i].name + " -O" + std::to_string(l + 1) +
+                                            ": mytritonc exit " +
+                                            std::to_string(rc[2 * i + (size_t)l]) + "\n" +
+                                            slurp(logs[2 * i + (size_t)l]));
                 }
         if (cfg.backends.count("mlir")) compile_mlir(ks, ok, tag);
         return ok;
@@ -310,7 +339,8 @@ struct Build {
     // The mlir backend, in gen-mlir/: NAME.mlir, mlir-opt to PTX, NAME_mlir.c.
     // A kernel the backend does not cover (a diagnostic) has no mlir variant.
     std::set<std::string> mlir_ok;  // gen names with NAME_mlir.c
-    void compile_mlir(const std::vector<Kernel>& ks, const std::vector<bool>& ok, const std::string& tag) {
+    void compile_mlir(const std::vector<Kernel> &ks, const std::vector<bool> &ok,
+                      const std::string &tag) {
         std::string out = dir + "/gen-mlir";
         mkdirs(out);
         std::vector<std::string> pipeline;
@@ -323,17 +353,29 @@ struct Build {
         for (size_t i = 0; i < ks.size(); i++) {
             if (!ok[i]) continue;
             for (int level = 1; level <= 2; level++) {
-                std::vector<std::string> c = {cfg.mytritonc, dir + "/src/" + ks[i].name + tag + ".py", "--kernel", ks[i].func,
-                                              "--signature", ks[i].signature(), "-O" + std::to_string(level), "--name",
-                                              gen_name(ks[i], level, tag), "--backends", "mlir", "--python", cfg.python,
-                                              "-o", out};
-                for (auto& d : ks[i].constexprs) c.insert(c.end(), {"-D", d.first + "=" + std::to_string(d.second)});
+                std::vector<std::string> c = {cfg.mytritonc,
+                                              dir + "/src/" + ks[i].name + tag + ".py",
+                                              "--kernel",
+                                              ks[i].func,
+                                              "--signature",
+                                              ks[i].signature(),
+                                              "-O" + std::to_string(level),
+                                              "--name",
+                                              gen_name(ks[i], level, tag),
+                                              "--backends",
+                                              "mlir",
+                                              "--python",
+                                              cfg.python,
+                                              "-o",
+                                              out};
+                for (auto &d : ks[i].constexprs)
+                    c.insert(c.end(), {"-D", d.first + "=" + std::to_string(d.second)});
                 base.push_back(c);
                 names.push_back(gen_name(ks[i], level, tag));
             }
         }
         std::vector<std::string> logs;
-        for (auto& n : names) logs.push_back(dir + "/log/" + n + ".mlir.log");
+        for (auto &n : names) logs.push_back(dir + "/log/" + n + ".mlir.log");
         std::vector<int> rc = run_all(base, logs, cfg.jobs);
         std::vector<std::vector<std::string>> opt, bin;
         std::vector<std::string> opt_names;
@@ -349,7 +391,7 @@ struct Build {
             opt_names.push_back(names[i]);
         }
         std::vector<std::string> opt_logs, bin_logs;
-        for (auto& n : opt_names) {
+        for (auto &n : opt_names) {
             opt_logs.push_back(dir + "/log/" + n + ".mlir-opt.log");
             bin_logs.push_back(dir + "/log/" + n + ".mlir-binary.log");
         }
@@ -357,7 +399,9 @@ struct Build {
         std::vector<std::vector<std::string>> bin2;
         std::vector<std::string> bin_names, bin_logs2;
         for (size_t i = 0; i < opt.size(); i++)
-            if (orc[i] == 0) bin2.push_back(bin[i]), bin_names.push_back(opt_names[i]), bin_logs2.push_back(bin_logs[i]);
+            if (orc[i] == 0)
+                bin2.push_back(bin[i]), bin_names.push_back(opt_names[i]),
+                    bin_logs2.push_back(bin_logs[i]);
         std::vector<int> brc = run_all(bin2, bin_logs2, cfg.jobs);
         for (size_t i = 0; i < bin2.size(); i++)
             if (brc[i] == 0) mlir_ok.insert(bin_names[i]);
@@ -365,7 +409,7 @@ struct Build {
 
     // The static inline helpers of a host file, renamed per kernel so many
     // files share one translation unit.
-    static std::vector<std::string> static_helpers(const std::string& text) {
+    static std::vector<std::string> static_helpers(const std::string &text) {
         std::vector<std::string> names;
         std::stringstream ss(text);
         std::string line;
@@ -384,15 +428,18 @@ struct Build {
     // Writes the units (each backend's kernels split over `jobs` units,
     // compiled in parallel) and links and loads the libraries; false (and
     // the log) when a build fails.
-    bool build(const std::vector<Kernel>& ks, const std::vector<bool>& ok, const std::string& tag, Libs* libs,
-               std::string* error) {
+    bool build(const std::vector<Kernel> &ks, const std::vector<bool> &ok, const std::string &tag,
+               Libs *libs, std::string *error) {
         std::string gen = dir + "/gen";
         size_t nunits = (size_t)std::max(1, cfg.jobs);
-        const std::string host_head = "// host kernels of this run\n#include <math.h>\n#include <stdbool.h>\n"
-                                      "#include <stdint.h>\n#include <stdlib.h>\n#include \"mytriton/runtime.h\"\n";
-        const std::string cuda_head = "// CUDA kernels of this run, each in its namespace\n#include <stdint.h>\n"
-                                      "#include <cuda_runtime.h>\n#include \"mytriton/runtime.h\"\n";
-        std::vector<std::string> host_units(nunits, host_head), cuda_units(nunits, cuda_head), mlir_files;
+        const std::string host_head =
+            "// host kernels of this run\n#include <math.h>\n#include <stdbool.h>\n"
+            "#include <stdint.h>\n#include <stdlib.h>\n#include \"mytriton/runtime.h\"\n";
+        const std::string cuda_head =
+            "// CUDA kernels of this run, each in its namespace\n#include <stdint.h>\n"
+            "#include <cuda_runtime.h>\n#include \"mytriton/runtime.h\"\n";
+        std::vector<std::string> host_units(nunits, host_head), cuda_units(nunits, cuda_head),
+            mlir_files;
         size_t n = 0;
         for (size_t i = 0; i < ks.size(); i++) {
             if (!ok[i]) continue;
@@ -400,16 +447,17 @@ struct Build {
                 std::string name = gen_name(ks[i], level, tag);
                 std::string text = slurp(gen + "/" + name + "_host.c");
                 auto helpers = static_helpers(text);
-                std::string& hu = host_units[n % nunits];
-                for (auto& h : helpers) hu += "#define " + h + " " + name + "_" + h + "\n";
+                std::string &hu = host_units[n % nunits];
+                for (auto &h : helpers) hu += "#define " + h + " " + name + "_" + h + "\n";
                 hu += "#include \"" + name + "_host.c\"\n";
-                for (auto& h : helpers) hu += "#undef " + h + "\n";
-                cuda_units[n % nunits] +=
-                    "#include \"" + name + ".h\"\nnamespace " + name + "_ns {\n#include \"" + name + ".cu\"\n}\n";
+                for (auto &h : helpers) hu += "#undef " + h + "\n";
+                cuda_units[n % nunits] += "#include \"" + name + ".h\"\nnamespace " + name +
+                                          "_ns {\n#include \"" + name + ".cu\"\n}\n";
                 // the -O2 units' helpers (Triton's instructions) are guarded for
                 // unity builds; each namespace here needs its own copy
                 std::string cu = slurp(gen + "/" + name + ".cu");
-                for (size_t at = 0; (at = cu.find("#define MYTRITON_HELPER_", at)) != std::string::npos; at++) {
+                for (size_t at = 0;
+                     (at = cu.find("#define MYTRITON_HELPER_", at)) != std::string::npos; at++) {
                     size_t end = cu.find_first_of(" \n", at + 8);
                     cuda_units[n % nunits] += "#undef " + cu.substr(at + 8, end - at - 8) + "\n";
                 }
@@ -422,14 +470,15 @@ struct Build {
         mkdirs(dir + "/obj");
         // the generated header includes cuda_runtime_api.h: a C stub for the host units
         mkdirs(dir + "/stub");
-        write_file(dir + "/stub/cuda_runtime_api.h",
-                   "/* host-only build of generated headers */\n#ifndef MT_STUB\n#define MT_STUB\ntypedef int cudaError_t;\n"
-                   "typedef void *cudaStream_t;\n#endif\n");
+        write_file(
+            dir + "/stub/cuda_runtime_api.h",
+            "/* host-only build of generated headers */\n#ifndef MT_STUB\n#define MT_STUB\ntypedef int cudaError_t;\n"
+            "typedef void *cudaStream_t;\n#endif\n");
         std::vector<std::vector<std::string>> cmds;
         std::vector<std::string> logs;
         std::map<std::string, std::vector<std::string>> objects;  // backend -> objects
-        auto unit = [&](const std::string& backend, size_t u, const std::string& ext, const std::string& text,
-                        std::vector<std::string> cmd) {
+        auto unit = [&](const std::string &backend, size_t u, const std::string &ext,
+                        const std::string &text, std::vector<std::string> cmd) {
             std::string src = dir + "/obj/" + backend + tag + "_" + std::to_string(u) + ext;
             std::string obj = src + ".o";
             write_file(src, text);
@@ -444,37 +493,44 @@ struct Build {
                      {cfg.cc, "-std=c11", "-O1", "-w", "-fPIC", inc, geninc, "-I" + dir + "/stub"});
             if (cfg.backends.count("emu"))
                 unit("emu", u, ".cpp", cuda_units[u],
-                     {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", inc, geninc, "-I" + cfg.emu_dir + "/fake_cuda"});
+                     {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", inc, geninc,
+                      "-I" + cfg.emu_dir + "/fake_cuda"});
             if (cfg.backends.count("gpu"))
                 unit("gpu", u, ".cu", cuda_units[u],
-                     {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC", inc, geninc});
+                     {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC", inc,
+                      geninc});
         }
         for (size_t u = 0; u < mlir_files.size(); u++)
-            unit("mlir", u, ".c", "#include \"" + dir + "/gen-mlir/" + mlir_files[u] + "_mlir.c\"\n",
-                 {cfg.cc, "-std=c11", "-O1", "-w", "-fPIC", inc, "-I" + dir + "/gen-mlir", "-I" + cfg.cuda_include});
+            unit("mlir", u, ".c",
+                 "#include \"" + dir + "/gen-mlir/" + mlir_files[u] + "_mlir.c\"\n",
+                 {cfg.cc, "-std=c11", "-O1", "-w", "-fPIC", inc, "-I" + dir + "/gen-mlir",
+                  "-I" + cfg.cuda_include});
         if (cfg.backends.count("emu"))
             unit("emu", nunits, ".cpp", "#include \"" + cfg.emu_dir + "/emu_globals.cpp\"\n",
-                 {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread", "-I" + cfg.emu_dir + "/fake_cuda"});
+                 {cfg.cxx, "-std=c++17", "-O0", "-w", "-fPIC", "-pthread",
+                  "-I" + cfg.emu_dir + "/fake_cuda"});
         if (cfg.backends.count("gpu"))
-            unit("gpu", nunits, ".cu",
-                 "#include <cuda_runtime.h>\n"
-                 "extern \"C\" void* mt_diff_alloc(size_t n) { void* p = nullptr; return cudaMalloc(&p, n) == cudaSuccess ? p : nullptr; }\n"
-                 "extern \"C\" int mt_diff_to_device(void* d, const void* h, size_t n) { return (int)cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); }\n"
-                 "extern \"C\" int mt_diff_to_host(void* h, const void* d, size_t n) { return (int)cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost); }\n"
-                 "extern \"C\" void mt_diff_release(void* p) { cudaFree(p); }\n"
-                 "extern \"C\" int mt_diff_sync(void) { return (int)cudaDeviceSynchronize(); }\n",
-                 {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC"});
+            unit(
+                "gpu", nunits, ".cu",
+                "#include <cuda_runtime.h>\n"
+                "extern \"C\" void* mt_diff_alloc(size_t n) { void* p = nullptr; return cudaMalloc(&p, n) == cudaSuccess ? p : nullptr; }\n"
+                "extern \"C\" int mt_diff_to_device(void* d, const void* h, size_t n) { return (int)cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); }\n"
+                "extern \"C\" int mt_diff_to_host(void* h, const void* d, size_t n) { return (int)cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost); }\n"
+                "extern \"C\" void mt_diff_release(void* p) { cudaFree(p); }\n"
+                "extern \"C\" int mt_diff_sync(void) { return (int)cudaDeviceSynchronize(); }\n",
+                {cfg.nvcc, "-O2", "-w", "-arch=" + cfg.nvcc_arch, "-Xcompiler", "-fPIC"});
         std::vector<int> rc = run_all(cmds, logs, cfg.jobs);
         for (size_t i = 0; i < rc.size(); i++)
             if (rc[i] != 0) {
-                *error = "compiling " + cmds[i][cmds[i].size() - 3] + " failed:\n" + slurp(logs[i]).substr(0, 4000);
+                *error = "compiling " + cmds[i][cmds[i].size() - 3] + " failed:\n" +
+                         slurp(logs[i]).substr(0, 4000);
                 return false;
             }
         // link
         cmds.clear();
         logs.clear();
         std::vector<std::string> outs;
-        for (auto& [backend, objs] : objects) {
+        for (auto &[backend, objs] : objects) {
             outs.push_back(dir + "/" + backend + tag + ".so");
             std::vector<std::string> c;
             if (backend == "host" || backend == "mlir") c = {cfg.cc, "-shared"};
@@ -484,7 +540,9 @@ struct Build {
             c.insert(c.end(), {"-o", outs.back()});
             if (backend == "host") c.push_back("-lm");
             if (backend == "gpu") c.push_back("-lcudart");
-            if (backend == "mlir") c.insert(c.end(), {"-L" + cfg.cuda_lib, "-L" + cfg.cuda_lib + "/stubs", "-lcuda", "-lcudart"});
+            if (backend == "mlir")
+                c.insert(c.end(), {"-L" + cfg.cuda_lib, "-L" + cfg.cuda_lib + "/stubs", "-lcuda",
+                                   "-lcudart"});
             cmds.push_back(c);
             logs.push_back(dir + "/log/link_" + backend + tag + ".log");
         }
@@ -495,7 +553,7 @@ struct Build {
                 return false;
             }
         for (size_t i = 0; i < outs.size(); i++) {
-            void* h = dlopen(outs[i].c_str(), RTLD_NOW | RTLD_LOCAL);
+            void *h = dlopen(outs[i].c_str(), RTLD_NOW | RTLD_LOCAL);
             if (!h) {
                 *error = std::string("dlopen: ") + dlerror();
                 return false;
@@ -506,10 +564,12 @@ struct Build {
             else if (base.rfind("emu", 0) == 0) libs->emu = h;
             else {
                 libs->gpu = h;
-                libs->mem.alloc = (void* (*)(size_t))dlsym(h, "mt_diff_alloc");
-                libs->mem.to_device = (int (*)(void*, const void*, size_t))dlsym(h, "mt_diff_to_device");
-                libs->mem.to_host = (int (*)(void*, const void*, size_t))dlsym(h, "mt_diff_to_host");
-                libs->mem.release = (void (*)(void*))dlsym(h, "mt_diff_release");
+                libs->mem.alloc = (void *(*)(size_t))dlsym(h, "mt_diff_alloc");
+                libs->mem.to_device =
+                    (int (*)(void *, const void *, size_t))dlsym(h, "mt_diff_to_device");
+                libs->mem.to_host =
+                    (int (*)(void *, const void *, size_t))dlsym(h, "mt_diff_to_host");
+                libs->mem.release = (void (*)(void *))dlsym(h, "mt_diff_release");
                 libs->mem.sync = (int (*)(void))dlsym(h, "mt_diff_sync");
             }
         }
@@ -518,28 +578,31 @@ struct Build {
 };
 
 // The result of one kernel over all variants: "" when they agree.
-std::string check(const Kernel& k, const std::vector<Variant>& variants, const std::string& tag, const Libs& libs,
-                  int* runs) {
+std::string check(const Kernel &k, const std::vector<Variant> &variants, const std::string &tag,
+                  const Libs &libs, int *runs) {
     std::vector<std::vector<uint32_t>> ref, got;
     std::string err;
     if (!launch(k, variants[0], tag, libs, &ref, &err)) return variants[0].label() + ": " + err;
     ++*runs;
     for (size_t v = 1; v < variants.size(); v++) {
         if (variants[v].backend == "mlir" &&
-            (!libs.mlir || !dlsym(libs.mlir, ("mytriton_kernel_info_" + gen_name(k, variants[v].level, tag) + "_mlir").c_str())))
+            (!libs.mlir || !dlsym(libs.mlir, ("mytriton_kernel_info_" +
+                                              gen_name(k, variants[v].level, tag) + "_mlir")
+                                                 .c_str())))
             continue;  // not covered by the mlir backend
         if (!launch(k, variants[v], tag, libs, &got, &err)) return variants[v].label() + ": " + err;
         ++*runs;
         std::string why;
-        if (!same(k, ref, got, &why)) return variants[v].label() + " vs " + variants[0].label() + ": " + why;
+        if (!same(k, ref, got, &why))
+            return variants[v].label() + " vs " + variants[0].label() + ": " + why;
     }
     return "";
 }
 
 // Does the kernel with these body lines still fail (compile error or
 // mismatch)? Each attempt builds its own libraries (a fresh tag).
-bool still_fails(const Config& cfg, const Kernel& k0, const std::vector<std::string>& lines, bool compile_failure,
-                 int attempt, const std::vector<Variant>& variants) {
+bool still_fails(const Config &cfg, const Kernel &k0, const std::vector<std::string> &lines,
+                 bool compile_failure, int attempt, const std::vector<Variant> &variants) {
     Kernel k = k0;
     k.body = lines;
     Build b{cfg, cfg.work + "/min/" + k.name, variants, {}};
@@ -549,8 +612,10 @@ bool still_fails(const Config& cfg, const Kernel& k0, const std::vector<std::str
     if (!ok[0]) {
         // interesting only if it is still a compiler failure, not a Python error
         if (!compile_failure) return false;
-        for (auto& f : fails)
-            if (f.find("internal error") != std::string::npos || f.find("exit 1") == std::string::npos) return true;
+        for (auto &f : fails)
+            if (f.find("internal error") != std::string::npos ||
+                f.find("exit 1") == std::string::npos)
+                return true;
         return false;
     }
     if (compile_failure) return false;
@@ -562,8 +627,8 @@ bool still_fails(const Config& cfg, const Kernel& k0, const std::vector<std::str
 }
 
 // Removes statements one at a time (then again while it helps).
-std::vector<std::string> minimize(const Config& cfg, const Kernel& k, bool compile_failure,
-                                  const std::vector<Variant>& variants) {
+std::vector<std::string> minimize(const Config &cfg, const Kernel &k, bool compile_failure,
+                                  const std::vector<Variant> &variants) {
     std::vector<std::string> lines = k.body;
     int attempt = 0;
     bool progress = true;
@@ -587,26 +652,29 @@ std::vector<std::string> minimize(const Config& cfg, const Kernel& k, bool compi
 
 // Writes DIR/<name>.bin: every pointer argument after the host -O1 launch
 // (inputs as given, outputs as computed), 4-byte elements in order.
-void dump(const Kernel& k, const Variant& v, const std::string& tag, const Libs& libs, const std::string& dir) {
+void dump(const Kernel &k, const Variant &v, const std::string &tag, const Libs &libs,
+          const std::string &dir) {
     std::vector<std::vector<uint32_t>> outs;
     std::string err;
     if (!launch(k, v, tag, libs, &outs, &err)) return;
     std::string bytes;
     for (size_t i = 0; i < k.args.size(); i++) {
-        const Arg& a = k.args[i];
+        const Arg &a = k.args[i];
         if (a.kind != ArgKind::PtrF32 && a.kind != ArgKind::PtrI32) continue;
         std::vector<uint32_t> data((size_t)std::max<int64_t>(a.count, 1), difftest::kSentinel);
         if (a.output) data = outs[i];
         else difftest::fill_input(k, (int)i, data.data());
-        bytes.append(reinterpret_cast<const char*>(data.data()), data.size() * 4);
+        bytes.append(reinterpret_cast<const char *>(data.data()), data.size() * 4);
     }
     write_file(dir + "/" + k.name + ".bin", bytes);
 }
 
-std::string arg_text(const Arg& a) {
+std::string arg_text(const Arg &a) {
     switch (a.kind) {
-    case ArgKind::PtrF32: return a.name + ":*fp32[" + std::to_string(a.count) + "]" + (a.output ? "out" : "in");
-    case ArgKind::PtrI32: return a.name + ":*i32[" + std::to_string(a.count) + "]" + (a.output ? "out" : "in");
+    case ArgKind::PtrF32:
+        return a.name + ":*fp32[" + std::to_string(a.count) + "]" + (a.output ? "out" : "in");
+    case ArgKind::PtrI32:
+        return a.name + ":*i32[" + std::to_string(a.count) + "]" + (a.output ? "out" : "in");
     case ArgKind::I32: return a.name + ":i32=" + std::to_string(a.ival);
     case ArgKind::F32: {
         char b[64];
@@ -617,9 +685,10 @@ std::string arg_text(const Arg& a) {
     return "";
 }
 
-std::string manifest_line(const Kernel& k, const std::string& file) {
-    std::string s = k.name + "\t" + file + "\t" + k.func + "\t" + k.signature() + "\t" + k.defines() + "\t" +
-                    std::to_string(k.grid[0]) + "," + std::to_string(k.grid[1]) + "," + std::to_string(k.grid[2]) + "\t";
+std::string manifest_line(const Kernel &k, const std::string &file) {
+    std::string s = k.name + "\t" + file + "\t" + k.func + "\t" + k.signature() + "\t" +
+                    k.defines() + "\t" + std::to_string(k.grid[0]) + "," +
+                    std::to_string(k.grid[1]) + "," + std::to_string(k.grid[2]) + "\t";
     for (size_t i = 0; i < k.args.size(); i++) {
         s += (i ? " " : "") + arg_text(k.args[i]);
         if (k.args[i].output) {
@@ -632,21 +701,22 @@ std::string manifest_line(const Kernel& k, const std::string& file) {
 }
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: mytriton_difftest [--seeds A:B] [--dialect full|seed] [--work DIR] [--backends host,emu,gpu]\n"
-                 "                         [--jobs N] [--batch N] [--dump DIR] [--no-minimize] [--emit DIR]\n"
-                 "                         [--mytritonc P] [--python P]\n"
-                 "                         [--cc P] [--cxx P] [--nvcc P] [--nvcc-arch A] [--runtime-include D] [--emu-dir D]\n");
+    std::fprintf(
+        stderr,
+        "usage: mytriton_difftest [--seeds A:B] [--dialect full|seed] [--work DIR] [--backends host,emu,gpu]\n"
+        "                         [--jobs N] [--batch N] [--dump DIR] [--no-minimize] [--emit DIR]\n"
+        "                         [--mytritonc P] [--python P]\n"
+        "                         [--cc P] [--cxx P] [--nvcc P] [--nvcc-arch A] [--runtime-include D] [--emu-dir D]\n");
     return 2;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
     Config cfg;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
-        auto val = [&](std::string* out) {
+        auto val = [&](std::string *out) {
             if (i + 1 >= argc) return false;
             *out = argv[++i];
             return true;
@@ -655,7 +725,8 @@ int main(int argc, char** argv) {
         if (a == "--seeds" && val(&v)) {
             size_t c = v.find(':');
             cfg.first = std::strtoull(v.c_str(), nullptr, 10);
-            cfg.last = c == std::string::npos ? cfg.first : std::strtoull(v.c_str() + c + 1, nullptr, 10);
+            cfg.last =
+                c == std::string::npos ? cfg.first : std::strtoull(v.c_str() + c + 1, nullptr, 10);
         } else if (a == "--dialect" && val(&v)) {
             if (v != "full" && v != "seed") return usage();
             cfg.dialect = v == "seed" ? difftest::Dialect::Seed : difftest::Dialect::Full;
@@ -687,24 +758,26 @@ int main(int argc, char** argv) {
     if (cfg.last < cfg.first) return usage();
 
     std::vector<Kernel> ks;
-    for (uint64_t s = cfg.first; s <= cfg.last; s++) ks.push_back(difftest::generate(s, cfg.dialect));
+    for (uint64_t s = cfg.first; s <= cfg.last; s++)
+        ks.push_back(difftest::generate(s, cfg.dialect));
 
     if (!cfg.emit.empty()) {
         mkdirs(cfg.emit);
         std::string manifest;
-        for (auto& k : ks) {
+        for (auto &k : ks) {
             write_file(cfg.emit + "/" + k.name + ".py", k.source());
             manifest += manifest_line(k, k.name + ".py");
         }
         write_file(cfg.emit + "/manifest.tsv", manifest);
-        std::printf("difftest: wrote %zu kernels and manifest.tsv to %s\n", ks.size(), cfg.emit.c_str());
+        std::printf("difftest: wrote %zu kernels and manifest.tsv to %s\n", ks.size(),
+                    cfg.emit.c_str());
         return 0;
     }
 
     // host -O1 first: the reference of the comparisons
     std::vector<Variant> variants;
     if (cfg.backends.count("mlir")) cfg.backends.insert("gpu");  // its device memory
-    for (const char* b : {"host", "emu", "gpu", "mlir"})
+    for (const char *b : {"host", "emu", "gpu", "mlir"})
         if (cfg.backends.count(b))
             for (int level = 1; level <= 2; level++) variants.push_back({b, level});
     if (!cfg.backends.count("host")) return usage();
@@ -747,22 +820,25 @@ int main(int argc, char** argv) {
         auto t3 = std::chrono::steady_clock::now();
         t_compile += secs(t0, t1), t_build += secs(t1, t2), t_run += secs(t2, t3);
         if (cfg.batch > 0) {
-            std::printf("difftest: batch %zu..%zu done, %zu failures so far\n", first, last - 1, failures.size());
+            std::printf("difftest: batch %zu..%zu done, %zu failures so far\n", first, last - 1,
+                        failures.size());
             std::fflush(stdout);
         }
     }
     std::string labels;
-    for (auto& v : variants) labels += " " + v.label();
-    std::printf("difftest: seeds %llu..%llu (%s dialect): %zu kernels generated, %d compiled and run on%s; %d runs; "
-                "%ld output elements compared (%ld written); %zu failures (compile %.1f s, build %.1f s, run %.1f s)\n",
-                (unsigned long long)cfg.first, (unsigned long long)cfg.last,
-                cfg.dialect == difftest::Dialect::Seed ? "seed" : "full", ks.size(), run_kernels, labels.c_str(), runs,
-                g_compared, g_written, failures.size(), t_compile, t_build, t_run);
-    for (auto& f : compile_failures) std::printf("  compile failure: %s\n", f.c_str());
+    for (auto &v : variants) labels += " " + v.label();
+    std::printf(
+        "difftest: seeds %llu..%llu (%s dialect): %zu kernels generated, %d compiled and run on%s; %d runs; "
+        "%ld output elements compared (%ld written); %zu failures (compile %.1f s, build %.1f s, run %.1f s)\n",
+        (unsigned long long)cfg.first, (unsigned long long)cfg.last,
+        cfg.dialect == difftest::Dialect::Seed ? "seed" : "full", ks.size(), run_kernels,
+        labels.c_str(), runs, g_compared, g_written, failures.size(), t_compile, t_build, t_run);
+    for (auto &f : compile_failures) std::printf("  compile failure: %s\n", f.c_str());
     int minimized = 0;
-    for (auto& f : failures) {
-        const Kernel& k = ks[f.first];
-        std::printf("FAIL %s (seed %llu): %s\n", k.name.c_str(), (unsigned long long)k.seed, f.second.c_str());
+    for (auto &f : failures) {
+        const Kernel &k = ks[f.first];
+        std::printf("FAIL %s (seed %llu): %s\n", k.name.c_str(), (unsigned long long)k.seed,
+                    f.second.c_str());
         mkdirs(cfg.work + "/repro");
         std::string base = cfg.work + "/repro/" + k.name;
         std::vector<std::string> lines = k.body;
@@ -771,11 +847,13 @@ int main(int argc, char** argv) {
             minimized++;
         }
         write_file(base + ".py", k.source_with(lines));
-        write_file(base + ".txt", "failure: " + f.second + "\nkernel: " + manifest_line(k, k.name + ".py") +
-                                      "original (" + std::to_string(k.body.size()) + " statements): " + base +
-                                      ".orig.py\nminimized: " + std::to_string(lines.size()) + " statements\n");
+        write_file(base + ".txt",
+                   "failure: " + f.second + "\nkernel: " + manifest_line(k, k.name + ".py") +
+                       "original (" + std::to_string(k.body.size()) + " statements): " + base +
+                       ".orig.py\nminimized: " + std::to_string(lines.size()) + " statements\n");
         write_file(base + ".orig.py", k.source());
-        std::printf("  reproducer: %s.py (%zu of %zu lines)\n", base.c_str(), lines.size(), k.body.size());
+        std::printf("  reproducer: %s.py (%zu of %zu lines)\n", base.c_str(), lines.size(),
+                    k.body.size());
     }
     return failures.empty() ? 0 : 1;
 }

@@ -24,7 +24,9 @@ struct Rng {
     int range(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }  // inclusive
     bool chance(int percent) { return range(0, 99) < percent; }
     template <class T>
-    const T& pick(const std::vector<T>& v) { return v[(size_t)range(0, (int)v.size() - 1)]; }
+    const T &pick(const std::vector<T> &v) {
+        return v[(size_t)range(0, (int)v.size() - 1)];
+    }
 };
 
 // ---- Values ---------------------------------------------------------------
@@ -33,19 +35,19 @@ enum class DT { I32, F32, Bool };
 // A shape: rank 0 (scalar), 1 (d0) or 2 (d0, d1).
 struct Shape {
     int rank = 0, d0 = 1, d1 = 1;
-    bool operator==(const Shape& o) const { return rank == o.rank && d0 == o.d0 && d1 == o.d1; }
+    bool operator==(const Shape &o) const { return rank == o.rank && d0 == o.d0 && d1 == o.d1; }
     int numel() const { return rank == 0 ? 1 : rank == 1 ? d0 : d0 * d1; }
 };
 
 // numpy broadcasting of two shapes (rank 1 aligns with the last dimension);
 // false when incompatible.
-bool broadcast(Shape a, Shape b, Shape* out) {
+bool broadcast(Shape a, Shape b, Shape *out) {
     if (a.rank == 0) return *out = b, true;
     if (b.rank == 0) return *out = a, true;
     if (a.rank == 1 && b.rank == 1) return a.d0 == b.d0 ? (*out = a, true) : false;
     // rank 1 with rank 2 (numpy aligns it with the columns) is left out
     if (a.rank != b.rank) return false;
-    auto dim = [](int x, int y, int* r) {
+    auto dim = [](int x, int y, int *r) {
         if (x == y || y == 1) return *r = x, true;
         if (x == 1) return *r = y, true;
         return false;
@@ -59,7 +61,7 @@ bool broadcast(Shape a, Shape b, Shape* out) {
 constexpr double kU = 1.0 / (1 << 22);  // a conservative unit roundoff of f32 (2 ulp)
 
 struct Val {
-    std::string text;   // a name or a parenthesized expression
+    std::string text;  // a name or a parenthesized expression
     DT dt = DT::F32;
     Shape shape;
     double lo = 0, hi = 0;  // interval (bool: 0..1)
@@ -70,10 +72,12 @@ struct Val {
 };
 
 // Is an f32 result with this magnitude and these fractional bits exact?
-bool representable(double mag, int frac) { return frac <= 40 && mag * std::ldexp(1.0, frac) < 16777216.0; }
+bool representable(double mag, int frac) {
+    return frac <= 40 && mag * std::ldexp(1.0, frac) < 16777216.0;
+}
 
-constexpr double kIntLimit = 1 << 30;   // |i32 values| stay below
-constexpr double kFloatLimit = 1e30;    // |f32 values| stay below
+constexpr double kIntLimit = 1 << 30;  // |i32 values| stay below
+constexpr double kFloatLimit = 1e30;   // |f32 values| stay below
 
 std::string fmt_float(double v) {
     // constants are k/8 or small integers: exact, shortest text
@@ -92,12 +96,12 @@ struct Gen {
     Kernel k;
     Dialect dialect;
     std::vector<std::string> lines;
-    std::vector<Val> pool;   // values visible now
+    std::vector<Val> pool;  // values visible now
     int next_name = 0;
     std::string indent = "    ";
-    Shape block;             // the kernel's main tile
+    Shape block;  // the kernel's main tile
     bool rank2 = false;
-    int loop_depth = 0;      // runtime loops around the statements made now
+    int loop_depth = 0;  // runtime loops around the statements made now
 
     Gen(uint64_t seed, Dialect d) : rng(seed), dialect(d) {
         k.seed = seed;
@@ -106,10 +110,12 @@ struct Gen {
         k.func = k.name + "_kernel";
     }
 
-    std::string fresh(const char* prefix) { return std::string(prefix) + std::to_string(next_name++); }
-    void emit(const std::string& s) { lines.push_back(indent + s); }
+    std::string fresh(const char *prefix) {
+        return std::string(prefix) + std::to_string(next_name++);
+    }
+    void emit(const std::string &s) { lines.push_back(indent + s); }
 
-    Val bind(const char* prefix, Val v) {
+    Val bind(const char *prefix, Val v) {
         std::string n = fresh(prefix);
         emit(n + " = " + v.text);
         v.text = n;
@@ -149,8 +155,10 @@ struct Gen {
     Val full(DT dt) {
         Val c = constant(dt == DT::F32 && rng.chance(50) ? DT::I32 : dt);
         std::string dims = block.rank == 1 ? "(" + std::to_string(block.d0) + ",)"
-                                           : "(" + std::to_string(block.d0) + ", " + std::to_string(block.d1) + ")";
-        c.text = "tl.full(" + dims + ", " + c.text + ", " + (dt == DT::F32 ? "tl.float32" : "tl.int32") + ")";
+                                           : "(" + std::to_string(block.d0) + ", " +
+                                                 std::to_string(block.d1) + ")";
+        c.text = "tl.full(" + dims + ", " + c.text + ", " +
+                 (dt == DT::F32 ? "tl.float32" : "tl.int32") + ")";
         c.dt = dt;
         c.shape = block;
         c.constant = false;
@@ -160,18 +168,27 @@ struct Gen {
     // ---- operations (the table) ----
     enum Kind { Arith, Div, Cmp, Logic, MinMax };
     struct BinOp {
-        const char* name;   // Python: infix operator, or tl function
+        const char *name;  // Python: infix operator, or tl function
         Kind kind;
         bool infix;
-        bool seed;          // accepted by the seed compiler
+        bool seed;  // accepted by the seed compiler
     };
-    static const std::vector<BinOp>& binops() {
+    static const std::vector<BinOp> &binops() {
         static const std::vector<BinOp> t = {
-            {"+", Arith, true, true},        {"-", Arith, true, true},         {"*", Arith, true, true},
-            {"/", Div, true, true},          {"<", Cmp, true, true},           {"<=", Cmp, true, false},
-            {">", Cmp, true, false},         {">=", Cmp, true, false},         {"==", Cmp, true, false},
-            {"!=", Cmp, true, false},        {"&", Logic, true, true},         {"|", Logic, true, false},
-            {"tl.maximum", MinMax, false, true}, {"tl.minimum", MinMax, false, true},
+            {"+", Arith, true, true},
+            {"-", Arith, true, true},
+            {"*", Arith, true, true},
+            {"/", Div, true, true},
+            {"<", Cmp, true, true},
+            {"<=", Cmp, true, false},
+            {">", Cmp, true, false},
+            {">=", Cmp, true, false},
+            {"==", Cmp, true, false},
+            {"!=", Cmp, true, false},
+            {"&", Logic, true, true},
+            {"|", Logic, true, false},
+            {"tl.maximum", MinMax, false, true},
+            {"tl.minimum", MinMax, false, true},
         };
         return t;
     }
@@ -180,7 +197,7 @@ struct Gen {
 
     // Applies op to a and b; false when the result could leave the safe
     // ranges (the caller picks something else).
-    bool apply(const BinOp& op, const Val& a, const Val& b, Val* out) {
+    bool apply(const BinOp &op, const Val &a, const Val &b, Val *out) {
         Val r;
         if (!broadcast(a.shape, b.shape, &r.shape)) return false;
         std::string sa = a.text, sb = b.text;
@@ -255,7 +272,7 @@ struct Gen {
         return true;
     }
 
-    Val neg(const Val& a) {
+    Val neg(const Val &a) {
         Val r = a;
         r.constant = false;
         r.lo = -a.hi, r.hi = -a.lo;
@@ -263,7 +280,7 @@ struct Gen {
         return r;
     }
 
-    bool exp(const Val& a, Val* out) {
+    bool exp(const Val &a, Val *out) {
         if (a.dt != DT::F32 || a.lo < -30 || a.hi > 20) return false;
         Val r = a;
         r.constant = false;
@@ -277,7 +294,7 @@ struct Gen {
         return true;
     }
 
-    bool where(const Val& c, const Val& a, const Val& b, Val* out) {
+    bool where(const Val &c, const Val &a, const Val &b, Val *out) {
         if (c.dt != DT::Bool || a.dt == DT::Bool || b.dt == DT::Bool) return false;
         // the seed folds where(c, x, x) to x even where c broadcasts x
         if (dialect == Dialect::Seed && a.text == b.text) return false;
@@ -294,9 +311,9 @@ struct Gen {
     }
 
     // ---- picking operands ----
-    std::vector<Val> candidates(const std::function<bool(const Val&)>& ok) {
+    std::vector<Val> candidates(const std::function<bool(const Val &)> &ok) {
         std::vector<Val> v;
-        for (auto& p : pool)
+        for (auto &p : pool)
             if (ok(p)) v.push_back(p);
         return v;
     }
@@ -310,19 +327,21 @@ struct Gen {
 
     // An output: the newest value of the shape that nothing reads yet,
     // else the newest of that shape.
-    Val sink(const std::function<bool(const Val&)>& ok) {
+    Val sink(const std::function<bool(const Val &)> &ok) {
         for (size_t i = pool.size(); i-- > 0;) {
             if (!ok(pool[i])) continue;
             bool used = false;
             std::string n = pool[i].text;
-            for (auto& l : lines) {
+            for (auto &l : lines) {
                 size_t eq = l.find(" = ");
                 size_t from = eq == std::string::npos ? 0 : eq + 3;
                 size_t at = l.find(n, from);
                 while (at != std::string::npos && !used) {
                     size_t end = at + n.size();
-                    bool left = at == 0 || !(std::isalnum((unsigned char)l[at - 1]) || l[at - 1] == '_');
-                    bool right = end >= l.size() || !(std::isalnum((unsigned char)l[end]) || l[end] == '_');
+                    bool left =
+                        at == 0 || !(std::isalnum((unsigned char)l[at - 1]) || l[at - 1] == '_');
+                    bool right =
+                        end >= l.size() || !(std::isalnum((unsigned char)l[end]) || l[end] == '_');
                     used = left && right;
                     at = l.find(n, at + 1);
                 }
@@ -338,13 +357,13 @@ struct Gen {
     }
 
     // One new expression from the pool (a statement's right-hand side).
-    bool expression(Val* out) {
+    bool expression(Val *out) {
         int form = rng.range(0, 99);
         if (form < 55) {  // binary op
             std::vector<BinOp> ops;
-            for (auto& o : binops())
+            for (auto &o : binops())
                 if (dialect == Dialect::Full || o.seed) ops.push_back(o);
-            const BinOp& op = rng.pick(ops);
+            const BinOp &op = rng.pick(ops);
             Val a = any_value(), b = any_value();
             if (op.kind == Arith || op.kind == Div || op.kind == MinMax || op.kind == Cmp) {
                 if (a.dt == DT::Bool) return false;
@@ -352,7 +371,9 @@ struct Gen {
                     // a constant of the same dtype, on either side (0 + x stays at -O1)
                     b = rng.chance(15) ? full(a.dt) : constant(a.dt);
                     // (the seed has no reflected <: 3 < x is a TypeError there)
-                    if (rng.chance(40) && op.kind != Div && !(dialect == Dialect::Seed && op.kind == Cmp)) std::swap(a, b);
+                    if (rng.chance(40) && op.kind != Div &&
+                        !(dialect == Dialect::Seed && op.kind == Cmp))
+                        std::swap(a, b);
                 }
             }
             return apply(op, a, b, out);
@@ -368,15 +389,17 @@ struct Gen {
             return exp(a, out);
         }
         if (form < 85) {
-            auto conds = candidates([](const Val& v) { return v.dt == DT::Bool; });
+            auto conds = candidates([](const Val &v) { return v.dt == DT::Bool; });
             if (conds.empty()) return false;
-            Val a = any_value(), b = rng.chance(30) ? constant(a.dt == DT::Bool ? DT::F32 : a.dt) : any_value();
+            Val a = any_value(),
+                b = rng.chance(30) ? constant(a.dt == DT::Bool ? DT::F32 : a.dt) : any_value();
             return where(rng.pick(conds), a, b, out);
         }
         // reduction of a block to a scalar (the seed's CUDA misses a barrier
         // after a reduction in a runtime loop: none there in its dialect)
         if (form < 93 && !rank2 && !(dialect == Dialect::Seed && loop_depth > 0)) {
-            auto vs = candidates([&](const Val& v) { return v.shape == block && v.dt != DT::Bool; });
+            auto vs =
+                candidates([&](const Val &v) { return v.shape == block && v.dt != DT::Bool; });
             if (vs.empty()) return false;
             Val a = rng.pick(vs);
             int which = rng.range(0, 2);
@@ -420,7 +443,8 @@ struct Gen {
 
     // ---- loads ----
     // An input buffer of `count` elements loaded at `offs` under `mask`.
-    Val load(ArgKind kind, int64_t count, const std::string& offs, const std::string& mask, Shape shape) {
+    Val load(ArgKind kind, int64_t count, const std::string &offs, const std::string &mask,
+             Shape shape) {
         std::string name = "in" + std::to_string(k.args.size());
         Arg a;
         a.name = name;
@@ -432,7 +456,8 @@ struct Gen {
         v.shape = shape;
         if (v.dt == DT::F32) v.lo = -4, v.hi = 4, v.frac = 3;
         else v.lo = -16, v.hi = 16;
-        std::string other = v.dt == DT::F32 ? fmt_float(rng.range(-8, 8) / 4.0) : std::to_string(rng.range(-4, 4));
+        std::string other =
+            v.dt == DT::F32 ? fmt_float(rng.range(-8, 8) / 4.0) : std::to_string(rng.range(-4, 4));
         if (other[0] == '-') other = "(" + other + ")";
         v.text = "tl.load(" + name + " + " + offs + ", mask=" + mask + ", other=" + other + ")";
         return v;
@@ -444,7 +469,7 @@ struct Gen {
     }
 
     // Stores `v` converted to the output buffer's type.
-    void store(const Val& v0, const std::string& offs, const std::string& mask, int64_t count) {
+    void store(const Val &v0, const std::string &offs, const std::string &mask, int64_t count) {
         Val v = v0;
         if (v.dt == DT::Bool) {
             Val one, zero;
@@ -490,7 +515,7 @@ struct Gen {
     }
 
     // A runtime loop accumulating into one carried value.
-    void runtime_loop(const std::string& offs, int64_t count, const Shape& shape) {
+    void runtime_loop(const std::string &offs, int64_t count, const Shape &shape) {
         // trip count: a runtime i32 argument
         Arg t;
         t.name = "trips" + std::to_string(k.args.size());
@@ -500,8 +525,10 @@ struct Gen {
         int step = rng.chance(70) ? 1 : rng.range(2, 3);
         int start = rng.chance(70) ? 0 : rng.range(1, 2);
         int trips = t.ival > start ? (t.ival - start + step - 1) / step : 0;
-        std::string range = step == 1 && start == 0 ? "range(" + t.name + ")"
-                            : "range(" + std::to_string(start) + ", " + t.name + ", " + std::to_string(step) + ")";
+        std::string range = step == 1 && start == 0
+                                ? "range(" + t.name + ")"
+                                : "range(" + std::to_string(start) + ", " + t.name + ", " +
+                                      std::to_string(step) + ")";
         // the carried value, typed and shaped from the start (Triton
         // requires a loop-carried value to keep its type)
         bool vec = rng.chance(60);
@@ -510,8 +537,10 @@ struct Gen {
         Shape ashape = vec ? shape : Shape{};
         if (vec) {
             std::string dims = shape.rank == 1 ? "(" + std::to_string(shape.d0) + ",)"
-                                               : "(" + std::to_string(shape.d0) + ", " + std::to_string(shape.d1) + ")";
-            emit(acc + " = tl.zeros(" + dims + ", " + (dt == DT::F32 ? "tl.float32" : "tl.int32") + ")");
+                                               : "(" + std::to_string(shape.d0) + ", " +
+                                                     std::to_string(shape.d1) + ")";
+            emit(acc + " = tl.zeros(" + dims + ", " + (dt == DT::F32 ? "tl.float32" : "tl.int32") +
+                 ")");
         } else {
             emit(acc + (dt == DT::F32 ? " = 0.0" : " = 0"));
         }
@@ -528,15 +557,17 @@ struct Gen {
         // a load at a shifted index, masked by the buffer's size
         std::string sh = fresh("o");
         emit(sh + " = " + offs + " + " + kv);
-        Val l = load(buffer_kind(), count, sh, "(" + sh + " < " + std::to_string(count) + ")", shape);
+        Val l =
+            load(buffer_kind(), count, sh, "(" + sh + " < " + std::to_string(count) + ")", shape);
         bind("v", l);
         loop_depth++;
         statements(rng.range(1, 3));
         loop_depth--;
         // the update: acc + e or maximum(acc, e), e of the carried shape and dtype
-        auto fits = [&](const Val& v) {
+        auto fits = [&](const Val &v) {
             Shape s;
-            return v.dt != DT::Bool && (v.dt == dt || dt == DT::F32) && broadcast(ashape, v.shape, &s) && s == ashape;
+            return v.dt != DT::Bool && (v.dt == dt || dt == DT::F32) &&
+                   broadcast(ashape, v.shape, &s) && s == ashape;
         };
         auto vs = candidates(fits);
         Val e = vs.empty() ? l : vs.back();  // the newest: the body's last value
@@ -548,7 +579,8 @@ struct Gen {
         r.frac = e.frac;
         double n = std::max(1, trips);
         r.lo = std::min(0.0, e.lo) * n, r.hi = std::max(0.0, e.hi) * n;
-        bool add = rng.chance(70) && !(dt == DT::I32 && r.mag() >= kIntLimit) && r.mag() < kFloatLimit;
+        bool add =
+            rng.chance(70) && !(dt == DT::I32 && r.mag() >= kIntLimit) && r.mag() < kFloatLimit;
         // the seed prints isnan() of an int for a mixed maximum
         if (dialect == Dialect::Seed && e.dt != dt) add = true;
         if (add) {
@@ -565,7 +597,7 @@ struct Gen {
     }
 
     // A compile-time unrolled accumulation of loads.
-    void static_loop(const std::string& offs, int64_t count, const Shape& shape) {
+    void static_loop(const std::string &offs, int64_t count, const Shape &shape) {
         int n = rng.range(1, 3);
         std::string acc = fresh("acc");
         emit(acc + " = tl.zeros((" + std::to_string(shape.d0) + ",), tl.float32)");
@@ -612,7 +644,8 @@ struct Gen {
         int nloads = rng.range(1, 3);
         for (int i = 0; i < nloads; i++) bind("x", load(buffer_kind(), n, "offs", "mask", block));
         int nscalars = rng.range(0, 2);
-        for (int i = 0; i < nscalars; i++) pool.push_back(scalar_param(rng.chance(50) ? DT::F32 : DT::I32));
+        for (int i = 0; i < nscalars; i++)
+            pool.push_back(scalar_param(rng.chance(50) ? DT::F32 : DT::I32));
         statements(rng.range(2, 6));
         if (rng.chance(30)) static_loop("offs", n, block);
         if (rng.chance(35)) runtime_loop("offs", n, block);
@@ -622,10 +655,12 @@ struct Gen {
         // load read after another store numbers differently (and reads
         // memory in another order) there; mytriton keeps source order.
         int nout = dialect == Dialect::Seed ? 1 : rng.range(1, 3);
-        auto scalar = [&](const Val& v) { return v.shape.rank == 0 && v.text != "pid"; };
-        bool scalar_out = !candidates(scalar).empty() && rng.chance(dialect == Dialect::Seed ? 25 : 50);
+        auto scalar = [&](const Val &v) { return v.shape.rank == 0 && v.text != "pid"; };
+        bool scalar_out =
+            !candidates(scalar).empty() && rng.chance(dialect == Dialect::Seed ? 25 : 50);
         if (dialect == Dialect::Seed && scalar_out) nout = 0;
-        for (int i = 0; i < nout; i++) store(sink([&](const Val& v) { return v.shape == block; }), "offs", "mask", n);
+        for (int i = 0; i < nout; i++)
+            store(sink([&](const Val &v) { return v.shape == block; }), "offs", "mask", n);
         if (scalar_out) store(sink(scalar), "pid", "", k.grid[0]);
     }
 
@@ -666,18 +701,21 @@ struct Gen {
             emit("mask = rmask[:, None] & cmask[None, :]");
         }
         Val rows;
-        rows.dt = DT::I32, rows.shape = rowv, rows.text = "rows", rows.lo = 0, rows.hi = k.grid[0] * bm - 1;
+        rows.dt = DT::I32, rows.shape = rowv, rows.text = "rows", rows.lo = 0,
+        rows.hi = k.grid[0] * bm - 1;
         Val cols = rows;
         cols.shape = colv, cols.text = "cols", cols.hi = k.grid[1] * bn - 1;
         Val offs = rows;
-        offs.shape = tile, offs.text = "offs", offs.hi = (double)k.grid[0] * bm * N + k.grid[1] * bn;
+        offs.shape = tile, offs.text = "offs",
+        offs.hi = (double)k.grid[0] * bm * N + k.grid[1] * bn;
         pool.push_back(offs);
         if (expanded) {
             pool.push_back(rows);
             pool.push_back(cols);
         }
         int nt = rng.range(1, 2);
-        for (int i = 0; i < nt; i++) bind("t", load(buffer_kind(), (int64_t)M * N, "offs", "mask", tile));
+        for (int i = 0; i < nt; i++)
+            bind("t", load(buffer_kind(), (int64_t)M * N, "offs", "mask", tile));
         // row and column vectors (expanded to (BM, 1) and (1, BN))
         if (rng.chance(60)) {
             Val r = bind("r", load(buffer_kind(), M, "rows", rmask, rowv));
@@ -707,12 +745,15 @@ struct Gen {
             int K = ka.ival;
             std::string acc = fresh("acc");
             // the seed's own spelling of a zero tile, or tl.zeros
-            emit(acc + (dialect == Dialect::Seed ? " = offs * 0.0" : " = tl.zeros((BM, BN), tl.float32)"));
+            emit(acc + (dialect == Dialect::Seed ? " = offs * 0.0"
+                                                 : " = tl.zeros((BM, BN), tl.float32)"));
             emit("for kk in range(K):");
             std::string saved = indent;
             indent += "    ";
-            Val a = load(ArgKind::PtrF32, (int64_t)M * std::max(K, 1), "rows * K + kk", rmask, rowv);
-            Val b = load(ArgKind::PtrF32, (int64_t)std::max(K, 1) * N, "kk * N + cols", cmask, colv);
+            Val a =
+                load(ArgKind::PtrF32, (int64_t)M * std::max(K, 1), "rows * K + kk", rmask, rowv);
+            Val b =
+                load(ArgKind::PtrF32, (int64_t)std::max(K, 1) * N, "kk * N + cols", cmask, colv);
             emit("a = " + a.text);
             emit("b = " + b.text);
             if (expanded) emit(acc + " = " + acc + " + a * b");
@@ -725,7 +766,9 @@ struct Gen {
         }
         statements(rng.range(1, 4));
         int nout = dialect == Dialect::Seed ? 1 : rng.range(1, 2);
-        for (int i = 0; i < nout; i++) store(sink([&](const Val& v) { return v.shape == tile; }), "offs", "mask", (int64_t)M * N);
+        for (int i = 0; i < nout; i++)
+            store(sink([&](const Val &v) { return v.shape == tile; }), "offs", "mask",
+                  (int64_t)M * N);
     }
 
     void block_shape(Shape s) { block = s; }
@@ -738,7 +781,7 @@ struct Gen {
     }
 };
 
-const char* arg_type(ArgKind k) {
+const char *arg_type(ArgKind k) {
     switch (k) {
     case ArgKind::PtrF32: return "*fp32";
     case ArgKind::PtrI32: return "*i32";
@@ -752,7 +795,8 @@ const char* arg_type(ArgKind k) {
 
 std::string Kernel::signature() const {
     std::string s;
-    for (size_t i = 0; i < args.size(); i++) s += (i ? ", " : "") + std::string(arg_type(args[i].kind));
+    for (size_t i = 0; i < args.size(); i++)
+        s += (i ? ", " : "") + std::string(arg_type(args[i].kind));
     return s;
 }
 
@@ -763,14 +807,14 @@ std::string Kernel::defines() const {
     return s;
 }
 
-std::string Kernel::source_with(const std::vector<std::string>& lines) const {
+std::string Kernel::source_with(const std::vector<std::string> &lines) const {
     std::string s = "# Generated by mytriton's difftest generator: seed " + std::to_string(seed) +
                     (dialect == Dialect::Seed ? ", seed dialect" : "") + ".\n";
     s += "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef " + func + "(";
     for (size_t i = 0; i < args.size(); i++) s += (i ? ", " : "") + args[i].name;
-    for (auto& c : constexprs) s += ", " + c.first + ": tl.constexpr";
+    for (auto &c : constexprs) s += ", " + c.first + ": tl.constexpr";
     s += "):\n";
-    for (auto& l : lines) s += l + "\n";
+    for (auto &l : lines) s += l + "\n";
     return s;
 }
 
@@ -781,12 +825,12 @@ Kernel generate(uint64_t seed, Dialect dialect) {
     return g.run();
 }
 
-void fill_input(const Kernel& k, int index, void* data) {
-    const Arg& a = k.args[(size_t)index];
+void fill_input(const Kernel &k, int index, void *data) {
+    const Arg &a = k.args[(size_t)index];
     Rng r(k.seed * 1000003ull + (uint64_t)index);
     for (int64_t i = 0; i < a.count; i++) {
-        if (a.kind == ArgKind::PtrF32) ((float*)data)[i] = (float)r.range(-32, 32) / 8.0f;
-        else ((int32_t*)data)[i] = r.range(-16, 16);
+        if (a.kind == ArgKind::PtrF32) ((float *)data)[i] = (float)r.range(-32, 32) / 8.0f;
+        else ((int32_t *)data)[i] = r.range(-16, 16);
     }
 }
 

@@ -39,28 +39,28 @@ enum class ArgKind { PtrF32, PtrI32, I32, F32 };
 struct Arg {
     std::string name;
     ArgKind kind;
-    bool output = false;      // pointers: written by the kernel (and never read)
-    int64_t count = 0;        // pointers: elements
-    int32_t ival = 0;         // I32 scalars
-    float fval = 0.0f;        // F32 scalars
-    double tol = 0.0;         // outputs: absolute tolerance (0: exact)
+    bool output = false;  // pointers: written by the kernel (and never read)
+    int64_t count = 0;    // pointers: elements
+    int32_t ival = 0;     // I32 scalars
+    float fval = 0.0f;    // F32 scalars
+    double tol = 0.0;     // outputs: absolute tolerance (0: exact)
 };
 
 struct Kernel {
     uint64_t seed = 0;
     Dialect dialect = Dialect::Full;
-    std::string name;                     // k<seed>: files and launchers
-    std::string func;                     // the Python function
-    std::vector<std::string> body;        // lines of the function body (indented)
-    std::vector<Arg> args;                // runtime arguments, in order
+    std::string name;               // k<seed>: files and launchers
+    std::string func;               // the Python function
+    std::vector<std::string> body;  // lines of the function body (indented)
+    std::vector<Arg> args;          // runtime arguments, in order
     std::vector<std::pair<std::string, int>> constexprs;
     int grid[3] = {1, 1, 1};
 
-    std::string signature() const;        // "*fp32, *i32, i32, fp32"
-    std::string defines() const;          // "BLOCK=64 BM=8" (space separated)
+    std::string signature() const;  // "*fp32, *i32, i32, fp32"
+    std::string defines() const;    // "BLOCK=64 BM=8" (space separated)
     // The kernel file: imports, decorator, def line, `body`.
     std::string source() const;
-    std::string source_with(const std::vector<std::string>& lines) const;
+    std::string source_with(const std::vector<std::string> &lines) const;
 };
 
 Kernel generate(uint64_t seed, Dialect dialect);
@@ -68,7 +68,7 @@ Kernel generate(uint64_t seed, Dialect dialect);
 // Input data of pointer argument `index` (deterministic in the kernel's
 // seed): f32 k/8 with |k| <= 32, i32 in [-16, 16]. Outputs are filled with
 // kSentinel bits before a launch.
-void fill_input(const Kernel& k, int index, void* data);
+void fill_input(const Kernel &k, int index, void *data);
 constexpr uint32_t kSentinel = 0x7fa5a5a5u;  // a NaN no kernel computes
 
 }  // namespace difftest

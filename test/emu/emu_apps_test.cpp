@@ -27,16 +27,16 @@ namespace {
 
 using half = mytriton_fp16;
 using mt_test::random_floats;
-using GroupedFn = cudaError_t (*)(cudaStream_t, const int64_t*, const int64_t*, const int64_t*,
-                                  const int32_t*, const int32_t*, int32_t);
+using GroupedFn = cudaError_t (*)(cudaStream_t, const int64_t *, const int64_t *, const int64_t *,
+                                  const int32_t *, const int32_t *, int32_t);
 
 // Problems whose sizes are multiples of `blk` (every tile whole, as the
 // kernel assumes), one with padded rows of A; T: the matrices' element type
 // (to / from float), within `tol` of a double product.
 template <class T>
-void check_grouped(cudaError_t (*f)(cudaStream_t, const int64_t*, const int64_t*, const int64_t*,
-                                    const int32_t*, const int32_t*, int32_t),
-                   int blk, const char* name, T (*from)(float), float (*to)(T), double tol) {
+void check_grouped(cudaError_t (*f)(cudaStream_t, const int64_t *, const int64_t *, const int64_t *,
+                                    const int32_t *, const int32_t *, int32_t),
+                   int blk, const char *name, T (*from)(float), float (*to)(T), double tol) {
     struct Problem {
         int m, n, k, lda;
     };
@@ -47,8 +47,9 @@ void check_grouped(cudaError_t (*f)(cudaStream_t, const int64_t*, const int64_t*
     std::vector<int64_t> at, bt, ct;
     std::vector<int32_t> sizes, strides;
     for (int p = 0; p < 3; p++) {
-        const Problem& q = probs[p];
-        auto fa = random_floats((size_t)q.m * q.lda, 10 + p), fb = random_floats((size_t)q.k * q.n, 20 + p);
+        const Problem &q = probs[p];
+        auto fa = random_floats((size_t)q.m * q.lda, 10 + p),
+             fb = random_floats((size_t)q.k * q.n, 20 + p);
         for (float x : fa) a[p].push_back(from(x));
         for (float x : fb) b[p].push_back(from(x));
         c[p].assign((size_t)q.m * q.n, from(-7.0f));
@@ -58,14 +59,16 @@ void check_grouped(cudaError_t (*f)(cudaStream_t, const int64_t*, const int64_t*
         sizes.insert(sizes.end(), {q.m, q.n, q.k});
         strides.insert(strides.end(), {q.lda, q.n, q.n});
     }
-    ASSERT_EQ(f(nullptr, at.data(), bt.data(), ct.data(), sizes.data(), strides.data(), 3), 0) << name;
+    ASSERT_EQ(f(nullptr, at.data(), bt.data(), ct.data(), sizes.data(), strides.data(), 3), 0)
+        << name;
     for (int p = 0; p < 3; p++) {
-        const Problem& q = probs[p];
+        const Problem &q = probs[p];
         for (int i = 0; i < q.m; i++)
             for (int j = 0; j < q.n; j++) {
                 double want = 0;
                 for (int kk = 0; kk < q.k; kk++)
-                    want += (double)to(a[p][(size_t)i * q.lda + kk]) * to(b[p][(size_t)kk * q.n + j]);
+                    want +=
+                        (double)to(a[p][(size_t)i * q.lda + kk]) * to(b[p][(size_t)kk * q.n + j]);
                 float got = to(c[p][(size_t)i * q.n + j]);
                 ASSERT_LE(std::fabs(got - want), tol * (1.0 + std::fabs(want)))
                     << name << ": problem " << p << " (" << i << ", " << j << ")";
@@ -90,7 +93,7 @@ TEST(EmuApps, GroupedGemmMma) {
 }
 
 TEST(EmuApps, PointerIntegerCasts) {
-    using F = cudaError_t (*)(cudaStream_t, const float*, float*, int32_t*, int32_t);
+    using F = cudaError_t (*)(cudaStream_t, const float *, float *, int32_t *, int32_t);
     for (F f : {launch_addr_o1, launch_addr_o2}) {
         for (int offset : {0, 1, 3}) {  // the address's low bits: 0, 4, 12
             std::vector<float> x(128);
@@ -107,24 +110,27 @@ TEST(EmuApps, PointerIntegerCasts) {
     }
 }
 
-
 // |got - want| within TF32's products (10-bit mantissas) of K terms in [-1, 1].
-void expect_tf32(const char* what, float got, double want, int i, int j) {
-    ASSERT_LE(std::fabs(got - want), 1e-2 * (1.0 + std::fabs(want))) << what << " (" << i << ", " << j << ")";
+void expect_tf32(const char *what, float got, double want, int i, int j) {
+    ASSERT_LE(std::fabs(got - want), 1e-2 * (1.0 + std::fabs(want)))
+        << what << " (" << i << ", " << j << ")";
 }
 
 // C (M rows of ldc, N used) against scale * (A @ B) of row-major A (lda) and
 // B (ldb) within TF32's tolerance; the columns past N untouched (-7).
-void expect_product(const std::vector<float>& c, const std::vector<float>& a, const std::vector<float>& b,
-                    int M, int N, int K, int lda, int ldb, int ldc, double scale) {
+void expect_product(const std::vector<float> &c, const std::vector<float> &a,
+                    const std::vector<float> &b, int M, int N, int K, int lda, int ldb, int ldc,
+                    double scale) {
     for (int i = 0; i < M; i++)
         for (int j = 0; j < ldc; j++) {
             if (j >= N) {
-                ASSERT_EQ(c[(size_t)i * ldc + j], -7.0f) << "wrote outside C at (" << i << ", " << j << ")";
+                ASSERT_EQ(c[(size_t)i * ldc + j], -7.0f)
+                    << "wrote outside C at (" << i << ", " << j << ")";
                 continue;
             }
             double s = 0;
-            for (int k = 0; k < K; k++) s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
+            for (int k = 0; k < K; k++)
+                s += (double)a[(size_t)i * lda + k] * b[(size_t)k * ldb + j];
             expect_tf32("C", c[(size_t)i * ldc + j], scale * s, i, j);
         }
 }
@@ -135,7 +141,9 @@ TEST(EmuApps, ScaledMatmulTileMma) {
     const int M = 100, N = 70, K = 75, lda = 80, ldb = 72, ldc = 74;
     auto a = random_floats((size_t)M * lda, 1), b = random_floats((size_t)K * ldb, 2);
     std::vector<float> c((size_t)M * ldc, -7.0f), scale{-1.5f};
-    ASSERT_EQ(launch_smm64_o2(nullptr, a.data(), b.data(), c.data(), scale.data(), M, N, K, lda, ldb, ldc), 0);
+    ASSERT_EQ(launch_smm64_o2(nullptr, a.data(), b.data(), c.data(), scale.data(), M, N, K, lda,
+                              ldb, ldc),
+              0);
     expect_product(c, a, b, M, N, K, lda, ldb, ldc, -1.5);
 }
 
@@ -180,10 +188,12 @@ TEST(EmuApps, ExpertMatmulEarlyReturnMma) {
         for (int i = offsets[e]; i < offsets[e + 1]; i++)
             for (int j = 0; j < N; j++) {
                 double s = 0;
-                for (int k = 0; k < K; k++) s += (double)a[(size_t)i * K + k] * b[((size_t)e * K + k) * N + j];
+                for (int k = 0; k < K; k++)
+                    s += (double)a[(size_t)i * K + k] * b[((size_t)e * K + k) * N + j];
                 expect_tf32("C", c[(size_t)i * N + j], s, i, j);
             }
-    for (size_t x = (size_t)rows * N; x < c.size(); x++) ASSERT_EQ(c[x], -7.0f) << "wrote past the last row";
+    for (size_t x = (size_t)rows * N; x < c.size(); x++)
+        ASSERT_EQ(c[x], -7.0f) << "wrote past the last row";
 }
 
 // A persistent kernel's loop over tiles around the tensor-core body: 3

@@ -146,7 +146,8 @@ TEST(EmuShape, ReshapeRoundTrip) {
 }
 
 TEST(EmuShape, JoinInterleaves) {
-    for (auto [f, N] : {std::pair<Tri, int>{launch_shjoin_o1, 32}, {launch_shjoin_o2, 32},
+    for (auto [f, N] : {std::pair<Tri, int>{launch_shjoin_o1, 32},
+                        {launch_shjoin_o2, 32},
                         {launch_shjoinw_o2, 512}}) {
         auto re = iota_f(N, 1.0f, 0.5f), im = iota_f(N, -2.0f, 7.0f);
         std::vector<float> z(2 * N, -1.0f);
@@ -159,7 +160,8 @@ TEST(EmuShape, JoinInterleaves) {
 }
 
 TEST(EmuShape, SplitDeinterleaves) {
-    for (auto [f, N] : {std::pair<Split, int>{launch_shsplit_o1, 32}, {launch_shsplit_o2, 32},
+    for (auto [f, N] : {std::pair<Split, int>{launch_shsplit_o1, 32},
+                        {launch_shsplit_o2, 32},
                         {launch_shsplitw_o2, 512}}) {
         auto z = iota_f(2 * N, 0.5f, -4.0f);
         std::vector<float> re(2 * N, -1.0f), im(N, -1.0f);
@@ -276,7 +278,8 @@ TEST(EmuShape, SortAndFlip) {
     struct {
         Sort f;
         int R, C;
-    } cases[] = {{launch_shsort_o1, 4, 16}, {launch_shsort_o2, 4, 16}, {launch_shsort_big_o2, 32, 128}};
+    } cases[] = {
+        {launch_shsort_o1, 4, 16}, {launch_shsort_o2, 4, 16}, {launch_shsort_big_o2, 32, 128}};
     for (auto k : cases) {
         Sort f = k.f;
         const int R = k.R, C = k.C;
@@ -289,15 +292,16 @@ TEST(EmuShape, SortAndFlip) {
                 ASSERT_EQ(f32_bits(a[r * C + c]), f32_bits(sa[c])) << r << "," << c;
                 ASSERT_EQ(f32_bits(d[r * C + c]), f32_bits(sd[c])) << r << "," << c;
                 ASSERT_EQ(f32_bits(fl[r * C + c]), f32_bits(x[r * C + C - 1 - c])) << r << "," << c;
-                ASSERT_EQ(f32_bits(g[r * C + c]), f32_bits(x[(R - 1 - r) * C + c])) << r << "," << c;
+                ASSERT_EQ(f32_bits(g[r * C + c]), f32_bits(x[(R - 1 - r) * C + c]))
+                    << r << "," << c;
             }
         }
     }
 }
 
 TEST(EmuShape, SortOf1024) {
-    using SortVec =
-        cudaError_t (*)(cudaStream_t, const float *, float *, const int32_t *, int32_t *, int32_t *);
+    using SortVec = cudaError_t (*)(cudaStream_t, const float *, float *, const int32_t *,
+                                    int32_t *, int32_t *);
     const int N = 1024;
     for (SortVec f : {launch_shsortvec_o1, launch_shsortvec_o2}) {
         std::vector<float> x(N), a(N, -1.0f);
@@ -327,16 +331,21 @@ TEST(EmuShape, TransposeBox) {
     struct {
         Tb f;
         int M, N;
-    } cases[] = {{launch_shtbox_a_o2, 32, 128}, {launch_shtbox_b_o2, 128, 64}, {launch_shtbox_w8_o2, 32, 128}};
+    } cases[] = {{launch_shtbox_a_o2, 32, 128},
+                 {launch_shtbox_b_o2, 128, 64},
+                 {launch_shtbox_w8_o2, 32, 128}};
     for (auto c : cases) {
         int M = c.M, N = c.N, m = M - 3, n = N - 5;
         auto x = iota_f((size_t)M * N, 0.5f, -100.0f);
         std::vector<float> y((size_t)N * M, -7.0f), s(N, -7.0f), p((size_t)N * M, -7.0f);
         ASSERT_EQ(c.f(0, x.data(), y.data(), s.data(), p.data(), m, n), cudaSuccess);
         box_ref::TransBox w = box_ref::trans_box(x, M, N, m, n, -7.0f);
-        for (size_t i = 0; i < y.size(); i++) ASSERT_EQ(y[i], w.y[i]) << M << "x" << N << " y " << i;
-        for (size_t i = 0; i < s.size(); i++) ASSERT_EQ(s[i], w.sums[i]) << M << "x" << N << " sum " << i;
-        for (size_t i = 0; i < p.size(); i++) ASSERT_EQ(p[i], w.cums[i]) << M << "x" << N << " cumsum " << i;
+        for (size_t i = 0; i < y.size(); i++)
+            ASSERT_EQ(y[i], w.y[i]) << M << "x" << N << " y " << i;
+        for (size_t i = 0; i < s.size(); i++)
+            ASSERT_EQ(s[i], w.sums[i]) << M << "x" << N << " sum " << i;
+        for (size_t i = 0; i < p.size(); i++)
+            ASSERT_EQ(p[i], w.cums[i]) << M << "x" << N << " cumsum " << i;
     }
 }
 
@@ -350,7 +359,8 @@ TEST(EmuShape, ReshapeBox) {
         std::vector<float> y((size_t)c.R2 * c.C2, -1.0f);
         ASSERT_EQ(c.f(0, x.data(), y.data()), cudaSuccess);
         auto want = box_ref::reshape_box(x, c.R2, c.C2);
-        for (size_t i = 0; i < y.size(); i++) ASSERT_EQ(y[i], want[i]) << c.R << "x" << c.C << " at " << i;
+        for (size_t i = 0; i < y.size(); i++)
+            ASSERT_EQ(y[i], want[i]) << c.R << "x" << c.C << " at " << i;
     }
 }
 

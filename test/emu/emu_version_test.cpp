@@ -20,15 +20,19 @@
 
 namespace {
 
-std::vector<float> random_floats(size_t n, unsigned seed) { return mt_test::random_floats(n, seed, -2.0f, 2.0f); }
+std::vector<float> random_floats(size_t n, unsigned seed) {
+    return mt_test::random_floats(n, seed, -2.0f, 2.0f);
+}
 
-bool near(float got, double want) { return std::fabs(got - want) <= 1e-4 * (1.0 + std::fabs(want)); }
+bool near(float got, double want) {
+    return std::fabs(got - want) <= 1e-4 * (1.0 + std::fabs(want));
+}
 
 // layer_norm_loops_kernel on the rows of z at x0 and y0 (element offsets),
 // in program order: each block of `block` columns loaded, then stored.
 void layer_norm_ref(std::vector<double> &z, size_t x0, size_t y0, const std::vector<float> &w,
-                    const std::vector<float> &b, std::vector<double> &mean, std::vector<double> &rstd, int M,
-                    int N, int stride, int block) {
+                    const std::vector<float> &b, std::vector<double> &mean,
+                    std::vector<double> &rstd, int M, int N, int stride, int block) {
     for (int r = 0; r < M; r++) {
         size_t xr = x0 + (size_t)r * stride, yr = y0 + (size_t)r * stride;
         double s = 0, v = 0;
@@ -39,21 +43,24 @@ void layer_norm_ref(std::vector<double> &z, size_t x0, size_t y0, const std::vec
         mean[r] = m, rstd[r] = rs;
         for (int off = 0; off < N; off += block) {
             std::vector<double> y;
-            for (int c = off; c < off + block && c < N; c++) y.push_back((z[xr + c] - m) * rs * w[c] + b[c]);
+            for (int c = off; c < off + block && c < N; c++)
+                y.push_back((z[xr + c] - m) * rs * w[c] + b[c]);
             for (size_t c = 0; c < y.size(); c++) z[yr + off + c] = y[c];
         }
     }
 }
 
-using LayerNorm = cudaError_t (*)(cudaStream_t, mytriton_grid, const float *, float *, const float *,
-                                  const float *, float *, float *, int32_t, int32_t, float);
+using LayerNorm = cudaError_t (*)(cudaStream_t, mytriton_grid, const float *, float *,
+                                  const float *, const float *, float *, float *, int32_t, int32_t,
+                                  float);
 
 // Rows of N columns `stride` apart; Y at X + k when overlapping (k a
 // multiple of the block, stride >= N + |k|: every element is stored and
 // loaded again by the thread that holds it, and the rows stay apart).
 void layer_norm_case(LayerNorm f, int block, int M, int N, int stride, long k, bool overlap) {
-    SCOPED_TRACE(::testing::Message() << "block " << block << ", M " << M << ", N " << N << ", stride " << stride
-                                      << (overlap ? ", Y = X + " : ", apart") << (overlap ? k : 0));
+    SCOPED_TRACE(::testing::Message()
+                 << "block " << block << ", M " << M << ", N " << N << ", stride " << stride
+                 << (overlap ? ", Y = X + " : ", apart") << (overlap ? k : 0));
     size_t rows = (size_t)M * stride, x0 = k < 0 ? (size_t)-k : 0;
     std::vector<float> z = random_floats(x0 + rows + (k > 0 ? k : 0) + 16, 5), yv(rows + 16, -9.0f);
     std::vector<float> w = random_floats(N, 6), b = random_floats(N, 7);
@@ -69,10 +76,13 @@ void layer_norm_case(LayerNorm f, int block, int M, int N, int stride, long k, b
         yr.assign(all.begin() + zr.size(), all.end());
     }
     mytriton_grid g = mytriton_grid_1d(M);
-    ASSERT_EQ(f(nullptr, g, X, Y, w.data(), b.data(), mean.data(), rstd.data(), stride, N, 1e-5f), 0);
+    ASSERT_EQ(f(nullptr, g, X, Y, w.data(), b.data(), mean.data(), rstd.data(), stride, N, 1e-5f),
+              0);
     for (int r = 0; r < M; r++) {
-        EXPECT_TRUE(near(mean[r], mr[r])) << "row " << r << ": mean " << mean[r] << ", want " << mr[r];
-        EXPECT_TRUE(near(rstd[r], rr[r])) << "row " << r << ": rstd " << rstd[r] << ", want " << rr[r];
+        EXPECT_TRUE(near(mean[r], mr[r]))
+            << "row " << r << ": mean " << mean[r] << ", want " << mr[r];
+        EXPECT_TRUE(near(rstd[r], rr[r]))
+            << "row " << r << ": rstd " << rstd[r] << ", want " << rr[r];
     }
     const std::vector<float> &got = overlap ? z : yv;
     const std::vector<double> &want = overlap ? zr : yr;
@@ -115,11 +125,12 @@ TEST(EmuVersion, LayerNormOverlapKeepsProgramOrder) {
 TEST(EmuVersion, RunningSum) {
     struct {
         int n, step, xs;
-        long k; // Y = X + k (0: apart)
-    } cases[] = {{1000, 64, 1, 0}, {1000, 70, 2, 0}, {300, 64, -1, 0}, {5, 64, 1, 0}, {0, 64, 1, 0},
-                 {1000, 64, 1, 64}, {1000, 64, 1, 192}, {1000, 100, 1, 200}};
+        long k;  // Y = X + k (0: apart)
+    } cases[] = {{1000, 64, 1, 0}, {1000, 70, 2, 0},  {300, 64, -1, 0},   {5, 64, 1, 0},
+                 {0, 64, 1, 0},    {1000, 64, 1, 64}, {1000, 64, 1, 192}, {1000, 100, 1, 200}};
     for (auto c : cases) {
-        SCOPED_TRACE(::testing::Message() << "n " << c.n << ", step " << c.step << ", xs " << c.xs << ", k " << c.k);
+        SCOPED_TRACE(::testing::Message()
+                     << "n " << c.n << ", step " << c.step << ", xs " << c.xs << ", k " << c.k);
         size_t span = (size_t)(c.n + 64) * std::abs(c.xs) + 64;
         std::vector<float> z = random_floats(span + c.k + 64, 9), y(c.n + 64, -9.0f);
         std::vector<double> zr(z.begin(), z.end()), yr(y.begin(), y.end());

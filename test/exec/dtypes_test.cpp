@@ -57,13 +57,13 @@ struct DInfo {
     int ebits, mbits;  // floats: exponent and mantissa bits
 };
 const DInfo kD[ND] = {
-    {"i1", 1, 1, false, false, 0, 0},      {"i8", 1, 8, false, true, 0, 0},
-    {"i16", 2, 16, false, true, 0, 0},     {"i32", 4, 32, false, true, 0, 0},
-    {"i64", 8, 64, false, true, 0, 0},     {"u8", 1, 8, false, false, 0, 0},
-    {"u16", 2, 16, false, false, 0, 0},    {"u32", 4, 32, false, false, 0, 0},
-    {"u64", 8, 64, false, false, 0, 0},    {"fp16", 2, 16, true, true, 5, 10},
-    {"bf16", 2, 16, true, true, 8, 7},     {"fp32", 4, 32, true, true, 8, 23},
-    {"fp64", 8, 64, true, true, 11, 52},   {"fp8e4nv", 1, 8, true, true, 4, 3},
+    {"i1", 1, 1, false, false, 0, 0},    {"i8", 1, 8, false, true, 0, 0},
+    {"i16", 2, 16, false, true, 0, 0},   {"i32", 4, 32, false, true, 0, 0},
+    {"i64", 8, 64, false, true, 0, 0},   {"u8", 1, 8, false, false, 0, 0},
+    {"u16", 2, 16, false, false, 0, 0},  {"u32", 4, 32, false, false, 0, 0},
+    {"u64", 8, 64, false, false, 0, 0},  {"fp16", 2, 16, true, true, 5, 10},
+    {"bf16", 2, 16, true, true, 8, 7},   {"fp32", 4, 32, true, true, 8, 23},
+    {"fp64", 8, 64, true, true, 11, 52}, {"fp8e4nv", 1, 8, true, true, 4, 3},
     {"fp8e5", 1, 8, true, true, 5, 2},
 };
 bool has_inf(D d) { return d != F8E4; }
@@ -105,13 +105,15 @@ LD wrap_to(D d, uint64_t u) {
     int bits = kD[d].bits;
     if (d == B) return (LD)(u & 1);
     if (bits < 64) u &= (1ull << bits) - 1;
-    if (kD[d].sgn && bits < 64 && (u >> (bits - 1))) return (LD)(int64_t)(u - (1ull << bits)) ;
+    if (kD[d].sgn && bits < 64 && (u >> (bits - 1))) return (LD)(int64_t)(u - (1ull << bits));
     if (kD[d].sgn && bits == 64) return (LD)(int64_t)u;
     return (LD)u;
 }
 uint64_t as_u64(LD v) { return v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v; }
 LD int_min(D d) { return kD[d].sgn ? -std::ldexp((LD)1, kD[d].bits - 1) : 0; }
-LD int_max(D d) { return kD[d].sgn ? std::ldexp((LD)1, kD[d].bits - 1) - 1 : std::ldexp((LD)1, kD[d].bits) - 1; }
+LD int_max(D d) {
+    return kD[d].sgn ? std::ldexp((LD)1, kD[d].bits - 1) - 1 : std::ldexp((LD)1, kD[d].bits) - 1;
+}
 
 // The bits of an element <-> its value.
 LD decode(D d, const uint8_t *p) {
@@ -214,7 +216,9 @@ std::vector<LD> values(D d, size_t n, uint64_t seed, LD range, size_t every = 7)
         else x = wrap_to(d, as_u64(std::nearbyint(r.uniform(kD[d].sgn ? -range : 0, range))));
     }
     std::vector<LD> sp;
-    if (kD[d].fl) sp = {(LD)NAN, (LD)INFINITY, -(LD)INFINITY, 0.0L, -0.0L, 1.0L, -1.0L, max_finite(d), -max_finite(d)};
+    if (kD[d].fl)
+        sp = {(LD)NAN, (LD)INFINITY, -(LD)INFINITY, 0.0L,          -0.0L,
+              1.0L,    -1.0L,        max_finite(d), -max_finite(d)};
     else sp = {int_min(d), int_max(d), 0, 1, kD[d].sgn ? -1.0L : 2.0L};
     for (size_t i = 3, k = 0; i < n; i += every, k++) v[i] = sp[k % sp.size()];
     if (!has_inf(d))
@@ -230,7 +234,8 @@ enum class Mode { Host, Cuda, CudaVsHost };
 
 #if MT_EXEC_CUDA
 void cuda_check(cudaError_t e, const char *what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+    if (e != cudaSuccess)
+        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 #endif
 
@@ -239,8 +244,8 @@ struct Registered {
 };
 void ensure_registered() { static Registered r; }
 
-constexpr size_t kGuard = 32;        // guard bytes after each output
-constexpr uint8_t kFill = 0xA5;      // initial contents of outputs
+constexpr size_t kGuard = 32;    // guard bytes after each output
+constexpr uint8_t kFill = 0xA5;  // initial contents of outputs
 
 // Typed buffers of one launch, on one backend.
 class Runner {
@@ -263,7 +268,9 @@ class Runner {
         return add(d, v.size(), bytes);
     }
     // An output of n elements (and guard bytes).
-    void *out(D d, size_t n) { return add(d, n, std::vector<uint8_t>(n * kD[d].bytes + kGuard, kFill)); }
+    void *out(D d, size_t n) {
+        return add(d, n, std::vector<uint8_t>(n * kD[d].bytes + kGuard, kFill));
+    }
     // The values an output holds; its guard bytes must be intact.
     std::vector<LD> get(void *slot) {
         for (auto &b : bufs_) {
@@ -271,7 +278,8 @@ class Runner {
             std::vector<uint8_t> bytes(b.host.size());
             if (b.dev) {
 #if MT_EXEC_CUDA
-                cuda_check(cudaMemcpy(bytes.data(), b.dev, bytes.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+                cuda_check(cudaMemcpy(bytes.data(), b.dev, bytes.size(), cudaMemcpyDeviceToHost),
+                           "cudaMemcpy");
 #endif
             } else {
                 bytes = b.host;
@@ -290,11 +298,15 @@ class Runner {
     }
     // Launches dt_<name> with args (pointers: slots from in/out; scalars:
     // pointers to their values).
-    void launch(const std::string &name, std::vector<void *> args, const mytriton_grid *grid = nullptr) {
+    void launch(const std::string &name, std::vector<void *> args,
+                const mytriton_grid *grid = nullptr) {
         ensure_registered();
         std::string full = "dt_" + name;
-        int st = mytriton_launch(full.c_str(), host() ? "host" : "cuda", nullptr, args.data(), grid);
-        if (st != 0) throw std::runtime_error(full + ": launch returned " + std::to_string(st) + " (" + mytriton_last_error() + ")");
+        int st =
+            mytriton_launch(full.c_str(), host() ? "host" : "cuda", nullptr, args.data(), grid);
+        if (st != 0)
+            throw std::runtime_error(full + ": launch returned " + std::to_string(st) + " (" +
+                                     mytriton_last_error() + ")");
 #if MT_EXEC_CUDA
         if (!host()) cuda_check(cudaDeviceSynchronize(), full.c_str());
 #endif
@@ -315,7 +327,8 @@ class Runner {
 #if MT_EXEC_CUDA
         if (!host()) {
             cuda_check(cudaMalloc(&b.dev, b.host.size()), "cudaMalloc");
-            cuda_check(cudaMemcpy(b.dev, b.host.data(), b.host.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+            cuda_check(cudaMemcpy(b.dev, b.host.data(), b.host.size(), cudaMemcpyHostToDevice),
+                       "cudaMemcpy");
             b.ptr = b.dev;
         }
 #endif
@@ -328,9 +341,9 @@ class Runner {
 // ---- Comparison ---------------------------------------------------------------
 
 struct Tol {
-    LD rel, abs;    // the host backend against the reference
-    LD crel, cabs;  // the CUDA backend against the reference or the host backend
-    bool host_only; // a result Triton leaves undefined: the host backend's documented pick
+    LD rel, abs;     // the host backend against the reference
+    LD crel, cabs;   // the CUDA backend against the reference or the host backend
+    bool host_only;  // a result Triton leaves undefined: the host backend's documented pick
 };
 constexpr Tol kExact{0, 0, 0, 0, false};
 constexpr Tol kHostOnly{0, 0, 0, 0, true};
@@ -368,10 +381,13 @@ void compare(const std::string &what, const Planes &got, const Planes &want, boo
         for (size_t i = 0; i < g.size(); i++) {
             if (same(g[i], w[i], rel, abs)) continue;
             if (++bad <= 5)
-                ADD_FAILURE() << what << ": " << want[p].name << "[" << i << "] = " << (double)g[i] << ", expected "
-                              << (double)w[i] << " (tolerance rel " << (double)rel << ", abs " << (double)abs << ")";
+                ADD_FAILURE() << what << ": " << want[p].name << "[" << i << "] = " << (double)g[i]
+                              << ", expected " << (double)w[i] << " (tolerance rel " << (double)rel
+                              << ", abs " << (double)abs << ")";
         }
-        if (bad > 5) ADD_FAILURE() << what << ": " << want[p].name << ": " << bad << " mismatches of " << g.size();
+        if (bad > 5)
+            ADD_FAILURE() << what << ": " << want[p].name << ": " << bad << " mismatches of "
+                          << g.size();
     }
 }
 
@@ -387,7 +403,9 @@ void verify(Mode mode, const Run &run, const Planes &ref) {
     switch (mode) {
     case Mode::Host: compare("host", on(Backend::Host), ref, false); break;
     case Mode::Cuda: compare("cuda", on(Backend::Cuda), ref, true); break;
-    case Mode::CudaVsHost: compare("cuda vs host", on(Backend::Cuda), on(Backend::Host), true); break;
+    case Mode::CudaVsHost:
+        compare("cuda vs host", on(Backend::Cuda), on(Backend::Host), true);
+        break;
     }
 }
 
@@ -395,25 +413,31 @@ void verify(Mode mode, const Run &run, const Planes &ref) {
 Planes planes(const std::vector<LD> &all, size_t n, const std::vector<std::string> &names) {
     Planes p;
     for (size_t k = 0; k < names.size(); k++)
-        p.push_back({names[k], std::vector<LD>(all.begin() + k * n, all.begin() + (k + 1) * n), kExact});
+        p.push_back(
+            {names[k], std::vector<LD>(all.begin() + k * n, all.begin() + (k + 1) * n), kExact});
     return p;
 }
-
 
 }  // namespace
 
 #if MT_EXEC_CUDA
 #define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
-#define MT_CUDA_CASES(name)                                                         \
-    TEST(CudaDtypes, name) { MT_NEED_GPU(); name##_case(Mode::Cuda); }              \
-    TEST(CudaVsHostDtypes, name) { MT_NEED_GPU(); name##_case(Mode::CudaVsHost); }
+#define MT_CUDA_CASES(name)            \
+    TEST(CudaDtypes, name) {           \
+        MT_NEED_GPU();                 \
+        name##_case(Mode::Cuda);       \
+    }                                  \
+    TEST(CudaVsHostDtypes, name) {     \
+        MT_NEED_GPU();                 \
+        name##_case(Mode::CudaVsHost); \
+    }
 #else
 #define MT_CUDA_CASES(name)
 #endif
-#define DTYPE_CASE(name)                                          \
-    static void name##_case(Mode mode);                           \
-    TEST(HostDtypes, name) { name##_case(Mode::Host); }          \
-    MT_CUDA_CASES(name)                                           \
+#define DTYPE_CASE(name)                                \
+    static void name##_case(Mode mode);                 \
+    TEST(HostDtypes, name) { name##_case(Mode::Host); } \
+    MT_CUDA_CASES(name)                                 \
     static void name##_case(Mode mode)
 
 #define TRACE(expr) SCOPED_TRACE(::testing::Message() << expr)
@@ -471,7 +495,8 @@ DTYPE_CASE(arith) {
     for (D d : kArith) {
         for (int n : {1, 64, 200}) {
             TRACE(kD[d].sig << ", n = " << n);
-            auto x = values(d, n, 11 + n, kD[d].fl ? 8 : 0), y = values(d, n, 12 + n, kD[d].fl ? 8 : 0, 5);
+            auto x = values(d, n, 11 + n, kD[d].fl ? 8 : 0),
+                 y = values(d, n, 12 + n, kD[d].fl ? 8 : 0, 5);
             LD s = kD[d].fl ? 0.75L : 5;
             std::vector<std::vector<LD>> want(9, std::vector<LD>(n));
             for (int i = 0; i < n; i++) {
@@ -486,18 +511,22 @@ DTYPE_CASE(arith) {
                 want[7][i] = arith(d, '+', a, 3);
                 want[8][i] = i % 2 == 0 ? a : 5;
             }
-            std::vector<std::string> names = {"x + y", "x - y", "x * y", "-x", "maximum", "minimum", "where", "x + 3", "load other"};
+            std::vector<std::string> names = {"x + y",   "x - y", "x * y", "-x",        "maximum",
+                                              "minimum", "where", "x + 3", "load other"};
             Planes ref;
             for (int k = 0; k < 9; k++) ref.push_back({names[k], want[k], kExact});
             std::string name = std::string("arith_") + kD[d].sig;
-            verify(mode, [&](Runner &r) {
-                uint8_t sbytes[8];
-                encode(d, s, sbytes);
-                int32_t nn = n;
-                void *out = r.out(d, 9 * n);
-                r.launch(name, {r.in(d, x), r.in(d, y), out, sbytes, &nn});
-                return planes(r.get(out), n, names);
-            }, ref);
+            verify(
+                mode,
+                [&](Runner &r) {
+                    uint8_t sbytes[8];
+                    encode(d, s, sbytes);
+                    int32_t nn = n;
+                    void *out = r.out(d, 9 * n);
+                    r.launch(name, {r.in(d, x), r.in(d, y), out, sbytes, &nn});
+                    return planes(r.get(out), n, names);
+                },
+                ref);
         }
     }
 }
@@ -514,17 +543,25 @@ DTYPE_CASE(compare) {
             std::vector<LD> w(n);
             for (int i = 0; i < n; i++) {
                 LD a = x[i], b = y[i];
-                w[i] = k == 0 ? a < b : k == 1 ? a <= b : k == 2 ? a > b : k == 3 ? a >= b : k == 4 ? a == b : a != b;
+                w[i] = k == 0   ? a < b
+                       : k == 1 ? a <= b
+                       : k == 2 ? a > b
+                       : k == 3 ? a >= b
+                       : k == 4 ? a == b
+                                : a != b;
             }
             ref.push_back({names[k], w, kExact});
         }
         std::string name = std::string("compare_") + kD[d].sig;
-        verify(mode, [&](Runner &r) {
-            int32_t nn = n;
-            void *out = r.out(I8, 6 * n);
-            r.launch(name, {r.in(d, x), r.in(d, y), out, &nn});
-            return planes(r.get(out), n, names);
-        }, ref);
+        verify(
+            mode,
+            [&](Runner &r) {
+                int32_t nn = n;
+                void *out = r.out(I8, 6 * n);
+                r.launch(name, {r.in(d, x), r.in(d, y), out, &nn});
+                return planes(r.get(out), n, names);
+            },
+            ref);
     }
 }
 
@@ -545,7 +582,8 @@ LD imod(D d, LD a, LD b) {
 }
 Planes int_ops_ref(D d, const std::vector<LD> &x, const std::vector<LD> &y, bool undefined) {
     size_t n = x.size();
-    std::vector<std::string> names = {"//", "%", "<<", ">>", "&", "|", "^", "~", "abs", "x // y * y + x % y"};
+    std::vector<std::string> names = {"//", "%", "<<", ">>",  "&",
+                                      "|",  "^", "~",  "abs", "x // y * y + x % y"};
     std::vector<std::vector<LD>> w(10, std::vector<LD>(n));
     for (size_t i = 0; i < n; i++) {
         LD a = x[i], b = y[i];
@@ -563,7 +601,8 @@ Planes int_ops_ref(D d, const std::vector<LD> &x, const std::vector<LD> &y, bool
         w[9][i] = a;
     }
     Planes ref;
-    for (int k = 0; k < 10; k++) ref.push_back({names[k], w[k], undefined && (k == 0 || k == 1) ? kHostOnly : kExact});
+    for (int k = 0; k < 10; k++)
+        ref.push_back({names[k], w[k], undefined && (k == 0 || k == 1) ? kHostOnly : kExact});
     return ref;
 }
 }  // namespace
@@ -588,7 +627,9 @@ DTYPE_CASE(int_ops) {
                 int32_t nn = n;
                 void *out = r.out(d, 10 * n);
                 r.launch(name, {r.in(d, x), r.in(d, yy), out, &nn});
-                return planes(r.get(out), n, {"//", "%", "<<", ">>", "&", "|", "^", "~", "abs", "x // y * y + x % y"});
+                return planes(
+                    r.get(out), n,
+                    {"//", "%", "<<", ">>", "&", "|", "^", "~", "abs", "x // y * y + x % y"});
             };
         };
         verify(mode, run(y), int_ops_ref(d, x, y, false));
@@ -609,21 +650,50 @@ namespace {
 // limits of every integer dtype and beyond, halfway cases of every float
 // dtype and of integer truncation, overflow and underflow thresholds.
 std::vector<LD> edge_values() {
-    std::vector<LD> v = {NAN, INFINITY, -INFINITY, 0.0L, -0.0L, 0.5L, -0.5L, 1.5L, 2.5L, -2.5L, 127.5L, -128.5L,
-                         255.5L, 300.5L, -300.5L, 32767.9L, -32768.5L, 65504, 65519.99L, 65520, 65535.5L,
-                         2147483520.0L, 2147483648.0L, -2147483904.0L, 4294967296.0L, 1e10L, -1e10L, 9.3e18L,
-                         -9.3e18L, 2e19L, 1e30L, 3e38L, -3e38L, 1e300L, 0x1p-24L, 0x1p-25L, 0x3p-26L, 1e-40L,
-                         1e-310L, 448, 464, 480, 57344, 61440, 65536};
-    for (int m : {10, 7, 3, 2, 23}) {  // halfway between two values of a mantissa of m bits, and beside it
+    std::vector<LD> v = {
+        NAN,           INFINITY,      -INFINITY,      0.0L,          -0.0L,     0.5L,   -0.5L,
+        1.5L,          2.5L,          -2.5L,          127.5L,        -128.5L,   255.5L, 300.5L,
+        -300.5L,       32767.9L,      -32768.5L,      65504,         65519.99L, 65520,  65535.5L,
+        2147483520.0L, 2147483648.0L, -2147483904.0L, 4294967296.0L, 1e10L,     -1e10L, 9.3e18L,
+        -9.3e18L,      2e19L,         1e30L,          3e38L,         -3e38L,    1e300L, 0x1p-24L,
+        0x1p-25L,      0x3p-26L,      1e-40L,         1e-310L,       448,       464,    480,
+        57344,         61440,         65536};
+    for (int m :
+         {10, 7, 3, 2, 23}) {  // halfway between two values of a mantissa of m bits, and beside it
         v.push_back(1 + std::ldexp((LD)1, -m - 1));
         v.push_back(1 + std::ldexp((LD)3, -m - 1));
         v.push_back(1 + std::ldexp((LD)1, -m - 1) + std::ldexp((LD)1, -m - 20));
         v.push_back(-(1 + std::ldexp((LD)3, -m - 1)));
     }
-    const LD ints[] = {1, -1, 2, 127, 128, -128, -129, 255, 256, 32767, 32768, -32768, -32769, 65535, 65536,
-                       2147483647.0L, 2147483648.0L, -2147483648.0L, 4294967295.0L, 2049, 2051, 16777217,
-                       16777219, 16842753, 9007199254740993.0L, 9223372036854775807.0L,
-                       -9223372036854775808.0L, 18446744073709551615.0L, 4629700416936869889.0L};
+    const LD ints[] = {1,
+                       -1,
+                       2,
+                       127,
+                       128,
+                       -128,
+                       -129,
+                       255,
+                       256,
+                       32767,
+                       32768,
+                       -32768,
+                       -32769,
+                       65535,
+                       65536,
+                       2147483647.0L,
+                       2147483648.0L,
+                       -2147483648.0L,
+                       4294967295.0L,
+                       2049,
+                       2051,
+                       16777217,
+                       16777219,
+                       16842753,
+                       9007199254740993.0L,
+                       9223372036854775807.0L,
+                       -9223372036854775808.0L,
+                       18446744073709551615.0L,
+                       4629700416936869889.0L};
     for (LD i : ints) v.push_back(i);
     return v;
 }
@@ -637,8 +707,10 @@ DTYPE_CASE(cast) {
         for (LD e : edge_values()) {
             LD v;
             if (is_int(from)) {
-                if (std::isnan(e) || std::isinf(e) || e != std::trunc(e) || std::fabs(e) >= 0x1p64L) continue;
-                v = from == B ? (LD)(e != 0) : wrap_to(from, e < 0 ? (uint64_t)(int64_t)e : (uint64_t)e);
+                if (std::isnan(e) || std::isinf(e) || e != std::trunc(e) || std::fabs(e) >= 0x1p64L)
+                    continue;
+                v = from == B ? (LD)(e != 0)
+                              : wrap_to(from, e < 0 ? (uint64_t)(int64_t)e : (uint64_t)e);
             } else {
                 v = round_to(from, e);
             }
@@ -657,7 +729,10 @@ DTYPE_CASE(cast) {
         // with Triton), and an fp8e5 infinity (a CUDA fp8 store saturates;
         // Triton copies the bits).
         x.erase(std::remove_if(x.begin(), x.end(),
-                               [&](LD v) { return (from == F64 && std::isnan(v)) || (from == F8E5 && std::isinf(v)); }),
+                               [&](LD v) {
+                                   return (from == F64 && std::isnan(v)) ||
+                                          (from == F8E5 && std::isinf(v));
+                               }),
                 x.end());
         int n = (int)x.size();
         std::vector<std::string> names;
@@ -669,17 +744,21 @@ DTYPE_CASE(cast) {
             ref.push_back({names.back(), w, kExact});
         }
         std::string name = std::string("cast_") + kD[from].sig;
-        verify(mode, [&](Runner &r) {
-            int32_t nn = n;
-            std::vector<void *> args = {r.in(from, x)};
-            std::vector<void *> outs;
-            for (D to : kAll) outs.push_back(r.out(to, n)), args.push_back(outs.back());
-            args.push_back(&nn);
-            r.launch(name, args);
-            Planes got;
-            for (size_t k = 0; k < outs.size(); k++) got.push_back({names[k], r.get(outs[k]), kExact});
-            return got;
-        }, ref);
+        verify(
+            mode,
+            [&](Runner &r) {
+                int32_t nn = n;
+                std::vector<void *> args = {r.in(from, x)};
+                std::vector<void *> outs;
+                for (D to : kAll) outs.push_back(r.out(to, n)), args.push_back(outs.back());
+                args.push_back(&nn);
+                r.launch(name, args);
+                Planes got;
+                for (size_t k = 0; k < outs.size(); k++)
+                    got.push_back({names[k], r.get(outs[k]), kExact});
+                return got;
+            },
+            ref);
     }
 }
 
@@ -691,10 +770,25 @@ DTYPE_CASE(math) {
         auto x = values(d, n, 51, 8), y = values(d, n, 52, 8, 5);
         auto rd = [&](LD v) { return d == F32 ? (LD)(float)v : (LD)(double)v; };
         Tol m = d == F32 ? kMathF32 : kMathF64;
-        std::vector<std::string> names = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf", "floor",
-                                          "ceil", "abs", "fma", "/", "%", "sigmoid"};
-        std::vector<Tol> tols = {m, m, m, m, m, m, m, m, m, kExact, kExact, kExact, kExact,
-                                 d == F32 ? kDivF32 : kExact, d == F32 ? kDivF32 : kExact, m};
+        std::vector<std::string> names = {"exp", "exp2", "log", "log2",   "sqrt", "rsqrt",
+                                          "sin", "cos",  "erf", "floor",  "ceil", "abs",
+                                          "fma", "/",    "%",   "sigmoid"};
+        std::vector<Tol> tols = {m,
+                                 m,
+                                 m,
+                                 m,
+                                 m,
+                                 m,
+                                 m,
+                                 m,
+                                 m,
+                                 kExact,
+                                 kExact,
+                                 kExact,
+                                 kExact,
+                                 d == F32 ? kDivF32 : kExact,
+                                 d == F32 ? kDivF32 : kExact,
+                                 m};
         std::vector<std::vector<LD>> w(16, std::vector<LD>(n));
         for (int i = 0; i < n; i++) {
             LD a = x[i], b = y[i];
@@ -710,7 +804,8 @@ DTYPE_CASE(math) {
             w[9][i] = std::floor(a);
             w[10][i] = std::ceil(a);
             w[11][i] = std::fabs(a);
-            w[12][i] = d == F32 ? (LD)std::fma((float)a, (float)b, (float)a) : (LD)std::fma((double)a, (double)b, (double)a);
+            w[12][i] = d == F32 ? (LD)std::fma((float)a, (float)b, (float)a)
+                                : (LD)std::fma((double)a, (double)b, (double)a);
             w[13][i] = arith(d, '/', a, b);
             w[14][i] = std::fmod(a, b);  // exact
             w[15][i] = rd(1 / (1 + std::exp(-a)));
@@ -718,12 +813,15 @@ DTYPE_CASE(math) {
         Planes ref;
         for (int k = 0; k < 16; k++) ref.push_back({names[k], w[k], tols[k]});
         std::string name = std::string("math_") + kD[d].sig;
-        verify(mode, [&](Runner &r) {
-            int32_t nn = n;
-            void *out = r.out(d, 16 * n);
-            r.launch(name, {r.in(d, x), r.in(d, y), out, &nn});
-            return planes(r.get(out), n, names);
-        }, ref);
+        verify(
+            mode,
+            [&](Runner &r) {
+                int32_t nn = n;
+                void *out = r.out(d, 16 * n);
+                r.launch(name, {r.in(d, x), r.in(d, y), out, &nn});
+                return planes(r.get(out), n, names);
+            },
+            ref);
     }
 }
 
@@ -731,7 +829,8 @@ DTYPE_CASE(math) {
 DTYPE_CASE(nan) {
     int n = 200;
     auto x = values(F32, n, 61, 4), y = values(F32, n, 62, 4, 5);
-    std::vector<std::string> names = {"maximum ALL", "minimum ALL", "maximum NONE", "minimum NONE", "sqrt_rn", "div_rn"};
+    std::vector<std::string> names = {"maximum ALL",  "minimum ALL", "maximum NONE",
+                                      "minimum NONE", "sqrt_rn",     "div_rn"};
     std::vector<std::vector<LD>> w(6, std::vector<LD>(n));
     for (int i = 0; i < n; i++) {
         LD a = x[i], b = y[i];
@@ -744,12 +843,15 @@ DTYPE_CASE(nan) {
     }
     Planes ref;
     for (int k = 0; k < 6; k++) ref.push_back({names[k], w[k], kExact});
-    verify(mode, [&](Runner &r) {
-        int32_t nn = n;
-        void *out = r.out(F32, 6 * n);
-        r.launch("nan_fp32", {r.in(F32, x), r.in(F32, y), out, &nn});
-        return planes(r.get(out), n, names);
-    }, ref);
+    verify(
+        mode,
+        [&](Runner &r) {
+            int32_t nn = n;
+            void *out = r.out(F32, 6 * n);
+            r.launch("nan_fp32", {r.in(F32, x), r.in(F32, y), out, &nn});
+            return planes(r.get(out), n, names);
+        },
+        ref);
 }
 
 // tl.sum (f16: each partial rounded, in the CUDA backend's tree order;
@@ -785,13 +887,15 @@ DTYPE_CASE(reduce) {
                 w[row * 3 + 2] = mn;
             }
             std::string name = std::string("reduce_") + kD[d].sig;
-            verify(mode, [&](Runner &r) {
-                int32_t nn = n;
-                void *out = r.out(d, rows * 3);
-                mytriton_grid g = grid1(rows);
-                r.launch(name, {r.in(d, x), out, &nn}, &g);
-                return Planes{{"sum max min", r.get(out), kExact}};
-            }, {{"sum max min", w, kExact}});
+            verify(mode,
+                   [&](Runner &r) {
+                       int32_t nn = n;
+                       void *out = r.out(d, rows * 3);
+                       mytriton_grid g = grid1(rows);
+                       r.launch(name, {r.in(d, x), out, &nn}, &g);
+                       return Planes{{"sum max min", r.get(out), kExact}};
+                   },
+                   {{"sum max min", w, kExact}});
         }
     }
 }
@@ -815,11 +919,13 @@ DTYPE_CASE(misc) {
             prog[2 * p] = grid;
             prog[2 * p + 1] = grid + (n - p + 6) / 7;
         }
-        verify(mode, [&](Runner &r) {
-            int32_t nn = n;
-            void *out = r.out(I32, 2 * grid), *b = r.out(U32, 3 * n);
-            r.launch("misc", {r.in(F32, x), out, b, &nn});
-            return Planes{{"bits", r.get(b), kExact}, {"programs", r.get(out), kExact}};
-        }, {{"bits", bits, kExact}, {"programs", prog, kExact}});
+        verify(mode,
+               [&](Runner &r) {
+                   int32_t nn = n;
+                   void *out = r.out(I32, 2 * grid), *b = r.out(U32, 3 * n);
+                   r.launch("misc", {r.in(F32, x), out, b, &nn});
+                   return Planes{{"bits", r.get(b), kExact}, {"programs", r.get(out), kExact}};
+               },
+               {{"bits", bits, kExact}, {"programs", prog, kExact}});
     }
 }

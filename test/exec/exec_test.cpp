@@ -49,9 +49,9 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr size_t kGuard = 16;         // guard elements after each output
-constexpr float kFillF = -7777.25f;   // initial contents of float outputs
-constexpr int32_t kFillI = -555555;   // initial contents of i32 outputs
+constexpr size_t kGuard = 16;        // guard elements after each output
+constexpr float kFillF = -7777.25f;  // initial contents of float outputs
+constexpr int32_t kFillI = -555555;  // initial contents of i32 outputs
 
 // ---- Deterministic inputs ---------------------------------------------------
 
@@ -65,7 +65,9 @@ struct Rng {
         return z ^ (z >> 31);
     }
     float uniform(float lo, float hi) { return lo + (hi - lo) * (float)((next() >> 40) * 0x1p-24); }
-    int32_t int_in(int64_t lo, int64_t hi) { return (int32_t)(lo + (int64_t)(next() % (uint64_t)(hi - lo + 1))); }
+    int32_t int_in(int64_t lo, int64_t hi) {
+        return (int32_t)(lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)));
+    }
 };
 
 std::vector<float> rand_f32(size_t n, uint64_t seed, float lo = -4.0f, float hi = 4.0f) {
@@ -90,7 +92,9 @@ void add_specials(std::vector<float> &v, size_t every = 7) {
 
 // ---- i32 and f32 semantics of the kernel language ---------------------------
 
-int32_t wrap(uint32_t x) { return (int32_t)x; }  // two's complement (C++20 defines it; every target does)
+int32_t wrap(uint32_t x) {
+    return (int32_t)x;
+}  // two's complement (C++20 defines it; every target does)
 int32_t wadd(int32_t a, int32_t b) { return wrap((uint32_t)a + (uint32_t)b); }
 int32_t wsub(int32_t a, int32_t b) { return wrap((uint32_t)a - (uint32_t)b); }
 int32_t wmul(int32_t a, int32_t b) { return wrap((uint32_t)a * (uint32_t)b); }
@@ -150,7 +154,8 @@ bool same(double got, double want, Tol t) {
     return std::fabs(got - want) <= t.abs + t.rel * std::fmax(std::fabs(got), std::fabs(want));
 }
 
-void compare(const std::string &what, const Planes &got, const Planes &want, const std::vector<Tols> &tols, bool cuda) {
+void compare(const std::string &what, const Planes &got, const Planes &want,
+             const std::vector<Tols> &tols, bool cuda) {
     ASSERT_EQ(got.size(), want.size()) << what;
     for (size_t p = 0; p < got.size(); p++) {
         const Tols &tt = tols.size() == 1 ? tols[0] : tols.at(p);
@@ -161,10 +166,13 @@ void compare(const std::string &what, const Planes &got, const Planes &want, con
         for (size_t i = 0; i < g.size(); i++) {
             if (same(g[i], w[i], t)) continue;
             if (++bad <= 5)
-                ADD_FAILURE() << what << ": " << got[p].name << "[" << i << "] = " << g[i] << ", expected " << w[i]
-                              << " (tolerance rel " << t.rel << ", abs " << t.abs << ")";
+                ADD_FAILURE() << what << ": " << got[p].name << "[" << i << "] = " << g[i]
+                              << ", expected " << w[i] << " (tolerance rel " << t.rel << ", abs "
+                              << t.abs << ")";
         }
-        if (bad > 5) ADD_FAILURE() << what << ": " << got[p].name << ": " << bad << " mismatches of " << g.size();
+        if (bad > 5)
+            ADD_FAILURE() << what << ": " << got[p].name << ": " << bad << " mismatches of "
+                          << g.size();
     }
 }
 
@@ -175,7 +183,8 @@ enum class Mode { Host, Cuda, CudaVsHost };
 
 #if MT_EXEC_CUDA
 void cuda_check(cudaError_t e, const char *what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+    if (e != cudaSuccess)
+        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
 #endif
@@ -229,7 +238,8 @@ class Runner {
                 uint32_t bits;
                 std::memcpy(&bits, &all[i], 4);
                 if (bits != b.fill_bits) {
-                    ADD_FAILURE() << "a store wrote past the end of an output (guard element " << (i - b.n) << ")";
+                    ADD_FAILURE() << "a store wrote past the end of an output (guard element "
+                                  << (i - b.n) << ")";
                     break;
                 }
             }
@@ -242,8 +252,8 @@ class Runner {
     // Checks a launcher's status (and, on CUDA, the kernel's completion).
     void launched(const char *what, int status) {
         if (status != 0)
-            throw std::runtime_error(std::string(what) + ": the launcher returned " + std::to_string(status) + " (" +
-                                     mytriton_last_error() + ")");
+            throw std::runtime_error(std::string(what) + ": the launcher returned " +
+                                     std::to_string(status) + " (" + mytriton_last_error() + ")");
 #if MT_EXEC_CUDA
         if (!host()) {
             cuda_check(cudaDeviceSynchronize(), what);
@@ -270,16 +280,20 @@ class Runner {
             size_t page = (size_t)sysconf(_SC_PAGESIZE);
             size_t data_pages = (bytes + page - 1) / page;
             b.map_bytes = (data_pages + 1) * page;
-            b.map = mmap(nullptr, b.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            b.map = mmap(nullptr, b.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                         -1, 0);
             if (b.map == MAP_FAILED) throw std::runtime_error("mmap failed");
             char *guard_page = static_cast<char *>(b.map) + data_pages * page;
-            if (mprotect(guard_page, page, PROT_NONE) != 0) throw std::runtime_error("mprotect failed");
+            if (mprotect(guard_page, page, PROT_NONE) != 0)
+                throw std::runtime_error("mprotect failed");
             b.ptr = guard_page - bytes;
             if (bytes) std::memcpy(b.ptr, init, bytes);
         } else {
 #if MT_EXEC_CUDA
             cuda_check(cudaMalloc(&b.ptr, bytes ? bytes : 4), "cudaMalloc");
-            if (bytes) cuda_check(cudaMemcpy(b.ptr, init, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+            if (bytes)
+                cuda_check(cudaMemcpy(b.ptr, init, bytes, cudaMemcpyHostToDevice),
+                           "cudaMemcpy to the device");
 #endif
         }
         bufs_.push_back(b);
@@ -293,7 +307,8 @@ class Runner {
             return;
         }
 #if MT_EXEC_CUDA
-        cuda_check(cudaMemcpy(dst, b.ptr, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy from the device");
+        cuda_check(cudaMemcpy(dst, b.ptr, bytes, cudaMemcpyDeviceToHost),
+                   "cudaMemcpy from the device");
 #endif
     }
 
@@ -304,14 +319,15 @@ class Runner {
 
 // LAUNCH(r, case, args...): the case's launcher for r's backend and level.
 #if MT_EXEC_CUDA
-#define MT_CUDA_LAUNCH(r, name, ...) \
-    ((r).opt() == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
+#define MT_CUDA_LAUNCH(r, name, ...)                                \
+    ((r).opt() == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) \
+                    : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
 #else
 #define MT_CUDA_LAUNCH(r, name, ...) (-1)
 #endif
-#define LAUNCH(r, name, ...)                                                                                         \
-    (r).launched(#name, (r).host() ? ((r).opt() == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)                     \
-                                                     : (int)launch_##name##_o2_host(__VA_ARGS__))                    \
+#define LAUNCH(r, name, ...)                                                                      \
+    (r).launched(#name, (r).host() ? ((r).opt() == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)  \
+                                                     : (int)launch_##name##_o2_host(__VA_ARGS__)) \
                                    : MT_CUDA_LAUNCH(r, name, __VA_ARGS__))
 
 using Run = std::function<Planes(Runner &)>;
@@ -346,19 +362,41 @@ mytriton_grid grid3(int64_t x, int64_t y, int64_t z) {
 // EXEC_CASE(name) { body using `mode` and `opt` }: the tests of one kernel.
 #if MT_EXEC_CUDA
 #define MT_NEED_GPU() MT_SKIP_WITHOUT_GPU()
-#define MT_CUDA_CASES(name)                                                              \
-    TEST(CudaO1, name) { g_opt = 1; MT_NEED_GPU(); name##_case(Mode::Cuda, 1); }                    \
-    TEST(CudaO2, name) { g_opt = 2; MT_NEED_GPU(); name##_case(Mode::Cuda, 2); }                    \
-    TEST(CudaVsHostO1, name) { g_opt = 1; MT_NEED_GPU(); name##_case(Mode::CudaVsHost, 1); }        \
-    TEST(CudaVsHostO2, name) { g_opt = 2; MT_NEED_GPU(); name##_case(Mode::CudaVsHost, 2); }
+#define MT_CUDA_CASES(name)               \
+    TEST(CudaO1, name) {                  \
+        g_opt = 1;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::Cuda, 1);       \
+    }                                     \
+    TEST(CudaO2, name) {                  \
+        g_opt = 2;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::Cuda, 2);       \
+    }                                     \
+    TEST(CudaVsHostO1, name) {            \
+        g_opt = 1;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::CudaVsHost, 1); \
+    }                                     \
+    TEST(CudaVsHostO2, name) {            \
+        g_opt = 2;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::CudaVsHost, 2); \
+    }
 #else
 #define MT_CUDA_CASES(name)
 #endif
-#define EXEC_CASE(name)                                         \
-    static void name##_case(Mode mode, int opt);                \
-    TEST(HostO1, name) { g_opt = 1; name##_case(Mode::Host, 1); }          \
-    TEST(HostO2, name) { g_opt = 2; name##_case(Mode::Host, 2); }          \
-    MT_CUDA_CASES(name)                                         \
+#define EXEC_CASE(name)                          \
+    static void name##_case(Mode mode, int opt); \
+    TEST(HostO1, name) {                         \
+        g_opt = 1;                               \
+        name##_case(Mode::Host, 1);              \
+    }                                            \
+    TEST(HostO2, name) {                         \
+        g_opt = 2;                               \
+        name##_case(Mode::Host, 2);              \
+    }                                            \
+    MT_CUDA_CASES(name)                          \
     static void name##_case(Mode mode, int opt)
 
 #define TRACE(expr) SCOPED_TRACE(::testing::Message() << expr)
@@ -376,16 +414,20 @@ static void vector_add_check(Mode mode, int opt, std::vector<int> sizes, Launch 
         add_specials(x);
         std::vector<float> ref(n);
         for (int i = 0; i < n; i++) ref[i] = x[i] + y[i];
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(n);
-            launch(r, dx, dy, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(n);
+                   launch(r, dx, dy, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 EXEC_CASE(vector_add) {
     vector_add_check(mode, opt, {0, 1, 255, 256, 257, 1000, 5000},
-                     [](Runner &r, float *x, float *y, float *out, int n) { LAUNCH(r, vector_add, x, y, out, n); });
+                     [](Runner &r, float *x, float *y, float *out, int n) {
+                         LAUNCH(r, vector_add, x, y, out, n);
+                     });
 }
 
 EXEC_CASE(scaled_relu) {
@@ -396,11 +438,13 @@ EXEC_CASE(scaled_relu) {
             add_specials(x, 5);
             std::vector<float> ref(n);
             for (int i = 0; i < n; i++) ref[i] = tmax(x[i] * scale, 0.0f);
-            verify(mode, opt, [&](Runner &r) {
-                float *dx = r.in(x), *dout = r.out_f(n);
-                LAUNCH(r, scaled_relu, dx, dout, n, scale);
-                return Planes{{"out", r.get(dout)}};
-            }, {{"out", as_doubles(ref)}}, {kAllExact});
+            verify(mode, opt,
+                   [&](Runner &r) {
+                       float *dx = r.in(x), *dout = r.out_f(n);
+                       LAUNCH(r, scaled_relu, dx, dout, n, scale);
+                       return Planes{{"out", r.get(dout)}};
+                   },
+                   {{"out", as_doubles(ref)}}, {kAllExact});
         }
     }
 }
@@ -412,11 +456,13 @@ EXEC_CASE(silu) {
         add_specials(x, 6);
         std::vector<double> ref(n);
         for (int i = 0; i < n; i++) ref[i] = x[i] / (1.0f + (float)std::exp(-(double)x[i]));
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(n);
-            LAUNCH(r, silu, dx, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", ref}}, {{kExpf, kExpf}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(n);
+                   LAUNCH(r, silu, dx, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", ref}}, {{kExpf, kExpf}});
     }
 }
 
@@ -431,25 +477,28 @@ EXEC_CASE(clamp) {
                 float clipped = tmin(tmax(x[i], lo), hi);
                 ref[i] = x[i] < lo ? lo : clipped;
             }
-            verify(mode, opt, [&](Runner &r) {
-                float *dx = r.in(x), *dout = r.out_f(n);
-                LAUNCH(r, clamp, dx, dout, n, lo, hi);
-                return Planes{{"out", r.get(dout)}};
-            }, {{"out", as_doubles(ref)}}, {kAllExact});
+            verify(mode, opt,
+                   [&](Runner &r) {
+                       float *dx = r.in(x), *dout = r.out_f(n);
+                       LAUNCH(r, clamp, dx, dout, n, lo, hi);
+                       return Planes{{"out", r.get(dout)}};
+                   },
+                   {{"out", as_doubles(ref)}}, {kAllExact});
         }
     }
 }
 
 // softmax: BLOCK columns at most, one program per row, explicit grid.
 template <class Launch>
-static void softmax_check(Mode mode, int opt, int B, std::vector<std::pair<int, int>> shapes, Launch launch) {
+static void softmax_check(Mode mode, int opt, int B, std::vector<std::pair<int, int>> shapes,
+                          Launch launch) {
     for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_f32((size_t)rows * cols, 6, -10.0f, 10.0f);
         if (rows >= 3) {
-            x[0] = kNaN;                                               // row 0: one NaN
-            x[cols + 1 < (int)x.size() ? cols + 1 : 0] = kInf;         // row 1: +inf
-            for (int c = 0; c < cols; c++) x[2 * cols + c] = -kInf;    // row 2: all -inf
+            x[0] = kNaN;                                             // row 0: one NaN
+            x[cols + 1 < (int)x.size() ? cols + 1 : 0] = kInf;       // row 1: +inf
+            for (int c = 0; c < cols; c++) x[2 * cols + c] = -kInf;  // row 2: all -inf
         }
         std::vector<double> ref((size_t)rows * cols);
         for (int r = 0; r < rows; r++) {
@@ -463,20 +512,25 @@ static void softmax_check(Mode mode, int opt, int B, std::vector<std::pair<int, 
             for (int c = 0; c < B; c++) s += e[c] = std::exp((double)v[c] - (double)m);
             for (int c = 0; c < cols; c++) ref[(size_t)r * cols + c] = e[c] / s;
         }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(x.size());
-            launch(r, grid3(rows, 1, 1), dx, dout, cols);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", ref}}, {{{1e-5, 1e-7}, {1e-5, 1e-7}}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(x.size());
+                   launch(r, grid3(rows, 1, 1), dx, dout, cols);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", ref}}, {{{1e-5, 1e-7}, {1e-5, 1e-7}}});
     }
 }
 EXEC_CASE(softmax) {
     softmax_check(mode, opt, 1024, {{0, 5}, {1, 1}, {3, 7}, {4, 1000}, {2, 1024}},
-                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH(r, softmax, g, x, out, cols); });
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) {
+                      LAUNCH(r, softmax, g, x, out, cols);
+                  });
 }
 
 template <class Launch>
-static void row_sum_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+static void row_sum_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes,
+                          Launch launch) {
     for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_f32((size_t)rows * cols, 7);
@@ -484,72 +538,90 @@ static void row_sum_check(Mode mode, int opt, std::vector<std::pair<int, int>> s
         double mag = 0;
         for (int r = 0; r < rows; r++) {
             double s = 0;
-            for (int c = 0; c < cols; c++) s += x[(size_t)r * cols + c], mag += finite_abs(x[(size_t)r * cols + c]);
+            for (int c = 0; c < cols; c++)
+                s += x[(size_t)r * cols + c], mag += finite_abs(x[(size_t)r * cols + c]);
             ref[r] = s;
         }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(rows);
-            launch(r, grid3(rows, 1, 1), dx, dout, cols);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", ref}}, {{sum_tol(mag), sum_tol(mag)}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(rows);
+                   launch(r, grid3(rows, 1, 1), dx, dout, cols);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", ref}}, {{sum_tol(mag), sum_tol(mag)}});
     }
 }
 EXEC_CASE(row_sum) {
     row_sum_check(mode, opt, {{0, 3}, {1, 1}, {5, 100}, {3, 128}, {2, 0}},
-                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH(r, row_sum, g, x, out, cols); });
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) {
+                      LAUNCH(r, row_sum, g, x, out, cols);
+                  });
 }
 
 template <class Launch>
-static void matrix_add_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+static void matrix_add_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes,
+                             Launch launch) {
     for (auto [M, N] : shapes) {
         TRACE("M = " << M << ", N = " << N);
         auto x = rand_f32((size_t)M * N, 8), y = rand_f32((size_t)M * N, 9);
         add_specials(x, 11);
         std::vector<float> ref(x.size());
         for (size_t i = 0; i < x.size(); i++) ref[i] = x[i] + y[i];
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(x.size());
-            launch(r, dx, dy, dout, M, N);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(x.size());
+                   launch(r, dx, dy, dout, M, N);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 EXEC_CASE(matrix_add_2d) {
     matrix_add_check(mode, opt, {{0, 5}, {1, 1}, {17, 33}, {32, 64}, {50, 7}},
-                     [](Runner &r, float *x, float *y, float *out, int M, int N) { LAUNCH(r, matrix_add_2d, x, y, out, M, N); });
+                     [](Runner &r, float *x, float *y, float *out, int M, int N) {
+                         LAUNCH(r, matrix_add_2d, x, y, out, M, N);
+                     });
 }
 
 // C = A (M x K) B (K x N), both matmul kernels.
 template <class Launch>
-static void matmul_check(Mode mode, int opt, std::vector<std::tuple<int, int, int>> shapes, Launch launch) {
+static void matmul_check(Mode mode, int opt, std::vector<std::tuple<int, int, int>> shapes,
+                         Launch launch) {
     for (auto [M, N, K] : shapes) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
-        auto a = rand_f32((size_t)M * K, 10, -1.0f, 1.0f), b = rand_f32((size_t)K * N, 11, -1.0f, 1.0f);
+        auto a = rand_f32((size_t)M * K, 10, -1.0f, 1.0f),
+             b = rand_f32((size_t)K * N, 11, -1.0f, 1.0f);
         std::vector<double> ref((size_t)M * N);
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {
                 double s = 0;
-                for (int k = 0; k < K; k++) s += (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
+                for (int k = 0; k < K; k++)
+                    s += (double)a[(size_t)i * K + k] * b[(size_t)k * N + j];
                 ref[(size_t)i * N + j] = s;
             }
         Tol t{1e-5, 1e-6 * (K + 1)};
-        verify(mode, opt, [&](Runner &r) {
-            float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
-            launch(r, da, db, dc, M, N, K);
-            return Planes{{"c", r.get(dc)}};
-        }, {{"c", ref}}, {{t, t}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
+                   launch(r, da, db, dc, M, N, K);
+                   return Planes{{"c", r.get(dc)}};
+               },
+               {{"c", ref}}, {{t, t}});
     }
 }
-static const std::vector<std::tuple<int, int, int>> kMatmulShapes = {{1, 1, 1}, {5, 7, 0}, {17, 9, 13}, {33, 40, 64}, {0, 3, 2}};
+static const std::vector<std::tuple<int, int, int>> kMatmulShapes = {
+    {1, 1, 1}, {5, 7, 0}, {17, 9, 13}, {33, 40, 64}, {0, 3, 2}};
 EXEC_CASE(seed_matmul_runtime_k) {
-    matmul_check(mode, opt, kMatmulShapes, [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
-        LAUNCH(r, seed_matmul_runtime_k, a, b, c, M, N, K);
-    });
+    matmul_check(mode, opt, kMatmulShapes,
+                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                     LAUNCH(r, seed_matmul_runtime_k, a, b, c, M, N, K);
+                 });
 }
 EXEC_CASE(matmul_runtime_k) {
-    matmul_check(mode, opt, kMatmulShapes, [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
-        LAUNCH(r, matmul_runtime_k, a, b, c, M, N, K);
-    });
+    matmul_check(mode, opt, kMatmulShapes,
+                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                     LAUNCH(r, matmul_runtime_k, a, b, c, M, N, K);
+                 });
 }
 
 EXEC_CASE(runtime_sum) {
@@ -558,11 +630,13 @@ EXEC_CASE(runtime_sum) {
         auto x = rand_f32(K > 0 ? K : 0, 12);
         float acc = 0.0f;  // the kernel's order: one float add per iteration
         for (int k = 0; k < K; k++) acc = acc + x[k];
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(1);
-            LAUNCH(r, runtime_sum, dx, dout, K);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", {acc}}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(1);
+                   LAUNCH(r, runtime_sum, dx, dout, K);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", {acc}}}, {kAllExact});
     }
 }
 
@@ -570,11 +644,13 @@ EXEC_CASE(nested_count) {
     for (auto [M, N] : {std::pair<int, int>{0, 5}, {5, 0}, {3, 4}, {100, 100}, {-3, 4}}) {
         TRACE("M = " << M << ", N = " << N);
         float want = (float)((M > 0 ? M : 0) * (N > 0 ? N : 0));
-        verify(mode, opt, [&](Runner &r) {
-            float *dout = r.out_f(1);
-            LAUNCH(r, nested_count, dout, M, N);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", {want}}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dout = r.out_f(1);
+                   LAUNCH(r, nested_count, dout, M, N);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", {want}}}, {kAllExact});
     }
 }
 
@@ -589,11 +665,13 @@ EXEC_CASE(two_carried) {
             scaled = scaled + x[i] * 0.5f;
         }
         float want = scaled + (float)total;
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(1);
-            LAUNCH(r, two_carried, dx, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", {want}}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(1);
+                   LAUNCH(r, two_carried, dx, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", {want}}}, {kAllExact});
     }
 }
 
@@ -605,15 +683,19 @@ static void block_accumulate_check(Mode mode, int opt, int B, Launch launch) {
         std::vector<float> ref(B, 0.0f);
         for (int c = 0; c < chunks; c++)
             for (int l = 0; l < B; l++) ref[l] = ref[l] + x[(size_t)c * B + l];
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(B);
-            launch(r, dx, dout, chunks);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(B);
+                   launch(r, dx, dout, chunks);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 EXEC_CASE(block_accumulate) {
-    block_accumulate_check(mode, opt, 64, [](Runner &r, float *x, float *out, int chunks) { LAUNCH(r, block_accumulate, x, out, chunks); });
+    block_accumulate_check(mode, opt, 64, [](Runner &r, float *x, float *out, int chunks) {
+        LAUNCH(r, block_accumulate, x, out, chunks);
+    });
 }
 
 // ============================================================================
@@ -647,22 +729,28 @@ EXEC_CASE(f32_ops) {
         auto split = [n](const std::vector<double> &all) {
             Planes ps;
             for (int k = 0; k < 10; k++)
-                ps.push_back({"plane " + std::to_string(k), std::vector<double>(all.begin() + (size_t)k * n, all.begin() + (size_t)(k + 1) * n)});
+                ps.push_back({"plane " + std::to_string(k),
+                              std::vector<double>(all.begin() + (size_t)k * n,
+                                                  all.begin() + (size_t)(k + 1) * n)});
             return ps;
         };
         Planes ref = split(as_doubles(p));
         ref[7].v = e;
         std::vector<Tols> tols(10, kAllExact);
         tols[3] = div_tols(opt);
-        if (opt >= 2) { // NaN-ignoring maximum/minimum (PTX max/min): the sign of a zero tie may differ
+        if (opt >=
+            2) {  // NaN-ignoring maximum/minimum (PTX max/min): the sign of a zero tie may differ
             tols[5] = tols[6] = {kSignlessZero, kSignlessZero};
         }
         tols[7] = {kExpf, kExpf};
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(10 * (size_t)n);
-            LAUNCH(r, f32_ops, dx, dy, dout, n, s);
-            return split(r.get(dout));
-        }, ref, tols);
+        verify(
+            mode, opt,
+            [&](Runner &r) {
+                float *dx = r.in(x), *dy = r.in(y), *dout = r.out_f(10 * (size_t)n);
+                LAUNCH(r, f32_ops, dx, dy, dout, n, s);
+                return split(r.get(dout));
+            },
+            ref, tols);
     }
 }
 
@@ -684,12 +772,14 @@ EXEC_CASE(compare) {
             p[6 * n + i] = (a < b) && (b < 0.5f);
             p[7 * n + i] = (a < -1.0f) || (a == b);
         }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dy = r.in(y);
-            int32_t *dout = r.out_i(8 * (size_t)n);
-            LAUNCH(r, compare, dx, dy, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(p)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dy = r.in(y);
+                   int32_t *dout = r.out_i(8 * (size_t)n);
+                   LAUNCH(r, compare, dx, dy, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(p)}}, {kAllExact});
     }
 }
 
@@ -718,12 +808,14 @@ EXEC_CASE(i32_ops) {
                 pf[2 * n + i] = tmax((float)a, 0.5f) + tmin((float)b * 1.0f, -0.25f);
                 pf[3 * n + i] = -((float)a / (float)k);
             }
-            verify(mode, opt, [&](Runner &r) {
-                int32_t *dx = r.in(x), *dy = r.in(y), *dout = r.out_i(8 * (size_t)n);
-                float *dfout = r.out_f(4 * (size_t)n);
-                LAUNCH(r, i32_ops, dx, dy, dout, dfout, n, k);
-                return Planes{{"out", r.get(dout)}, {"fout", r.get(dfout)}};
-            }, {{"out", as_doubles(pi)}, {"fout", as_doubles(pf)}}, {kAllExact, div_tols(opt)});
+            verify(mode, opt,
+                   [&](Runner &r) {
+                       int32_t *dx = r.in(x), *dy = r.in(y), *dout = r.out_i(8 * (size_t)n);
+                       float *dfout = r.out_f(4 * (size_t)n);
+                       LAUNCH(r, i32_ops, dx, dy, dout, dfout, n, k);
+                       return Planes{{"out", r.get(dout)}, {"fout", r.get(dfout)}};
+                   },
+                   {{"out", as_doubles(pi)}, {"fout", as_doubles(pf)}}, {kAllExact, div_tols(opt)});
         }
     }
 }
@@ -743,13 +835,15 @@ EXEC_CASE(convert) {
             of[n + i] = 3.0f + 0.0f * x[i];
             oi[2 * n + i] = -i;
         }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x);
-            int32_t *dix = r.in(ix), *douti = r.out_i(3 * (size_t)n);
-            float *doutf = r.out_f(2 * (size_t)n);
-            LAUNCH(r, convert, dx, dix, douti, doutf, n, v);
-            return Planes{{"out_i", r.get(douti)}, {"out_f", r.get(doutf)}};
-        }, {{"out_i", as_doubles(oi)}, {"out_f", as_doubles(of)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x);
+                   int32_t *dix = r.in(ix), *douti = r.out_i(3 * (size_t)n);
+                   float *doutf = r.out_f(2 * (size_t)n);
+                   LAUNCH(r, convert, dx, dix, douti, doutf, n, v);
+                   return Planes{{"out_i", r.get(douti)}, {"out_f", r.get(doutf)}};
+               },
+               {{"out_i", as_doubles(oi)}, {"out_f", as_doubles(of)}}, {kAllExact});
     }
 }
 
@@ -760,13 +854,16 @@ EXEC_CASE(masked_copy) {
             auto x = rand_f32(n, 28);
             auto keep = rand_i32(n, 29, 0, 2);
             std::vector<float> ref(n);
-            for (int i = 0; i < n; i++) ref[i] = keep[i] ? (i >= lo && i < hi ? x[i] : -1.0f) : kFillF;
-            verify(mode, opt, [&](Runner &r) {
-                float *dx = r.in(x), *dout = r.out_f(n);
-                int32_t *dkeep = r.in(keep);
-                LAUNCH(r, masked_copy, dx, dkeep, dout, n, lo, hi);
-                return Planes{{"out", r.get(dout)}};
-            }, {{"out", as_doubles(ref)}}, {kAllExact});
+            for (int i = 0; i < n; i++)
+                ref[i] = keep[i] ? (i >= lo && i < hi ? x[i] : -1.0f) : kFillF;
+            verify(mode, opt,
+                   [&](Runner &r) {
+                       float *dx = r.in(x), *dout = r.out_f(n);
+                       int32_t *dkeep = r.in(keep);
+                       LAUNCH(r, masked_copy, dx, dkeep, dout, n, lo, hi);
+                       return Planes{{"out", r.get(dout)}};
+                   },
+                   {{"out", as_doubles(ref)}}, {kAllExact});
         }
     }
 }
@@ -780,11 +877,13 @@ EXEC_CASE(load_other) {
         for (int i = 0; i < lim; i += 3) ix[i] = (1 << 24) + 1 + i;  // not representable in f32
         std::vector<int32_t> ref(n);
         for (int i = 0; i < n; i++) ref[i] = i < lim ? ix[i] : (int32_t)fo;
-        verify(mode, opt, [&](Runner &r) {
-            int32_t *dix = r.in(ix), *dout = r.out_i(n);
-            LAUNCH(r, load_other, dix, dout, n, lim, fo);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   int32_t *dix = r.in(ix), *dout = r.out_i(n);
+                   LAUNCH(r, load_other, dix, dout, n, lim, fo);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 
@@ -827,16 +926,19 @@ EXEC_CASE(reduce_f32) {
             return ps;
         };
         Tol st = sum_tol(mag);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(3 * (size_t)rows);
-            LAUNCH(r, reduce_f32, dx, dout, rows, cols);
-            return split(r.get(dout));
-        }, {{"sum", sum}, {"max", mx}, {"min", mn}}, {{st, st}, kAllExact, kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(3 * (size_t)rows);
+                   LAUNCH(r, reduce_f32, dx, dout, rows, cols);
+                   return split(r.get(dout));
+               },
+               {{"sum", sum}, {"max", mx}, {"min", mn}}, {{st, st}, kAllExact, kAllExact});
     }
 }
 
 template <class Launch>
-static void reduce_i32_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes, Launch launch) {
+static void reduce_i32_check(Mode mode, int opt, std::vector<std::pair<int, int>> shapes,
+                             Launch launch) {
     for (auto [rows, cols] : shapes) {
         TRACE("rows = " << rows << ", cols = " << cols);
         auto x = rand_i32((size_t)rows * cols, 31, INT32_MIN, INT32_MAX);
@@ -851,16 +953,20 @@ static void reduce_i32_check(Mode mode, int opt, std::vector<std::pair<int, int>
             }
             ref[3 * r] = s, ref[3 * r + 1] = a, ref[3 * r + 2] = b;
         }
-        verify(mode, opt, [&](Runner &r) {
-            int32_t *dx = r.in(x), *dout = r.out_i(3 * (size_t)rows);
-            launch(r, dx, dout, rows, cols);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   int32_t *dx = r.in(x), *dout = r.out_i(3 * (size_t)rows);
+                   launch(r, dx, dout, rows, cols);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 EXEC_CASE(reduce_i32) {
     reduce_i32_check(mode, opt, {{0, 4}, {1, 1}, {7, 50}, {5, 64}, {2, 0}},
-                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) { LAUNCH(r, reduce_i32, x, out, rows, cols); });
+                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) {
+                         LAUNCH(r, reduce_i32, x, out, rows, cols);
+                     });
 }
 
 EXEC_CASE(long_row_sum) {
@@ -871,15 +977,18 @@ EXEC_CASE(long_row_sum) {
         double mag = 1;
         for (int r = 0; r < rows; r++) {
             double s = 0;
-            for (int c = 0; c < cols; c++) s += x[(size_t)r * cols + c], mag += finite_abs(x[(size_t)r * cols + c]);
+            for (int c = 0; c < cols; c++)
+                s += x[(size_t)r * cols + c], mag += finite_abs(x[(size_t)r * cols + c]);
             ref[2 * r] = ref[2 * r + 1] = s;
         }
         Tol st = sum_tol(mag);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * (size_t)rows);
-            LAUNCH(r, long_row_sum, dx, dout, rows, cols);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", ref}}, {{st, st}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * (size_t)rows);
+                   LAUNCH(r, long_row_sum, dx, dout, rows, cols);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", ref}}, {{st, st}});
     }
 }
 
@@ -904,12 +1013,15 @@ EXEC_CASE(loop_reduce) {
             biggest = tmax(biggest, m);
         }
         Tol st = sum_tol(mag);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(3);
-            LAUNCH(r, loop_reduce, dx, dout, rows);
-            auto v = r.get(dout);
-            return Planes{{"total", {v[0]}}, {"max, count", {v[1], v[2]}}};
-        }, {{"total", {total}}, {"max, count", {biggest, (double)count}}}, {{st, st}, kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(3);
+                   LAUNCH(r, loop_reduce, dx, dout, rows);
+                   auto v = r.get(dout);
+                   return Planes{{"total", {v[0]}}, {"max, count", {v[1], v[2]}}};
+               },
+               {{"total", {total}}, {"max, count", {biggest, (double)count}}},
+               {{st, st}, kAllExact});
     }
 }
 
@@ -927,13 +1039,16 @@ EXEC_CASE(outer) {
                 p0[(size_t)i * N + j] = (a[i] * b[j] + (float)i) - (float)j * 0.5f;
                 p1[(size_t)i * N + j] = a[i] + b[j];
             }
-        verify(mode, opt, [&](Runner &r) {
-            float *da = r.in(a), *db = r.in(b), *dout = r.out_f(2 * (size_t)M * N);
-            LAUNCH(r, outer, da, db, dout, M, N);
-            auto v = r.get(dout);
-            size_t h = (size_t)M * N;
-            return Planes{{"prod", std::vector<double>(v.begin(), v.begin() + h)}, {"sum", std::vector<double>(v.begin() + h, v.end())}};
-        }, {{"prod", as_doubles(p0)}, {"sum", as_doubles(p1)}}, {{kExact, kFma}, kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *da = r.in(a), *db = r.in(b), *dout = r.out_f(2 * (size_t)M * N);
+                   LAUNCH(r, outer, da, db, dout, M, N);
+                   auto v = r.get(dout);
+                   size_t h = (size_t)M * N;
+                   return Planes{{"prod", std::vector<double>(v.begin(), v.begin() + h)},
+                                 {"sum", std::vector<double>(v.begin() + h, v.end())}};
+               },
+               {{"prod", as_doubles(p0)}, {"sum", as_doubles(p1)}}, {{kExact, kFma}, kAllExact});
     }
 }
 
@@ -944,11 +1059,13 @@ EXEC_CASE(transpose) {
         std::vector<float> ref((size_t)M * N);
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) ref[(size_t)j * M + i] = x[(size_t)i * N + j];
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(x.size());
-            LAUNCH(r, transpose, dx, dout, M, N);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(x.size());
+                   LAUNCH(r, transpose, dx, dout, M, N);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 
@@ -959,27 +1076,34 @@ EXEC_CASE(bias_relu) {
         add_specials(x, 13);
         std::vector<float> ref((size_t)M * N);
         for (int i = 0; i < M; i++)
-            for (int j = 0; j < N; j++) ref[(size_t)i * N + j] = tmax(x[(size_t)i * N + j] + bias[j], 0.0f);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *db = r.in(bias), *dout = r.out_f(x.size());
-            LAUNCH(r, bias_relu, dx, db, dout, M, N);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+            for (int j = 0; j < N; j++)
+                ref[(size_t)i * N + j] = tmax(x[(size_t)i * N + j] + bias[j], 0.0f);
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *db = r.in(bias), *dout = r.out_f(x.size());
+                   LAUNCH(r, bias_relu, dx, db, dout, M, N);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 
 EXEC_CASE(batched_affine) {
-    for (auto [B, M, N] : {std::tuple<int, int, int>{0, 5, 5}, {1, 1, 1}, {3, 5, 7}, {2, 8, 8}, {4, 17, 3}}) {
+    for (auto [B, M, N] :
+         {std::tuple<int, int, int>{0, 5, 5}, {1, 1, 1}, {3, 5, 7}, {2, 8, 8}, {4, 17, 3}}) {
         const float alpha = -1.25f;
         TRACE("B = " << B << ", M = " << M << ", N = " << N);
         auto x = rand_f32((size_t)B * M * N, 45);
         std::vector<float> ref(x.size());
-        for (size_t i = 0; i < x.size(); i++) ref[i] = x[i] * alpha + (float)(int)(i / ((size_t)M * N));
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(x.size());
-            LAUNCH(r, batched_affine, dx, dout, B, M, N, alpha);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {{kExact, kFma}});
+        for (size_t i = 0; i < x.size(); i++)
+            ref[i] = x[i] * alpha + (float)(int)(i / ((size_t)M * N));
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(x.size());
+                   LAUNCH(r, batched_affine, dx, dout, B, M, N, alpha);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {{kExact, kFma}});
     }
 }
 
@@ -993,12 +1117,14 @@ EXEC_CASE(tile_factories) {
                 f[(size_t)i * N + j] = i == j ? 1.5f : -1.5f;
                 g[(size_t)i * N + j] = i * 1000 + j;
             }
-        verify(mode, opt, [&](Runner &r) {
-            float *dout = r.out_f(f.size());
-            int32_t *diout = r.out_i(g.size());
-            LAUNCH(r, tile_factories, grid3(cdiv(M, 4), cdiv(N, 32), 1), dout, diout, M, N);
-            return Planes{{"out", r.get(dout)}, {"iout", r.get(diout)}};
-        }, {{"out", as_doubles(f)}, {"iout", as_doubles(g)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dout = r.out_f(f.size());
+                   int32_t *diout = r.out_i(g.size());
+                   LAUNCH(r, tile_factories, grid3(cdiv(M, 4), cdiv(N, 32), 1), dout, diout, M, N);
+                   return Planes{{"out", r.get(dout)}, {"iout", r.get(diout)}};
+               },
+               {{"out", as_doubles(f)}, {"iout", as_doubles(g)}}, {kAllExact});
     }
 }
 
@@ -1022,12 +1148,15 @@ EXEC_CASE(nested_block) {
             for (int l = 0; l < B; l++) acc[l] = acc[l] + row[l] * (float)(i + 1);
         }
         for (int l = 0; l < B; l++) cnt[l] = acc[l] * 0.0f + (float)count;
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * B);
-            LAUNCH(r, nested_block, dx, dout, M, N);
-            auto v = r.get(dout);
-            return Planes{{"acc", std::vector<double>(v.begin(), v.begin() + B)}, {"count", std::vector<double>(v.begin() + B, v.end())}};
-        }, {{"acc", as_doubles(acc)}, {"count", as_doubles(cnt)}}, {{kExact, kFma}, kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * B);
+                   LAUNCH(r, nested_block, dx, dout, M, N);
+                   auto v = r.get(dout);
+                   return Planes{{"acc", std::vector<double>(v.begin(), v.begin() + B)},
+                                 {"count", std::vector<double>(v.begin() + B, v.end())}};
+               },
+               {{"acc", as_doubles(acc)}, {"count", as_doubles(cnt)}}, {{kExact, kFma}, kAllExact});
     }
 }
 
@@ -1041,11 +1170,19 @@ EXEC_CASE(sequential_loops) {
             for (int l = 0; l < B; l++) acc[l] = acc[l] + x[(size_t)i * B + l];
         for (int j = 2; j < m; j += 3)
             for (int l = 0; l < B; l++) best[l] = tmax(best[l], acc[l] * (float)j);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * B);
-            LAUNCH(r, sequential_loops, dx, dout, n, m);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", [&] { auto v = as_doubles(best); v.insert(v.end(), acc.begin(), acc.end()); return v; }()}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * B);
+                   LAUNCH(r, sequential_loops, dx, dout, n, m);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out",
+                 [&] {
+                     auto v = as_doubles(best);
+                     v.insert(v.end(), acc.begin(), acc.end());
+                     return v;
+                 }()}},
+               {kAllExact});
     }
 }
 
@@ -1067,12 +1204,15 @@ EXEC_CASE(carried_swap) {
         }
         std::vector<float> out(a);
         for (int l = 0; l < B; l++) out.push_back(b[l] * f);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * B);
-            int32_t *diout = r.out_i(3);
-            LAUNCH(r, carried_swap, dx, dout, diout, n);
-            return Planes{{"out", r.get(dout)}, {"iout", r.get(diout)}};
-        }, {{"out", as_doubles(out)}, {"iout", {(double)c0, (double)c1, (double)s}}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * B);
+                   int32_t *diout = r.out_i(3);
+                   LAUNCH(r, carried_swap, dx, dout, diout, n);
+                   return Planes{{"out", r.get(dout)}, {"iout", r.get(diout)}};
+               },
+               {{"out", as_doubles(out)}, {"iout", {(double)c0, (double)c1, (double)s}}},
+               {kAllExact});
     }
 }
 
@@ -1089,11 +1229,13 @@ EXEC_CASE(strided_loop) {
         }
         for (int l = 0; l < B; l++) cnt[l] = (float)c;
         acc.insert(acc.end(), cnt.begin(), cnt.end());
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * B);
-            LAUNCH(r, strided_loop, dx, dout, start, stop);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(acc)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * B);
+                   LAUNCH(r, strided_loop, dx, dout, start, stop);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(acc)}}, {kAllExact});
     }
 }
 
@@ -1109,11 +1251,13 @@ EXEC_CASE(pointer_walk) {
             first = first + x[(size_t)i * B];
         }
         acc.push_back(first);
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(B + 1);
-            LAUNCH(r, pointer_walk, dx, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(acc)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(B + 1);
+                   LAUNCH(r, pointer_walk, dx, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(acc)}}, {kAllExact});
     }
 }
 
@@ -1123,16 +1267,19 @@ EXEC_CASE(empty_init) {
         TRACE("n = " << n);
         auto x = rand_f32((size_t)n * B, 55);
         std::vector<float> ref(x.end() - B, x.end());
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(B);
-            LAUNCH(r, empty_init, dx, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(B);
+                   LAUNCH(r, empty_init, dx, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 
 EXEC_CASE(rank2_loop) {
-    for (auto [M, N, K] : {std::tuple<int, int, int>{1, 1, 0}, {5, 20, 3}, {16, 16, 1}, {9, 33, 4}, {0, 2, 2}}) {
+    for (auto [M, N, K] :
+         {std::tuple<int, int, int>{1, 1, 0}, {5, 20, 3}, {16, 16, 1}, {9, 33, 4}, {0, 2, 2}}) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
         auto x = rand_f32((size_t)K * M * N, 56);
         size_t h = (size_t)M * N;
@@ -1152,11 +1299,13 @@ EXEC_CASE(rank2_loop) {
                 ref[2 * h + o] = colmax + acc * 0.0f;
                 ref[3 * h + o] = (float)K + acc * 0.0f;
             }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(4 * h);
-            LAUNCH(r, rank2_loop, dx, dout, M, N, K);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(4 * h);
+                   LAUNCH(r, rank2_loop, dx, dout, M, N, K);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {kAllExact});
     }
 }
 
@@ -1173,29 +1322,36 @@ EXEC_CASE(static_unroll) {
             ref[i] = acc;
             ref[n + i] = odd;
         }
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dout = r.out_f(2 * (size_t)n);
-            LAUNCH(r, static_unroll, dx, dout, n);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", as_doubles(ref)}}, {{kExact, kFma}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dout = r.out_f(2 * (size_t)n);
+                   LAUNCH(r, static_unroll, dx, dout, n);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", as_doubles(ref)}}, {{kExact, kFma}});
     }
 }
 
 EXEC_CASE(count_loop) {
-    std::vector<std::pair<int32_t, int32_t>> bounds = {{0, 0}, {0, 1}, {0, 4}, {0, 5}, {-9, 9}, {7, -7}, {3, 1000}};
+    std::vector<std::pair<int32_t, int32_t>> bounds = {{0, 0},  {0, 1},  {0, 4},   {0, 5},
+                                                       {-9, 9}, {7, -7}, {3, 1000}};
     // Near the top of i32 the CUDA backend's int counter overflows (it
     // would loop forever): these bounds run on the host backend only.
     if (mode == Mode::Host)
-        bounds.insert(bounds.end(), {{INT32_MAX - 10, INT32_MAX}, {INT32_MAX - 3, INT32_MAX}, {INT32_MAX - 1, INT32_MAX}});
+        bounds.insert(
+            bounds.end(),
+            {{INT32_MAX - 10, INT32_MAX}, {INT32_MAX - 3, INT32_MAX}, {INT32_MAX - 1, INT32_MAX}});
     for (auto [start, stop] : bounds) {
         TRACE("start = " << start << ", stop = " << stop);
         int32_t count = 0, last = -1;
         for (int64_t i = start; i < stop; i += 4) count++, last = (int32_t)i;
-        verify(mode, opt, [&](Runner &r) {
-            int32_t *dout = r.out_i(2);
-            LAUNCH(r, count_loop, dout, start, stop);
-            return Planes{{"out", r.get(dout)}};
-        }, {{"out", {(double)count, (double)last}}}, {kAllExact});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   int32_t *dout = r.out_i(2);
+                   LAUNCH(r, count_loop, dout, start, stop);
+                   return Planes{{"out", r.get(dout)}};
+               },
+               {{"out", {(double)count, (double)last}}}, {kAllExact});
     }
 }
 
@@ -1203,92 +1359,133 @@ EXEC_CASE(count_loop) {
 // Large tiles (-O2 only: -O1 keeps one CUDA thread per element, at most 1024)
 // ============================================================================
 
-#define LAUNCH_O2(r, name, ...) \
-    (r).launched(#name, (r).host() ? (int)launch_##name##_o2_host(__VA_ARGS__) : MT_CUDA_LAUNCH_O2(name, __VA_ARGS__))
+#define LAUNCH_O2(r, name, ...)                                                \
+    (r).launched(#name, (r).host() ? (int)launch_##name##_o2_host(__VA_ARGS__) \
+                                   : MT_CUDA_LAUNCH_O2(name, __VA_ARGS__))
 #if MT_EXEC_CUDA
 #define MT_CUDA_LAUNCH_O2(name, ...) (int)launch_##name##_o2(nullptr, __VA_ARGS__)
-#define MT_CUDA_CASES_O2(name)                                                         \
-    TEST(CudaO2, name) { g_opt = 2; MT_NEED_GPU(); name##_case(Mode::Cuda, 2); }                  \
-    TEST(CudaVsHostO2, name) { g_opt = 2; MT_NEED_GPU(); name##_case(Mode::CudaVsHost, 2); }
+#define MT_CUDA_CASES_O2(name)            \
+    TEST(CudaO2, name) {                  \
+        g_opt = 2;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::Cuda, 2);       \
+    }                                     \
+    TEST(CudaVsHostO2, name) {            \
+        g_opt = 2;                        \
+        MT_NEED_GPU();                    \
+        name##_case(Mode::CudaVsHost, 2); \
+    }
 #else
 #define MT_CUDA_LAUNCH_O2(name, ...) (-1)
 #define MT_CUDA_CASES_O2(name)
 #endif
-#define EXEC_CASE_O2(name)                                      \
-    static void name##_case(Mode mode, int opt);                \
-    TEST(HostO2, name) { g_opt = 2; name##_case(Mode::Host, 2); }          \
-    MT_CUDA_CASES_O2(name)                                      \
+#define EXEC_CASE_O2(name)                       \
+    static void name##_case(Mode mode, int opt); \
+    TEST(HostO2, name) {                         \
+        g_opt = 2;                               \
+        name##_case(Mode::Host, 2);              \
+    }                                            \
+    MT_CUDA_CASES_O2(name)                       \
     static void name##_case(Mode mode, int opt)
 
 EXEC_CASE_O2(vector_add_4k) {
     vector_add_check(mode, opt, {0, 1, 4095, 4096, 4097, 20000},
-                     [](Runner &r, float *x, float *y, float *out, int n) { LAUNCH_O2(r, vector_add_4k, x, y, out, n); });
+                     [](Runner &r, float *x, float *y, float *out, int n) {
+                         LAUNCH_O2(r, vector_add_4k, x, y, out, n);
+                     });
 }
 EXEC_CASE_O2(softmax_4k) {
     softmax_check(mode, opt, 4096, {{1, 1}, {3, 3000}, {2, 4096}},
-                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH_O2(r, softmax_4k, g, x, out, cols); });
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) {
+                      LAUNCH_O2(r, softmax_4k, g, x, out, cols);
+                  });
 }
 EXEC_CASE_O2(row_sum_2k) {
     row_sum_check(mode, opt, {{1, 1}, {4, 2000}, {3, 2048}, {2, 0}},
-                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) { LAUNCH_O2(r, row_sum_2k, g, x, out, cols); });
+                  [](Runner &r, mytriton_grid g, float *x, float *out, int cols) {
+                      LAUNCH_O2(r, row_sum_2k, g, x, out, cols);
+                  });
 }
 EXEC_CASE_O2(matrix_add_64x128) {
     matrix_add_check(mode, opt, {{1, 1}, {65, 130}, {64, 128}, {200, 7}},
-                     [](Runner &r, float *x, float *y, float *out, int M, int N) { LAUNCH_O2(r, matrix_add_64x128, x, y, out, M, N); });
+                     [](Runner &r, float *x, float *y, float *out, int M, int N) {
+                         LAUNCH_O2(r, matrix_add_64x128, x, y, out, M, N);
+                     });
 }
 EXEC_CASE_O2(matmul_64) {
     matmul_check(mode, opt, {{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}},
-                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, matmul_64, a, b, c, M, N, K); });
+                 [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                     LAUNCH_O2(r, matmul_64, a, b, c, M, N, K);
+                 });
 }
 // Outer-product loops (issue 14, kernels/outer.py): c = sum over the loop's
 // k (range(start, K + extra, step), masked past K) of fx(a[i, k]) * fy(b[k, j]).
 template <class Launch>
-static void outer_check(Mode mode, int opt, double (*fx)(double), double (*fy)(double), int start, int step,
-                        int extra, Launch launch) {
-    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
+static void outer_check(Mode mode, int opt, double (*fx)(double), double (*fy)(double), int start,
+                        int step, int extra, Launch launch) {
+    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{
+             {1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
-        auto a = rand_f32((size_t)M * K, 12, -1.0f, 1.0f), b = rand_f32((size_t)K * N, 13, -1.0f, 1.0f);
+        auto a = rand_f32((size_t)M * K, 12, -1.0f, 1.0f),
+             b = rand_f32((size_t)K * N, 13, -1.0f, 1.0f);
         std::vector<double> ref((size_t)M * N);
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++)
                 for (int k = start; k < K + extra && k < K; k += step)
                     ref[(size_t)i * N + j] += fx(a[(size_t)i * K + k]) * fy(b[(size_t)k * N + j]);
         Tol t{1e-5, 1e-6 * (K + 1)};
-        verify(mode, opt, [&](Runner &r) {
-            float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
-            launch(r, da, db, dc, M, N, K);
-            return Planes{{"c", r.get(dc)}};
-        }, {{"c", ref}}, {{t, t}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *da = r.in(a), *db = r.in(b), *dc = r.out_f((size_t)M * N);
+                   launch(r, da, db, dc, M, N, K);
+                   return Planes{{"c", r.get(dc)}};
+               },
+               {{"c", ref}}, {{t, t}});
     }
 }
 static double outer_id(double v) { return v; }
 EXEC_CASE_O2(outer_relu_64) {
-    outer_check(mode, opt, [](double v) { return v > 0 ? v : 0.0; }, outer_id, 0, 1, 0,
-                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_relu_64, a, b, c, M, N, K); });
+    outer_check(
+        mode, opt, [](double v) { return v > 0 ? v : 0.0; }, outer_id, 0, 1, 0,
+        [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+            LAUNCH_O2(r, outer_relu_64, a, b, c, M, N, K);
+        });
 }
 EXEC_CASE_O2(outer_affine_64) {
-    outer_check(mode, opt, [](double v) { return v * 0.5 + 1.0; }, [](double v) { return std::fabs(v); }, 0, 1, 0,
-                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_affine_64, a, b, c, M, N, K); });
+    outer_check(
+        mode, opt, [](double v) { return v * 0.5 + 1.0; }, [](double v) { return std::fabs(v); }, 0,
+        1, 0,
+        [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+            LAUNCH_O2(r, outer_affine_64, a, b, c, M, N, K);
+        });
 }
 EXEC_CASE_O2(outer_hoisted_64) {
     outer_check(mode, opt, outer_id, outer_id, 0, 1, 0,
-                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_hoisted_64, a, b, c, M, N, K); });
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                    LAUNCH_O2(r, outer_hoisted_64, a, b, c, M, N, K);
+                });
 }
 EXEC_CASE_O2(outer_step2_32) {
     outer_check(mode, opt, outer_id, outer_id, 1, 2, 0,
-                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_step2_32, a, b, c, M, N, K); });
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                    LAUNCH_O2(r, outer_step2_32, a, b, c, M, N, K);
+                });
 }
 EXEC_CASE_O2(outer_kmask_64) {
     outer_check(mode, opt, outer_id, outer_id, 0, 1, 5,
-                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) { LAUNCH_O2(r, outer_kmask_64, a, b, c, M, N, K); });
+                [](Runner &r, float *a, float *b, float *c, int M, int N, int K) {
+                    LAUNCH_O2(r, outer_kmask_64, a, b, c, M, N, K);
+                });
 }
 // 16-bit operands (kernels/outer.py): random f16 A and B; the reference sums
 // fx(k, A[i][k]) * fy(k, B[k][j]) in double.
 template <class FX, class FY, class L>
 static void outer_f16_check(Mode mode, int opt, unsigned seed, FX fx, FY fy, L launch) {
-    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
+    for (auto [M, N, K] : std::vector<std::tuple<int, int, int>>{
+             {1, 1, 1}, {64, 64, 64}, {65, 70, 33}, {130, 17, 5}, {7, 129, 0}}) {
         TRACE("M = " << M << ", N = " << N << ", K = " << K);
-        auto af = rand_f32((size_t)M * K, seed, -1.0f, 1.0f), bf = rand_f32((size_t)K * N, seed + 1, -1.0f, 1.0f);
+        auto af = rand_f32((size_t)M * K, seed, -1.0f, 1.0f),
+             bf = rand_f32((size_t)K * N, seed + 1, -1.0f, 1.0f);
         std::vector<mytriton_fp16> a(af.size()), b(bf.size());
         for (size_t i = 0; i < af.size(); i++) a[i] = mytriton_fp16_from_float(af[i]);
         for (size_t i = 0; i < bf.size(); i++) b[i] = mytriton_fp16_from_float(bf[i]);
@@ -1296,41 +1493,49 @@ static void outer_f16_check(Mode mode, int opt, unsigned seed, FX fx, FY fy, L l
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++)
                 for (int k = 0; k < K; k++)
-                    ref[(size_t)i * N + j] += fx(k, (double)mytriton_fp16_to_float(a[(size_t)i * K + k])) *
-                                              fy(k, (double)mytriton_fp16_to_float(b[(size_t)k * N + j]));
+                    ref[(size_t)i * N + j] +=
+                        fx(k, (double)mytriton_fp16_to_float(a[(size_t)i * K + k])) *
+                        fy(k, (double)mytriton_fp16_to_float(b[(size_t)k * N + j]));
         Tol t{1e-5, 1e-6 * (K + 1)};
-        verify(mode, opt, [&](Runner &r) {
-            mytriton_fp16 *da = r.in(a), *db = r.in(b);
-            float *dc = r.out_f((size_t)M * N);
-            launch(r, da, db, dc, M, N, K);
-            return Planes{{"c", r.get(dc)}};
-        }, {{"c", ref}}, {{t, t}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   mytriton_fp16 *da = r.in(a), *db = r.in(b);
+                   float *dc = r.out_f((size_t)M * N);
+                   launch(r, da, db, dc, M, N, K);
+                   return Planes{{"c", r.get(dc)}};
+               },
+               {{"c", ref}}, {{t, t}});
     }
 }
 // outer_f16_kernel: staged with 64-bit loads where aligned, element-wise
 // otherwise (odd K).
 EXEC_CASE_O2(outer_f16_64) {
     auto id = [](int, double v) { return v; };
-    outer_f16_check(mode, opt, 14, id, id, [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N, int K) {
-        LAUNCH_O2(r, outer_f16_64, a, b, c, M, N, K);
-    });
+    outer_f16_check(mode, opt, 14, id, id,
+                    [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N,
+                       int K) { LAUNCH_O2(r, outer_f16_64, a, b, c, M, N, K); });
 }
 // outer_f16_other_kernel: masks that fail inside the tile, along k; `other`
 // (0.1, -0.3) is the load's dtype, then |x| * 2 on the row operand.
 EXEC_CASE_O2(outer_f16_other_64) {
     auto h = [](float v) { return (double)mytriton_fp16_to_float(mytriton_fp16_from_float(v)); };
-    outer_f16_check(mode, opt, 16, [&](int k, double v) { return 2 * std::fabs(k % 3 == 1 ? h(0.1f) : v); },
-                    [&](int k, double v) { return k % 5 == 2 ? h(-0.3f) : v; },
-                    [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N, int K) {
-                        LAUNCH_O2(r, outer_f16_other_64, a, b, c, M, N, K);
-                    });
+    outer_f16_check(
+        mode, opt, 16, [&](int k, double v) { return 2 * std::fabs(k % 3 == 1 ? h(0.1f) : v); },
+        [&](int k, double v) { return k % 5 == 2 ? h(-0.3f) : v; },
+        [](Runner &r, mytriton_fp16 *a, mytriton_fp16 *b, float *c, int M, int N, int K) {
+            LAUNCH_O2(r, outer_f16_other_64, a, b, c, M, N, K);
+        });
 }
 EXEC_CASE_O2(block_accumulate_4k) {
-    block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) { LAUNCH_O2(r, block_accumulate_4k, x, out, chunks); });
+    block_accumulate_check(mode, opt, 4096, [](Runner &r, float *x, float *out, int chunks) {
+        LAUNCH_O2(r, block_accumulate_4k, x, out, chunks);
+    });
 }
 EXEC_CASE_O2(reduce_i32_4k) {
     reduce_i32_check(mode, opt, {{1, 1}, {3, 4000}, {2, 4096}},
-                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) { LAUNCH_O2(r, reduce_i32_4k, x, out, rows, cols); });
+                     [](Runner &r, int32_t *x, int32_t *out, int rows, int cols) {
+                         LAUNCH_O2(r, reduce_i32_4k, x, out, rows, cols);
+                     });
 }
 
 // Loops that load and store (issue 14, kernels/versioning.py): the -O2 CUDA
@@ -1343,9 +1548,10 @@ EXEC_CASE_O2(reduce_i32_4k) {
 // layer_norm_loops_kernel at BLOCK_SIZE 64 on M rows of N columns `stride`
 // apart, in program order (each block of the third loop loaded, then
 // stored) on z, X at x0 and Y at y0.
-static void layer_norm_loops_ref(std::vector<double> &z, size_t x0, size_t y0, const std::vector<float> &w,
-                                 const std::vector<float> &b, std::vector<double> &mean, std::vector<double> &rstd,
-                                 int M, int N, int stride) {
+static void layer_norm_loops_ref(std::vector<double> &z, size_t x0, size_t y0,
+                                 const std::vector<float> &w, const std::vector<float> &b,
+                                 std::vector<double> &mean, std::vector<double> &rstd, int M, int N,
+                                 int stride) {
     for (int r = 0; r < M; r++) {
         size_t xr = x0 + (size_t)r * stride, yr = y0 + (size_t)r * stride;
         double s = 0, v = 0;
@@ -1356,7 +1562,8 @@ static void layer_norm_loops_ref(std::vector<double> &z, size_t x0, size_t y0, c
         mean[r] = m, rstd[r] = rs;
         for (int off = 0; off < N; off += 64) {
             std::vector<double> y;
-            for (int c = off; c < off + 64 && c < N; c++) y.push_back((z[xr + c] - m) * rs * w[c] + b[c]);
+            for (int c = off; c < off + 64 && c < N; c++)
+                y.push_back((z[xr + c] - m) * rs * w[c] + b[c]);
             for (size_t c = 0; c < y.size(); c++) z[yr + off + c] = y[c];
         }
     }
@@ -1378,12 +1585,17 @@ static void layer_norm_loops_check(Mode mode, int opt, int M, int N, int stride,
         z.resize(x.size());
     }
     Tol t{1e-4, 1e-5};
-    verify(mode, opt, [&](Runner &r) {
-        float *dx = r.in(x), *dw = r.in(w), *db = r.in(b), *dm = r.out_f(M), *drs = r.out_f(M);
-        float *dy = k ? dx + x0 + k : r.out_f(rows);
-        LAUNCH_O2(r, layer_norm_loops, grid3(M, 1, 1), dx + x0, dy, dw, db, dm, drs, stride, N, 1e-5f);
-        return Planes{{"mean", r.get(dm)}, {"rstd", r.get(drs)}, {k ? "X" : "Y", r.get(k ? dx : dy)}};
-    }, {{"mean", mean}, {"rstd", rstd}, {k ? "X" : "Y", k ? z : y}}, {{t, t}});
+    verify(mode, opt,
+           [&](Runner &r) {
+               float *dx = r.in(x), *dw = r.in(w), *db = r.in(b), *dm = r.out_f(M),
+                     *drs = r.out_f(M);
+               float *dy = k ? dx + x0 + k : r.out_f(rows);
+               LAUNCH_O2(r, layer_norm_loops, grid3(M, 1, 1), dx + x0, dy, dw, db, dm, drs, stride,
+                         N, 1e-5f);
+               return Planes{
+                   {"mean", r.get(dm)}, {"rstd", r.get(drs)}, {k ? "X" : "Y", r.get(k ? dx : dy)}};
+           },
+           {{"mean", mean}, {"rstd", rstd}, {k ? "X" : "Y", k ? z : y}}, {{t, t}});
 }
 EXEC_CASE_O2(layer_norm_loops) {
     // apart: 7 blocks a row (a group of 4, the rest as written), 3, 1
@@ -1405,8 +1617,8 @@ EXEC_CASE_O2(running_sum) {
     struct {
         int n, step, xs;
         long k;
-    } cases[] = {{1000, 64, 1, 0}, {1000, 70, 2, 0}, {300, 64, -1, 0}, {5, 64, 1, 0}, {0, 64, 1, 0},
-                 {1000, 64, 1, 64}, {1000, 64, 1, 192}, {1000, 100, 1, 200}};
+    } cases[] = {{1000, 64, 1, 0}, {1000, 70, 2, 0},  {300, 64, -1, 0},   {5, 64, 1, 0},
+                 {0, 64, 1, 0},    {1000, 64, 1, 64}, {1000, 64, 1, 192}, {1000, 100, 1, 200}};
     for (auto c : cases) {
         TRACE("n = " << c.n << ", step = " << c.step << ", xs = " << c.xs << ", Y = X + " << c.k);
         // X at x0 of its buffer (the last of its elements for a negative stride)
@@ -1416,14 +1628,17 @@ EXEC_CASE_O2(running_sum) {
         for (int i = 0; i < c.n; i += c.step) {
             for (int l = 0; l < 64; l++)
                 if (i + l < c.n) acc[l] += z[x0 + (long)(i + l) * c.xs];
-            for (int l = 0; l < 64 && i + l < c.n; l++) (c.k ? z[x0 + c.k + i + l] : y[i + l]) = acc[l];
+            for (int l = 0; l < 64 && i + l < c.n; l++)
+                (c.k ? z[x0 + c.k + i + l] : y[i + l]) = acc[l];
         }
         Tol t{1e-5, 1e-5};
-        verify(mode, opt, [&](Runner &r) {
-            float *dx = r.in(x), *dy = c.k ? dx + x0 + c.k : r.out_f(c.n);
-            LAUNCH_O2(r, running_sum, dx + x0, dy, c.n, c.step, c.xs);
-            return Planes{{c.k ? "X" : "Y", r.get(c.k ? dx : dy)}};
-        }, {{c.k ? "X" : "Y", c.k ? z : y}}, {{t, t}});
+        verify(mode, opt,
+               [&](Runner &r) {
+                   float *dx = r.in(x), *dy = c.k ? dx + x0 + c.k : r.out_f(c.n);
+                   LAUNCH_O2(r, running_sum, dx + x0, dy, c.n, c.step, c.xs);
+                   return Planes{{c.k ? "X" : "Y", r.get(c.k ? dx : dy)}};
+               },
+               {{c.k ? "X" : "Y", c.k ? z : y}}, {{t, t}});
     }
 }
 
@@ -1437,24 +1652,31 @@ static void launch_errors_check(bool host, int opt) {
     std::vector<float> buf(8, 1.0f);
     float *p = buf.data();
     auto call_add = [&](int32_t n) {
-        if (host) return opt == 1 ? (int)launch_vector_add_o1_host(p, p, p, n) : (int)launch_vector_add_o2_host(p, p, p, n);
+        if (host)
+            return opt == 1 ? (int)launch_vector_add_o1_host(p, p, p, n)
+                            : (int)launch_vector_add_o2_host(p, p, p, n);
 #if MT_EXEC_CUDA
-        return opt == 1 ? (int)launch_vector_add_o1(nullptr, p, p, p, n) : (int)launch_vector_add_o2(nullptr, p, p, p, n);
+        return opt == 1 ? (int)launch_vector_add_o1(nullptr, p, p, p, n)
+                        : (int)launch_vector_add_o2(nullptr, p, p, p, n);
 #else
         return -1;
 #endif
     };
     auto call_softmax = [&](mytriton_grid g) {
-        if (host) return opt == 1 ? (int)launch_softmax_o1_host(g, p, p, 8) : (int)launch_softmax_o2_host(g, p, p, 8);
+        if (host)
+            return opt == 1 ? (int)launch_softmax_o1_host(g, p, p, 8)
+                            : (int)launch_softmax_o2_host(g, p, p, 8);
 #if MT_EXEC_CUDA
-        return opt == 1 ? (int)launch_softmax_o1(nullptr, g, p, p, 8) : (int)launch_softmax_o2(nullptr, g, p, p, 8);
+        return opt == 1 ? (int)launch_softmax_o1(nullptr, g, p, p, 8)
+                        : (int)launch_softmax_o2(nullptr, g, p, p, 8);
 #else
         return -1;
 #endif
     };
     mytriton_clear_last_error();
     EXPECT_EQ(call_add(-1), MYTRITON_INVALID_VALUE);
-    EXPECT_NE(std::string(mytriton_last_error()).find("negative"), std::string::npos) << mytriton_last_error();
+    EXPECT_NE(std::string(mytriton_last_error()).find("negative"), std::string::npos)
+        << mytriton_last_error();
     mytriton_clear_last_error();
     EXPECT_EQ(call_add(0), MYTRITON_SUCCESS);  // an empty grid: nothing runs
     EXPECT_EQ(call_softmax(grid3(-1, 1, 1)), MYTRITON_INVALID_VALUE);
@@ -1537,11 +1759,14 @@ TEST(HostO2, any_thread_count) {
     for (const char *threads : {"1", "3", "16"}) {
         setenv("MYTRITON_HOST_THREADS", threads, 1);
         std::vector<float> c((size_t)M * N, kFillF);
-        ASSERT_EQ(launch_matmul_runtime_k_o2_host(a.data(), b.data(), c.data(), M, N, K), MYTRITON_SUCCESS);
+        ASSERT_EQ(launch_matmul_runtime_k_o2_host(a.data(), b.data(), c.data(), M, N, K),
+                  MYTRITON_SUCCESS);
         results.push_back(c);
     }
     if (old) setenv("MYTRITON_HOST_THREADS", saved.c_str(), 1);
     else unsetenv("MYTRITON_HOST_THREADS");
     for (size_t k = 1; k < results.size(); k++)
-        EXPECT_EQ(std::memcmp(results[0].data(), results[k].data(), results[0].size() * sizeof(float)), 0);
+        EXPECT_EQ(
+            std::memcmp(results[0].data(), results[k].data(), results[0].size() * sizeof(float)),
+            0);
 }

@@ -11,9 +11,9 @@
 namespace {
 
 struct TypedCase {
-    const char* name;
-    const char* kernel;
-    const char* signature;
+    const char *name;
+    const char *kernel;
+    const char *signature;
     std::vector<std::string> defines;
 };
 
@@ -27,11 +27,11 @@ const std::vector<TypedCase> typed_cases = {
 class TypedGolden : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(TypedGolden, SsaMatches) {
-    const TypedCase& c = typed_cases[GetParam()];
+    const TypedCase &c = typed_cases[GetParam()];
     std::string dir = MT_TYPED_DIR;
-    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/typed.py", "--kernel", c.kernel, "--signature",
-                                     c.signature, "-O1", "--emit=ssa"};
-    for (auto& d : c.defines) argv.insert(argv.end(), {"-D", d});
+    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/typed.py", "--kernel", c.kernel,
+                                     "--signature",    c.signature,       "-O1",      "--emit=ssa"};
+    for (auto &d : c.defines) argv.insert(argv.end(), {"-D", d});
     auto r = mt_test::run_process(argv);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
@@ -39,6 +39,8 @@ TEST_P(TypedGolden, SsaMatches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Typed, TypedGolden, ::testing::Range<size_t>(0, typed_cases.size()),
-                         [](const ::testing::TestParamInfo<size_t>& i) { return std::string(typed_cases[i.param].name); });
+                         [](const ::testing::TestParamInfo<size_t> &i) {
+                             return std::string(typed_cases[i.param].name);
+                         });
 
 }  // namespace

@@ -91,15 +91,15 @@ class Buffers {
 };
 
 #if MT_APPS_CUDA
-#define APPS_CUDA(t, name, ...)                                                                   \
-    ((t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__)                                \
+#define APPS_CUDA(t, name, ...)                                   \
+    ((t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) \
                   : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
 #else
 #define APPS_CUDA(t, name, ...) (-1)
 #endif
-#define APPS_LAUNCH(t, name, ...)                                                                 \
-    ((t).host ? ((t).opt == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)                         \
-                              : (int)launch_##name##_o2_host(__VA_ARGS__))                        \
+#define APPS_LAUNCH(t, name, ...)                                          \
+    ((t).host ? ((t).opt == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)  \
+                              : (int)launch_##name##_o2_host(__VA_ARGS__)) \
               : APPS_CUDA(t, name, __VA_ARGS__))
 
 float h2f(half h) { return mytriton_fp16_to_float(h); }
@@ -121,10 +121,12 @@ void expect_close(const char *what, const std::vector<Got> &got, const std::vect
     for (size_t i = 0; i < got.size(); i++) {
         double g = to_float(got[i]);
         if (!(std::fabs(g - want[i]) <= atol + rtol * std::fabs(want[i]))) {
-            if (++misses <= 5) ADD_FAILURE() << what << "[" << i << "] = " << g << ", want " << want[i];
+            if (++misses <= 5)
+                ADD_FAILURE() << what << "[" << i << "] = " << g << ", want " << want[i];
         }
     }
-    EXPECT_EQ(misses, 0) << what << ": " << misses << " of " << got.size() << " outside the tolerance";
+    EXPECT_EQ(misses, 0) << what << ": " << misses << " of " << got.size()
+                         << " outside the tolerance";
 }
 
 float f2f(float f) { return f; }
@@ -138,7 +140,8 @@ void layer_norm_case(Target t) {
     std::vector<half> dy = random_halves((size_t)M * N, -1.0f, 1.0f, 4);
 
     // The reference, in double from the same fp16 values.
-    std::vector<double> mean(M), rstd(M), y((size_t)M * N), dx((size_t)M * N), dw(N, 0.0), db(N, 0.0);
+    std::vector<double> mean(M), rstd(M), y((size_t)M * N), dx((size_t)M * N), dw(N, 0.0),
+        db(N, 0.0);
     for (int r = 0; r < M; r++) {
         double s = 0, v = 0, c1 = 0, c2 = 0;
         for (int j = 0; j < N; j++) s += h2f(x[(size_t)r * N + j]);
@@ -174,8 +177,8 @@ void layer_norm_case(Target t) {
         Buffers buf(t);
         half *yd = buf(yo);
         float *md = buf(mo), *rd = buf(ro);
-        buf.finish(APPS_LAUNCH(t, ln_fwd, mytriton_grid_1d(M), buf(x), yd, buf(w), buf(b), md, rd, N,
-                               N, eps));
+        buf.finish(APPS_LAUNCH(t, ln_fwd, mytriton_grid_1d(M), buf(x), yd, buf(w), buf(b), md, rd,
+                               N, N, eps));
     }
     expect_close("mean", mo, mean, 1e-5, 1e-5, f2f);
     expect_close("rstd", ro, rstd, 1e-4, 0.0, f2f);
@@ -246,8 +249,9 @@ void attention_case(Target t, bool causal) {
         Buffers buf(t);
         half *od = buf(out);
         mytriton_grid g = mytriton_grid_2d((N_CTX + BLOCK_M - 1) / BLOCK_M, BH);
-        buf.finish(causal ? APPS_LAUNCH(t, attn_causal, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX)
-                          : APPS_LAUNCH(t, attn, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX));
+        buf.finish(causal
+                       ? APPS_LAUNCH(t, attn_causal, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX)
+                       : APPS_LAUNCH(t, attn, g, buf(q), buf(k), buf(v), od, sm_scale, N_CTX));
     }
     expect_close(causal ? "causal attention" : "attention", out, want, 1e-2, 4e-3, h2f);
 }
@@ -282,13 +286,14 @@ void gelu_case(Target t) {
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             double v = (double)(a[(size_t)i * N + j] + bias[j]);
-            want2[(size_t)i * N + j] = std::log1p(std::fabs(v)) + std::expm1(v * 0.5) + std::atan(v) +
-                                       std::tan(v * 0.25);
+            want2[(size_t)i * N + j] =
+                std::log1p(std::fabs(v)) + std::expm1(v * 0.5) + std::atan(v) + std::tan(v * 0.25);
         }
     {
         Buffers buf(t);
         float *od = buf(out);
-        buf.finish(APPS_LAUNCH(t, bias_math, mytriton_grid_1d((M + 7) / 8), buf(a), buf(bias), od, M, N));
+        buf.finish(
+            APPS_LAUNCH(t, bias_math, mytriton_grid_1d((M + 7) / 8), buf(a), buf(bias), od, M, N));
     }
     expect_close("log1p + expm1 + atan + tan", out, want2, 1e-5, 1e-6, f2f);
 }
@@ -339,7 +344,8 @@ void libdevice_spelled_case(Target t) {
     {
         Buffers buf(t);
         float *yd = buf(y);
-        buf.finish(APPS_LAUNCH(t, libdevice_spelled, mytriton_grid_1d((n + 255) / 256), buf(x), yd, n));
+        buf.finish(
+            APPS_LAUNCH(t, libdevice_spelled, mytriton_grid_1d((n + 255) / 256), buf(x), yd, n));
     }
     expect_close("rsqrt + exp + exp2 + sqrt + sin + erf + floor + ceil", y, want, 1e-5, 1e-5, f2f);
 }
@@ -354,13 +360,14 @@ void libdevice_binary_case(Target t) {
         x[i] = (float)(i - 500) * 0.01f + 0.003f;
         y[i] = (float)((i * 7) % 23 - 11) * 0.25f + 0.125f;
         double a = x[i], b = y[i];
-        want[i] = a * a * a + std::pow(std::fabs(a) + 0.5, b) + std::atan2(a, b) + std::hypot(a, b) +
-                  std::fmod(a, b) + std::copysign(a, b);
+        want[i] = a * a * a + std::pow(std::fabs(a) + 0.5, b) + std::atan2(a, b) +
+                  std::hypot(a, b) + std::fmod(a, b) + std::copysign(a, b);
     }
     {
         Buffers buf(t);
         float *od = buf(out);
-        buf.finish(APPS_LAUNCH(t, libdevice_binary, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), od, n));
+        buf.finish(APPS_LAUNCH(t, libdevice_binary, mytriton_grid_1d((n + 255) / 256), buf(x),
+                               buf(y), od, n));
     }
     expect_close("pow + pow + atan2 + hypot + fmod + copysign", out, want, 1e-5, 1e-5, f2f);
 }
@@ -402,17 +409,20 @@ void rms_norm_case(Target t) {
     std::vector<double> y((size_t)M * N), rstd(M), dx((size_t)M * N), pdw((size_t)P * N, 0.0);
     for (int r = 0; r < M; r++) {
         double ss = 0;
-        for (int c = 0; c < N; c++) ss += (double)h2f(x[(size_t)r * N + c]) * h2f(x[(size_t)r * N + c]);
+        for (int c = 0; c < N; c++)
+            ss += (double)h2f(x[(size_t)r * N + c]) * h2f(x[(size_t)r * N + c]);
         rstd[r] = 1.0 / std::sqrt(ss / N + eps);
         double mx = 0;
         for (int c = 0; c < N; c++) {
-            double xv = h2f(x[(size_t)r * N + c]), m = (double)h2f(dy[(size_t)r * N + c]) * h2f(w[c]);
+            double xv = h2f(x[(size_t)r * N + c]),
+                   m = (double)h2f(dy[(size_t)r * N + c]) * h2f(w[c]);
             y[(size_t)r * N + c] = xv * rstd[r] * h2f(w[c]);
             mx += m * xv;
         }
         for (int c = 0; c < N; c++) {
             double xv = h2f(x[(size_t)r * N + c]), d = h2f(dy[(size_t)r * N + c]);
-            dx[(size_t)r * N + c] = rstd[r] * d * h2f(w[c]) - rstd[r] * rstd[r] * rstd[r] * (mx / N) * xv;
+            dx[(size_t)r * N + c] =
+                rstd[r] * d * h2f(w[c]) - rstd[r] * rstd[r] * rstd[r] * (mx / N) * xv;
             pdw[(size_t)(r / PER) * N + c] += d * xv * rstd[r];
         }
     }
@@ -452,7 +462,8 @@ void online_softmax_case(Target t) {
         double mx = -INFINITY, sum = 0;
         for (int c = 0; c < N; c++) mx = std::max(mx, (double)x[(size_t)r * N + c]);
         for (int c = 0; c < N; c++) sum += std::exp(x[(size_t)r * N + c] - mx);
-        for (int c = 0; c < N; c++) want[(size_t)r * N + c] = std::exp(x[(size_t)r * N + c] - mx) / sum;
+        for (int c = 0; c < N; c++)
+            want[(size_t)r * N + c] = std::exp(x[(size_t)r * N + c] - mx) / sum;
     }
     {
         Buffers buf(t);
@@ -508,12 +519,14 @@ void delta_rule_case(Target t) {
             }
         }
         for (int i = 0; i < V; i++)
-            for (int j = 0; j < K; j++) want_h[(size_t)ih * K * V + (size_t)j * V + i] = h[(size_t)i * K + j];
+            for (int j = 0; j < K; j++)
+                want_h[(size_t)ih * K * V + (size_t)j * V + i] = h[(size_t)i * K + j];
     }
     {
         Buffers buf(t);
         float *od = buf(o), *hd = buf(hs);
-        buf.finish(APPS_LAUNCH(t, delta_rule, mytriton_grid_1d(H), buf(q), buf(k), buf(v), od, hd, T));
+        buf.finish(
+            APPS_LAUNCH(t, delta_rule, mytriton_grid_1d(H), buf(q), buf(k), buf(v), od, hd, T));
     }
     expect_close("o", o, want_o, 1e-4, 1e-5, f2f);
     expect_close("final state", hs, want_h, 1e-4, 1e-5, f2f);
@@ -538,8 +551,10 @@ void chunk_scale_case(Target t, bool use_g) {
         Buffers buf(t);
         half *yd = buf(y);
         float *dgd = buf(dg);
-        int rc = use_g ? APPS_LAUNCH(t, chunk_scale_g, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T)
-                       : APPS_LAUNCH(t, chunk_scale, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T);
+        int rc =
+            use_g
+                ? APPS_LAUNCH(t, chunk_scale_g, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T)
+                : APPS_LAUNCH(t, chunk_scale, mytriton_grid_1d(1), buf(x), buf(g), yd, dgd, R, T);
         buf.finish(rc);
     }
     expect_close("y", y, want_y, 2e-3, 1e-3, h2f);
@@ -559,14 +574,15 @@ void desc_matmul_case(Target t) {
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             double acc = 0;
-            for (int k = 0; k < K; k++) acc += (double)h2f(a[(size_t)i * K + k]) * h2f(b[(size_t)j * K + k]);
+            for (int k = 0; k < K; k++)
+                acc += (double)h2f(a[(size_t)i * K + k]) * h2f(b[(size_t)j * K + k]);
             want[(size_t)i * N + j] = acc;
         }
     {
         Buffers buf(t);
         half *cd = buf(c);
-        buf.finish(APPS_LAUNCH(t, desc_matmul, mytriton_grid_2d((M + 31) / 32, (N + 31) / 32), buf(a), M, K,
-                               K, 1, buf(b), N, K, K, 1, cd, M, N, N, 1, K));
+        buf.finish(APPS_LAUNCH(t, desc_matmul, mytriton_grid_2d((M + 31) / 32, (N + 31) / 32),
+                               buf(a), M, K, K, 1, buf(b), N, K, K, 1, cd, M, N, N, 1, K));
     }
     expect_close("c", c, want, 4e-3, 4e-3, h2f);
 }
@@ -581,8 +597,9 @@ void desc_batch_scale_case(Target t) {
     {
         Buffers buf(t);
         half *yd = buf(y);
-        buf.finish(APPS_LAUNCH(t, desc_batch_scale, mytriton_grid_2d((R + 15) / 16, B), buf(x), B, R, C,
-                               (int64_t)R * C, C, 1, yd, B, R, C, (int64_t)R * C, C, 1, 0.5f));
+        buf.finish(APPS_LAUNCH(t, desc_batch_scale, mytriton_grid_2d((R + 15) / 16, B), buf(x), B,
+                               R, C, (int64_t)R * C, C, 1, yd, B, R, C, (int64_t)R * C, C, 1,
+                               0.5f));
     }
     expect_close("y", y, want, 0.0, 0.0, h2f);
 }
@@ -606,7 +623,8 @@ void saturate_case(Target t) {
         float *zd = buf(z);
         buf.finish(APPS_LAUNCH(t, saturate, mytriton_grid_1d((n + 127) / 128), buf(x), yd, zd, n));
     }
-    expect_close("y", y, want_y, 0.0, 0.0, +[](int16_t v) { return (float)v; });
+    expect_close(
+        "y", y, want_y, 0.0, 0.0, +[](int16_t v) { return (float)v; });
     expect_close("z", z, want_z, 1e-6, 0.0, f2f);
 }
 
@@ -657,12 +675,17 @@ std::tuple<A...> *params_of(R (*)(A...)) {
     return nullptr;
 }
 template <size_t I, class F>
-using param_t = std::tuple_element_t<I, std::remove_pointer_t<decltype(params_of(std::declval<F>()))>>;
+using param_t =
+    std::tuple_element_t<I, std::remove_pointer_t<decltype(params_of(std::declval<F>()))>>;
 // split2 writes through lo and hi only via the chosen address: not const.
-static_assert(std::is_same<param_t<2, decltype(&launch_split2_o2_host)>, float *>::value, "lo written");
-static_assert(std::is_same<param_t<3, decltype(&launch_split2_o1_host)>, float *>::value, "hi written");
-static_assert(std::is_same<param_t<1, decltype(&launch_split2_o2_host)>, const float *>::value, "x read");
-static_assert(std::is_same<param_t<2, decltype(&launch_cat3_o2_host)>, const float *>::value, "a read");
+static_assert(std::is_same<param_t<2, decltype(&launch_split2_o2_host)>, float *>::value,
+              "lo written");
+static_assert(std::is_same<param_t<3, decltype(&launch_split2_o1_host)>, float *>::value,
+              "hi written");
+static_assert(std::is_same<param_t<1, decltype(&launch_split2_o2_host)>, const float *>::value,
+              "x read");
+static_assert(std::is_same<param_t<2, decltype(&launch_cat3_o2_host)>, const float *>::value,
+              "a read");
 
 // The store's pointer chosen by a conditional expression: programs below
 // h write 2 x to lo, the others to hi (the launcher's lo and hi not const).
@@ -721,7 +744,8 @@ void grouped_gemm_case(Target t) {
             for (int j = 0; j < q.n; j++) {
                 double s = 0;
                 for (int kk = 0; kk < q.k; kk++)
-                    s += (double)h2f(a[p][(size_t)i * q.lda + kk]) * h2f(b[p][(size_t)kk * q.n + j]);
+                    s +=
+                        (double)h2f(a[p][(size_t)i * q.lda + kk]) * h2f(b[p][(size_t)kk * q.n + j]);
                 want[(size_t)i * q.n + j] = s;
             }
         expect_close(("C" + std::to_string(p)).c_str(), c[p], want, 2e-3, 2e-3, h2f);
@@ -852,8 +876,8 @@ void persistent_matmul_case(Target t) {
     {
         Buffers buf(t);
         half *cd = buf(c);
-        buf.finish(APPS_LAUNCH(t, persistent_matmul, mytriton_grid_1d(3), buf(a), buf(b), cd, M, N, K,
-                               lda, ldb, ldc));
+        buf.finish(APPS_LAUNCH(t, persistent_matmul, mytriton_grid_1d(3), buf(a), buf(b), cd, M, N,
+                               K, lda, ldb, ldc));
     }
     std::vector<double> want(c.size(), -7.0);
     for (int i = 0; i < M; i++)
@@ -888,8 +912,8 @@ void inline_asm_case(Target t) {
         int32_t *id = buf(iout);
         half *hd = buf(hout);
         auto launch = t.opt == 1 ? launch_asm_o1 : launch_asm_o2;
-        buf.finish((int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), buf(h), od,
-                               id, hd, n));
+        buf.finish((int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), buf(h),
+                               od, id, hd, n));
     }
     expect_close("softplus", out, want, 4e-6, 4e-6, f2f);
     for (int i = 0; i < n; i++) {
@@ -897,7 +921,8 @@ void inline_asm_case(Target t) {
         ASSERT_EQ((uint32_t)iout[i], (u << 5) | (u >> 27)) << "rotate, element " << i;
         ASSERT_EQ(iout[n + i], (int32_t)(u & 0x0Fu)) << "low nibble (pack=4), element " << i;
         ASSERT_EQ(iout[2 * n + i], (int32_t)(u + 7u)) << "add (is_pure=False), element " << i;
-        ASSERT_EQ(iout[3 * n + i], (int32_t)(u & 0xFFFFu) - (int32_t)(u >> 16)) << "halves, element " << i;
+        ASSERT_EQ(iout[3 * n + i], (int32_t)(u & 0xFFFFu) - (int32_t)(u >> 16))
+            << "halves, element " << i;
         ASSERT_EQ(h2f(hout[i]), -h2f(h[i])) << "neg.f16, element " << i;
         ASSERT_EQ(h2f(hout[n + i]), -2.0f * h2f(h[i])) << "neg.f16x2 (pack=2), element " << i;
     }
@@ -909,21 +934,21 @@ void inline_asm_case(Target t) {
 // Each case on the host backend (HostO1, HostO2) and on CUDA (CudaO1,
 // CudaO2: skipped without a GPU), at -O1 and -O2.
 #if MT_APPS_CUDA
-#define APPS_CUDA_TESTS(name, ...)                                         \
-    TEST(CudaO1, name) {                                                   \
-        MT_SKIP_WITHOUT_GPU();                                             \
-        (__VA_ARGS__)(Target{false, 1});                                   \
-    }                                                                      \
-    TEST(CudaO2, name) {                                                   \
-        MT_SKIP_WITHOUT_GPU();                                             \
-        (__VA_ARGS__)(Target{false, 2});                                   \
+#define APPS_CUDA_TESTS(name, ...)       \
+    TEST(CudaO1, name) {                 \
+        MT_SKIP_WITHOUT_GPU();           \
+        (__VA_ARGS__)(Target{false, 1}); \
+    }                                    \
+    TEST(CudaO2, name) {                 \
+        MT_SKIP_WITHOUT_GPU();           \
+        (__VA_ARGS__)(Target{false, 2}); \
     }
 #else
 #define APPS_CUDA_TESTS(name, ...)
 #endif
-#define APPS_TESTS(name, ...)                                              \
-    TEST(HostO1, name) { (__VA_ARGS__)(Target{true, 1}); }                 \
-    TEST(HostO2, name) { (__VA_ARGS__)(Target{true, 2}); }                 \
+#define APPS_TESTS(name, ...)                              \
+    TEST(HostO1, name) { (__VA_ARGS__)(Target{true, 1}); } \
+    TEST(HostO2, name) { (__VA_ARGS__)(Target{true, 2}); } \
     APPS_CUDA_TESTS(name, __VA_ARGS__)
 
 #if MT_APPS_CUDA

@@ -32,7 +32,8 @@ template <class T, class Launch>
 void run_case(bool causal, int BH, int N, Launch launch, int D = 64, int BLOCK_M = 64) {
     const float sm_scale = 1.0f / std::sqrt((float)D);
     size_t n = (size_t)BH * N * D;
-    std::vector<T> q = random_inputs<T>(n, 11), k = random_inputs<T>(n, 12), v = random_inputs<T>(n, 13);
+    std::vector<T> q = random_inputs<T>(n, 11), k = random_inputs<T>(n, 12),
+                   v = random_inputs<T>(n, 13);
     std::vector<T> out(n);
     for (auto &x : out) from_float(-7.0f, &x);
     mytriton_grid g = mytriton_grid_2d((N + BLOCK_M - 1) / BLOCK_M, BH);
@@ -44,21 +45,29 @@ void run_case(bool causal, int BH, int N, Launch launch, int D = 64, int BLOCK_M
 using bf16 = mytriton_bf16;
 
 TEST(AttnMma, Head64Ragged) {
-    run_case<half>(false, 1, 200, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                     float s, int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
+    run_case<half>(false, 1, 200,
+                   [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
+                      float s, int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
 }
 TEST(AttnMma, Head64Causal) {
-    run_case<half>(true, 2, 200, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                    float s, int n) { return launch_emu_attn64_causal(nullptr, g, q, k, v, o, s, n); });
+    run_case<half>(
+        true, 2, 200,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn64_causal(nullptr, g, q, k, v, o, s, n);
+        });
 }
 // one block of keys, fewer than BLOCK_N: every k / v row past N masked
 TEST(AttnMma, Head64Short) {
-    run_case<half>(false, 1, 37, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                    float s, int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
+    run_case<half>(false, 1, 37,
+                   [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
+                      float s, int n) { return launch_emu_attn64(nullptr, g, q, k, v, o, s, n); });
 }
 TEST(AttnMma, Head64Bf16TwoBlocksPerWarp) {
-    run_case<bf16>(false, 1, 100, [](mytriton_grid g, const bf16 *q, const bf16 *k, const bf16 *v, bf16 *o,
-                                     float s, int n) { return launch_emu_attn64_bf16(nullptr, g, q, k, v, o, s, n); });
+    run_case<bf16>(
+        false, 1, 100,
+        [](mytriton_grid g, const bf16 *q, const bf16 *k, const bf16 *v, bf16 *o, float s, int n) {
+            return launch_emu_attn64_bf16(nullptr, g, q, k, v, o, s, n);
+        });
 }
 
 // lang_apps' own tiles (HEAD_DIM 32, 16 x 16, one warp), as CudaO2.attn_causal runs them
@@ -74,15 +83,21 @@ TEST(AttnMma, Head32SmallTileCausal) {
 // attention_other.py: `other` 1.0 for k and v, 0.5 for q: the same result, the masked groups
 // copied element by element (ragged N_CTX, causal)
 TEST(AttnMma, Head64NonzeroOtherCausal) {
-    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                    float s, int n) { return launch_emu_attn64_other(nullptr, g, q, k, v, o, s, n); });
+    run_case<half>(
+        true, 2, 150,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn64_other(nullptr, g, q, k, v, o, s, n);
+        });
 }
 
 // attention_scale.py: sm_scale read from memory before the loop (loaded once at
 // kernel entry), ragged N_CTX, causal
 TEST(AttnMma, Head64ScaleFromMemoryCausal) {
-    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                    float s, int n) { return launch_emu_attn64_scale(nullptr, g, q, k, v, o, &s, n); });
+    run_case<half>(
+        true, 2, 150,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn64_scale(nullptr, g, q, k, v, o, &s, n);
+        });
 }
 
 // the benchmark's HEAD_DIM 128 tiles: 128 x 64, 8 warps
@@ -99,8 +114,11 @@ TEST(AttnMma, Head128Causal) {
 // not the attention path but the blocked emitter's (64, 64) bounding box,
 // two CUDA-core dots per iteration (ragged N_CTX, causal)
 TEST(AttnGeneral, Head64CausalBox) {
-    run_case<half>(true, 2, 150, [](mytriton_grid g, const half *q, const half *k, const half *v, half *o,
-                                    float s, int n) { return launch_emu_attn64_general(nullptr, g, q, k, v, o, s, n); });
+    run_case<half>(
+        true, 2, 150,
+        [](mytriton_grid g, const half *q, const half *k, const half *v, half *o, float s, int n) {
+            return launch_emu_attn64_general(nullptr, g, q, k, v, o, s, n);
+        });
 }
 
 }  // namespace

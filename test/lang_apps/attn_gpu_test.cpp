@@ -23,7 +23,6 @@ namespace {
 using namespace attn_ref;
 using bf16 = mytriton_bf16;
 
-
 template <class T>
 T *device_copy(const std::vector<T> &v) {
     void *p = nullptr;
@@ -38,7 +37,8 @@ void run_case(bool causal, int D, int BLOCK_M, int BH, int N, Launch launch) {
     if (!gpu_available(&why)) GTEST_SKIP() << why;
     const float sm_scale = 1.0f / std::sqrt((float)D);
     size_t n = (size_t)BH * N * D;
-    std::vector<T> q = random_inputs<T>(n, 21), k = random_inputs<T>(n, 22), v = random_inputs<T>(n, 23);
+    std::vector<T> q = random_inputs<T>(n, 21), k = random_inputs<T>(n, 22),
+                   v = random_inputs<T>(n, 23);
     std::vector<T> out(n);
     for (auto &x : out) from_float(-7.0f, &x);
     T *qd = device_copy(q), *kd = device_copy(k), *vd = device_copy(v), *od = device_copy(out);
@@ -47,35 +47,40 @@ void run_case(bool causal, int D, int BLOCK_M, int BH, int N, Launch launch) {
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     ASSERT_EQ(cudaMemcpy(out.data(), od, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
     for (T *p : {qd, kd, vd, od}) cudaFree(p);
-    expect_close(causal ? "causal attention" : "attention", out, reference(q, k, v, BH, N, D, sm_scale, causal));
+    expect_close(causal ? "causal attention" : "attention", out,
+                 reference(q, k, v, BH, N, D, sm_scale, causal));
 }
 
-#define ATTN_LAUNCH(name, T)                                                                             \
-    [](mytriton_grid g, const T *q, const T *k, const T *v, T *o, float s, int n) {                     \
-        return launch_##name(nullptr, g, q, k, v, o, s, n);                                              \
+#define ATTN_LAUNCH(name, T)                                                        \
+    [](mytriton_grid g, const T *q, const T *k, const T *v, T *o, float s, int n) { \
+        return launch_##name(nullptr, g, q, k, v, o, s, n);                         \
     }
 
 TEST(CudaAttn, Head64) {
     for (int N : {1000, 256}) run_case<half>(false, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64, half));
 }
 TEST(CudaAttn, Head64Causal) {
-    for (int N : {1000, 256}) run_case<half>(true, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64_causal, half));
+    for (int N : {1000, 256})
+        run_case<half>(true, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64_causal, half));
 }
 TEST(CudaAttn, Head128) {
     for (int N : {1000, 256}) run_case<half>(false, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128, half));
 }
 TEST(CudaAttn, Head128Causal) {
-    for (int N : {1000, 256}) run_case<half>(true, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_causal, half));
+    for (int N : {1000, 256})
+        run_case<half>(true, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_causal, half));
 }
 TEST(CudaAttn, Head64Bf16) {
-    for (int N : {1000, 256}) run_case<bf16>(false, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64_bf16, bf16));
+    for (int N : {1000, 256})
+        run_case<bf16>(false, 64, 64, 3, N, ATTN_LAUNCH(gpu_attn64_bf16, bf16));
 }
 TEST(CudaAttn, Head64TwoBlocksPerWarpCausal) {
     for (int N : {1000, 256})
         run_case<half>(true, 64, 128, 3, N, ATTN_LAUNCH(gpu_attn64_m128_causal, half));
 }
 TEST(CudaAttn, Head128Block128) {
-    for (int N : {1000, 256}) run_case<half>(false, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_n128, half));
+    for (int N : {1000, 256})
+        run_case<half>(false, 128, 128, 3, N, ATTN_LAUNCH(gpu_attn128_n128, half));
 }
 // attention_other.py (CMakeLists.txt): a nonzero `other`, so the masked groups of
 // the ragged N_CTX are copied element by element (not zero-filled)

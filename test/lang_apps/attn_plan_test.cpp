@@ -26,7 +26,8 @@ using mt_plan::replaced;
 
 int occurrences(const std::string &s, const std::string &what) {
     int n = 0;
-    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + what.size())) n++;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + what.size()))
+        n++;
     return n;
 }
 
@@ -35,8 +36,8 @@ struct Result {
     std::string cuda, diagnostics;
 };
 
-Result compile(const std::string &path, const std::string &sig, int head, int bm, int bn, bool causal,
-               int num_warps) {
+Result compile(const std::string &path, const std::string &sig, int head, int bm, int bn,
+               bool causal, int num_warps) {
     std::string h = std::to_string(head), m = std::to_string(bm), n = std::to_string(bn);
     std::vector<mt_define> defs = {{"HEAD_DIM", h.c_str()},
                                    {"BLOCK_M", m.c_str()},
@@ -96,10 +97,12 @@ TEST(AttnPlan, CopiesZeroFillWhereOtherIsZero) {
     std::string zero = mt_unit::write_kernel("attn_plan_zf", "attention.py", src);
     std::string one = mt_unit::write_kernel(
         "attn_plan_zf1", "attention.py",
-        replaced(src, "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
-                      "                    other=0.0)\n",
-                 "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
-                 "                    other=1.0)\n"));
+        replaced(
+            src,
+            "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
+            "                    other=0.0)\n",
+            "        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX,\n"
+            "                    other=1.0)\n"));
     for (int warps : {4, 8}) {
         Result z = compile(zero, kF16, 64, 16 * warps, 64, false, warps);
         ASSERT_TRUE(z.ok) << z.diagnostics;
@@ -135,8 +138,8 @@ TEST(AttnPlan, OtherKernelsTakeTheGeneralPath) {
          "        acc = tl.dot(p.to(v.dtype), v, acc) + w\n"}};
     int i = 0;
     for (const auto &v : variants) {
-        std::string path =
-            mt_unit::write_kernel("attn_plan_" + std::to_string(i++), "attention.py", replaced(src, v.first, v.second));
+        std::string path = mt_unit::write_kernel("attn_plan_" + std::to_string(i++), "attention.py",
+                                                 replaced(src, v.first, v.second));
         Result small = compile(path, kF16, 32, 16, 16, false, 0);
         ASSERT_TRUE(small.ok) << small.diagnostics;
         EXPECT_EQ(small.diagnostics, "");

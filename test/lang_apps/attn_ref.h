@@ -33,11 +33,14 @@ std::vector<T> random_inputs(size_t n, unsigned seed) {
     for (auto &x : v) from_float(u(rng), &x);
     return v;
 }
-inline std::vector<half> random_halves(size_t n, unsigned seed) { return random_inputs<half>(n, seed); }
+inline std::vector<half> random_halves(size_t n, unsigned seed) {
+    return random_inputs<half>(n, seed);
+}
 
 template <class T>
-std::vector<double> reference(const std::vector<T> &q, const std::vector<T> &k, const std::vector<T> &v, int BH, int N, int D, double sm_scale,
-              bool causal) {
+std::vector<double> reference(const std::vector<T> &q, const std::vector<T> &k,
+                              const std::vector<T> &v, int BH, int N, int D, double sm_scale,
+                              bool causal) {
     std::vector<double> out((size_t)BH * N * D);
     std::vector<double> s(N);
     for (int bh = 0; bh < BH; bh++)
@@ -79,8 +82,8 @@ void expect_close(const char *what, const std::vector<T> &got, const std::vector
             bad++;
         }
     }
-    EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << got.size() << " elements off, first at " << first
-                       << " (got " << to_float(got[first]) << ", want " << want[first]
+    EXPECT_EQ(bad, 0u) << what << ": " << bad << " of " << got.size() << " elements off, first at "
+                       << first << " (got " << to_float(got[first]) << ", want " << want[first]
                        << "); largest error " << worst;
 }
 

@@ -76,21 +76,28 @@ std::vector<Form> forms(bool f16) {
             s.replace(at, 1, f16 ? "fp16" : "fp32");
         return s;
     };
-    std::string bm = f16 ? "BM=128" : "BM=64", bn = f16 ? "BN=128" : "BN=64", bk = f16 ? "BK=64" : "BK=32";
-    return {{"scaled_matmul_kernel", sig("*T, *T, *T, *fp32, i32, i32, i32, i32, i32, i32"), {bm, bn, bk}},
-            {"table_matmul_kernel", "*i64, *i64, *i64, i32, i32, i32",
+    std::string bm = f16 ? "BM=128" : "BM=64", bn = f16 ? "BN=128" : "BN=64",
+                bk = f16 ? "BK=64" : "BK=32";
+    return {{"scaled_matmul_kernel",
+             sig("*T, *T, *T, *fp32, i32, i32, i32, i32, i32, i32"),
+             {bm, bn, bk}},
+            {"table_matmul_kernel",
+             "*i64, *i64, *i64, i32, i32, i32",
              {bm, bn, bk, f16 ? "DTYPE=tl.float16" : "DTYPE=tl.float32"}},
             {"expert_matmul_kernel", sig("*T, *T, *T, *i32, i32, i32"), {bm, bn, bk}},
-            {"persistent_matmul_kernel", sig("*T, *T, *T, i32, i32, i32, i32, i32, i32"),
+            {"persistent_matmul_kernel",
+             sig("*T, *T, *T, i32, i32, i32, i32, i32, i32"),
              {bm, bn, bk, "GROUP_M=8", "NUM_SMS=132"}}};
 }
 
 TEST(MmaPlan, TakesTheMatmulForms) {
-    std::string mf = mt_unit::write_kernel("mma_plan_forms", "matmul_forms.py", source("matmul_forms.py"));
+    std::string mf =
+        mt_unit::write_kernel("mma_plan_forms", "matmul_forms.py", source("matmul_forms.py"));
     for (bool f16 : {true, false})
         for (const Form &f : forms(f16)) {
             std::string p = path_of(mf, f.kernel.c_str(), f.sig.c_str(), f.defines);
-            EXPECT_NE(p.find(kTensorCores), std::string::npos) << f.kernel << (f16 ? " f16: " : " f32: ") << p;
+            EXPECT_NE(p.find(kTensorCores), std::string::npos)
+                << f.kernel << (f16 ? " f16: " : " f32: ") << p;
         }
 }
 
@@ -101,20 +108,24 @@ TEST(MmaPlan, TakesTheMatmulForms) {
 // coefficient times the step (BK for A, BK * N for B), not recomputed and
 // compared element by element each iteration.
 TEST(MmaPlan, IndexAffinePointersAreHoisted) {
-    std::string mf = mt_unit::write_kernel("mma_plan_affine", "matmul_forms.py", source("matmul_forms.py"));
-    mt_compilation *c = compile(mf, "expert_matmul_kernel", "*fp16:16, *fp16:16, *fp16:16, *i32, i32:16, i32:16",
-                                {"BM=128", "BN=128", "BK=64"});
+    std::string mf =
+        mt_unit::write_kernel("mma_plan_affine", "matmul_forms.py", source("matmul_forms.py"));
+    mt_compilation *c =
+        compile(mf, "expert_matmul_kernel", "*fp16:16, *fp16:16, *fp16:16, *i32, i32:16, i32:16",
+                {"BM=128", "BN=128", "BK=64"});
     const char *cuda = mt_ok(c) ? mt_emit(c, MT_EMIT_CUDA) : nullptr;
     std::string text = cuda ? cuda : mt_diagnostics(c);
     mt_free(c);
-    for (const char *want : {"const int mt_d0 = (int)mt_t * 64;", "const int mt_d1 = (int)mt_t * (N * 64);",
-                             "&mt_p0[mt_b0[mt_s]]", "&mt_p1[mt_b1[mt_s]]", "const int mt_k = mt_start;"})
+    for (const char *want :
+         {"const int mt_d0 = (int)mt_t * 64;", "const int mt_d1 = (int)mt_t * (N * 64);",
+          "&mt_p0[mt_b0[mt_s]]", "&mt_p1[mt_b1[mt_s]]", "const int mt_k = mt_start;"})
         EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
     EXPECT_EQ(text.find("mt_i[q] == mt_i[0] + q"), std::string::npos) << text;
 }
 
 TEST(MmaPlan, TakesTheGroupedGemmTutorialForm) {
-    std::string gg = mt_unit::write_kernel("mma_plan_gg", "grouped_gemm.py", source("grouped_gemm.py"));
+    std::string gg =
+        mt_unit::write_kernel("mma_plan_gg", "grouped_gemm.py", source("grouped_gemm.py"));
     std::string p = path_of(gg, "grouped_gemm_kernel", "*i64, *i64, *i64, *i32, *i32, i32",
                             {"PROGRAMS=132", "BM=128", "BN=128", "BK=64"});
     EXPECT_NE(p.find(kTensorCores), std::string::npos) << p;
@@ -131,8 +142,7 @@ TEST(MmaPlan, OtherFormsTakeTheGeneralPath) {
          "        acc = tl.zeros((BM, BN), dtype=tl.float32)\n        tl.store(c_ptr + tile_id, 0.0)\n"
          "        for ki in range(tl.cdiv(K, BK)):\n"},
         /* a scalar loaded after a store (kernel entry would read it first) */
-        {"a scalar load after a store",
-         "        done += 1\n",
+        {"a scalar load after a store", "        done += 1\n",
          "        done += tl.load(c_ptr + tile_id).to(tl.int32)\n"},
         /* a block loaded in the loop over tiles, outside the K loop */
         {"a block load around the K loop",

@@ -70,7 +70,7 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #if MT_BP_EMU
 #define HOST_LAUNCH(opt, name, ...) (-1)
 #else
-#define HOST_LAUNCH(opt, name, ...)                               \
+#define HOST_LAUNCH(opt, name, ...)                            \
     ((opt) == 1 ? (int)launch_bp_##name##_o1_host(__VA_ARGS__) \
                 : (int)launch_bp_##name##_o2_host(__VA_ARGS__))
 #endif
@@ -87,21 +87,19 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #define MLIR_LAUNCH(name, ...) (-1)
 #endif
 
-constexpr float kUntouched = -7.0f; // outputs' initial contents
-constexpr int kSlack = 64;          // elements after an output that nothing may write
+constexpr float kUntouched = -7.0f;  // outputs' initial contents
+constexpr int kSlack = 64;           // elements after an output that nothing may write
 
 // copy2d_kernel (BM=16, BN=32): Y = 2 X + 1 inside (M, N), P the padded
 // blocks with zeros. s1: the column strides 1 (the i32:1 signature).
 void copy2d(Backend be, int opt, bool s1) {
     const int M = 37, N = 45, BM = 16, BN = 32;
-    const int Mp = 48, Np = 64; // the grid's blocks
+    const int Mp = 48, Np = 64;  // the grid's blocks
     const int sxn = s1 ? 1 : 2, sxm = N * sxn + 3, syn = s1 ? 1 : 3, sym = N * syn + 2;
     Buf<float> x(ints<float>((size_t)M * sxm, 1)), y((size_t)M * sym + kSlack, kUntouched),
         p((size_t)Mp * Np, kUntouched);
-    if (s1)
-        RUN(be, opt, copy2d_s1, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
-    else
-        RUN(be, opt, copy2d, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
+    if (s1) RUN(be, opt, copy2d_s1, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
+    else RUN(be, opt, copy2d, x.ptr(be), y.ptr(be), p.ptr(be), M, N, sxm, sxn, sym, syn, Np);
     y.fetch(be);
     p.fetch(be);
     std::vector<float> wy(y.h.size(), kUntouched), wp((size_t)Mp * Np, 0.0f);
@@ -177,15 +175,16 @@ void matmul(int M, int N, int K, bool bt, Launch launch) {
     expect_equal(c.h, want, "matmul");
 }
 
-#define MM_LAUNCH(name)                                                                    \
-    [be, opt](Buf<float> &a, Buf<float> &b, Buf<float> &c, auto... args) {                 \
-        int st_ = -1;                                                                      \
-        if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...); \
-        else if (be == Backend::Cuda)                                                      \
-            st_ = CUDA_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...);        \
-        else st_ = MLIR_LAUNCH(name, a.ptr(be), b.ptr(be), c.ptr(be), args...);            \
-        c.fetch(be);                                                                       \
-        return st_;                                                                        \
+#define MM_LAUNCH(name)                                                             \
+    [be, opt](Buf<float> &a, Buf<float> &b, Buf<float> &c, auto... args) {          \
+        int st_ = -1;                                                               \
+        if (be == Backend::Host)                                                    \
+            st_ = HOST_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...); \
+        else if (be == Backend::Cuda)                                               \
+            st_ = CUDA_LAUNCH(opt, name, a.ptr(be), b.ptr(be), c.ptr(be), args...); \
+        else st_ = MLIR_LAUNCH(name, a.ptr(be), b.ptr(be), c.ptr(be), args...);     \
+        c.fetch(be);                                                                \
+        return st_;                                                                 \
     }
 
 void matmul(Backend be, int opt) { matmul(37, 29, 45, false, MM_LAUNCH(matmul)); }
@@ -243,14 +242,14 @@ void view(Launch launch) {
     }
 }
 
-#define LAUNCHER(name)                                                                  \
-    [be, opt](Buf<float> &x, Buf<float> &y, auto... args) {                               \
-        int st_ = -1;                                                                      \
-        if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...); \
+#define LAUNCHER(name)                                                                             \
+    [be, opt](Buf<float> &x, Buf<float> &y, auto... args) {                                        \
+        int st_ = -1;                                                                              \
+        if (be == Backend::Host) st_ = HOST_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...);      \
         else if (be == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, x.ptr(be), y.ptr(be), args...); \
-        else st_ = MLIR_LAUNCH(name, x.ptr(be), y.ptr(be), args...);                       \
-        y.fetch(be);                                                                       \
-        return st_;                                                                        \
+        else st_ = MLIR_LAUNCH(name, x.ptr(be), y.ptr(be), args...);                               \
+        y.fetch(be);                                                                               \
+        return st_;                                                                                \
     }
 
 void view_r(Backend be, int opt) { view(LAUNCHER(view_r)); }
@@ -325,7 +324,8 @@ void desc_matmul(Backend be, int opt) {
 // at (2p - 1, 0, 2) of a (3, 3, 9) X, NaN outside it.
 void desc_nan(Backend be, int opt) {
     const int A = 3, B = 3, C = 9, BA = 2, BB = 4, BC = 8;
-    Buf<float> x(ints<float>((size_t)A * B * C, 11)), y((size_t)2 * BA * BB * BC + kSlack, kUntouched);
+    Buf<float> x(ints<float>((size_t)A * B * C, 11)),
+        y((size_t)2 * BA * BB * BC + kSlack, kUntouched);
     RUN(be, opt, desc_nan, x.ptr(be), y.ptr(be), A, B, C);
     y.fetch(be);
     std::vector<float> want(y.h.size(), kUntouched);
@@ -374,15 +374,15 @@ void desc_atomic(Backend be, int opt) {
     TEST(Host, name##_o1) { fn(Backend::Host, 1); } \
     TEST(Host, name##_o2) { fn(Backend::Host, 2); } \
     TEST(Cuda, name##_o1) {                         \
-        LANG_NEED_GPU();                              \
+        LANG_NEED_GPU();                            \
         fn(Backend::Cuda, 1);                       \
     }                                               \
     TEST(Cuda, name##_o2) {                         \
-        LANG_NEED_GPU();                              \
+        LANG_NEED_GPU();                            \
         fn(Backend::Cuda, 2);                       \
     }                                               \
     TEST(Mlir, name) {                              \
-        LANG_NEED_MLIR();                             \
+        LANG_NEED_MLIR();                           \
         fn(Backend::Mlir, 1);                       \
     }
 #endif
@@ -406,4 +406,4 @@ BP_CASE(desc_matmul, desc_matmul)
 BP_CASE(desc_nan, desc_nan)
 BP_CASE(desc_atomic, desc_atomic)
 
-} // namespace
+}  // namespace

@@ -101,8 +101,8 @@ class Buffers {
 #define CF_MLIR(name, ...) (-1)
 #endif
 #if MT_CF_CUDA || MT_CF_EMU
-#define CF_CUDA(t, name, ...)                                         \
-    ((t).opt == 0   ? CF_MLIR(name, __VA_ARGS__)                      \
+#define CF_CUDA(t, name, ...)                                       \
+    ((t).opt == 0   ? CF_MLIR(name, __VA_ARGS__)                    \
      : (t).opt == 1 ? (int)launch_##name##_o1(nullptr, __VA_ARGS__) \
                     : (int)launch_##name##_o2(nullptr, __VA_ARGS__))
 #else
@@ -112,23 +112,23 @@ class Buffers {
 #if MT_CF_EMU
 #define CF_LAUNCH(t, name, ...) CF_CUDA(t, name, __VA_ARGS__)
 #else
-#define CF_LAUNCH(t, name, ...)                                                                  \
-    ((t).host ? ((t).opt == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)                        \
-                              : (int)launch_##name##_o2_host(__VA_ARGS__))                       \
+#define CF_LAUNCH(t, name, ...)                                            \
+    ((t).host ? ((t).opt == 1 ? (int)launch_##name##_o1_host(__VA_ARGS__)  \
+                              : (int)launch_##name##_o2_host(__VA_ARGS__)) \
               : CF_CUDA(t, name, __VA_ARGS__))
 #endif
 
 #if MT_CF_CUDA
-#define CF_CUDA_CASES(name)                                  \
-    TEST(CudaO1, name) {                                     \
-        std::string why;                                     \
-        if (!gpu_available(&why)) GTEST_SKIP() << why;       \
-        name##_case(Target{false, 1});                       \
-    }                                                        \
-    TEST(CudaO2, name) {                                     \
-        std::string why;                                     \
-        if (!gpu_available(&why)) GTEST_SKIP() << why;       \
-        name##_case(Target{false, 2});                       \
+#define CF_CUDA_CASES(name)                            \
+    TEST(CudaO1, name) {                               \
+        std::string why;                               \
+        if (!gpu_available(&why)) GTEST_SKIP() << why; \
+        name##_case(Target{false, 1});                 \
+    }                                                  \
+    TEST(CudaO2, name) {                               \
+        std::string why;                               \
+        if (!gpu_available(&why)) GTEST_SKIP() << why; \
+        name##_case(Target{false, 2});                 \
     }
 #else
 #define CF_CUDA_CASES(name)
@@ -141,23 +141,25 @@ class Buffers {
         name##_case(Target{false, 0});                 \
     }
 #else
-#define CF_MLIR_CASE(name) \
-    TEST(Mlir, name) { GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; }
+#define CF_MLIR_CASE(name)                                                               \
+    TEST(Mlir, name) {                                                                   \
+        GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; \
+    }
 #endif
 #if MT_CF_EMU
 /* the emulation runs the CUDA code on host memory */
-#define CF_CASE(name)                                        \
-    static void name##_case(Target t);                       \
-    TEST(EmuO1, name) { name##_case(Target{true, 1}); }      \
-    TEST(EmuO2, name) { name##_case(Target{true, 2}); }      \
+#define CF_CASE(name)                                   \
+    static void name##_case(Target t);                  \
+    TEST(EmuO1, name) { name##_case(Target{true, 1}); } \
+    TEST(EmuO2, name) { name##_case(Target{true, 2}); } \
     static void name##_case(Target t)
 #else
-#define CF_CASE(name)                                        \
-    static void name##_case(Target t);                       \
-    TEST(HostO1, name) { name##_case(Target{true, 1}); }     \
-    TEST(HostO2, name) { name##_case(Target{true, 2}); }     \
-    CF_CUDA_CASES(name)                                      \
-    CF_MLIR_CASE(name)                                       \
+#define CF_CASE(name)                                    \
+    static void name##_case(Target t);                   \
+    TEST(HostO1, name) { name##_case(Target{true, 1}); } \
+    TEST(HostO2, name) { name##_case(Target{true, 2}); } \
+    CF_CUDA_CASES(name)                                  \
+    CF_MLIR_CASE(name)                                   \
     static void name##_case(Target t)
 #endif
 
@@ -190,7 +192,9 @@ CF_CASE(if_scalar) {
         SCOPED_TRACE("mode " + std::to_string(mode));
         std::vector<float> x = ramp(n, 0.25f, -3.0f), y(n, 7.0f), want(n);
         for (int i = 0; i < n; i++)
-            want[i] = mode == 0 ? (x[i] + 1.0f) * 1.0f : mode == 1 ? (x[i] * 2.0f) * 3.0f : (-x[i]) * 0.5f;
+            want[i] = mode == 0   ? (x[i] + 1.0f) * 1.0f
+                      : mode == 1 ? (x[i] * 2.0f) * 3.0f
+                                  : (-x[i]) * 0.5f;
         Buffers b(t);
         float *dy = b(y);
         b.finish(CF_LAUNCH(t, if_scalar, b(x), dy, n, mode));
@@ -296,7 +300,8 @@ CF_CASE(persistent_softmax) {
             float mx = -INFINITY, sum = 0;
             for (int c = 0; c < cols; c++) mx = std::fmax(mx, x[r * stride + c]);
             for (int c = 0; c < cols; c++) sum += std::exp(x[r * stride + c] - mx);
-            for (int c = 0; c < cols; c++) want[r * stride + c] = std::exp(x[r * stride + c] - mx) / sum;
+            for (int c = 0; c < cols; c++)
+                want[r * stride + c] = std::exp(x[r * stride + c] - mx) / sum;
         }
         Buffers b(t);
         float *dy = b(y);
@@ -309,7 +314,8 @@ CF_CASE(reassign_ptr) {
     const int rows = 4, stride = 200;
     for (int n_cols : {0, 10, 64, 150}) {
         SCOPED_TRACE("n_cols " + std::to_string(n_cols));
-        std::vector<float> x = ramp(rows * stride, 0.5f, 1.0f), y(rows * stride, 3.0f), want(rows * stride, 3.0f);
+        std::vector<float> x = ramp(rows * stride, 0.5f, 1.0f), y(rows * stride, 3.0f),
+                           want(rows * stride, 3.0f);
         for (int r = 0; r < rows; r++)
             for (int c = 0; c < 64 && c < n_cols; c++) {
                 float acc = 0;
@@ -365,7 +371,8 @@ CF_CASE(carried_ptrs) {
     const int stride = 2;
     for (int K : {0, 5, 64, 150}) {
         SCOPED_TRACE("K " + std::to_string(K));
-        std::vector<float> a = ramp((size_t)(K + 1) * stride, 0.25f, 0.5f), out(64, -1.0f), want(64);
+        std::vector<float> a = ramp((size_t)(K + 1) * stride, 0.25f, 0.5f), out(64, -1.0f),
+                           want(64);
         for (int j = 0; j < 64; j++) {
             float acc = 0;
             for (int k = 0; k < K; k += 64) acc += j + k < K ? a[(size_t)(j + k) * stride] : 0.0f;
@@ -447,7 +454,8 @@ CF_CASE(carried_ptrs2d) {
         for (int m = 0; m < 8; m++)
             for (int c = 0; c < 16; c++) {
                 float acc = 0;
-                for (int k = 0; k < K; k += 16) acc += m < M && c + k < K ? a[m * stride + k + c] : 0.0f;
+                for (int k = 0; k < K; k += 16)
+                    acc += m < M && c + k < K ? a[m * stride + k + c] : 0.0f;
                 want[m * 16 + c] = acc;
             }
         Buffers b(t);
@@ -462,8 +470,10 @@ CF_CASE(mm_if) {
     for (int K : {0, 1, 7}) {
         SCOPED_TRACE("K " + std::to_string(K));
         std::vector<float> a(M * (K ? K : 1)), bm(N * (K ? K : 1)), c(M * N, 5.0f), want(M * N);
-        for (size_t i = 0; i < a.size(); i++) a[i] = (float)((int)(i * 7) % 11) - 5.0f;   // small integers:
-        for (size_t i = 0; i < bm.size(); i++) bm[i] = (float)((int)(i * 5) % 9) - 4.0f;  // exact sums
+        for (size_t i = 0; i < a.size(); i++)
+            a[i] = (float)((int)(i * 7) % 11) - 5.0f;  // small integers:
+        for (size_t i = 0; i < bm.size(); i++)
+            bm[i] = (float)((int)(i * 5) % 9) - 4.0f;  // exact sums
         for (int m = 0; m < M; m++)
             for (int n = 0; n < N; n++) {
                 float acc = 0;

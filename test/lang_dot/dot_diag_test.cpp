@@ -124,7 +124,9 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:7:9: error: '@' needs blocks of rank 2 or 3 (got i32)\n"
          "        v = n @ n\n"
          "            ^\n"},
-        {"TileTooLargeAtO1", "x", "*fp16",
+        {"TileTooLargeAtO1",
+         "x",
+         "*fp16",
          "    r = tl.arange(0, 64)\n"
          "    a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
          "    c = tl.dot(a, a)\n"
@@ -134,7 +136,10 @@ const std::vector<DiagnosticCase> &cases() {
          "BLOCK_N and the operands' shapes at most 1024 elements; -O2 spreads it over the threads)\n"
          "        a = tl.load(x + r[:, None] * 64 + r[None, :])\n"
          "                             ^\n",
-         {}, nullptr, "", 1},
+         {},
+         nullptr,
+         "",
+         1},
     };
     return all;
 }
@@ -270,9 +275,11 @@ TEST(DotTensorCorePath, LargeF16TileInFragments) {
 TEST(DotTensorCorePath, WholeBlockMaskFromItsCorner) {
     Compiled r = tutorial("fp16", "float32", 128, 128, 32, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u0 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos)
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u0 && (31 < (K - (mt_k * 32))), 1)) {"),
+              std::string::npos)
         << r.cuda;
-    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && (31 < (K - (mt_k * 32))), 1)) {"), std::string::npos);
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && (31 < (K - (mt_k * 32))), 1)) {"),
+              std::string::npos);
     // each group from the iteration's base pointer, its shared offset group
     // 0's plus a constant step (the layout check verifies the step)
     EXPECT_NE(r.cuda.find("const __half *const mt_p0 = a_ptr + mt_d0;"), std::string::npos);
@@ -284,30 +291,33 @@ TEST(DotTensorCorePath, WholeBlockMaskFromItsCorner) {
 // A mask that is not monotone along the block (a remainder) has no corner:
 // every group checks its elements.
 TEST(DotTensorCorePath, NonMonotoneMaskChecksEveryGroup) {
-    std::string path = write_kernel("dot_mask_mod", "k.py",
-                                    kernel_text("a, b, c, K",
-                                                "    r = tl.arange(0, 64)\n"
-                                                "    kk = tl.arange(0, 32)\n"
-                                                "    acc = tl.zeros((64, 64), dtype=tl.float32)\n"
-                                                "    pa = a + r[:, None] * K + kk[None, :]\n"
-                                                "    pb = b + kk[:, None] * 64 + r[None, :]\n"
-                                                "    for k in range(0, tl.cdiv(K, 32)):\n"
-                                                "        m = (kk % 5)[None, :] < K - k * 32\n"
-                                                "        x = tl.load(pa, mask=m, other=0.0)\n"
-                                                "        y = tl.load(pb)\n"
-                                                "        acc += tl.dot(x, y)\n"
-                                                "        pa += 32\n"
-                                                "        pb += 32 * 64\n"
-                                                "    tl.store(c + r[:, None] * 64 + r[None, :], acc)\n"));
+    std::string path =
+        write_kernel("dot_mask_mod", "k.py",
+                     kernel_text("a, b, c, K",
+                                 "    r = tl.arange(0, 64)\n"
+                                 "    kk = tl.arange(0, 32)\n"
+                                 "    acc = tl.zeros((64, 64), dtype=tl.float32)\n"
+                                 "    pa = a + r[:, None] * K + kk[None, :]\n"
+                                 "    pb = b + kk[:, None] * 64 + r[None, :]\n"
+                                 "    for k in range(0, tl.cdiv(K, 32)):\n"
+                                 "        m = (kk % 5)[None, :] < K - k * 32\n"
+                                 "        x = tl.load(pa, mask=m, other=0.0)\n"
+                                 "        y = tl.load(pb)\n"
+                                 "        acc += tl.dot(x, y)\n"
+                                 "        pa += 32\n"
+                                 "        pb += 32 * 64\n"
+                                 "    tl.store(c + r[:, None] * 64 + r[None, :], acc)\n"));
     CompileArgs a;
     a.path = path;
     a.signature = "*fp16, *fp16, *fp32, i32";
     a.opt_level = 2;
     Compiled r = compile(a);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    ASSERT_NE(r.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos) << r.cuda;  // the tensor-core path
+    ASSERT_NE(r.cuda.find("mt_mma16816_f16(mt_acc"), std::string::npos)
+        << r.cuda;  // the tensor-core path
     EXPECT_EQ(r.cuda.find("__builtin_expect(mt_u0"), std::string::npos) << r.cuda;  // A: no corner
-    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && true, 1)) {"), std::string::npos);  // B: unmasked
+    EXPECT_NE(r.cuda.find("if (__builtin_expect(mt_u1 && true, 1)) {"),
+              std::string::npos);  // B: unmasked
 }
 
 TEST(DotTensorCorePath, Bf16Tile128x256) {
@@ -350,7 +360,8 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
     EXPECT_NE(r.cuda.find("#if MT_WGMMA_SM90"), std::string::npos) << r.cuda;
     // 4 warps: one warpgroup, two 64-row blocks of 256 columns
     EXPECT_NE(r.cuda.find("float mt_acc[2][32][4];"), std::string::npos);
-    EXPECT_NE(r.cuda.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"), std::string::npos);
+    EXPECT_NE(r.cuda.find("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"),
+              std::string::npos);
     EXPECT_NE(r.cuda.find("mt_wgmma_n256_f16(mt_acc[1]"), std::string::npos);
     // the proxy fence follows the element-wise copies' stores, in the
     // thread that stored (cp.async's writes need none: Triton's rule)
@@ -361,7 +372,8 @@ TEST(DotTensorCorePath, WgmmaBranch128x256) {
     size_t loop = r.cuda.find("for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
     EXPECT_GT(r.cuda.find("const int mt_wu = __shfl_sync(0xffffffffu, mt_wg, 0);"), loop);
     EXPECT_NE(r.cuda.find("mt_wgmma_wait<1>();"), std::string::npos);
-    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"), std::string::npos);  // A: 128B swizzle
+    EXPECT_NE(r.cuda.find("mt_swz(mt_gr * 128 + mt_gc * 2, 7)"),
+              std::string::npos);                                         // A: 128B swizzle
     EXPECT_NE(r.cuda.find("float mt_acc[8][8][4];"), std::string::npos);  // the mma.sync #else
 }
 

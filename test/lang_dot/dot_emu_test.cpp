@@ -95,7 +95,8 @@ TEST(Matmul, Tf32x3TileMma) {
 TEST(Matmul, Tf32x3KStepTileMmaPlusEq) {
     for (const MatmulCase &c : {MatmulCase{100, 200, 98, 32, false, false, false},
                                 MatmulCase{128, 256, 64, 32, false, false, false}})
-        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH(emu_tf32x3_kstep_mma, float, float, float));
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH(emu_tf32x3_kstep_mma, float, float, float));
 }
 // tf32x3's accuracy over a long K (1024, 64 x 128, uniform [-1, 1]): the
 // small parts' products of each stage are summed apart and added once, as
@@ -103,12 +104,13 @@ TEST(Matmul, Tf32x3KStepTileMmaPlusEq) {
 // error of 4.3e-7 of sum |a b| here; summed apart, 2.0e-7 (at K = 4096:
 // 3.8e-7 and 1.5e-7).
 TEST(Matmul, Tf32x3SmallProductsSummedApart) {
-    double worst = f32_dot_worst_error(
-        64, 128, 1024, 12345,
-        [](std::vector<float> &a, std::vector<float> &b, std::vector<float> &c, int M, int N, int K) {
-            return (int)launch_emu_tf32x3_mma(nullptr, a.data(), b.data(), c.data(), M, N, K, K, 1, N,
-                                              1, N, 1);
-        });
+    double worst = f32_dot_worst_error(64, 128, 1024, 12345,
+                                       [](std::vector<float> &a, std::vector<float> &b,
+                                          std::vector<float> &c, int M, int N, int K) {
+                                           return (int)launch_emu_tf32x3_mma(
+                                               nullptr, a.data(), b.data(), c.data(), M, N, K, K, 1,
+                                               N, 1, N, 1);
+                                       });
     ASSERT_GE(worst, 0);
     EXPECT_LT(worst, 3e-7);
 }
@@ -134,8 +136,9 @@ TEST(Matmul, E4m3TileMmaLeaky) {
 TEST(Matmul, E5m2TileMmaF16OutPlusEq) {
     for (const MatmulCase &c : {MatmulCase{77, 90, 47, 32, false, false, false},
                                 MatmulCase{128, 64, 96, 32, false, false, false}})
-        check_matmul<Buffers>(Backend::Emu, c,
-                              EMU_LAUNCH(emu_e5m2_mma, mytriton_fp8e5, mytriton_fp8e5, mytriton_fp16));
+        check_matmul<Buffers>(
+            Backend::Emu, c,
+            EMU_LAUNCH(emu_e5m2_mma, mytriton_fp8e5, mytriton_fp8e5, mytriton_fp16));
 }
 // B column-major, stride_bk fixed to 1 (`i32:1`): B staged k-major and
 // its fragments read by ldmatrix like A's
@@ -150,13 +153,15 @@ MatmulCase bcol(MatmulCase c) {
 TEST(Matmul, E4m3ColumnMajorBTileMmaLeaky) {
     for (const MatmulCase &c : {bcol(MatmulCase{70, 150, 100, 64, false, false, true}),
                                 bcol(MatmulCase{64, 128, 192, 64, false, false, true})})
-        check_matmul<Buffers>(Backend::Emu, c,
-                              EMU_LAUNCH_BCOL(emu_e4m3_bt_mma, mytriton_fp8e4nv, mytriton_fp8e4nv, float));
+        check_matmul<Buffers>(
+            Backend::Emu, c,
+            EMU_LAUNCH_BCOL(emu_e4m3_bt_mma, mytriton_fp8e4nv, mytriton_fp8e4nv, float));
 }
 TEST(Matmul, Tf32ColumnMajorBTileMmaPlusEq) {
     for (const MatmulCase &c : {bcol(MatmulCase{77, 90, 47, 32, true, false, false}),
                                 bcol(MatmulCase{64, 128, 96, 32, true, false, false})})
-        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_tf32_bt_mma, float, float, float));
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH_BCOL(emu_tf32_bt_mma, float, float, float));
 }
 // block pointers (matmul_bp_kernel): ragged M, N and K checked by
 // boundary_check, B row-major and column-major
@@ -168,12 +173,14 @@ TEST(Matmul, Tf32BlockPtrTileMma) {
 TEST(Matmul, Tf32BlockPtrColumnMajorBTileMma) {
     for (const MatmulCase &c : {bcol(MatmulCase{77, 90, 47, 32, true, false, false}),
                                 bcol(MatmulCase{64, 128, 96, 32, true, false, false})})
-        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_tf32_bp_bt_mma, float, float, float));
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH_BCOL(emu_tf32_bp_bt_mma, float, float, float));
 }
 TEST(Matmul, I8ColumnMajorBTileMma) {
     for (const MatmulCase &c : {bcol(MatmulCase{70, 150, 100, 64, false, false, false}),
                                 bcol(MatmulCase{64, 128, 192, 64, false, false, false})})
-        check_matmul<Buffers>(Backend::Emu, c, EMU_LAUNCH_BCOL(emu_i8_bt_mma, int8_t, int8_t, int32_t));
+        check_matmul<Buffers>(Backend::Emu, c,
+                              EMU_LAUNCH_BCOL(emu_i8_bt_mma, int8_t, int8_t, int32_t));
 }
 TEST(Matmul, I8MmaO2) {
     check_matmul<Buffers>(Backend::Emu, MatmulCase{17, 64, 64, 32, false, false, false},

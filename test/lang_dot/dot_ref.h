@@ -109,11 +109,11 @@ double tf32(double v) {
 // ---- The tutorial matmul ----------------------------------------------------
 
 struct MatmulCase {
-    int M, N, K;  // problem
-    int block_k;  // BLOCK_K: an f16 accumulator is rounded once per block
-    bool tf32;    // f32 operands read as TF32
-    bool acc16;   // f16 accumulator
-    bool leaky;   // the leaky-ReLU epilogue
+    int M, N, K;         // problem
+    int block_k;         // BLOCK_K: an f16 accumulator is rounded once per block
+    bool tf32;           // f32 operands read as TF32
+    bool acc16;          // f16 accumulator
+    bool leaky;          // the leaky-ReLU epilogue
     bool b_col = false;  // B column-major (stride_bk 1, stride_bn K)
     // fp8 on sm_90a's wgmma: the hardware keeps about 13 bits of the f32
     // accumulator's mantissa over the k-steps (Triton's default
@@ -227,12 +227,14 @@ void check_dot_tile(Backend backend, const TileCase &c, const TileLaunch<TA, TC>
             double got = Elem<TC>::to(z[(size_t)i * c.BN + j]);
             if (i >= c.m || j >= c.n) {
                 if (got != -77 && bad++ < 5)
-                    ADD_FAILURE() << "Z[" << i << ", " << j << "] outside the corner written: " << got;
+                    ADD_FAILURE() << "Z[" << i << ", " << j
+                                  << "] outside the corner written: " << got;
                 continue;
             }
             double ref = Elem<TC>::to(acc[(size_t)i * c.BN + j]), mag = std::fabs(ref);
             for (int k = 0; k < c.BK; k++) {
-                double a = Elem<TA>::to(x[(size_t)i * c.BK + k]), b = Elem<TA>::to(y[(size_t)k * c.BN + j]);
+                double a = Elem<TA>::to(x[(size_t)i * c.BK + k]),
+                       b = Elem<TA>::to(y[(size_t)k * c.BN + j]);
                 if (c.tf32) a = tf32(a), b = tf32(b);
                 ref += a * b;
                 mag += std::fabs(a * b);

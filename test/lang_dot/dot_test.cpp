@@ -208,8 +208,8 @@ void mm_f16_unit_o2(Backend be) {
 void mm_f16_bcol_o2(Backend be) {
     MatmulCase c = kF16;
     c.b_col = true;
-    check_matmul<Buffers>(be, c,
-                          MM_LAUNCH_BCOL(mm_f16_bcol_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
+    check_matmul<Buffers>(
+        be, c, MM_LAUNCH_BCOL(mm_f16_bcol_o2, mytriton_fp16, mytriton_fp16, mytriton_fp16));
 }
 // (64, 64) bounding boxes at -O2 that neither the tensor-core nor the
 // attention path takes: the blocked emitter's CUDA-core dot
@@ -218,17 +218,17 @@ void mm_f64_box_o2(Backend be) {
     check_matmul<Buffers>(be, c, MM_LAUNCH(mm_f64_box_o2, double, double, double));
 }
 void tile_ieee_box_o2(Backend be) {
-    check_dot_tile<Buffers>(
-        be, TileCase{64, 64, 32, 61, 57, false},
-        TileLaunch<float, float>([](bool host, const float *x, const float *y, const float *c,
-                                    float *z, int m, int n) {
-            return host ? (int)launch_tile_ieee_box_o2_host(x, y, c, z, m, n)
-                        : MT_CUDA_CALL(tile_ieee_box_o2, x, y, c, z, m, n);
-        }));
+    check_dot_tile<Buffers>(be, TileCase{64, 64, 32, 61, 57, false},
+                            TileLaunch<float, float>([](bool host, const float *x, const float *y,
+                                                        const float *c, float *z, int m, int n) {
+                                return host ? (int)launch_tile_ieee_box_o2_host(x, y, c, z, m, n)
+                                            : MT_CUDA_CALL(tile_ieee_box_o2, x, y, c, z, m, n);
+                            }));
 }
 TEST(Host, UnitStrideOtherThanOneIsRefused) {
     std::vector<mytriton_fp16> a(64), b(64), c(64);
-    int status = (int)launch_mm_f16_unit_o2_host(a.data(), b.data(), c.data(), 8, 8, 8, 8, 2, 8, 1, 8, 1);
+    int status =
+        (int)launch_mm_f16_unit_o2_host(a.data(), b.data(), c.data(), 8, 8, 8, 8, 2, 8, 1, 8, 1);
     EXPECT_NE(status, 0);
     EXPECT_NE(std::string(mytriton_last_error()).find("stride_ak = 2, but the signature (:1)"),
               std::string::npos)
@@ -285,7 +285,8 @@ MMA_TEST(MmaF16Tile128x256Warps8, MMA_LAUNCH(mma_f16_128x256_w8, F16, F16, F16),
 MMA_TEST(MmaF16Tile128x256Warps8WarpSpecialized, MMA_LAUNCH(mma_f16_128x256_w8_ws, F16, F16, F16),
          MatmulCase{200, 300, 130, 64, false, false, false},
          MatmulCase{256, 512, 1024, 64, false, false, false})
-MMA_TEST(MmaBf16Tile128LeakyReluPlusEqWarpSpecialized, MMA_LAUNCH(mma_bf16_128_leaky_ws, BF16, BF16, BF16),
+MMA_TEST(MmaBf16Tile128LeakyReluPlusEqWarpSpecialized,
+         MMA_LAUNCH(mma_bf16_128_leaky_ws, BF16, BF16, BF16),
          MatmulCase{300, 270, 100, 64, false, false, true},
          MatmulCase{129, 257, 333, 64, false, false, true})
 MMA_TEST(MmaF16Tile128Warps8Stages4PlusEq, MMA_LAUNCH(mma_f16_128_w8_s4, F16, F16, F16),
@@ -342,15 +343,15 @@ MMA_TEST(MmaTf32x3Tile128Warps4KStep, MMA_LAUNCH(mma_tf32x3_128_w4, float, float
 // k-step (about 5e-7 here); summed per k-step and added by an IEEE addition
 // (both tf32x3 paths) the error is about 5e-8.
 double tf32x3_worst(const MatmulLaunch<float, float, float> &launch) {
-    return f32_dot_worst_error(
-        128, 128, 4096, 2024,
-        [&](std::vector<float> &a, std::vector<float> &b, std::vector<float> &c, int M, int N, int K) {
-            Buffers bufs(Backend::Cuda);
-            float *da = bufs.put(a), *db = bufs.put(b), *dc = bufs.put(c);
-            int status = launch(false, da, db, dc, M, N, K);
-            if (status == 0) bufs.get(c, dc);
-            return status;
-        });
+    return f32_dot_worst_error(128, 128, 4096, 2024,
+                               [&](std::vector<float> &a, std::vector<float> &b,
+                                   std::vector<float> &c, int M, int N, int K) {
+                                   Buffers bufs(Backend::Cuda);
+                                   float *da = bufs.put(a), *db = bufs.put(b), *dc = bufs.put(c);
+                                   int status = launch(false, da, db, dc, M, N, K);
+                                   if (status == 0) bufs.get(c, dc);
+                                   return status;
+                               });
 }
 TEST(Cuda, Tf32x3AccuracyStageSums) {
     MT_NEED_GPU();
@@ -362,7 +363,8 @@ TEST(Cuda, Tf32x3AccuracyStageSums) {
 TEST(Cuda, Tf32x3AccuracyKStep) {
     MT_NEED_GPU();
     double w = tf32x3_worst(MMA_LAUNCH(mma_tf32x3_128_w4, float, float, float));
-    std::printf("tf32x3 (k-step sums, 128 x 128 x 32, 4 warps): worst error %.3g of sum |a b|\n", w);
+    std::printf("tf32x3 (k-step sums, 128 x 128 x 32, 4 warps): worst error %.3g of sum |a b|\n",
+                w);
     EXPECT_GE(w, 0) << mytriton_last_error();
     EXPECT_LT(w, 2e-7);
 }
@@ -374,7 +376,8 @@ MMA_TEST(MmaI8Tile64Stages1, MMA_LAUNCH(mma_i8_64_s1, int8_t, int8_t, int32_t),
 MMA_TEST(MmaIeeeTile128Warps8, MMA_LAUNCH(mma_ieee_128_w8, float, float, float),
          MatmulCase{300, 270, 98, 32, false, false, false},
          MatmulCase{256, 384, 512, 32, false, false, false})
-MMA_TEST(MmaIeeeTile64x128LeakyPlusEqStages2, MMA_LAUNCH(mma_ieee_64x128_leaky_s2, float, float, float),
+MMA_TEST(MmaIeeeTile64x128LeakyPlusEqStages2,
+         MMA_LAUNCH(mma_ieee_64x128_leaky_s2, float, float, float),
          MatmulCase{77, 130, 47, 16, false, false, true},
          MatmulCase{128, 256, 128, 16, false, false, true})
 // fp8 e4m3 and e5m2 (mma.sync m16n8k32 on sm_89 and later, f32 accumulator)
@@ -383,7 +386,8 @@ using E5M2 = mytriton_fp8e5;
 MMA_TEST(MmaE4m3Tile128F16Out, MMA_LAUNCH(mma_e4m3_128, E4M3, E4M3, F16),
          MatmulCase{300, 270, 100, 64, false, false, false},
          MatmulCase{256, 384, 512, 64, false, false, false})
-MMA_TEST(MmaE5m2Tile128x256Warps8LeakyPlusEq, MMA_LAUNCH(mma_e5m2_128x256_w8_leaky, E5M2, E5M2, float),
+MMA_TEST(MmaE5m2Tile128x256Warps8LeakyPlusEq,
+         MMA_LAUNCH(mma_e5m2_128x256_w8_leaky, E5M2, E5M2, float),
          MatmulCase{200, 300, 130, 64, false, false, true},
          MatmulCase{256, 512, 256, 64, false, false, true})
 // B column-major with stride_bk fixed to 1 (`i32:1`): staged k-major,
@@ -404,7 +408,8 @@ MatmulCase imprecise(MatmulCase c) {
 MMA_TEST(MmaF16ColumnMajorBTile128x256Warps8, MMA_LAUNCH_BCOL(mma_f16_bt_128x256_w8, F16, F16, F16),
          bcol(MatmulCase{200, 300, 130, 64, false, false, false}),
          bcol(MatmulCase{256, 512, 256, 64, false, false, false}))
-MMA_TEST(MmaBf16ColumnMajorBTile128LeakyPlusEq, MMA_LAUNCH_BCOL(mma_bf16_bt_128_leaky, BF16, BF16, BF16),
+MMA_TEST(MmaBf16ColumnMajorBTile128LeakyPlusEq,
+         MMA_LAUNCH_BCOL(mma_bf16_bt_128_leaky, BF16, BF16, BF16),
          bcol(MatmulCase{300, 270, 100, 64, false, false, true}),
          bcol(MatmulCase{256, 256, 256, 64, false, false, true}))
 MMA_TEST(MmaBlockPtrBf16ColumnMajorBTile128, MMA_LAUNCH_BCOL(mma_bp_bf16_bt_128, BF16, BF16, BF16),
@@ -422,7 +427,8 @@ MMA_TEST(MmaE5m2ColumnMajorBTile128x128x128WarpSpecializedLeaky,
          MMA_LAUNCH_BCOL(mma_e5m2_bt_128x128x128_ws_leaky, E5M2, E5M2, float),
          imprecise(bcol(MatmulCase{300, 270, 200, 128, false, false, true})),
          imprecise(bcol(MatmulCase{256, 256, 512, 128, false, false, true})))
-MMA_TEST(MmaI8ColumnMajorBTile64x128Stages2PlusEq, MMA_LAUNCH_BCOL(mma_i8_bt_64x128_s2, int8_t, int8_t, int32_t),
+MMA_TEST(MmaI8ColumnMajorBTile64x128Stages2PlusEq,
+         MMA_LAUNCH_BCOL(mma_i8_bt_64x128_s2, int8_t, int8_t, int32_t),
          bcol(MatmulCase{77, 130, 47, 64, false, false, false}),
          bcol(MatmulCase{128, 256, 128, 64, false, false, false}))
 MMA_TEST(MmaTf32ColumnMajorBTile64x128, MMA_LAUNCH_BCOL(mma_tf32_bt_64x128, float, float, float),

@@ -158,8 +158,10 @@ void expect_close(const std::vector<float> &got, const std::vector<float> &want,
     }
 #else
 #define FN_MLIR(name, ...) (-1)
-#define FN_MLIR_CASE(name) \
-    TEST(Mlir, name) { GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; }
+#define FN_MLIR_CASE(name)                                                               \
+    TEST(Mlir, name) {                                                                   \
+        GTEST_SKIP() << "built without the MLIR backend (mlir-opt of MLIR 19 and CUDA)"; \
+    }
 #endif
 #define FN_CASE(name)                                     \
     static void name##_case(Backend b, int opt);          \
@@ -439,7 +441,8 @@ FN_CASE(DeviceAssertOnPassesWhereMasked) {
     std::vector<float> x(n, 2.0f);
     Mem m(b);
     float *dx = m.in(x), *dout = m.out(n);
-    ASSERT_EQ(opt == 0 ? FN_MLIR(assert_on, dx, dout, n) : FN_LAUNCH(b, opt, assert_on, dx, dout, n), 0);
+    ASSERT_EQ(
+        opt == 0 ? FN_MLIR(assert_on, dx, dout, n) : FN_LAUNCH(b, opt, assert_on, dx, dout, n), 0);
     sync(b);
     std::vector<float> want(n, 3.0f);
     expect_close(m.get(dout, n), want, b, "out");
@@ -479,12 +482,13 @@ Diag compile_files(const std::string &tag,
                    const std::string &kernel_file = "k.py") {
     std::string dir = mt_test::make_temp_dir("lang_fn_" + tag);
     for (auto &f : files) {
-        std::filesystem::create_directories(std::filesystem::path(dir + "/" + f.first).parent_path());
+        std::filesystem::create_directories(
+            std::filesystem::path(dir + "/" + f.first).parent_path());
         mt_test::write_file(dir + "/" + f.first, f.second);
     }
-    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/" + kernel_file, "--kernel", "k",
-                                     "--signature",    signature,     "--python", MT_TEST_PYTHON,
-                                     "--emit=ssa"};
+    std::vector<std::string> argv = {
+        MT_TEST_COMPILER, dir + "/" + kernel_file, "--kernel",  "k", "--signature", signature,
+        "--python",       MT_TEST_PYTHON,          "--emit=ssa"};
     for (auto &d : defines) {
         if (d.rfind("--", 0) == 0) argv.push_back(d); /* an option: --module-value=... */
         else argv.insert(argv.end(), {"-D", d});
@@ -602,18 +606,19 @@ TEST(Diagnostics, MissingModule) {
 // standard (with its private _log2 and _is_power_of_two, which FlagGems'
 // topk imports), math; their names are tl's (tl.math's).
 TEST(Diagnostics, LanguageSubmodules) {
-    const std::string k = std::string(kHeader) +
-                          "import triton.language.core as core\n"
-                          "from triton.language.standard import _log2, _is_power_of_two, zeros_like\n"
-                          "from triton.language.math import rsqrt\n"
-                          "from triton.language import core as core2\n"
-                          "import triton.language.math as tm\n"
-                          "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
-                          "    n: core.constexpr = _log2(N)\n"
-                          "    core.static_assert(_is_power_of_two(N) and n == 4)\n"
-                          "    x = tl.load(p + tl.arange(0, N))\n"
-                          "    y = core2.sum(core.reshape(x, [2, N // 2]), axis=0)\n"
-                          "    tl.store(p + tl.arange(0, N // 2), tm.exp(rsqrt(y)) + n + zeros_like(y))\n";
+    const std::string k =
+        std::string(kHeader) +
+        "import triton.language.core as core\n"
+        "from triton.language.standard import _log2, _is_power_of_two, zeros_like\n"
+        "from triton.language.math import rsqrt\n"
+        "from triton.language import core as core2\n"
+        "import triton.language.math as tm\n"
+        "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+        "    n: core.constexpr = _log2(N)\n"
+        "    core.static_assert(_is_power_of_two(N) and n == 4)\n"
+        "    x = tl.load(p + tl.arange(0, N))\n"
+        "    y = core2.sum(core.reshape(x, [2, N // 2]), axis=0)\n"
+        "    tl.store(p + tl.arange(0, N // 2), tm.exp(rsqrt(y)) + n + zeros_like(y))\n";
     auto d = compile_files("language_submodules", {{"k.py", k}}, "*fp32", {"N=16"});
     EXPECT_EQ(d.status, 0) << d.err;
     auto bad = compile_files("language_submodules_pow2", {{"k.py", k}}, "*fp32", {"N=8"});
@@ -626,37 +631,47 @@ TEST(Diagnostics, InlineAsm) {
         return std::string(kHeader) +
                "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
                "    x = tl.load(p + tl.arange(0, N))\n"
-               "    y = tl.inline_asm_elementwise(\"add.f32 $0, $1, $2;\", \"" + constraints +
-               "\", [x, 1.5], dtype=" + dtype + ", is_pure=True, pack=1)\n"
+               "    y = tl.inline_asm_elementwise(\"add.f32 $0, $1, $2;\", \"" +
+               constraints + "\", [x, 1.5], dtype=" + dtype +
+               ", is_pure=True, pack=1)\n"
                "    tl.store(p + tl.arange(0, N), y)\n";
     };
-    auto ok = compile_files("inline_asm", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    auto ok =
+        compile_files("inline_asm", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32", {"N=16"});
     EXPECT_EQ(ok.status, 0) << ok.err;
     // one output and two inputs, in that order, of classes nvcc knows
-    auto few = compile_files("inline_asm_few", {{"k.py", src("=f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    auto few =
+        compile_files("inline_asm_few", {{"k.py", src("=f,f", "tl.float32")}}, "*fp32", {"N=16"});
     EXPECT_EQ(few.status, 1);
     EXPECT_NE(few.err.find("k.py:8:"), std::string::npos) << few.err;
     EXPECT_NE(few.err.find("2 constraints for 3 asm operands"), std::string::npos) << few.err;
-    auto order = compile_files("inline_asm_order", {{"k.py", src("f,=f,f", "tl.float32")}}, "*fp32", {"N=16"});
+    auto order = compile_files("inline_asm_order", {{"k.py", src("f,=f,f", "tl.float32")}}, "*fp32",
+                               {"N=16"});
     EXPECT_NE(order.err.find("must be 1 output"), std::string::npos) << order.err;
-    auto cls = compile_files("inline_asm_class", {{"k.py", src("=f,f,n", "tl.float32")}}, "*fp32", {"N=16"});
+    auto cls = compile_files("inline_asm_class", {{"k.py", src("=f,f,n", "tl.float32")}}, "*fp32",
+                             {"N=16"});
     EXPECT_NE(cls.err.find("the constraint 'n'"), std::string::npos) << cls.err;
-    auto wide = compile_files("inline_asm_wide", {{"k.py", src("=h,f,f", "tl.float32")}}, "*fp32", {"N=16"});
-    EXPECT_NE(wide.err.find("a 'h' register (16 bits) cannot hold 1 f32 element"), std::string::npos)
+    auto wide = compile_files("inline_asm_wide", {{"k.py", src("=h,f,f", "tl.float32")}}, "*fp32",
+                              {"N=16"});
+    EXPECT_NE(wide.err.find("a 'h' register (16 bits) cannot hold 1 f32 element"),
+              std::string::npos)
         << wide.err;
     // several results: a register each here, before the inputs'
-    auto few_out = compile_files("inline_asm_tuple_few", {{"k.py", src("=f,f,f", "(tl.float32, tl.float32)")}},
-                                 "*fp32", {"N=16"});
+    auto few_out =
+        compile_files("inline_asm_tuple_few", {{"k.py", src("=f,f,f", "(tl.float32, tl.float32)")}},
+                      "*fp32", {"N=16"});
     EXPECT_NE(few_out.err.find("must be 2 outputs"), std::string::npos) << few_out.err;
     std::string two = src("=f,=f,f,f", "(tl.float32, tl.float16)");
     two.replace(two.find("    y = "), 8, "    y, z = ");
-    two.replace(two.find("tl.store(p + tl.arange(0, N), y)"), 32, "tl.store(p + tl.arange(0, N), y + z)");
+    two.replace(two.find("tl.store(p + tl.arange(0, N), y)"), 32,
+                "tl.store(p + tl.arange(0, N), y + z)");
     auto tuple = compile_files("inline_asm_tuple", {{"k.py", two}}, "*fp32", {"N=16"});
     EXPECT_EQ(tuple.status, 0) << tuple.err;
     std::string side = two;
     side.replace(side.find("is_pure=True"), 12, "is_pure=False");
     auto tuple_side = compile_files("inline_asm_tuple_side", {{"k.py", side}}, "*fp32", {"N=16"});
-    EXPECT_NE(tuple_side.err.find("several results with is_pure=False is not supported"), std::string::npos)
+    EXPECT_NE(tuple_side.err.find("several results with is_pure=False is not supported"),
+              std::string::npos)
         << tuple_side.err;
     // PTX has no host rendering: a diagnostic at the call, nothing written
     auto host = compile_files("inline_asm_host", {{"k.py", src("=f,f,f", "tl.float32")}}, "*fp32",
@@ -671,21 +686,27 @@ TEST(Diagnostics, InlineAsm) {
 // triton.next_power_of_2, a Python function kernels call on compile-time
 // integers (Triton runs it on the constexpr), also imported from triton.
 TEST(Diagnostics, NextPowerOfTwo) {
-    const std::string k = std::string(kHeader) +
-                          "from triton import next_power_of_2, cdiv\n"
-                          "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
-                          "    tl.static_assert(triton.next_power_of_2(N) == 128)\n"
-                          "    tl.static_assert(next_power_of_2(128) == 128 and next_power_of_2(1) == 1)\n"
-                          "    tl.static_assert(next_power_of_2(0) == 0 and cdiv(N, 64) == 2)\n"
-                          "    B: tl.constexpr = next_power_of_2(N)\n"
-                          "    o = tl.arange(0, B)\n"
-                          "    tl.store(p + o, tl.load(p + o, mask=o < N), mask=o < N)\n";
+    const std::string k =
+        std::string(kHeader) +
+        "from triton import next_power_of_2, cdiv\n"
+        "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+        "    tl.static_assert(triton.next_power_of_2(N) == 128)\n"
+        "    tl.static_assert(next_power_of_2(128) == 128 and next_power_of_2(1) == 1)\n"
+        "    tl.static_assert(next_power_of_2(0) == 0 and cdiv(N, 64) == 2)\n"
+        "    B: tl.constexpr = next_power_of_2(N)\n"
+        "    o = tl.arange(0, B)\n"
+        "    tl.store(p + o, tl.load(p + o, mask=o < N), mask=o < N)\n";
     auto d = compile_files("next_pow2", {{"k.py", k}}, "*fp32", {"N=100"});
     EXPECT_EQ(d.status, 0) << d.err;
-    auto bad = compile_files("next_pow2_runtime", {{"k.py", std::string(kHeader) +
-        "\n\n@triton.jit\ndef k(p, n):\n    tl.store(p, triton.next_power_of_2(n))\n"}}, "*fp32, i32");
+    auto bad = compile_files(
+        "next_pow2_runtime",
+        {{"k.py",
+          std::string(kHeader) +
+              "\n\n@triton.jit\ndef k(p, n):\n    tl.store(p, triton.next_power_of_2(n))\n"}},
+        "*fp32, i32");
     EXPECT_EQ(bad.status, 1);
-    EXPECT_NE(bad.err.find("k.py:7:40: error: triton.next_power_of_2's argument"), std::string::npos)
+    EXPECT_NE(bad.err.find("k.py:7:40: error: triton.next_power_of_2's argument"),
+              std::string::npos)
         << bad.err;
 }
 
@@ -693,13 +714,14 @@ TEST(Diagnostics, PackageImports) {
     const std::string consts = std::string(kHeader) +
                                "DEVICE = get_device()\nSCALE = tl.constexpr(3)\n"
                                "\n\n@triton.jit\ndef twice(x):\n    return x * 2\n";
-    const std::string k = std::string(kHeader) +
-                          "from ..consts import twice, DEVICE, SCALE\n"
-                          "try:\n    from pkg.consts import twice as again\n"
-                          "except ImportError:\n    from .missing import again\n"
-                          "\n\n@triton.jit\ndef k(p):\n    tl.store(p, again(twice(tl.load(p))) * SCALE)\n";
-    auto d = compile_files("packages", {{"pkg/consts.py", consts}, {"pkg/sub/k.py", k}}, "*fp32", {},
-                           "pkg/sub/k.py");
+    const std::string k =
+        std::string(kHeader) +
+        "from ..consts import twice, DEVICE, SCALE\n"
+        "try:\n    from pkg.consts import twice as again\n"
+        "except ImportError:\n    from .missing import again\n"
+        "\n\n@triton.jit\ndef k(p):\n    tl.store(p, again(twice(tl.load(p))) * SCALE)\n";
+    auto d = compile_files("packages", {{"pkg/consts.py", consts}, {"pkg/sub/k.py", k}}, "*fp32",
+                           {}, "pkg/sub/k.py");
     EXPECT_EQ(d.status, 0) << d.err;
     const std::string uses = std::string(kHeader) +
                              "from ..consts import DEVICE\n"
@@ -710,9 +732,11 @@ TEST(Diagnostics, PackageImports) {
     EXPECT_NE(u.err.find("pkg/sub/k.py:8:17: error: cannot access the global variable 'DEVICE'"),
               std::string::npos)
         << u.err;
-    auto m = compile_files("packages_missing", {{"pkg/sub/k.py", uses}}, "*fp32", {}, "pkg/sub/k.py");
+    auto m =
+        compile_files("packages_missing", {{"pkg/sub/k.py", uses}}, "*fp32", {}, "pkg/sub/k.py");
     EXPECT_EQ(m.status, 1);
-    EXPECT_NE(m.err.find("pkg/sub/k.py:3:1: error: no module 'consts' (looked for "), std::string::npos)
+    EXPECT_NE(m.err.find("pkg/sub/k.py:3:1: error: no module 'consts' (looked for "),
+              std::string::npos)
         << m.err;
 }
 
@@ -755,7 +779,8 @@ TEST(Diagnostics, ModuleValuesFixPythonComputedNames) {
                           "else:\n"
                           "    @triton.jit\n    def act(x):\n        return x * 3\n"
                           "\n\n@triton.jit\ndef k(p):\n    tl.store(p, act(tl.load(p)) * SCALE)\n";
-    const std::vector<std::pair<std::string, std::string>> files = {{"utils.py", utils}, {"k.py", k}};
+    const std::vector<std::pair<std::string, std::string>> files = {{"utils.py", utils},
+                                                                    {"k.py", k}};
     // unknown: the first branch is taken (its undefined name), SCALE is an error where read
     auto d = compile_files("module_values_unset", files, "*fp32");
     EXPECT_EQ(d.status, 1);
@@ -763,7 +788,8 @@ TEST(Diagnostics, ModuleValuesFixPythonComputedNames) {
     auto v = compile_files("module_values", files, "*fp32",
                            {"--module-value=IS_BLACKWELL=False", "--module-value=SCALE=0.5"});
     EXPECT_EQ(v.status, 0) << v.err;
-    auto s = compile_files("module_values_scale", files, "*fp32", {"--module-value=IS_BLACKWELL=False"});
+    auto s =
+        compile_files("module_values_scale", files, "*fp32", {"--module-value=IS_BLACKWELL=False"});
     EXPECT_EQ(s.status, 1);
     EXPECT_NE(s.err.find("SCALE"), std::string::npos) << s.err;
     auto bad = compile_files("module_values_bad", files, "*fp32",
@@ -791,11 +817,13 @@ TEST(Diagnostics, ModuleValuesNameModules) {
                           "pw = shim.pow\n"
                           "\n\n@triton.jit\ndef k(p):\n"
                           "    x = tl.load(p)\n    tl.store(p, pw(x, 3.0) + shim.exp2(x))\n";
-    const std::vector<std::pair<std::string, std::string>> files = {{"helper.py", helper}, {"k.py", k}};
+    const std::vector<std::pair<std::string, std::string>> files = {{"helper.py", helper},
+                                                                    {"k.py", k}};
     auto v = compile_files("module_values_module", files, "*fp32",
                            {"--module-value=shim=triton.language.extra.cuda.libdevice"});
     EXPECT_EQ(v.status, 0) << v.err;
-    auto tl = compile_files("module_values_tl", files, "*fp32", {"--module-value=shim=tl.extra.libdevice"});
+    auto tl = compile_files("module_values_tl", files, "*fp32",
+                            {"--module-value=shim=tl.extra.libdevice"});
     EXPECT_EQ(tl.status, 0) << tl.err;
     // without it, the except branch's tl.math has no pow (as in Triton 3.6)
     auto d = compile_files("module_values_module_unset", files, "*fp32");
@@ -826,11 +854,12 @@ TEST(Diagnostics, ErrorInAnImportedModuleNamesItsFile) {
 }
 
 TEST(Diagnostics, ImportedModuleThatDoesNotParse) {
-    auto d = compile_files("broken",
-                           {{"broken.py", "import triton\n\n\n@triton.jit\ndef bad(x:\n    return x\n"},
-                            {"k.py", std::string(kHeader) + "from broken import bad\n"
-                                                            "\n\n@triton.jit\ndef k(p):\n    pass\n"}},
-                           "*fp32");
+    auto d =
+        compile_files("broken",
+                      {{"broken.py", "import triton\n\n\n@triton.jit\ndef bad(x:\n    return x\n"},
+                       {"k.py", std::string(kHeader) + "from broken import bad\n"
+                                                       "\n\n@triton.jit\ndef k(p):\n    pass\n"}},
+                      "*fp32");
     EXPECT_EQ(d.status, 1);
     EXPECT_EQ(d.err.rfind("broken.py:5:8: error: Python syntax error: ", 0), 0u) << d.err;
     EXPECT_NE(d.err.find("k.py:3:1: note: 'broken' is imported here\n"
@@ -860,19 +889,21 @@ TEST(Diagnostics, FStringsFormatConstexprs) {
     // format spec ignored
     auto d = compile_files(
         "fstring",
-        {{"k.py", std::string(kHeader) +
-                      "\n\n@triton.jit\ndef k(p, BLOCK: tl.constexpr, MODE: tl.constexpr):\n"
-                      "    tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
-                      "    tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"}},
+        {{"k.py",
+          std::string(kHeader) +
+              "\n\n@triton.jit\ndef k(p, BLOCK: tl.constexpr, MODE: tl.constexpr):\n"
+              "    tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
+              "    tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"}},
         "*fp32", {"BLOCK=24", "MODE='fast'"});
     EXPECT_EQ(d.status, 1);
-    EXPECT_EQ(d.err,
-              "k.py:7:5: note: tl.static_print: BLOCK=24 'fast' fast fp32 0.1\n"
-              "        tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
-              "        ^\n"
-              "k.py:8:5: error: static assertion failed: 24 is not a multiple of 16\n"
-              "        tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"
-              "        ^\n");
+    EXPECT_EQ(
+        d.err,
+        "k.py:7:5: note: tl.static_print: BLOCK=24 'fast' fast fp32 0.1\n"
+        "        tl.static_print(f\"BLOCK={BLOCK:5d} {MODE!r} {MODE} {p.dtype.element_ty} {0.1}\")\n"
+        "        ^\n"
+        "k.py:8:5: error: static assertion failed: 24 is not a multiple of 16\n"
+        "        tl.static_assert(BLOCK % 16 == 0, f\"{BLOCK} is not a multiple of 16\")\n"
+        "        ^\n");
 }
 
 TEST(Diagnostics, StaticPrintIsANote) {
@@ -898,8 +929,9 @@ TEST(Diagnostics, ReturnsOfARuntimeIfKeepOneType) {
                       "\n\n@triton.jit\ndef k(p):\n    tl.store(p, h(tl.load(p)))\n"}},
         "*fp32");
     EXPECT_EQ(d.status, 1);
-    EXPECT_NE(d.err.find("k.py:7:5: error: the branches of the runtime if at line 7 return i32 and f32 (a "
-                         "helper returns one type, as in Triton)"),
+    EXPECT_NE(d.err.find(
+                  "k.py:7:5: error: the branches of the runtime if at line 7 return i32 and f32 (a "
+                  "helper returns one type, as in Triton)"),
               std::string::npos)
         << d.err;
 }
@@ -913,9 +945,11 @@ TEST(Diagnostics, ReturnInsideARuntimeLoop) {
                       "\n\n@triton.jit\ndef k(p, n):\n    tl.store(p, h(tl.load(p), n))\n"}},
         "*fp32, i32");
     EXPECT_EQ(d.status, 1);
-    EXPECT_NE(d.err.find("k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements "
-                         "(runtime loops), as in Triton"),
-              std::string::npos)
+    EXPECT_NE(
+        d.err.find(
+            "k.py:8:9: error: cannot have 'return' statements inside 'while' or 'for' statements "
+            "(runtime loops), as in Triton"),
+        std::string::npos)
         << d.err;
 }
 
@@ -934,15 +968,18 @@ TEST(Diagnostics, ConstexprParameterNeedsACompileTimeValue) {
 
 TEST(Diagnostics, LaterStageErrorInAnImportedModuleNamesItsFile) {
     std::string dir = mt_test::make_temp_dir("lang_fn_later_stage");
-    mt_test::write_file(dir + "/common.py", std::string(kHeader) +
-                                                "\n\n@triton.jit\ndef outer(v):\n    return v[:, None] + v[None, :]\n");
-    mt_test::write_file(dir + "/k.py", std::string(kHeader) +
-                                           "from common import outer\n\n\n@triton.jit\ndef k(p):\n"
-                                           "    v = tl.load(p + tl.arange(0, 4))\n"
-                                           "    tl.store(p + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], outer(v))\n");
+    mt_test::write_file(dir + "/common.py",
+                        std::string(kHeader) +
+                            "\n\n@triton.jit\ndef outer(v):\n    return v[:, None] + v[None, :]\n");
+    mt_test::write_file(
+        dir + "/k.py",
+        std::string(kHeader) +
+            "from common import outer\n\n\n@triton.jit\ndef k(p):\n"
+            "    v = tl.load(p + tl.arange(0, 4))\n"
+            "    tl.store(p + tl.arange(0, 4)[:, None] * 4 + tl.arange(0, 4)[None, :], outer(v))\n");
     // -O1's shape analysis (after the frontend) rejects the two uses of v
-    auto r = mt_test::run_process({MT_TEST_COMPILER, dir + "/k.py", "--kernel", "k", "--signature", "*fp32",
-                                   "--python", MT_TEST_PYTHON, "-O1", "--emit=cuda"});
+    auto r = mt_test::run_process({MT_TEST_COMPILER, dir + "/k.py", "--kernel", "k", "--signature",
+                                   "*fp32", "--python", MT_TEST_PYTHON, "-O1", "--emit=cuda"});
     EXPECT_EQ(r.status, 1);
     std::string err = r.err;
     for (size_t at; (at = err.find(dir + "/")) != std::string::npos;) err.erase(at, dir.size() + 1);
@@ -952,18 +989,22 @@ TEST(Diagnostics, LaterStageErrorInAnImportedModuleNamesItsFile) {
 
 TEST(Diagnostics, AssertStatementIsDeviceAssertWithDebug) {
     std::string dir = mt_test::make_temp_dir("lang_fn_assert_stmt");
-    mt_test::write_file(dir + "/k.py", std::string(kHeader) +
-                                           "\n\n@triton.jit\ndef k(p, n):\n    assert n > 0, \"n must be positive\"\n"
-                                           "    tl.store(p, 1.0)\n");
-    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/k.py", "--kernel", "k", "--signature",
-                                     "*fp32, i32", "--python", MT_TEST_PYTHON, "--emit=ssa"};
+    mt_test::write_file(
+        dir + "/k.py",
+        std::string(kHeader) +
+            "\n\n@triton.jit\ndef k(p, n):\n    assert n > 0, \"n must be positive\"\n"
+            "    tl.store(p, 1.0)\n");
+    std::vector<std::string> argv = {MT_TEST_COMPILER, dir + "/k.py", "--kernel", "k",
+                                     "--signature",    "*fp32, i32",  "--python", MT_TEST_PYTHON,
+                                     "--emit=ssa"};
     auto off = mt_test::run_process(argv);
     EXPECT_EQ(off.status, 0);
     EXPECT_EQ(off.out.find("device_assert"), std::string::npos) << off.out;
     argv.push_back("--debug");
     auto on = mt_test::run_process(argv);
     EXPECT_EQ(on.status, 0);
-    EXPECT_NE(on.out.find("device_assert %0 {msg=\"n must be positive\""), std::string::npos) << on.out;
+    EXPECT_NE(on.out.find("device_assert %0 {msg=\"n must be positive\""), std::string::npos)
+        << on.out;
 }
 
 }  // namespace

@@ -44,23 +44,22 @@ using mt_lang::ints;
 template <typename T>
 void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const char *what) {
     ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < want.size(); i++)
-        ASSERT_EQ(got[i], want[i]) << what << " at " << i;
+    for (size_t i = 0; i < want.size(); i++) ASSERT_EQ(got[i], want[i]) << what << " at " << i;
 }
 
-#define RUN(b, opt, name, ...)                                                   \
-    do {                                                                         \
-        int st_ = -1;                                                            \
-        if ((b) == Backend::Host) st_ = HOST_LAUNCH(opt, name, __VA_ARGS__);     \
+#define RUN(b, opt, name, ...)                                                    \
+    do {                                                                          \
+        int st_ = -1;                                                             \
+        if ((b) == Backend::Host) st_ = HOST_LAUNCH(opt, name, __VA_ARGS__);      \
         else if ((b) == Backend::Cuda) st_ = CUDA_LAUNCH(opt, name, __VA_ARGS__); \
-        else st_ = MLIR_LAUNCH(name, __VA_ARGS__);                               \
-        ASSERT_EQ(st_, 0) << #name;                                              \
+        else st_ = MLIR_LAUNCH(name, __VA_ARGS__);                                \
+        ASSERT_EQ(st_, 0) << #name;                                               \
     } while (0)
 
 #if MT_RANK_EMU
 #define HOST_LAUNCH(opt, name, ...) (-1)
 #else
-#define HOST_LAUNCH(opt, name, ...)                                 \
+#define HOST_LAUNCH(opt, name, ...)                              \
     ((opt) == 1 ? (int)launch_rank_##name##_o1_host(__VA_ARGS__) \
                 : (int)launch_rank_##name##_o2_host(__VA_ARGS__))
 #endif
@@ -79,7 +78,7 @@ void expect_equal(const std::vector<T> &got, const std::vector<T> &want, const c
 #define MLIR_LAUNCH(name, ...) (-1)
 #endif
 
-constexpr int A = 2, B = 4, C = 8; // the (A, B, C) of most kernels
+constexpr int A = 2, B = 4, C = 8;  // the (A, B, C) of most kernels
 
 int at3(int a, int b, int c, int nb, int nc) { return (a * nb + b) * nc + c; }
 
@@ -108,8 +107,8 @@ void masked3(Backend be, int opt) {
 }
 
 void reduce3(Backend be, int opt) {
-    Buf<float> x(ints<float>(A * B * C, 3)), s0(B * C, -1.0f), s1(A * C, -1.0f),
-        s2(A * B, -1.0f), m1(A * C, -1.0f), sa(1, -1.0f);
+    Buf<float> x(ints<float>(A * B * C, 3)), s0(B * C, -1.0f), s1(A * C, -1.0f), s2(A * B, -1.0f),
+        m1(A * C, -1.0f), sa(1, -1.0f);
     Buf<int32_t> i0(B * C, -1);
     RUN(be, opt, reduce3, x.ptr(be), s0.ptr(be), s1.ptr(be), s2.ptr(be), m1.ptr(be), i0.ptr(be),
         sa.ptr(be));
@@ -324,8 +323,7 @@ std::vector<float> bmm_ref(const std::vector<T> &x, const std::vector<T> &y, int
 
 void bmm(Backend be, int opt) {
     const int BS = 2, M = 16, N = 16, K = 16;
-    Buf<float> x(ints<float>(BS * M * K, 17)), y(ints<float>(BS * K * N, 18)),
-        z(BS * M * N, -1.0f);
+    Buf<float> x(ints<float>(BS * M * K, 17)), y(ints<float>(BS * K * N, 18)), z(BS * M * N, -1.0f);
     RUN(be, opt, bmm, x.ptr(be), y.ptr(be), z.ptr(be));
     z.fetch(be);
     expect_equal(z.h, bmm_ref(x.h, y.h, BS, M, N, K, 0.0f, [](float v) { return v; }),
@@ -394,4 +392,4 @@ RANK_CASE(rank4)
 RANK_CASE(bmm)
 RANK_CASE(bmm_acc)
 
-} // namespace
+}  // namespace

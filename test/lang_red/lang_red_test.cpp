@@ -92,13 +92,13 @@ struct Runner {
 #define RUN_MLIR(r, c, ...) (-1)
 #endif
 // launches red_<case>_o1 or _o2 (opt 0: the MLIR backend's) and waits for it
-#define LAUNCH(r, opt, c, ...)                                             \
-    do {                                                                   \
-        int rc_ = (opt) == 0   ? RUN_MLIR(r, c, __VA_ARGS__)               \
-                  : (opt) == 1 ? RUN(r, red_##c##_o1, __VA_ARGS__)         \
-                               : RUN(r, red_##c##_o2, __VA_ARGS__);        \
-        ASSERT_EQ(rc_, 0);                                                 \
-        (r).finish();                                                      \
+#define LAUNCH(r, opt, c, ...)                                      \
+    do {                                                            \
+        int rc_ = (opt) == 0   ? RUN_MLIR(r, c, __VA_ARGS__)        \
+                  : (opt) == 1 ? RUN(r, red_##c##_o1, __VA_ARGS__)  \
+                               : RUN(r, red_##c##_o2, __VA_ARGS__); \
+        ASSERT_EQ(rc_, 0);                                          \
+        (r).finish();                                               \
     } while (0)
 
 std::vector<float> rand_f(size_t n, unsigned seed, float lo, float hi) {

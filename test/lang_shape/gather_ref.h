@@ -16,8 +16,18 @@ struct GatherCase {
     std::vector<float> rows, cols, one, vec; /* the expected outputs */
 
     GatherCase(int r, int c, int r2, int c2)
-        : R(r), C(c), R2(r2), C2(c2), x(r * c), i(r2 * c), j(r * c2), k(r2), rows(r2 * c),
-          cols(r * c2), one(c), vec(r2) {
+        : R(r),
+          C(c),
+          R2(r2),
+          C2(c2),
+          x(r * c),
+          i(r2 * c),
+          j(r * c2),
+          k(r2),
+          rows(r2 * c),
+          cols(r * c2),
+          one(c),
+          vec(r2) {
         for (int e = 0; e < R * C; e++) x[e] = (float)e * 0.25f - 9.0f;
         for (int e = 0; e < R2 * C; e++) i[e] = (e * 7 + e / C) % R;
         for (int e = 0; e < R * C2; e++) j[e] = (e * 5 + 3) % C;

@@ -215,8 +215,8 @@ void interleave(Backend b, int opt) {
 void gather(Backend b, int opt) {
     GatherCase g(8, 16, 32, 4);
     Buf<float> x(g.x), rows(std::vector<float>(g.rows.size(), -1.0f)),
-        cols(std::vector<float>(g.cols.size(), -1.0f)), one(std::vector<float>(g.one.size(), -1.0f)),
-        vec(std::vector<float>(g.vec.size(), -1.0f));
+        cols(std::vector<float>(g.cols.size(), -1.0f)),
+        one(std::vector<float>(g.one.size(), -1.0f)), vec(std::vector<float>(g.vec.size(), -1.0f));
     Buf<int32_t> ib(g.i);
     Buf<int64_t> jb(g.j);
     Buf<int16_t> kb(g.k);
@@ -401,11 +401,11 @@ void sort_vec(Backend b, int opt) {
 #else
 #define CUDA_LAUNCH_O2(name, ...) (-1)
 #endif
-#define RUN_O2(b, name, ...)                                                        \
-    do {                                                                            \
+#define RUN_O2(b, name, ...)                                                             \
+    do {                                                                                 \
         int st_ = (b) == Backend::Host ? (int)launch_shape_##name##_o2_host(__VA_ARGS__) \
-                                       : CUDA_LAUNCH_O2(name, __VA_ARGS__);         \
-        ASSERT_EQ(st_, 0) << #name;                                                 \
+                                       : CUDA_LAUNCH_O2(name, __VA_ARGS__);              \
+        ASSERT_EQ(st_, 0) << #name;                                                      \
     } while (0)
 
 // trans_box_kernel (box_ref.h): a ragged corner transposed, its row sums
@@ -428,7 +428,8 @@ void trans_box(Backend b, int M, int N, Launch launch) {
 // reshape_box_kernel (box_ref.h)
 template <typename Launch>
 void reshape_box(Backend b, int R, int C, int R2, int C2, Launch launch) {
-    Buf<float> x(iota_f((size_t)R * C, 0.25f, -300.0f)), y(std::vector<float>((size_t)R2 * C2, -1.0f));
+    Buf<float> x(iota_f((size_t)R * C, 0.25f, -300.0f)),
+        y(std::vector<float>((size_t)R2 * C2, -1.0f));
     ASSERT_EQ(launch(x.ptr(b), y.ptr(b)), 0);
     y.fetch(b);
     expect_equal(y.h, box_ref::reshape_box(x.h, R2, C2), "reshape_box");
@@ -448,10 +449,10 @@ void join_split_box(Backend b) {
     expect_equal(u.h, wu, "join_split_box transpose");
 }
 
-#define BOX_LAUNCH(name)                                                 \
-    [b](auto... args) {                                                  \
+#define BOX_LAUNCH(name)                                                        \
+    [b](auto... args) {                                                         \
         return b == Backend::Host ? (int)launch_shape_##name##_o2_host(args...) \
-                                  : CUDA_LAUNCH_O2(name, args...);       \
+                                  : CUDA_LAUNCH_O2(name, args...);              \
     }
 
 void trans_box_a(Backend b) { trans_box(b, 32, 128, BOX_LAUNCH(trans_box_a)); }
@@ -459,26 +460,26 @@ void trans_box_b(Backend b) { trans_box(b, 128, 64, BOX_LAUNCH(trans_box_b)); }
 void reshape_box_a(Backend b) { reshape_box(b, 64, 64, 32, 128, BOX_LAUNCH(reshape_box_a)); }
 void reshape_box_b(Backend b) { reshape_box(b, 128, 32, 64, 64, BOX_LAUNCH(reshape_box_b)); }
 
-#define BOX_CASE(name)                        \
+#define BOX_CASE(name)                             \
     TEST(Host, name##_o2) { name(Backend::Host); } \
-    TEST(Cuda, name##_o2) {                   \
-        LANG_NEED_GPU();                     \
-        name(Backend::Cuda);                  \
+    TEST(Cuda, name##_o2) {                        \
+        LANG_NEED_GPU();                           \
+        name(Backend::Cuda);                       \
     }
 
 #define SHAPE_CASE(name)                              \
     TEST(Host, name##_o1) { name(Backend::Host, 1); } \
     TEST(Host, name##_o2) { name(Backend::Host, 2); } \
     TEST(Cuda, name##_o1) {                           \
-        LANG_NEED_GPU();                             \
+        LANG_NEED_GPU();                              \
         name(Backend::Cuda, 1);                       \
     }                                                 \
     TEST(Cuda, name##_o2) {                           \
-        LANG_NEED_GPU();                             \
+        LANG_NEED_GPU();                              \
         name(Backend::Cuda, 2);                       \
     }                                                 \
     TEST(Mlir, name) {                                \
-        LANG_NEED_MLIR();                            \
+        LANG_NEED_MLIR();                             \
         name(Backend::Mlir, 1);                       \
     }
 

@@ -21,7 +21,8 @@ namespace {
 std::string no_gpu_reason() {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess) return std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
+    if (err != cudaSuccess)
+        return std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
     if (n == 0) return "no CUDA device";
     return "";
 }
@@ -38,18 +39,20 @@ std::string no_gpu_reason() {
 // A device buffer of n elements, filled with a byte pattern.
 template <class T>
 struct Dev {
-    T* p = nullptr;
+    T *p = nullptr;
     size_t n = 0;
     explicit Dev(size_t count) : n(count) {
-        EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&p), (count ? count : 1) * sizeof(T)), cudaSuccess);
+        EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&p), (count ? count : 1) * sizeof(T)),
+                  cudaSuccess);
         EXPECT_EQ(cudaMemset(p, 0xA5, (count ? count : 1) * sizeof(T)), cudaSuccess);
     }
-    explicit Dev(const std::vector<T>& v) : Dev(v.size()) {
-        EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    explicit Dev(const std::vector<T> &v) : Dev(v.size()) {
+        EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
+                  cudaSuccess);
     }
     ~Dev() { cudaFree(p); }
-    Dev(const Dev&) = delete;
-    Dev& operator=(const Dev&) = delete;
+    Dev(const Dev &) = delete;
+    Dev &operator=(const Dev &) = delete;
     std::vector<uint8_t> bytes() const {
         std::vector<uint8_t> v(n * sizeof(T));
         EXPECT_EQ(cudaMemcpy(v.data(), p, v.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -63,8 +66,8 @@ struct Dev {
 };
 
 // The same bytes, element by element (size: the element's).
-void expect_same_bytes(const std::vector<uint8_t>& mlir, const std::vector<uint8_t>& cuda, size_t size,
-                       const char* what) {
+void expect_same_bytes(const std::vector<uint8_t> &mlir, const std::vector<uint8_t> &cuda,
+                       size_t size, const char *what) {
     ASSERT_EQ(mlir.size(), cuda.size());
     for (size_t i = 0; i < mlir.size(); i += size) {
         if (std::memcmp(&mlir[i], &cuda[i], size) == 0) continue;
@@ -76,7 +79,8 @@ void expect_same_bytes(const std::vector<uint8_t>& mlir, const std::vector<uint8
             std::snprintf(hex, sizeof hex, "%02x", cuda[i + k]);
             c += hex;
         }
-        FAIL() << what << ": element " << i / size << " is 0x" << m << " (mlir), 0x" << c << " (cuda)";
+        FAIL() << what << ": element " << i / size << " is 0x" << m << " (mlir), 0x" << c
+               << " (cuda)";
     }
 }
 
@@ -87,17 +91,18 @@ std::vector<float> edge_floats(size_t n, unsigned seed, float lo, float hi) {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<float> dist(lo, hi);
     std::vector<float> v(n);
-    for (auto& x : v) x = dist(gen);
-    const float specials[] = {NAN,      INFINITY, -INFINITY, -0.0f,     0.0f,     300.5f,   -300.5f, 65504.0f,
-                              65520.0f, 1e10f,    -1e10f,    1e-8f,     448.0f,   464.0f,   57344.0f, 1e5f,
-                              0.5f,     1.5f,     2.5f,      -2.5f,     127.5f,   255.5f,   -128.5f, 3e38f,
-                              1e-40f,   0.0078125f, 0.001953125f, 0.0009765625f};
+    for (auto &x : v) x = dist(gen);
+    const float specials[] = {NAN,     INFINITY,   -INFINITY,    -0.0f,        0.0f,    300.5f,
+                              -300.5f, 65504.0f,   65520.0f,     1e10f,        -1e10f,  1e-8f,
+                              448.0f,  464.0f,     57344.0f,     1e5f,         0.5f,    1.5f,
+                              2.5f,    -2.5f,      127.5f,       255.5f,       -128.5f, 3e38f,
+                              1e-40f,  0.0078125f, 0.001953125f, 0.0009765625f};
     const size_t ns = sizeof specials / sizeof specials[0];
     for (size_t i = 0; i < n; i += 3) v[i] = specials[(i / 3) % ns];
     return v;
 }
 
-std::vector<mytriton_fp16> halves(const std::vector<float>& v) {
+std::vector<mytriton_fp16> halves(const std::vector<float> &v) {
     std::vector<mytriton_fp16> h;
     for (float x : v) h.push_back(mytriton_fp16_from_float(x));
     return h;
@@ -175,7 +180,8 @@ TEST(MlirDtypesExec, UnsignedOps) {
     SAME(mlir, cuda, uint64_t, "u32 ops");
 }
 
-void expect_close(const std::vector<float>& got, const std::vector<float>& want, float rel, const char* what) {
+void expect_close(const std::vector<float> &got, const std::vector<float> &want, float rel,
+                  const char *what) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); i++) {
         if (std::isnan(want[i])) {
@@ -192,7 +198,7 @@ TEST(MlirDtypesExec, MathFunctions) {
     std::vector<float> x(n);
     std::mt19937 gen(6);
     std::uniform_real_distribution<float> dist(0.01f, 20.0f);
-    for (auto& v : x) v = dist(gen);
+    for (auto &v : x) v = dist(gen);
     Dev<float> dx(x), mlir(n), cuda(n);
     LAUNCHED(launch_dt_math_mlir(nullptr, dx.p, mlir.p, n));
     LAUNCHED(launch_dt_math(nullptr, dx.p, cuda.p, n));
@@ -206,7 +212,7 @@ TEST(MlirDtypesExec, Float64Math) {
     std::vector<double> x(n);
     std::mt19937 gen(7);
     std::uniform_real_distribution<double> dist(0.01, 20.0);
-    for (auto& v : x) v = dist(gen);
+    for (auto &v : x) v = dist(gen);
     Dev<double> dx(x);
     Dev<float> mlir(n), cuda(n);
     LAUNCHED(launch_dt_math64_mlir(nullptr, dx.p, mlir.p, n));
@@ -221,10 +227,10 @@ TEST(MlirDtypesExec, Fp8Conversions) {
     auto x = edge_floats(n, 8, -600.0f, 600.0f);
     Dev<float> dx(x), backm(n), backc(n);
     Dev<uint8_t> e4m(n), e4c(n), e5m(n), e5c(n);
-    LAUNCHED(launch_dt_fp8_mlir(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv*>(e4m.p),
-                                reinterpret_cast<mytriton_fp8e5*>(e5m.p), backm.p, n));
-    LAUNCHED(launch_dt_fp8(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv*>(e4c.p),
-                           reinterpret_cast<mytriton_fp8e5*>(e5c.p), backc.p, n));
+    LAUNCHED(launch_dt_fp8_mlir(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv *>(e4m.p),
+                                reinterpret_cast<mytriton_fp8e5 *>(e5m.p), backm.p, n));
+    LAUNCHED(launch_dt_fp8(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv *>(e4c.p),
+                           reinterpret_cast<mytriton_fp8e5 *>(e5c.p), backc.p, n));
     SYNC();
     SAME(e4m, e4c, uint8_t, "f32 to fp8e4nv");
     SAME(e5m, e5c, uint8_t, "f32 to fp8e5");
@@ -238,10 +244,10 @@ TEST(MlirDtypesExec, Fp8NegativeNan) {
     std::vector<float> x = {-NAN, NAN};
     Dev<float> dx(x), backm(2), backc(2);
     Dev<uint8_t> e4m(2), e4c(2), e5m(2), e5c(2);
-    LAUNCHED(launch_dt_fp8_mlir(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv*>(e4m.p),
-                                reinterpret_cast<mytriton_fp8e5*>(e5m.p), backm.p, 2));
-    LAUNCHED(launch_dt_fp8(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv*>(e4c.p),
-                           reinterpret_cast<mytriton_fp8e5*>(e5c.p), backc.p, 2));
+    LAUNCHED(launch_dt_fp8_mlir(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv *>(e4m.p),
+                                reinterpret_cast<mytriton_fp8e5 *>(e5m.p), backm.p, 2));
+    LAUNCHED(launch_dt_fp8(nullptr, dx.p, reinterpret_cast<mytriton_fp8e4nv *>(e4c.p),
+                           reinterpret_cast<mytriton_fp8e5 *>(e5c.p), backc.p, 2));
     SYNC();
     SAME(e4m, e4c, uint8_t, "NaN to fp8e4nv");
     SAME(e5m, e5c, uint8_t, "NaN to fp8e5");
@@ -273,10 +279,11 @@ TEST(MlirDtypesExec, Reductions) {
     REQUIRE_GPU();
     const int n = 64;
     auto x = edge_floats(n, 11, -3.0f, 3.0f);
-    for (auto& v : x)
+    for (auto &v : x)
         if (!std::isfinite(v) || std::fabs(v) > 100.0f) v = 1.25f;
     std::vector<mytriton_bf16> h;
-    for (float v : edge_floats(n, 12, -3.0f, 3.0f)) h.push_back(mytriton_bf16_from_float(std::isfinite(v) ? v : 0.5f));
+    for (float v : edge_floats(n, 12, -3.0f, 3.0f))
+        h.push_back(mytriton_bf16_from_float(std::isfinite(v) ? v : 0.5f));
     std::vector<uint8_t> u(n);
     for (int i = 0; i < n; i++) u[i] = static_cast<uint8_t>(i * 37 + 11);
     Dev<float> dx(x), om(1), oc(1);

@@ -29,11 +29,11 @@ struct Emitted {
 };
 
 // mytritonc's library: the MLIR stage of one kernel.
-Emitted emit_mlir(const std::string& path, const std::string& kernel, const std::string& signature,
+Emitted emit_mlir(const std::string &path, const std::string &kernel, const std::string &signature,
                   std::vector<std::pair<std::string, std::string>> defines = {}, int opt_level = 1,
-                  const char* name = nullptr) {
+                  const char *name = nullptr) {
     std::vector<mt_define> defs;
-    for (auto& d : defines) defs.push_back({d.first.c_str(), d.second.c_str()});
+    for (auto &d : defines) defs.push_back({d.first.c_str(), d.second.c_str()});
     mt_options o{};
     o.path = path.c_str();
     o.kernel = kernel.c_str();
@@ -45,9 +45,9 @@ Emitted emit_mlir(const std::string& path, const std::string& kernel, const std:
     o.backends = MT_BACKEND_MLIR;
     o.python = MT_TEST_PYTHON;
     o.shim = MT_TEST_SHIM;
-    mt_compilation* c = mt_compile(&o);
+    mt_compilation *c = mt_compile(&o);
     Emitted e;
-    const char* t = mt_ok(c) ? mt_emit(c, MT_EMIT_MLIR) : nullptr;
+    const char *t = mt_ok(c) ? mt_emit(c, MT_EMIT_MLIR) : nullptr;
     if (t) e.text = t;
     e.ok = mt_ok(c) && t;
     e.diagnostics = mt_diagnostics(c);
@@ -55,11 +55,13 @@ Emitted emit_mlir(const std::string& path, const std::string& kernel, const std:
     return e;
 }
 
-std::string kernels(const std::string& file) { return std::string(MT_CONFORMANCE_DIR) + "/kernels/" + file; }
+std::string kernels(const std::string &file) {
+    return std::string(MT_CONFORMANCE_DIR) + "/kernels/" + file;
+}
 
 // Lowers `text` with the build's pipeline; "" on success, else mlir-opt's
 // errors. *binary: the gpu.binary module (its PTX as an escaped string).
-std::string lower(const std::string& tag, const std::string& text, std::string* binary = nullptr) {
+std::string lower(const std::string &tag, const std::string &text, std::string *binary = nullptr) {
     std::string dir = mt_test::make_temp_dir(tag);
     mt_test::write_file(dir + "/k.mlir", text);
     std::vector<std::string> argv = {MT_MLIR_OPT, dir + "/k.mlir"};
@@ -79,17 +81,20 @@ std::string lower(const std::string& tag, const std::string& text, std::string* 
     return "";
 }
 
-#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << "missing: " << (piece) << "\nin:\n" << (text)
+#define EXPECT_HAS(text, piece)                                                             \
+    EXPECT_NE((text).find(piece), std::string::npos) << "missing: " << (piece) << "\nin:\n" \
+                                                     << (text)
 
 TEST(MlirEmit, ElementwiseWithMasks) {
-    auto e = emit_mlir(kernels("vector_add.py"), "add_kernel", "*fp32, *fp32, *fp32, i32", {{"BLOCK", "256"}}, 1,
-                       "vector_add");
+    auto e = emit_mlir(kernels("vector_add.py"), "add_kernel", "*fp32, *fp32, *fp32, i32",
+                       {{"BLOCK", "256"}}, 1, "vector_add");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_EQ(e.diagnostics, "");
     EXPECT_HAS(e.text, "module attributes {gpu.container_module} {\n  gpu.module @vector_add {\n");
-    EXPECT_HAS(e.text,
-               "    gpu.func @vector_add_kernel(%x: !llvm.ptr, %y: !llvm.ptr, %out: !llvm.ptr, %n: i32) kernel "
-               "attributes {known_block_size = array<i32: 256, 1, 1>} {\n");
+    EXPECT_HAS(
+        e.text,
+        "    gpu.func @vector_add_kernel(%x: !llvm.ptr, %y: !llvm.ptr, %out: !llvm.ptr, %n: i32) kernel "
+        "attributes {known_block_size = array<i32: 256, 1, 1>} {\n");
     EXPECT_HAS(e.text, "%tid_index = gpu.thread_id x\n");
     EXPECT_HAS(e.text, "%tid = arith.index_cast %tid_index : index to i32\n");
     EXPECT_HAS(e.text, "%v0_index = gpu.block_id x\n");
@@ -116,7 +121,8 @@ TEST(MlirEmit, ElementwiseWithMasks) {
 }
 
 TEST(MlirEmit, MaximumMinimumPropagateNanAndPickTheRightOperandOnTies) {
-    auto e = emit_mlir(kernels("activations.py"), "clamp_kernel", "*fp32, *fp32, i32, fp32, fp32", {{"BLOCK", "64"}});
+    auto e = emit_mlir(kernels("activations.py"), "clamp_kernel", "*fp32, *fp32, i32, fp32, fp32",
+                       {{"BLOCK", "64"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // isnan(a) ? a : isnan(b) ? b : (a > b ? a : b), as the CUDA backend
     EXPECT_HAS(e.text,
@@ -133,7 +139,8 @@ TEST(MlirEmit, MaximumMinimumPropagateNanAndPickTheRightOperandOnTies) {
 }
 
 TEST(MlirEmit, ExpAndDivision) {
-    auto e = emit_mlir(kernels("activations.py"), "silu_kernel", "*fp32, *fp32, i32", {{"BLOCK", "128"}});
+    auto e = emit_mlir(kernels("activations.py"), "silu_kernel", "*fp32, *fp32, i32",
+                       {{"BLOCK", "128"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, " = arith.negf %v6 : f32\n");
     EXPECT_HAS(e.text, " = math.exp %v7 : f32\n");
@@ -144,14 +151,15 @@ TEST(MlirEmit, ExpAndDivision) {
 TEST(MlirEmit, RuntimeLoopIsScfForWithIterArgs) {
     auto e = emit_mlir(kernels("loops.py"), "runtime_sum_kernel", "*fp32, *fp32, i32");
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    EXPECT_HAS(e.text,
-               "      %v5 = scf.for %v0 = %c0_i32 to %K step %c1_i32 iter_args(%v1 = %c0.0_f32) -> (f32) : i32 {\n"
-               "        %v2 = llvm.getelementptr %x[%v0] : (!llvm.ptr, i32) -> !llvm.ptr, f32\n"
-               "        %v3 = llvm.load %v2 : !llvm.ptr -> f32\n"
-               "        %v4 = arith.addf %v1, %v3 : f32\n"
-               "        scf.yield %v4 : f32\n"
-               "      }\n"
-               "      llvm.store %v5, %out : f32, !llvm.ptr\n");
+    EXPECT_HAS(
+        e.text,
+        "      %v5 = scf.for %v0 = %c0_i32 to %K step %c1_i32 iter_args(%v1 = %c0.0_f32) -> (f32) : i32 {\n"
+        "        %v2 = llvm.getelementptr %x[%v0] : (!llvm.ptr, i32) -> !llvm.ptr, f32\n"
+        "        %v3 = llvm.load %v2 : !llvm.ptr -> f32\n"
+        "        %v4 = arith.addf %v1, %v3 : f32\n"
+        "        scf.yield %v4 : f32\n"
+        "      }\n"
+        "      llvm.store %v5, %out : f32, !llvm.ptr\n");
     // a scalar kernel: one thread, no thread id
     EXPECT_HAS(e.text, "known_block_size = array<i32: 1, 1, 1>");
     EXPECT_EQ(e.text.find("gpu.thread_id"), std::string::npos);
@@ -161,9 +169,10 @@ TEST(MlirEmit, RuntimeLoopIsScfForWithIterArgs) {
 TEST(MlirEmit, SeveralCarriedValues) {
     auto e = emit_mlir(kernels("loops.py"), "two_carried_kernel", "*fp32, *fp32, i32");
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    EXPECT_HAS(e.text,
-               "%v8, %v9 = scf.for %v0 = %c1_i32 to %n step %c2_i32 iter_args(%v1 = %c0_i32, %v2 = %c0.0_f32) -> "
-               "(i32, f32) : i32 {\n");
+    EXPECT_HAS(
+        e.text,
+        "%v8, %v9 = scf.for %v0 = %c1_i32 to %n step %c2_i32 iter_args(%v1 = %c0_i32, %v2 = %c0.0_f32) -> "
+        "(i32, f32) : i32 {\n");
     EXPECT_HAS(e.text, "        scf.yield %v3, %v7 : i32, f32\n");
     // i32 + f32 promotes: the i32 result converted
     EXPECT_HAS(e.text, "%v8_f32 = arith.sitofp %v8 : i32 to f32\n");
@@ -174,22 +183,26 @@ TEST(MlirEmit, SeveralCarriedValues) {
 TEST(MlirEmit, NestedLoops) {
     auto e = emit_mlir(kernels("loops.py"), "nested_count_kernel", "*fp32, i32, i32");
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    EXPECT_HAS(e.text,
-               "      %v6 = scf.for %v0 = %c0_i32 to %M step %c1_i32 iter_args(%v1 = %c0_i32) -> (i32) : i32 {\n"
-               "        %v5 = scf.for %v2 = %c0_i32 to %N step %c1_i32 iter_args(%v3 = %v1) -> (i32) : i32 {\n"
-               "          %v4 = arith.addi %v3, %c1_i32 : i32\n"
-               "          scf.yield %v4 : i32\n"
-               "        }\n"
-               "        scf.yield %v5 : i32\n"
-               "      }\n");
+    EXPECT_HAS(
+        e.text,
+        "      %v6 = scf.for %v0 = %c0_i32 to %M step %c1_i32 iter_args(%v1 = %c0_i32) -> (i32) : i32 {\n"
+        "        %v5 = scf.for %v2 = %c0_i32 to %N step %c1_i32 iter_args(%v3 = %v1) -> (i32) : i32 {\n"
+        "          %v4 = arith.addi %v3, %c1_i32 : i32\n"
+        "          scf.yield %v4 : i32\n"
+        "        }\n"
+        "        scf.yield %v5 : i32\n"
+        "      }\n");
     // the i32 count stored through a float pointer
-    EXPECT_HAS(e.text, "%v6_f32 = arith.sitofp %v6 : i32 to f32\n      llvm.store %v6_f32, %out : f32, !llvm.ptr\n");
+    EXPECT_HAS(
+        e.text,
+        "%v6_f32 = arith.sitofp %v6 : i32 to f32\n      llvm.store %v6_f32, %out : f32, !llvm.ptr\n");
     EXPECT_EQ(lower("emit_nested", e.text), "");
 }
 
 TEST(MlirEmit, LoopWithoutCarriedValues) {
-    std::string path = write_kernel("mlir_nocarry", "k.py",
-                                    kernel_text("x, n", "    for i in range(n):\n        tl.store(x + i, 1.0)\n"));
+    std::string path =
+        write_kernel("mlir_nocarry", "k.py",
+                     kernel_text("x, n", "    for i in range(n):\n        tl.store(x + i, 1.0)\n"));
     auto e = emit_mlir(path, "k", "*fp32, i32");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "      scf.for %v0 = %c0_i32 to %n step %c1_i32 : i32 {\n");
@@ -198,15 +211,17 @@ TEST(MlirEmit, LoopWithoutCarriedValues) {
 }
 
 TEST(MlirEmit, Rank2TileFromThreadId) {
-    auto e = emit_mlir(kernels("matmul.py"), "matmul_runtime_k_kernel", "*fp32, *fp32, *fp32, i32, i32, i32",
-                       {{"BM", "16"}, {"BN", "16"}}, 2);
+    auto e = emit_mlir(kernels("matmul.py"), "matmul_runtime_k_kernel",
+                       "*fp32, *fp32, *fp32, i32, i32, i32", {{"BM", "16"}, {"BN", "16"}}, 2);
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "%tile_i = arith.divui %tid, %c16_i32 : i32\n");
     EXPECT_HAS(e.text, "%tile_j = arith.remui %tid, %c16_i32 : i32\n");
     EXPECT_HAS(e.text, "%v5_index = gpu.block_id y\n");
     EXPECT_HAS(e.text, "%v4 = arith.addi %v1, %tile_i : i32\n");
     EXPECT_HAS(e.text, "%v9 = arith.addi %v6, %tile_j : i32\n");
-    EXPECT_HAS(e.text, "scf.for %v11 = %c0_i32 to %K step %c1_i32 iter_args(%v12 = %c0.0_f32) -> (f32) : i32 {\n");
+    EXPECT_HAS(
+        e.text,
+        "scf.for %v11 = %c0_i32 to %K step %c1_i32 iter_args(%v12 = %c0.0_f32) -> (f32) : i32 {\n");
     EXPECT_HAS(e.text, "%v31 = arith.andi %v16, %v21 : i1\n");
     EXPECT_EQ(lower("emit_matmul", e.text), "");
 }
@@ -224,19 +239,25 @@ TEST(MlirEmit, ArangeWithAStart) {
 }
 
 TEST(MlirEmit, ReductionsUseWorkgroupMemoryAndBarriers) {
-    auto e = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "1024"}});
+    auto e = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32",
+                       {{"BLOCK", "1024"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    EXPECT_HAS(e.text,
-               " workgroup(%smem_7 : memref<1024xf32, #gpu.address_space<workgroup>>, %smem_10 : memref<1024xf32, "
-               "#gpu.address_space<workgroup>>) kernel ");
-    EXPECT_HAS(e.text, "memref.store %v6, %smem_7[%tid_index] : memref<1024xf32, #gpu.address_space<workgroup>>\n"
-                       "      gpu.barrier\n");
+    EXPECT_HAS(
+        e.text,
+        " workgroup(%smem_7 : memref<1024xf32, #gpu.address_space<workgroup>>, %smem_10 : memref<1024xf32, "
+        "#gpu.address_space<workgroup>>) kernel ");
+    EXPECT_HAS(
+        e.text,
+        "memref.store %v6, %smem_7[%tid_index] : memref<1024xf32, #gpu.address_space<workgroup>>\n"
+        "      gpu.barrier\n");
     // log2(1024) halvings of the stride, a barrier after each
     EXPECT_HAS(e.text, "scf.for %v7_step = %c0_i32 to %c10_i32 step %c1_i32 : i32 {\n");
     EXPECT_HAS(e.text, "%v7_stride = arith.shrui %c512_i32, %v7_step : i32\n");
     EXPECT_HAS(e.text, "%v7_combined = arith.maxnumf %v7_mine, %v7_theirs : f32\n");
     EXPECT_HAS(e.text, "%v10_combined = arith.addf %v10_mine, %v10_theirs : f32\n");
-    EXPECT_HAS(e.text, "%v7 = memref.load %smem_7[%c0] : memref<1024xf32, #gpu.address_space<workgroup>>\n");
+    EXPECT_HAS(
+        e.text,
+        "%v7 = memref.load %smem_7[%c0] : memref<1024xf32, #gpu.address_space<workgroup>>\n");
     // -inf as other
     EXPECT_HAS(e.text, "%c-inf_f32 = arith.constant 0xFF800000 : f32\n");
     EXPECT_EQ(lower("emit_softmax", e.text), "");
@@ -245,64 +266,69 @@ TEST(MlirEmit, ReductionsUseWorkgroupMemoryAndBarriers) {
 TEST(MlirEmit, ReductionInALoopWaitsBeforeTheNextIteration) {
     std::string path = write_kernel(
         "mlir_reduce_loop", "k.py",
-        kernel_text("x, out, n, BLOCK: tl.constexpr",
-                    "    lanes = tl.arange(0, BLOCK)\n    best = 0\n"
-                    "    for i in range(n):\n        best = best + tl.min(tl.load(x + i * BLOCK + lanes))\n"
-                    "    tl.store(out, best)\n"));
+        kernel_text(
+            "x, out, n, BLOCK: tl.constexpr",
+            "    lanes = tl.arange(0, BLOCK)\n    best = 0\n"
+            "    for i in range(n):\n        best = best + tl.min(tl.load(x + i * BLOCK + lanes))\n"
+            "    tl.store(out, best)\n"));
     auto e = emit_mlir(path, "k", "*i32, *i32, i32", {{"BLOCK", "32"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "memref<32xi32, #gpu.address_space<workgroup>>");
     EXPECT_HAS(e.text, " = arith.minsi ");
     // the buffer is read, then the barrier, before the next iteration writes it
-    EXPECT_HAS(e.text, "[%c0] : memref<32xi32, #gpu.address_space<workgroup>>\n        gpu.barrier\n");
+    EXPECT_HAS(e.text,
+               "[%c0] : memref<32xi32, #gpu.address_space<workgroup>>\n        gpu.barrier\n");
     EXPECT_EQ(lower("emit_reduce_loop", e.text), "");
 }
 
 // ---- Reductions and scans along an axis, shape ops --------------------------------
 
 std::string axis_kernels() {
-    return write_kernel("mlir_axis", "k.py",
-                        "import triton\nimport triton.language as tl\n\n\n"
-                        "@triton.jit\n"
-                        "def axis_kernel(x, s, a, BM: tl.constexpr, BN: tl.constexpr):\n"
-                        "    rm = tl.arange(0, BM)\n"
-                        "    rn = tl.arange(0, BN)\n"
-                        "    v = tl.load(x + rm[:, None] * BN + rn[None, :])\n"
-                        "    tl.store(s + rm, tl.sum(v, axis=1))\n"
-                        "    tl.store(a + rn, tl.argmax(v, axis=0))\n\n\n"
-                        "@triton.jit\n"
-                        "def scan_kernel(x, y, z, BLOCK: tl.constexpr):\n"
-                        "    o = tl.arange(0, BLOCK)\n"
-                        "    v = tl.load(x + o)\n"
-                        "    tl.store(y + o, tl.cumsum(v, 0))\n"
-                        "    tl.store(z + o, tl.cumprod(v, 0, reverse=True))\n\n\n"
-                        "@triton.jit\n"
-                        "def _mx(a, b):\n"
-                        "    return tl.maximum(a, b)\n\n\n"
-                        "@triton.jit\n"
-                        "def combine_kernel(x, y, n, BLOCK: tl.constexpr):\n"
-                        "    o = tl.arange(0, BLOCK)\n"
-                        "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
-                        "    for i in range(n):\n"
-                        "        v = tl.load(x + i * BLOCK + o)\n"
-                        "        acc += tl.reduce(v, 0, _mx) + tl.associative_scan(v, 0, _mx)\n"
-                        "    tl.store(y + o, acc)\n\n\n"
-                        "@triton.jit\n"
-                        "def bool_join_kernel(x, y, N: tl.constexpr):\n"
-                        "    o = tl.arange(0, N)\n"
-                        "    m = tl.load(x + o) > 0\n"
-                        "    z = tl.join(m, m == 0)\n"
-                        "    tl.store(y + o[:, None] * 2 + tl.arange(0, 2)[None, :], z.to(tl.int32))\n");
+    return write_kernel(
+        "mlir_axis", "k.py",
+        "import triton\nimport triton.language as tl\n\n\n"
+        "@triton.jit\n"
+        "def axis_kernel(x, s, a, BM: tl.constexpr, BN: tl.constexpr):\n"
+        "    rm = tl.arange(0, BM)\n"
+        "    rn = tl.arange(0, BN)\n"
+        "    v = tl.load(x + rm[:, None] * BN + rn[None, :])\n"
+        "    tl.store(s + rm, tl.sum(v, axis=1))\n"
+        "    tl.store(a + rn, tl.argmax(v, axis=0))\n\n\n"
+        "@triton.jit\n"
+        "def scan_kernel(x, y, z, BLOCK: tl.constexpr):\n"
+        "    o = tl.arange(0, BLOCK)\n"
+        "    v = tl.load(x + o)\n"
+        "    tl.store(y + o, tl.cumsum(v, 0))\n"
+        "    tl.store(z + o, tl.cumprod(v, 0, reverse=True))\n\n\n"
+        "@triton.jit\n"
+        "def _mx(a, b):\n"
+        "    return tl.maximum(a, b)\n\n\n"
+        "@triton.jit\n"
+        "def combine_kernel(x, y, n, BLOCK: tl.constexpr):\n"
+        "    o = tl.arange(0, BLOCK)\n"
+        "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
+        "    for i in range(n):\n"
+        "        v = tl.load(x + i * BLOCK + o)\n"
+        "        acc += tl.reduce(v, 0, _mx) + tl.associative_scan(v, 0, _mx)\n"
+        "    tl.store(y + o, acc)\n\n\n"
+        "@triton.jit\n"
+        "def bool_join_kernel(x, y, N: tl.constexpr):\n"
+        "    o = tl.arange(0, N)\n"
+        "    m = tl.load(x + o) > 0\n"
+        "    z = tl.join(m, m == 0)\n"
+        "    tl.store(y + o[:, None] * 2 + tl.arange(0, 2)[None, :], z.to(tl.int32))\n");
 }
 
 TEST(MlirEmit, AxisReductionsFoldTheAxisInOrder) {
-    auto e = emit_mlir(axis_kernels(), "axis_kernel", "*fp32, *fp32, *i32", {{"BM", "8"}, {"BN", "16"}});
+    auto e =
+        emit_mlir(axis_kernels(), "axis_kernel", "*fp32, *fp32, *i32", {{"BM", "8"}, {"BN", "16"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // the operand once into a workgroup buffer (both reductions read it), a barrier
     EXPECT_HAS(e.text, " workgroup(%red_smem_");
     size_t store = e.text.find("memref.store ");
     ASSERT_NE(store, std::string::npos) << e.text;
-    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n" << e.text;
+    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n"
+                                                                          << e.text;
     EXPECT_HAS(e.text.substr(store), "gpu.barrier\n");
     // a row sum: each thread of row tile_i adds the row's 16 elements left to right
     EXPECT_HAS(e.text, "_base = arith.muli %tile_i, %c16_i32 : i32\n");
@@ -341,7 +367,8 @@ TEST(MlirEmit, CombinerReductionsShareOneBufferPerIteration) {
     // in the loop: a barrier before the buffer is written again
     size_t store = e.text.find("memref.store ");
     ASSERT_NE(store, std::string::npos) << e.text;
-    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n" << e.text;
+    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n"
+                                                                          << e.text;
     EXPECT_HAS(e.text.substr(0, store), "        gpu.barrier\n        %v");
     // element 3 of the axis: a constant position in the buffer
     EXPECT_HAS(e.text, "_taken = memref.load %red_smem_");
@@ -362,16 +389,18 @@ TEST(MlirEmit, AxisReductionInADotKernelUsesTheBlocksOwnPositions) {
     // tl.dot's (16, 16) x (16, 32): the tile is the (16, 32) bounding box; the
     // (16, 16) operand reduced along its rows is stored at its own row-major
     // positions by the threads inside its shape
-    std::string path = write_kernel("mlir_dot_axis", "k.py",
-                                    kernel_text("a, b, c, s, M: tl.constexpr, K: tl.constexpr, N: tl.constexpr",
-                                                "    rm = tl.arange(0, M)\n"
-                                                "    rk = tl.arange(0, K)\n"
-                                                "    rn = tl.arange(0, N)\n"
-                                                "    x = tl.load(a + rm[:, None] * K + rk[None, :])\n"
-                                                "    y = tl.load(b + rk[:, None] * N + rn[None, :])\n"
-                                                "    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y))\n"
-                                                "    tl.store(s + rm, tl.sum(x, axis=1))\n"));
-    auto e = emit_mlir(path, "k", "*fp32, *fp32, *fp32, *fp32", {{"M", "16"}, {"K", "16"}, {"N", "32"}});
+    std::string path =
+        write_kernel("mlir_dot_axis", "k.py",
+                     kernel_text("a, b, c, s, M: tl.constexpr, K: tl.constexpr, N: tl.constexpr",
+                                 "    rm = tl.arange(0, M)\n"
+                                 "    rk = tl.arange(0, K)\n"
+                                 "    rn = tl.arange(0, N)\n"
+                                 "    x = tl.load(a + rm[:, None] * K + rk[None, :])\n"
+                                 "    y = tl.load(b + rk[:, None] * N + rn[None, :])\n"
+                                 "    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y))\n"
+                                 "    tl.store(s + rm, tl.sum(x, axis=1))\n"));
+    auto e =
+        emit_mlir(path, "k", "*fp32, *fp32, *fp32, *fp32", {{"M", "16"}, {"K", "16"}, {"N", "32"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "known_block_size = array<i32: 512, 1, 1>");
     EXPECT_HAS(e.text, "memref<256xf32, #gpu.address_space<workgroup>>");
@@ -383,15 +412,15 @@ TEST(MlirEmit, AxisReductionInADotKernelUsesTheBlocksOwnPositions) {
 }
 
 TEST(MlirEmit, ConstantsReadBackExactly) {
-    std::string path = write_kernel(
-        "mlir_consts", "k.py",
-        kernel_text("x, BLOCK: tl.constexpr",
-                    "    offs = tl.arange(0, BLOCK)\n    v = tl.load(x + offs)\n"
-                    "    v = v * 0.1 + 1e-05 - 1e+20\n"
-                    "    v = tl.where(v < 16777217.0, v, float('inf'))\n"
-                    "    v = tl.where(v > -1.0, v, float('nan'))\n"
-                    "    v = tl.maximum(v, -0.0)\n"
-                    "    tl.store(x + offs, v)\n"));
+    std::string path =
+        write_kernel("mlir_consts", "k.py",
+                     kernel_text("x, BLOCK: tl.constexpr",
+                                 "    offs = tl.arange(0, BLOCK)\n    v = tl.load(x + offs)\n"
+                                 "    v = v * 0.1 + 1e-05 - 1e+20\n"
+                                 "    v = tl.where(v < 16777217.0, v, float('inf'))\n"
+                                 "    v = tl.where(v > -1.0, v, float('nan'))\n"
+                                 "    v = tl.maximum(v, -0.0)\n"
+                                 "    tl.store(x + offs, v)\n"));
     auto e = emit_mlir(path, "k", "*fp32", {{"BLOCK", "32"}}, 0);
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "%c0.1_f32 = arith.constant 0.1 : f32\n");
@@ -414,14 +443,18 @@ TEST(MlirEmit, ParameterNamesNeverCollide) {
                     "    tl.store(tile_i + offs, 1.0 * offs)\n"));
     auto e = emit_mlir(path, "k", "*fp32, *fp32, *fp32, fp32, fp32", {{"BLOCK", "16"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    EXPECT_HAS(e.text, "gpu.func @k_kernel(%p_tid: !llvm.ptr, %p_c1: !llvm.ptr, %p_tile_i: !llvm.ptr, %p_v2: f32, "
-                       "%p_smem: f32) workgroup(%smem_");
+    EXPECT_HAS(
+        e.text,
+        "gpu.func @k_kernel(%p_tid: !llvm.ptr, %p_c1: !llvm.ptr, %p_tile_i: !llvm.ptr, %p_v2: f32, "
+        "%p_smem: f32) workgroup(%smem_");
     EXPECT_EQ(lower("emit_names", e.text), "");
 }
 
 TEST(MlirEmit, Deterministic) {
-    auto a = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "256"}}, 2);
-    auto b = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32", {{"BLOCK", "256"}}, 2);
+    auto a = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32",
+                       {{"BLOCK", "256"}}, 2);
+    auto b = emit_mlir(kernels("softmax.py"), "softmax_kernel", "*fp32, *fp32, i32",
+                       {{"BLOCK", "256"}}, 2);
     ASSERT_TRUE(a.ok) << a.diagnostics;
     EXPECT_EQ(a.text, b.text);
 }
@@ -431,14 +464,15 @@ TEST(MlirEmit, Deterministic) {
 std::string dtypes_py() { return std::string(MT_MLIR_KERNELS_DIR) + "/dtypes.py"; }
 
 TEST(MlirDtypes, HalfPrecisionComputesInF32AndRoundsAfterEachInexactOp) {
-    auto e = emit_mlir(dtypes_py(), "half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16", {{"BLOCK", "128"}}, 1,
-                       "half_ops");
+    auto e = emit_mlir(dtypes_py(), "half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16",
+                       {{"BLOCK", "128"}}, 1, "half_ops");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // an f16 parameter crosses as f16 (the header's mytriton_fp16) and is widened once
     EXPECT_HAS(e.text, "%n: i32, %scale: f16) kernel");
     EXPECT_HAS(e.text, "      %scale_f32 = arith.extf %scale : f16 to f32\n");
     // loads of f16 elements, widened in the taken branch
-    EXPECT_HAS(e.text, "%v4 = llvm.getelementptr %x_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, f16\n");
+    EXPECT_HAS(e.text,
+               "%v4 = llvm.getelementptr %x_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, f16\n");
     EXPECT_HAS(e.text,
                "        %v6_loaded = llvm.load %v4 : !llvm.ptr -> f16\n"
                "        %v6_loaded_f32 = arith.extf %v6_loaded : f16 to f32\n"
@@ -464,14 +498,21 @@ TEST(MlirDtypes, HalfPrecisionComputesInF32AndRoundsAfterEachInexactOp) {
 }
 
 TEST(MlirDtypes, CastsHaveTritonsSemantics) {
-    auto e = emit_mlir(dtypes_py(), "cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32", {{"BLOCK", "64"}},
-                       1, "casts");
+    auto e =
+        emit_mlir(dtypes_py(), "cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32",
+                  {{"BLOCK", "64"}}, 1, "casts");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // to 8-bit integers: the 16-bit conversion, then truncation (300.5 -> 44)
-    EXPECT_HAS(e.text, "%v6_i16 = arith.fptosi %v6 : f32 to i16\n      %v7 = arith.trunci %v6_i16 : i16 to i8\n");
-    EXPECT_HAS(e.text, "%v6_u16 = arith.fptoui %v6 : f32 to i16\n      %v9 = arith.trunci %v6_u16 : i16 to i8\n");
+    EXPECT_HAS(
+        e.text,
+        "%v6_i16 = arith.fptosi %v6 : f32 to i16\n      %v7 = arith.trunci %v6_i16 : i16 to i8\n");
+    EXPECT_HAS(
+        e.text,
+        "%v6_u16 = arith.fptoui %v6 : f32 to i16\n      %v9 = arith.trunci %v6_u16 : i16 to i8\n");
     EXPECT_HAS(e.text, "%v11 = arith.fptosi %v6 : f32 to i64\n");
-    EXPECT_HAS(e.text, "%v6_f16 = arith.truncf %v6 : f32 to f16\n      %v13 = arith.extf %v6_f16 : f16 to f32\n");
+    EXPECT_HAS(
+        e.text,
+        "%v6_f16 = arith.truncf %v6 : f32 to f16\n      %v13 = arith.extf %v6_f16 : f16 to f32\n");
     // fp_downcast_rounding="rtz": the nearest, stepped toward zero where it is farther
     EXPECT_HAS(e.text,
                "      %v6_bf16 = arith.truncf %v6 : f32 to bf16\n"
@@ -487,7 +528,9 @@ TEST(MlirDtypes, CastsHaveTritonsSemantics) {
                "      %v6_rz_or_nan = arith.select %v6_is_nan, %c32767_i16, %v6_rz_bits : i16\n"
                "      %v6_rz_bf16 = arith.bitcast %v6_rz_or_nan : i16 to bf16\n"
                "      %v15 = arith.extf %v6_rz_bf16 : bf16 to f32\n");
-    EXPECT_HAS(e.text, "%v17 = arith.extf %v6 : f32 to f64\n      %v18 = arith.mulf %v17, %c2.5_f64 : f64\n");
+    EXPECT_HAS(
+        e.text,
+        "%v17 = arith.extf %v6 : f32 to f64\n      %v18 = arith.mulf %v17, %c2.5_f64 : f64\n");
     EXPECT_HAS(e.text, "llvm.getelementptr %i8_ptr[%v3] : (!llvm.ptr, i32) -> !llvm.ptr, i8\n");
     std::string bin;
     ASSERT_EQ(lower("dtypes_casts", e.text, &bin), "");
@@ -499,7 +542,8 @@ TEST(MlirDtypes, CastsHaveTritonsSemantics) {
 }
 
 TEST(MlirDtypes, IntegerOps) {
-    auto e = emit_mlir(dtypes_py(), "int_ops_kernel", "*i32, *i32, *i32, i32", {{"BLOCK", "64"}}, 1, "int_ops");
+    auto e = emit_mlir(dtypes_py(), "int_ops_kernel", "*i32, *i32, *i32, i32", {{"BLOCK", "64"}}, 1,
+                       "int_ops");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, " = arith.shli %v6, %c3_i32 : i32\n");
     EXPECT_HAS(e.text, " = arith.shrsi %v");
@@ -523,8 +567,8 @@ TEST(MlirDtypes, IntegerOps) {
 }
 
 TEST(MlirDtypes, UnsignedOpsAreTheUnsignedArithOps) {
-    auto e = emit_mlir(dtypes_py(), "unsigned_ops_kernel", "*u32, *u32, *u64, i32", {{"BLOCK", "64"}}, 1,
-                       "unsigned_ops");
+    auto e = emit_mlir(dtypes_py(), "unsigned_ops_kernel", "*u32, *u32, *u64, i32",
+                       {{"BLOCK", "64"}}, 1, "unsigned_ops");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "%v9 = arith.shrui %v6, %v8 : i32\n");
     EXPECT_HAS(e.text, "%v10 = arith.divui %v6, %v8 : i32\n");
@@ -541,10 +585,12 @@ TEST(MlirDtypes, UnsignedOpsAreTheUnsignedArithOps) {
 }
 
 TEST(MlirDtypes, MathFunctionsLowerToLibdevice) {
-    auto e = emit_mlir(dtypes_py(), "math_kernel", "*fp32, *fp32, i32", {{"BLOCK", "64"}}, 1, "mathfn");
+    auto e =
+        emit_mlir(dtypes_py(), "math_kernel", "*fp32, *fp32, i32", {{"BLOCK", "64"}}, 1, "mathfn");
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    for (const char* op : {"math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt", "math.sin", "math.cos",
-                           "math.erf", "math.floor", "math.ceil", "math.absf", "math.exp", "arith.divf", "arith.remf"})
+    for (const char *op : {"math.exp2", "math.log", "math.log2", "math.sqrt", "math.rsqrt",
+                           "math.sin", "math.cos", "math.erf", "math.floor", "math.ceil",
+                           "math.absf", "math.exp", "arith.divf", "arith.remf"})
         EXPECT_HAS(e.text, std::string(" = ") + op + " ");
     std::string bin;
     ASSERT_EQ(lower("dtypes_math", e.text, &bin), "");
@@ -552,7 +598,8 @@ TEST(MlirDtypes, MathFunctionsLowerToLibdevice) {
 }
 
 TEST(MlirDtypes, Float64) {
-    auto e = emit_mlir(dtypes_py(), "math64_kernel", "*fp64, *fp32, i32", {{"BLOCK", "64"}}, 1, "math64");
+    auto e = emit_mlir(dtypes_py(), "math64_kernel", "*fp64, *fp32, i32", {{"BLOCK", "64"}}, 1,
+                       "math64");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, " = math.exp2 %v6 : f64\n");
     EXPECT_HAS(e.text, " = arith.remf %v6, %c2.0_f64 : f64\n");
@@ -566,7 +613,8 @@ TEST(MlirDtypes, Float64) {
 }
 
 TEST(MlirDtypes, Fp8IsBytesConvertedInArith) {
-    auto e = emit_mlir(dtypes_py(), "fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", {{"BLOCK", "64"}}, 1, "fp8");
+    auto e = emit_mlir(dtypes_py(), "fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32",
+                       {{"BLOCK", "64"}}, 1, "fp8");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // stored as bytes: the f32 rounded to nearest even, saturated to the largest finite value, NaN 0x7f
     // whatever its sign (the GPU's satfinite conversion, and the runtime's mytriton_fp8e4nv_from_float,
@@ -579,22 +627,26 @@ TEST(MlirDtypes, Fp8IsBytesConvertedInArith) {
     // read back through f16: e4m3 scaled by 2^8, its NaN its own pattern
     EXPECT_HAS(e.text, " = arith.bitcast %v6_f8e4nv_f16bits : i16 to f16\n");
     EXPECT_HAS(e.text, " = arith.mulf %v6_f8e4nv_f32, %c256.0_f32 : f32\n");
-    EXPECT_EQ(e.text.find("f8E4M3FN"), std::string::npos) << "no fp8 MLIR types: mlir-opt 19 does not lower them";
+    EXPECT_EQ(e.text.find("f8E4M3FN"), std::string::npos)
+        << "no fp8 MLIR types: mlir-opt 19 does not lower them";
     EXPECT_EQ(lower("dtypes_fp8", e.text), "");
 }
 
 TEST(MlirDtypes, Bitcasts) {
-    auto e = emit_mlir(dtypes_py(), "bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32", {{"BLOCK", "64"}}, 1, "bitcasts");
+    auto e = emit_mlir(dtypes_py(), "bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32",
+                       {{"BLOCK", "64"}}, 1, "bitcasts");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     EXPECT_HAS(e.text, "%v7 = arith.bitcast %v6 : f32 to i32\n");
     // an f16 register (f32) is its f16 first
-    EXPECT_HAS(e.text, "%v10_f16 = arith.truncf %v10 : f32 to f16\n      %v11 = arith.bitcast %v10_f16 : f16 to i16\n");
+    EXPECT_HAS(
+        e.text,
+        "%v10_f16 = arith.truncf %v10 : f32 to f16\n      %v11 = arith.bitcast %v10_f16 : f16 to i16\n");
     EXPECT_EQ(lower("dtypes_bitcast", e.text), "");
 }
 
 TEST(MlirDtypes, ReductionsOfEveryNumericDtype) {
-    auto e = emit_mlir(dtypes_py(), "reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8", {{"BLOCK", "64"}}, 1,
-                       "reduce");
+    auto e = emit_mlir(dtypes_py(), "reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8",
+                       {{"BLOCK", "64"}}, 1, "reduce");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // tl.max / tl.min of a dtype narrower than 32 bits reduce in i32 / f32, as Triton's
     EXPECT_HAS(e.text, "memref<64xi32, #gpu.address_space<workgroup>>");
@@ -608,12 +660,15 @@ TEST(MlirDtypes, ReductionsOfEveryNumericDtype) {
 }
 
 TEST(MlirDtypes, ScalarParametersOfEveryDtype) {
-    auto e = emit_mlir(dtypes_py(), "scalar_params_kernel", "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv",
-                       {{"BLOCK", "32"}}, 1, "params");
+    auto e = emit_mlir(dtypes_py(), "scalar_params_kernel",
+                       "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv", {{"BLOCK", "32"}}, 1,
+                       "params");
     ASSERT_TRUE(e.ok) << e.diagnostics;
     // bools and fp8 cross as bytes, as the launcher's C types
-    EXPECT_HAS(e.text, "(%out_ptr: !llvm.ptr, %flag_ptr: !llvm.ptr, %h: f16, %b: bf16, %l: i64, %u: i32, %d: f64, "
-                       "%c: i8, %e4: i8) kernel");
+    EXPECT_HAS(
+        e.text,
+        "(%out_ptr: !llvm.ptr, %flag_ptr: !llvm.ptr, %h: f16, %b: bf16, %l: i64, %u: i32, %d: f64, "
+        "%c: i8, %e4: i8) kernel");
     EXPECT_HAS(e.text, "%c_bool = arith.cmpi ne, %c, %c0_i8 : i8\n");
     EXPECT_HAS(e.text, "%b_f32 = arith.extf %b : bf16 to f32\n");
     // a bool stored as a byte
@@ -622,7 +677,8 @@ TEST(MlirDtypes, ScalarParametersOfEveryDtype) {
     ASSERT_EQ(lower("dtypes_params", e.text, &bin), "");
     // one .param per parameter: the launcher's calling convention
     size_t count = 0;
-    for (size_t at = bin.find(".param "); at != std::string::npos; at = bin.find(".param ", at + 1)) count++;
+    for (size_t at = bin.find(".param "); at != std::string::npos; at = bin.find(".param ", at + 1))
+        count++;
     EXPECT_EQ(count, 9u) << bin;
 }
 
@@ -631,15 +687,17 @@ TEST(MlirDtypes, EveryKernelLowersAtO2) {
     struct K {
         const char *kernel, *signature, *block;
     };
-    for (K k : {K{"half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16", "128"},
-                K{"cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32", "64"},
-                K{"int_ops_kernel", "*i32, *i32, *i32, i32", "64"},
-                K{"unsigned_ops_kernel", "*u32, *u32, *u64, i32", "64"},
-                K{"math_kernel", "*fp32, *fp32, i32", "64"}, K{"math64_kernel", "*fp64, *fp32, i32", "64"},
-                K{"fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", "64"},
-                K{"bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32", "64"},
-                K{"reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8", "64"},
-                K{"scalar_params_kernel", "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv", "32"}}) {
+    for (K k :
+         {K{"half_ops_kernel", "*fp16, *fp16, *fp16, i32, fp16", "128"},
+          K{"cast_kernel", "*fp32, *i8, *u8, *i64, *fp16, *bf16, *fp64, i32", "64"},
+          K{"int_ops_kernel", "*i32, *i32, *i32, i32", "64"},
+          K{"unsigned_ops_kernel", "*u32, *u32, *u64, i32", "64"},
+          K{"math_kernel", "*fp32, *fp32, i32", "64"},
+          K{"math64_kernel", "*fp64, *fp32, i32", "64"},
+          K{"fp8_kernel", "*fp32, *fp8e4nv, *fp8e5, *fp32, i32", "64"},
+          K{"bitcast_kernel", "*fp32, *u32, *fp16, *i16, i32", "64"},
+          K{"reduce_kernel", "*fp32, *bf16, *u8, *fp32, *bf16, *u8", "64"},
+          K{"scalar_params_kernel", "*fp32, *i1, fp16, bf16, i64, u32, fp64, i1, fp8e4nv", "32"}}) {
         auto e = emit_mlir(dtypes_py(), k.kernel, k.signature, {{"BLOCK", k.block}}, 2, "o2");
         ASSERT_TRUE(e.ok) << k.kernel << ": " << e.diagnostics;
         EXPECT_EQ(lower(std::string("dtypes_o2_") + k.kernel, e.text), "") << k.kernel;
@@ -654,8 +712,8 @@ struct HandEmit {
 };
 
 // Emits hand-built SSA whose tile may hold up to max_elements elements.
-HandEmit emit_hand(Ssa& s, int max_elements) {
-    MtContext* ctx = mt_context_new("hand.py");
+HandEmit emit_hand(Ssa &s, int max_elements) {
+    MtContext *ctx = mt_context_new("hand.py");
     TileInfo tile{};
     HandEmit r{false, ""};
     if (shape_analyze(ctx, s.f, max_elements, &tile)) {
@@ -688,10 +746,12 @@ TEST(MlirEmit, TileBeyondABlockIsADiagnostic) {
     s.store(p, cf(1.0));
     auto r = emit_hand(s, 4096);
     EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.diagnostics.find("hand.py:1:1: error: the MLIR backend does not cover 'arange' of 2048 elements: it "
-                                 "runs one thread per element of the tile (2048,), and a CUDA block has at most 1024 "
-                                 "threads"),
-              std::string::npos)
+    EXPECT_NE(
+        r.diagnostics.find(
+            "hand.py:1:1: error: the MLIR backend does not cover 'arange' of 2048 elements: it "
+            "runs one thread per element of the tile (2048,), and a CUDA block has at most 1024 "
+            "threads"),
+        std::string::npos)
         << r.diagnostics;
 }
 
@@ -706,8 +766,9 @@ TEST(MlirEmit, ReductionOverANonPowerOfTwoIsADiagnostic) {
     s.store(param(0), total);
     auto r = emit_hand(s, 1024);
     EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.diagnostics.find("error: the MLIR backend does not cover tl.sum in a kernel of 48 threads (the "
-                                 "reduction tree needs a power of two)"),
+    EXPECT_NE(r.diagnostics.find(
+                  "error: the MLIR backend does not cover tl.sum in a kernel of 48 threads (the "
+                  "reduction tree needs a power of two)"),
               std::string::npos)
         << r.diagnostics;
 }
@@ -723,7 +784,8 @@ TEST(MlirEmit, AnOpWithoutAnMlirOpForTheDtypeIsADiagnostic) {
     s.store(p, sh);
     auto r = emit_hand(s, 1024);
     EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.diagnostics.find("error: the MLIR backend does not cover 'shl' on float32"), std::string::npos)
+    EXPECT_NE(r.diagnostics.find("error: the MLIR backend does not cover 'shl' on float32"),
+              std::string::npos)
         << r.diagnostics;
 }
 
@@ -740,8 +802,16 @@ TEST(MlirEmit, CoveredHandBuiltKernelEmits) {
 // ---- The CLI's MLIR stages ---------------------------------------------------
 
 std::vector<std::string> add_args() {
-    return {MT_TEST_COMPILER, kernels("vector_add.py"), "--kernel", "add_kernel", "--signature",
-            "*fp32, *fp32, *fp32, i32", "-D", "BLOCK=256", "--name", "vector_add"};
+    return {MT_TEST_COMPILER,
+            kernels("vector_add.py"),
+            "--kernel",
+            "add_kernel",
+            "--signature",
+            "*fp32, *fp32, *fp32, i32",
+            "-D",
+            "BLOCK=256",
+            "--name",
+            "vector_add"};
 }
 
 TEST(MlirCli, LauncherStageNeedsTheLoweredModule) {
@@ -749,7 +819,8 @@ TEST(MlirCli, LauncherStageNeedsTheLoweredModule) {
     args.push_back("--emit=mlir-launcher");
     auto r = mt_test::run_process(args);
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("--emit=mlir-launcher needs --mlir-binary FILE"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--emit=mlir-launcher needs --mlir-binary FILE"), std::string::npos)
+        << r.err;
 }
 
 TEST(MlirCli, UnloweredModuleIsRejected) {
@@ -761,9 +832,12 @@ TEST(MlirCli, UnloweredModuleIsRejected) {
     args.insert(args.end(), {"--mlir-binary", dir + "/vector_add.mlir", "-o", dir});
     auto r = mt_test::run_process(args);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("--mlir-binary: no gpu.binary with an assembly attribute"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--mlir-binary: no gpu.binary with an assembly attribute"),
+              std::string::npos)
+        << r.err;
     EXPECT_FALSE(mt_test::file_exists(dir + "/vector_add_mlir.c"));
-    EXPECT_TRUE(mt_test::file_exists(dir + "/vector_add.h")) << "the second step leaves the first one's outputs";
+    EXPECT_TRUE(mt_test::file_exists(dir + "/vector_add.h"))
+        << "the second step leaves the first one's outputs";
 }
 
 TEST(MlirCli, BinaryOfAnotherKernelIsRejected) {
@@ -787,7 +861,9 @@ TEST(MlirCli, BinaryOfAnotherKernelIsRejected) {
     args.insert(args.end(), {"--mlir-binary", dir + "/other.gpu.mlir", "--emit=mlir-launcher"});
     auto r = mt_test::run_process(args);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("--mlir-binary: the PTX has no '.entry vector_add_kernel'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--mlir-binary: the PTX has no '.entry vector_add_kernel'"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(MlirCli, TileWiderThanABlockIsADiagnosticNamingTheOp) {
@@ -799,8 +875,10 @@ TEST(MlirCli, TileWiderThanABlockIsADiagnosticNamingTheOp) {
     auto r = mt_test::run_process(args);
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_NE(r.err.find("vector_add.py:8:29: error: the MLIR backend does not cover 'arange' of 2048 elements"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find(
+            "vector_add.py:8:29: error: the MLIR backend does not cover 'arange' of 2048 elements"),
+        std::string::npos)
         << r.err;
     args = add_args();
     args[7] = "BLOCK=2048";
@@ -810,13 +888,14 @@ TEST(MlirCli, TileWiderThanABlockIsADiagnosticNamingTheOp) {
 
 TEST(MlirCli, FailedCompileRemovesTheModule) {
     std::string dir = mt_test::make_temp_dir("mlir_cli_uncovered");
-    std::string path = write_kernel("mlir_cli_uncovered_src", "k.py",
-                                    kernel_text("x, BLOCK: tl.constexpr",
-                                                "    offs = tl.arange(0, BLOCK)\n    tl.store(x + offs, 1.0)\n"));
+    std::string path =
+        write_kernel("mlir_cli_uncovered_src", "k.py",
+                     kernel_text("x, BLOCK: tl.constexpr",
+                                 "    offs = tl.arange(0, BLOCK)\n    tl.store(x + offs, 1.0)\n"));
     mt_test::write_file(dir + "/k.mlir", "stale");
     // 2048 elements: beyond one thread per element at every level
-    auto r = mt_test::run_process({MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32", "-D", "BLOCK=2048",
-                                   "-O1", "--backends", "mlir", "-o", dir});
+    auto r = mt_test::run_process({MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32",
+                                   "-D", "BLOCK=2048", "-O1", "--backends", "mlir", "-o", dir});
     EXPECT_EQ(r.status, 1);
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.mlir"));
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.h"));
@@ -836,9 +915,9 @@ namespace {
 // float-to-integer conversion does not saturate.
 
 // The kernel's module as a CPU module: func.func @<symbol>(%pid_arg: i32, ...).
-std::string cpu_kernel(const std::string& text) {
+std::string cpu_kernel(const std::string &text) {
     std::string t = text;
-    auto replace = [&t](const std::string& from, const std::string& to) {
+    auto replace = [&t](const std::string &from, const std::string &to) {
         size_t at = t.find(from);
         EXPECT_NE(at, std::string::npos) << from;
         if (at != std::string::npos) t.replace(at, from.size(), to);
@@ -847,8 +926,10 @@ std::string cpu_kernel(const std::string& text) {
     size_t g = t.find("  gpu.module @");
     t.erase(g, t.find('\n', g) + 1 - g);
     size_t f = t.find("gpu.func @");
-    size_t open = t.find('(', f), attrs = t.find(") kernel attributes", f), body = t.find("{\n", attrs);
-    t.replace(f, body - f, "func.func @k(%pid_arg: i32, " + t.substr(open + 1, attrs - open - 1) + ") ");
+    size_t open = t.find('(', f), attrs = t.find(") kernel attributes", f),
+           body = t.find("{\n", attrs);
+    t.replace(f, body - f,
+              "func.func @k(%pid_arg: i32, " + t.substr(open + 1, attrs - open - 1) + ") ");
     replace("= gpu.block_id x", "= arith.index_cast %pid_arg : i32 to index");
     replace("gpu.return", "return");
     // the gpu.module's closing brace
@@ -858,13 +939,13 @@ std::string cpu_kernel(const std::string& text) {
 }
 
 struct Output {
-    const char* name;
-    int bits;            // element width
-    uint32_t nan_above;  // magnitudes above this are NaN (0: none expected)
+    const char *name;
+    int bits;                   // element width
+    uint32_t nan_above;         // magnitudes above this are NaN (0: none expected)
     std::vector<int64_t> want;  // -1: any NaN, -2: not checked
 };
 
-std::string dense(const std::vector<int64_t>& v, const char* type) {
+std::string dense(const std::vector<int64_t> &v, const char *type) {
     std::string s = "dense<[";
     for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + std::to_string(v[i]);
     return s + "]> : tensor<" + std::to_string(v.size()) + "x" + type + ">";
@@ -873,15 +954,18 @@ std::string dense(const std::vector<int64_t>& v, const char* type) {
 std::string check_function(int bits) {
     std::string w = "i" + std::to_string(bits), n = std::to_string(bits);
     std::string load = bits == 32 ? "      %g = llvm.load %p : !llvm.ptr -> i32\n"
-                                  : "      %v = llvm.load %p : !llvm.ptr -> " + w + "\n      %g = arith.extui %v : " + w +
-                                        " to i32\n";
+                                  : "      %v = llvm.load %p : !llvm.ptr -> " + w +
+                                        "\n      %g = arith.extui %v : " + w + " to i32\n";
     return "  func.func @check" + n +
            "(%out: !llvm.ptr, %want: !llvm.ptr, %n: i32, %nan_above: i32) -> i32 {\n"
            "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n    %cm1 = arith.constant -1 : i32\n"
            "    %cm2 = arith.constant -2 : i32\n"
-           "    %mask = arith.constant " + std::to_string(bits == 32 ? 0x7fffffffLL : (1LL << (bits - 1)) - 1) + " : i32\n"
+           "    %mask = arith.constant " +
+           std::to_string(bits == 32 ? 0x7fffffffLL : (1LL << (bits - 1)) - 1) +
+           " : i32\n"
            "    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {\n"
-           "      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, " + w + "\n" + load +
+           "      %p = llvm.getelementptr %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, " +
+           w + "\n" + load +
            "      %q = llvm.getelementptr %want[%i] : (!llvm.ptr, i32) -> !llvm.ptr, i32\n"
            "      %w = llvm.load %q : !llvm.ptr -> i32\n"
            "      %eq = arith.cmpi eq, %g, %w : i32\n"
@@ -900,23 +984,55 @@ std::string check_function(int bits) {
 TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
     if (!MT_MLIR_CPU_RUNNER[0]) GTEST_SKIP() << "no mlir-cpu-runner (Debian: mlir-19-tools)";
     std::string path = std::string(MT_MLIR_KERNELS_DIR) + "/conversions.py";
-    auto e = emit_mlir(path, "conversions_kernel",
-                       "*fp32, *fp64, *fp8e4nv, *fp8e5, *fp8e4nv, *fp8e5, *fp32, *fp32, *fp16, *fp16, *bf16, *bf16, "
-                       "*fp32, *fp16, *fp16");
+    auto e = emit_mlir(
+        path, "conversions_kernel",
+        "*fp32, *fp64, *fp8e4nv, *fp8e5, *fp8e4nv, *fp8e5, *fp32, *fp32, *fp16, *fp16, *bf16, *bf16, "
+        "*fp32, *fp16, *fp16");
     ASSERT_TRUE(e.ok) << e.diagnostics;
 
     // inputs: the edges of every format, then random values of every scale
-    std::vector<float> xs = {0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 300.5f, 448.0f, 464.0f, 480.0f, 1e6f, -1e6f,
-                             57344.0f, 61440.0f, 65504.0f, 65519.0f, 65520.0f, -65520.0f, 1e-8f, -1e-8f,
-                             0.001953125f, 0.0029296875f, 0.0009765625f, 1.52587890625e-05f, 2.2e-05f, 3e38f,
-                             1e-40f, -1e-40f, 1.0f + 1.0f / 16, 1.0f + 3.0f / 16, 1.0f + 1.0f / 32, NAN, -NAN,
-                             INFINITY, -INFINITY};
+    std::vector<float> xs = {0.0f,
+                             -0.0f,
+                             1.0f,
+                             -1.0f,
+                             0.1f,
+                             300.5f,
+                             448.0f,
+                             464.0f,
+                             480.0f,
+                             1e6f,
+                             -1e6f,
+                             57344.0f,
+                             61440.0f,
+                             65504.0f,
+                             65519.0f,
+                             65520.0f,
+                             -65520.0f,
+                             1e-8f,
+                             -1e-8f,
+                             0.001953125f,
+                             0.0029296875f,
+                             0.0009765625f,
+                             1.52587890625e-05f,
+                             2.2e-05f,
+                             3e38f,
+                             1e-40f,
+                             -1e-40f,
+                             1.0f + 1.0f / 16,
+                             1.0f + 3.0f / 16,
+                             1.0f + 1.0f / 32,
+                             NAN,
+                             -NAN,
+                             INFINITY,
+                             -INFINITY};
     std::mt19937 gen(12);
     std::uniform_real_distribution<float> mant(1.0f, 2.0f);
     std::uniform_int_distribution<int> expo(-30, 20), sign(0, 1);
-    while (xs.size() < 600) xs.push_back((sign(gen) ? -1.0f : 1.0f) * std::ldexp(mant(gen), expo(gen)));
+    while (xs.size() < 600)
+        xs.push_back((sign(gen) ? -1.0f : 1.0f) * std::ldexp(mant(gen), expo(gen)));
     std::vector<double> xds;
-    for (size_t i = 0; i < xs.size(); i++) xds.push_back(static_cast<double>(xs[i]) * (1.0 + 1e-9 * (i % 7)));
+    for (size_t i = 0; i < xs.size(); i++)
+        xds.push_back(static_cast<double>(xs[i]) * (1.0 + 1e-9 * (i % 7)));
 
     auto f32 = [](float v) -> int64_t {
         uint32_t u;
@@ -926,13 +1042,21 @@ TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
     auto nan_or = [](double v, int64_t bits) -> int64_t { return v != v ? -1 : bits; };
     // rtz toward zero for finite values; infinities stay (16-bit) or
     // saturate like the round-to-nearest conversion (8-bit, satfinite)
-    auto rz = [](double v, int e, int m) { return std::isinf(v) ? v : static_cast<double>(mytriton_round_rz(v, e, m)); };
-    std::vector<Output> outs = {{"fp8e4nv", 8, 0, {}},          {"fp8e5", 8, 0, {}},
-                                {"fp8e4nv rtz", 8, 0, {}},      {"fp8e5 rtz", 8, 0, {}},
-                                {"fp8e4nv to f32", 32, 0x7f800000u, {}}, {"fp8e5 to f32", 32, 0x7f800000u, {}},
-                                {"f16", 16, 0x7c00u, {}},       {"f16 rtz", 16, 0x7c00u, {}},
-                                {"bf16", 16, 0x7f80u, {}},      {"bf16 rtz", 16, 0x7f80u, {}},
-                                {"f64 to f32 rtz", 32, 0x7f800000u, {}}, {"f64 to f16", 16, 0x7c00u, {}},
+    auto rz = [](double v, int e, int m) {
+        return std::isinf(v) ? v : static_cast<double>(mytriton_round_rz(v, e, m));
+    };
+    std::vector<Output> outs = {{"fp8e4nv", 8, 0, {}},
+                                {"fp8e5", 8, 0, {}},
+                                {"fp8e4nv rtz", 8, 0, {}},
+                                {"fp8e5 rtz", 8, 0, {}},
+                                {"fp8e4nv to f32", 32, 0x7f800000u, {}},
+                                {"fp8e5 to f32", 32, 0x7f800000u, {}},
+                                {"f16", 16, 0x7c00u, {}},
+                                {"f16 rtz", 16, 0x7c00u, {}},
+                                {"bf16", 16, 0x7f80u, {}},
+                                {"bf16 rtz", 16, 0x7f80u, {}},
+                                {"f64 to f32 rtz", 32, 0x7f800000u, {}},
+                                {"f64 to f16", 16, 0x7c00u, {}},
                                 {"f64 to f16 rtz", 16, 0x7c00u, {}}};
     for (size_t i = 0; i < xs.size(); i++) {
         float x = xs[i];
@@ -980,17 +1104,19 @@ TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
         xdbits.push_back(u);
     }
     main += dense(xbits, "i32") + ") : !llvm.array<" + n + " x i32>\n";
-    main += "  llvm.mlir.global internal @in_xd(" + dense(xdbits, "i64") + ") : !llvm.array<" + n + " x i64>\n";
+    main += "  llvm.mlir.global internal @in_xd(" + dense(xdbits, "i64") + ") : !llvm.array<" + n +
+            " x i64>\n";
     for (size_t k = 0; k < outs.size(); k++) {
         std::string w = "i" + std::to_string(outs[k].bits), K = std::to_string(k);
-        main += "  llvm.mlir.global internal @out" + K + "(dense<0> : tensor<" + n + "x" + w + ">) : !llvm.array<" +
-                n + " x " + w + ">\n";
-        main += "  llvm.mlir.global internal @want" + K + "(" + dense(outs[k].want, "i32") + ") : !llvm.array<" + n +
-                " x i32>\n";
+        main += "  llvm.mlir.global internal @out" + K + "(dense<0> : tensor<" + n + "x" + w +
+                ">) : !llvm.array<" + n + " x " + w + ">\n";
+        main += "  llvm.mlir.global internal @want" + K + "(" + dense(outs[k].want, "i32") +
+                ") : !llvm.array<" + n + " x i32>\n";
     }
     for (int bits : {8, 16, 32}) main += check_function(bits);
-    main += "  func.func @main() -> i32 {\n    %x = llvm.mlir.addressof @in_x : !llvm.ptr\n"
-            "    %xd = llvm.mlir.addressof @in_xd : !llvm.ptr\n";
+    main +=
+        "  func.func @main() -> i32 {\n    %x = llvm.mlir.addressof @in_x : !llvm.ptr\n"
+        "    %xd = llvm.mlir.addressof @in_xd : !llvm.ptr\n";
     std::string args = "%i, %x, %xd", types = "i32, !llvm.ptr, !llvm.ptr";
     for (size_t k = 0; k < outs.size(); k++) {
         std::string K = std::to_string(k);
@@ -999,15 +1125,17 @@ TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
         args += ", %out" + K;
         types += ", !llvm.ptr";
     }
-    main += "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n    %n = arith.constant " + n +
-            " : i32\n    scf.for %i = %c0 to %n step %c1 : i32 {\n      func.call @k(" + args + ") : (" + types +
-            ") -> ()\n    }\n    %mask0 = arith.constant 0 : i32\n";
+    main +=
+        "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n    %n = arith.constant " +
+        n + " : i32\n    scf.for %i = %c0 to %n step %c1 : i32 {\n      func.call @k(" + args +
+        ") : (" + types + ") -> ()\n    }\n    %mask0 = arith.constant 0 : i32\n";
     for (size_t k = 0; k < outs.size(); k++) {
         std::string K = std::to_string(k), N = std::to_string(k + 1);
         main += "    %nan" + K + " = arith.constant " +
                 std::to_string(outs[k].nan_above ? outs[k].nan_above : 0xffffffffu) + " : i32\n";
-        main += "    %bad" + K + " = func.call @check" + std::to_string(outs[k].bits) + "(%out" + K + ", %want" + K +
-                ", %n, %nan" + K + ") : (!llvm.ptr, !llvm.ptr, i32, i32) -> i32\n";
+        main += "    %bad" + K + " = func.call @check" + std::to_string(outs[k].bits) + "(%out" +
+                K + ", %want" + K + ", %n, %nan" + K +
+                ") : (!llvm.ptr, !llvm.ptr, i32, i32) -> i32\n";
         main += "    %any" + K + " = arith.cmpi ne, %bad" + K + ", %c0 : i32\n";
         main += "    %bit" + K + " = arith.constant " + std::to_string(1 << k) + " : i32\n";
         main += "    %set" + K + " = arith.select %any" + K + ", %bit" + K + ", %c0 : i32\n";
@@ -1019,10 +1147,12 @@ TEST(MlirCpu, ConversionsWrittenAsArithMatchTheRuntime) {
 
     std::string dir = mt_test::make_temp_dir("mlir_cpu_conversions");
     mt_test::write_file(dir + "/cpu.mlir", module);
-    auto l = mt_test::run_process({MT_MLIR_OPT, dir + "/cpu.mlir", "--convert-scf-to-cf", "--convert-arith-to-llvm",
-                                   "--convert-func-to-llvm", "--reconcile-unrealized-casts", "-o", dir + "/cpu.ll.mlir"});
+    auto l = mt_test::run_process({MT_MLIR_OPT, dir + "/cpu.mlir", "--convert-scf-to-cf",
+                                   "--convert-arith-to-llvm", "--convert-func-to-llvm",
+                                   "--reconcile-unrealized-casts", "-o", dir + "/cpu.ll.mlir"});
     ASSERT_EQ(l.status, 0) << l.err << "\n" << module;
-    std::vector<std::string> run = {MT_MLIR_CPU_RUNNER, dir + "/cpu.ll.mlir", "-e", "main", "-entry-point-result=i32"};
+    std::vector<std::string> run = {MT_MLIR_CPU_RUNNER, dir + "/cpu.ll.mlir", "-e", "main",
+                                    "-entry-point-result=i32"};
     if (MT_MLIR_BF16_LIBCALL[0]) run.push_back(std::string("-shared-libs=") + MT_MLIR_BF16_LIBCALL);
     auto r = mt_test::run_process(run);
     ASSERT_EQ(r.status, 0) << r.err;

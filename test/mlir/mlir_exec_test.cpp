@@ -24,7 +24,8 @@ namespace {
 std::string no_gpu_reason() {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess) return std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
+    if (err != cudaSuccess)
+        return std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
     if (n == 0) return "no CUDA device";
     return "";
 }
@@ -38,17 +39,19 @@ std::string no_gpu_reason() {
 // A device buffer of n elements.
 template <class T>
 struct Dev {
-    T* p = nullptr;
+    T *p = nullptr;
     size_t n = 0;
     explicit Dev(size_t count) : n(count) {
-        EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&p), (count ? count : 1) * sizeof(T)), cudaSuccess);
+        EXPECT_EQ(cudaMalloc(reinterpret_cast<void **>(&p), (count ? count : 1) * sizeof(T)),
+                  cudaSuccess);
     }
-    explicit Dev(const std::vector<T>& v) : Dev(v.size()) { put(v); }
+    explicit Dev(const std::vector<T> &v) : Dev(v.size()) { put(v); }
     ~Dev() { cudaFree(p); }
-    Dev(const Dev&) = delete;
-    Dev& operator=(const Dev&) = delete;
-    void put(const std::vector<T>& v) {
-        EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    Dev(const Dev &) = delete;
+    Dev &operator=(const Dev &) = delete;
+    void put(const std::vector<T> &v) {
+        EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
+                  cudaSuccess);
     }
     void fill(T value) { put(std::vector<T>(n, value)); }
     std::vector<T> get() const {
@@ -67,27 +70,30 @@ uint32_t bits(float f) {
 }
 
 // Same bits (NaNs: any NaN).
-void expect_same(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+void expect_same(const std::vector<float> &got, const std::vector<float> &want, const char *what) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); i++) {
         if (std::isnan(want[i]) && std::isnan(got[i])) continue;
-        ASSERT_EQ(bits(got[i]), bits(want[i])) << what << " at " << i << ": " << got[i] << " vs " << want[i];
+        ASSERT_EQ(bits(got[i]), bits(want[i]))
+            << what << " at " << i << ": " << got[i] << " vs " << want[i];
     }
 }
 
 // Same values: bits, except that a zero equals a zero of either sign (the
 // NaN-ignoring maximum and minimum of +0 and -0 may give either, fmaxf's rule).
-void expect_same_value(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+void expect_same_value(const std::vector<float> &got, const std::vector<float> &want,
+                       const char *what) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); i++) {
         if (std::isnan(want[i]) && std::isnan(got[i])) continue;
         if (got[i] == 0.0f && want[i] == 0.0f) continue;
-        ASSERT_EQ(bits(got[i]), bits(want[i])) << what << " at " << i << ": " << got[i] << " vs " << want[i];
+        ASSERT_EQ(bits(got[i]), bits(want[i]))
+            << what << " at " << i << ": " << got[i] << " vs " << want[i];
     }
 }
 
-void expect_near(const std::vector<float>& got, const std::vector<float>& want, float rel, float abs,
-                 const char* what) {
+void expect_near(const std::vector<float> &got, const std::vector<float> &want, float rel,
+                 float abs, const char *what) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); i++) {
         if (std::isnan(want[i])) {
@@ -111,8 +117,10 @@ TEST(MlirExec, VectorAdd) {
         Dev<float> dx(x), dy(y), mlir(n), cuda(n);
         mlir.fill(-7.0f);
         cuda.fill(-7.0f);
-        ASSERT_EQ(launch_mlir_vector_add_mlir(nullptr, dx.p, dy.p, mlir.p, n), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_vector_add(nullptr, dx.p, dy.p, cuda.p, n), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_vector_add_mlir(nullptr, dx.p, dy.p, mlir.p, n), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_vector_add(nullptr, dx.p, dy.p, cuda.p, n), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         expect_same(mlir.get(), want, "mlir vs cpu");
         expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -140,8 +148,10 @@ TEST(MlirExec, ScaledRelu) {
     std::vector<float> want(n);
     for (int i = 0; i < n; i++) want[i] = maximum(x[i] * scale, 0.0f);
     Dev<float> dx(x), mlir(n), cuda(n);
-    ASSERT_EQ(launch_mlir_scaled_relu_mlir(nullptr, dx.p, mlir.p, n, scale), cudaSuccess) << mytriton_last_error();
-    ASSERT_EQ(launch_mlir_scaled_relu(nullptr, dx.p, cuda.p, n, scale), cudaSuccess) << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_scaled_relu_mlir(nullptr, dx.p, mlir.p, n, scale), cudaSuccess)
+        << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_scaled_relu(nullptr, dx.p, cuda.p, n, scale), cudaSuccess)
+        << mytriton_last_error();
     SYNC();
     expect_same_value(mlir.get(), want, "mlir vs cpu");
     expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -154,7 +164,8 @@ TEST(MlirExec, Silu) {
     std::vector<float> want(n);
     for (int i = 0; i < n; i++) want[i] = x[i] / (1.0f + std::exp(-x[i]));
     Dev<float> dx(x), mlir(n), cuda(n);
-    ASSERT_EQ(launch_mlir_silu_mlir(nullptr, dx.p, mlir.p, n), cudaSuccess) << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_silu_mlir(nullptr, dx.p, mlir.p, n), cudaSuccess)
+        << mytriton_last_error();
     ASSERT_EQ(launch_mlir_silu(nullptr, dx.p, cuda.p, n), cudaSuccess) << mytriton_last_error();
     SYNC();
     expect_near(mlir.get(), want, 1e-5f, 1e-6f, "mlir vs cpu");
@@ -168,15 +179,18 @@ TEST(MlirExec, ClampIgnoresNanAndPicksTheRightOperandOnTies) {
     struct Bounds {
         float lo, hi;
     };
-    for (Bounds b : {Bounds{-0.5f, 0.5f}, Bounds{0.0f, 0.0f}, Bounds{-0.0f, 2.0f}, Bounds{NAN, 1.0f}}) {
+    for (Bounds b :
+         {Bounds{-0.5f, 0.5f}, Bounds{0.0f, 0.0f}, Bounds{-0.0f, 2.0f}, Bounds{NAN, 1.0f}}) {
         std::vector<float> want(n);
         for (int i = 0; i < n; i++) {
             float clipped = minimum(maximum(x[i], b.lo), b.hi);
             want[i] = x[i] < b.lo ? b.lo : clipped;
         }
         Dev<float> dx(x), mlir(n), cuda(n);
-        ASSERT_EQ(launch_mlir_clamp_mlir(nullptr, dx.p, mlir.p, n, b.lo, b.hi), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_clamp(nullptr, dx.p, cuda.p, n, b.lo, b.hi), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_clamp_mlir(nullptr, dx.p, mlir.p, n, b.lo, b.hi), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_clamp(nullptr, dx.p, cuda.p, n, b.lo, b.hi), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         expect_same_value(mlir.get(), want, "mlir vs cpu");
         expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -190,8 +204,10 @@ TEST(MlirExec, MatrixAdd2d) {
     std::vector<float> want(M * N);
     for (int i = 0; i < M * N; i++) want[i] = x[i] + y[i];
     Dev<float> dx(x), dy(y), mlir(M * N), cuda(M * N);
-    ASSERT_EQ(launch_mlir_matrix_add_2d_mlir(nullptr, dx.p, dy.p, mlir.p, M, N), cudaSuccess) << mytriton_last_error();
-    ASSERT_EQ(launch_mlir_matrix_add_2d(nullptr, dx.p, dy.p, cuda.p, M, N), cudaSuccess) << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_matrix_add_2d_mlir(nullptr, dx.p, dy.p, mlir.p, M, N), cudaSuccess)
+        << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_matrix_add_2d(nullptr, dx.p, dy.p, cuda.p, M, N), cudaSuccess)
+        << mytriton_last_error();
     SYNC();
     expect_same(mlir.get(), want, "mlir vs cpu");
     expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -209,12 +225,15 @@ TEST(MlirExec, Softmax) {
         for (int c = 0; c < cols; c++) mx = std::fmax(mx, x[r * cols + c]);
         double sum = 0;
         for (int c = 0; c < cols; c++) sum += std::exp(x[r * cols + c] - mx);
-        for (int c = 0; c < cols; c++) want[r * cols + c] = static_cast<float>(std::exp(x[r * cols + c] - mx) / sum);
+        for (int c = 0; c < cols; c++)
+            want[r * cols + c] = static_cast<float>(std::exp(x[r * cols + c] - mx) / sum);
     }
     Dev<float> dx(x), mlir(rows * cols), cuda(rows * cols);
     mytriton_grid grid = {rows, 1, 1};
-    ASSERT_EQ(launch_mlir_softmax_mlir(nullptr, grid, dx.p, mlir.p, cols), cudaSuccess) << mytriton_last_error();
-    ASSERT_EQ(launch_mlir_softmax(nullptr, grid, dx.p, cuda.p, cols), cudaSuccess) << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_softmax_mlir(nullptr, grid, dx.p, mlir.p, cols), cudaSuccess)
+        << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_softmax(nullptr, grid, dx.p, cuda.p, cols), cudaSuccess)
+        << mytriton_last_error();
     SYNC();
     expect_near(mlir.get(), want, 1e-4f, 1e-7f, "mlir vs cpu");
     expect_near(mlir.get(), cuda.get(), 1e-5f, 1e-8f, "mlir vs cuda");
@@ -232,8 +251,10 @@ TEST(MlirExec, RowSum) {
     }
     Dev<float> dx(x), mlir(rows), cuda(rows);
     mytriton_grid grid = {rows, 1, 1};
-    ASSERT_EQ(launch_mlir_row_sum_mlir(nullptr, grid, dx.p, mlir.p, cols), cudaSuccess) << mytriton_last_error();
-    ASSERT_EQ(launch_mlir_row_sum(nullptr, grid, dx.p, cuda.p, cols), cudaSuccess) << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_row_sum_mlir(nullptr, grid, dx.p, mlir.p, cols), cudaSuccess)
+        << mytriton_last_error();
+    ASSERT_EQ(launch_mlir_row_sum(nullptr, grid, dx.p, cuda.p, cols), cudaSuccess)
+        << mytriton_last_error();
     SYNC();
     expect_near(mlir.get(), want, 1e-5f, 1e-5f, "mlir vs cpu");
     expect_near(mlir.get(), cuda.get(), 1e-5f, 1e-5f, "mlir vs cuda");
@@ -242,7 +263,8 @@ TEST(MlirExec, RowSum) {
 // ---- Runtime loops ----------------------------------------------------------------
 
 void check_matmul(bool seed_form, int M, int N, int K) {
-    auto a = random_floats(static_cast<size_t>(M) * K, 10), b = random_floats(static_cast<size_t>(K) * N, 11);
+    auto a = random_floats(static_cast<size_t>(M) * K, 10),
+         b = random_floats(static_cast<size_t>(K) * N, 11);
     std::vector<float> want(static_cast<size_t>(M) * N);
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -254,12 +276,15 @@ void check_matmul(bool seed_form, int M, int N, int K) {
     mlir.fill(-7.0f);
     cuda.fill(-7.0f);
     if (seed_form) {
-        ASSERT_EQ(launch_mlir_seed_matmul_runtime_k_mlir(nullptr, da.p, db.p, mlir.p, M, N, K), cudaSuccess)
+        ASSERT_EQ(launch_mlir_seed_matmul_runtime_k_mlir(nullptr, da.p, db.p, mlir.p, M, N, K),
+                  cudaSuccess)
             << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_seed_matmul_runtime_k(nullptr, da.p, db.p, cuda.p, M, N, K), cudaSuccess)
+        ASSERT_EQ(launch_mlir_seed_matmul_runtime_k(nullptr, da.p, db.p, cuda.p, M, N, K),
+                  cudaSuccess)
             << mytriton_last_error();
     } else {
-        ASSERT_EQ(launch_mlir_matmul_runtime_k_mlir(nullptr, da.p, db.p, mlir.p, M, N, K), cudaSuccess)
+        ASSERT_EQ(launch_mlir_matmul_runtime_k_mlir(nullptr, da.p, db.p, mlir.p, M, N, K),
+                  cudaSuccess)
             << mytriton_last_error();
         ASSERT_EQ(launch_mlir_matmul_runtime_k(nullptr, da.p, db.p, cuda.p, M, N, K), cudaSuccess)
             << mytriton_last_error();
@@ -292,8 +317,10 @@ TEST(MlirExec, RuntimeSum) {
         Dev<float> dx(x), mlir(1), cuda(1);
         mlir.fill(-7.0f);
         cuda.fill(-7.0f);
-        ASSERT_EQ(launch_mlir_runtime_sum_mlir(nullptr, dx.p, mlir.p, K), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_runtime_sum(nullptr, dx.p, cuda.p, K), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_runtime_sum_mlir(nullptr, dx.p, mlir.p, K), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_runtime_sum(nullptr, dx.p, cuda.p, K), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         // a sequential float sum on every side: the same bits
         expect_same(mlir.get(), {want}, "mlir vs cpu");
@@ -308,8 +335,10 @@ TEST(MlirExec, NestedCount) {
     };
     for (Size s : {Size{7, 9}, Size{0, 5}, Size{5, 0}, Size{1, 1}}) {
         Dev<float> mlir(1), cuda(1);
-        ASSERT_EQ(launch_mlir_nested_count_mlir(nullptr, mlir.p, s.M, s.N), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_nested_count(nullptr, cuda.p, s.M, s.N), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_nested_count_mlir(nullptr, mlir.p, s.M, s.N), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_nested_count(nullptr, cuda.p, s.M, s.N), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         expect_same(mlir.get(), {static_cast<float>(s.M * s.N)}, "mlir vs cpu");
         expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -327,8 +356,10 @@ TEST(MlirExec, TwoCarried) {
             scaled += x[i] * 0.5f;
         }
         Dev<float> dx(x), mlir(1), cuda(1);
-        ASSERT_EQ(launch_mlir_two_carried_mlir(nullptr, dx.p, mlir.p, n), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_two_carried(nullptr, dx.p, cuda.p, n), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_two_carried_mlir(nullptr, dx.p, mlir.p, n), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_two_carried(nullptr, dx.p, cuda.p, n), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         expect_same(mlir.get(), {scaled + static_cast<float>(total)}, "mlir vs cpu");
         expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -343,8 +374,10 @@ TEST(MlirExec, BlockAccumulate) {
         for (int c = 0; c < chunks; c++)
             for (int l = 0; l < 64; l++) want[l] += x[c * 64 + l];
         Dev<float> dx(x), mlir(64), cuda(64);
-        ASSERT_EQ(launch_mlir_block_accumulate_mlir(nullptr, dx.p, mlir.p, chunks), cudaSuccess) << mytriton_last_error();
-        ASSERT_EQ(launch_mlir_block_accumulate(nullptr, dx.p, cuda.p, chunks), cudaSuccess) << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_block_accumulate_mlir(nullptr, dx.p, mlir.p, chunks), cudaSuccess)
+            << mytriton_last_error();
+        ASSERT_EQ(launch_mlir_block_accumulate(nullptr, dx.p, cuda.p, chunks), cudaSuccess)
+            << mytriton_last_error();
         SYNC();
         expect_same(mlir.get(), want, "mlir vs cpu");
         expect_same(mlir.get(), cuda.get(), "mlir vs cuda");
@@ -355,29 +388,34 @@ TEST(MlirExec, BlockAccumulate) {
 
 TEST(MlirLauncher, RejectsANegativeSizeBeforeNeedingAGpu) {
     mytriton_clear_last_error();
-    EXPECT_EQ(launch_mlir_vector_add_mlir(nullptr, nullptr, nullptr, nullptr, -1), cudaErrorInvalidValue);
-    EXPECT_NE(std::string(mytriton_last_error()).find("launch_mlir_vector_add_mlir: n = -1 is negative"),
-              std::string::npos)
+    EXPECT_EQ(launch_mlir_vector_add_mlir(nullptr, nullptr, nullptr, nullptr, -1),
+              cudaErrorInvalidValue);
+    EXPECT_NE(
+        std::string(mytriton_last_error()).find("launch_mlir_vector_add_mlir: n = -1 is negative"),
+        std::string::npos)
         << mytriton_last_error();
     mytriton_grid too_big = {1, 70000, 1};
-    EXPECT_EQ(launch_mlir_softmax_mlir(nullptr, too_big, nullptr, nullptr, 4), cudaErrorInvalidValue);
+    EXPECT_EQ(launch_mlir_softmax_mlir(nullptr, too_big, nullptr, nullptr, 4),
+              cudaErrorInvalidValue);
     // an empty grid launches nothing and succeeds
     EXPECT_EQ(launch_mlir_vector_add_mlir(nullptr, nullptr, nullptr, nullptr, 0), cudaSuccess);
 }
 
 TEST(MlirLauncher, WithoutAGpuALaunchFailsWithAMessage) {
-    if (no_gpu_reason().empty()) GTEST_SKIP() << "a GPU is present: this checks the failure without one";
+    if (no_gpu_reason().empty())
+        GTEST_SKIP() << "a GPU is present: this checks the failure without one";
     mytriton_clear_last_error();
     float dummy = 0.0f;
     cudaError_t err = launch_mlir_runtime_sum_mlir(nullptr, &dummy, &dummy, 1);
     EXPECT_NE(err, cudaSuccess);
-    EXPECT_NE(std::string(mytriton_last_error()).find("launch_mlir_runtime_sum_mlir: "), std::string::npos)
+    EXPECT_NE(std::string(mytriton_last_error()).find("launch_mlir_runtime_sum_mlir: "),
+              std::string::npos)
         << mytriton_last_error();
 }
 
 TEST(MlirLauncher, RegistryLaunchByName) {
     mytriton_mlir_exec_kernels_register_kernels();
-    const mytriton_kernel_info* info = mytriton_find_kernel("mlir_vector_add", "mlir");
+    const mytriton_kernel_info *info = mytriton_find_kernel("mlir_vector_add", "mlir");
     ASSERT_NE(info, nullptr);
     EXPECT_STREQ(info->backend, "mlir");
     EXPECT_STREQ(info->kernel, "add_kernel");
@@ -389,11 +427,12 @@ TEST(MlirLauncher, RegistryLaunchByName) {
     auto x = random_floats(n, 15), y = random_floats(n, 16);
     Dev<float> dx(x), dy(y), out(n);
     int32_t count = n;
-    const float* px = dx.p;
-    const float* py = dy.p;
-    float* po = out.p;
-    void* args[] = {&px, &py, &po, &count};
-    ASSERT_EQ(mytriton_launch("mlir_vector_add", "mlir", nullptr, args, nullptr), 0) << mytriton_last_error();
+    const float *px = dx.p;
+    const float *py = dy.p;
+    float *po = out.p;
+    void *args[] = {&px, &py, &po, &count};
+    ASSERT_EQ(mytriton_launch("mlir_vector_add", "mlir", nullptr, args, nullptr), 0)
+        << mytriton_last_error();
     SYNC();
     auto got = out.get();
     for (int i = 0; i < n; i++) ASSERT_EQ(got[i], x[i] + y[i]) << i;
@@ -404,8 +443,9 @@ TEST(MlirLauncher, ManyThreadsShareOneModulePerContext) {
     const int n = 4096;
     auto x = random_floats(n, 17), y = random_floats(n, 18);
     Dev<float> dx(x), dy(y);
-    std::vector<float*> outs(8);
-    for (auto& o : outs) ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&o), n * sizeof(float)), cudaSuccess);
+    std::vector<float *> outs(8);
+    for (auto &o : outs)
+        ASSERT_EQ(cudaMalloc(reinterpret_cast<void **>(&o), n * sizeof(float)), cudaSuccess);
     std::vector<std::thread> threads;
     std::vector<cudaError_t> results(outs.size(), cudaErrorUnknown);
     for (size_t t = 0; t < outs.size(); t++)
@@ -419,11 +459,12 @@ TEST(MlirLauncher, ManyThreadsShareOneModulePerContext) {
             if (err == cudaSuccess) err = cudaDeviceSynchronize();
             results[t] = err;
         });
-    for (auto& th : threads) th.join();
+    for (auto &th : threads) th.join();
     for (size_t t = 0; t < outs.size(); t++) {
         ASSERT_EQ(results[t], cudaSuccess) << "thread " << t;
         std::vector<float> got(n);
-        ASSERT_EQ(cudaMemcpy(got.data(), outs[t], n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(got.data(), outs[t], n * sizeof(float), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
         for (int i = 0; i < n; i++) ASSERT_EQ(got[i], x[i] + y[i]) << "thread " << t << " at " << i;
         cudaFree(outs[t]);
     }
@@ -436,10 +477,12 @@ TEST(MlirLauncher, ReloadsAfterTheContextIsReset) {
         auto x = random_floats(n, 19), y = random_floats(n, 20);
         {
             Dev<float> dx(x), dy(y), out(n);
-            ASSERT_EQ(launch_mlir_vector_add_mlir(nullptr, dx.p, dy.p, out.p, n), cudaSuccess) << mytriton_last_error();
+            ASSERT_EQ(launch_mlir_vector_add_mlir(nullptr, dx.p, dy.p, out.p, n), cudaSuccess)
+                << mytriton_last_error();
             SYNC();
             auto got = out.get();
-            for (int i = 0; i < n; i++) ASSERT_EQ(got[i], x[i] + y[i]) << "round " << round << " at " << i;
+            for (int i = 0; i < n; i++)
+                ASSERT_EQ(got[i], x[i] + y[i]) << "round " << round << " at " << i;
         }
         // a new primary context: the module is loaded again, not reused
         ASSERT_EQ(cudaDeviceReset(), cudaSuccess);

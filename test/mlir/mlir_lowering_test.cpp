@@ -16,7 +16,7 @@ namespace {
 
 using Case = mt_test::ConformanceCase;
 
-const std::vector<Case>& cases() { return mt_test::conformance_cases(); }
+const std::vector<Case> &cases() { return mt_test::conformance_cases(); }
 
 std::vector<std::string> pipeline() {
     std::vector<std::string> args;
@@ -31,19 +31,27 @@ struct Param {
 };
 
 class Lowering : public ::testing::TestWithParam<Param> {
-protected:
-    std::vector<std::string> compile_args(const Case& c) const {
-        std::vector<std::string> argv = {MT_TEST_COMPILER, std::string(MT_CONFORMANCE_DIR) + "/" + c.file,
-                                         "--kernel", c.kernel, "--signature", c.signature, "--name", c.name,
-                                         GetParam().opt, "--backends", "mlir"};
-        for (auto& d : c.defines) argv.insert(argv.end(), {"-D", d});
+  protected:
+    std::vector<std::string> compile_args(const Case &c) const {
+        std::vector<std::string> argv = {MT_TEST_COMPILER,
+                                         std::string(MT_CONFORMANCE_DIR) + "/" + c.file,
+                                         "--kernel",
+                                         c.kernel,
+                                         "--signature",
+                                         c.signature,
+                                         "--name",
+                                         c.name,
+                                         GetParam().opt,
+                                         "--backends",
+                                         "mlir"};
+        for (auto &d : c.defines) argv.insert(argv.end(), {"-D", d});
         if (c.grid) argv.insert(argv.end(), {"--grid", c.grid});
         return argv;
     }
 };
 
 TEST_P(Lowering, ToPtx) {
-    const Case& c = cases()[GetParam().index];
+    const Case &c = cases()[GetParam().index];
     const std::string name = c.name, symbol = name + "_kernel";
     std::string dir = mt_test::make_temp_dir("mlir_" + name + GetParam().opt);
 
@@ -56,8 +64,9 @@ TEST_P(Lowering, ToPtx) {
     std::string module = mt_test::read_file(dir + "/" + name + ".mlir");
     EXPECT_NE(module.find("module attributes {gpu.container_module}"), std::string::npos) << module;
     EXPECT_NE(module.find("gpu.func @" + symbol + "("), std::string::npos) << module;
-    EXPECT_NE(mt_test::read_file(dir + "/" + name + ".h").find("cudaError_t launch_" + name + "_mlir("),
-              std::string::npos);
+    EXPECT_NE(
+        mt_test::read_file(dir + "/" + name + ".h").find("cudaError_t launch_" + name + "_mlir("),
+        std::string::npos);
 
     // deterministic: --emit=mlir prints the same module again
     auto again = compile_args(c);
@@ -68,7 +77,7 @@ TEST_P(Lowering, ToPtx) {
 
     // mlir-opt: a gpu.binary holding the PTX of the kernel
     std::vector<std::string> opt = {MT_MLIR_OPT, dir + "/" + name + ".mlir"};
-    for (auto& p : pipeline()) opt.push_back(p);
+    for (auto &p : pipeline()) opt.push_back(p);
     opt.insert(opt.end(), {"-o", dir + "/" + name + ".gpu.mlir"});
     auto l = mt_test::run_process(opt);
     ASSERT_EQ(l.status, 0) << "mlir-opt failed on\n" << module << "\n" << l.err;
@@ -83,10 +92,14 @@ TEST_P(Lowering, ToPtx) {
     auto m = mt_test::run_process(launcher);
     ASSERT_EQ(m.status, 0) << m.err;
     std::string unit = mt_test::read_file(dir + "/" + name + "_mlir.c");
-    EXPECT_NE(unit.find("cudaError_t launch_" + name + "_mlir(cudaStream_t stream"), std::string::npos) << unit;
+    EXPECT_NE(unit.find("cudaError_t launch_" + name + "_mlir(cudaStream_t stream"),
+              std::string::npos)
+        << unit;
     EXPECT_NE(unit.find("\".visible .entry " + symbol + "(\\n\","), std::string::npos) << unit;
-    EXPECT_NE(unit.find("const mytriton_kernel_info mytriton_kernel_info_" + name + "_mlir = {"), std::string::npos);
-    EXPECT_EQ(unit.find(MT_TEST_SOURCE_DIR), std::string::npos) << "no absolute paths in generated files";
+    EXPECT_NE(unit.find("const mytriton_kernel_info mytriton_kernel_info_" + name + "_mlir = {"),
+              std::string::npos);
+    EXPECT_EQ(unit.find(MT_TEST_SOURCE_DIR), std::string::npos)
+        << "no absolute paths in generated files";
     EXPECT_EQ(unit.find(dir), std::string::npos) << "no absolute paths in generated files";
 }
 
@@ -100,8 +113,9 @@ std::vector<Param> params() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Conformance, Lowering, ::testing::ValuesIn(params()),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                             return std::string(cases()[info.param.index].name) + "_O" + info.param.opt.substr(2);
+                         [](const ::testing::TestParamInfo<Param> &info) {
+                             return std::string(cases()[info.param.index].name) + "_O" +
+                                    info.param.opt.substr(2);
                          });
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 namespace mt_test {
 
-const std::vector<ConformanceCase>& conformance_cases() {
+const std::vector<ConformanceCase> &conformance_cases() {
     static const std::vector<ConformanceCase> all = {
 #include "conformance_cases.inc"
     };

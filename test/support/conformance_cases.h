@@ -8,14 +8,14 @@
 namespace mt_test {
 
 struct ConformanceCase {
-    const char* name;
-    const char* file;       // relative to test/conformance
-    const char* kernel;
-    const char* signature;
+    const char *name;
+    const char *file;  // relative to test/conformance
+    const char *kernel;
+    const char *signature;
     std::vector<std::string> defines;  // "NAME=VALUE"
-    const char* grid;       // nullptr: the launcher takes a grid
+    const char *grid;                  // nullptr: the launcher takes a grid
 };
 
-const std::vector<ConformanceCase>& conformance_cases();
+const std::vector<ConformanceCase> &conformance_cases();
 
 }  // namespace mt_test

@@ -84,6 +84,6 @@ struct Buf {
     }
 };
 
-} // namespace mt_lang
+}  // namespace mt_lang
 
 #endif

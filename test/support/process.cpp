@@ -14,11 +14,12 @@
 #include <sstream>
 #include <stdexcept>
 
-extern char** environ;
+extern char **environ;
 
 namespace mt_test {
 
-ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
+ProcessResult run_process(const std::vector<std::string> &argv,
+                          const std::vector<std::string> &extra_env) {
     ProcessResult r;
     int out[2], err[2];
     if (pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe failed");
@@ -29,14 +30,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
     posix_spawn_file_actions_adddup2(&fa, err[1], 2);
     posix_spawn_file_actions_addclose(&fa, out[0]);
     posix_spawn_file_actions_addclose(&fa, err[0]);
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    std::vector<char *> args;
+    for (auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> env_store;
-    for (char** e = environ; *e; e++) env_store.emplace_back(*e);
-    for (auto& e : extra_env) env_store.push_back(e);
-    std::vector<char*> env;
-    for (auto& e : env_store) env.push_back(const_cast<char*>(e.c_str()));
+    for (char **e = environ; *e; e++) env_store.emplace_back(*e);
+    for (auto &e : extra_env) env_store.push_back(e);
+    std::vector<char *> env;
+    for (auto &e : env_store) env.push_back(const_cast<char *>(e.c_str()));
     env.push_back(nullptr);
     pid_t pid;
     int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), env.data());
@@ -70,13 +71,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::vecto
         }
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string &path) {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw std::runtime_error("cannot read " + path);
     std::ostringstream s;
@@ -84,18 +84,18 @@ std::string read_file(const std::string& path) {
     return s.str();
 }
 
-bool file_exists(const std::string& path) {
+bool file_exists(const std::string &path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
 }
 
-void write_file(const std::string& path, const std::string& text) {
+void write_file(const std::string &path, const std::string &text) {
     std::ofstream f(path, std::ios::binary);
     if (!f) throw std::runtime_error("cannot write " + path);
     f << text;
 }
 
-std::string make_temp_dir(const std::string& tag) {
+std::string make_temp_dir(const std::string &tag) {
     std::string base = MT_TEST_SCRATCH;
     mkdir(base.c_str(), 0755);
     std::string tmpl = base + "/" + tag + ".XXXXXX";

@@ -12,11 +12,12 @@ struct ProcessResult {
     std::string out, err;
 };
 
-ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {});
-std::string read_file(const std::string& path);
-bool file_exists(const std::string& path);
-void write_file(const std::string& path, const std::string& text);
+ProcessResult run_process(const std::vector<std::string> &argv,
+                          const std::vector<std::string> &extra_env = {});
+std::string read_file(const std::string &path);
+bool file_exists(const std::string &path);
+void write_file(const std::string &path, const std::string &text);
 // A fresh directory under the build tree's test scratch space.
-std::string make_temp_dir(const std::string& tag);
+std::string make_temp_dir(const std::string &tag);
 
 }  // namespace mt_test

@@ -9,7 +9,8 @@
 
 namespace mt_test {
 
-inline std::vector<float> random_floats(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
+inline std::vector<float> random_floats(size_t n, unsigned seed, float lo = -1.0f,
+                                        float hi = 1.0f) {
     std::mt19937 g(seed);
     std::uniform_real_distribution<float> d(lo, hi);
     std::vector<float> v(n);

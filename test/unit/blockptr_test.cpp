@@ -138,8 +138,7 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:7:81: error: tl.make_block_ptr: block_shape has 5 entries: blocks have 1 to 4 dimensions\n"
          "        p = tl.make_block_ptr(x, (n, n, n, n, n), (1, 1, 1, 1, 1), (0, 0, 0, 0, 0), (2, 2, 2, 2, 2), (4, 3, 2, 1, 0))\n"
          "                                                                                    ^\n"},
-        {"AdvanceOfAPointer", "x, n", "*fp32, i32",
-         "    p = tl.advance(x, (1, ))\n",
+        {"AdvanceOfAPointer", "x, n", "*fp32, i32", "    p = tl.advance(x, (1, ))\n",
          "k.py:7:20: error: tl.advance needs a block pointer (made by tl.make_block_ptr), not ptr<f32>\n"
          "        p = tl.advance(x, (1, ))\n"
          "                       ^\n"},
@@ -280,13 +279,17 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:9: error: a conditional expression with a runtime condition must give numbers or blocks, not a block pointer\n"
          "        q = p if n > 0 else tl.advance(p, (16, 0))\n"
          "            ^\n"},
-        {"ConstexprParameter", "x, n", "*fp32, i32",
+        {"ConstexprParameter",
+         "x, n",
+         "*fp32, i32",
          "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
          "    tl.store(f(p), 1.0)\n",
          "k.py:8:16: error: 'q' is a tl.constexpr parameter of 'f': it needs a compile-time value, not a block pointer\n"
          "        tl.store(f(p), 1.0)\n"
          "                   ^\n",
-         {}, nullptr, "\n"
+         {},
+         nullptr,
+         "\n"
          "\n"
          "@triton.jit\n"
          "def f(q: tl.constexpr):\n"
@@ -459,8 +462,7 @@ TEST_P(BlockPtrAccepted, Compiles) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Accepted, BlockPtrAccepted,
-                         ::testing::Range<size_t>(0, accepted().size()),
+INSTANTIATE_TEST_SUITE_P(Accepted, BlockPtrAccepted, ::testing::Range<size_t>(0, accepted().size()),
                          [](const ::testing::TestParamInfo<size_t> &info) {
                              return std::string(accepted()[info.param].name);
                          });

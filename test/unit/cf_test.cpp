@@ -55,7 +55,8 @@ void else_region(Ssa &s, RegionRef &r, std::vector<Operand> yields) {
     for (size_t i = 0; i < yields.size(); i++) r.l->yields[i] = yields[i];
     s.cur = &r.l->orelse;
 }
-std::vector<Operand> end_if(Ssa &s, RegionRef &r, std::vector<Operand> yields, std::vector<Type> types) {
+std::vector<Operand> end_if(Ssa &s, RegionRef &r, std::vector<Operand> yields,
+                            std::vector<Type> types) {
     for (size_t i = 0; i < yields.size(); i++) r.l->else_yields[i] = yields[i];
     s.cur = r.outer;
     std::vector<Operand> results;
@@ -113,8 +114,10 @@ TEST(VerifierIf, ValidIfMergesValues) {
     auto res = end_if(*s, r, {b}, {i32()});
     s->typed(OP_ADD, {res[0], ci(3)});
     EXPECT_VALID(*s);
-    EXPECT_NE(s->print().find("%3 = if %0 : i32 {\n  %1 = add n, 1 : i32\n  yield %1\n} else {\n  %2 = mul n, 2"),
-              std::string::npos)
+    EXPECT_NE(
+        s->print().find(
+            "%3 = if %0 : i32 {\n  %1 = add n, 1 : i32\n  yield %1\n} else {\n  %2 = mul n, 2"),
+        std::string::npos)
         << s->print();
 }
 
@@ -148,7 +151,8 @@ TEST(VerifierIf, BranchesDoNotSeeEachOther) {
     Operand a = s->typed(OP_ADD, {param(1), ci(1)});
     else_region(*s, r, {a});
     end_if(*s, r, {a}, {i32()});  // the else region yields the then region's value
-    EXPECT_REJECTED(*s, "else-yield 0 of the if defining %2 uses %1 outside the region that defines it");
+    EXPECT_REJECTED(
+        *s, "else-yield 0 of the if defining %2 uses %1 outside the region that defines it");
 }
 
 TEST(VerifierIf, BranchValuesDoNotEscape) {
@@ -186,9 +190,11 @@ TEST(VerifierWhile, ValidWhile) {
     auto res = end_while(*s, r, {next});
     s->typed(OP_ADD, {res[0], ci(1)});
     EXPECT_VALID(*s);
-    EXPECT_NE(s->print().find("%3 = while iter_args(%0 = 0) : i32 {\n  %1 = cmp_lt %0, n : bool\n  condition %1\n} "
-                              "do {\n  %2 = add %0, 1 : i32\n  yield %2\n}"),
-              std::string::npos)
+    EXPECT_NE(
+        s->print().find(
+            "%3 = while iter_args(%0 = 0) : i32 {\n  %1 = cmp_lt %0, n : bool\n  condition %1\n} "
+            "do {\n  %2 = add %0, 1 : i32\n  yield %2\n}"),
+        std::string::npos)
         << s->print();
 }
 
@@ -199,7 +205,8 @@ TEST(VerifierWhile, ConditionValuesStayInTheConditionRegion) {
     Operand t = s->typed(OP_ADD, {r.args[0], ci(5)});
     while_body(*s, r, c);
     end_while(*s, r, {t});  // the body yields a value of the condition region
-    EXPECT_REJECTED(*s, "yield 0 of the while defining %3 uses %2 outside the region that defines it");
+    EXPECT_REJECTED(*s,
+                    "yield 0 of the while defining %3 uses %2 outside the region that defines it");
 }
 
 TEST(VerifierWhile, ConditionIsABoolScalar) {
@@ -303,7 +310,8 @@ TEST(ControlFlowSsa, ReturnInARuntimeIfMakesTheRestTheElseBranch) {
                               "    tl.store(x, n)\n");
     ASSERT_TRUE(c.ok) << c.diagnostics;
     EXPECT_NE(c.ssa.find("if %"), std::string::npos) << c.ssa;
-    EXPECT_NE(c.ssa.find("{\n  yield\n} else {\n  store x, n, none\n  yield\n}"), std::string::npos) << c.ssa;
+    EXPECT_NE(c.ssa.find("{\n  yield\n} else {\n  store x, n, none\n  yield\n}"), std::string::npos)
+        << c.ssa;
     EXPECT_EQ(count(c.ssa, "store x, n"), 1u) << c.ssa;
     EXPECT_EQ(c.ssa.find("store x, 5"), std::string::npos) << c.ssa;
 }
@@ -346,15 +354,18 @@ TEST(ControlFlowSsa, ReturnInAnUnrolledLoopContinuesWithTheLaterIterations) {
 }
 
 TEST(ControlFlowSsa, RangeHintsAndSteps) {
-    Compiled c = compile_body("cf_range", "x, n, s", "*i32, i32, i32",
-                              "    acc = 0\n"
-                              "    for i in tl.range(0, n, s, num_stages=3, loop_unroll_factor=4):\n"
-                              "        acc += i\n"
-                              "    for j in range(n, 0, -2):\n"
-                              "        acc += j\n"
-                              "    tl.store(x, acc)\n");
+    Compiled c =
+        compile_body("cf_range", "x, n, s", "*i32, i32, i32",
+                     "    acc = 0\n"
+                     "    for i in tl.range(0, n, s, num_stages=3, loop_unroll_factor=4):\n"
+                     "        acc += i\n"
+                     "    for j in range(n, 0, -2):\n"
+                     "        acc += j\n"
+                     "    tl.store(x, acc)\n");
     ASSERT_TRUE(c.ok) << c.diagnostics;
-    EXPECT_NE(c.ssa.find("in range(0, n, s) {num_stages=3, loop_unroll_factor=4}"), std::string::npos) << c.ssa;
+    EXPECT_NE(c.ssa.find("in range(0, n, s) {num_stages=3, loop_unroll_factor=4}"),
+              std::string::npos)
+        << c.ssa;
     EXPECT_NE(c.ssa.find("in range(0, n, 2)"), std::string::npos) << c.ssa;
     EXPECT_NE(c.cuda.find("#pragma unroll 4"), std::string::npos) << c.cuda;
 }
@@ -382,16 +393,19 @@ const std::vector<Case> &cases() {
          "not supported)\n"
          "        while 1:\n"
          "              ^\n"},
-        {"WhileElse", "x, n", "*fp32, i32", "    while n > 0:\n        n -= 1\n    else:\n        pass\n",
+        {"WhileElse", "x, n", "*fp32, i32",
+         "    while n > 0:\n        n -= 1\n    else:\n        pass\n",
          "k.py:9:5: error: while/else is not supported (Triton rejects it: 'break' does not exist in kernels)\n"
          "        else:\n"
          "        ^\n"},
-        {"IfKeepsType", "x, n", "*fp32, i32", "    y = 0\n    if n > 0:\n        y = 1.5\n    tl.store(x, y)\n",
+        {"IfKeepsType", "x, n", "*fp32, i32",
+         "    y = 0\n    if n > 0:\n        y = 1.5\n    tl.store(x, y)\n",
          "k.py:9:9: error: 'y' is i32 before the runtime if at line 8 but the then branch assigns f32 (a name "
          "keeps its type across a runtime branch, as in Triton)\n"
          "            y = 1.5\n"
          "            ^\n"},
-        {"IfOneBranchName", "x, n", "*fp32, i32", "    if n > 0:\n        z = 1.0\n    tl.store(x, z)\n",
+        {"IfOneBranchName", "x, n", "*fp32, i32",
+         "    if n > 0:\n        z = 1.0\n    tl.store(x, z)\n",
          "k.py:9:17: error: undefined name 'z' (it is assigned at line 8 in only one branch of the runtime if at "
          "line 7, so it does not exist after the if: assign it before the if, or in both branches)\n"
          "        tl.store(x, z)\n"
@@ -485,6 +499,8 @@ TEST_P(CfDiagnostic, MatchesExpectedText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rejected, CfDiagnostic, ::testing::Range<size_t>(0, cases().size()),
-                         [](const ::testing::TestParamInfo<size_t> &info) { return std::string(cases()[info.param].name); });
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return std::string(cases()[info.param].name);
+                         });
 
 }  // namespace

@@ -13,7 +13,8 @@ using mt_test::run_process;
 const std::string kAdd = std::string(MT_TEST_SOURCE_DIR) + "/conformance/kernels/vector_add.py";
 
 std::vector<std::string> add_args() {
-    return {MT_TEST_COMPILER, kAdd, "--kernel", "add_kernel", "--signature", "*fp32, *fp32, *fp32, i32", "-D", "BLOCK=256"};
+    return {MT_TEST_COMPILER,           kAdd, "--kernel", "add_kernel", "--signature",
+            "*fp32, *fp32, *fp32, i32", "-D", "BLOCK=256"};
 }
 
 TEST(Cli, HelpAndVersion) {
@@ -59,7 +60,9 @@ TEST(Cli, DiagnosticExitsWith1) {
     args[3] = "no_such_kernel";
     auto r = run_process(args);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("error: no kernel named 'no_such_kernel' (kernels in this file: add_kernel)"), std::string::npos)
+    EXPECT_NE(
+        r.err.find("error: no kernel named 'no_such_kernel' (kernels in this file: add_kernel)"),
+        std::string::npos)
         << r.err;
 }
 
@@ -71,12 +74,15 @@ TEST(Cli, OutputDirectoryGetsUnitAndHeader) {
     ASSERT_EQ(r.status, 0) << r.err;
     std::string cu = mt_test::read_file(dir + "/vector_add.cu");
     std::string h = mt_test::read_file(dir + "/vector_add.h");
-    EXPECT_NE(cu.find("extern \"C\" cudaError_t launch_vector_add(cudaStream_t stream, const float* x, const float* y, "
-                      "float* out, int32_t n)"),
-              std::string::npos);
+    EXPECT_NE(
+        cu.find(
+            "extern \"C\" cudaError_t launch_vector_add(cudaStream_t stream, const float* x, const float* y, "
+            "float* out, int32_t n)"),
+        std::string::npos);
     EXPECT_NE(h.find("#ifndef MYTRITON_GENERATED_VECTOR_ADD_H"), std::string::npos);
     EXPECT_NE(h.find("extern \"C\" {"), std::string::npos);
-    EXPECT_EQ(cu.find(MT_TEST_SOURCE_DIR), std::string::npos) << "no absolute paths in generated files";
+    EXPECT_EQ(cu.find(MT_TEST_SOURCE_DIR), std::string::npos)
+        << "no absolute paths in generated files";
 }
 
 TEST(Cli, FailedCompileWritesNothing) {
@@ -87,9 +93,12 @@ TEST(Cli, FailedCompileWritesNothing) {
                         "    with n:\n        pass\n");
     // a previous successful build's outputs are removed too
     mt_test::write_file(dir + "/k.cu", "stale");
-    auto r = run_process({MT_TEST_COMPILER, bad, "--kernel", "k", "--signature", "*fp32, i32", "-o", dir});
+    auto r = run_process(
+        {MT_TEST_COMPILER, bad, "--kernel", "k", "--signature", "*fp32, i32", "-o", dir});
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("bad.py:6:5: error: 'with' statements are not supported"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bad.py:6:5: error: 'with' statements are not supported"),
+              std::string::npos)
+        << r.err;
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.cu"));
     EXPECT_FALSE(mt_test::file_exists(dir + "/k.h"));
 }

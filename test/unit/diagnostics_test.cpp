@@ -27,7 +27,7 @@ using Case = DiagnosticCase;
 
 // `[...]` in an expected text stands for any text (for hints that other
 // work may reword).
-bool matches(const std::string& got, const std::string& expected) {
+bool matches(const std::string &got, const std::string &expected) {
     size_t star = expected.find("[...]");
     if (star == std::string::npos) return got == expected;
     std::string pre = expected.substr(0, star), post = expected.substr(star + 5);
@@ -35,27 +35,23 @@ bool matches(const std::string& got, const std::string& expected) {
            got.compare(got.size() - post.size(), post.size(), post) == 0;
 }
 
-const std::vector<Case>& cases() {
+const std::vector<Case> &cases() {
     static const std::vector<Case> all = {
         // ---- statements ------------------------------------------------------
-        {"Return", "x, n", "*fp32, i32",
-         "    tl.store(x, 1.0)\n    return n\n",
+        {"Return", "x, n", "*fp32, i32", "    tl.store(x, 1.0)\n    return n\n",
          "k.py:8:5: error: a kernel cannot return a value (kernels write results with tl.store)\n"
          "        return n\n"
          "        ^\n"},
-        {"ChainedComparison", "x, n", "*fp32, i32",
-         "    o = tl.arange(0, 8)\n    m = 0 <= o < n\n",
+        {"ChainedComparison", "x, n", "*fp32, i32", "    o = tl.arange(0, 8)\n    m = 0 <= o < n\n",
          "k.py:8:9: error: chained comparisons are not supported (parenthesize each comparison when combining with &, "
          "e.g. (0 <= x) & (x < n))\n"
          "        m = 0 <= o < n\n"
          "            ^\n"},
-        {"TupleTarget", "x, n", "*fp32, i32",
-         "    a, b = n, n, n\n",
+        {"TupleTarget", "x, n", "*fp32, i32", "    a, b = n, n, n\n",
          "k.py:7:5: error: cannot unpack a tuple of 3 values into 2 names\n"
          "        a, b = n, n, n\n"
          "        ^\n"},
-        {"Power", "x, n", "*fp32, i32",
-         "    y = n ** 2\n",
+        {"Power", "x, n", "*fp32, i32", "    y = n ** 2\n",
          "k.py:7:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
          "        y = n ** 2\n"
          "            ^\n"},
@@ -68,19 +64,21 @@ const std::vector<Case>& cases() {
          "k.py:11:9: error: '**': 2 ** 64 does not fit in 64 bits\n"
          "        y = 2 ** 64\n"
          "            ^\n"},
-        {"UnknownLanguageFunction", "x, n", "*fp32, i32",
-         "    y = tl.foo(n)\n",
+        {"UnknownLanguageFunction", "x, n", "*fp32, i32", "    y = tl.foo(n)\n",
          "k.py:7:9: error: 'tl.foo' is not supported by mytriton (docs/language.md lists what is)\n"
          "        y = tl.foo(n)\n"
          "            ^\n"},
-        {"CallToUserFunction", "x, n", "*fp32, i32",
+        {"CallToUserFunction",
+         "x, n",
+         "*fp32, i32",
          "    y = helper(n)\n",
          "k.py:7:9: error: 'helper' is not a @triton.jit function (decorate it with @triton.jit to call it from a kernel)\n"
          "        y = helper(n)\n"
          "            ^\n",
-         {}, nullptr, "\n\ndef helper(v):\n    return v\n"},
-        {"UndefinedName", "x, n", "*fp32, i32",
-         "    tl.store(x, n + offset)\n",
+         {},
+         nullptr,
+         "\n\ndef helper(v):\n    return v\n"},
+        {"UndefinedName", "x, n", "*fp32, i32", "    tl.store(x, n + offset)\n",
          "k.py:7:21: error: undefined name 'offset'\n"
          "        tl.store(x, n + offset)\n"
          "                        ^\n"},
@@ -96,28 +94,23 @@ const std::vector<Case>& cases() {
          "names first created in a loop body do not exist after the loop: assign it before the loop to carry it)\n"
          "        tl.store(x, last)\n"
          "                    ^\n"},
-        {"TooManyArguments", "x, n", "*fp32, i32",
-         "    pid = tl.program_id(0, 1)\n",
+        {"TooManyArguments", "x, n", "*fp32, i32", "    pid = tl.program_id(0, 1)\n",
          "k.py:7:28: error: tl.program_id() takes at most 1 argument (2 given)\n"
          "        pid = tl.program_id(0, 1)\n"
          "                               ^\n"},
-        {"MissingRequiredArgument", "x, n", "*fp32, i32",
-         "    o = tl.arange(0)\n",
+        {"MissingRequiredArgument", "x, n", "*fp32, i32", "    o = tl.arange(0)\n",
          "k.py:7:9: error: tl.arange() missing required argument 'end'\n"
          "        o = tl.arange(0)\n"
          "            ^\n"},
-        {"UnexpectedKeyword", "x, n", "*fp32, i32",
-         "    tl.store(x, 1.0, msk=n > 0)\n",
+        {"UnexpectedKeyword", "x, n", "*fp32, i32", "    tl.store(x, 1.0, msk=n > 0)\n",
          "k.py:7:22: error: tl.store() got an unexpected keyword argument 'msk'\n"
          "        tl.store(x, 1.0, msk=n > 0)\n"
          "                         ^\n"},
-        {"Break", "x, n", "*fp32, i32",
-         "    for i in range(n):\n        break\n",
+        {"Break", "x, n", "*fp32, i32", "    for i in range(n):\n        break\n",
          "k.py:8:9: error: 'break' is not supported (loops always run to the end of their range)\n"
          "            break\n"
          "            ^\n"},
-        {"Continue", "x, n", "*fp32, i32",
-         "    for i in range(n):\n        continue\n",
+        {"Continue", "x, n", "*fp32, i32", "    for i in range(n):\n        continue\n",
          "k.py:8:9: error: 'continue' is not supported (use tl.where or masks instead)\n"
          "            continue\n"
          "            ^\n"},
@@ -152,13 +145,11 @@ const std::vector<Case>& cases() {
          "k.py:8:13: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
          "            for i in range(n):\n"
          "                ^\n"},
-        {"LoopTargetTuple", "x, n", "*fp32, i32",
-         "    for i, j in range(n):\n        pass\n",
+        {"LoopTargetTuple", "x, n", "*fp32, i32", "    for i, j in range(n):\n        pass\n",
          "k.py:7:9: error: the target of a for loop must be a simple name (tuple targets are not supported)\n"
          "        for i, j in range(n):\n"
          "            ^\n"},
-        {"LoopTargetSubscript", "x, n", "*fp32, i32",
-         "    for x[0] in range(n):\n        pass\n",
+        {"LoopTargetSubscript", "x, n", "*fp32, i32", "    for x[0] in range(n):\n        pass\n",
          "k.py:7:9: error: the target of a for loop must be a simple name (not a subscript)\n"
          "        for x[0] in range(n):\n"
          "            ^\n"},
@@ -194,20 +185,30 @@ const std::vector<Case>& cases() {
          "        tl.store(x, tl.sum(v))\n"
          "                    ^\n"},
         // at -O1 each element of the tile is one thread
-        {"ThreadLimitRank1", "x, n", "*fp32, i32",
+        {"ThreadLimitRank1",
+         "x, n",
+         "*fp32, i32",
          "    o = tl.arange(0, 2048)\n    tl.store(x + o, 1.0)\n",
          "k.py:7:9: error: the tile (2048,) needs 2048 threads, more than the 1024 of a CUDA block (one thread per "
          "element[...])\n"
          "        o = tl.arange(0, 2048)\n"
          "            ^\n",
-         {}, nullptr, "", 1},
-        {"ThreadLimitRank2", "x, n", "*fp32, i32",
+         {},
+         nullptr,
+         "",
+         1},
+        {"ThreadLimitRank2",
+         "x, n",
+         "*fp32, i32",
          "    o = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 32)[None, :]\n    tl.store(x + o, 1.0)\n",
          "k.py:7:29: error: the tile (64, 32) needs 2048 threads, more than the 1024 of a CUDA block (one thread per "
          "element[...])\n"
          "        o = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 32)[None, :]\n"
          "                                ^\n",
-         {}, nullptr, "", 1},
+         {},
+         nullptr,
+         "",
+         1},
         {"Rank1WidthDoesNotFitTile", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]\n"
          "    tl.store(x + o, 1.0)\n"
@@ -215,22 +216,21 @@ const std::vector<Case>& cases() {
          "k.py:9:18: error: a rank-1 block of width 16 does not fit the (4, 8) tile (its width must be 4, 8 or 32)\n"
          "        tl.store(x + tl.arange(0, 16), 2.0)\n"
          "                     ^\n"},
-        {"LoadOtherWithoutMask", "x, n", "*fp32, i32",
-         "    v = tl.load(x, other=0.0)\n",
+        {"LoadOtherWithoutMask", "x, n", "*fp32, i32", "    v = tl.load(x, other=0.0)\n",
          "k.py:7:20: error: tl.load's 'other' needs a mask (other is the value where the mask is false)\n"
          "        v = tl.load(x, other=0.0)\n"
          "                       ^\n"},
-        {"ConstantOutsideI32", "x, n", "*fp32, i32",
-         "    tl.store(x, n + 3000000000)\n",
+        {"ConstantOutsideI32", "x, n", "*fp32, i32", "    tl.store(x, n + 3000000000)\n",
          "k.py:7:17: error: '+': the scalar 3000000000 is out of range for i32\n"
          "        tl.store(x, n + 3000000000)\n"
          "                    ^\n"},
-        {"NegativeConstantOutsideI32", "x, n", "*fp32, i32",
-         "    tl.store(x, n - 2147483649)\n",
+        {"NegativeConstantOutsideI32", "x, n", "*fp32, i32", "    tl.store(x, n - 2147483649)\n",
          "k.py:7:17: error: '-': the scalar 2147483649 is out of range for i32\n"
          "        tl.store(x, n - 2147483649)\n"
          "                    ^\n"},
-        {"ConstexprOutsideI32", "x, n, B: tl.constexpr", "*fp32, i32",
+        {"ConstexprOutsideI32",
+         "x, n, B: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, n * B)\n",
          "k.py:7:17: error: '*': the scalar 4294967296 is out of range for i32\n"
          "        tl.store(x, n * B)\n"
@@ -242,102 +242,121 @@ const std::vector<Case>& cases() {
          "k.py:6:13: error: the constexpr parameter 'BLOCK' has no value (pass -D BLOCK=<value>)\n"
          "    def k(x, n, BLOCK: tl.constexpr):\n"
          "                ^\n"},
-        {"DefineOfRuntimeParameter", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+        {"DefineOfRuntimeParameter",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py:6:10: error: -D n: 'n' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)\n"
          "    def k(x, n, BLOCK: tl.constexpr):\n"
          "             ^\n",
          {{"BLOCK", "8"}, {"n", "4"}}},
-        {"UnknownDefine", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+        {"UnknownDefine",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py:6:1: error: -D BLOKC: the kernel 'k' has no parameter named 'BLOKC'\n"
          "    def k(x, n, BLOCK: tl.constexpr):\n"
          "    ^\n",
          {{"BLOCK", "8"}, {"BLOKC", "8"}}},
-        {"DefineValueNotALiteral", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+        {"DefineValueNotALiteral",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: -D BLOCK=1+2: the value must be an integer, a float, True, False, None or a string (quote it: BLOCK='...')\n",
          {{"BLOCK", "1+2"}}},
-        {"DefineUnknownDtype", "x, n, DT: tl.constexpr", "*fp32, i32",
+        {"DefineUnknownDtype",
+         "x, n, DT: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, n.to(DT))\n",
          "k.py: error: -D DT=tl.float17: 'float17' is not a dtype of triton.language\n",
          {{"DT", "tl.float17"}}},
-        {"SignatureCountMismatch", "x, n", "*fp32",
-         "    tl.store(x, 1.0)\n",
+        {"SignatureCountMismatch", "x, n", "*fp32", "    tl.store(x, 1.0)\n",
          "k.py:6:1: error: the signature has 1 entry but the kernel 'k' has 2 runtime parameters (x, n)\n"
          "    def k(x, n):\n"
          "    ^\n"},
-        {"SignatureNameMismatch", "x, n", "x: *fp32, m: i32",
-         "    tl.store(x, 1.0)\n",
+        {"SignatureNameMismatch", "x, n", "x: *fp32, m: i32", "    tl.store(x, 1.0)\n",
          "k.py:6:10: error: signature entry 2 is named 'm' but the parameter is 'n'\n"
          "    def k(x, n):\n"
          "             ^\n"},
-        {"EqualToOneOnAPointer", "x, n", "*fp32:1, i32",
-         "    tl.store(x, 1.0)\n",
+        {"EqualToOneOnAPointer", "x, n", "*fp32:1, i32", "    tl.store(x, 1.0)\n",
          "k.py:6:7: error: signature entry 1 ('x'): the hint :1 says the value is 1, which only an integer "
          "parameter can be\n"
          "    def k(x, n):\n"
          "          ^\n"},
-        {"BadSignatureType", "x, n", "*fp32, i128",
-         "    tl.store(x, 1.0)\n",
+        {"BadSignatureType", "x, n", "*fp32, i128", "    tl.store(x, 1.0)\n",
          "k.py: error: --signature: entry 2: unsupported type 'i128' (a dtype, or * and a dtype, of: i1, i8, i16, i32, i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)\n"},
-        {"BadTensorDescriptorType", "x, n", "tensordesc<fp16[64, 0]>, i32",
-         "    pass\n",
+        {"BadTensorDescriptorType", "x, n", "tensordesc<fp16[64, 0]>, i32", "    pass\n",
          "k.py: error: --signature: entry 1: 'tensordesc<fp16[64, 0]>' is not a tensor descriptor type "
          "(tensordesc<DTYPE[B0, B1, ...]>: a dtype and the block shape, 1 to 4 positive sizes)\n"},
-        {"TensorDescriptorPartName", "x, x_shape0", "tensordesc<fp32[16, 16]>, i32",
-         "    pass\n",
+        {"TensorDescriptorPartName", "x, x_shape0", "tensordesc<fp32[16, 16]>, i32", "    pass\n",
          "k.py:6:10: error: the parameter 'x_shape0' has the name of a part of the tensor descriptor 'x' "
          "(its shape and strides are passed as x_shape0, ..., x_stride0, ...)\n"
          "    def k(x, x_shape0):\n"
          "             ^\n"},
-        {"TensorDescriptorNarrowBlock", "x", "tensordesc<fp32[16, 2]>",
-         "    pass\n",
+        {"TensorDescriptorNarrowBlock", "x", "tensordesc<fp32[16, 2]>", "    pass\n",
          "k.py:6:7: error: the tensor descriptor 'x': the block's last dimension has 8 bytes (2 x 4), fewer "
          "than the 16 a tensor descriptor needs (Triton's rule)\n"
          "    def k(x):\n"
          "          ^\n"},
-        {"EmptySignatureEntry", "x, n", "*fp32,, i32",
-         "    tl.store(x, 1.0)\n",
+        {"EmptySignatureEntry", "x, n", "*fp32,, i32", "    tl.store(x, 1.0)\n",
          "k.py: error: --signature: entry 2 is empty (entries are separated by commas: \"*fp32, i32\")\n"},
-        {"GridUnknownName", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+        {"GridUnknownName",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"cdiv(n, BLOK)\": unknown name 'BLOK' (the grid can use the kernel's i32 parameters, "
          "its integer constexprs, launcher-only integers declared with --grid-param, and cdiv) (at column 9)\n",
-         {{"BLOCK", "8"}}, "cdiv(n, BLOK)"},
-        {"GridFloatParameter", "x, s, BLOCK: tl.constexpr", "*fp32, fp32",
+         {{"BLOCK", "8"}},
+         "cdiv(n, BLOK)"},
+        {"GridFloatParameter",
+         "x, s, BLOCK: tl.constexpr",
+         "*fp32, fp32",
          "    tl.store(x, s)\n",
          "k.py: error: --grid \"cdiv(s, BLOCK)\": 's' is f32, but the grid can only use i32 parameters (at column 6)\n",
-         {{"BLOCK", "8"}}, "cdiv(s, BLOCK)"},
-        {"GridPointerParameter", "x, n", "*fp32, i32",
+         {{"BLOCK", "8"}},
+         "cdiv(s, BLOCK)"},
+        {"GridPointerParameter",
+         "x, n",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"x\": 'x' is ptr<f32>, but the grid can only use i32 parameters (at column 1)\n",
-         {}, "x"},
-        {"GridTrailingText", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         {},
+         "x"},
+        {"GridTrailingText",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"cdiv(n, BLOCK) 4\": unexpected text '4' after a dimension (dimensions are separated by "
          "commas) (at column 16)\n",
-         {{"BLOCK", "8"}}, "cdiv(n, BLOCK) 4"},
-        {"GridFloatConstexpr", "x, n, BLOCK: tl.constexpr", "*fp32, i32",
+         {{"BLOCK", "8"}},
+         "cdiv(n, BLOCK) 4"},
+        {"GridFloatConstexpr",
+         "x, n, BLOCK: tl.constexpr",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"n // BLOCK\": the constexpr 'BLOCK' is not an integer (at column 6)\n",
-         {{"BLOCK", "0.5"}}, "n // BLOCK"},
-        {"GridTrueDivision", "x, n", "*fp32, i32",
+         {{"BLOCK", "0.5"}},
+         "n // BLOCK"},
+        {"GridTrueDivision",
+         "x, n",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"n / 2\": use // for division (grid sizes are integers) (at column 3)\n",
-         {}, "n / 2"},
-        {"GridTooManyDimensions", "x, n", "*fp32, i32",
+         {},
+         "n / 2"},
+        {"GridTooManyDimensions",
+         "x, n",
+         "*fp32, i32",
          "    tl.store(x, 1.0)\n",
          "k.py: error: --grid \"1, 1, 1, 1\": a grid has at most three dimensions (at column 9)\n",
-         {}, "1, 1, 1, 1"},
+         {},
+         "1, 1, 1, 1"},
         // ---- other rejected Python ---------------------------------------------
-        {"NotOfNonBoolBlock", "x, n", "*fp32, i32",
-         "    m = not n\n",
+        {"NotOfNonBoolBlock", "x, n", "*fp32, i32", "    m = not n\n",
          "k.py:7:9: error: 'not' needs a bool block (got i32; compare with 0 first)\n"
          "        m = not n\n"
          "            ^\n"},
-        {"AndOfAnInteger", "x, n", "*fp32, i32",
-         "    m = (n > 0) and n\n",
+        {"AndOfAnInteger", "x, n", "*fp32, i32", "    m = (n > 0) and n\n",
          "k.py:7:21: error: 'and' needs bool operands (got i32; compare with 0 first)\n"
          "        m = (n > 0) and n\n"
          "                        ^\n"},
@@ -347,14 +366,12 @@ const std::vector<Case>& cases() {
          "as in Triton; use parentheses to split the chain\n"
          "        m = (n > 0) and (n < 9) and (n < 5)\n"
          "            ^\n"},
-        {"PointerFromI32", "x, n", "*fp32, i32",
-         "    p = n.to(tl.pointer_type(tl.float32))\n",
+        {"PointerFromI32", "x, n", "*fp32, i32", "    p = n.to(tl.pointer_type(tl.float32))\n",
          "k.py:7:9: error: '.to': an address is 64 bits: cast the i32 to tl.int64 first, then to a "
          "pointer\n"
          "        p = n.to(tl.pointer_type(tl.float32))\n"
          "            ^\n"},
-        {"PointerToFloat", "x, n", "*fp32, i32",
-         "    p = x.to(tl.float32)\n",
+        {"PointerToFloat", "x, n", "*fp32, i32", "    p = x.to(tl.float32)\n",
          "k.py:7:14: error: '.to': a pointer casts to tl.int64, tl.int1 or a pointer type (not "
          "float32)\n"
          "        p = x.to(tl.float32)\n"
@@ -379,55 +396,60 @@ const std::vector<Case>& cases() {
          "truth value of a block is ambiguous: reduce it, or use tl.where to choose per element)\n"
          "        v = 1.0 if o > 0 else 2.0\n"
          "                   ^\n"},
-        {"ElementIndexing", "x, n", "*fp32, i32",
-         "    o = tl.arange(0, 8)\n    v = o[0]\n",
+        {"ElementIndexing", "x, n", "*fp32, i32", "    o = tl.arange(0, 8)\n    v = o[0]\n",
          "k.py:8:11: error: only ':' and None can index a block (element indexing is not supported)\n"
          "        v = o[0]\n"
          "              ^\n"},
-        {"UnsupportedAugmentedAssignment", "x, n", "*fp32, i32",
-         "    m = n\n    m **= 2\n",
+        {"UnsupportedAugmentedAssignment", "x, n", "*fp32, i32", "    m = n\n    m **= 2\n",
          "k.py:8:5: error: augmented assignment '**=' is not supported\n"
          "        m **= 2\n"
          "        ^\n"},
-        {"NestedFunction", "x, n", "*fp32, i32",
-         "    def inner():\n        pass\n",
+        {"NestedFunction", "x, n", "*fp32, i32", "    def inner():\n        pass\n",
          "k.py:7:5: error: nested functions are not supported in kernels\n"
          "        def inner():\n"
          "        ^\n"},
-        {"AssertStatement", "x, n", "*fp32, i32",
-         "    assert n > 0, 3\n",
+        {"AssertStatement", "x, n", "*fp32, i32", "    assert n > 0, 3\n",
          "k.py:7:19: error: the message of 'assert' must be a string (got an int)\n"
          "        assert n > 0, 3\n"
          "                      ^\n"},
-        {"Lambda", "x, n", "*fp32, i32",
-         "    f = lambda v: v\n",
+        {"Lambda", "x, n", "*fp32, i32", "    f = lambda v: v\n",
          "k.py:7:9: error: lambda expressions are not supported in kernels\n"
          "        f = lambda v: v\n"
          "            ^\n"},
-        {"ProgramIdAxis", "x, n", "*fp32, i32",
-         "    pid = tl.program_id(3)\n",
+        {"ProgramIdAxis", "x, n", "*fp32, i32", "    pid = tl.program_id(3)\n",
          "k.py:7:25: error: tl.program_id's axis must be 0, 1 or 2 (got 3)\n"
          "        pid = tl.program_id(3)\n"
          "                            ^\n"},
-        {"PointerMinusPointer", "x, n", "*fp32, i32",
-         "    p = x - x\n",
+        {"PointerMinusPointer", "x, n", "*fp32, i32", "    p = x - x\n",
          "k.py:7:9: error: pointer subtraction is not supported (add a negative offset instead)\n"
          "        p = x - x\n"
          "            ^\n"},
-        {"NoTritonLanguageImport", "x, n", "*fp32, i32",
-         "    o = tle.arange(0, 8)\n",
+        {"NoTritonLanguageImport", "x, n", "*fp32, i32", "    o = tle.arange(0, 8)\n",
          "k.py:7:9: error: undefined name 'tle'\n"
          "        o = tle.arange(0, 8)\n"
          "            ^\n"},
-        {"NoKernelOfThatName", "x, n", "*fp32, i32", "",
+        {"NoKernelOfThatName",
+         "x, n",
+         "*fp32, i32",
+         "",
          "k.py: error: no kernel named 'k' (kernels in this file: add_kernel, other_kernel)\n",
-         {}, nullptr, "", 2,
+         {},
+         nullptr,
+         "",
+         2,
          "import triton\n\n@triton.jit\ndef add_kernel(x):\n    pass\n\n@triton.jit\ndef other_kernel(x):\n    pass\n"},
-        {"KernelNotDecorated", "x, n", "*fp32, i32", "",
+        {"KernelNotDecorated",
+         "x, n",
+         "*fp32, i32",
+         "",
          "k.py:4:1: error: 'k' is not a kernel: it is not decorated with @triton.jit\n"
          "    def k(x, n):\n"
          "    ^\n",
-         {}, nullptr, "", 2, "import triton\nimport triton.language as tl\n\ndef k(x, n):\n    pass\n"},
+         {},
+         nullptr,
+         "",
+         2,
+         "import triton\nimport triton.language as tl\n\ndef k(x, n):\n    pass\n"},
     };
     return all;
 }
@@ -435,7 +457,7 @@ const std::vector<Case>& cases() {
 class Diagnostic : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(Diagnostic, MatchesExpectedText) {
-    const Case& c = cases()[GetParam()];
+    const Case &c = cases()[GetParam()];
     std::string text = c.file ? c.file : kernel_text(c.params, c.body) + c.after;
     std::string path = write_kernel(std::string("diag_") + c.name, "k.py", text);
     std::string dir = path.substr(0, path.size() - 4);
@@ -449,28 +471,37 @@ TEST_P(Diagnostic, MatchesExpectedText) {
     EXPECT_FALSE(r.ok);
     std::string got = r.diagnostics;
     for (size_t at; (at = got.find(dir)) != std::string::npos;) got.erase(at, dir.size());
-    EXPECT_TRUE(matches(got, c.expected)) << "got:\n" << got << "expected:\n" << c.expected << "kernel:\n" << text;
+    EXPECT_TRUE(matches(got, c.expected)) << "got:\n"
+                                          << got << "expected:\n"
+                                          << c.expected << "kernel:\n"
+                                          << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Rejected, Diagnostic, ::testing::Range<size_t>(0, cases().size()),
-                         [](const ::testing::TestParamInfo<size_t>& info) { return std::string(cases()[info.param].name); });
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return std::string(cases()[info.param].name);
+                         });
 
 // The same through the command line: exit status 1, the diagnostic on
 // stderr, nothing on stdout.
 TEST(DiagnosticCli, ExitStatusAndStreams) {
-    std::string path = write_kernel("diag_cli", "k.py", kernel_text("x, n", "    with n:\n        pass\n"));
-    auto r = mt_test::run_process({MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32, i32", "--emit=ssa"});
+    std::string path =
+        write_kernel("diag_cli", "k.py", kernel_text("x, n", "    with n:\n        pass\n"));
+    auto r = mt_test::run_process(
+        {MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32, i32", "--emit=ssa"});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, path + ":7:5: error: 'with' statements are not supported in kernels\n"
-                            "        with n:\n"
-                            "        ^\n");
+    EXPECT_EQ(r.err, path +
+                         ":7:5: error: 'with' statements are not supported in kernels\n"
+                         "        with n:\n"
+                         "        ^\n");
 }
 
 // Only the first error is reported: no cascade.
 TEST(DiagnosticCli, OneErrorPerCompile) {
-    std::string path =
-        write_kernel("diag_one", "k.py", kernel_text("x, n", "    with n:\n        pass\n    y = n ** 2\n    return\n"));
+    std::string path = write_kernel(
+        "diag_one", "k.py",
+        kernel_text("x, n", "    with n:\n        pass\n    y = n ** 2\n    return\n"));
     CompileArgs a;
     a.path = path;
     a.signature = "*fp32, i32";
@@ -486,16 +517,21 @@ TEST(DiagnosticFormat, TabsAndLongLines) {
     a.path = path;
     a.signature = "*fp32, i32";
     Compiled r = compile(a);
-    EXPECT_EQ(r.diagnostics, path + ":7:6: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
-                                    "    \ty = n ** 2\n"
-                                    "    \t    ^\n");
+    EXPECT_EQ(
+        r.diagnostics,
+        path +
+            ":7:6: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
+            "    \ty = n ** 2\n"
+            "    \t    ^\n");
     std::string pad(300, ' ');
     std::string long_line = "    y = 1 +" + pad + "n ** 2\n";
     path = write_kernel("diag_long", "k.py", kernel_text("x, n", long_line));
     a.path = path;
     r = compile(a);
     // at most 200 bytes of the line around the column, elided with "..."
-    std::string head = path + ":7:312: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n";
+    std::string head =
+        path +
+        ":7:312: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n";
     ASSERT_EQ(r.diagnostics.rfind(head, 0), 0u) << r.diagnostics;
     std::string rest = r.diagnostics.substr(head.size());
     size_t nl = rest.find('\n');
@@ -513,22 +549,30 @@ TEST(DiagnosticFormat, TabsAndLongLines) {
 // CRLF line ends do not show in the source line; a byte order mark is not
 // part of line 1 (Python's columns start after it).
 TEST(DiagnosticFormat, CrlfAndByteOrderMark) {
-    std::string path = write_kernel("diag_crlf", "k.py",
-                                    "import triton\r\nimport triton.language as tl\r\n\r\n@triton.jit\r\ndef k(x, n):\r\n"
-                                    "    y = n ** 2\r\n");
+    std::string path = write_kernel(
+        "diag_crlf", "k.py",
+        "import triton\r\nimport triton.language as tl\r\n\r\n@triton.jit\r\ndef k(x, n):\r\n"
+        "    y = n ** 2\r\n");
     CompileArgs a;
     a.path = path;
     a.signature = "*fp32, i32";
     Compiled r = compile(a);
-    EXPECT_EQ(r.diagnostics, path + ":6:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
-                                    "        y = n ** 2\n"
-                                    "            ^\n");
-    path = write_kernel("diag_bom", "k.py", "\xef\xbb\xbf" "def k(x, n): pass\n");
+    EXPECT_EQ(
+        r.diagnostics,
+        path +
+            ":6:9: error: '**' is only for compile-time numbers (Triton's tensors have none): multiply explicitly, e.g. x * x\n"
+            "        y = n ** 2\n"
+            "            ^\n");
+    path = write_kernel("diag_bom", "k.py",
+                        "\xef\xbb\xbf"
+                        "def k(x, n): pass\n");
     a.path = path;
     r = compile(a);
-    EXPECT_EQ(r.diagnostics, path + ":1:1: error: 'k' is not a kernel: it is not decorated with @triton.jit\n"
-                                    "    def k(x, n): pass\n"
-                                    "    ^\n");
+    EXPECT_EQ(r.diagnostics,
+              path +
+                  ":1:1: error: 'k' is not a kernel: it is not decorated with @triton.jit\n"
+                  "    def k(x, n): pass\n"
+                  "    ^\n");
 }
 
 }  // namespace

@@ -131,16 +131,19 @@ TEST(Layout, ExchangesStayInTheThread) {
         "    tl.store(y + tl.arange(0, 1024), w)\n";
     Compiled r = emit_snippet("layout_regs", "x, y", "*fp32, *fp32", body);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "#blocked = #mt.blocked<{sizePerThread = [2, 2], threadsPerWarp = "
-                              "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>"))
+    EXPECT_TRUE(has(r.layout,
+                    "#blocked = #mt.blocked<{sizePerThread = [2, 2], threadsPerWarp = "
+                    "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "split %") &&
-                has(r.layout, ": vector<512 x f32>  // #rows <- in the thread: a permutation "
-                              "of its registers"))
+                has(r.layout,
+                    ": vector<512 x f32>  // #rows <- in the thread: a permutation "
+                    "of its registers"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, ": block<512x2 x f32>  // #blocked <- in the thread")) << r.layout;
     EXPECT_TRUE(has(r.layout, "reshape %") &&
-                has(r.layout, ": vector<1024 x f32>  // #flat <- in the thread")) << r.layout;
+                has(r.layout, ": vector<1024 x f32>  // #flat <- in the thread"))
+        << r.layout;
     EXPECT_FALSE(has(r.cuda, "__shared__")) << r.cuda;
     r = emit_snippet("layout_regs_o1", "x, y", "*fp32, *fp32", body, 1);
     ASSERT_TRUE(r.ok) << r.diagnostics;
@@ -157,8 +160,9 @@ TEST(Layout, WholeRowsSpreadOneByOne) {
     Compiled r = emit_layout(kSuite + "pairs.py", "magnitude_kernel", "*fp32, *fp32, *fp32, i32",
                              {{"BLOCK", "1024"}}, 2);
     ASSERT_TRUE(r.ok) << r.diagnostics;
-    EXPECT_TRUE(has(r.layout, "#blocked = #mt.blocked<{sizePerThread = [1, 2], threadsPerWarp = "
-                              "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>  // repeated 4 x 1"))
+    EXPECT_TRUE(has(r.layout,
+                    "#blocked = #mt.blocked<{sizePerThread = [1, 2], threadsPerWarp = "
+                    "[32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>  // repeated 4 x 1"))
         << r.layout;
     EXPECT_TRUE(has(r.layout, "split %") &&
                 has(r.layout, ": vector<1024 x f32>  // #rows <- in the thread"))
@@ -220,7 +224,7 @@ TEST(Layout, TilesOfOtherSides) {
 const std::string kDotPy = std::string(MT_TEST_SOURCE_DIR) + "/lang_dot/kernels/dot.py";
 const char *const kDotSig = "*fp16, *fp16, *fp32, i32, i32, i32, i32, i32, i32, i32, i32, i32";
 const std::vector<std::pair<std::string, std::string>> kDot64 = {
-    {"BLOCK_M", "64"},   {"BLOCK_N", "64"},     {"BLOCK_K", "32"},  {"GROUP_M", "4"},
+    {"BLOCK_M", "64"},  {"BLOCK_N", "64"},     {"BLOCK_K", "32"}, {"GROUP_M", "4"},
     {"ACC", "float32"}, {"PRECISION", "tf32"}, {"PLUS", "False"}, {"ACTIVATION", "none"}};
 
 // The tensor-core matmul path's plan: the accumulator in mma.sync
@@ -233,25 +237,30 @@ TEST(Layout, TensorCoreMatmul) {
     ASSERT_TRUE(r.ok) << r.diagnostics;
     const std::string &l = r.layout;
     EXPECT_TRUE(has(l, "a (64, 32) x (32, 64) f16 dot per iteration of the loop at %")) << l;
-    EXPECT_TRUE(has(l, "#mma = #mt.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], "
-                       "instrShape = [16, 8]}>  // 128 threads"))
+    EXPECT_TRUE(has(l,
+                    "#mma = #mt.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], "
+                    "instrShape = [16, 8]}>  // 128 threads"))
         << l;
     EXPECT_TRUE(has(l, "#a = #mt.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>")) << l;
     EXPECT_TRUE(
         has(l, "#smem_a = #mt.padded_shared<{shape = [64, 32], rowLength = 40, buffers = 3}>"))
         << l;
-    EXPECT_TRUE(has(l, "#mma_sm90a = #mt.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], "
-                       "instrShape = [16, 64, 16]}>"))
+    EXPECT_TRUE(has(l,
+                    "#mma_sm90a = #mt.nvidia_mma<{versionMajor = 3, warpsPerCTA = [4, 1], "
+                    "instrShape = [16, 64, 16]}>"))
         << l;
-    EXPECT_TRUE(has(l, "#smem_a_sm90a = #mt.nvmma_shared<{swizzlingByteWidth = 64, shape = [64, "
-                       "32], buffers = "))
+    EXPECT_TRUE(has(l,
+                    "#smem_a_sm90a = #mt.nvmma_shared<{swizzlingByteWidth = 64, shape = [64, "
+                    "32], buffers = "))
         << l;
     EXPECT_TRUE(has(l, ": block<64x32 x f16>  // #smem_a <- copy into the ring")) << l;
-    EXPECT_TRUE(has(l, ": block<64x64 x f32>  // #mma <- tensor cores: #a from #smem_a, #b from "
-                       "#smem_b"))
+    EXPECT_TRUE(has(l,
+                    ": block<64x64 x f32>  // #mma <- tensor cores: #a from #smem_a, #b from "
+                    "#smem_b"))
         << l;
-    EXPECT_TRUE(has(l, "block<64x32 x ptr<f16>>, block<32x64 x ptr<f16>>  // #mma, #at_use, "
-                       "#at_use {"))
+    EXPECT_TRUE(has(l,
+                    "block<64x32 x ptr<f16>>, block<32x64 x ptr<f16>>  // #mma, #at_use, "
+                    "#at_use {"))
         << l;
     EXPECT_TRUE(has(l, ": block<64x64 x ptr<f32>>  // #at_use")) << l;
 }
@@ -261,15 +270,15 @@ TEST(Layout, TensorCoreMatmul) {
 // reductions within the lanes of a row; p enters the second dot from the
 // registers that hold it.
 TEST(Layout, AttentionOnTensorCores) {
-    Compiled r = emit_layout(std::string(MT_TEST_SOURCE_DIR) + "/lang_apps/kernels/attention.py",
-                             "attn_fwd_kernel", "*fp16, *fp16, *fp16, *fp16, fp32, i32",
-                             {{"HEAD_DIM", "64"}, {"BLOCK_M", "64"}, {"BLOCK_N", "32"},
-                              {"CAUSAL", "False"}},
-                             2, 4);
+    Compiled r = emit_layout(
+        std::string(MT_TEST_SOURCE_DIR) + "/lang_apps/kernels/attention.py", "attn_fwd_kernel",
+        "*fp16, *fp16, *fp16, *fp16, fp32, i32",
+        {{"HEAD_DIM", "64"}, {"BLOCK_M", "64"}, {"BLOCK_N", "32"}, {"CAUSAL", "False"}}, 2, 4);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     const std::string &l = r.layout;
-    EXPECT_TRUE(has(l, "attention: S = q (64, 64) x trans(k) (64, 32), then p (64, 32) x v (32, "
-                       "64)"))
+    EXPECT_TRUE(has(l,
+                    "attention: S = q (64, 64) x trans(k) (64, 32), then p (64, 32) x v (32, "
+                    "64)"))
         << l;
     EXPECT_TRUE(has(l, "#mma = #mt.nvidia_mma<{versionMajor = 2, warpsPerCTA = [4, 1]")) << l;
     EXPECT_TRUE(has(l, "#smem_k = #mt.padded_shared<{shape = [32, 64], rowLength = 72, buffers = "))
@@ -368,7 +377,6 @@ TEST(LayoutVerify, RejectsAThreadCountOtherThanTheBlocks) {
     EXPECT_FALSE(layout_verify(p.ctx, k.s.f, plan));
     EXPECT_TRUE(has(sb_str(&p.ctx->diagnostics), "not the tile (16, 16)"));
 }
-
 
 // ---- The verifier on a tensor-core plan ------------------------------------
 
@@ -471,11 +479,11 @@ TEST(LayoutVerify, RejectsWarpsOtherThanTheBlocks) {
 }
 
 TEST(LayoutVerify, RejectsRingsAboveTheSharedMemory) {
-    TcCase c = run_tc([](Arena *, const Function *, LayoutTc *tc) { tc->body[0].ring[1].buffers = 64; });
+    TcCase c =
+        run_tc([](Arena *, const Function *, LayoutTc *tc) { tc->body[0].ring[1].buffers = 64; });
     EXPECT_FALSE(c.verified);
     EXPECT_TRUE(has(c.diagnostics, "#mma v2: its rings take ")) << c.diagnostics;
 }
-
 
 // ---- The verifier on a permutation of registers ------------------------------
 
@@ -526,8 +534,9 @@ TEST(LayoutVerify, RejectsAPermutationReadingAMissingOperand) {
     mt_free(m);
     ASSERT_TRUE(c.planned);
     EXPECT_FALSE(c.verified);
-    EXPECT_TRUE(has(c.diagnostics, "permutation of registers reads an element its operands do "
-                                   "not hold"))
+    EXPECT_TRUE(has(c.diagnostics,
+                    "permutation of registers reads an element its operands do "
+                    "not hold"))
         << c.diagnostics;
 }
 
@@ -546,8 +555,8 @@ TEST(Layout, TensorCoreEpilogueOfOneElement) {
         "        acc += tl.dot(a, b)\n"
         "    one = tl.load(S + tl.zeros((1, 1), dtype=tl.int32))\n"
         "    tl.store(C + rm[:, None] * 128 + rn[None, :], acc * one)\n";
-    Compiled r = emit_snippet("layout_tc_one", "A, B, C, S, K", "*fp16, *fp16, *fp32, *fp32, i32",
-                              body);
+    Compiled r =
+        emit_snippet("layout_tc_one", "A, B, C, S, K", "*fp16, *fp16, *fp32, *fp32, i32", body);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_TRUE(has(r.layout, "tl.dot on tensor cores")) << r.layout;
     EXPECT_TRUE(has(r.layout, ": block<1x1 x f32>  // #mma_rows")) << r.layout;

@@ -14,7 +14,7 @@ using namespace mt_unit;
 
 struct OuterSsa {
     std::unique_ptr<Ssa> s;
-    Operand rows, cols; // (4, 1) and (1, 4) pointer blocks before the loop
+    Operand rows, cols;  // (4, 1) and (1, 4) pointer blocks before the loop
     Ssa::LoopRef loop;
 };
 
@@ -24,27 +24,27 @@ struct OuterSsa {
 OuterSsa hoisted(Operand start, Operand step, bool use_ptrs = false) {
     OuterSsa o;
     o.s.reset(new Ssa({{"a", ptr_f32()}, {"n", i32()}}));
-    Ssa& s = *o.s;
-    Operand r = s.typed(OP_ARANGE, {}, range_attr(0, 4));                    // %0
-    Operand rc = s.typed(OP_EXPAND_DIMS, {r}, axis_attr(1));                // %1
-    Operand rr = s.typed(OP_EXPAND_DIMS, {r}, axis_attr(0));                // %2
-    o.rows = s.typed(OP_ADDPTR, {param(0), rc});                             // %3
-    o.cols = s.typed(OP_ADDPTR, {param(0), rr});                             // %4
-    Operand zero = s.typed(OP_ZEROS, {}, shape_attr({4, 4}, DT_F32));        // %5
-    o.loop = s.begin_loop(start, param(1), step, {zero, o.rows, o.cols});    // %6; %7 %8 %9
-    Operand x = s.typed(OP_LOAD, {o.loop.args[1], none(), none()});          // %10
-    Operand y = s.typed(OP_LOAD, {o.loop.args[2], none(), none()});          // %11
-    Operand p = s.typed(OP_MUL, {x, y});                                     // %12
-    Operand acc = s.typed(OP_ADD, {o.loop.args[0], p});                      // %13
-    Operand na = s.typed(OP_ADDPTR, {o.loop.args[1], ci(1)});                // %14
-    Operand nb = s.typed(OP_ADDPTR, {o.loop.args[2], param(1)});             // %15
-    auto res = s.end_loop(o.loop, {acc, na, nb});                            // %16 %17 %18
-    Operand out = s.typed(OP_ADDPTR, {use_ptrs ? res[1] : o.rows, rr});      // %19
+    Ssa &s = *o.s;
+    Operand r = s.typed(OP_ARANGE, {}, range_attr(0, 4));                  // %0
+    Operand rc = s.typed(OP_EXPAND_DIMS, {r}, axis_attr(1));               // %1
+    Operand rr = s.typed(OP_EXPAND_DIMS, {r}, axis_attr(0));               // %2
+    o.rows = s.typed(OP_ADDPTR, {param(0), rc});                           // %3
+    o.cols = s.typed(OP_ADDPTR, {param(0), rr});                           // %4
+    Operand zero = s.typed(OP_ZEROS, {}, shape_attr({4, 4}, DT_F32));      // %5
+    o.loop = s.begin_loop(start, param(1), step, {zero, o.rows, o.cols});  // %6; %7 %8 %9
+    Operand x = s.typed(OP_LOAD, {o.loop.args[1], none(), none()});        // %10
+    Operand y = s.typed(OP_LOAD, {o.loop.args[2], none(), none()});        // %11
+    Operand p = s.typed(OP_MUL, {x, y});                                   // %12
+    Operand acc = s.typed(OP_ADD, {o.loop.args[0], p});                    // %13
+    Operand na = s.typed(OP_ADDPTR, {o.loop.args[1], ci(1)});              // %14
+    Operand nb = s.typed(OP_ADDPTR, {o.loop.args[2], param(1)});           // %15
+    auto res = s.end_loop(o.loop, {acc, na, nb});                          // %16 %17 %18
+    Operand out = s.typed(OP_ADDPTR, {use_ptrs ? res[1] : o.rows, rr});    // %19
     s.store(out, res[0]);
     return o;
 }
 
-std::string run_outer(Ssa& s) {
+std::string run_outer(Ssa &s) {
     PassStats st{};
     pass_outer(s.a, s.f, &st);
     std::string err = s.verify();
@@ -100,17 +100,19 @@ TEST(Outer, APointerUsedAfterTheLoopStaysCarried) {
     OuterSsa o = hoisted(ci(0), ci(1), true);
     std::string t = run_outer(*o.s);
     // the row pointers' result is stored from: that lane stays
-    EXPECT_NE(t.find("%16, %17 = for %6 in range(0, n, 1) iter_args(%7 = %5, %8 = %3) : block<4x4 x f32>, "
-                     "block<4x1 x ptr<f32>> {\n"
-                     "  %20 = mul %6, n : i32\n"
-                     "  %21 = addptr %4, %20 : block<1x4 x ptr<f32>>\n"
-                     "  %10 = load %8, none, none : block<4x1 x f32>\n"
-                     "  %11 = load %21, none, none : block<1x4 x f32>\n"),
-              std::string::npos)
+    EXPECT_NE(
+        t.find(
+            "%16, %17 = for %6 in range(0, n, 1) iter_args(%7 = %5, %8 = %3) : block<4x4 x f32>, "
+            "block<4x1 x ptr<f32>> {\n"
+            "  %20 = mul %6, n : i32\n"
+            "  %21 = addptr %4, %20 : block<1x4 x ptr<f32>>\n"
+            "  %10 = load %8, none, none : block<4x1 x f32>\n"
+            "  %11 = load %21, none, none : block<1x4 x f32>\n"),
+        std::string::npos)
         << t;
     EXPECT_NE(t.find("  yield %13, %14\n}\n%19 = addptr %17, %2"), std::string::npos) << t;
     OuterLoop m;
-    EXPECT_FALSE(outer_match(o.s->f, o.loop.in, &m)); // two lanes: not staged
+    EXPECT_FALSE(outer_match(o.s->f, o.loop.in, &m));  // two lanes: not staged
 }
 
 TEST(Outer, TheAnalysisDeclinesStoresAndOtherUsesOfTheAccumulator) {
@@ -142,7 +144,7 @@ TEST(Outer, TheAnalysisDeclinesStoresAndOtherUsesOfTheAccumulator) {
 
 // ---- The benchmark suite's variations at -O2 --------------------------------
 
-CompileArgs variation(const char* kernel, const char* sig = "*fp32, *fp32, *fp32, i32, i32, i32") {
+CompileArgs variation(const char *kernel, const char *sig = "*fp32, *fp32, *fp32, i32, i32, i32") {
     CompileArgs a;
     a.path = std::string(MT_TEST_SOURCE_DIR) + "/../bench/suite/matmul.py";
     a.kernel = kernel;
@@ -161,14 +163,16 @@ TEST(Outer, EveryVariationIsStaged) {
                  {"matmul_hoisted_kernel", "*fp32, *fp32, *fp32, i32, i32, i32"},
                  {"matmul_scale_in_loop_kernel", "*fp32, *fp32, *fp32, i32, i32, i32, fp32"},
                  {"matmul_kmask_kernel", "*fp32, *fp32, *fp32, i32, i32, i32"}};
-    for (auto& c : cases) {
+    for (auto &c : cases) {
         Compiled r = compile(variation(c.kernel, c.sig));
         ASSERT_TRUE(r.ok) << c.kernel << r.diagnostics;
-        EXPECT_NE(r.cuda.find("runtime loop of outer products, staged through shared memory"), std::string::npos)
+        EXPECT_NE(r.cuda.find("runtime loop of outer products, staged through shared memory"),
+                  std::string::npos)
             << c.kernel << "\n"
             << r.ssa;
         // one carried lane: the accumulator
-        EXPECT_NE(r.ssa.find(" : block<64x64 x f32> {\n"), std::string::npos) << c.kernel << "\n" << r.ssa;
+        EXPECT_NE(r.ssa.find(" : block<64x64 x f32> {\n"), std::string::npos) << c.kernel << "\n"
+                                                                              << r.ssa;
         EXPECT_EQ(r.ssa.find("ptr<f32>> {\n"), std::string::npos) << c.kernel << "\n" << r.ssa;
     }
 }
@@ -186,16 +190,17 @@ TEST(Outer, O1KeepsTheCarriedPointers) {
 // staged, after what the kernel stored in between: such loops are not staged.
 TEST(Outer, LoadsBeforeTheLoopAreNotReadAgain) {
     CompileArgs a;
-    a.path = write_kernel("outer_preload", "k.py",
-                          kernel_text("a, s, c, K",
-                                      "    r = tl.arange(0, 16)[:, None]\n"
-                                      "    n = tl.arange(0, 16)[None, :]\n"
-                                      "    scale = tl.load(s + r)\n"
-                                      "    tl.store(s + r, scale * 2.0)\n"
-                                      "    acc = tl.zeros((16, 16), tl.float32)\n"
-                                      "    for k in range(K):\n"
-                                      "        acc += (tl.load(a + r * K + k) * scale) * tl.load(a + k * 16 + n)\n"
-                                      "    tl.store(c + r * 16 + n, acc)\n"));
+    a.path = write_kernel(
+        "outer_preload", "k.py",
+        kernel_text("a, s, c, K",
+                    "    r = tl.arange(0, 16)[:, None]\n"
+                    "    n = tl.arange(0, 16)[None, :]\n"
+                    "    scale = tl.load(s + r)\n"
+                    "    tl.store(s + r, scale * 2.0)\n"
+                    "    acc = tl.zeros((16, 16), tl.float32)\n"
+                    "    for k in range(K):\n"
+                    "        acc += (tl.load(a + r * K + k) * scale) * tl.load(a + k * 16 + n)\n"
+                    "    tl.store(c + r * 16 + n, acc)\n"));
     a.signature = "*fp32, *fp32, *fp32, i32";
     Compiled r = compile(a);
     ASSERT_TRUE(r.ok) << r.diagnostics;
@@ -225,10 +230,12 @@ TEST(Outer, SmallTilesGroupFourProgramsPerBlock) {
     Compiled r = compile(a);
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("void matmul_runtime_k_kernel("), std::string::npos) << r.cuda;
-    EXPECT_NE(r.cuda.find("__launch_bounds__(128)\nvoid matmul_runtime_k_kernel_2x2("), std::string::npos)
+    EXPECT_NE(r.cuda.find("__launch_bounds__(128)\nvoid matmul_runtime_k_kernel_2x2("),
+              std::string::npos)
         << r.cuda;
     EXPECT_NE(r.cuda.find("int v0 = ((int)blockIdx.x * 2 + mt_pm);"), std::string::npos) << r.cuda;
-    EXPECT_NE(r.cuda.find("__shared__ __align__(16) float mm_As[2][16][20];"), std::string::npos) << r.cuda;
+    EXPECT_NE(r.cuda.find("__shared__ __align__(16) float mm_As[2][16][20];"), std::string::npos)
+        << r.cuda;
     EXPECT_NE(r.cuda.find("if (mm_own_a) {"), std::string::npos) << r.cuda;
     a.defines = {{"BM", "64"}, {"BN", "64"}};
     r = compile(a);
@@ -238,14 +245,18 @@ TEST(Outer, SmallTilesGroupFourProgramsPerBlock) {
     // `row`, the loop's length `len`
     auto snippet = [](const char *tag, const char *row, const char *len) {
         CompileArgs s;
-        s.path = write_kernel(tag, "k.py",
-                              kernel_text("a, b, c, K",
-                                          std::string("    r = ") + row + "\n"
-                                          "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
-                                          "    acc = tl.zeros((16, 16), tl.float32)\n"
-                                          "    for k in range(" + len + "):\n"
-                                          "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
-                                          "    tl.store(c + r * 64 + n, acc)\n"));
+        s.path = write_kernel(
+            tag, "k.py",
+            kernel_text("a, b, c, K",
+                        std::string("    r = ") + row +
+                            "\n"
+                            "    n = tl.program_id(1) * 16 + tl.arange(0, 16)[None, :]\n"
+                            "    acc = tl.zeros((16, 16), tl.float32)\n"
+                            "    for k in range(" +
+                            len +
+                            "):\n"
+                            "        acc += tl.load(a + r * K + k) * tl.load(b + k * 64 + n)\n"
+                            "    tl.store(c + r * 64 + n, acc)\n"));
         s.kernel = "k";
         s.signature = "*fp32, *fp32, *fp32, i32";
         return compile(s);
@@ -267,4 +278,4 @@ TEST(Outer, SmallTilesGroupFourProgramsPerBlock) {
     EXPECT_NE(r.cuda.find("_2x2("), std::string::npos) << r.cuda;
 }
 
-} // namespace
+}  // namespace

@@ -13,10 +13,10 @@ namespace {
 
 using namespace mt_unit;
 
-using PassFn = void (*)(Arena*, Function*, PassStats*);
+using PassFn = void (*)(Arena *, Function *, PassStats *);
 
 // Runs `pass`, checks the result still verifies, returns the new text.
-std::string run(Ssa& s, PassFn pass, PassStats* st = nullptr) {
+std::string run(Ssa &s, PassFn pass, PassStats *st = nullptr) {
     PassStats local{};
     pass(s.a, s.f, st ? st : &local);
     std::string err = s.verify();
@@ -24,22 +24,22 @@ std::string run(Ssa& s, PassFn pass, PassStats* st = nullptr) {
     return s.print();
 }
 
-Ssa* params() { return new Ssa({{"x", ptr_f32()}, {"n", i32()}, {"s", f32()}}); }
+Ssa *params() { return new Ssa({{"x", ptr_f32()}, {"n", i32()}, {"s", f32()}}); }
 
 // ---- Constant folding -------------------------------------------------------
 
 TEST(Fold, ConstantOpsBecomeConstants) {
     std::unique_ptr<Ssa> s(params());
-    Operand a = s->typed(OP_ADD, {ci(2), ci(3)});                     // %0 = 5
-    Operand b = s->typed(OP_MUL, {a, ci(4)});                         // %1 = 20 (after %0 folds)
-    Operand c = s->typed(OP_DIV, {ci(1), ci(4)});                     // %2 = 0.25
-    Operand d = s->typed(OP_SUB, {ci(-2147483647 - 1), ci(1)});       // %3 wraps to 2147483647
-    Operand e = s->typed(OP_NEG, {cf(1.5)});                          // %4 = -1.5
-    Operand m = s->typed(OP_CMP_LT, {b, ci(21)});                     // %5 = True
-    Operand w = s->typed(OP_SELECT, {m, c, e});                       // %6 = 0.25
-    Operand mx = s->typed(OP_MAXIMUM, {cf(NAN), cf(1.0)});            // %7 = nan
-    Operand an = s->typed(OP_AND, {m, cb(false)});                    // %8 = False
-    Operand pick = s->typed(OP_SELECT, {an, cf(1.0), ci(2)});         // %9 = 2.0
+    Operand a = s->typed(OP_ADD, {ci(2), ci(3)});                // %0 = 5
+    Operand b = s->typed(OP_MUL, {a, ci(4)});                    // %1 = 20 (after %0 folds)
+    Operand c = s->typed(OP_DIV, {ci(1), ci(4)});                // %2 = 0.25
+    Operand d = s->typed(OP_SUB, {ci(-2147483647 - 1), ci(1)});  // %3 wraps to 2147483647
+    Operand e = s->typed(OP_NEG, {cf(1.5)});                     // %4 = -1.5
+    Operand m = s->typed(OP_CMP_LT, {b, ci(21)});                // %5 = True
+    Operand w = s->typed(OP_SELECT, {m, c, e});                  // %6 = 0.25
+    Operand mx = s->typed(OP_MAXIMUM, {cf(NAN), cf(1.0)});       // %7 = nan
+    Operand an = s->typed(OP_AND, {m, cb(false)});               // %8 = False
+    Operand pick = s->typed(OP_SELECT, {an, cf(1.0), ci(2)});    // %9 = 2.0
     s->store(param(0), w);
     s->store(param(0), d);
     s->store(param(0), mx);
@@ -64,9 +64,9 @@ TEST(Fold, F32ArithmeticIsSinglePrecision) {
 TEST(Fold, AddZeroOnI32) {
     std::unique_ptr<Ssa> s(params());
     Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0
-    Operand a = s->typed(OP_ADD, {p, ci(0)});                // %1 -> %0
-    Operand b = s->typed(OP_ADD, {ci(0), a});                // %2 -> %0
-    Operand c = s->typed(OP_ADD, {b, param(1)});             // %3
+    Operand a = s->typed(OP_ADD, {p, ci(0)});               // %1 -> %0
+    Operand b = s->typed(OP_ADD, {ci(0), a});               // %2 -> %0
+    Operand c = s->typed(OP_ADD, {b, param(1)});            // %3
     s->store(param(0), c);
     EXPECT_EQ(s->print(),
               "%0 = program_id {axis=0} : i32\n"
@@ -110,10 +110,10 @@ TEST(Fold, AddAndSubZeroKeptOnF32) {
 TEST(Fold, MulByOne) {
     std::unique_ptr<Ssa> s(params());
     Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0
-    Operand a = s->typed(OP_MUL, {p, ci(1)});                // %1 -> %0
-    Operand b = s->typed(OP_MUL, {cf(1.0), param(2)});       // %2 -> s
-    Operand c = s->typed(OP_MUL, {param(2), ci(1)});         // %3 -> s (f32 * 1 is exact)
-    Operand d = s->typed(OP_MUL, {p, cf(1.0)});              // %4 stays: i32 * 1.0 is an f32
+    Operand a = s->typed(OP_MUL, {p, ci(1)});               // %1 -> %0
+    Operand b = s->typed(OP_MUL, {cf(1.0), param(2)});      // %2 -> s
+    Operand c = s->typed(OP_MUL, {param(2), ci(1)});        // %3 -> s (f32 * 1 is exact)
+    Operand d = s->typed(OP_MUL, {p, cf(1.0)});             // %4 stays: i32 * 1.0 is an f32
     for (Operand o : {a, b, c, d}) s->store(param(0), o);
     EXPECT_EQ(run(*s, pass_fold),
               "%0 = program_id {axis=0} : i32\n"
@@ -127,9 +127,9 @@ TEST(Fold, MulByOne) {
 TEST(Fold, DivByOne) {
     std::unique_ptr<Ssa> s(params());
     Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0
-    Operand a = s->typed(OP_DIV, {param(2), cf(1.0)});       // %1 -> s
-    Operand b = s->typed(OP_DIV, {param(2), ci(1)});         // %2 -> s
-    Operand c = s->typed(OP_DIV, {p, ci(1)});                // %3 stays: i32 / 1 is an f32
+    Operand a = s->typed(OP_DIV, {param(2), cf(1.0)});      // %1 -> s
+    Operand b = s->typed(OP_DIV, {param(2), ci(1)});        // %2 -> s
+    Operand c = s->typed(OP_DIV, {p, ci(1)});               // %3 stays: i32 / 1 is an f32
     for (Operand o : {a, b, c}) s->store(param(0), o);
     EXPECT_EQ(run(*s, pass_fold),
               "%0 = program_id {axis=0} : i32\n"
@@ -141,11 +141,11 @@ TEST(Fold, DivByOne) {
 
 TEST(Fold, SelectWithConstantCondition) {
     std::unique_ptr<Ssa> s(params());
-    Operand o = s->typed(OP_ARANGE, {}, range_attr(0, 8));      // %0
-    Operand f = s->typed(OP_MUL, {o, cf(2.0)});                 // %1 f32 block
-    Operand t = s->typed(OP_SELECT, {cb(true), f, cf(0.0)});     // %2 -> %1
-    Operand e = s->typed(OP_SELECT, {cb(false), cf(0.0), f});    // %3 -> %1
-    Operand k = s->typed(OP_SELECT, {cb(true), cf(0.0), f});     // %4 stays: 0.0 is not a block
+    Operand o = s->typed(OP_ARANGE, {}, range_attr(0, 8));     // %0
+    Operand f = s->typed(OP_MUL, {o, cf(2.0)});                // %1 f32 block
+    Operand t = s->typed(OP_SELECT, {cb(true), f, cf(0.0)});   // %2 -> %1
+    Operand e = s->typed(OP_SELECT, {cb(false), cf(0.0), f});  // %3 -> %1
+    Operand k = s->typed(OP_SELECT, {cb(true), cf(0.0), f});   // %4 stays: 0.0 is not a block
     for (Operand v : {t, e, k}) s->store(param(0), v);
     EXPECT_EQ(run(*s, pass_fold),
               "%0 = arange {start=0, end=8} : vector<8 x i32>\n"
@@ -162,7 +162,8 @@ TEST(Fold, SelectWithIdenticalArms) {
     Operand m = s->typed(OP_CMP_LT, {o, param(1)});         // %1
     Operand f = s->typed(OP_MUL, {o, param(2)});            // %2
     Operand a = s->typed(OP_SELECT, {m, f, f});             // %3 -> %2
-    Operand b = s->typed(OP_SELECT, {m, param(2), param(2)});  // %4 stays: s is a scalar, %4 a block
+    Operand b =
+        s->typed(OP_SELECT, {m, param(2), param(2)});  // %4 stays: s is a scalar, %4 a block
     s->store(param(0), a);
     s->store(param(0), b);
     EXPECT_EQ(run(*s, pass_fold),
@@ -177,11 +178,11 @@ TEST(Fold, SelectWithIdenticalArms) {
 TEST(Fold, InsideLoopBodies) {
     std::unique_ptr<Ssa> s(params());
     auto l = s->begin_loop(ci(0), param(1), ci(1), {ci(0)});  // %0, %1
-    Operand a = s->typed(OP_ADD, {l.index, ci(0)});             // %2 -> %0
-    Operand b = s->typed(OP_ADD, {l.args[0], a});               // %3
-    Operand c = s->typed(OP_MUL, {ci(2), ci(3)});               // %4 -> 6
-    Operand d = s->typed(OP_ADD, {b, c});                       // %5
-    auto r = s->end_loop(l, {d});                               // %6
+    Operand a = s->typed(OP_ADD, {l.index, ci(0)});           // %2 -> %0
+    Operand b = s->typed(OP_ADD, {l.args[0], a});             // %3
+    Operand c = s->typed(OP_MUL, {ci(2), ci(3)});             // %4 -> 6
+    Operand d = s->typed(OP_ADD, {b, c});                     // %5
+    auto r = s->end_loop(l, {d});                             // %6
     s->store(param(0), r[0]);
     EXPECT_EQ(run(*s, pass_fold),
               "%6 = for %0 in range(0, n, 1) iter_args(%1 = 0) : i32 {\n"
@@ -196,13 +197,13 @@ TEST(Fold, InsideLoopBodies) {
 
 TEST(Cse, MergesEqualPureOps) {
     std::unique_ptr<Ssa> s(params());
-    Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));   // %0
-    Operand q = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));   // %1 -> %0
-    Operand r = s->typed(OP_PROGRAM_ID, {}, axis_attr(1));   // %2: another axis
-    Operand a = s->typed(OP_MUL, {p, param(1)});             // %3
-    Operand b = s->typed(OP_MUL, {q, param(1)});             // %4 -> %3 (after %1 -> %0)
-    Operand c = s->typed(OP_ADD, {a, r});                    // %5
-    Operand d = s->typed(OP_ADD, {b, r});                    // %6 -> %5
+    Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0
+    Operand q = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %1 -> %0
+    Operand r = s->typed(OP_PROGRAM_ID, {}, axis_attr(1));  // %2: another axis
+    Operand a = s->typed(OP_MUL, {p, param(1)});            // %3
+    Operand b = s->typed(OP_MUL, {q, param(1)});            // %4 -> %3 (after %1 -> %0)
+    Operand c = s->typed(OP_ADD, {a, r});                   // %5
+    Operand d = s->typed(OP_ADD, {b, r});                   // %6 -> %5
     s->store(param(0), c);
     s->store(param(0), d);
     PassStats st{};
@@ -248,11 +249,11 @@ TEST(Cse, KeepsStoresAndDifferentTypes) {
 
 TEST(Cse, LoopBodyReusesOuterValue) {
     std::unique_ptr<Ssa> s(params());
-    Operand outer = s->typed(OP_MUL, {param(1), ci(4)});   // %0
-    auto l = s->begin_loop(ci(0), param(1), ci(1));        // %1
-    Operand inner = s->typed(OP_MUL, {param(1), ci(4)});   // %2 -> %0
-    Operand t = s->typed(OP_ADD, {inner, l.index});         // %3
-    Operand ptr = s->typed(OP_ADDPTR, {param(0), t});       // %4
+    Operand outer = s->typed(OP_MUL, {param(1), ci(4)});  // %0
+    auto l = s->begin_loop(ci(0), param(1), ci(1));       // %1
+    Operand inner = s->typed(OP_MUL, {param(1), ci(4)});  // %2 -> %0
+    Operand t = s->typed(OP_ADD, {inner, l.index});       // %3
+    Operand ptr = s->typed(OP_ADDPTR, {param(0), t});     // %4
     s->store(ptr, cf(1.0));
     s->end_loop(l);
     s->store(param(0), outer);
@@ -269,16 +270,16 @@ TEST(Cse, LoopBodyReusesOuterValue) {
 
 TEST(Cse, NeverReplacesOuterValueByLoopBodyValue) {
     std::unique_ptr<Ssa> s(params());
-    auto l = s->begin_loop(ci(0), param(1), ci(1));       // %0
-    Operand inner = s->typed(OP_MUL, {param(1), ci(4)});  // %1 (in the body)
-    Operand ptr = s->typed(OP_ADDPTR, {param(0), inner}); // %2
+    auto l = s->begin_loop(ci(0), param(1), ci(1));        // %0
+    Operand inner = s->typed(OP_MUL, {param(1), ci(4)});   // %1 (in the body)
+    Operand ptr = s->typed(OP_ADDPTR, {param(0), inner});  // %2
     s->store(ptr, cf(1.0));
     s->end_loop(l);
     Operand outer = s->typed(OP_MUL, {param(1), ci(4)});  // %3: equal, but after the loop
     s->store(param(0), outer);
     // a second loop whose body has the same op: not merged with the first body's
-    auto l2 = s->begin_loop(ci(0), param(1), ci(1));      // %4
-    Operand inner2 = s->typed(OP_MUL, {param(1), ci(4)}); // %5 -> %3 (outer, defined before)
+    auto l2 = s->begin_loop(ci(0), param(1), ci(1));       // %4
+    Operand inner2 = s->typed(OP_MUL, {param(1), ci(4)});  // %5 -> %3 (outer, defined before)
     s->store(param(0), inner2);
     s->end_loop(l2);
     EXPECT_EQ(run(*s, pass_cse),
@@ -312,11 +313,11 @@ TEST(Cse, SiblingLoopBodiesDoNotShare) {
 
 TEST(Dce, RemovesUnusedPureOpsAndLoadsKeepsStores) {
     std::unique_ptr<Ssa> s(params());
-    Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));    // %0 used by the store
-    Operand dead = s->typed(OP_MUL, {p, ci(3)});              // %1 dead
-    s->typed(OP_ADD, {dead, ci(1)});                          // %2 dead, uses %1
-    s->typed(OP_LOAD, {param(0), none(), none()});            // %3 dead load
-    Operand ptr = s->typed(OP_ADDPTR, {param(0), p});         // %4
+    Operand p = s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0 used by the store
+    Operand dead = s->typed(OP_MUL, {p, ci(3)});            // %1 dead
+    s->typed(OP_ADD, {dead, ci(1)});                        // %2 dead, uses %1
+    s->typed(OP_LOAD, {param(0), none(), none()});          // %3 dead load
+    Operand ptr = s->typed(OP_ADDPTR, {param(0), p});       // %4
     s->store(ptr, cf(1.0));
     PassStats st{};
     EXPECT_EQ(run(*s, pass_dce, &st),
@@ -338,7 +339,7 @@ TEST(Dce, RemovesLoopWithoutStoresWhoseResultsAreUnused) {
 
 TEST(Dce, KeepsLoopsThatStoreOrWhoseResultsAreUsed) {
     std::unique_ptr<Ssa> s(params());
-    auto l = s->begin_loop(ci(0), param(1), ci(1));  // %0: stores
+    auto l = s->begin_loop(ci(0), param(1), ci(1));     // %0: stores
     Operand dead = s->typed(OP_MUL, {l.index, ci(2)});  // %1 dead inside the body
     (void)dead;
     Operand ptr = s->typed(OP_ADDPTR, {param(0), l.index});  // %2
@@ -376,10 +377,10 @@ TEST(Dce, KeepsLoopsThatStoreOrWhoseResultsAreUsed) {
 
 TEST(Dce, RemovesValuesOnlyAnUnusedLoopRead) {
     std::unique_ptr<Ssa> s(params());
-    Operand init = s->typed(OP_MUL, {param(2), cf(2.0)});        // %0: only the dead loop reads it
-    auto l = s->begin_loop(ci(0), param(1), ci(1), {init});      // %1, %2
-    Operand t = s->typed(OP_ADD, {l.args[0], cf(1.0)});          // %3
-    s->end_loop(l, {t});                                         // %4 unused
+    Operand init = s->typed(OP_MUL, {param(2), cf(2.0)});    // %0: only the dead loop reads it
+    auto l = s->begin_loop(ci(0), param(1), ci(1), {init});  // %1, %2
+    Operand t = s->typed(OP_ADD, {l.args[0], cf(1.0)});      // %3
+    s->end_loop(l, {t});                                     // %4 unused
     s->store(param(0), cf(0.0));
     EXPECT_EQ(run(*s, pass_dce), "store x, 0.0, none\n");
 }
@@ -388,16 +389,16 @@ TEST(Dce, RemovesValuesOnlyAnUnusedLoopRead) {
 
 TEST(Licm, HoistsInvariantPureOpsNotLoads) {
     std::unique_ptr<Ssa> s(params());
-    Operand o = s->typed(OP_ARANGE, {}, range_attr(0, 8));          // %0
-    auto l = s->begin_loop(ci(0), param(1), ci(1), {cf(0.0)});      // %1, %2
-    Operand inv = s->typed(OP_MUL, {o, param(1)});                  // %3 invariant
-    Operand ptr = s->typed(OP_ADDPTR, {param(0), inv});             // %4 invariant (chain)
-    Operand ld = s->typed(OP_LOAD, {ptr, none(), none()});          // %5 a load: stays
-    Operand sm = s->typed(OP_SUM, {ld});                            // %6 uses the load: stays
-    Operand var = s->typed(OP_ADD, {l.index, param(1)});            // %7 uses the index: stays
-    Operand fv = s->typed(OP_MUL, {var, sm});                       // %8
-    Operand acc = s->typed(OP_ADD, {l.args[0], fv});                // %9
-    auto r = s->end_loop(l, {acc});                                 // %10
+    Operand o = s->typed(OP_ARANGE, {}, range_attr(0, 8));      // %0
+    auto l = s->begin_loop(ci(0), param(1), ci(1), {cf(0.0)});  // %1, %2
+    Operand inv = s->typed(OP_MUL, {o, param(1)});              // %3 invariant
+    Operand ptr = s->typed(OP_ADDPTR, {param(0), inv});         // %4 invariant (chain)
+    Operand ld = s->typed(OP_LOAD, {ptr, none(), none()});      // %5 a load: stays
+    Operand sm = s->typed(OP_SUM, {ld});                        // %6 uses the load: stays
+    Operand var = s->typed(OP_ADD, {l.index, param(1)});        // %7 uses the index: stays
+    Operand fv = s->typed(OP_MUL, {var, sm});                   // %8
+    Operand acc = s->typed(OP_ADD, {l.args[0], fv});            // %9
+    auto r = s->end_loop(l, {acc});                             // %10
     s->store(param(0), r[0]);
     PassStats st{};
     EXPECT_EQ(run(*s, pass_licm, &st),
@@ -420,10 +421,10 @@ TEST(Licm, HoistsOutOfNestedLoops) {
     std::unique_ptr<Ssa> s(params());
     auto outer = s->begin_loop(ci(0), param(1), ci(1));    // %0
     auto inner = s->begin_loop(ci(0), param(1), ci(1));    // %1
-    Operand both = s->typed(OP_MUL, {param(1), ci(3)});     // %2: invariant in both loops
-    Operand once = s->typed(OP_ADD, {outer.index, both});   // %3: invariant in the inner loop only
-    Operand idx = s->typed(OP_ADD, {once, inner.index});    // %4
-    Operand ptr = s->typed(OP_ADDPTR, {param(0), idx});     // %5
+    Operand both = s->typed(OP_MUL, {param(1), ci(3)});    // %2: invariant in both loops
+    Operand once = s->typed(OP_ADD, {outer.index, both});  // %3: invariant in the inner loop only
+    Operand idx = s->typed(OP_ADD, {once, inner.index});   // %4
+    Operand ptr = s->typed(OP_ADDPTR, {param(0), idx});    // %5
     s->store(ptr, cf(1.0));
     s->end_loop(inner);
     s->end_loop(outer);
@@ -479,22 +480,23 @@ TEST(Licm, HoistsOffsMTimesKOutOfTheRuntimeKMatmul) {
 TEST(Lanes, UnchangedLanesAndEqualIfResultsGo) {
     CompileArgs a;
     a.path = write_kernel("lanes", "k.py",
-                          kernel_text("x, n", "    o = tl.arange(0, 16)\n"
-                                              "    v = tl.load(x + o)\n"
-                                              "    w = v * 3.0\n"
-                                              "    for i in range(n):\n"
-                                              "        v = v + w\n"
-                                              "        w = w\n"
-                                              "    j = 0\n"
-                                              "    while j < n:\n"
-                                              "        j += 1\n"
-                                              "        w = w\n"
-                                              "    if n > 2:\n"
-                                              "        v = v * 2.0\n"
-                                              "        w = w\n"
-                                              "    else:\n"
-                                              "        v = v - 1.0\n"
-                                              "    tl.store(x + o, v + w + j)\n"));
+                          kernel_text("x, n",
+                                      "    o = tl.arange(0, 16)\n"
+                                      "    v = tl.load(x + o)\n"
+                                      "    w = v * 3.0\n"
+                                      "    for i in range(n):\n"
+                                      "        v = v + w\n"
+                                      "        w = w\n"
+                                      "    j = 0\n"
+                                      "    while j < n:\n"
+                                      "        j += 1\n"
+                                      "        w = w\n"
+                                      "    if n > 2:\n"
+                                      "        v = v * 2.0\n"
+                                      "        w = w\n"
+                                      "    else:\n"
+                                      "        v = v - 1.0\n"
+                                      "    tl.store(x + o, v + w + j)\n"));
     a.signature = "*fp32, i32";
     a.opt_level = 2;
     Compiled c = compile(a);
@@ -533,7 +535,7 @@ TEST(Lanes, UnchangedLanesAndEqualIfResultsGo) {
 }
 
 TEST(Pipeline, O1LeavesKernelsWithRuntimeLoopsUntouched) {
-    for (const char* kernel : {"matmul_runtime_k_kernel", "seed_matmul_runtime_k_kernel"}) {
+    for (const char *kernel : {"matmul_runtime_k_kernel", "seed_matmul_runtime_k_kernel"}) {
         CompileArgs a = matmul(0);
         a.kernel = kernel;
         Compiled o0 = compile(a);
@@ -552,9 +554,10 @@ TEST(Pipeline, O1LeavesKernelsWithRuntimeLoopsUntouched) {
 TEST(Pipeline, O1RewritesKernelsWithoutLoops) {
     CompileArgs a;
     a.path = write_kernel("pipeline_o1", "k.py",
-                          kernel_text("x, n", "    o = tl.program_id(0) * 4 + tl.arange(0, 4)\n"
-                                              "    tl.store(x + o + 0, tl.load(x + o) * 1, mask=o < n)\n"
-                                              "    y = o * 2\n"));
+                          kernel_text("x, n",
+                                      "    o = tl.program_id(0) * 4 + tl.arange(0, 4)\n"
+                                      "    tl.store(x + o + 0, tl.load(x + o) * 1, mask=o < n)\n"
+                                      "    y = o * 2\n"));
     a.signature = "*fp32, i32";
     a.opt_level = 0;
     Compiled o0 = compile(a);

@@ -34,7 +34,7 @@ TEST(Printer, FloatReprMatchesPython) {
 }
 
 TEST(Printer, ConstantOperands) {
-    Arena* a = arena_new();
+    Arena *a = arena_new();
     EXPECT_STREQ(const_repr(a, const_i32(0)), "0");
     EXPECT_STREQ(const_repr(a, const_i32(-7)), "-7");
     EXPECT_STREQ(const_repr(a, const_bool(1)), "True");
@@ -44,7 +44,7 @@ TEST(Printer, ConstantOperands) {
 }
 
 TEST(Printer, Types) {
-    Arena* a = arena_new();
+    Arena *a = arena_new();
     int32_t d1[1] = {64}, d2[2] = {4, 8};
     EXPECT_STREQ(type_str(a, type_scalar(DT_I32)), "i32");
     EXPECT_STREQ(type_str(a, type_ptr(DT_F32)), "ptr<f32>");

@@ -100,8 +100,9 @@ const char *kOffsets3 =
     "    o = a * 32 + b * 8 + c\n";
 
 TEST(RankLowering, IndexChainsAreRecomputedAtTheFold) {
-    std::string ssa = lowered("copy", "x, y", "*fp32, *fp32",
-                              std::string(kOffsets3) + "    tl.store(y + o, tl.load(x + o) + 1.0)\n");
+    std::string ssa =
+        lowered("copy", "x, y", "*fp32, *fp32",
+                std::string(kOffsets3) + "    tl.store(y + o, tl.load(x + o) + 1.0)\n");
     /* one (8, 8) tile: the rows (a, b) from one arange divided and reduced */
     EXPECT_NE(ssa.find("arange {start=0, end=8} : vector<8 x i32>"), std::string::npos) << ssa;
     EXPECT_NE(ssa.find("floordiv"), std::string::npos) << ssa;
@@ -112,11 +113,10 @@ TEST(RankLowering, IndexChainsAreRecomputedAtTheFold) {
 }
 
 TEST(RankLowering, LastAxisReductionReadsTheFold) {
-    std::string ssa =
-        lowered("red2", "x, y", "*fp32, *fp32",
-                std::string(kOffsets3) +
-                    "    v = tl.load(x + o)\n"
-                    "    tl.store(y + o, v - tl.max(v, axis=2)[:, :, None])\n");
+    std::string ssa = lowered("red2", "x, y", "*fp32, *fp32",
+                              std::string(kOffsets3) +
+                                  "    v = tl.load(x + o)\n"
+                                  "    tl.store(y + o, v - tl.max(v, axis=2)[:, :, None])\n");
     EXPECT_NE(ssa.find("max %"), std::string::npos) << ssa;
     EXPECT_NE(ssa.find("{axis=1} : vector<8 x f32>"), std::string::npos) << ssa;
     EXPECT_EQ(ssa.find("remap"), std::string::npos) << ssa;

@@ -17,7 +17,7 @@ namespace {
 using namespace mt_unit;
 using mt_test::run_process;
 
-const char* kSmallKernel =
+const char *kSmallKernel =
     "import triton\n"
     "import triton.language as tl\n"
     "\n"
@@ -32,7 +32,7 @@ const char* kSmallKernel =
     "    tl.store(x + o, acc * 1.5e-3, mask=o < n)\n";
 
 // What the shim prints for `text`.
-std::string serialize(const std::string& text) {
+std::string serialize(const std::string &text) {
     std::string path = write_kernel("reader_ser", "k.py", text);
     auto r = run_process({MT_TEST_PYTHON, "-I", "-S", MT_TEST_SHIM, path});
     EXPECT_EQ(r.status, 0) << r.err;
@@ -46,9 +46,9 @@ struct ReadResult {
     std::string kind, diagnostics;
 };
 
-ReadResult read(const std::string& text) {
-    MtContext* ctx = mt_context_new("k.py");
-    PyNode* n = pyast_read(ctx, text.data(), text.size());
+ReadResult read(const std::string &text) {
+    MtContext *ctx = mt_context_new("k.py");
+    PyNode *n = pyast_read(ctx, text.data(), text.size());
     ReadResult r{n != nullptr, n ? n->kind : "", sb_str(&ctx->diagnostics)};
     // a failure always comes with a diagnostic, a success never
     EXPECT_EQ(r.ok, ctx->errors == 0) << r.diagnostics;
@@ -56,10 +56,12 @@ ReadResult read(const std::string& text) {
     return r;
 }
 
-void expect_malformed(const std::string& text, const std::string& what) {
+void expect_malformed(const std::string &text, const std::string &what) {
     ReadResult r = read(text);
     EXPECT_FALSE(r.ok) << text;
-    EXPECT_EQ(r.diagnostics.rfind("k.py: error: malformed output from the parser shim at byte ", 0), 0u) << r.diagnostics;
+    EXPECT_EQ(r.diagnostics.rfind("k.py: error: malformed output from the parser shim at byte ", 0),
+              0u)
+        << r.diagnostics;
     EXPECT_NE(r.diagnostics.find(what), std::string::npos) << r.diagnostics << "wanted: " << what;
 }
 
@@ -70,20 +72,20 @@ TEST(Reader, ReadsWellFormedInput) {
     EXPECT_TRUE(r.ok) << r.diagnostics;
     EXPECT_EQ(r.kind, "Module");
 
-    MtContext* ctx = mt_context_new("k.py");
+    MtContext *ctx = mt_context_new("k.py");
     std::string text = serialize(kSmallKernel);
-    PyNode* m = pyast_read(ctx, text.data(), text.size());
+    PyNode *m = pyast_read(ctx, text.data(), text.size());
     ASSERT_NE(m, nullptr) << sb_str(&ctx->diagnostics);
-    const PyVal* body = pyast_list(m, "body");
+    const PyVal *body = pyast_list(m, "body");
     ASSERT_NE(body, nullptr);
     ASSERT_EQ(body->len, 3);  // two imports, one function
-    PyNode* fn = body->items[2]->node;
+    PyNode *fn = body->items[2]->node;
     EXPECT_STREQ(fn->kind, "FunctionDef");
     EXPECT_STREQ(pyast_str(fn, "name"), "k");
     EXPECT_EQ(fn->pos.line, 6);  // the def line (decorators are separate)
     EXPECT_EQ(fn->pos.col, 1);
     // the docstring's UTF-8 survives
-    const PyNode* doc = pyast_node(pyast_list(fn, "body")->items[0]->node, "value");
+    const PyNode *doc = pyast_node(pyast_list(fn, "body")->items[0]->node, "value");
     EXPECT_STREQ(pyast_str(doc, "value"), "doc \xc3\xa9");
     mt_context_free(ctx);
 }
@@ -92,7 +94,8 @@ TEST(Reader, EmptyAndTruncatedText) {
     expect_malformed("", "unexpected end of input");
     expect_malformed("mytriton-ast", "unexpected end of input");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 2\nbody L 0\n", "unexpected end of input");
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 1\nN Expr 1 0 1 1 1\nvalue S 5 ab", "text runs past the end");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 1\nN Expr 1 0 1 1 1\nvalue S 5 ab",
+                     "text runs past the end");
 }
 
 // Every prefix of a real serialization is rejected cleanly.
@@ -134,27 +137,34 @@ TEST(Reader, BadCounts) {
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 65\n", "bad number");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 x\n", "bad number");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L -3\n", "bad number");
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 2\nZ\n", "unexpected end of input");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 2\nZ\n",
+                     "unexpected end of input");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S -1 \n", "bad number");
     expect_malformed("mytriton-ast 1\nN Module 99999999999 0 1 0 0\n", "bad number");
 }
 
 TEST(Reader, LengthsPastTheEnd) {
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 100 short\n", "text runs past the end");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 100 short\n",
+                     "text runs past the end");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody Y 7 abc", "text runs past the end");
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 1073741824 x", "text runs past the end");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 1073741824 x",
+                     "text runs past the end");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 3\n", "missing space before text");
 }
 
 TEST(Reader, HugeCounts) {
     // counts are not trusted for allocation: the input runs out first
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 16777216\nZ\nZ\n", "unexpected end of input");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 16777216\nZ\nZ\n",
+                     "unexpected end of input");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 16777217\n", "bad number");
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 999999999999999999999999\n", "bad number");
-    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L " + std::string(40, '9') + "\n", "number too long");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L 999999999999999999999999\n",
+                     "bad number");
+    expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody L " + std::string(40, '9') + "\n",
+                     "number too long");
     expect_malformed("mytriton-ast 1\nN Module 1 0 1 0 1\nbody S 2147483648 x\n", "bad number");
     // a huge int literal is kept as text
-    ReadResult r = read("mytriton-ast 1\nN Module 1 0 1 0 1\nbody I " + std::string(5000, '9') + "\n");
+    ReadResult r =
+        read("mytriton-ast 1\nN Module 1 0 1 0 1\nbody I " + std::string(5000, '9') + "\n");
     EXPECT_TRUE(r.ok) << r.diagnostics;
 }
 
@@ -175,7 +185,8 @@ TEST(Reader, NestingDeeperThanTheLimit) {
 }
 
 TEST(Reader, TopValueMustBeAModule) {
-    expect_malformed("mytriton-ast 1\nN Name 1 0 1 1 1\nid S 1 x\n", "the top value is not a Module");
+    expect_malformed("mytriton-ast 1\nN Name 1 0 1 1 1\nid S 1 x\n",
+                     "the top value is not a Module");
     expect_malformed("mytriton-ast 1\nL 0\n", "the top value is not a Module");
     expect_malformed("mytriton-ast 1\nZ\n", "the top value is not a Module");
 }
@@ -188,7 +199,8 @@ TEST(Reader, TrailingGarbage) {
 
 TEST(Reader, ErrorNamesTheByteOffset) {
     ReadResult r = read("mytriton-ast 1\nQ\n");
-    EXPECT_EQ(r.diagnostics, "k.py: error: malformed output from the parser shim at byte 15: unknown value tag\n");
+    EXPECT_EQ(r.diagnostics,
+              "k.py: error: malformed output from the parser shim at byte 15: unknown value tag\n");
 }
 
 // Deterministic mutations of a real serialization: the reader and then the
@@ -216,15 +228,15 @@ TEST(Reader, MutatedSerializationsNeverCrash) {
             }
             if (m.empty()) m = "x";
         }
-        MtContext* ctx = mt_context_new("k.py");
-        PyNode* mod = pyast_read(ctx, m.data(), m.size());
+        MtContext *ctx = mt_context_new("k.py");
+        PyNode *mod = pyast_read(ctx, m.data(), m.size());
         if (mod) {
             accepted++;
-            Signature* sig = signature_parse(ctx, "*fp32, i32");
+            Signature *sig = signature_parse(ctx, "*fp32, i32");
             Define d = {"BLOCK", "8", 0};
-            Kernel* k = frontend_build(ctx, mod, "k", sig, &d, 1);
+            Kernel *k = frontend_build(ctx, mod, "k", sig, &d, 1);
             if (k) {
-                Function* f = lower_kernel(ctx, k, "k_kernel");
+                Function *f = lower_kernel(ctx, k, "k_kernel");
                 passes_run(ctx, f, 2, nullptr);
             }
         } else {
@@ -239,7 +251,7 @@ TEST(Reader, MutatedSerializationsNeverCrash) {
 // shim could print): node kinds swapped, fields dropped, renamed or given
 // values of another kind. The frontend reports a diagnostic or compiles;
 // it never dereferences a missing field.
-void collect(PyVal* v, std::vector<PyVal*>& vals, std::vector<PyNode*>& nodes) {
+void collect(PyVal *v, std::vector<PyVal *> &vals, std::vector<PyNode *> &nodes) {
     vals.push_back(v);
     if (v->kind == PYV_NODE) {
         nodes.push_back(v->node);
@@ -251,16 +263,18 @@ void collect(PyVal* v, std::vector<PyVal*>& vals, std::vector<PyNode*>& nodes) {
 
 TEST(Reader, StructurallyMutatedTreesNeverCrash) {
     std::string text = serialize(kSmallKernel);
-    static const char* const kinds[] = {
-        "Name",   "Constant", "Call",     "Attribute", "BinOp", "Compare", "For",       "If",     "Assign",
-        "AugAssign", "Tuple", "List",     "Subscript", "Slice", "Expr",    "FunctionDef", "arguments", "arg",
-        "keyword", "alias",   "Import",   "ImportFrom", "While", "Return", "UnaryOp",   "BoolOp", "IfExp",
-        "Starred", "Module",  "Pass",     "Break",     "AnnAssign", "Load", "Add",     "Mult",   "Lt",
-        "USub",   "Not",      "And",      "Lambda",    "Dict"};
-    static const char* const names[] = {"id", "value", "args", "body", "target", "iter", "func", "attr",
-                                        "left", "right", "op", "ops", "comparators", "elts", "slice", "test",
-                                        "orelse", "targets", "keywords", "arg", "name", "names", "module",
-                                        "decorator_list", "annotation", "defaults", "operand", "values"};
+    static const char *const kinds[] = {
+        "Name",       "Constant",    "Call",      "Attribute", "BinOp",   "Compare",   "For",
+        "If",         "Assign",      "AugAssign", "Tuple",     "List",    "Subscript", "Slice",
+        "Expr",       "FunctionDef", "arguments", "arg",       "keyword", "alias",     "Import",
+        "ImportFrom", "While",       "Return",    "UnaryOp",   "BoolOp",  "IfExp",     "Starred",
+        "Module",     "Pass",        "Break",     "AnnAssign", "Load",    "Add",       "Mult",
+        "Lt",         "USub",        "Not",       "And",       "Lambda",  "Dict"};
+    static const char *const names[] = {
+        "id",    "value",  "args",           "body",       "target",   "iter",        "func",
+        "attr",  "left",   "right",          "op",         "ops",      "comparators", "elts",
+        "slice", "test",   "orelse",         "targets",    "keywords", "arg",         "name",
+        "names", "module", "decorator_list", "annotation", "defaults", "operand",     "values"};
     uint64_t state = 0x2545F4914F6CDD1Dull;
     auto next = [&state]() {
         state ^= state << 13;
@@ -270,9 +284,9 @@ TEST(Reader, StructurallyMutatedTreesNeverCrash) {
     };
     int compiled = 0, rejected = 0;
     for (int iter = 0; iter < 3000; iter++) {
-        MtContext* ctx = mt_context_new("k.py");
-        PyNode* mod = pyast_read(ctx, text.data(), text.size());
-        PyNode* donor = pyast_read(ctx, text.data(), text.size());
+        MtContext *ctx = mt_context_new("k.py");
+        PyNode *mod = pyast_read(ctx, text.data(), text.size());
+        PyNode *donor = pyast_read(ctx, text.data(), text.size());
         ASSERT_NE(mod, nullptr);
         ASSERT_NE(donor, nullptr);
         PyVal root{};
@@ -280,13 +294,13 @@ TEST(Reader, StructurallyMutatedTreesNeverCrash) {
         root.node = mod;
         PyVal droot = root;
         droot.node = donor;
-        std::vector<PyVal*> vals, dvals;
-        std::vector<PyNode*> nodes, dnodes;
+        std::vector<PyVal *> vals, dvals;
+        std::vector<PyNode *> nodes, dnodes;
         collect(&root, vals, nodes);
         collect(&droot, dvals, dnodes);
         int edits = 1 + static_cast<int>(next() % 3);
         for (int e = 0; e < edits; e++) {
-            PyNode* n = nodes[1 + next() % (nodes.size() - 1)];  // keep the Module
+            PyNode *n = nodes[1 + next() % (nodes.size() - 1)];  // keep the Module
             switch (next() % 4) {
             case 0: n->kind = kinds[next() % (sizeof kinds / sizeof kinds[0])]; break;
             case 1:
@@ -298,29 +312,36 @@ TEST(Reader, StructurallyMutatedTreesNeverCrash) {
                 }
                 break;
             case 2:
-                if (n->nfields > 0) n->names[next() % static_cast<uint64_t>(n->nfields)] = names[next() % (sizeof names / sizeof names[0])];
+                if (n->nfields > 0)
+                    n->names[next() % static_cast<uint64_t>(n->nfields)] =
+                        names[next() % (sizeof names / sizeof names[0])];
                 break;
             default:
                 if (n->nfields > 0) {
-                    PyVal* v = ARENA_NEW(ctx->arena, PyVal);
+                    PyVal *v = ARENA_NEW(ctx->arena, PyVal);
                     switch (next() % 6) {
                     case 0: v->kind = PYV_NONE; break;
                     case 1: v->kind = PYV_LIST; break;  // empty
-                    case 2: v->kind = PYV_INT, v->i = static_cast<int64_t>(next() % 5) - 1, v->int_fits = 1, v->text = "1"; break;
+                    case 2:
+                        v->kind = PYV_INT, v->i = static_cast<int64_t>(next() % 5) - 1,
+                        v->int_fits = 1, v->text = "1";
+                        break;
                     case 3: v->kind = PYV_STR, v->text = names[next() % 4], v->len = 2; break;
                     case 4: v->kind = PYV_FLOAT, v->f = 0.5, v->text = "0.5"; break;
-                    default: v = dvals[next() % dvals.size()]; break;  // a subtree of the donor (no cycles)
+                    default:
+                        v = dvals[next() % dvals.size()];
+                        break;  // a subtree of the donor (no cycles)
                     }
                     n->values[next() % static_cast<uint64_t>(n->nfields)] = v;
                 }
                 break;
             }
         }
-        Signature* sig = signature_parse(ctx, "*fp32, i32");
+        Signature *sig = signature_parse(ctx, "*fp32, i32");
         Define d = {"BLOCK", "8", 0};
-        Kernel* k = frontend_build(ctx, mod, "k", sig, &d, 1);
+        Kernel *k = frontend_build(ctx, mod, "k", sig, &d, 1);
         if (k) {
-            Function* f = lower_kernel(ctx, k, "k_kernel");
+            Function *f = lower_kernel(ctx, k, "k_kernel");
             EXPECT_TRUE(passes_run(ctx, f, 2, nullptr)) << sb_str(&ctx->diagnostics);
             compiled++;
         } else {
@@ -335,13 +356,14 @@ TEST(Reader, StructurallyMutatedTreesNeverCrash) {
 
 // ---- The shim ---------------------------------------------------------------
 
-std::vector<std::string> cli(const std::string& path, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {MT_TEST_COMPILER, path, "--kernel", "k", "--signature", "*fp32", "--emit=ssa"};
+std::vector<std::string> cli(const std::string &path, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv = {MT_TEST_COMPILER, path,    "--kernel",  "k",
+                                     "--signature",    "*fp32", "--emit=ssa"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return argv;
 }
 
-void expect_no_traceback(const mt_test::ProcessResult& r) {
+void expect_no_traceback(const mt_test::ProcessResult &r) {
     EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("Traceback"), std::string::npos) << r.out;
 }
@@ -349,16 +371,22 @@ void expect_no_traceback(const mt_test::ProcessResult& r) {
 TEST(Shim, NeverExecutesTheKernelFile) {
     std::string dir = mt_test::make_temp_dir("shim_exec");
     std::string marker = dir + "/executed.txt";
-    std::string text = "import os\n"
-                       "import triton\n"
-                       "import triton.language as tl\n"
-                       "open(" "'" + marker + "', 'w').write('the kernel file ran')\n"
-                       "os.system('touch " + marker + "')\n"
-                       "raise SystemExit(3)\n"
-                       "\n"
-                       "@triton.jit\n"
-                       "def k(x):\n"
-                       "    tl.store(x, 1.0)\n";
+    std::string text =
+        "import os\n"
+        "import triton\n"
+        "import triton.language as tl\n"
+        "open("
+        "'" +
+        marker +
+        "', 'w').write('the kernel file ran')\n"
+        "os.system('touch " +
+        marker +
+        "')\n"
+        "raise SystemExit(3)\n"
+        "\n"
+        "@triton.jit\n"
+        "def k(x):\n"
+        "    tl.store(x, 1.0)\n";
     std::string path = dir + "/k.py";
     mt_test::write_file(path, text);
     auto r = run_process(cli(path));
@@ -380,19 +408,22 @@ TEST(Shim, PythonSyntaxErrorAtPythonsPosition) {
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, path + ":5:12: error: Python syntax error: invalid syntax\n"
-                            "        y = 1 +* 2\n"
-                            "               ^\n");
+    EXPECT_EQ(r.err, path +
+                         ":5:12: error: Python syntax error: invalid syntax\n"
+                         "        y = 1 +* 2\n"
+                         "               ^\n");
     expect_no_traceback(r);
 }
 
 TEST(Shim, PythonSyntaxErrorUnclosedParenthesis) {
-    std::string path = write_kernel("shim_paren", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    y = (1 +\n");
+    std::string path = write_kernel("shim_paren", "k.py",
+                                    "import triton\n\n@triton.jit\ndef k(x):\n    y = (1 +\n");
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, path + ":5:9: error: Python syntax error: '(' was never closed\n"
-                            "        y = (1 +\n"
-                            "            ^\n");
+    EXPECT_EQ(r.err, path +
+                         ":5:9: error: Python syntax error: '(' was never closed\n"
+                         "        y = (1 +\n"
+                         "            ^\n");
     expect_no_traceback(r);
 }
 
@@ -400,19 +431,23 @@ TEST(Shim, SyntaxErrorColumnCountsBytesAfterNonAscii) {
     // the column counts bytes (é is two), the caret characters: it stands
     // under the '*'
     std::string path =
-        write_kernel("shim_utf8col", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    y = '\xc3\xa9' +* 2\n");
+        write_kernel("shim_utf8col", "k.py",
+                     "import triton\n\n@triton.jit\ndef k(x):\n    y = '\xc3\xa9' +* 2\n");
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, path + ":5:15: error: Python syntax error: invalid syntax\n"
-                            "        y = '\xc3\xa9' +* 2\n"
-                            "                 ^\n");
+    EXPECT_EQ(r.err, path +
+                         ":5:15: error: Python syntax error: invalid syntax\n"
+                         "        y = '\xc3\xa9' +* 2\n"
+                         "                 ^\n");
 }
 
 TEST(Shim, IndentationError) {
-    std::string path = write_kernel("shim_indent", "k.py", "import triton\n\n@triton.jit\ndef k(x):\npass\n");
+    std::string path =
+        write_kernel("shim_indent", "k.py", "import triton\n\n@triton.jit\ndef k(x):\npass\n");
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find(path + ":5:1: error: Python syntax error: expected an indented block"), std::string::npos)
+    EXPECT_NE(r.err.find(path + ":5:1: error: Python syntax error: expected an indented block"),
+              std::string::npos)
         << r.err;
     expect_no_traceback(r);
 }
@@ -421,7 +456,8 @@ TEST(Shim, NonexistentFile) {
     std::string dir = mt_test::make_temp_dir("shim_missing");
     auto r = run_process(cli(dir + "/missing.py"));
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, dir + "/missing.py: error: cannot read the kernel file: No such file or directory\n");
+    EXPECT_EQ(r.err,
+              dir + "/missing.py: error: cannot read the kernel file: No such file or directory\n");
 }
 
 TEST(Shim, UnreadableFile) {
@@ -436,72 +472,91 @@ TEST(Shim, UnreadableFile) {
 }
 
 TEST(Shim, NonUtf8Bytes) {
-    std::string path = write_kernel("shim_utf8", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    y = \"\xff\xfe\"\n");
+    std::string path = write_kernel(
+        "shim_utf8", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    y = \"\xff\xfe\"\n");
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
     // the bad bytes print as '?', the caret under the first
-    EXPECT_EQ(r.err, path + ":5:10: error: file is not valid UTF-8\n"
-                            "        y = \"??\"\n"
-                            "             ^\n");
+    EXPECT_EQ(r.err, path +
+                         ":5:10: error: file is not valid UTF-8\n"
+                         "        y = \"??\"\n"
+                         "             ^\n");
     expect_no_traceback(r);
 }
 
 TEST(Shim, NoPythonInterpreterOption) {
-    std::string path = write_kernel("shim_nopy", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
+    std::string path =
+        write_kernel("shim_nopy", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
     auto r = run_process(cli(path, {"--python", "/nonexistent/python3"}));
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, path + ": error: cannot run the Python interpreter '/nonexistent/python3': No such file or "
-                            "directory (mytritonc runs python3 to parse kernel files; name another with --python or "
-                            "MYTRITON_PYTHON)\n");
+    EXPECT_EQ(
+        r.err,
+        path +
+            ": error: cannot run the Python interpreter '/nonexistent/python3': No such file or "
+            "directory (mytritonc runs python3 to parse kernel files; name another with --python or "
+            "MYTRITON_PYTHON)\n");
 }
 
 TEST(Shim, NoPythonInterpreterEnvironment) {
-    std::string path = write_kernel("shim_nopy_env", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
+    std::string path = write_kernel("shim_nopy_env", "k.py",
+                                    "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
     auto r = run_process(cli(path), {"MYTRITON_PYTHON=/nonexistent/python3"});
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find(": error: cannot run the Python interpreter '/nonexistent/python3'"), std::string::npos)
+    EXPECT_NE(r.err.find(": error: cannot run the Python interpreter '/nonexistent/python3'"),
+              std::string::npos)
         << r.err;
     // the option wins over the environment
-    auto ok = run_process(cli(path, {"--python", MT_TEST_PYTHON}), {"MYTRITON_PYTHON=/nonexistent/python3"});
+    auto ok = run_process(cli(path, {"--python", MT_TEST_PYTHON}),
+                          {"MYTRITON_PYTHON=/nonexistent/python3"});
     EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
 TEST(Shim, NoPythonThroughTheLibrary) {
-    std::string path = write_kernel("shim_nopy_lib", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
+    std::string path = write_kernel("shim_nopy_lib", "k.py",
+                                    "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
     CompileArgs a;
     a.path = path;
     a.signature = "*fp32";
     a.python = "/nonexistent/python3";
     Compiled c = compile(a);
     EXPECT_FALSE(c.ok);
-    EXPECT_NE(c.diagnostics.find("cannot run the Python interpreter '/nonexistent/python3'"), std::string::npos)
+    EXPECT_NE(c.diagnostics.find("cannot run the Python interpreter '/nonexistent/python3'"),
+              std::string::npos)
         << c.diagnostics;
 }
 
 TEST(Shim, InterpreterThatFailsOrPrintsGarbage) {
-    std::string path = write_kernel("shim_badpy", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
+    std::string path =
+        write_kernel("shim_badpy", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
     auto f = run_process(cli(path, {"--python", "false"}));
     EXPECT_EQ(f.status, 1);
     EXPECT_EQ(f.err, path + ": error: the parser shim failed (exit status 1): no output\n");
     auto e = run_process(cli(path, {"--python", "echo"}));
     EXPECT_EQ(e.status, 1);
-    EXPECT_NE(e.err.find(path + ": error: malformed output from the parser shim at byte 0: missing 'mytriton-ast' header"),
-              std::string::npos)
+    EXPECT_NE(
+        e.err.find(
+            path +
+            ": error: malformed output from the parser shim at byte 0: missing 'mytriton-ast' header"),
+        std::string::npos)
         << e.err;
 }
 
 TEST(Shim, MissingShimScript) {
-    std::string path = write_kernel("shim_noscript", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
+    std::string path = write_kernel("shim_noscript", "k.py",
+                                    "import triton\n\n@triton.jit\ndef k(x):\n    pass\n");
     auto r = run_process(cli(path, {"--shim", "/nonexistent/mytriton_parse.py"}));
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find(path + ": error: cannot run the parser shim '/nonexistent/mytriton_parse.py'"), std::string::npos)
+    EXPECT_NE(
+        r.err.find(path + ": error: cannot run the parser shim '/nonexistent/mytriton_parse.py'"),
+        std::string::npos)
         << r.err;
     expect_no_traceback(r);
 }
 
 TEST(Shim, DeeplyNestedSourceIsADiagnostic) {
     std::string body = "    y = " + std::string(20000, '(') + "1" + std::string(20000, ')') + "\n";
-    std::string path = write_kernel("shim_deep", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n" + body);
+    std::string path =
+        write_kernel("shim_deep", "k.py", "import triton\n\n@triton.jit\ndef k(x):\n" + body);
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find(": error: "), std::string::npos) << r.err.substr(0, 300);
@@ -515,8 +570,9 @@ TEST(Shim, DeeplyNestedSourceIsADiagnostic) {
 }
 
 TEST(Shim, ByteOrderMarkIsIgnored) {
-    std::string path =
-        write_kernel("shim_bom", "k.py", "\xef\xbb\xbfimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x):\n    tl.store(x, 1.0)\n");
+    std::string path = write_kernel(
+        "shim_bom", "k.py",
+        "\xef\xbb\xbfimport triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x):\n    tl.store(x, 1.0)\n");
     auto r = run_process(cli(path));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "store x, 1.0, none\n");

@@ -276,7 +276,9 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:5: error: cannot unpack a tuple of 2 values into 3 names\n"
          "        a, b, c = tl.split(tl.join(o, o))\n"
          "        ^\n"},
-        {"NonSquareTransposeTooLargeAtO1", "x, n", "*fp32, i32",
+        {"NonSquareTransposeTooLargeAtO1",
+         "x, n",
+         "*fp32, i32",
          "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
          "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
          "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n",
@@ -286,7 +288,10 @@ const std::vector<DiagnosticCase> &cases() {
          "threads)\n"
          "        v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
          "                             ^\n",
-         {}, nullptr, "", 1},
+         {},
+         nullptr,
+         "",
+         1},
     };
     return all;
 }
@@ -296,11 +301,12 @@ const std::vector<DiagnosticCase> &cases() {
 // operand guarded to its own (16, 128) shape, the exchange in the dynamic
 // shared pool.
 TEST(ShapeBox, NonSquareTransposeAtO2) {
-    std::string path = write_kernel("shape_box_trans", "k.py",
-                                    kernel_text("x, n",
-                                                "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
-                                                "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
-                                                "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n"));
+    std::string path =
+        write_kernel("shape_box_trans", "k.py",
+                     kernel_text("x, n",
+                                 "    i = tl.arange(0, 16)\n    j = tl.arange(0, 128)\n"
+                                 "    v = tl.load(x + i[:, None] * 128 + j[None, :])\n"
+                                 "    tl.store(x + j[:, None] * 16 + i[None, :], tl.trans(v))\n"));
     CompileArgs a;
     a.path = path;
     a.signature = "*fp32, i32";
@@ -310,8 +316,8 @@ TEST(ShapeBox, NonSquareTransposeAtO2) {
     EXPECT_NE(r.cuda.find("extern __shared__ __align__(16) unsigned char mt_smem[];"),
               std::string::npos);
     EXPECT_NE(r.cuda.find("float *const shape_smem_"), std::string::npos);
-    EXPECT_NE(r.cuda.find(" < 16) shape_smem_"), std::string::npos);  // the operand's rows
-    EXPECT_NE(r.cuda.find("const int mt_p = ((("), std::string::npos);   // the result's columns
+    EXPECT_NE(r.cuda.find(" < 16) shape_smem_"), std::string::npos);    // the operand's rows
+    EXPECT_NE(r.cuda.find("const int mt_p = ((("), std::string::npos);  // the result's columns
 }
 
 class ShapeDiagnostic : public ::testing::TestWithParam<size_t> {};

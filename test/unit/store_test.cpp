@@ -51,10 +51,11 @@ TEST(Store, CastToTheStoredDtypeRoundsOnce) {
 // A cast rounding toward zero keeps its rounding: the store's own
 // conversion (to nearest) of the rounded value.
 TEST(Store, CastTowardZeroIsKept) {
-    Compiled r = emit_o2("store_rtz", "x, out", "*fp32:16, *fp16:16",
-                         "    offs = tl.program_id(0) * 1024 + tl.arange(0, 1024)\n"
-                         "    y = tl.load(x + offs) * 3.0\n"
-                         "    tl.store(out + offs, y.to(tl.float16, fp_downcast_rounding='rtz'))\n");
+    Compiled r =
+        emit_o2("store_rtz", "x, out", "*fp32:16, *fp16:16",
+                "    offs = tl.program_id(0) * 1024 + tl.arange(0, 1024)\n"
+                "    y = tl.load(x + offs) * 3.0\n"
+                "    tl.store(out + offs, y.to(tl.float16, fp_downcast_rounding='rtz'))\n");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_NE(r.cuda.find("__float2half_rz("), std::string::npos) << r.cuda;
 }
@@ -89,4 +90,4 @@ TEST(Store, ScalarAndImplicitConversions) {
                         "__float2half_rn(", "__half2float(");
 }
 
-} // namespace
+}  // namespace

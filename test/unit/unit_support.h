@@ -17,16 +17,16 @@ namespace mt_unit {
 // One expected diagnostic (diagnostics_test.cpp, diagnostics_more_test.cpp):
 // a kernel k(params) in k.py whose body starts at line 7.
 struct DiagnosticCase {
-    const char* name;
-    const char* params;
-    const char* signature;
-    const char* body;      // from line 7
-    const char* expected;  // the whole diagnostic output, file named k.py
+    const char *name;
+    const char *params;
+    const char *signature;
+    const char *body;      // from line 7
+    const char *expected;  // the whole diagnostic output, file named k.py
     std::vector<std::pair<std::string, std::string>> defines = {};
-    const char* grid = nullptr;
-    const char* after = "";  // module text after the kernel
+    const char *grid = nullptr;
+    const char *after = "";  // module text after the kernel
     int opt_level = 2;
-    const char* file = nullptr;  // the whole file instead of the prologue and body
+    const char *file = nullptr;  // the whole file instead of the prologue and body
 };
 
 // ---- Types and operands --------------------------------------------------
@@ -92,7 +92,7 @@ inline Attrs shape_attr(std::vector<int> shape, DType dt) {
 // number; a loop allocates its induction value and region arguments when
 // it opens and its results when it closes.
 class Ssa {
-public:
+  public:
     explicit Ssa(std::vector<std::pair<std::string, Type>> params = {}) {
         a = arena_new();
         f = ssa_function_new(a, "k", static_cast<int>(params.size()));
@@ -103,13 +103,13 @@ public:
         cur = &f->body;
     }
     ~Ssa() { arena_free(a); }
-    Ssa(const Ssa&) = delete;
-    Ssa& operator=(const Ssa&) = delete;
+    Ssa(const Ssa &) = delete;
+    Ssa &operator=(const Ssa &) = delete;
 
     // An op defining a value of type `t` (the caller states the type, so
     // tests can record a wrong one).
     Operand op(Op o, Type t, std::vector<Operand> args, Attrs at = Attrs{}) {
-        Inst* in = raw(o, args, at);
+        Inst *in = raw(o, args, at);
         in->type = t;
         in->result = ssa_new_value(a, f, t, in);
         return opd_value(in->result);
@@ -123,24 +123,24 @@ public:
             present[i] = args[i].kind != OPD_NONE;
         }
         Type t{};
-        const char* err = nullptr;
+        const char *err = nullptr;
         EXPECT_TRUE(op_result_type(a, o, types, present, &at, &t, &err)) << (err ? err : "");
         return op(o, t, args, at);
     }
-    Inst* store(Operand ptr, Operand value, Operand mask = opd_none()) {
-        Inst* in = raw(OP_STORE, {ptr, value, mask}, Attrs{});
+    Inst *store(Operand ptr, Operand value, Operand mask = opd_none()) {
+        Inst *in = raw(OP_STORE, {ptr, value, mask}, Attrs{});
         in->type = type_scalar(DT_NONE);
         return in;
     }
     // The item most recently added to the current block.
-    Inst* last() const { return static_cast<Inst*>(cur->items.items[cur->items.len - 1]); }
+    Inst *last() const { return static_cast<Inst *>(cur->items.items[cur->items.len - 1]); }
 
     struct LoopRef {
-        Inst* in = nullptr;
-        Loop* l = nullptr;
+        Inst *in = nullptr;
+        Loop *l = nullptr;
         Operand index{};
         std::vector<Operand> args;
-        Block* outer = nullptr;
+        Block *outer = nullptr;
     };
     // Opens `for %i in range(start, stop, step) iter_args(... = inits)`;
     // the body is built until end_loop.
@@ -149,7 +149,7 @@ public:
         r.in = ssa_inst_new(a, OP_FOR, srcpos(1, 1));
         r.l = ARENA_NEW(a, Loop);
         r.in->loop = r.l;
-        Loop* l = r.l;
+        Loop *l = r.l;
         l->start = start;
         l->stop = stop;
         l->step = step;
@@ -171,9 +171,10 @@ public:
         return r;
     }
     // Closes the loop with `yield ...`; returns its results.
-    std::vector<Operand> end_loop(const LoopRef& r, std::vector<Operand> yields = {}) {
-        Loop* l = r.l;
-        for (size_t i = 0; i < yields.size() && static_cast<int>(i) < l->nyields; i++) l->yields[i] = yields[i];
+    std::vector<Operand> end_loop(const LoopRef &r, std::vector<Operand> yields = {}) {
+        Loop *l = r.l;
+        for (size_t i = 0; i < yields.size() && static_cast<int>(i) < l->nyields; i++)
+            l->yields[i] = yields[i];
         cur = r.outer;
         std::vector<Operand> results;
         for (int i = 0; i < l->nresults; i++) {
@@ -192,18 +193,18 @@ public:
     }
     // The verifier's message, or "" when the function is valid.
     std::string verify() const {
-        const char* err = nullptr;
+        const char *err = nullptr;
         if (ssa_verify(a, f, &err)) return "";
         return err ? err : "(no message)";
     }
 
-    Arena* a = nullptr;
-    Function* f = nullptr;
-    Block* cur = nullptr;
+    Arena *a = nullptr;
+    Function *f = nullptr;
+    Block *cur = nullptr;
 
-private:
-    Inst* raw(Op o, const std::vector<Operand>& args, const Attrs& at) {
-        Inst* in = ssa_inst_new(a, o, srcpos(1, 1));
+  private:
+    Inst *raw(Op o, const std::vector<Operand> &args, const Attrs &at) {
+        Inst *in = ssa_inst_new(a, o, srcpos(1, 1));
         in->nargs = static_cast<int>(args.size());
         for (size_t i = 0; i < args.size() && i < 3; i++) in->args[i] = args[i];
         in->attrs = at;
@@ -225,16 +226,16 @@ struct CompileArgs {
     std::string kernel = "k";
     std::string signature;
     std::vector<std::pair<std::string, std::string>> defines;
-    const char* grid = nullptr;
+    const char *grid = nullptr;
     int opt_level = 2;
     int num_warps = 0;
-    const char* python = MT_TEST_PYTHON;
+    const char *python = MT_TEST_PYTHON;
 };
 
 // Compiles with the library; ssa/cuda are filled when they succeed.
-inline Compiled compile(const CompileArgs& args) {
+inline Compiled compile(const CompileArgs &args) {
     std::vector<mt_define> defs;
-    for (auto& d : args.defines) defs.push_back({d.first.c_str(), d.second.c_str()});
+    for (auto &d : args.defines) defs.push_back({d.first.c_str(), d.second.c_str()});
     mt_options o{};
     o.path = args.path.c_str();
     o.kernel = args.kernel.c_str();
@@ -246,14 +247,14 @@ inline Compiled compile(const CompileArgs& args) {
     o.num_warps = args.num_warps;
     o.python = args.python;
     o.shim = MT_TEST_SHIM;
-    mt_compilation* c = mt_compile(&o);
+    mt_compilation *c = mt_compile(&o);
     Compiled r;
     if (mt_ok(c)) {
-        const char* s = mt_emit(c, MT_EMIT_SSA);
+        const char *s = mt_emit(c, MT_EMIT_SSA);
         if (s) r.ssa = s;
-        const char* cu = mt_emit(c, MT_EMIT_CUDA);
+        const char *cu = mt_emit(c, MT_EMIT_CUDA);
         if (cu) r.cuda = cu;
-        const char* l = mt_emit(c, MT_EMIT_LAYOUT);
+        const char *l = mt_emit(c, MT_EMIT_LAYOUT);
         if (l) r.layout = l;
     }
     r.ok = mt_ok(c) != 0;
@@ -262,12 +263,13 @@ inline Compiled compile(const CompileArgs& args) {
     return r;
 }
 
-inline std::string conformance_kernel(const std::string& file) {
+inline std::string conformance_kernel(const std::string &file) {
     return std::string(MT_TEST_SOURCE_DIR) + "/conformance/kernels/" + file;
 }
 
 // A kernel file `name` in a fresh scratch directory holding `text`.
-inline std::string write_kernel(const std::string& tag, const std::string& name, const std::string& text) {
+inline std::string write_kernel(const std::string &tag, const std::string &name,
+                                const std::string &text) {
     std::string dir = mt_test::make_temp_dir(tag);
     std::string path = dir + "/" + name;
     mt_test::write_file(path, text);
@@ -276,15 +278,16 @@ inline std::string write_kernel(const std::string& tag, const std::string& name,
 
 // The standard prologue of the snippets: imports, two blank lines, the
 // decorator and `def k(PARAMS):` on line 6; the body starts on line 7.
-inline std::string kernel_text(const std::string& params, const std::string& body) {
-    return "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(" + params + "):\n" + body;
+inline std::string kernel_text(const std::string &params, const std::string &body) {
+    return "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(" + params +
+           "):\n" + body;
 }
 
 // The diagnostics of compiling DiagnosticCase c (its kernel written to a
 // scratch directory tagged `tag`), that directory's path removed; 0 in
 // *ok when it compiled.
-inline std::string case_diagnostics(const DiagnosticCase& c, const std::string& tag,
-                                    bool* ok = nullptr) {
+inline std::string case_diagnostics(const DiagnosticCase &c, const std::string &tag,
+                                    bool *ok = nullptr) {
     std::string text = c.file ? c.file : kernel_text(c.params, c.body) + c.after;
     std::string path = write_kernel(tag + c.name, "k.py", text);
     std::string dir = path.substr(0, path.size() - 4);

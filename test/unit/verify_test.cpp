@@ -12,9 +12,7 @@ namespace {
 using namespace mt_unit;
 
 // x: ptr<f32>, n: i32, s: f32
-Ssa* kernel_params() {
-    return new Ssa({{"x", ptr_f32()}, {"n", i32()}, {"s", f32()}});
-}
+Ssa *kernel_params() { return new Ssa({{"x", ptr_f32()}, {"n", i32()}, {"s", f32()}}); }
 
 // ---- Definitions before uses ----------------------------------------------
 
@@ -25,7 +23,7 @@ TEST(Verifier, DefinitionBeforeUse) {
     EXPECT_VALID(ok);
 
     Ssa bad;
-    bad.op(OP_ADD, i32(), {val(1), ci(1)});  // %0 = add %1, 1
+    bad.op(OP_ADD, i32(), {val(1), ci(1)});      // %0 = add %1, 1
     bad.typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %1
     EXPECT_REJECTED(bad, "%0 = add uses %1 before its definition");
 }
@@ -83,7 +81,7 @@ TEST(Verifier, ConstantsAreTypedAndInRange) {
 
     Ssa big;
     ConstVal wide = const_i32(0);
-    wide.i = 2147483648LL; // not an i32 (const_i32 would wrap it)
+    wide.i = 2147483648LL;  // not an i32 (const_i32 would wrap it)
     big.op(OP_ADD, i32(), {opd_const(wide), ci(1)});
     EXPECT_REJECTED(big, "has an i32 constant out of range");
 
@@ -150,7 +148,7 @@ TEST(Verifier, OperandTypes) {
     EXPECT_REJECTED(e, "exp needs an f32 or f64 operand");
     Ssa b;
     b.op(OP_ADD, i32(), {cb(true), ci(1)});
-    EXPECT_VALID(b); // two Python scalars: bool promotes to the int
+    EXPECT_VALID(b);  // two Python scalars: bool promotes to the int
     Ssa l;
     l.op(OP_AND, boolean(), {ci(1), cb(true)});
     EXPECT_REJECTED(l, "and is typed bool but its operands give i32");
@@ -309,7 +307,7 @@ TEST(Verifier, ZerosShapeAndDtype) {
     EXPECT_REJECTED(dtype, "zeros needs a dtype");
     Ssa fill;
     fill.op(OP_FULL, vec(f32(), 8), {cb(true)}, shape_attr({8}, DT_F32));
-    EXPECT_VALID(fill); // Triton casts the fill value
+    EXPECT_VALID(fill);  // Triton casts the fill value
     std::unique_ptr<Ssa> fillp(kernel_params());
     fillp->op(OP_FULL, vec(f32(), 8), {param(0)}, shape_attr({8}, DT_F32));
     EXPECT_REJECTED(*fillp, "full needs a scalar fill value (got ptr<f32>)");
@@ -390,7 +388,7 @@ TEST(Verifier, InductionVariableIsFresh) {
 TEST(Verifier, RegionArgumentsAreFresh) {
     std::unique_ptr<Ssa> bad(kernel_params());
     Operand p = bad->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %0 : i32
-    auto l = bad->begin_loop(ci(0), param(1), ci(1), {p});      // %1 index, %2 arg
+    auto l = bad->begin_loop(ci(0), param(1), ci(1), {p});    // %1 index, %2 arg
     bad->end_loop(l, {l.args[0]});
     l.l->args[0] = 0;
     EXPECT_REJECTED(*bad, "loop %1's region argument 0 defines %0 a second time");
@@ -431,15 +429,15 @@ TEST(Verifier, BodyUsesEnclosingOrEarlierDefinitions) {
     // the body reads a body value defined after the use
     std::unique_ptr<Ssa> bad(kernel_params());
     auto b = bad->begin_loop(ci(0), param(1), ci(1));  // %0
-    bad->op(OP_ADD, i32(), {val(2), ci(1)});          // %1 = add %2, 1
-    bad->typed(OP_ADD, {b.index, ci(1)});               // %2
+    bad->op(OP_ADD, i32(), {val(2), ci(1)});           // %1 = add %2, 1
+    bad->typed(OP_ADD, {b.index, ci(1)});              // %2
     bad->end_loop(b);
     EXPECT_REJECTED(*bad, "%1 = add uses %2 before its definition");
 
     // the body reads an outer value defined after the loop
     std::unique_ptr<Ssa> later(kernel_params());
     auto c = later->begin_loop(ci(0), param(1), ci(1));  // %0
-    later->op(OP_ADD, i32(), {val(2), ci(1)});            // %1
+    later->op(OP_ADD, i32(), {val(2), ci(1)});           // %1
     later->end_loop(c);
     later->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %2
     EXPECT_REJECTED(*later, "%1 = add uses %2 before its definition");
@@ -466,7 +464,7 @@ TEST(Verifier, BodyDefinitionsDoNotEscape) {
 
 TEST(Verifier, SiblingLoopBodiesAreSeparate) {
     std::unique_ptr<Ssa> bad(kernel_params());
-    auto first = bad->begin_loop(ci(0), param(1), ci(1));  // %0
+    auto first = bad->begin_loop(ci(0), param(1), ci(1));       // %0
     Operand inside = bad->typed(OP_ADD, {first.index, ci(1)});  // %1
     bad->end_loop(first);
     auto second = bad->begin_loop(ci(0), param(1), ci(1));  // %2
@@ -481,14 +479,16 @@ TEST(Verifier, CarriedCountsAreEqual) {
 
     SumLoop yields;
     yields.loop.l->nyields = 0;
-    EXPECT_REJECTED(*yields.s,
-                    "loop %0 has 1 carried inputs and region arguments, 0 yields and 1 results (the counts must be equal)");
+    EXPECT_REJECTED(
+        *yields.s,
+        "loop %0 has 1 carried inputs and region arguments, 0 yields and 1 results (the counts must be equal)");
     SumLoop results;
     results.loop.l->nresults = 0;
     EXPECT_REJECTED(*results.s, "0 results (the counts must be equal)");
     SumLoop carried;
     carried.loop.l->ncarried = 0;
-    EXPECT_REJECTED(*carried.s, "loop %0 has 0 carried inputs and region arguments, 1 yields and 1 results");
+    EXPECT_REJECTED(*carried.s,
+                    "loop %0 has 0 carried inputs and region arguments, 1 yields and 1 results");
 }
 
 TEST(Verifier, CarriedLaneTypesMatch) {
@@ -503,15 +503,17 @@ TEST(Verifier, CarriedLaneTypesMatch) {
 
     SumLoop init;  // an i32 initial value for an f32 lane
     init.loop.l->inits[0] = ci(0);
-    EXPECT_REJECTED(*init.s, "loop %0 lane 0: the carried input is i32 but the region argument %1 is f32");
+    EXPECT_REJECTED(*init.s,
+                    "loop %0 lane 0: the carried input is i32 but the region argument %1 is f32");
 
     std::unique_ptr<Ssa> yield(kernel_params());
     auto y = yield->begin_loop(ci(0), param(1), ci(1), {ci(0)});
     Operand promoted = yield->typed(OP_ADD, {y.args[0], cf(1.0)});  // i32 + f32 -> f32
     yield->end_loop(y, {promoted});
-    EXPECT_REJECTED(*yield,
-                    "loop %0 lane 0: the region argument is i32 but the yield is f32 (no implicit promotion across "
-                    "iterations)");
+    EXPECT_REJECTED(
+        *yield,
+        "loop %0 lane 0: the region argument is i32 but the yield is f32 (no implicit promotion across "
+        "iterations)");
 
     SumLoop result;
     result.s->f->types[result.loop.l->results[0]] = i32();
@@ -525,7 +527,8 @@ TEST(Verifier, CarriedLaneTypesMatch) {
 TEST(Verifier, YieldsAreInScope) {
     SumLoop bad;
     // yield a value defined after the loop
-    Operand after = bad.s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %4 (f32 expected, but scope comes first)
+    Operand after =
+        bad.s->typed(OP_PROGRAM_ID, {}, axis_attr(0));  // %4 (f32 expected, but scope comes first)
     bad.loop.l->yields[0] = after;
     EXPECT_REJECTED(*bad.s, "yield 0 of loop %0 uses %4 before its definition");
 }
@@ -538,10 +541,10 @@ struct NestedLoop {
     Operand inner_body{};
     std::vector<Operand> inner_results, outer_results;
     explicit NestedLoop(Operand inner_step = ci(1)) {
-        outer = s->begin_loop(ci(0), param(1), ci(1), {ci(0)});           // %0 i, %1 a
+        outer = s->begin_loop(ci(0), param(1), ci(1), {ci(0)});               // %0 i, %1 a
         inner = s->begin_loop(ci(0), param(1), inner_step, {outer.args[0]});  // %2 j, %3 b
-        inner_body = s->typed(OP_ADD, {inner.args[0], ci(1)});               // %4
-        inner_results = s->end_loop(inner, {inner_body});                    // %5
+        inner_body = s->typed(OP_ADD, {inner.args[0], ci(1)});                // %4
+        inner_results = s->end_loop(inner, {inner_body});                     // %5
     }
     void finish(Operand outer_yield) {
         outer_results = s->end_loop(outer, {outer_yield});  // last
@@ -598,12 +601,13 @@ TEST(Verifier, NestedLoopRulesApplyRecursively) {
     NestedLoop counts;
     counts.finish(counts.inner_results[0]);
     counts.inner.l->nresults = 0;
-    EXPECT_REJECTED(*counts.s, "loop %2 has 1 carried inputs and region arguments, 1 yields and 0 results");
+    EXPECT_REJECTED(*counts.s,
+                    "loop %2 has 1 carried inputs and region arguments, 1 yields and 0 results");
 }
 
 TEST(Verifier, AForItemHasALoop) {
     Ssa bad;
-    Inst* in = ssa_inst_new(bad.a, OP_FOR, srcpos(1, 1));
+    Inst *in = ssa_inst_new(bad.a, OP_FOR, srcpos(1, 1));
     ptrvec_push(bad.a, &bad.f->body.items, in);
     EXPECT_REJECTED(bad, "a 'for' item has no loop");
 }

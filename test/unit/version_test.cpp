@@ -12,16 +12,16 @@ namespace {
 
 using namespace mt_unit;
 
-size_t count(const std::string& s, const std::string& what) {
+size_t count(const std::string &s, const std::string &what) {
     size_t n = 0;
     for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) n++;
     return n;
 }
 
-const char* const kVersioned = "// two versions of the loop (DESIGN 13b)";
+const char *const kVersioned = "// two versions of the loop (DESIGN 13b)";
 
-Compiled compile_loop(const std::string& tag, const std::string& params, const std::string& sig,
-                      const std::string& body, int opt = 2) {
+Compiled compile_loop(const std::string &tag, const std::string &params, const std::string &sig,
+                      const std::string &body, int opt = 2) {
     CompileArgs a;
     a.path = write_kernel(tag, "k.py", kernel_text(params, body));
     a.signature = sig;
@@ -33,7 +33,8 @@ TEST(Version, TheSuitesLayerNormThirdLoop) {
     CompileArgs a;
     a.path = std::string(MT_TEST_SOURCE_DIR) + "/../bench/suite/norms.py";
     a.kernel = "layer_norm_fwd_kernel";
-    a.signature = "*fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32";
+    a.signature =
+        "*fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, fp32";
     a.defines = {{"BLOCK_SIZE", "2048"}};
     Compiled r = compile(a);
     ASSERT_TRUE(r.ok) << r.diagnostics;
@@ -42,7 +43,7 @@ TEST(Version, TheSuitesLayerNormThirdLoop) {
     EXPECT_EQ(count(r.cuda, "#pragma unroll 8\n"), 2u) << r.cuda;
     // the stored elements of Y against the loaded ones of X, W and B, over
     // every iteration: rows of N elements from X + row * stride
-    const char* test =
+    const char *test =
         "    const long long v38_last = ((long long)N - 1) / 2048 * 2048;\n"
         "    const bool v38_apart =\n"
         "        mt_fits(v1, (long long)v1 + v38_last + 2047, 32) &&\n"
@@ -81,7 +82,8 @@ TEST(Version, RuntimeStepStrideAndUnrollFactor) {
     EXPECT_NE(r.cuda.find("groups of 2 iterations"), std::string::npos) << r.cuda;
     EXPECT_NE(r.cuda.find("_last = (long long)n - 1;"), std::string::npos) << r.cuda;
     EXPECT_NE(r.cuda.find("(xs >= 0 ? 0 : (long long)xs * ("), std::string::npos) << r.cuda;
-    EXPECT_NE(r.cuda.find("#pragma unroll 2\n"), std::string::npos) << r.cuda;  // the loop as written
+    EXPECT_NE(r.cuda.find("#pragma unroll 2\n"), std::string::npos)
+        << r.cuda;  // the loop as written
 }
 
 // Loops kept as written: the same elements loaded and stored (in place),
@@ -89,8 +91,8 @@ TEST(Version, RuntimeStepStrideAndUnrollFactor) {
 // indices, a region in the body, loop_unroll_factor=1.
 TEST(Version, LoopsKeptAsWritten) {
     struct {
-        const char* tag;
-        const char* body;
+        const char *tag;
+        const char *body;
     } cases[] = {
         {"ver_inplace",
          "    for i in range(0, n, 64):\n"
@@ -130,7 +132,7 @@ TEST(Version, LoopsKeptAsWritten) {
          "        c = i + tl.arange(0, 64)\n"
          "        tl.store(y + c, tl.load(x + c, mask=c < n), mask=c < n)\n"},
     };
-    for (auto& c : cases) {
+    for (auto &c : cases) {
         Compiled r = compile_loop(c.tag, "x, y, n", "*fp32, *fp32, i32", c.body);
         ASSERT_TRUE(r.ok) << c.tag << r.diagnostics;
         EXPECT_EQ(count(r.cuda, "two versions"), 0u) << c.tag << "\n" << r.cuda;
@@ -148,11 +150,12 @@ TEST(Version, LoopsKeptAsWritten) {
 // are tested in 32 bits where the int arithmetic computes them, the 64-bit
 // sum in the bits mt_apart's byte addresses allow.
 TEST(Version, WidenedOffsets) {
-    Compiled r = compile_loop("ver_wide", "x, y, n, stride", "*fp32, *fp32, i32, i32",
-                              "    row = tl.program_id(0).to(tl.int64) * stride\n"
-                              "    for i in range(0, n, 64):\n"
-                              "        c = i + tl.arange(0, 64)\n"
-                              "        tl.store(y + row + c, tl.load(x + row + c, mask=c < n), mask=c < n)\n");
+    Compiled r = compile_loop(
+        "ver_wide", "x, y, n, stride", "*fp32, *fp32, i32, i32",
+        "    row = tl.program_id(0).to(tl.int64) * stride\n"
+        "    for i in range(0, n, 64):\n"
+        "        c = i + tl.arange(0, 64)\n"
+        "        tl.store(y + row + c, tl.load(x + row + c, mask=c < n), mask=c < n)\n");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_EQ(count(r.cuda, kVersioned), 1u) << r.cuda;
     EXPECT_NE(r.cuda.find("        mt_fits(0, v4_last + 63, 32) &&\n"

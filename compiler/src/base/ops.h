@@ -148,7 +148,7 @@ extern const char *const op_triton_f32[OP_COUNT];
 static inline const OpInfo *op_info(Op op) { return &op_table[op]; }
 static inline int op_has(Op op, int flag) { return (op_table[op].flags & flag) != 0; }
 static inline OpClass op_class(Op op) { return op_table[op].cls; }
-/* The elementwise ops the tables render (ops_elementwise_cases.h's). */
+/* The elementwise ops the tables render (the classes unary .. bitwise). */
 static inline int op_is_elementwise(Op op) {
     OpClass c = op_table[op].cls;
     return c == OC_UNARY || c == OC_MATH || c == OC_BINARY || c == OC_COMPARE || c == OC_BITWISE;

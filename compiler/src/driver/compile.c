@@ -232,11 +232,11 @@ static const char *output_name(MtContext *ctx, const mt_options *o) {
         return NULL;
     }
     if (system_header_name(name)) {
-        mt_error(
-            ctx, srcpos(0, 0),
-            "'%s' cannot name the generated files: %s.h, on the include path of the generated code, would hide "
-            "the system header <%s.h> (pass %s with another name)",
-            name, name, name, mt_option_name(ctx, MT_OPT_NAME));
+        mt_error(ctx, srcpos(0, 0),
+                 "'%s' cannot name the generated files: %s.h, on the include path of the generated "
+                 "code, would hide "
+                 "the system header <%s.h> (pass %s with another name)",
+                 name, name, name, mt_option_name(ctx, MT_OPT_NAME));
         return NULL;
     }
     return name;
@@ -517,9 +517,9 @@ static int need_tile(mt_compilation *c) {
         c->tile.dyn_smem = tc_tile.dyn_smem;
         c->tile.dyn_smem_sm90 = tc_tile.dyn_smem_sm90;
     } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
-        mt_error(
-            c->ctx, srcpos(0, 0),
-            "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per element)");
+        mt_error(c->ctx, srcpos(0, 0),
+                 "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per "
+                 "element)");
         c->tile_failed = 1;
         return 0;
     }

@@ -67,7 +67,7 @@ Val fe_call_atomic(Interp *I, const Args *A, int rmw, const char *fn, SrcPos pos
 }
 
 Val fe_debug_barrier(Interp *I, SrcPos pos) {
-    fe_effect_stmt(I, fe_mk_op(I, OP_DEBUG_BARRIER, "tl.debug_barrier", pos, 0, NULL, NULL, NULL, NULL),
-           pos);
+    fe_effect_stmt(
+        I, fe_mk_op(I, OP_DEBUG_BARRIER, "tl.debug_barrier", pos, 0, NULL, NULL, NULL, NULL), pos);
     return vnone();
 }

@@ -67,13 +67,11 @@ static const char *shape_text(Interp *I, const BlockPtr *bp) {
 const char *fe_bp_difference(Interp *I, Val a, Val b) {
     const BlockPtr *x = bp_of(a), *y = bp_of(b);
     if (!x || !y) return "one of them is not a block pointer";
-    if (x->rank != y->rank)
-        return arena_printf(I->a, "rank %d and rank %d", x->rank, y->rank);
+    if (x->rank != y->rank) return arena_printf(I->a, "rank %d and rank %d", x->rank, y->rank);
     if (x->base != y->base) return "different base pointers";
     for (int d = 0; d < x->rank; d++) {
         if (x->block[d] != y->block[d])
-            return arena_printf(I->a, "block shapes %s and %s", shape_text(I, x),
-                                shape_text(I, y));
+            return arena_printf(I->a, "block shapes %s and %s", shape_text(I, x), shape_text(I, y));
         if (!same_entry(x->shape[d], y->shape[d]))
             return arena_printf(I->a, "different shapes (dimension %d)", d);
         if (!same_entry(x->strides[d], y->strides[d]))
@@ -216,8 +214,10 @@ static Expr *base_of(Interp *I, Val base, SrcPos pos, const char *fn) {
         fe_fail(I, pos,
                 "%s: base must be a scalar pointer (a pointer parameter plus an offset), not %s",
                 fn,
-                base.kind == V_EXPR ? type_str(I->a, base.e->type)
-                : base.kind == V_BLOCKPTR ? (base.bp->desc ? "a tensor descriptor" : "a block pointer")
+                base.kind == V_EXPR       ? type_str(I->a, base.e->type)
+                : base.kind == V_BLOCKPTR ? (base.bp->desc ? "a tensor descriptor"
+                                                           : "a block "
+                                                             "pointer")
                                           : fe_kind_name(base));
     if (base.e->type.dtype == DT_BOOL)
         fe_fail(I, pos,
@@ -256,8 +256,7 @@ Val fe_advance(Interp *I, const Args *A, const char *fn, SrcPos pos) {
                 fn);
     if (!bp)
         fe_fail(I, A->pos[0], "%s needs a block pointer (made by tl.make_block_ptr), not %s", fn,
-                A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type)
-                                       : fe_kind_name(A->v[0]));
+                A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type) : fe_kind_name(A->v[0]));
     Val delta[MT_MAX_RANK];
     const Val *items;
     int m = items_of(I, A->v[1], &items);
@@ -312,8 +311,8 @@ static void boundary_dims(Interp *I, Val v, SrcPos pos, const char *fn, int rank
  * in check[] (NULL when none): as Triton's RewriteTensorPointer, per
  * dimension d the i64 index arange(0, block[d]) along axis d plus
  * offsets[d], times strides[d], added to the base; the mask 0 <= index < shape[d]. */
-static void addresses(Interp *I, const BlockPtr *bp, const int *check, const char *fn,
-                      SrcPos pos, Expr **ptr_out, Expr **mask_out) {
+static void addresses(Interp *I, const BlockPtr *bp, const int *check, const char *fn, SrcPos pos,
+                      Expr **ptr_out, Expr **mask_out) {
     int n = bp->rank;
     Expr *ptr = bp->base;
     Val mask = vnone();
@@ -341,10 +340,10 @@ static void addresses(Interp *I, const BlockPtr *bp, const int *check, const cha
             term = fe_binary_expr(I, OP_MUL, fn, idx, as_i64(I, stride, pos), pos, NULL);
         ptr = fe_mk_op(I, OP_ADDPTR, fn, pos, 2, ptr, term, NULL, NULL);
         if (check[d]) {
-            Val in = fe_binop(I, PK_BitAnd, fe_compare(I, PK_GtE, fe_vexpr(idx), fe_vint(0), pos),
-                              fe_compare(I, PK_Lt, fe_vexpr(idx),
-                                         fe_vexpr(as_i64(I, bp->shape[d], pos)), pos),
-                              pos);
+            Val in = fe_binop(
+                I, PK_BitAnd, fe_compare(I, PK_GtE, fe_vexpr(idx), fe_vint(0), pos),
+                fe_compare(I, PK_Lt, fe_vexpr(idx), fe_vexpr(as_i64(I, bp->shape[d], pos)), pos),
+                pos);
             mask = mask.kind == V_NONE ? in : fe_binop(I, PK_BitAnd, mask, in, pos);
         }
     }
@@ -491,14 +490,14 @@ Val fe_make_tensor_descriptor(Interp *I, const Args *A, const char *fn, SrcPos p
                 fn, bp->block[n - 1] * bytes, bp->block[n - 1], bytes);
     Val last = bp->strides[n - 1];
     if (last.kind != V_INT || last.i != 1)
-        fe_fail(I, A->pos[2],
-                "%s: the last stride must be a compile-time 1 (got %s): a tensor descriptor's "
-                "last dimension is contiguous (Triton's rule)",
-                fn, last.kind == V_INT ? arena_printf(I->a, "%lld", (long long)last.i)
-                                       : "a runtime value");
+        fe_fail(
+            I, A->pos[2],
+            "%s: the last stride must be a compile-time 1 (got %s): a tensor descriptor's "
+            "last dimension is contiguous (Triton's rule)",
+            fn,
+            last.kind == V_INT ? arena_printf(I->a, "%lld", (long long)last.i) : "a runtime value");
     bp->pad = A->given[4] ? padding_of(I, A->v[4], A->pos[4], fn) : 1;
-    if (bp->pad == 0)
-        fe_fail(I, A->pos[4], "%s: padding_option must be \"zero\" or \"nan\"", fn);
+    if (bp->pad == 0) fe_fail(I, A->pos[4], "%s: padding_option must be \"zero\" or \"nan\"", fn);
     if (bp->pad == 2 && !dtype_is_float(dt))
         fe_fail(I, A->pos[4],
                 "%s: padding option \"nan\" is not supported for integer blocks (the elements "
@@ -511,9 +510,13 @@ Val fe_make_tensor_descriptor(Interp *I, const Args *A, const char *fn, SrcPos p
 static const BlockPtr *desc_at(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const BlockPtr *d = bp_of(A->v[0]);
     if (!d || !d->desc)
-        fe_fail(I, A->pos[0], "%s needs a tensor descriptor (made by tl.make_tensor_descriptor), not %s",
-                fn, d ? "a block pointer" : A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type)
-                                                                   : fe_kind_name(A->v[0]));
+        fe_fail(I, A->pos[0],
+                "%s needs a tensor descriptor (made by tl.make_tensor_descriptor), "
+                "not %s",
+                fn,
+                d                        ? "a block pointer"
+                : A->v[0].kind == V_EXPR ? type_str(I->a, A->v[0].e->type)
+                                         : fe_kind_name(A->v[0]));
     const Val *items;
     int m = items_of(I, A->v[1], &items);
     if (m != d->rank)

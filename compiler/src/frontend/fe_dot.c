@@ -5,7 +5,6 @@
  * the result dtype, as Triton's splat of 0. */
 #include "frontend/fe_internal.h"
 
-
 /* input_precision: None (Triton's NVIDIA default, tf32), or one of the
  * strings Triton's CUDA backend allows, in any case. */
 static int dot_precision(Interp *I, const Args *A, const char *fn) {
@@ -53,8 +52,8 @@ Val fe_make_dot(Interp *I, const Args *A, const char *fn, SrcPos pos) {
         fe_fail(I, pos, "%s: both operands must have the same rank (got %s and %s)", fn,
                 type_str(I->a, x->type), type_str(I->a, y->type));
     if (o && x->type.dims[0] != y->type.dims[0])
-        fe_fail(I, pos, "%s: the batch dimensions differ (%s and %s)", fn,
-                shape_str(I->a, x->type), shape_str(I->a, y->type));
+        fe_fail(I, pos, "%s: the batch dimensions differ (%s and %s)", fn, shape_str(I->a, x->type),
+                shape_str(I->a, y->type));
     DType dx = (DType)x->type.dtype, dy = (DType)y->type.dtype;
     if (!(dtype_is_fp8(dx) && dtype_is_fp8(dy))) {
         static const DType ok[] = {DT_I8, DT_U8, DT_F16, DT_BF16, DT_F32, DT_F64};

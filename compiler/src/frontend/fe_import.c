@@ -73,7 +73,8 @@ static CondVal cond_of_const(const PyVal *v) {
     CondVal c = {0};
     if (!v) return c;
     if (v->kind == PYV_NONE) c.kind = CV_NONE;
-    else if (v->kind == PYV_BOOL || (v->kind == PYV_INT && v->int_fits)) c.kind = CV_INT, c.i = v->i;
+    else if (v->kind == PYV_BOOL || (v->kind == PYV_INT && v->int_fits))
+        c.kind = CV_INT, c.i = v->i;
     else if (v->kind == PYV_STR) c.kind = CV_STR, c.s = v->text;
     return c;
 }
@@ -193,8 +194,8 @@ static CondVal cond_value(Interp *I, const PyNode *e) {
     if (pyast_isk(e, PK_Compare)) {
         const PyVal *ops = pyast_list(e, "ops"), *comps = pyast_list(e, "comparators");
         if (!ops || !comps || ops->len != 1 || comps->len != 1) return c;
-        int o = cond_order(cond_value(I, pyast_node(e, "left")),
-                           cond_value(I, fe_list_node(comps, 0)));
+        int o =
+            cond_order(cond_value(I, pyast_node(e, "left")), cond_value(I, fe_list_node(comps, 0)));
         if (o == 2) return c;
         const PyNode *op = fe_list_node(ops, 0);
         return pyast_isk(op, PK_Eq)      ? cond_bool(o == 0)
@@ -214,9 +215,7 @@ static CondVal cond_value(Interp *I, const PyNode *e) {
  * `os.environ.get(KEY, DEFAULT)` / `os.getenv` (the compiler's
  * environment), `Version(...)` / `version.parse(...)` of those, `not`,
  * `and`, `or` and one comparison. */
-int fe_module_condition(Interp *I, const PyNode *test) {
-    return cond_truth(cond_value(I, test));
-}
+int fe_module_condition(Interp *I, const PyNode *test) { return cond_truth(cond_value(I, test)); }
 
 /* A module-level constexpr, as Triton lets kernels read them:
  * `NAME = tl.constexpr(value)`. Any other assigned name (`NAME = 4`, and
@@ -268,7 +267,8 @@ static int evaluable(Interp *I, const PyNode *e) {
         return 1;
     }
     case PK_UnaryOp: return evaluable(I, pyast_node(e, "operand"));
-    case PK_BinOp: return evaluable(I, pyast_node(e, "left")) && evaluable(I, pyast_node(e, "right"));
+    case PK_BinOp:
+        return evaluable(I, pyast_node(e, "left")) && evaluable(I, pyast_node(e, "right"));
     case PK_IfExp:
         return evaluable(I, pyast_node(e, "test")) && evaluable(I, pyast_node(e, "body")) &&
                evaluable(I, pyast_node(e, "orelse"));
@@ -276,7 +276,7 @@ static int evaluable(Interp *I, const PyNode *e) {
     case PK_Tuple:
     case PK_List:
     case PK_Compare: {
-        const char *field = e->kind_id == PK_BoolOp ? "values"
+        const char *field = e->kind_id == PK_BoolOp    ? "values"
                             : e->kind_id == PK_Compare ? "comparators"
                                                        : "elts";
         const PyVal *items = pyast_list(e, field);

@@ -29,7 +29,8 @@ DType fe_promote_pair(Interp *I, const char *display, Expr **a, Expr **b, int di
             if (neg && dtype_is_unsigned(ct))
                 fe_fail(
                     I, pos,
-                    "%s between an unsigned %s value and the negative scalar %s (cast one of them explicitly, as "
+                    "%s between an unsigned %s value and the negative scalar %s (cast one of them "
+                    "explicitly, as "
                     "Triton requires)",
                     display, dtype_name(ct), const_repr(I->a, c));
             int big = (c.dt == DT_U64 && (uint64_t)c.i > dtype_int_max(ct)) ||

@@ -84,7 +84,8 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
     if (a.u64 || b.u64)
         fe_fail(
             I, pos,
-            "compile-time arithmetic on integers of 2^63 and more is not supported (they work as operands of "
+            "compile-time arithmetic on integers of 2^63 and more is not supported (they work as "
+            "operands of "
             "runtime values)");
     const char *sym = fe_py_op_symbol(op);
     if ((a.kind == V_TUPLE || a.kind == V_LIST) && a.kind == b.kind && op == PK_Add) {

@@ -67,7 +67,8 @@ static Expr *block_operand(Interp *I, const Args *A, const char *fn, SrcPos pos)
         if (x->type.rank == 1)
             fe_fail(
                 I, pos,
-                "%s needs a block whose width is a power of two equal to the CUDA block size (got width %d)",
+                "%s needs a block whose width is a power of two equal to the CUDA block size (got "
+                "width %d)",
                 fn, (int)w);
         fe_fail(I, pos, "%s needs a block whose dimensions are powers of two (got %s)", fn,
                 type_str(I->a, x->type));
@@ -221,7 +222,9 @@ Val fe_sort_flip(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
         return fe_vexpr(xor_shuffle(I, x, (n - 1) * stride, fn, pos));
     }
     if (d != r - 1)
-        fe_fail(I, A->pos[1], "%s: only the last dimension can be sorted, as Triton (got dim %d of %s)",
+        fe_fail(I, A->pos[1],
+                "%s: only the last dimension can be sorted, as Triton (got dim %d of "
+                "%s)",
                 fn, d, type_str(I->a, x->type));
     int desc = red_flag(I, A, 2, "tl.sort: descending must be a compile-time bool");
     if (n == 1) return fe_vexpr(x);
@@ -268,7 +271,9 @@ Val fe_histogram(Interp *I, const Args *A, const char *fn, SrcPos pos) {
         Expr *m = fe_to_expr(I, A->v[2], A->pos[2], fn);
         if (m->type.ptr || m->type.rank != 1 || m->type.dims[0] != x->type.dims[0] ||
             m->type.dtype != DT_BOOL)
-            fe_fail(I, A->pos[2], "%s: the mask must be a block of bools of the input's shape (got %s)",
+            fe_fail(I, A->pos[2],
+                    "%s: the mask must be a block of bools of the input's shape (got "
+                    "%s)",
                     fn, type_str(I->a, m->type));
         Expr *mc = fe_mk_op(I, OP_EXPAND_DIMS, fn, pos, 1, m, NULL, NULL, &col);
         hit = fe_binop(I, PK_BitAnd, hit, fe_vexpr(mc), pos);

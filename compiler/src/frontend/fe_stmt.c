@@ -74,9 +74,9 @@ void fe_assign_target(Interp *I, const PyNode *target, Val v) {
         return;
     }
     if (pyast_isk(target, PK_Subscript))
-        fe_fail(
-            I, target->pos,
-            "assignment to a subscript is not supported (blocks are values; write memory with tl.store)");
+        fe_fail(I, target->pos,
+                "assignment to a subscript is not supported (blocks are values; write memory with "
+                "tl.store)");
     if (pyast_isk(target, PK_Attribute))
         fe_fail(I, target->pos, "assignment to an attribute is not supported");
     if (pyast_isk(target, PK_Starred))
@@ -273,8 +273,8 @@ static int lanes_of(Val v) { return v.kind == V_BLOCKPTR ? v.bp->rank : 1; }
 
 /* Carried lanes of a loop (for, while): names assigned in the body that
  * exist before it; their inputs. */
-static void loop_lanes(Interp *I, ForRange *L, const PtrVec *assigned,
-                       const char *target, Carried *C) {
+static void loop_lanes(Interp *I, ForRange *L, const PtrVec *assigned, const char *target,
+                       Carried *C) {
     PtrVec carried = {0}, fixed = {0};
     for (int i = 0; i < assigned->len; i++) {
         EnvEntry *e = fe_env_find(I->env, assigned->items[i]);
@@ -333,7 +333,8 @@ static void bind_args(Interp *I, ForRange *L, const Carried *C, Env *env, int cr
 static void loop_outputs(Interp *I, ForRange *L, const Carried *C, Env *body_env) {
     const char *what = L->kind == STMT_WHILE ? "while loop" : "runtime loop";
     for (int i = 0; i < C->nfixed; i++) {
-        EnvEntry *before = fe_env_find(I->env, C->fixed[i]), *after = fe_env_find(body_env, C->fixed[i]);
+        EnvEntry *before = fe_env_find(I->env, C->fixed[i]),
+                 *after = fe_env_find(body_env, C->fixed[i]);
         if (after && before && !fe_values_equal(before->v, after->v))
             fe_fail(I, L->pos,
                     "'%s' is assigned in the runtime loop but holds %s before it (only numbers, "
@@ -367,7 +368,8 @@ static void loop_outputs(Interp *I, ForRange *L, const Carried *C, Env *body_env
         if (!type_eq(out->type, L->inputs[i]->type))
             fe_fail(
                 I, e->at,
-                "the loop-carried variable '%s' changes type across an iteration: %s before the loop, %s at the end of "
+                "the loop-carried variable '%s' changes type across an iteration: %s before the "
+                "loop, %s at the end of "
                 "the body (a carried value keeps one type; give it its final type before the loop)",
                 name, type_str(I->a, L->inputs[i]->type), type_str(I->a, out->type));
         if (out->type.ptr) {
@@ -375,11 +377,11 @@ static void loop_outputs(Interp *I, ForRange *L, const Carried *C, Env *body_env
              * parameter: it must stay inside the same one */
             int before = fe_pointer_param(L->inputs[i]), after = fe_pointer_param(out);
             if (before != after && before >= 0 && after >= 0)
-                fe_fail(
-                    I, e->at,
-                    "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' before the loop, '%s' "
-                    "at the end of the body",
-                    name, I->k->runtime[before]->name, I->k->runtime[after]->name);
+                fe_fail(I, e->at,
+                        "the loop-carried pointer '%s' must keep pointing into one parameter: '%s' "
+                        "before the loop, '%s' "
+                        "at the end of the body",
+                        name, I->k->runtime[before]->name, I->k->runtime[after]->name);
         }
         L->outputs[i] = out;
     }
@@ -450,7 +452,8 @@ static Expr *runtime_cond(Interp *I, Val c, SrcPos pos, const char *stmt) {
     if (e->type.rank != 0)
         fe_fail(
             I, pos,
-            "the condition of a runtime '%s' must be a scalar, not %s (the truth value of a block is "
+            "the condition of a runtime '%s' must be a scalar, not %s (the truth value of a block "
+            "is "
             "ambiguous: reduce it, or use tl.where to choose per element)",
             stmt, type_str(I->a, e->type));
     if (e->type.ptr) {
@@ -737,11 +740,10 @@ static Expr *branch_value(Interp *I, ForRange *L, const char *name, EnvEntry *e,
                           const char *which) {
     Val v = e->v;
     if (v.kind != V_EXPR && !fe_is_number(v))
-        fe_fail(
-            I, e->at,
-            "'%s' is assigned %s in the %s branch of the runtime if at line %d (only numbers, "
-            "blocks and block pointers can leave a runtime branch)",
-            name, fe_kind_name(v), which, L->pos.line);
+        fe_fail(I, e->at,
+                "'%s' is assigned %s in the %s branch of the runtime if at line %d (only numbers, "
+                "blocks and block pointers can leave a runtime branch)",
+                name, fe_kind_name(v), which, L->pos.line);
     return fe_to_expr(I, v, e->at, "a value of a runtime branch");
 }
 
@@ -865,8 +867,8 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
                     name, type_str(I->a, tv->type), node->pos.line, type_str(I->a, ev->type));
         }
         Expr *vals[2] = {tv, ev};
-        const char *what = arena_printf(I->a, "the runtime if at line %d assigns '%s'",
-                                        node->pos.line, name);
+        const char *what =
+            arena_printf(I->a, "the runtime if at line %d assigns '%s'", node->pos.line, name);
         if (address_lane(I, vals, node->pos, what, &ptr_dt[i])) addr[i] = 1;
         L->outputs[i] = vals[0];
         L->else_outputs[i] = vals[1];
@@ -883,8 +885,8 @@ void fe_visit_runtime_if(Interp *I, const PyNode *node, Expr *cond_in) {
         EnvEntry *t = fe_env_find(&then_env, name);
         int i = first[c];
         Val v = t->v.kind == V_BLOCKPTR ? fe_bp_with_offsets(I, t->v, &L->results[i])
-                : addr[i]               ? fe_vexpr(pointer_result(I, L->results[i], ptr_dt[i], node->pos))
-                                        : fe_vexpr(L->results[i]);
+                : addr[i] ? fe_vexpr(pointer_result(I, L->results[i], ptr_dt[i], node->pos))
+                          : fe_vexpr(L->results[i]);
         fe_env_set(I->a, I->env, name, v, t->at);
     }
     Stmt *s = ARENA_NEW(I->a, Stmt);
@@ -1106,7 +1108,8 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (seq.kind != V_TUPLE && seq.kind != V_LIST)
             fe_fail(
                 I, iter->pos,
-                "a for loop must iterate over range(...), tl.static_range(...) or a compile-time tuple");
+                "a for loop must iterate over range(...), tl.static_range(...) or a compile-time "
+                "tuple");
         Cont u = {0};
         u.mark = CONT_UNROLLED, u.body = body, u.name = name, u.name_pos = target->pos;
         u.items = seq.items, u.count = seq.n;
@@ -1174,7 +1177,8 @@ void fe_visit_for(Interp *I, const PyNode *node) {
             if (rp.v[i].kind != V_INT)
                 fe_fail(
                     I, rp.pos[i],
-                    "tl.static_range needs compile-time integer bounds (got %s; use range() for a runtime loop)",
+                    "tl.static_range needs compile-time integer bounds (got %s; use range() for a "
+                    "runtime loop)",
                     fe_kind_name(rp.v[i]));
     }
     for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)

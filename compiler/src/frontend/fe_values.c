@@ -130,7 +130,8 @@ Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a
     if (height > MAX_HEIGHT)
         fe_fail(
             I, pos,
-            "this operation ends a chain of more than %d dependent operations (a compile-time loop unrolls too far? "
+            "this operation ends a chain of more than %d dependent operations (a compile-time loop "
+            "unrolls too far? "
             "a runtime loop keeps the chain short)",
             MAX_HEIGHT);
     Expr *e = fe_new_expr(I, EX_OP, pos, t);
@@ -277,14 +278,17 @@ Val fe_lookup(Interp *I, const char *name, SrcPos pos) {
     if (local)
         fe_fail(
             I, pos,
-            "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, and names first "
-            "created in a loop body do not exist after the loop: assign it before the loop to carry it)",
+            "undefined name '%s' (it is assigned at line %d inside the runtime loop at line %d, "
+            "and names first "
+            "created in a loop body do not exist after the loop: assign it before the loop to "
+            "carry it)",
             name, local->at.line, (int)local->v.i);
     EnvEntry *branch = fe_env_find(&I->branch_locals, name);
     if (branch)
         fe_fail(
             I, pos,
-            "undefined name '%s' (it is assigned at line %d in only one branch of the runtime if at line %d, so it "
+            "undefined name '%s' (it is assigned at line %d in only one branch of the runtime if "
+            "at line %d, so it "
             "does not exist after the if: assign it before the if, or in both branches)",
             name, branch->at.line, (int)branch->v.i);
     if (strcmp(name, "tl") == 0)

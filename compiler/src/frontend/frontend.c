@@ -213,9 +213,9 @@ static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
                 EnvEntry *e = fe_env_find(&um->globals, name);
                 Val v = e ? e->v : (Val){0};
                 /* `from pkg import mod`: a module of the package */
-                FeModule *sub =
-                    e ? NULL
-                      : fe_load_module(I, arena_printf(I->a, "%s.%s", module, name), level, alias->pos);
+                FeModule *sub = e ? NULL
+                                  : fe_load_module(I, arena_printf(I->a, "%s.%s", module, name),
+                                                   level, alias->pos);
                 if (sub) {
                     v = fe_module_val(MOD_USER, name);
                     v.umod = sub;
@@ -358,8 +358,8 @@ static Val define_tuple(Interp *I, const Define *d) {
             if (a == b) {
                 /* "()" and "(1,)" end with no item; "(,)" and "(1,,2)" are errors */
                 if (c == ',')
-                    fe_fail(I, srcpos(0, 0), "%s %s=%s: an empty tuple item",
-                            define_option(I, d), d->name, d->value);
+                    fe_fail(I, srcpos(0, 0), "%s %s=%s: an empty tuple item", define_option(I, d),
+                            d->name, d->value);
             } else {
                 Define *item = ARENA_NEW(I->a, Define);
                 item->name = d->name;
@@ -373,8 +373,8 @@ static Val define_tuple(Interp *I, const Define *d) {
         }
     }
     if (quote || depth)
-        fe_fail(I, srcpos(0, 0), "%s %s=%s: unbalanced quotes or parentheses",
-                define_option(I, d), d->name, d->value);
+        fe_fail(I, srcpos(0, 0), "%s %s=%s: unbalanced quotes or parentheses", define_option(I, d),
+                d->name, d->value);
     v.n = items.len;
     v.items = ARENA_ARRAY(I->a, Val, items.len + 1);
     for (int i = 0; i < items.len; i++) v.items[i] = *(Val *)items.items[i];
@@ -417,15 +417,16 @@ Val fe_define_value(Interp *I, const Define *d) {
     if (!word)
         fe_fail(
             I, srcpos(0, 0),
-            "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote it: %s='...')",
+            "%s %s=%s: the value must be an integer, a float, True, False, None or a string (quote "
+            "it: %s='...')",
             define_option(I, d), d->name, d->value, d->name);
     /* --module-value only: a module of triton.language, as Python picks one
      * at import time (tl_extra_shim=triton.language.extra.cuda.libdevice) */
     if (d->module_value) {
-        const char *full =
-            strcmp(t, "tl") == 0         ? "triton.language"
-            : strncmp(t, "tl.", 3) == 0 ? arena_printf(I->a, "triton.language.%s", t + 3)
-                                        : t;
+        const char *full = strcmp(t, "tl") == 0 ? "triton.language"
+                           : strncmp(t, "tl.", 3) == 0
+                               ? arena_printf(I->a, "triton.language.%s", t + 3)
+                               : t;
         Module m = extra_module(full);
         if (m == MOD_OTHER) m = fe_language_module(full);
         if (m != MOD_OTHER && m != MOD_TRITON) return fe_module_val(m, arena_strdup(I->a, full));
@@ -647,7 +648,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
                 if (!k->params[i].is_constexpr)
                     fe_fail(
                         I, k->params[i].pos,
-                        "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix it at build time)",
+                        "%s %s: '%s' is a runtime parameter (annotate it ': tl.constexpr' to fix "
+                        "it at build time)",
                         mt_option_name(I->ctx, MT_OPT_DEFINE), defs[j].name, defs[j].name);
             }
         if (!found)
@@ -667,8 +669,8 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
             sb_printf(&names, "%s%s", i ? ", " : "", k->runtime[i]->name);
         fe_fail(I, fn->pos,
                 "the signature has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)",
-                ntop, ntop == 1 ? "y" : "ies", k->name, k->nruntime,
-                k->nruntime == 1 ? "" : "s", k->nruntime ? sb_str(&names) : "none");
+                ntop, ntop == 1 ? "y" : "ies", k->name, k->nruntime, k->nruntime == 1 ? "" : "s",
+                k->nruntime ? sb_str(&names) : "none");
     }
     expand_descriptors(I, k, sig);
     for (int i = 0; i < k->nruntime; i++) {

@@ -26,8 +26,8 @@ static int desc_entry(MtContext *ctx, Signature *sig, SigEntry *s, const char *t
     size_t len = strlen(type);
     DType dt = open ? dtype_by_sig(trim(a, type + 11, (size_t)(open - type - 11))) : DT_NONE;
     int rank = 0;
-    int ok = open && close && close > open && type[len - 1] == '>' &&
-             !strchr(close + 1, ']') && trim(a, close + 1, len - 1 - (size_t)(close + 1 - type))[0] == 0;
+    int ok = open && close && close > open && type[len - 1] == '>' && !strchr(close + 1, ']') &&
+             trim(a, close + 1, len - 1 - (size_t)(close + 1 - type))[0] == 0;
     for (const char *q = open ? open + 1 : NULL; ok && q < close;) {
         char *end;
         long b = strtol(q, &end, 10);
@@ -43,7 +43,8 @@ static int desc_entry(MtContext *ctx, Signature *sig, SigEntry *s, const char *t
     }
     if (!ok || rank == 0 || dt == DT_NONE || dt == DT_BOOL) {
         mt_error(ctx, srcpos(0, 0),
-                 "%s: entry %d: '%s' is not a tensor descriptor type (tensordesc<DTYPE[B0, B1, ...]>: "
+                 "%s: entry %d: '%s' is not a tensor descriptor type (tensordesc<DTYPE[B0, B1, "
+                 "...]>: "
                  "a dtype and the block shape, 1 to %d positive sizes)",
                  mt_option_name(ctx, MT_OPT_SIGNATURE), index, type, MT_MAX_RANK);
         return 0;

@@ -955,7 +955,7 @@ static int class_shape(const Query *q, Type *out, const char **err) {
     }
 }
 
-/* OC_CONVERT: cast, bitcast, int_to_ptr, ptr_to_int. */
+/* OC_CONVERT: cast, bitcast (and, through class_pointer, int_to_ptr and ptr_to_int). */
 static int class_convert(const Query *q, Type *out, const char **err) {
     Arena *a = q->a;
     const char *name = q->name;
@@ -996,11 +996,12 @@ static int class_hint(const Query *q, Type *out, const char **err) {
     return 1;
 }
 
-/* OC_POINTER: addptr. */
+/* OC_POINTER: addptr; int_to_ptr and ptr_to_int convert like casts. */
 static int class_pointer(const Query *q, Type *out, const char **err) {
     Arena *a = q->a;
     const Type *args = q->args;
     Type shape;
+    if (q->op == OP_INT_TO_PTR || q->op == OP_PTR_TO_INT) return class_convert(q, out, err);
     if (!args[0].ptr) FAIL("addptr needs a pointer (got %s)", type_str(a, args[0]));
     if (args[1].ptr || !dtype_is_int((DType)args[1].dtype) || args[1].dtype == DT_BOOL)
         FAIL("a pointer offset must be an integer (got %s)", type_str(a, args[1]));

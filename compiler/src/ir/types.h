@@ -17,7 +17,7 @@
 typedef enum DType {
     DT_NONE = 0,
 #define DT(id, triton, sig, ssa, cls, bits, mant, flags, compute, cuda, cl, cs, host, hl, hs, \
-           header, mlir, arg)                                                                          \
+           header, mlir, arg)                                                                 \
     DT_##id,
 #include "base/dtypes.def"
 #undef DT
@@ -145,18 +145,19 @@ typedef struct Attrs {
     int nv;
     int32_t vdims[MT_MAX_RANK], vstride[MT_MAX_RANK];
     int32_t voff;
-    DType dtype;      /* zeros, full, empty, cast, bitcast */
-    int flag;         /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
+    DType dtype; /* zeros, full, empty, cast, bitcast */
+    int flag;    /* cast: 1 = round toward zero (fp_downcast_rounding="rtz");
                         * maximum/minimum: 1 = NaN is ignored (PropagateNan.NONE);
                         * device_print: 1 = hex */
-    const char *text; /* device_print: the prefix; device_assert: the message; inline asm: the PTX */
+    const char
+        *text; /* device_print: the prefix; device_assert: the message; inline asm: the PTX */
     const char *constraints; /* inline asm: its constraints, LLVM's spelling ("=r,r") */
     int pack;                /* inline asm: the elements one instance takes */
     int nresults;            /* inline asm of several results (2 to 4): their dtypes; the */
     int32_t results[4];      /* op gives result `axis` (0 and none: one result, `dtype`) */
-    const char *file; /* device_assert: the file name, for the message */
-    const char *func; /* device_assert: the kernel's name, for the message */
-    int rmw, sem, scope; /* atomics: AtomicRmw, AtomicSem, AtomicScope (ops.h) */
+    const char *file;        /* device_assert: the file name, for the message */
+    const char *func;        /* device_assert: the kernel's name, for the message */
+    int rmw, sem, scope;     /* atomics: AtomicRmw, AtomicSem, AtomicScope (ops.h) */
 } Attrs;
 
 /* Operand flags of a type rule. */

@@ -289,11 +289,11 @@ static int prepare(Dispatch *D) {
                 translate(ctx, arena_printf(a, "RESTORE %s", name), eq + 1, ni32, i32_names, i32_c);
             if (!D->extent_c[r]) return 0;
         } else if (s->backends & BACKEND_HOST) {
-            mt_error(
-                ctx, srcpos(0, 0),
-                "RESTORE %s: the host backend needs the buffer's extent in elements (RESTORE \"%s=<expression>\", "
-                "e.g. %s=M*N); CUDA finds it from the allocation",
-                name, name, name);
+            mt_error(ctx, srcpos(0, 0),
+                     "RESTORE %s: the host backend needs the buffer's extent in elements (RESTORE "
+                     "\"%s=<expression>\", "
+                     "e.g. %s=M*N); CUDA finds it from the allocation",
+                     name, name, name);
             return 0;
         }
     }
@@ -337,7 +337,8 @@ static void emit_run(StrBuf *sb, Dispatch *D, int cuda) {
     if (d->specialize) {
         sb_printf(
             sb,
-            "/* Triton's specialization: every pointer 16-byte aligned, every integer divisible by 16 */\n");
+            "/* Triton's specialization: every pointer 16-byte aligned, every integer divisible by "
+            "16 */\n");
         sb_printf(sb, "static int mt_d16_%s(const mt_args_%s *p) {\n    return 1", n, n);
         for (int i = 0; i < s->f->nparams; i++) {
             Type t = s->f->params[i].type;
@@ -401,7 +402,8 @@ static void emit_tuner(StrBuf *sb, Dispatch *D, int cuda) {
         sb_printf(sb, "/* the WHEN conditions, over the key (a failing check is false) */\n");
         sb_printf(
             sb,
-            "static int mt_allowed_%s(int config, const int64_t *key) {\n    int ok = 1;\n    int64_t v = 1;\n",
+            "static int mt_allowed_%s(int config, const int64_t *key) {\n    int ok = 1;\n    "
+            "int64_t v = 1;\n",
             hdr);
         sb_puts(sb, "    switch (config) {\n");
         for (int c = 0; c < d->nconfigs; c++) {
@@ -426,16 +428,16 @@ static void emit_tuner(StrBuf *sb, Dispatch *D, int cuda) {
               any_when ? arena_printf(a, "mt_allowed_%s", hdr) : "NULL", hdr);
 
     /* timing one config */
-    sb_printf(
-        sb,
-        "static int mt_launch_%s(void *ctx, int config) {\n    return (int)mt_run_%s((const mt_args_%s *)ctx, config);\n}\n\n",
-        hdr, n, n);
+    sb_printf(sb,
+              "static int mt_launch_%s(void *ctx, int config) {\n    return (int)mt_run_%s((const "
+              "mt_args_%s *)ctx, config);\n}\n\n",
+              hdr, n, n);
     sb_printf(sb, "static int mt_time_%s(void *ctx, int config, double *ms) {\n", hdr);
     if (cuda)
-        sb_printf(
-            sb,
-            "    return mytriton_cuda_time(mt_launch_%s, ctx, config, ((const mt_args_%s *)ctx)->stream, ms);\n}\n\n",
-            hdr, n);
+        sb_printf(sb,
+                  "    return mytriton_cuda_time(mt_launch_%s, ctx, config, ((const mt_args_%s "
+                  "*)ctx)->stream, ms);\n}\n\n",
+                  hdr, n);
     else
         sb_printf(sb,
                   "    return mytriton_autotune_time_host(mt_launch_%s, ctx, config, ms);\n}\n\n",
@@ -471,11 +473,11 @@ static void emit_choose(StrBuf *sb, Dispatch *D, int cuda) {
         sb_puts(sb,
                 "        mytriton_autotune_note_default();\n        return cudaSuccess;\n    }\n");
         sb_puts(sb, "    err = mytriton_cuda_device_id(&dev);\n");
-        sb_printf(
-            sb,
-            "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
-            "        return err;\n    }\n",
-            launcher);
+        sb_printf(sb,
+                  "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", "
+                  "cudaGetErrorString(err));\n"
+                  "        return err;\n    }\n",
+                  launcher);
     } else {
         sb_puts(sb, "    memset(&dev, 0, sizeof dev);\n    strcpy(dev.name, \"host\");\n");
     }
@@ -493,18 +495,20 @@ static void emit_choose(StrBuf *sb, Dispatch *D, int cuda) {
         }
         sb_printf(
             sb,
-            "    if (!ok) {\n        mytriton_set_last_error(\"%s: a RESTORE extent overflows or divides by a non-positive value\");\n"
+            "    if (!ok) {\n        mytriton_set_last_error(\"%s: a RESTORE extent overflows or "
+            "divides by a non-positive value\");\n"
             "        return %s;\n    }\n",
             launcher, inval);
         if (cuda)
-            sb_printf(
-                sb,
-                "    err = mytriton_cuda_scratch_begin(%d, ptrs, bytes, bases, p->stream, \"%s\");\n",
-                nr, launcher);
+            sb_printf(sb,
+                      "    err = mytriton_cuda_scratch_begin(%d, ptrs, bytes, bases, p->stream, "
+                      "\"%s\");\n",
+                      nr, launcher);
         else
             sb_printf(
                 sb,
-                "    err = (mytriton_status)mytriton_autotune_host_scratch_begin(%d, ptrs, bytes, bases, \"%s\");\n",
+                "    err = (mytriton_status)mytriton_autotune_host_scratch_begin(%d, ptrs, bytes, "
+                "bases, \"%s\");\n",
                 nr, launcher);
         sb_printf(sb, "    if (err == %s) {\n", ok_v);
         for (int r = 0; r < nr; r++) {
@@ -515,16 +519,17 @@ static void emit_choose(StrBuf *sb, Dispatch *D, int cuda) {
         }
         sb_printf(
             sb,
-            "        err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, config);\n    }\n",
+            "        err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, "
+            "config);\n    }\n",
             err_t, hdr, hdr);
         if (cuda) sb_printf(sb, "    mytriton_cuda_scratch_end(%d, bases, p->stream);\n", nr);
         else sb_printf(sb, "    mytriton_autotune_host_scratch_end(%d, bases);\n", nr);
         sb_puts(sb, "    return err;\n}\n\n");
     } else {
-        sb_printf(
-            sb,
-            "    err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, config);\n    return err;\n}\n\n",
-            err_t, hdr, hdr);
+        sb_printf(sb,
+                  "    err = (%s)mytriton_autotune_tune(&mt_tuner_%s, &dev, key, mt_time_%s, &s, "
+                  "config);\n    return err;\n}\n\n",
+                  err_t, hdr, hdr);
     }
 }
 
@@ -586,14 +591,16 @@ static void emit_launcher_fn(StrBuf *sb, Dispatch *D, int cuda) {
         /* pre-tuning from generic arguments */
         sb_printf(
             sb,
-            "static int mt_pretune_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n",
+            "static int mt_pretune_%s(void *stream, void *const *args, const mytriton_grid *grid) "
+            "{\n",
             hdr);
         if (!cuda) sb_puts(sb, "    (void)stream;\n");
         if (s->grid) sb_puts(sb, "    (void)grid;\n");
         else
             sb_printf(
                 sb,
-                "    if (!grid) {\n        mytriton_set_last_error(\"launch_%s: this kernel needs an explicit grid\");\n"
+                "    if (!grid) {\n        mytriton_set_last_error(\"launch_%s: this kernel needs "
+                "an explicit grid\");\n"
                 "        return 1;\n    }\n",
                 hdr);
         if (!s->f->nparams) sb_puts(sb, "    (void)args;\n");
@@ -610,10 +617,10 @@ static void emit_launcher_fn(StrBuf *sb, Dispatch *D, int cuda) {
         if (cuda) sb_puts(sb, "    int device = 0;\n    (void)cudaGetDevice(&device);\n");
         sb_printf(sb, "    int config = mytriton_autotune_lookup(&mt_tuner_%s, %s, key);\n", hdr,
                   cuda ? "device" : "0");
-        sb_printf(
-            sb,
-            "    if (config >= 0) return 0;\n    return (int)mt_choose_%s(&p, key, &config);\n}\n\n",
-            hdr);
+        sb_printf(sb,
+                  "    if (config >= 0) return 0;\n    return (int)mt_choose_%s(&p, key, "
+                  "&config);\n}\n\n",
+                  hdr);
     }
     const char *generic = arena_printf(a, "mytriton_generic_%s", hdr);
     emit_generic(sb, a, s, arena_printf(a, "launch_%s", hdr), generic, cuda);

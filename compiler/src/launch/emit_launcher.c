@@ -79,7 +79,8 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
             sb_printf(sb, "    if (%s < 0) {\n", s->pnames[i]);
             sb_printf(
                 sb,
-                "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", (int)%s);\n",
+                "        mytriton_set_last_error(\"%s: %s = %%d is negative (it sizes the grid)\", "
+                "(int)%s);\n",
                 launcher, s->pyname[i], s->pnames[i]);
             sb_printf(sb, "        return %s;\n    }\n", fail_value);
         }
@@ -89,10 +90,10 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
             sb_printf(sb, "    grid.%c = %s;\n", "xyz"[d], v);
         }
         sb_puts(sb, "    if (!ok) {\n");
-        sb_printf(
-            sb,
-            "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a non-positive value\");\n",
-            launcher, s->grid->resolved);
+        sb_printf(sb,
+                  "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a "
+                  "non-positive value\");\n",
+                  launcher, s->grid->resolved);
         sb_printf(sb, "        return %s;\n    }\n", fail_value);
     }
     sb_puts(sb, "    int empty = 0;\n");
@@ -141,7 +142,8 @@ void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, con
     else {
         sb_printf(
             sb,
-            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n",
+            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit "
+            "grid\");\n",
             launcher);
         sb_puts(sb, "        return 1;\n    }\n");
     }
@@ -232,9 +234,9 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
      * reports as unused (#177-D), which breaks -Werror builds; the kernel's
      * text (golden at -O1) stays as it is and the warning is off for the
      * generated code instead. */
-    sb_puts(
-        &sb,
-        "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read */\n#endif\n\n");
+    sb_puts(&sb,
+            "#ifdef __NVCC__\n#pragma nv_diag_suppress 177 /* a loop index the body does not read "
+            "*/\n#endif\n\n");
     sb_puts(&sb, kernel);
     sb_putc(&sb, '\n');
     /* a tensor-core dot kernel whose sm_90a (wgmma) branch has a larger ring
@@ -264,10 +266,10 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
      * cudaGetLastError() round trip (host time per launch matters) */
     emit_cuda_args(&sb, a, s);
     if (sm90_fn) {
-        sb_printf(
-            &sb,
-            "    int mt_dev = 0;\n    (void)cudaGetDevice(&mt_dev);\n    const int mt_sm90 = %s(mt_dev);\n",
-            sm90_fn);
+        sb_printf(&sb,
+                  "    int mt_dev = 0;\n    (void)cudaGetDevice(&mt_dev);\n    const int mt_sm90 = "
+                  "%s(mt_dev);\n",
+                  sm90_fn);
         if (dyn_of)
             sb_printf(&sb, "    const int mt_smem = %s;\n", arena_printf(a, dyn_of, "mt_sm90"));
         if (thr_of)
@@ -276,12 +278,14 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     }
     if (dyn > 48 * 1024 ||
         dyn90 > 48 * 1024) /* above the default limit: opted in per launch (per device) */
-        sb_printf(
-            &sb,
-            "    cudaError_t serr = cudaFuncSetAttribute((const void *)%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %s);\n"
-            "    if (serr != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(serr));\n"
-            "        mytriton_set_status_text((int)serr, cudaGetErrorString(serr));\n        return serr;\n    }\n",
-            s->symbol, dyn_expr, launcher);
+        sb_printf(&sb,
+                  "    cudaError_t serr = cudaFuncSetAttribute((const void *)%s, "
+                  "cudaFuncAttributeMaxDynamicSharedMemorySize, %s);\n"
+                  "    if (serr != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", "
+                  "cudaGetErrorString(serr));\n"
+                  "        mytriton_set_status_text((int)serr, cudaGetErrorString(serr));\n        "
+                  "return serr;\n    }\n",
+                  s->symbol, dyn_expr, launcher);
     const TileInfo *t = s->tile;
     if (t->group_m > 0) {
         /* several programs per block where the grid's x and y allow
@@ -290,7 +294,8 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
                   t->group_m, t->group_n);
         sb_printf(
             &sb,
-            "        err = cudaLaunchKernel(%s, dim3((unsigned)(grid.x / %d), (unsigned)(grid.y / %d), "
+            "        err = cudaLaunchKernel(%s, dim3((unsigned)(grid.x / %d), (unsigned)(grid.y / "
+            "%d), "
             "(unsigned)grid.z), dim3(%d), mt_args, %s, stream);\n    else\n    ",
             tile_group_symbol(a, s->symbol, t), t->group_m, t->group_n,
             t->block_threads * t->group_m * t->group_n, dyn_expr);
@@ -300,10 +305,10 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
         "    %scudaLaunchKernel(%s, dim3((unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z), "
         "dim3(%s), mt_args, %s, stream);\n",
         t->group_m > 0 ? "err = " : "cudaError_t err = ", s->symbol, thr_expr, dyn_expr);
-    sb_printf(
-        &sb,
-        "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n",
-        launcher);
+    sb_printf(&sb,
+              "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", "
+              "cudaGetErrorString(err));\n",
+              launcher);
     sb_puts(&sb, "        mytriton_set_status_text((int)err, cudaGetErrorString(err));\n    }\n");
     sb_puts(&sb, "    return err;\n}\n\n");
     const char *generic = arena_printf(a, "mytriton_generic_%s", s->name);
@@ -318,34 +323,37 @@ const char *emit_cuda_unit(Arena *a, const Spec *s, const char *kernel) {
     const char *thr_dev = thr_of ? arena_printf(a, thr_of, "sm90") : arena_printf(a, "%d", thr);
     sb_printf(
         &sb,
-        "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) return 0;\n",
+        "    if (err == cudaSuccess && mytriton_attributes_cached((const void *)%s, dev, out)) "
+        "return 0;\n",
         s->symbol);
     sb_printf(&sb,
               "    if (err == cudaSuccess) err = cudaFuncGetAttributes(&fa, (const void *)%s);\n",
               s->symbol);
     sb_printf(
         &sb,
-        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void *)%s, %s, %s);\n",
+        "    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, "
+        "(const void *)%s, %s, %s);\n",
         s->symbol, thr_dev, dyn_dev);
+    sb_puts(&sb,
+            "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, "
+            "cudaDevAttrMultiProcessorCount, dev);\n");
+    sb_printf(&sb,
+              "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", "
+              "cudaGetErrorString(err));\n"
+              "        return (int)err;\n    }\n",
+              launcher);
     sb_puts(
         &sb,
-        "    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);\n");
-    sb_printf(
-        &sb,
-        "    if (err != cudaSuccess) {\n        mytriton_set_last_error(\"%s: %%s\", cudaGetErrorString(err));\n"
-        "        return (int)err;\n    }\n",
-        launcher);
-    sb_puts(
-        &sb,
-        "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = (int)fa.sharedSizeBytes;\n");
+        "    out->device = dev;\n    out->registers = fa.numRegs;\n    out->static_shared_bytes = "
+        "(int)fa.sharedSizeBytes;\n");
     sb_printf(
         &sb,
         "    out->dynamic_shared_bytes = %s;\n    out->local_bytes = (int)fa.localSizeBytes;\n",
         dyn_dev);
     sb_printf(&sb, "    out->threads_per_block = %s;\n", thr_dev);
-    sb_puts(
-        &sb,
-        "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = blocks;\n");
+    sb_puts(&sb,
+            "    out->max_threads_per_block = fa.maxThreadsPerBlock;\n    out->max_blocks_per_sm = "
+            "blocks;\n");
     sb_puts(&sb, "    out->multiprocessor_count = sms;\n");
     sb_printf(&sb, "    mytriton_attributes_store((const void *)%s, out);\n    return 0;\n}\n\n",
               s->symbol);

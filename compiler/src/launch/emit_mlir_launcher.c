@@ -39,10 +39,10 @@ static const char *binary_ptx(MtContext *ctx, const char *text) {
     const char *key = "assembly = \"";
     const char *p = strstr(text, key);
     if (!p || !strstr(text, "gpu.binary")) {
-        mt_error(
-            ctx, srcpos(0, 0),
-            "--mlir-binary: no gpu.binary with an assembly attribute (lower NAME.mlir with mlir-opt's "
-            "--gpu-module-to-binary='format=isa' pipeline first)");
+        mt_error(ctx, srcpos(0, 0),
+                 "--mlir-binary: no gpu.binary with an assembly attribute (lower NAME.mlir with "
+                 "mlir-opt's "
+                 "--gpu-module-to-binary='format=isa' pipeline first)");
         return NULL;
     }
     if (strstr(p + 1, key)) {
@@ -174,11 +174,15 @@ static const char loader[] =
     " * programs linking only the CUDA runtime do. */\n"
     "typedef CUresult (*mytriton_mlir_ctx_get_current_t)(CUcontext *);\n"
     "typedef CUresult (*mytriton_mlir_ctx_get_id_t)(CUcontext, unsigned long long *);\n"
-    "typedef CUresult (*mytriton_mlir_module_load_t)(CUmodule *, const void *, unsigned int, CUjit_option *, void **);\n"
-    "typedef CUresult (*mytriton_mlir_module_get_function_t)(CUfunction *, CUmodule, const char *);\n"
+    "typedef CUresult (*mytriton_mlir_module_load_t)(CUmodule *, const void *, unsigned int, "
+    "CUjit_option *, void **);\n"
+    "typedef CUresult (*mytriton_mlir_module_get_function_t)(CUfunction *, CUmodule, const char "
+    "*);\n"
     "typedef CUresult (*mytriton_mlir_module_unload_t)(CUmodule);\n"
-    "typedef CUresult (*mytriton_mlir_launch_t)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,\n"
-    "                                           unsigned int, unsigned int, unsigned int, CUstream, void **, void **);\n"
+    "typedef CUresult (*mytriton_mlir_launch_t)(CUfunction, unsigned int, unsigned int, unsigned "
+    "int, unsigned int,\n"
+    "                                           unsigned int, unsigned int, unsigned int, "
+    "CUstream, void **, void **);\n"
     "typedef CUresult (*mytriton_mlir_error_text_t)(CUresult, const char **);\n"
     "static struct {\n"
     "    int loaded;\n"
@@ -202,7 +206,8 @@ static const char loader[] =
     "static pthread_mutex_t mytriton_mlir_lock = PTHREAD_MUTEX_INITIALIZER;\n"
     "static struct mytriton_mlir_loaded *mytriton_mlir_loaded_list;\n"
     "\n"
-    "static int mytriton_mlir_resolve(void *library, const char *name, void *function, size_t size) {\n"
+    "static int mytriton_mlir_resolve(void *library, const char *name, void *function, size_t "
+    "size) {\n"
     "    void *symbol = dlsym(library, name);\n"
     "    if (symbol == NULL) return 0;\n"
     "    memcpy(function, &symbol, size);\n"
@@ -216,12 +221,14 @@ static const char loader[] =
     "    library = dlopen(\"libcuda.so.1\", RTLD_NOW | RTLD_LOCAL);\n"
     "    if (library == NULL) {\n"
     "        const char *why = dlerror();\n"
-    "        mytriton_set_last_error(\"%s: the CUDA driver (libcuda.so.1) cannot be loaded: %s\", mytriton_mlir_launcher,\n"
+    "        mytriton_set_last_error(\"%s: the CUDA driver (libcuda.so.1) cannot be loaded: %s\", "
+    "mytriton_mlir_launcher,\n"
     "                                why != NULL ? why : \"not found\");\n"
     "        return cudaErrorInsufficientDriver;\n"
     "    }\n"
     "#define MYTRITON_MLIR_RESOLVE(name, field) \\\n"
-    "    mytriton_mlir_resolve(library, name, &mytriton_mlir_cu.field, sizeof mytriton_mlir_cu.field)\n"
+    "    mytriton_mlir_resolve(library, name, &mytriton_mlir_cu.field, sizeof "
+    "mytriton_mlir_cu.field)\n"
     "    if (!MYTRITON_MLIR_RESOLVE(\"cuCtxGetCurrent\", ctx_get_current) ||\n"
     "        !MYTRITON_MLIR_RESOLVE(\"cuModuleLoadDataEx\", module_load) ||\n"
     "        !MYTRITON_MLIR_RESOLVE(\"cuModuleGetFunction\", module_get_function) ||\n"
@@ -229,11 +236,13 @@ static const char loader[] =
     "        !MYTRITON_MLIR_RESOLVE(\"cuLaunchKernel\", launch) ||\n"
     "        !MYTRITON_MLIR_RESOLVE(\"cuGetErrorName\", error_name) ||\n"
     "        !MYTRITON_MLIR_RESOLVE(\"cuGetErrorString\", error_string)) {\n"
-    "        mytriton_set_last_error(\"%s: the CUDA driver (libcuda.so.1) lacks a function the launcher needs\",\n"
+    "        mytriton_set_last_error(\"%s: the CUDA driver (libcuda.so.1) lacks a function the "
+    "launcher needs\",\n"
     "                                mytriton_mlir_launcher);\n"
     "        return cudaErrorInsufficientDriver;\n"
     "    }\n"
-    "    if (!MYTRITON_MLIR_RESOLVE(\"cuCtxGetId\", ctx_get_id)) mytriton_mlir_cu.ctx_get_id = NULL;\n"
+    "    if (!MYTRITON_MLIR_RESOLVE(\"cuCtxGetId\", ctx_get_id)) mytriton_mlir_cu.ctx_get_id = "
+    "NULL;\n"
     "#undef MYTRITON_MLIR_RESOLVE\n"
     "    mytriton_mlir_cu.loaded = 1;\n"
     "    return cudaSuccess;\n"
@@ -243,10 +252,14 @@ static const char loader[] =
     " * cudaError_t of the same number. */\n"
     "static cudaError_t mytriton_mlir_fail(CUresult r, const char *call, const char *log) {\n"
     "    const char *name = NULL, *text = NULL;\n"
-    "    if (mytriton_mlir_cu.error_name(r, &name) != CUDA_SUCCESS || name == NULL) name = \"CUDA driver error\";\n"
-    "    if (mytriton_mlir_cu.error_string(r, &text) != CUDA_SUCCESS || text == NULL) text = \"\";\n"
-    "    mytriton_set_last_error(\"%s: %s: %s (%s)%s%s\", mytriton_mlir_launcher, call, name, text,\n"
-    "                            log != NULL && log[0] != '\\0' ? \": \" : \"\", log != NULL ? log : \"\");\n"
+    "    if (mytriton_mlir_cu.error_name(r, &name) != CUDA_SUCCESS || name == NULL) name = \"CUDA "
+    "driver error\";\n"
+    "    if (mytriton_mlir_cu.error_string(r, &text) != CUDA_SUCCESS || text == NULL) text = "
+    "\"\";\n"
+    "    mytriton_set_last_error(\"%s: %s: %s (%s)%s%s\", mytriton_mlir_launcher, call, name, "
+    "text,\n"
+    "                            log != NULL && log[0] != '\\0' ? \": \" : \"\", log != NULL ? log "
+    ": \"\");\n"
     "    return (cudaError_t)r;\n"
     "}\n"
     "\n"
@@ -266,13 +279,15 @@ static const char loader[] =
     "         * <<<>>> launch would */\n"
     "        err = cudaFree(NULL);\n"
     "        if (err != cudaSuccess) {\n"
-    "            mytriton_set_last_error(\"%s: %s\", mytriton_mlir_launcher, cudaGetErrorString(err));\n"
+    "            mytriton_set_last_error(\"%s: %s\", mytriton_mlir_launcher, "
+    "cudaGetErrorString(err));\n"
     "            mytriton_set_status_text((int)err, cudaGetErrorString(err));\n"
     "            return err;\n"
     "        }\n"
     "        r = mytriton_mlir_cu.ctx_get_current(&context);\n"
     "        if (r != CUDA_SUCCESS) return mytriton_mlir_fail(r, \"cuCtxGetCurrent\", NULL);\n"
-    "        if (context == NULL) return mytriton_mlir_fail(CUDA_ERROR_INVALID_CONTEXT, \"cuCtxGetCurrent\", NULL);\n"
+    "        if (context == NULL) return mytriton_mlir_fail(CUDA_ERROR_INVALID_CONTEXT, "
+    "\"cuCtxGetCurrent\", NULL);\n"
     "    }\n"
     "    /* a new context may reuse the handle of a destroyed one: its id differs */\n"
     "    if (mytriton_mlir_cu.ctx_get_id != NULL) {\n"
@@ -289,7 +304,8 @@ static const char loader[] =
     "        size_t size = 1, at = 0, i;\n"
     "        char *image, log[4096];\n"
     "        CUmodule module;\n"
-    "        CUjit_option options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};\n"
+    "        CUjit_option options[2] = {CU_JIT_ERROR_LOG_BUFFER, "
+    "CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};\n"
     "        void *values[2];\n"
     "        for (i = 0; mytriton_mlir_ptx[i] != NULL; i++) size += strlen(mytriton_mlir_ptx[i]);\n"
     "        image = (char *)malloc(size);\n"
@@ -297,7 +313,8 @@ static const char loader[] =
     "        if (image == NULL || entry == NULL) {\n"
     "            free(image);\n"
     "            free(entry);\n"
-    "            mytriton_set_last_error(\"%s: out of host memory loading the PTX\", mytriton_mlir_launcher);\n"
+    "            mytriton_set_last_error(\"%s: out of host memory loading the PTX\", "
+    "mytriton_mlir_launcher);\n"
     "            return cudaErrorMemoryAllocation;\n"
     "        }\n"
     "        for (i = 0; mytriton_mlir_ptx[i] != NULL; i++) {\n"
@@ -312,7 +329,8 @@ static const char loader[] =
     "        r = mytriton_mlir_cu.module_load(&module, image, 2, options, values);\n"
     "        free(image);\n"
     "        if (r == CUDA_SUCCESS) {\n"
-    "            r = mytriton_mlir_cu.module_get_function(&entry->function, module, mytriton_mlir_symbol);\n"
+    "            r = mytriton_mlir_cu.module_get_function(&entry->function, module, "
+    "mytriton_mlir_symbol);\n"
     "            if (r != CUDA_SUCCESS) (void)mytriton_mlir_cu.module_unload(module);\n"
     "        }\n"
     "        if (r != CUDA_SUCCESS) {\n"
@@ -356,7 +374,8 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     if (np != f->nparams) {
         mt_error(
             ctx, srcpos(0, 0),
-            "--mlir-binary: '.entry %s' takes %d parameters, the kernel %d (the launcher passes one per runtime "
+            "--mlir-binary: '.entry %s' takes %d parameters, the kernel %d (the launcher passes "
+            "one per runtime "
             "parameter: keep mlir-opt's default calling convention for scalar arguments)",
             s->symbol, np, f->nparams);
         return NULL;
@@ -371,16 +390,16 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
               " * made of %s.mlir (kernel %s, %d thread%s per block);\n"
               " * it is loaded once per CUDA context with the driver API. */\n",
               s->name, s->name, s->symbol, s->tile->threads, s->tile->threads == 1 ? "" : "s");
-    sb_puts(
-        &sb,
-        "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
-        "#include <string.h>\n\n");
+    sb_puts(&sb,
+            "#include <dlfcn.h>\n#include <pthread.h>\n#include <stdbool.h>\n#include "
+            "<stdint.h>\n#include <stdlib.h>\n"
+            "#include <string.h>\n\n");
     sb_puts(&sb, "#include <cuda.h>\n#include <cuda_runtime_api.h>\n\n");
     sb_printf(&sb, "#include \"mytriton/runtime.h\"\n#include \"%s.h\"\n\n", s->name);
-    sb_printf(
-        &sb,
-        "static const char mytriton_mlir_launcher[] = \"%s\";\nstatic const char mytriton_mlir_symbol[] = \"%s\";\n\n",
-        launcher, s->symbol);
+    sb_printf(&sb,
+              "static const char mytriton_mlir_launcher[] = \"%s\";\nstatic const char "
+              "mytriton_mlir_symbol[] = \"%s\";\n\n",
+              launcher, s->symbol);
     /* the PTX, a literal per line (no literal beyond what C requires compilers to accept) */
     sb_puts(&sb, "static const char *const mytriton_mlir_ptx[] = {\n");
     for (const char *p = ptx; *p;) {
@@ -412,35 +431,36 @@ const char *emit_mlir_launcher_unit(MtContext *ctx, const Spec *s, const char *b
     } else {
         sb_puts(&sb, "    void **mt_args = NULL;\n");
     }
-    sb_printf(
-        &sb,
-        "    mt_r = mytriton_mlir_cu.launch(mt_function, (unsigned)grid.x, (unsigned)grid.y, (unsigned)grid.z, %d, 1, 1, 0,\n"
-        "                                   (CUstream)stream, mt_args, NULL);\n",
-        s->tile->threads);
-    sb_puts(
-        &sb,
-        "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", NULL);\n");
+    sb_printf(&sb,
+              "    mt_r = mytriton_mlir_cu.launch(mt_function, (unsigned)grid.x, (unsigned)grid.y, "
+              "(unsigned)grid.z, %d, 1, 1, 0,\n"
+              "                                   (CUstream)stream, mt_args, NULL);\n",
+              s->tile->threads);
+    sb_puts(&sb,
+            "    if (mt_r != CUDA_SUCCESS) return mytriton_mlir_fail(mt_r, \"cuLaunchKernel\", "
+            "NULL);\n");
     sb_puts(&sb, "    return cudaSuccess;\n}\n\n");
 
     /* the explicit preload: loads the module in the current context now, so
      * that a later launch (e.g. under CUDA graph capture) loads nothing */
     const char *id = arena_printf(a, "%s_mlir", s->name);
-    sb_printf(
-        &sb,
-        "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return mytriton_mlir_function(&mt_function);\n}\n\n",
-        id);
+    sb_printf(&sb,
+              "cudaError_t preload_%s(void) {\n    CUfunction mt_function;\n    return "
+              "mytriton_mlir_function(&mt_function);\n}\n\n",
+              id);
     sb_printf(&sb, "static int mytriton_preload_%s(void) {\n    return (int)preload_%s();\n}\n\n",
               id, id);
     /* the generic launch and the registry entry */
-    sb_printf(
-        &sb,
-        "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid *grid) {\n",
-        id);
+    sb_printf(&sb,
+              "static int mytriton_generic_%s(void *stream, void *const *args, const mytriton_grid "
+              "*grid) {\n",
+              id);
     if (s->grid) sb_puts(&sb, "    (void)grid;\n");
     else {
         sb_printf(
             &sb,
-            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit grid\");\n",
+            "    if (!grid) {\n        mytriton_set_last_error(\"%s: this kernel needs an explicit "
+            "grid\");\n",
             launcher);
         sb_puts(&sb, "        return 1;\n    }\n");
     }

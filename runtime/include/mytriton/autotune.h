@@ -16,7 +16,8 @@
  * text, one header line then one line per choice, tab-separated:
  *
  *   mytriton-autotune 1
- *   <launcher>\t<backend>\t<kernel hash>\t<device name>\t<compute capability>\t<key values, comma-separated>\t<config index>\t<config text>
+ *   <launcher>\t<backend>\t<kernel hash>\t<device name>\t<compute capability>\t<key values,
+  * comma-separated>\t<config index>\t<config text>
  *
  * e.g. "matmul\tcuda\t3f2a...\tNVIDIA H200\t90\t4096,4096,4096\t2\tBM=64 BN=128 NUM_WARPS=8".
  * A line applies only when all of launcher, backend, hash (kernel source,

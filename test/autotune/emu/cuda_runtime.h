@@ -21,11 +21,11 @@ enum cudaStreamCaptureStatus {
     cudaStreamCaptureStatusActive = 1,
     cudaStreamCaptureStatusInvalidated = 2
 };
-inline bool& mt_at_capturing() {
+inline bool &mt_at_capturing() {
     static bool capturing = false;
     return capturing;
 }
-inline cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* s) {
+inline cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus *s) {
     *s = mt_at_capturing() ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
     return cudaSuccess;
 }
@@ -34,7 +34,7 @@ struct cudaDeviceProp {
     char name[256];
     int major, minor;
 };
-inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) {
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) {
     std::memset(p, 0, sizeof *p);
     std::snprintf(p->name, sizeof p->name, "Emulated GPU");
     p->major = 7;
@@ -45,11 +45,13 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) {
 struct mt_at_event {
     double ms;
 };
-typedef mt_at_event* cudaEvent_t;
+typedef mt_at_event *cudaEvent_t;
 inline double mt_at_now_ms() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
-inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
     *e = new mt_at_event{0.0};
     return cudaSuccess;
 }
@@ -58,7 +60,7 @@ inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
     return cudaSuccess;
 }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
     *ms = (float)(b->ms - a->ms);
     return cudaSuccess;
 }
@@ -68,15 +70,15 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 
 // allocations: base -> size, for cuMemGetAddressRange
-inline std::map<uintptr_t, size_t>& mt_at_allocations() {
+inline std::map<uintptr_t, size_t> &mt_at_allocations() {
     static std::map<uintptr_t, size_t> m;
     return m;
 }
-inline std::mutex& mt_at_lock() {
+inline std::mutex &mt_at_lock() {
     static std::mutex m;
     return m;
 }
-inline cudaError_t cudaMalloc(void** p, size_t n) {
+inline cudaError_t cudaMalloc(void **p, size_t n) {
     size_t rounded = (n + 255) / 256 * 256;
     *p = std::aligned_alloc(256, rounded ? rounded : 256);
     if (!*p) return 2;
@@ -84,7 +86,7 @@ inline cudaError_t cudaMalloc(void** p, size_t n) {
     mt_at_allocations()[(uintptr_t)*p] = n;
     return cudaSuccess;
 }
-inline cudaError_t cudaFree(void* p) {
+inline cudaError_t cudaFree(void *p) {
     if (!p) return cudaSuccess;
     {
         std::lock_guard<std::mutex> g(mt_at_lock());
@@ -93,8 +95,13 @@ inline cudaError_t cudaFree(void* p) {
     std::free(p);
     return cudaSuccess;
 }
-enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
-inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind, cudaStream_t = nullptr) {
+enum cudaMemcpyKind {
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3
+};
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind,
+                                   cudaStream_t = nullptr) {
     std::memcpy(dst, src, n);
     return cudaSuccess;
 }
@@ -106,9 +113,9 @@ enum cudaDriverEntryPointQueryResult {
     cudaDriverEntryPointVersionNotSufficent = 2
 };
 enum { cudaEnableDefault = 0 };
-inline int mt_at_address_range(unsigned long long* base, size_t* size, unsigned long long ptr) {
+inline int mt_at_address_range(unsigned long long *base, size_t *size, unsigned long long ptr) {
     std::lock_guard<std::mutex> g(mt_at_lock());
-    auto& m = mt_at_allocations();
+    auto &m = mt_at_allocations();
     auto it = m.upper_bound((uintptr_t)ptr);
     if (it == m.begin()) return 1;
     --it;
@@ -117,13 +124,14 @@ inline int mt_at_address_range(unsigned long long* base, size_t* size, unsigned 
     *size = it->second;
     return 0;
 }
-inline cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned, unsigned long long,
-                                                    cudaDriverEntryPointQueryResult* q) {
+inline cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned,
+                                                    unsigned long long,
+                                                    cudaDriverEntryPointQueryResult *q) {
     if (std::strcmp(symbol, "cuMemGetAddressRange") != 0) {
         *q = cudaDriverEntryPointSymbolNotFound;
         return cudaSuccess;
     }
-    *fn = (void*)mt_at_address_range;
+    *fn = (void *)mt_at_address_range;
     *q = cudaDriverEntryPointSuccess;
     return cudaSuccess;
 }

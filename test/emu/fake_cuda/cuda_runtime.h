@@ -25,9 +25,9 @@ struct dim3 {
 };
 
 typedef int cudaError_t;
-typedef void* cudaStream_t;
+typedef void *cudaStream_t;
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
-inline cudaError_t& mt_emu_last_error() {
+inline cudaError_t &mt_emu_last_error() {
     static thread_local cudaError_t e = cudaSuccess;
     return e;
 }
@@ -36,7 +36,9 @@ inline cudaError_t cudaGetLastError() {
     mt_emu_last_error() = cudaSuccess;
     return e;
 }
-inline const char* cudaGetErrorString(cudaError_t e) { return e == 0 ? "no error" : "emulated launch error"; }
+inline const char *cudaGetErrorString(cudaError_t e) {
+    return e == 0 ? "no error" : "emulated launch error";
+}
 
 // The attribute queries of the registry's attribute functions: one
 // emulated device with one multiprocessor, nothing measured.
@@ -48,22 +50,25 @@ struct cudaFuncAttributes {
 // capability: the emulated device is no sm_90 (its kernels run the bodies
 // of the #else branches).
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75 };
-inline cudaError_t cudaGetDevice(int* device) {
+inline cudaError_t cudaGetDevice(int *device) {
     *device = 0;
     return cudaSuccess;
 }
 // The launchers' opt-in above 48 KiB of dynamic shared memory: nothing to do.
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-inline cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return cudaSuccess; }
-inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) {
+inline cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int) {
+    return cudaSuccess;
+}
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *) {
     *a = cudaFuncAttributes{0, 0, 0, 1024};
     return cudaSuccess;
 }
-inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*, int threads, size_t) {
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *,
+                                                                 int threads, size_t) {
     *blocks = threads > 0 ? 2048 / threads : 0;
     return cudaSuccess;
 }
-inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int) {
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int) {
     *value = attr == cudaDevAttrComputeCapabilityMajor ? 8 : 1;
     return cudaSuccess;
 }
@@ -117,7 +122,9 @@ inline double __longlong_as_double(long long i) {
 inline float __fdiv_rn(float x, float y) { return x / y; }
 inline double __ddiv_rn(double x, double y) { return x / y; }
 inline float __fsqrt_rn(float x) { return std::sqrt(x); }
-inline unsigned __umulhi(unsigned x, unsigned y) { return (unsigned)(((unsigned long long)x * y) >> 32); }
+inline unsigned __umulhi(unsigned x, unsigned y) {
+    return (unsigned)(((unsigned long long)x * y) >> 32);
+}
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
     return (unsigned long long)(((unsigned __int128)x * y) >> 64);
 }
@@ -139,8 +146,8 @@ inline unsigned short mt_emu_f2h_bits(float f) {
     std::memcpy(&u, &f, sizeof u);
     const unsigned sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
     if (a >= 0x7f800000u) return (unsigned short)(sign | (a > 0x7f800000u ? 0x7e00u : 0x7c00u));
-    if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u); // from 65520: infinity
-    if (a < 0x38800000u) {                                          // a subnormal half: units of 2^-24
+    if (a >= 0x477ff000u) return (unsigned short)(sign | 0x7c00u);  // from 65520: infinity
+    if (a < 0x38800000u) {  // a subnormal half: units of 2^-24
         float v;
         std::memcpy(&v, &a, sizeof v);
         return (unsigned short)(sign | (unsigned)std::nearbyint(v * 16777216.0f));
@@ -191,12 +198,12 @@ struct Block {
     pthread_barrier_t block;
     std::vector<pthread_barrier_t> warps;
     unsigned threads = 0;
-    std::atomic<bool> vote_failed{false}; // __syncthreads_and
+    std::atomic<bool> vote_failed{false};  // __syncthreads_and
     alignas(16) unsigned char exchange[1024][16];
 };
 
-inline Block*& current() {
-    static Block* b = nullptr;
+inline Block *&current() {
+    static Block *b = nullptr;
     return b;
 }
 
@@ -208,8 +215,8 @@ inline void __syncthreads() { pthread_barrier_wait(&mt_emu::current()->block); }
 
 // A barrier whose result is whether `pred` holds on every thread of the block.
 inline int __syncthreads_and(int pred) {
-    mt_emu::Block* b = mt_emu::current();
-    pthread_barrier_wait(&b->block); // the previous result is read
+    mt_emu::Block *b = mt_emu::current();
+    pthread_barrier_wait(&b->block);  // the previous result is read
     if (!pred) b->vote_failed.store(true);
     pthread_barrier_wait(&b->block);
     const bool failed = b->vote_failed.load();
@@ -221,7 +228,7 @@ inline int __syncthreads_and(int pred) {
 template <class T>
 T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
     (void)mask;
-    mt_emu::Block* b = mt_emu::current();
+    mt_emu::Block *b = mt_emu::current();
     unsigned tid = threadIdx.x, warp = tid / 32;
     static_assert(sizeof(T) <= 16, "shuffle of a large type");
     std::memcpy(b->exchange[tid], &v, sizeof v);
@@ -235,7 +242,7 @@ T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
 template <class T>
 T __shfl_sync(unsigned mask, T v, int src_lane) {
     (void)mask;
-    mt_emu::Block* b = mt_emu::current();
+    mt_emu::Block *b = mt_emu::current();
     unsigned tid = threadIdx.x, warp = tid / 32;
     static_assert(sizeof(T) <= 16, "shuffle of a large type");
     std::memcpy(b->exchange[tid], &v, sizeof v);
@@ -258,7 +265,7 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
         mt_emu_last_error() = cudaErrorInvalidValue;
         return;
     }
-    Block* b = new Block();
+    Block *b = new Block();
     b->threads = T;
     pthread_barrier_init(&b->block, nullptr, T);
     unsigned nwarps = (T + 31) / 32;
@@ -279,14 +286,14 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
                     for (unsigned x = 0; x < grid.x; x++) {
                         blockIdx = dim3(x, y, z);
                         kernel(static_cast<P>(args)...);
-                        pthread_barrier_wait(&b->block); // the next block reuses __shared__
+                        pthread_barrier_wait(&b->block);  // the next block reuses __shared__
                     }
         });
     }
-    for (auto& th : threads) th.join();
+    for (auto &th : threads) th.join();
     current() = nullptr;
     pthread_barrier_destroy(&b->block);
-    for (auto& w : b->warps) pthread_barrier_destroy(&w);
+    for (auto &w : b->warps) pthread_barrier_destroy(&w);
     delete b;
 }
 
@@ -301,8 +308,9 @@ struct Launch {
 };
 
 template <class... P, size_t... I>
-void run_packed(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::index_sequence<I...>) {
-    run(kernel, grid, block, *static_cast<std::remove_reference_t<P>*>(args[I])...);
+void run_packed(void (*kernel)(P...), dim3 grid, dim3 block, void **args,
+                std::index_sequence<I...>) {
+    run(kernel, grid, block, *static_cast<std::remove_reference_t<P> *>(args[I])...);
 }
 
 }  // namespace mt_emu
@@ -310,7 +318,8 @@ void run_packed(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::i
 // The generated launchers call cudaLaunchKernel(kernel, grid, block, args,
 // 0, stream) with the kernel's own function type (CUDA's C++ overload).
 template <class... P>
-cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, size_t, cudaStream_t) {
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void **args, size_t,
+                             cudaStream_t) {
     mt_emu_last_error() = cudaSuccess;
     mt_emu::run_packed(kernel, grid, block, args, std::index_sequence_for<P...>{});
     return cudaGetLastError();

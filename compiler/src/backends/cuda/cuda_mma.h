@@ -53,9 +53,9 @@ typedef struct MmaPlan {
     DType in_dt;
     int warps, wm, wn; /* warp grid */
     int stages;
-    int split_kstep; /* tf32x3: each k-step's three products summed apart (no stage sums) */
-    int smem;      /* bytes of shared memory of the mma.sync branch */
-    int smem_sm90; /* on sm_90 devices: the larger of the two branches' */
+    int split_kstep;  /* tf32x3: each k-step's three products summed apart (no stage sums) */
+    int smem;         /* bytes of shared memory of the mma.sync branch */
+    int smem_sm90;    /* on sm_90 devices: the larger of the two branches' */
     int threads_sm90; /* on sm_90 devices: threads per block (the sm_90a body's, ws) */
     WgmmaPlan wg;
     const MmaShape *shape; /* the operand dtype's mma.sync (cuda_mma_dtypes.h) */
@@ -142,7 +142,9 @@ static inline void ln(Mma *M, const char *fmt, ...) {
 
 /* The rows and columns of operand k's stage block: A (BM, BK), B (BK, BN)
  * or, k-major (bt), (BN, BK). */
-static inline int mma_stage_rows(const MmaPlan *P, int k) { return k ? P->bt ? P->BN : P->BK : P->BM; }
+static inline int mma_stage_rows(const MmaPlan *P, int k) {
+    return k ? P->bt ? P->BN : P->BK : P->BM;
+}
 static inline int mma_stage_cols(const MmaPlan *P, int k) { return k && !P->bt ? P->BN : P->BK; }
 
 /* emit_cuda_mma.c */

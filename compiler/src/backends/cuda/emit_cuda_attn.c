@@ -524,8 +524,15 @@ const LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P)
     const Inst *ld[3] = {P->ldq, P->ldk, P->ldv};
     static const char *const names[3] = {"q", "k", "v"};
     LayoutMmaBody *b = &tc->body[0];
-    *b = (LayoutMmaBody){.version = 2, .threads = 32 * P->warps, .wm = P->warps, .wn = 1,
-                         .inst_m = 16, .inst_n = 8, .inst_k = 16, .nrings = 3, .smem = P->smem};
+    *b = (LayoutMmaBody){.version = 2,
+                         .threads = 32 * P->warps,
+                         .wm = P->warps,
+                         .wn = 1,
+                         .inst_m = 16,
+                         .inst_n = 8,
+                         .inst_k = 16,
+                         .nrings = 3,
+                         .smem = P->smem};
     for (int i = 0; i < 3; i++)
         b->ring[i] = (LayoutRing){.name = names[i],
                                   .value = ld[i]->result,
@@ -536,8 +543,14 @@ const LayoutTc *cuda_attn_layout(Arena *a, const Function *f, const AttnPlan *P)
     tc->nbodies = 1;
     if (P->wg) {
         b = &tc->body[tc->nbodies++];
-        *b = (LayoutMmaBody){.version = 3, .threads = 32 * P->warps, .wm = P->warps, .wn = 1,
-                             .inst_m = 16, .inst_n = P->BN, .inst_k = 16, .nrings = 3,
+        *b = (LayoutMmaBody){.version = 3,
+                             .threads = 32 * P->warps,
+                             .wm = P->warps,
+                             .wn = 1,
+                             .inst_m = 16,
+                             .inst_n = P->BN,
+                             .inst_k = 16,
+                             .nrings = 3,
                              .smem = P->wsmem};
         for (int i = 0; i < 3; i++)
             b->ring[i] = (LayoutRing){.name = names[i],
@@ -621,7 +634,8 @@ static const char attn_common_helpers[] =
     "\"memory\");\n"
     "#else\n    memcpy(dst, src, 16);\n#endif\n}\n"
     "/* the same, or 16 zero bytes where !full (src is not read) */\n"
-    "static __device__ __forceinline__ void mt_attn_cp16z(void *dst, const void *src, bool full) {\n"
+    "static __device__ __forceinline__ void mt_attn_cp16z(void *dst, const void *src, bool full) "
+    "{\n"
     "#if MT_ATTN_SM80\n"
     "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
     "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" : : \"r\"(s), \"l\"(src), "
@@ -634,7 +648,8 @@ static const char attn_common_helpers[] =
     "#endif\n}\n"
     "/* ldmatrix.x4: register j of lane i holds row i / 4, elements 2 (i % 4) and\n"
     " * 2 (i % 4) + 1 of matrix j, whose row r lane 8j + r addresses */\n"
-    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4(unsigned r[4], const void *base, int off) {\n"
+    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4(unsigned r[4], const void *base, int off) "
+    "{\n"
     "#if MT_ATTN_SM80\n"
     "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
     "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
@@ -649,7 +664,8 @@ static const char attn_common_helpers[] =
     "#endif\n}\n"
     "/* ldmatrix.x4.trans: register j of lane i holds elements i / 4 of rows\n"
     " * 2 (i % 4) and 2 (i % 4) + 1 of matrix j */\n"
-    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4_trans(unsigned r[4], const void *base, int "
+    "static __device__ MT_ATTN_INLINE void mt_attn_ldsm4_trans(unsigned r[4], const void *base, "
+    "int "
     "off) {\n"
     "#if MT_ATTN_SM80\n"
     "    unsigned s = (unsigned)__cvta_generic_to_shared((const unsigned short *)base + off);\n"
@@ -667,7 +683,8 @@ static const char attn_common_helpers[] =
     "#if !MT_ATTN_SM80\n"
     "/* the fallback mma.sync's operands: lane la's A registers, lanes lb's and\n"
     " * lb + 4's B registers (test/emu: one exchange of each group) */\n"
-    "static __device__ __forceinline__ void mt_attn_gather(unsigned x[4], unsigned y[4], const unsigned "
+    "static __device__ __forceinline__ void mt_attn_gather(unsigned x[4], unsigned y[4], const "
+    "unsigned "
     "a[4], unsigned b0,\n"
     "                                                      unsigned b1, int la, int lb) {\n"
     "#if MT_ATTN_EMULATED\n"
@@ -679,7 +696,8 @@ static const char attn_common_helpers[] =
     "#else\n"
     "    for (int r = 0; r < 4; r++) x[r] = __shfl_sync(0xffffffffu, a[r], la);\n"
     "    y[0] = __shfl_sync(0xffffffffu, b0, lb), y[1] = __shfl_sync(0xffffffffu, b1, lb);\n"
-    "    y[2] = __shfl_sync(0xffffffffu, b0, lb + 4), y[3] = __shfl_sync(0xffffffffu, b1, lb + 4);\n"
+    "    y[2] = __shfl_sync(0xffffffffu, b0, lb + 4), y[3] = __shfl_sync(0xffffffffu, b1, lb + "
+    "4);\n"
     "#endif\n"
     "}\n"
     "#endif\n"
@@ -692,7 +710,8 @@ static const struct AttnDtype {
     const char *name, *unpack, *pack;
 } attn_dtypes[] = {
     {DT_F16, "f16", "__half2float(__ushort_as_half((unsigned short)(hi ? w >> 16 : w & 0xffffu)))",
-     "(unsigned)__half_as_ushort(__float2half_rn(lo)) | (unsigned)__half_as_ushort(__float2half_rn(hi)) << 16"},
+     "(unsigned)__half_as_ushort(__float2half_rn(lo)) | "
+     "(unsigned)__half_as_ushort(__float2half_rn(hi)) << 16"},
     {DT_BF16, "bf16", "__uint_as_float(hi ? w & 0xffff0000u : w << 16)",
      "(unsigned)__bfloat16_as_ushort(__float2bfloat16_rn(lo)) | "
      "(unsigned)__bfloat16_as_ushort(__float2bfloat16_rn(hi)) << 16"},
@@ -704,32 +723,55 @@ static const char attn_mma_macro[] =
     " * B[2t+8..][g]; c = C[g][2t], C[g][2t+1], C[g+8][2t], C[g+8][2t+1] */\n"
     "#if MT_ATTN_SM80\n"
     "#define MT_ATTN_MMA(TY)                                                                   \\\n"
-    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
-    "                                                            unsigned b0, unsigned b1) {      \\\n"
-    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"          \\\n"
-    "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\"     \\\n"
-    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])                 \\\n"
-    "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1)); \\\n"
+    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], "
+    "\\\n"
+    "                                                            unsigned b0, unsigned b1) {      "
+    "\\\n"
+    "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"       "
+    "   \\\n"
+    "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\"     "
+    "\\\n"
+    "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])                 "
+    "\\\n"
+    "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), "
+    "\"r\"(b1)); \\\n"
     "    }\n"
     "#else\n"
     "#define MT_ATTN_MMA(TY)                                                                   \\\n"
-    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], \\\n"
-    "                                                            unsigned b0, unsigned b1) {      \\\n"
-    "        const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;                 \\\n"
-    "        for (int j = 0; j < 4; j++) {                                                        \\\n"
-    "            unsigned x[4], y[4];                                                             \\\n"
-    "            mt_attn_gather(x, y, a, b0, b1, g * 4 + j, 2 * t * 4 + j);                        \\\n"
-    "            for (int e = 0; e < 2; e++) {                                                    \\\n"
-    "                c[0] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[0], e), c[0]);            \\\n"
-    "                c[0] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[1], e), c[0]);            \\\n"
-    "                c[1] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[2], e), c[1]);            \\\n"
-    "                c[1] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[3], e), c[1]);            \\\n"
-    "                c[2] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[0], e), c[2]);            \\\n"
-    "                c[2] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[1], e), c[2]);            \\\n"
-    "                c[3] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[2], e), c[3]);            \\\n"
-    "                c[3] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[3], e), c[3]);            \\\n"
-    "            }                                                                                \\\n"
-    "        }                                                                                    \\\n"
+    "    static __device__ MT_ATTN_INLINE void mt_attn_mma_##TY(float c[4], const unsigned a[4], "
+    "\\\n"
+    "                                                            unsigned b0, unsigned b1) {      "
+    "\\\n"
+    "        const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;                 "
+    "\\\n"
+    "        for (int j = 0; j < 4; j++) {                                                        "
+    "\\\n"
+    "            unsigned x[4], y[4];                                                             "
+    "\\\n"
+    "            mt_attn_gather(x, y, a, b0, b1, g * 4 + j, 2 * t * 4 + j);                        "
+    "\\\n"
+    "            for (int e = 0; e < 2; e++) {                                                    "
+    "\\\n"
+    "                c[0] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[0], e), c[0]);            "
+    "\\\n"
+    "                c[0] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[1], e), c[0]);            "
+    "\\\n"
+    "                c[1] = fmaf(mt_attn_##TY(x[0], e), mt_attn_##TY(y[2], e), c[1]);            "
+    "\\\n"
+    "                c[1] = fmaf(mt_attn_##TY(x[2], e), mt_attn_##TY(y[3], e), c[1]);            "
+    "\\\n"
+    "                c[2] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[0], e), c[2]);            "
+    "\\\n"
+    "                c[2] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[1], e), c[2]);            "
+    "\\\n"
+    "                c[3] = fmaf(mt_attn_##TY(x[1], e), mt_attn_##TY(y[2], e), c[3]);            "
+    "\\\n"
+    "                c[3] = fmaf(mt_attn_##TY(x[3], e), mt_attn_##TY(y[3], e), c[3]);            "
+    "\\\n"
+    "            }                                                                                "
+    "\\\n"
+    "        }                                                                                    "
+    "\\\n"
     "    }\n"
     "#endif\n";
 
@@ -744,7 +786,8 @@ static const char attn_wgmma_fence_regs[] =
     "#pragma unroll\n"
     "        for (int j = 0; j < K; j++)\n"
     "#pragma unroll\n"
-    "            for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+r\"(r[i][j][q]) : : \"memory\");\n"
+    "            for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+r\"(r[i][j][q]) : : "
+    "\"memory\");\n"
     "}\n#endif\n";
 
 static const char *attn_helpers(Arena *a, const AttnPlan *P) {
@@ -759,7 +802,8 @@ static const char *attn_helpers(Arena *a, const AttnPlan *P) {
     sb_printf(&sb, "#ifndef MT_ATTN_HELPERS_%s\n#define MT_ATTN_HELPERS_%s\n", D->name, D->name);
     sb_printf(
         &sb,
-        "static __device__ __forceinline__ float mt_attn_%s(unsigned w, int hi) {\n    return %s;\n}\n",
+        "static __device__ __forceinline__ float mt_attn_%s(unsigned w, int hi) {\n    return "
+        "%s;\n}\n",
         D->name, D->unpack);
     sb_printf(&sb,
               "static __device__ __forceinline__ unsigned mt_attn_pack_%s(float lo, float hi) {\n"
@@ -967,7 +1011,8 @@ static const char *p_fragments(Attn *A) {
 static void emit_pack_p(Attn *A, const char *p, const char *dst) {
     for (int r = 0; r < 4; r++)
         ln(A,
-           "%s[%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + %d][%d]);",
+           "%s[%d] = mt_attn_pack_%s(%s[mt_mi][2 * mt_kk + %d][%d], %s[mt_mi][2 * mt_kk + "
+           "%d][%d]);",
            dst, r, mma_name(A->P), p, r >> 1, (r & 1) * 2, p, r >> 1, (r & 1) * 2 + 1);
 }
 
@@ -1271,7 +1316,8 @@ static void emit_epilogue(Attn *A) {
         ln(A, "for (int mt_p = 0; mt_p < 4; mt_p += 2) {");
         A->indent++;
         ln(A,
-           "if (mt_m[mt_p] && mt_m[mt_p + 1] && mt_j[mt_p + 1] == mt_j[mt_p] + 1 && (mt_j[mt_p] & 1) == 0%s) {",
+           "if (mt_m[mt_p] && mt_m[mt_p + 1] && mt_j[mt_p + 1] == mt_j[mt_p] + 1 && (mt_j[mt_p] & "
+           "1) == 0%s) {",
            al);
         ln(A, "    __align__(%d) %s mt_w[2] = {mt_e[mt_p], mt_e[mt_p + 1]};", 2 * bytes, mt);
         ln(A, "    *reinterpret_cast<%s *>(&%s[mt_j[mt_p]]) = *reinterpret_cast<const %s *>(mt_w);",
@@ -1313,7 +1359,8 @@ static void emit_carried(Attn *A) {
     ln(A, "const int mt_start = %s, mt_stop = %s;", render(A, l->start, "0", "0", -1),
        render(A, l->stop, "0", "0", -1));
     ln(A,
-       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) "
+       ": 0;",
        step - 1, step);
 }
 
@@ -1352,7 +1399,8 @@ static void emit_kernel_mma(Attn *A) {
         ln(A, "    #pragma unroll");
         ln(A, "    for (int mt_kk = 0; mt_kk < %d; mt_kk++)", P->D / 16);
         ln(A,
-           "        mt_attn_ldsm4(mt_qf[mt_mi][mt_kk], mt_sq, (mt_row0 + mt_mi * 16 + (mt_lane & 15)) * "
+           "        mt_attn_ldsm4(mt_qf[mt_mi][mt_kk], mt_sq, (mt_row0 + mt_mi * 16 + (mt_lane & "
+           "15)) * "
            "%d + mt_kk * 16 + (mt_lane >> 4) * 8);",
            ld);
     }
@@ -1409,8 +1457,10 @@ static void emit_kernel_wg(Attn *A) {
     long long step = l->step.c.i;
     int R = P->wslots, stage = 2 * P->wkv;
     ln(A,
-       "// sm_90a: two wgmma dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, acc "
-       "(%d, %d) += S x (%d, %d), %s; %d warpgroup%s of %d rows; q, k, v %dB-swizzled; k and v in %d "
+       "// sm_90a: two wgmma dots per iteration (attention): S (%d, %d) = (%d, %d) x (%d, %d)^T, "
+       "acc "
+       "(%d, %d) += S x (%d, %d), %s; %d warpgroup%s of %d rows; q, k, v %dB-swizzled; k and v in "
+       "%d "
        "buffers",
        P->BM, P->BN, P->BM, P->D, P->BN, P->D, P->BM, P->D, P->BN, P->D, mma_name(P), P->warps / 4,
        P->warps > 4 ? "s" : "", 64 * P->MT, P->sw, R);
@@ -1423,7 +1473,8 @@ static void emit_kernel_wg(Attn *A) {
      * asked for 1024 more) */
     ln(A, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
     ln(A,
-       "%s *const mt_sq = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
+       "%s *const mt_sq = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) "
+       "& "
        "1023u)) & 1023u));",
        mt, mt);
     ln(A, "%s *const mt_kv = mt_sq + %d;", mt, P->wq / 2);

@@ -272,11 +272,11 @@ static void stage_vector(CudaB *C, Regen *R, const Staged *S, const char *chunk,
     const char *al = C->param_div && C->param_div[base] >= bytes
                          ? NULL
                          : arena_printf(C->a, "(((uintptr_t)%s) & %d) == 0", bname, bytes - 1);
-    cb_line(
-        C,
-        "if (%s%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && (mm_i[0] & 3) == 0 && mm_i[1] == mm_i[0] + 1 && "
-        "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
-        al ? al : "", al ? " && " : "");
+    cb_line(C,
+            "if (%s%smm_m[0] && mm_m[1] && mm_m[2] && mm_m[3] && (mm_i[0] & 3) == 0 && mm_i[1] == "
+            "mm_i[0] + 1 && "
+            "mm_i[2] == mm_i[0] + 2 && mm_i[3] == mm_i[0] + 3) {",
+            al ? al : "", al ? " && " : "");
     C->indent++;
     const char *mt = c_mem_type(dt, C_CUDA), *vt = bytes == 16 ? "float4" : "uint2";
     const char *reg = arena_printf(C->a, "%s[mm_s]", S->regs);
@@ -682,7 +682,8 @@ int cuda_outer_emit(CudaB *C, const Inst *in) {
             cb_elem(C, l->step, LAYOUT_UNIFORM, "0", "0"));
     cb_line(
         C,
-        "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) / mm_step : 0;");
+        "const long long mm_n = mm_stop > mm_start ? ((long long)mm_stop - mm_start + mm_step - 1) "
+        "/ mm_step : 0;");
     cb_line(C, "%s", stage_regs_decl(C, &A));
     cb_line(C, "%s", stage_regs_decl(C, &B));
     if (grouped)

@@ -127,7 +127,8 @@ static const Block *top_block(const Function *f) {
 /* Whether `d` is of the top level (or of the branch an early exit leaves,
  * or of a level's body or condition): its scalars are computed once there. */
 static int at_top(const Function *f, const Inst *d) {
-    return d && (ssa_block_holds(&f->body, d) || ssa_block_holds(top_block(f), d) || level_of(f, d, NULL) >= 0);
+    return d && (ssa_block_holds(&f->body, d) || ssa_block_holds(top_block(f), d) ||
+                 level_of(f, d, NULL) >= 0);
 }
 
 /* The level whose lane, index or result value v is (-1: none); *k: the lane
@@ -261,7 +262,8 @@ static int levels_ok(const Function *f, const MmaPlan *P, const Inst *const *lev
         }
         for (int i = 0; i < o->body.items.len && !inner; i++) {
             const Inst *in = o->body.items.items[i];
-            if (!in->loop && !renderable(f, P, NULL, (Operand){.kind = OPD_VALUE, .id = in->result}, 0))
+            if (!in->loop &&
+                !renderable(f, P, NULL, (Operand){.kind = OPD_VALUE, .id = in->result}, 0))
                 return 0;
         }
     }
@@ -335,7 +337,8 @@ typedef struct Step {
 static int step_clamp(long long v) { return v > (1 << 20) || v < -(1 << 20) ? STEP_ANY : (int)v; }
 
 static int step_add(int x, int y, int sign) {
-    return x == STEP_ANY || y == STEP_ANY ? STEP_ANY : step_clamp((long long)x + sign * (long long)y);
+    return x == STEP_ANY || y == STEP_ANY ? STEP_ANY
+                                          : step_clamp((long long)x + sign * (long long)y);
 }
 
 static int step_mul(int x, long long m) { return x == STEP_ANY ? STEP_ANY : step_clamp(x * m); }
@@ -392,7 +395,8 @@ static Step step_of(const Function *f, const Loop *l, Operand o, int axis, int d
                 if (c.kind == OPD_CONST && dtype_is_int(c.c.dt)) {
                     Step v = k ? x : y;
                     long long m = c.c.i;
-                    if (m > -(1 << 20) && m < (1 << 20)) r = (Step){step_mul(v.r, m), step_mul(v.c, m)};
+                    if (m > -(1 << 20) && m < (1 << 20))
+                        r = (Step){step_mul(v.r, m), step_mul(v.c, m)};
                     break;
                 }
             }
@@ -638,7 +642,9 @@ static LayoutRing mma_ring(const MmaPlan *P, int k, int swizzle, int buffers) {
                     .value = P->ld[k]->result,
                     .rows = mma_stage_rows(P, k),
                     .cols = mma_stage_cols(P, k),
-                    .row_len = swizzle ? 0 : k ? P->ldb : P->lda,
+                    .row_len = swizzle ? 0
+                               : k     ? P->ldb
+                                       : P->lda,
                     .swizzle = swizzle,
                     .buffers = buffers};
     if (swizzle && k && !P->bt) { /* wgmma's B: (BK, BN) as loaded */
@@ -652,8 +658,8 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
     LayoutTc *tc = ARENA_NEW(a, LayoutTc);
     const Loop *l = P->loop->loop;
     tc->what = arena_printf(a, "a (%d, %d) x (%d, %d) %s dot per iteration of the loop at %%%d",
-                            P->BM, P->BK, P->BK, P->BN,
-                            P->shape->split ? "tf32x3" : P->shape->name, l->results[0]);
+                            P->BM, P->BK, P->BK, P->BN, P->shape->split ? "tf32x3" : P->shape->name,
+                            l->results[0]);
     tc->bits = dtype_info(P->in_dt)->bits;
     tc->BM = P->BM;
     tc->acc_cols[0] = P->BN;
@@ -671,17 +677,29 @@ const LayoutTc *cuda_mma_layout(Arena *a, const Function *f, const MmaPlan *P) {
                                                    : TC_ACC;
     }
     LayoutMmaBody *b = &tc->body[0];
-    *b = (LayoutMmaBody){.version = 2, .threads = 32 * P->warps, .wm = P->wm, .wn = P->wn,
-                         .inst_m = 16, .inst_n = 8, .inst_k = P->shape->k, .nrings = 2,
+    *b = (LayoutMmaBody){.version = 2,
+                         .threads = 32 * P->warps,
+                         .wm = P->wm,
+                         .wn = P->wn,
+                         .inst_m = 16,
+                         .inst_n = 8,
+                         .inst_k = P->shape->k,
+                         .nrings = 2,
                          .smem = P->smem};
     for (int k = 0; k < 2; k++) b->ring[k] = mma_ring(P, k, 0, P->stages);
     tc->nbodies = 1;
     if (P->wg.on) {
         const WgmmaPlan *W = &P->wg;
         b = &tc->body[tc->nbodies++];
-        *b = (LayoutMmaBody){.version = 3, .threads = W->threads, .wm = 4 * W->gm, .wn = W->gn,
-                             .inst_m = 16, .inst_n = W->wn, .inst_k = 32 * 8 / tc->bits,
-                             .nrings = 2, .smem = W->smem};
+        *b = (LayoutMmaBody){.version = 3,
+                             .threads = W->threads,
+                             .wm = 4 * W->gm,
+                             .wn = W->gn,
+                             .inst_m = 16,
+                             .inst_n = W->wn,
+                             .inst_k = 32 * 8 / tc->bits,
+                             .nrings = 2,
+                             .smem = W->smem};
         b->ring[0] = mma_ring(P, 0, W->swa, W->slots);
         b->ring[1] = mma_ring(P, 1, W->swb, W->slots);
     }
@@ -741,7 +759,8 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
     if (o.id == l->index) return "mt_k";
     if (M->ename[o.id]) return M->ename[o.id];
     int lk, lv = level_value(f, o.id, &lk);
-    if (lv >= 0) return lk < 0 ? arena_printf(M->a, "mt_i%d", lv) : arena_printf(M->a, "mt_l%d_%d", lv, lk);
+    if (lv >= 0)
+        return lk < 0 ? arena_printf(M->a, "mt_i%d", lv) : arena_printf(M->a, "mt_l%d_%d", lv, lk);
     if (o.id == l->results[M->P->acc_lane]) return M->acc_elem;
     int lane = lane_of_arg(l, o.id);
     if (lane >= 0) {
@@ -762,8 +781,8 @@ static const char *render(Mma *M, Operand o, const char *row, const char *col, i
         if (!M->sname[o.id]) {
             const char *e =
                 d->op == OP_LOAD
-                    ? cuda_regen_scalar_load(M->a, d, base_name(M, pointer_param(f, NULL, d->args[0])),
-                                             render_cb, M)
+                    ? cuda_regen_scalar_load(
+                          M->a, d, base_name(M, pointer_param(f, NULL, d->args[0])), render_cb, M)
                     : render_op(M, d, "0", "0", -1);
             const char *name = arena_printf(M->a, "s%d", o.id);
             /* (a scalar pointer: its element index) */
@@ -919,12 +938,14 @@ static const char *mma_helpers(void) {
            "#define MT_MMA_TILE_SM80 1\n"
            "static __device__ __forceinline__ void mt_cp_async16(void *dst, const void *src) {\n"
            "    unsigned s = (unsigned)__cvta_generic_to_shared(dst);\n"
-           "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), \"l\"(src) "
+           "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(s), "
+           "\"l\"(src) "
            ": \"memory\");\n}\n"
            "/* a copy the compiler cannot hoist out of a loop (keeps the rare element-wise\n"
            " * copies from holding loop-invariant registers) */\n"
            "static __device__ __forceinline__ int mt_opaque(int x) {\n"
-           "    int y;\n    asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x));\n    return y;\n}\n"
+           "    int y;\n    asm volatile(\"mov.b32 %0, %1;\" : \"=r\"(y) : \"r\"(x));\n    return "
+           "y;\n}\n"
            "static __device__ __forceinline__ void mt_cp_async_commit() {\n"
            "    asm volatile(\"cp.async.commit_group;\" : : : \"memory\");\n}\n"
            "template <int N> static __device__ __forceinline__ void mt_cp_async_wait() {\n"
@@ -932,19 +953,28 @@ static const char *mma_helpers(void) {
            "static __device__ __forceinline__ void mt_ldsm4(unsigned r[4], const void *p) {\n"
            "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : "
+           "\"r\"(s));\n}\n"
            "static __device__ __forceinline__ void mt_ldsm4_trans(unsigned r[4], const void *p) {\n"
            "    unsigned s = (unsigned)__cvta_generic_to_shared(p);\n"
            "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, "
            "[%4];\"\n"
-           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : \"r\"(s));\n}\n"
-           "#define MT_MMA_16816(TY)                                                              \\\n"
-           "    static __device__ __forceinline__ void mt_mma16816_##TY(float c[4], const unsigned a[4], \\\n"
-           "                                                         const unsigned b0, const unsigned b1) { \\\n"
-           "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 \"      \\\n"
-           "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\" \\\n"
-           "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])             \\\n"
-           "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1)); \\\n"
+           "                 : \"=r\"(r[0]), \"=r\"(r[1]), \"=r\"(r[2]), \"=r\"(r[3]) : "
+           "\"r\"(s));\n}\n"
+           "#define MT_MMA_16816(TY)                                                              "
+           "\\\n"
+           "    static __device__ __forceinline__ void mt_mma16816_##TY(float c[4], const unsigned "
+           "a[4], \\\n"
+           "                                                         const unsigned b0, const "
+           "unsigned b1) { \\\n"
+           "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.\" #TY \".\" #TY \".f32 "
+           "\"      \\\n"
+           "                     \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, "
+           "%3};\" \\\n"
+           "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])          "
+           "   \\\n"
+           "                     : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), "
+           "\"r\"(b1)); \\\n"
            "    }\n"
            "MT_MMA_16816(f16)\nMT_MMA_16816(bf16)\n#undef MT_MMA_16816\n"
            "#else\n#define MT_MMA_TILE_SM80 0\n#endif\n#endif\n";
@@ -992,7 +1022,9 @@ static void close_frag(Mma *M) {
 /* The threads that copy the operand blocks (every thread of the block,
  * or the sm_90a body's producer warpgroup) and a copying thread's index
  * among them. */
-static int copy_threads(const Mma *M) { return M->copy_threads ? M->copy_threads : 32 * M->P->warps; }
+static int copy_threads(const Mma *M) {
+    return M->copy_threads ? M->copy_threads : 32 * M->P->warps;
+}
 
 static const char *copy_tid(const Mma *M) { return M->copy_tid ? M->copy_tid : "(int)threadIdx.x"; }
 
@@ -1053,10 +1085,8 @@ static const char *iv_coef(Mma *M, Operand o, int depth) {
                    ? c[0]
                    : NULL;
     case OP_ADD:
-    case OP_ADDPTR:
-        return z0 ? c[1] : z1 ? c[0] : arena_printf(M->a, "(%s + %s)", c[0], c[1]);
-    case OP_SUB:
-        return z1 ? c[0] : arena_printf(M->a, "(%s - %s)", z0 ? "0" : c[0], c[1]);
+    case OP_ADDPTR: return z0 ? c[1] : z1 ? c[0] : arena_printf(M->a, "(%s + %s)", c[0], c[1]);
+    case OP_SUB: return z1 ? c[0] : arena_printf(M->a, "(%s - %s)", z0 ? "0" : c[0], c[1]);
     case OP_MUL: {
         /* k-dependent times a scalar the whole block shares */
         if (!z0 && !z1) return NULL;
@@ -1105,7 +1135,10 @@ static int hoisted_lane(const Mma *M, int k) {
 static const char *align_test(Mma *M, int base, int bytes) {
     return base < M->f->nparams && M->param_div && M->param_div[base] >= bytes
                ? ""
-               : arena_printf(M->a, " && (((uintptr_t)%s) & %d) == 0", base_name(M, base), bytes - 1);
+               : arena_printf(M->a,
+                              " && (((uintptr_t)%s) & %d) == "
+                              "0",
+                              base_name(M, base), bytes - 1);
 }
 
 /* Operand o of operand k's load at (row, col) of its stage block (B's
@@ -1155,8 +1188,8 @@ void mma_copy_bases(Mma *M, int k) {
     Operand first = lane >= 0 ? l->inits[lane] : M->P->ld[k]->args[0];
     const char *i0 = render_at(M, k, first, "mt_gr", "mt_gc");
     const char *iq = render_at(M, k, first, "mt_gr", "(mt_gc + q)");
-    const char *advance = lane >= 0 ? render(M, def_of(M->f, l->yields[lane])->args[1], "0", "0", -1)
-                                    : ivs;
+    const char *advance =
+        lane >= 0 ? render(M, def_of(M->f, l->yields[lane])->args[1], "0", "0", -1) : ivs;
     int step = dst_step(M, k);
     ln(M, "%s mt_b%d[%d];", M->index_type, k, per);
     if (step >= 0) {
@@ -1169,8 +1202,7 @@ void mma_copy_bases(Mma *M, int k) {
         ln(M, "mt_q%d = %s;", k, M->dst_index[k]);
         M->indent--;
         ln(M, "}");
-    } else if (!M->copy_q_inline)
-        ln(M, "int mt_q%d[%d];", k, per);
+    } else if (!M->copy_q_inline) ln(M, "int mt_q%d[%d];", k, per);
     ln(M, "unsigned mt_v%d = 0;", k);
     /* mt_u<k>: every group of the thread is one cp.async whenever the
      * iteration's mask is all true (the step keeps the groups aligned) */
@@ -1227,9 +1259,8 @@ void mma_copy(Mma *M, int k, const char *buf) {
      * the group's coordinates where the cp.async index is hoisted */
     const char *idx = render_at(M, k, in->args[0], hoisted ? "mt_or" : "mt_gr",
                                 hoisted ? "(mt_oc + q)" : "(mt_gc + q)");
-    const char *mask = in->args[1].kind == OPD_NONE
-                           ? NULL
-                           : render_at(M, k, in->args[1], "mt_gr", "(mt_gc + q)");
+    const char *mask =
+        in->args[1].kind == OPD_NONE ? NULL : render_at(M, k, in->args[1], "mt_gr", "(mt_gc + q)");
     const char *other = in->args[2].kind == OPD_NONE
                             ? c_zero(P->in_dt)
                             : render_at(M, k, in->args[2], "mt_gr", "(mt_gc + q)");
@@ -1263,8 +1294,7 @@ void mma_copy(Mma *M, int k, const char *buf) {
         else if (M->copy_q_inline) {
             group_coords(M, k);
             ln(M, "mt_cp_async16(&%s[%s], &mt_p%d[mt_b%d[mt_s]]);", buf, M->dst_index[k], k, k);
-        } else
-            ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &mt_p%d[mt_b%d[mt_s]]);", buf, k, k, k);
+        } else ln(M, "mt_cp_async16(&%s[mt_q%d[mt_s]], &mt_p%d[mt_b%d[mt_s]]);", buf, k, k, k);
         if (groups % T) M->indent--, ln(M, "}");
         M->indent--;
         ln(M, "}");
@@ -1392,7 +1422,8 @@ static void emit_compute_ffma(Mma *M, const char *sa, const char *sb) {
     ln(M, "    #pragma unroll");
     ln(M, "    for (int h = 0; h < 2; h++)");
     ln(M,
-       "        mt_fa[mi][h] = mt_lds_f4(&%s[(mt_wr * %d + mi * 16 + (mt_lane >> 2) + h * 8) * %d + "
+       "        mt_fa[mi][h] = mt_lds_f4(&%s[(mt_wr * %d + mi * 16 + (mt_lane >> 2) + h * 8) * %d "
+       "+ "
        "mt_kk]);",
        sa, P->BM / P->wm, P->lda);
     ln(M, "#pragma unroll");
@@ -1402,7 +1433,8 @@ static void emit_compute_ffma(Mma *M, const char *sa, const char *sb) {
     ln(M, "#pragma unroll");
     ln(M, "for (int ni = 0; ni < %d; ni++)", NT);
     ln(M,
-       "    mt_fb[ni] = mt_lds_f2(&%s[(mt_kk + kq) * %d + mt_wc * %d + ni * 8 + (mt_lane & 3) * 2]);",
+       "    mt_fb[ni] = mt_lds_f2(&%s[(mt_kk + kq) * %d + mt_wc * %d + ni * 8 + (mt_lane & 3) * "
+       "2]);",
        sb, P->ldb, P->BN / P->wn);
     ln(M, "#pragma unroll");
     ln(M, "for (int mi = 0; mi < %d; mi++) {", MT);
@@ -1469,7 +1501,8 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
         ln(M, "    unsigned mt_ab[4], mt_as[4];");
         ln(M, "    #pragma unroll");
         ln(M,
-           "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], mt_as[r]);");
+           "    for (int r = 0; r < 4; r++) mt_ab[r] = mt_fa[mi][r], mt_split_tf32(mt_ab[r], "
+           "mt_as[r]);");
         fa = "mt_ab";
     }
     ln(M, "    #pragma unroll");
@@ -1485,7 +1518,9 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
         ln(M, "        mt_mma_tile_%s(%s, mt_as, mt_fb[v][0], mt_fb[v][1]);", S->name, small);
         ln(M, "        mt_mma_tile_%s(%s, mt_ab, mt_fb_s[v][0], mt_fb_s[v][1]);", S->name, small);
         if (P->split_kstep)
-            ln(M, "        for (int q = 0; q < 4; q++) mt_bb[q] = mt_bb[q] == mt_bb[q] ? mt_bb[q] : 0.0f;");
+            ln(M,
+               "        for (int q = 0; q < 4; q++) mt_bb[q] = mt_bb[q] == mt_bb[q] ? mt_bb[q] "
+               ": 0.0f;");
         ln(M, "        mt_mma_tile_%s(mt_bb, mt_ab, mt_fb[v][0], mt_fb[v][1]);", S->name);
         ln(M, "        for (int q = 0; q < 4; q++) mt_acc[mi][4 * nj + v][q] += mt_bb[q];");
     } else {
@@ -1503,8 +1538,9 @@ static void emit_compute_perm(Mma *M, const char *sa, const char *sb) {
         ln(M, "for (int mi = 0; mi < %d; mi++)", MT);
         ln(M, "    for (int ni = 0; ni < %d; ni++)", NT);
         ln(M, "        for (int q = 0; q < 4; q++)");
-        ln(M, "            mt_acc[mi][ni][q] += mt_sacc[mi][ni][q] == mt_sacc[mi][ni][q] ? "
-              "mt_sacc[mi][ni][q] : 0.0f;");
+        ln(M,
+           "            mt_acc[mi][ni][q] += mt_sacc[mi][ni][q] == mt_sacc[mi][ni][q] ? "
+           "mt_sacc[mi][ni][q] : 0.0f;");
     }
 }
 
@@ -1563,7 +1599,8 @@ static const Inst *stored_cast(const Mma *M, const Inst *st) {
     const Inst *d = def_of(M->f, st->args[1]);
     DType dt = d ? (DType)d->type.dtype : DT_NONE;
     if (!d || d->op != OP_CAST || d->attrs.flag || (dt != DT_F16 && dt != DT_BF16) ||
-        operand_type(M->f, d->args[0]).dtype != DT_F32 || cuda_regen_uses(&M->f->body, d->result) != 1)
+        operand_type(M->f, d->args[0]).dtype != DT_F32 ||
+        cuda_regen_uses(&M->f->body, d->result) != 1)
         return NULL;
     return d;
 }
@@ -1670,7 +1707,9 @@ static void emit_pair_stage(Mma *M, const Inst *in, const char **ename[2], int l
 }
 
 /* The barrier of the epilogue's threads (the accumulator's holders). */
-static const char *epi_barrier(const Mma *M) { return M->epi_bar ? M->epi_bar : "__syncthreads();"; }
+static const char *epi_barrier(const Mma *M) {
+    return M->epi_bar ? M->epi_bar : "__syncthreads();";
+}
 
 /* Phase 2: after a barrier, the block from the buffer to global memory in
  * 16-byte groups along its rows, each one vector store where its
@@ -1847,7 +1886,8 @@ void mma_trip_count(Mma *M) {
     long long step = l->step.c.i;
     ln(M, "const int mt_start = %s, mt_stop = %s;", start, stop);
     ln(M,
-       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) : 0;",
+       "const int mt_n = mt_stop > mt_start ? (int)(((long long)mt_stop - mt_start + %lld) / %lld) "
+       ": 0;",
        step - 1, step);
 }
 
@@ -1885,32 +1925,52 @@ static const char *tile_loop(Mma *M, const char *body) {
         *next[MMA_MAX_LEVELS];
     for (int d = n - 1; d >= 0; d--) {
         const Loop *o = P->levels[d]->loop;
-        const char *ind = arena_printf(a, "%*s", 4 * (d + 1), ""), *in2 = arena_printf(a, "%s    ", ind);
+        const char *ind = arena_printf(a, "%*s", 4 * (d + 1), ""), *in2 = arena_printf(a,
+                                                                                       "%s    "
+                                                                                       "",
+                                                                                       ind);
         StrBuf sb, nx;
         sb_init(&sb, a);
         sb_init(&nx, a);
         for (int k = 0; k < o->ncarried; k++) {
             const char *T = c_type((DType)M->f->types[o->args[k]].dtype);
-            sb_printf(&sb, "%s%s mt_l%d_%d = %s;\n", ind, T, d, k, render(M, o->inits[k], "0", "0", -1));
+            sb_printf(&sb,
+                      "%s%s mt_l%d_%d = "
+                      "%s;\n",
+                      ind, T, d, k, render(M, o->inits[k], "0", "0", -1));
             sb_printf(&nx, "%sconst %s mt_l%d_%d_next = %s;\n", in2, T, d, k,
                       render(M, o->yields[k], "0", "0", -1));
         }
-        for (int k = 0; k < o->ncarried; k++) sb_printf(&nx, "%smt_l%d_%d = mt_l%d_%d_next;\n", in2, d, k, d, k);
+        for (int k = 0; k < o->ncarried; k++)
+            sb_printf(&nx,
+                      "%smt_l%d_%d = "
+                      "mt_l%d_%d_next;\n",
+                      in2, d, k, d, k);
         inits[d] = sb_str(&sb);
         next[d] = sb_str(&nx);
         if (P->levels[d]->op == OP_FOR)
-            head[d] = arena_printf(a, "%sfor (%s mt_i%d = %s; mt_i%d < %s; mt_i%d += %lld) { /* the loop at line %d */\n",
-                                   ind, c_type((DType)M->f->types[o->index].dtype), d,
-                                   render(M, o->start, "0", "0", -1), d, render(M, o->stop, "0", "0", -1), d,
-                                   (long long)o->step.c.i, P->levels[d]->pos.line);
+            head[d] =
+                arena_printf(a,
+                             "%sfor (%s mt_i%d = %s; mt_i%d < %s; mt_i%d += %lld) { /* "
+                             "the loop at line %d */\n",
+                             ind, c_type((DType)M->f->types[o->index].dtype), d,
+                             render(M, o->start, "0", "0", -1), d, render(M, o->stop, "0", "0", -1),
+                             d, (long long)o->step.c.i, P->levels[d]->pos.line);
         else
-            head[d] = arena_printf(a, "%swhile (true) { /* the loop at line %d */\n", ind, P->levels[d]->pos.line);
-        test[d] = P->levels[d]->op == OP_WHILE
-                      ? arena_printf(a, "%sif (!(%s)) break;\n", in2, render(M, o->cond, "0", "0", -1))
-                      : "";
+            head[d] = arena_printf(a,
+                                   "%swhile (true) { /* the loop at line %d "
+                                   "*/\n",
+                                   ind, P->levels[d]->pos.line);
+        test[d] = P->levels[d]->op == OP_WHILE ? arena_printf(a,
+                                                              "%sif (!(%s)) "
+                                                              "break;\n",
+                                                              in2, render(M, o->cond, "0", "0", -1))
+                                               : "";
     }
     /* innermost first: each level wraps the text of the one inside it */
-    const char *text = arena_printf(a, "%s%*s__syncthreads(); /* the next tile's copies reuse the ring */\n",
+    const char *text = arena_printf(a,
+                                    "%s%*s__syncthreads(); /* the next tile's copies reuse the "
+                                    "ring */\n",
                                     indented(a, body, 4 * n), 4 * (n + 1), "");
     for (int d = n - 1; d >= 0; d--)
         text = arena_printf(a, "%s%s%s%s%s%s%s%*s}\n", inits[d], head[d], sb_str(&M->level_cond[d]),
@@ -1938,7 +1998,8 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
             dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
             M.index_type = "long long";
     sb_init(&M.pre, a);
-    for (int d = 0; d < MMA_MAX_LEVELS; d++) sb_init(&M.level_pre[d], a), sb_init(&M.level_cond[d], a);
+    for (int d = 0; d < MMA_MAX_LEVELS; d++)
+        sb_init(&M.level_pre[d], a), sb_init(&M.level_cond[d], a);
     sb_init(&M.fns, a);
     M.symbol = symbol;
     StrBuf body;
@@ -1993,9 +2054,11 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     mma_trip_count(&M);
     long long step = l->step.c.i;
     /* the shape's least architecture (fp8: sm_89), else the fallback */
-    const char *sm80 =
-        P.shape->sm > 80 ? arena_printf(a, "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= %d)", P.shape->sm * 10)
-                         : "MT_MMA_TILE_SM80";
+    const char *sm80 = P.shape->sm > 80 ? arena_printf(a,
+                                                       "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= "
+                                                       "%d)",
+                                                       P.shape->sm * 10)
+                                        : "MT_MMA_TILE_SM80";
     if (!P.shape->ldsm_b) { /* (emulated too) */
         ln(&M, "#if %s || MT_MMA_TILE_EMULATED", sm80);
         ln(&M, "#if MT_MMA_TILE_EMULATED");
@@ -2084,7 +2147,9 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     sb_puts(&out, asm_cuda_helpers(a, f, code));
     sb_puts(&out, sb_str(&M.fns));
     if (P.threads_sm90 > T)
-        sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid %s(",
+        sb_printf(&out,
+                  "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid "
+                  "%s(",
                   P.threads_sm90, T, symbol);
     else sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
     for (int i = 0; i < f->nparams; i++)

@@ -225,10 +225,14 @@ const char *wgmma_common_helpers(void) {
            "/* a wgmma matrix descriptor: start address, leading and stride byte offsets\n"
            " * (each >> 4, 14 bits), swizzle mode in bits 62-63 (base offset 0: every\n"
            " * swizzle pattern starts 1024-byte aligned) */\n"
-           "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, unsigned lbo,\n"
-           "                                                                   unsigned sbo, unsigned mode) {\n"
-           "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> 4) & 0x3FFF) << 16 |\n"
-           "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode << 62;\n}\n"
+           "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(unsigned addr, "
+           "unsigned lbo,\n"
+           "                                                                   unsigned sbo, "
+           "unsigned mode) {\n"
+           "    return (unsigned long long)((addr & 0x3FFFF) >> 4) | (unsigned long long)((lbo >> "
+           "4) & 0x3FFF) << 16 |\n"
+           "           (unsigned long long)((sbo >> 4) & 0x3FFF) << 32 | (unsigned long long)mode "
+           "<< 62;\n}\n"
            "/* generic-proxy writes (cp.async, st.shared) made visible to wgmma's async proxy */\n"
            "static __device__ __forceinline__ void mt_fence_proxy_async() {\n"
            "    asm volatile(\"fence.proxy.async.shared::cta;\" : : : \"memory\");\n}\n"
@@ -240,25 +244,34 @@ const char *wgmma_common_helpers(void) {
            "    asm volatile(\"wgmma.wait_group.sync.aligned %0;\" : : \"n\"(N) : \"memory\");\n}\n"
            "/* keeps the compiler from moving accumulator reads and writes across the\n"
            " * asynchronous wgmma's (their registers are in flight until the wait) */\n"
-           "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float (&d)[NT][4]) {\n"
+           "template <int NT> static __device__ __forceinline__ void mt_wgmma_fence_acc(float "
+           "(&d)[NT][4]) {\n"
            "#pragma unroll\n"
            "    for (int j = 0; j < NT; j++)\n"
            "#pragma unroll\n"
-           "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : \"memory\");\n}\n"
+           "        for (int q = 0; q < 4; q++) asm volatile(\"\" : \"+f\"(d[j][q]) : : "
+           "\"memory\");\n}\n"
            "/* mbarriers in shared memory: init (the arrivals of a phase), arrive (release),\n"
            " * arrive once the thread's earlier cp.async's land, wait for a phase's parity */\n"
-           "static __device__ __forceinline__ void mt_mbar_init(unsigned long long *bar, unsigned count) {\n"
-           "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar)),\n"
+           "static __device__ __forceinline__ void mt_mbar_init(unsigned long long *bar, unsigned "
+           "count) {\n"
+           "    asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" : : "
+           "\"r\"((unsigned)__cvta_generic_to_shared(bar)),\n"
            "                 \"r\"(count) : \"memory\");\n}\n"
            "static __device__ __forceinline__ void mt_mbar_arrive(unsigned long long *bar) {\n"
-           "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar))\n"
+           "    asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\" : : "
+           "\"r\"((unsigned)__cvta_generic_to_shared(bar))\n"
            "                 : \"memory\");\n}\n"
-           "static __device__ __forceinline__ void mt_mbar_arrive_cp_async(unsigned long long *bar) {\n"
+           "static __device__ __forceinline__ void mt_mbar_arrive_cp_async(unsigned long long "
+           "*bar) {\n"
            "    asm volatile(\"cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\"\n"
            "                 : : \"r\"((unsigned)__cvta_generic_to_shared(bar)) : \"memory\");\n}\n"
-           "static __device__ __forceinline__ void mt_mbar_wait(unsigned long long *bar, unsigned parity) {\n"
-           "    asm volatile(\"{\\n .reg .pred p;\\n mt_wait:\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\\n\"\n"
-           "                 \" @!p bra mt_wait;\\n}\" : : \"r\"((unsigned)__cvta_generic_to_shared(bar)), \"r\"(parity)\n"
+           "static __device__ __forceinline__ void mt_mbar_wait(unsigned long long *bar, unsigned "
+           "parity) {\n"
+           "    asm volatile(\"{\\n .reg .pred p;\\n mt_wait:\\n "
+           "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\\n\"\n"
+           "                 \" @!p bra mt_wait;\\n}\" : : "
+           "\"r\"((unsigned)__cvta_generic_to_shared(bar)), \"r\"(parity)\n"
            "                 : \"memory\");\n}\n"
            "static __device__ __forceinline__ void mt_cp_async_wait_all() {\n"
            "    asm volatile(\"cp.async.wait_all;\" : : : \"memory\");\n}\n"
@@ -312,11 +325,14 @@ static void issue_wgmmas(Mma *M) {
     ln(M, "const unsigned long long mt_da = mt_wgmma_desc(mt_s0 + (mt_wu / %d) * %d, 16, %d, %d);",
        W->gn, W->wm * W->swa, 8 * W->swa, code_a);
     if (P->bt) /* K-major B, (BN, BK) as A's (BM, BK): the warpgroup's rows wn */
-        ln(M, "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, 16, %d, %d);",
+        ln(M,
+           "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, 16, "
+           "%d, %d);",
            W->a_bytes, W->gn, W->wn * W->swb, 8 * W->swb, code_b);
     else
         ln(M,
-           "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, %d, %d, "
+           "const unsigned long long mt_db = mt_wgmma_desc(mt_s0 + %d + (mt_wu %% %d) * %d, %d, "
+           "%d, "
            "%d);",
            W->a_bytes, W->gn, W->wn * eb / W->swb * P->BK * W->swb, P->BK * W->swb, 8 * W->swb,
            code_b);
@@ -350,7 +366,8 @@ static void copy_lambda(Mma *M) {
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     int eb = dtype_info(P->in_dt)->bits / 8;
     M->dst_index[0] = wgmma_swizzled_index(M->a, P->BM, P->BK, W->swa, eb);
-    M->dst_index[1] = wgmma_swizzled_index(M->a, mma_stage_rows(P, 1), mma_stage_cols(P, 1), W->swb, eb);
+    M->dst_index[1] =
+        wgmma_swizzled_index(M->a, mma_stage_rows(P, 1), mma_stage_cols(P, 1), W->swb, eb);
     M->dst_offset = swizzled_offset;
     M->proxy_fence = 1;
     mma_copy_bases(M, 0);
@@ -433,8 +450,11 @@ static void producer_fn(Mma *M, const char *body) {
     const char *mt = c_mem_type(P->in_dt, C_CUDA);
     for (int i = 0; i < f->nparams; i++)
         if (mentions(body, M->pnames[i])) {
-            sb_printf(&params, "%s%s %s", params.len ? ", " : "", c_param_type(a, f->params[i].type),
-                      M->pnames[i]);
+            sb_printf(&params, "%s%s %s",
+                      params.len ? ", "
+                                   ""
+                                 : "",
+                      c_param_type(a, f->params[i].type), M->pnames[i]);
             sb_printf(&args, "%s%s", args.len ? ", " : "", M->pnames[i]);
         }
     for (int v = 0; v < f->nvalues; v++)
@@ -560,7 +580,8 @@ void emit_wgmma(Mma *M) {
      * asked for 1024 more) */
     ln(M, "extern __shared__ __align__(1024) unsigned char mt_smem[];");
     ln(M,
-       "%s *const mt_stages = (%s *)(mt_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(mt_smem) & "
+       "%s *const mt_stages = (%s *)(mt_smem + ((1024u - "
+       "((unsigned)__cvta_generic_to_shared(mt_smem) & "
        "1023u)) & 1023u));",
        mt, mt);
     /* the ring's shared address (the descriptors: issue_wgmmas; a k-step,

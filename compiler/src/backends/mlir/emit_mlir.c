@@ -2395,7 +2395,8 @@ static void emit_assert(Mlir *M, const Inst *in) {
     line(M, "%s = llvm.mlir.constant(1 : i64) : i64", one);
     line(
         M,
-        "llvm.call @__assertfail(%s, %s, %s, %s, %s) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) -> ()",
+        "llvm.call @__assertfail(%s, %s, %s, %s, %s) : (!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64) "
+        "-> ()",
         msg, file, ln, func, one);
     M->indent--;
     line(M, "}");
@@ -2515,7 +2516,10 @@ static void emit_inst(Mlir *M, const Inst *in) {
     case OC_CONVERT: emit_convert(M, in); return;
     case OC_ASM: emit_inline_asm(M, in); return;
     case OC_SELECT: emit_select(M, in); return;
-    case OC_POINTER: emit_addptr(M, in); return;
+    case OC_POINTER:
+        if (in->op == OP_ADDPTR) emit_addptr(M, in);
+        else emit_convert(M, in);
+        return;
     case OC_MEMORY:
         if (in->op == OP_LOAD) emit_load(M, in);
         else emit_store(M, in);
@@ -2571,8 +2575,10 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
         const Inst *wide = widest(&f->body);
         mt_error(
             ctx, wide ? wide->pos : srcpos(0, 0),
-            "the MLIR backend does not cover '%s' of %lld elements: it runs one thread per element of the tile "
-            "%s, and a CUDA block has at most %d threads (use a smaller block, or the cuda backend at -O2)",
+            "the MLIR backend does not cover '%s' of %lld elements: it runs one thread per element "
+            "of the tile "
+            "%s, and a CUDA block has at most %d threads (use a smaller block, or the cuda backend "
+            "at -O2)",
             wide ? op_info(wide->op)->name : "a block",
             wide ? (long long)type_numel(wide->type) : 0LL, tile_str(M.a, s->tile),
             MLIR_MAX_THREADS);
