@@ -1978,185 +1978,226 @@ static const char *tile_loop(Mma *M, const char *body) {
     return text;
 }
 
-const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, const char *symbol,
-                          const int *param_div) {
-    MmaPlan P = *plan;
-    const Loop *l = P.loop->loop;
-    Mma M = {0};
-    M.a = a;
-    M.f = f;
-    M.P = &P;
-    M.cb.a = a;
-    M.cb.f = f;
-    M.pnames = c_param_names(a, f);
-    M.param_div = param_div;
-    M.sname = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    M.ename = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    M.index_type = "int";
+/* The emitter's state for one plan: names, buffers, the index type. */
+static void mma_setup(Mma *M, Arena *a, const Function *f, MmaPlan *P, const char *symbol,
+                      const int *param_div, StrBuf *body) {
+    M->a = a;
+    M->f = f;
+    M->P = P;
+    M->cb.a = a;
+    M->cb.f = f;
+    M->pnames = c_param_names(a, f);
+    M->param_div = param_div;
+    M->sname = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    M->ename = ARENA_ARRAY(a, const char *, f->nvalues + 1);
+    M->index_type = "int";
     for (int i = 0; i < f->nvalues; i++)
         if (f->defs[i] && f->defs[i]->op == OP_ADDPTR &&
             dtype_info((DType)operand_type(f, f->defs[i]->args[1]).dtype)->bits == 64)
-            M.index_type = "long long";
-    sb_init(&M.pre, a);
+            M->index_type = "long long";
+    sb_init(&M->pre, a);
     for (int d = 0; d < MMA_MAX_LEVELS; d++)
-        sb_init(&M.level_pre[d], a), sb_init(&M.level_cond[d], a);
-    sb_init(&M.fns, a);
-    M.symbol = symbol;
-    StrBuf body;
-    sb_init(&body, a);
-    M.out = &body;
-    M.indent = 1;
+        sb_init(&M->level_pre[d], a), sb_init(&M->level_cond[d], a);
+    sb_init(&M->fns, a);
+    M->symbol = symbol;
+    sb_init(body, a);
+    M->out = body;
+    M->indent = 1;
+}
+
+/* The body's head: the early exit, the plan's comment, the lanes, the
+ * sm_90a body (wgmma) and the warp tile's fragments. */
+static void mma_head(Mma *M, int ffma, int perm) {
+    const MmaPlan *P = M->P;
+    const Function *f = M->f;
+    const Loop *l = P->loop->loop;
+    int T = 32 * P->warps;
     /* an early exit first: the scalars rendered after it are computed
      * only where the kernel runs (a load it guards among them) */
     int when = 0;
     const Inst *guard = guard_of(f, NULL, &when);
     if (guard)
-        sb_printf(&M.pre, "    if (%s(%s)) return; /* the early exit at line %d */\n",
-                  when ? "!" : "", render(&M, guard->loop->cond, "0", "0", -1), guard->pos.line);
-    int T = 32 * P.warps, MT = P.BM / P.wm / 16, NT = P.BN / P.wn / 8;
-    int lda = P.lda, ldb = P.ldb;
-    int stage_elems = P.BM * lda + mma_stage_rows(&P, 1) * ldb;
-    const char *mt = c_mem_type(P.in_dt, C_CUDA);
-    /* TF32, int8 and ieee also run in test/emu's CPU emulation (mma_helpers_perm) */
-    int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma && !P.bt;
-    ln(&M,
+        sb_printf(&M->pre, "    if (%s(%s)) return; /* the early exit at line %d */\n",
+                  when ? "!" : "", render(M, guard->loop->cond, "0", "0", -1), guard->pos.line);
+    ln(M,
        "// %%%d: (%d, %d) x (%d, %d) %s dot per iteration; %d warps as %d x %d, each a (%d, %d) "
        "accumulator in mma.sync fragments%s; %d stage%s%s",
-       l->results[P.acc_lane], P.BM, P.BK, P.BK, P.BN, P.shape->split ? "tf32x3" : P.shape->name,
-       P.warps, P.wm, P.wn, P.BM / P.wm, P.BN / P.wn, ffma ? " (CUDA-core fmaf)" : "", P.stages,
-       P.stages > 1 ? "s" : "", P.bt ? "; B k-major (staged transposed)" : "");
+       l->results[P->acc_lane], P->BM, P->BK, P->BK, P->BN,
+       P->shape->split ? "tf32x3" : P->shape->name, P->warps, P->wm, P->wn, P->BM / P->wm,
+       P->BN / P->wn, ffma ? " (CUDA-core fmaf)" : "", P->stages, P->stages > 1 ? "s" : "",
+       P->bt ? "; B k-major (staged transposed)" : "");
     /* (a warp index made uniform by a shuffle puts the wgmma descriptors in
      * uniform registers, but ptxas 13.0 then serializes the wgmma's: C7514) */
-    ln(&M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
-    if (P.wg.on) {
+    ln(M, "const int mt_lane = (int)threadIdx.x & 31, mt_warp = (int)threadIdx.x >> 5;");
+    if (P->wg.on) {
         /* sm_90a: the whole body (its accumulator layout differs) */
-        ln(&M, "#if MT_WGMMA_SM90");
-        emit_wgmma(&M);
-        ln(&M, "#else");
-        if (P.threads_sm90 > T) {
+        ln(M, "#if MT_WGMMA_SM90");
+        emit_wgmma(M);
+        ln(M, "#else");
+        if (P->threads_sm90 > T) {
             /* an sm_90 device launches the producer warps too (plain
              * sm_90 code: this body) */
-            ln(&M, "#if MT_ARCH_SM90");
-            ln(&M, "if ((int)threadIdx.x >= %d) return;", T);
-            ln(&M, "#endif");
+            ln(M, "#if MT_ARCH_SM90");
+            ln(M, "if ((int)threadIdx.x >= %d) return;", T);
+            ln(M, "#endif");
         }
     }
-    ln(&M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P.wn, P.wn);
-    ln(&M, "(void)mt_wr, (void)mt_wc;");
-    M.frag_mt = MT;
-    M.frag_nt = NT;
-    M.frag_rstep = 16;
-    M.frag_r0 = arena_printf(a, "mt_wr * %d", P.BM / P.wm);
-    M.frag_c0 = arena_printf(a, "mt_wc * %d", P.BN / P.wn);
-    M.frag_perm = perm;
-    M.acc_type = c_type(P.shape->acc);
-    mma_acc_init(&M);
-    mma_trip_count(&M);
-    long long step = l->step.c.i;
+    ln(M, "const int mt_wr = mt_warp / %d, mt_wc = mt_warp %% %d;", P->wn, P->wn);
+    ln(M, "(void)mt_wr, (void)mt_wc;");
+    M->frag_mt = P->BM / P->wm / 16;
+    M->frag_nt = P->BN / P->wn / 8;
+    M->frag_rstep = 16;
+    M->frag_r0 = arena_printf(M->a, "mt_wr * %d", P->BM / P->wm);
+    M->frag_c0 = arena_printf(M->a, "mt_wc * %d", P->BN / P->wn);
+    M->frag_perm = perm;
+    M->acc_type = c_type(P->shape->acc);
+    mma_acc_init(M);
+    mma_trip_count(M);
+}
+
+/* The shared-memory ring and mt_copy, the copy of iteration mt_t's
+ * operand blocks into stage mt_st; the architecture test opens here. */
+static void mma_ring(Mma *M, const char *mt, int stage_elems) {
+    const MmaPlan *P = M->P;
+    Arena *a = M->a;
+    long long step = P->loop->loop->step.c.i;
     /* the shape's least architecture (fp8: sm_89), else the fallback */
-    const char *sm80 = P.shape->sm > 80 ? arena_printf(a,
-                                                       "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= "
-                                                       "%d)",
-                                                       P.shape->sm * 10)
-                                        : "MT_MMA_TILE_SM80";
-    if (!P.shape->ldsm_b) { /* (emulated too) */
-        ln(&M, "#if %s || MT_MMA_TILE_EMULATED", sm80);
-        ln(&M, "#if MT_MMA_TILE_EMULATED");
-        ln(&M, "static __align__(16) unsigned char mt_smem[%d];", P.smem);
-        ln(&M, "#else");
-        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
-        ln(&M, "#endif");
+    const char *sm80 =
+        P->shape->sm > 80
+            ? arena_printf(a, "(MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= %d)", P->shape->sm * 10)
+            : "MT_MMA_TILE_SM80";
+    if (!P->shape->ldsm_b) { /* (emulated too) */
+        ln(M, "#if %s || MT_MMA_TILE_EMULATED", sm80);
+        ln(M, "#if MT_MMA_TILE_EMULATED");
+        ln(M, "static __align__(16) unsigned char mt_smem[%d];", P->smem);
+        ln(M, "#else");
+        ln(M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+        ln(M, "#endif");
     } else {
-        ln(&M, "#if %s", sm80);
-        ln(&M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
+        ln(M, "#if %s", sm80);
+        ln(M, "extern __shared__ __align__(16) unsigned char mt_smem[];");
     }
-    ln(&M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
-    M.dst_index[0] = arena_printf(a, "mt_gr * %d + mt_gc", lda);
-    M.dst_index[1] = arena_printf(a, "mt_gr * %d + mt_gc", ldb);
-    M.dst_offset = padded_offset;
-    mma_copy_bases(&M, 0);
-    mma_copy_bases(&M, 1);
-    /* the copy of iteration mt_t's operand blocks into stage mt_st */
-    ln(&M, "auto mt_copy = [&](int mt_t, int mt_st) {");
-    M.indent++;
-    ln(&M, "const int mt_k = mt_start + mt_t * %lld;", step);
-    ln(&M, "(void)mt_k;");
-    ln(&M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
-    ln(&M, "%s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    mma_copy(&M, 0, "mt_sa");
-    mma_copy(&M, 1, "mt_sb");
-    M.dst_index[0] = M.dst_index[1] = NULL;
-    M.dst_offset = NULL;
-    M.indent--;
-    ln(&M, "};");
-    int S = P.stages;
+    ln(M, "%s *const mt_stages = (%s *)mt_smem;", mt, mt);
+    M->dst_index[0] = arena_printf(a, "mt_gr * %d + mt_gc", P->lda);
+    M->dst_index[1] = arena_printf(a, "mt_gr * %d + mt_gc", P->ldb);
+    M->dst_offset = padded_offset;
+    mma_copy_bases(M, 0);
+    mma_copy_bases(M, 1);
+    ln(M, "auto mt_copy = [&](int mt_t, int mt_st) {");
+    M->indent++;
+    ln(M, "const int mt_k = mt_start + mt_t * %lld;", step);
+    ln(M, "(void)mt_k;");
+    ln(M, "%s *const mt_sa = mt_stages + mt_st * %d;", mt, stage_elems);
+    ln(M, "%s *const mt_sb = mt_sa + %d;", mt, P->BM * P->lda);
+    mma_copy(M, 0, "mt_sa");
+    mma_copy(M, 1, "mt_sb");
+    M->dst_index[0] = M->dst_index[1] = NULL;
+    M->dst_offset = NULL;
+    M->indent--;
+    ln(M, "};");
+}
+
+/* The K loop over the ring of P.stages stages: the prologue's copies,
+ * then per iteration a wait, the next copy and the tile's products. */
+static void mma_pipeline(Mma *M, const char *mt, int stage_elems, int ffma, int perm) {
+    const MmaPlan *P = M->P;
+    int S = P->stages;
     if (S > 1) {
-        ln(&M, "#pragma unroll");
-        ln(&M, "for (int mt_p = 0; mt_p < %d; mt_p++) {", S - 1);
-        ln(&M, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
-        ln(&M, "    mt_cp_async_commit();");
-        ln(&M, "}");
+        ln(M, "#pragma unroll");
+        ln(M, "for (int mt_p = 0; mt_p < %d; mt_p++) {", S - 1);
+        ln(M, "    if (mt_p < mt_n) mt_copy(mt_p, mt_p);");
+        ln(M, "    mt_cp_async_commit();");
+        ln(M, "}");
     }
-    ln(&M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
-    M.indent++;
+    ln(M, "for (int mt_t = 0; mt_t < mt_n; mt_t++) {");
+    M->indent++;
     if (S > 1) {
-        ln(&M, "mt_cp_async_wait<%d>();", S - 2);
-        ln(&M, "__syncthreads();");
-        ln(&M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1,
+        ln(M, "mt_cp_async_wait<%d>();", S - 2);
+        ln(M, "__syncthreads();");
+        ln(M, "if (mt_t + %d < mt_n) mt_copy(mt_t + %d, (mt_t + %d) %% %d);", S - 1, S - 1, S - 1,
            S);
-        ln(&M, "mt_cp_async_commit();");
-        ln(&M, "const %s *const mt_sa = mt_stages + (mt_t %% %d) * %d;", mt, S, stage_elems);
+        ln(M, "mt_cp_async_commit();");
+        ln(M, "const %s *const mt_sa = mt_stages + (mt_t %% %d) * %d;", mt, S, stage_elems);
     } else {
-        ln(&M, "mt_copy(mt_t, 0);");
-        ln(&M, "mt_cp_async_commit();");
-        ln(&M, "mt_cp_async_wait<0>();");
-        ln(&M, "__syncthreads();");
-        ln(&M, "const %s *const mt_sa = mt_stages;", mt);
+        ln(M, "mt_copy(mt_t, 0);");
+        ln(M, "mt_cp_async_commit();");
+        ln(M, "mt_cp_async_wait<0>();");
+        ln(M, "__syncthreads();");
+        ln(M, "const %s *const mt_sa = mt_stages;", mt);
     }
-    ln(&M, "const %s *const mt_sb = mt_sa + %d;", mt, P.BM * lda);
-    if (ffma) emit_compute_ffma(&M, "mt_sa", "mt_sb");
-    else if (perm) emit_compute_perm(&M, "mt_sa", "mt_sb");
-    else emit_compute(&M, "mt_sa", "mt_sb");
-    if (S == 1) ln(&M, "__syncthreads();");
-    M.indent--;
-    ln(&M, "}");
+    ln(M, "const %s *const mt_sb = mt_sa + %d;", mt, P->BM * P->lda);
+    if (ffma) emit_compute_ffma(M, "mt_sa", "mt_sb");
+    else if (perm) emit_compute_perm(M, "mt_sa", "mt_sb");
+    else emit_compute(M, "mt_sa", "mt_sb");
+    if (S == 1) ln(M, "__syncthreads();");
+    M->indent--;
+    ln(M, "}");
+}
+
+/* The epilogue after the tensor-core loop, the CUDA-core fallback with
+ * its own epilogue, and the architecture tests closed. */
+static void mma_tail(Mma *M) {
+    const MmaPlan *P = M->P;
     /* the ring is free after the loop: the epilogue's store staged
      * through it; the CUDA-core fallback stores from its fragments */
-    M.stage_smem = "mt_stages";
-    M.stage_bytes = P.smem;
-    mma_epilogue(&M);
-    M.stage_smem = NULL;
-    M.ename = ARENA_ARRAY(a, const char *, f->nvalues + 1);
-    M.acc_elem = NULL;
-    ln(&M, "#else");
-    emit_fallback(&M);
-    mma_epilogue(&M);
-    ln(&M, "#endif");
-    if (P.wg.on) ln(&M, "#endif");
+    M->stage_smem = "mt_stages";
+    M->stage_bytes = P->smem;
+    mma_epilogue(M);
+    M->stage_smem = NULL;
+    M->ename = ARENA_ARRAY(M->a, const char *, M->f->nvalues + 1);
+    M->acc_elem = NULL;
+    ln(M, "#else");
+    emit_fallback(M);
+    mma_epilogue(M);
+    ln(M, "#endif");
+    if (P->wg.on) ln(M, "#endif");
+}
 
+/* The unit: the helpers the code calls, the kernel's signature and body. */
+static const char *mma_assemble(Mma *M, const StrBuf *body) {
+    const MmaPlan *P = M->P;
+    const Function *f = M->f;
+    Arena *a = M->a;
+    int T = 32 * P->warps;
     StrBuf out;
     sb_init(&out, a);
     sb_puts(&out, mma_helpers());
-    if (!P.shape->ldsm_b) sb_puts(&out, cuda_mma_perm_helpers(a));
-    if (P.wg.on) sb_puts(&out, wgmma_helpers(a, &P));
+    if (!P->shape->ldsm_b) sb_puts(&out, cuda_mma_perm_helpers(a));
+    if (P->wg.on) sb_puts(&out, wgmma_helpers(a, P));
     /* (the loop over tiles renders scalars of kernel entry: first) */
-    const char *tiles = P.outer ? tile_loop(&M, sb_str(&body)) : NULL;
+    const char *tiles = P->outer ? tile_loop(M, sb_str(body)) : NULL;
     /* the helpers that the kernel entry's scalars and the body call */
-    const char *code = arena_printf(a, "%s%s", sb_str(&M.pre), tiles ? tiles : sb_str(&body));
+    const char *code = arena_printf(a, "%s%s", sb_str(&M->pre), tiles ? tiles : sb_str(body));
     sb_puts(&out, c_triton_helpers(a, code));
     sb_puts(&out, asm_cuda_helpers(a, f, code));
-    sb_puts(&out, sb_str(&M.fns));
-    if (P.threads_sm90 > T)
+    sb_puts(&out, sb_str(&M->fns));
+    if (P->threads_sm90 > T)
         sb_printf(&out,
-                  "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid "
-                  "%s(",
-                  P.threads_sm90, T, symbol);
-    else sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, symbol);
+                  "extern \"C\" __global__ __launch_bounds__(MT_ARCH_SM90 ? %d : %d)\nvoid %s(",
+                  P->threads_sm90, T, M->symbol);
+    else sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(", T, M->symbol);
     for (int i = 0; i < f->nparams; i++)
-        sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M.pnames[i]);
+        sb_printf(&out, "%s%s %s", i ? ", " : "", c_param_type(a, f->params[i].type), M->pnames[i]);
     sb_puts(&out, ") {\n");
-    sb_puts(&out, sb_str(&M.pre));
-    sb_puts(&out, tiles ? tiles : sb_str(&body));
+    sb_puts(&out, sb_str(&M->pre));
+    sb_puts(&out, tiles ? tiles : sb_str(body));
     sb_puts(&out, "}\n");
     return sb_str(&out);
+}
+
+const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, const char *symbol,
+                          const int *param_div) {
+    MmaPlan P = *plan;
+    Mma M = {0};
+    StrBuf body;
+    mma_setup(&M, a, f, &P, symbol, param_div, &body);
+    int stage_elems = P.BM * P.lda + mma_stage_rows(&P, 1) * P.ldb;
+    const char *mt = c_mem_type(P.in_dt, C_CUDA);
+    /* TF32, int8 and ieee also run in test/emu's CPU emulation (mma_helpers_perm) */
+    int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma && !P.bt;
+    mma_head(&M, ffma, perm);
+    mma_ring(&M, mt, stage_elems);
+    mma_pipeline(&M, mt, stage_elems, ffma, perm);
+    mma_tail(&M);
+    return mma_assemble(&M, &body);
 }
