@@ -6,7 +6,7 @@
 #                     [O2_SOURCE <more.py> O2_CASES <case>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
-#                     [HOST_C])
+#                     [HOST_C] [ALWAYS_MLIR_TESTS])
 #
 # One language-area suite (test/lang_*): each case
 # "name|kernel|signature|constexprs[|grid]" (grid default "1"; with
@@ -22,7 +22,10 @@
 # alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
 #   <suite>.Host.*   always (labels HOST_LABELS)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
-#   <suite>.Mlir.*   the MLIR backend (skipped without a GPU)
+#   <suite>.Mlir.*   the MLIR backend (skipped without a GPU; registered only
+#                    where the MLIR library is built, unless ALWAYS_MLIR_TESTS:
+#                    then wherever CUDA is, the test program skipping them
+#                    when built without <D>_MLIR)
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
 #                    by mlir-opt and assembled by ptxas (label mlir)
 # DIRECTORY_LABELS label every test of the directory.
@@ -33,6 +36,12 @@
 #   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300).
 # HOST_C: every generated NAME_host.c compiled by gcc and clang as strict
 #   C11, warnings as errors (<suite>.host_c.gcc / .clang; PER_LEVEL only).
+# The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
+set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C ALWAYS_MLIR_TESTS)
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME)
+set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS EMU_LABELS
+  EMU_DEFINITIONS)
+
 function(_mytriton_lang_case entry default_grid)
   string(REPLACE "|" ";" _f "${entry}")
   list(GET _f 0 _c)
@@ -56,9 +65,8 @@ function(_mytriton_lang_case entry default_grid)
 endfunction()
 
 function(mytriton_lang_suite suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
-    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
-    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
+    "${_MYTRITON_LANG_MULTI}")
   if(IS_ABSOLUTE "${S_SOURCE}")
     set(_source "${S_SOURCE}")
   else()
@@ -166,7 +174,7 @@ function(mytriton_lang_suite suite)
     DISCOVERY_MODE PRE_TEST)
   if(CMAKE_CUDA_COMPILER)
     mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*")
-    if(_mlir)
+    if(_mlir OR S_ALWAYS_MLIR_TESTS)
       mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Mlir*")
     endif()
   endif()
@@ -179,9 +187,8 @@ endfunction()
 
 # The EMU_* part of mytriton_lang_suite() (the same arguments).
 function(mytriton_lang_emu suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
-    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
-    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
+    "${_MYTRITON_LANG_MULTI}")
   if(NOT S_EMU_PREFIX)
     return()
   endif()
