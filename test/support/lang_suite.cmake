@@ -2,11 +2,11 @@
 #                     CASES <case>...
 #                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
-#                     [TEST_OPTIONS <compile option>...]
+#                     [TEST_OPTIONS <compile option>...] [TEST_LIBRARIES <lib>...]
 #                     [O2_SOURCE <more.py> O2_CASES <case>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
-#                     [HOST_C] [ALWAYS_MLIR_TESTS])
+#                     [HOST_C] [NO_MLIR] [ALWAYS_MLIR_TESTS] [NO_LOWERING])
 #
 # One language-area suite (test/lang_*): each case
 # "name|kernel|signature|constexprs[|grid]" (grid default "1"; with
@@ -18,7 +18,8 @@
 # backend (with mlir-opt of MLIR 19) as launch_<n>_m_mlir in
 # mytriton_<suite>_mlir; the test program mytriton_<suite>_test built from
 # <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1) and TEST_OPTIONS (and the
-# project's warnings unless NO_WARNINGS); O2_CASES, from O2_SOURCE, at -O2
+# project's warnings unless NO_WARNINGS), linked with the suite's libraries
+# and TEST_LIBRARIES; O2_CASES, from O2_SOURCE, at -O2
 # alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
 #   <suite>.Host.*   always (labels HOST_LABELS)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
@@ -29,6 +30,8 @@
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
 #                    by mlir-opt and assembled by ptxas (label mlir)
 # DIRECTORY_LABELS label every test of the directory.
+# NO_MLIR: no MLIR library (nor <suite>.Mlir.*); NO_LOWERING: no
+#   <suite>.mlir.* (for a suite that lowers its kernels in a way of its own).
 # EMU_PREFIX: each case's generated CUDA at -O1 and -O2 (<EMU_NAME><name>_o<l>,
 #   in emu/<that>/, EMU_NAME default <p>_) compiled as C++ against test/emu's
 #   CPU emulation of CUDA into mytriton_<suite>_emu_test (<test.cpp> with
@@ -37,10 +40,11 @@
 # HOST_C: every generated NAME_host.c compiled by gcc and clang as strict
 #   C11, warnings as errors (<suite>.host_c.gcc / .clang; PER_LEVEL only).
 # The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
-set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C ALWAYS_MLIR_TESTS)
+set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
+  NO_LOWERING)
 set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME)
-set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS EMU_LABELS
-  EMU_DEFINITIONS)
+set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
+  EMU_LABELS EMU_DEFINITIONS)
 
 function(_mytriton_lang_case entry default_grid)
   string(REPLACE "|" ";" _f "${entry}")
@@ -136,14 +140,14 @@ function(mytriton_lang_suite suite)
 
   set(_mlir OFF)
   mytriton_find_mlir_opt(_mlir_opt)
-  if(CMAKE_CUDA_COMPILER AND _mlir_opt)
+  if(CMAKE_CUDA_COMPILER AND _mlir_opt AND NOT S_NO_MLIR)
     set(_mlir ON)
     mytriton_add_kernels(mytriton_${suite}_mlir ${_margs} BACKENDS mlir)
   endif()
 
   set(_test mytriton_${suite}_test)
   add_executable(${_test} ${S_TEST})
-  target_link_libraries(${_test} PRIVATE ${_libs} GTest::gtest_main)
+  target_link_libraries(${_test} PRIVATE ${_libs} ${S_TEST_LIBRARIES} GTest::gtest_main)
   target_compile_features(${_test} PRIVATE cxx_std_17)
   if(CMAKE_CUDA_COMPILER)
     target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_CUDA=1)
@@ -181,8 +185,10 @@ function(mytriton_lang_suite suite)
 
   mytriton_lang_emu(${suite} ${ARGN})
 
-  mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
-    LABELS ${suite} mlir CASES ${S_CASES})
+  if(NOT S_NO_LOWERING)
+    mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
+      LABELS ${suite} mlir CASES ${S_CASES})
+  endif()
 endfunction()
 
 # The EMU_* part of mytriton_lang_suite() (the same arguments).
