@@ -2,26 +2,34 @@
 #                     CASES <case>...
 #                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
+#                     [HOST_FILTER <gtest filter>]
 #                     [TEST_OPTIONS <compile option>...] [TEST_LIBRARIES <lib>...]
+#                     [TEST_DEFINITIONS <def>...]
 #                     [O2_SOURCE <more.py> O2_CASES <case>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
-#                     [HOST_C] [NO_MLIR] [ALWAYS_MLIR_TESTS] [NO_LOWERING])
+#                     [HOST_C] [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
+#                     [NO_LOWERING])
 #
 # One language-area suite (test/lang_*): each case
-# "name|kernel|signature|constexprs[|grid]" (grid default "1"; with
-# NO_DEFAULT_GRID an absent or empty grid passes none: the launcher takes
-# it) compiled at -O1 and -O2 for the host (and, with a CUDA compiler, the
+# "name|kernel|signature|constexprs[|grid[|keywords]]" (constexprs: NAME=VALUE
+# items separated by spaces, a value may hold spaces as in COEFS=(1.0, 2.0):
+# an item starts at NAME=; grid default "1"; with NO_DEFAULT_GRID an absent
+# or empty grid passes none: the launcher takes it; keywords: more KERNEL
+# keywords of mytriton_add_kernels() and their values, space-separated, as
+# "DEBUG ON", for the libraries, not taken by EMU_PREFIX nor by the
+# lowering tests, whose constexpr values have no spaces) compiled at -O1 and -O2 for the host (and, with a CUDA compiler, the
 # CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
 # without PREFIX), in the library mytriton_<suite>_kernels (PER_LEVEL: one
 # library per level, mytriton_<suite>_o1 / _o2), and at -O1 for the MLIR
 # backend (with mlir-opt of MLIR 19) as launch_<n>_m_mlir in
 # mytriton_<suite>_mlir; the test program mytriton_<suite>_test built from
-# <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1) and TEST_OPTIONS (and the
-# project's warnings unless NO_WARNINGS), linked with the suite's libraries
-# and TEST_LIBRARIES; O2_CASES, from O2_SOURCE, at -O2
+# <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1), TEST_DEFINITIONS and
+# TEST_OPTIONS (and the project's warnings unless NO_WARNINGS), linked with
+# the suite's libraries and TEST_LIBRARIES; O2_CASES, from O2_SOURCE, at -O2
 # alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
-#   <suite>.Host.*   always (labels HOST_LABELS)
+#   <suite>.Host.*   always (labels HOST_LABELS; HOST_FILTER: the gtest filter
+#                    of these tests instead of Host*)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
 #   <suite>.Mlir.*   the MLIR backend (skipped without a GPU; registered only
 #                    where the MLIR library is built, unless ALWAYS_MLIR_TESTS:
@@ -30,7 +38,8 @@
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
 #                    by mlir-opt and assembled by ptxas (label mlir)
 # DIRECTORY_LABELS label every test of the directory.
-# NO_MLIR: no MLIR library (nor <suite>.Mlir.*); NO_LOWERING: no
+# NO_MLIR: no MLIR library (nor <suite>.Mlir.*); MLIR_CASES: the names of
+#   the cases of the MLIR library (default: all); NO_LOWERING: no
 #   <suite>.mlir.* (for a suite that lowers its kernels in a way of its own).
 # EMU_PREFIX: each case's generated CUDA at -O1 and -O2 (<EMU_NAME><name>_o<l>,
 #   in emu/<that>/, EMU_NAME default <p>_) compiled as C++ against test/emu's
@@ -42,9 +51,10 @@
 # The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
 set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
   NO_LOWERING)
-set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME)
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME
+  HOST_FILTER)
 set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
-  EMU_LABELS EMU_DEFINITIONS)
+  TEST_DEFINITIONS MLIR_CASES EMU_LABELS EMU_DEFINITIONS)
 
 function(_mytriton_lang_case entry default_grid)
   string(REPLACE "|" ";" _f "${entry}")
@@ -53,6 +63,7 @@ function(_mytriton_lang_case entry default_grid)
   list(GET _f 2 _s)
   list(GET _f 3 _d)
   set(_g "${default_grid}")
+  set(_w "")
   list(LENGTH _f _n)
   if(_n GREATER 4)
     list(GET _f 4 _g4)
@@ -60,12 +71,18 @@ function(_mytriton_lang_case entry default_grid)
       set(_g "${_g4}")
     endif()
   endif()
-  string(REPLACE " " ";" _d "${_d}")
+  if(_n GREATER 5)
+    list(GET _f 5 _w)
+    string(REPLACE " " ";" _w "${_w}")
+  endif()
+  string(STRIP "${_d}" _d)
+  string(REGEX REPLACE " +([A-Za-z_][A-Za-z0-9_]*=)" ";\\1" _d "${_d}")
   set(_case "${_c}" PARENT_SCOPE)
   set(_kernel "${_k}" PARENT_SCOPE)
   set(_sig "${_s}" PARENT_SCOPE)
   set(_defs "${_d}" PARENT_SCOPE)
   set(_grid "${_g}" PARENT_SCOPE)
+  set(_keys "${_w}" PARENT_SCOPE)
 endfunction()
 
 function(mytriton_lang_suite suite)
@@ -103,10 +120,10 @@ function(mytriton_lang_suite suite)
         set(_g GRID "${_grid}")
       endif()
       list(APPEND _args KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_o${_level}
-        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g})
-      if(_level EQUAL 1)
+        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_keys})
+      if(_level EQUAL 1 AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
         list(APPEND _margs KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_m
-          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g})
+          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
       endif()
       if(S_PER_LEVEL)
         set(_lib mytriton_${suite}_o${_level})
@@ -162,6 +179,9 @@ function(mytriton_lang_suite suite)
   if(NOT S_NO_WARNINGS)
     mytriton_target_warnings(${_test})
   endif()
+  if(S_TEST_DEFINITIONS)
+    target_compile_definitions(${_test} PRIVATE ${S_TEST_DEFINITIONS})
+  endif()
   if(S_TEST_OPTIONS)
     target_compile_options(${_test} PRIVATE ${S_TEST_OPTIONS})
   endif()
@@ -174,7 +194,11 @@ function(mytriton_lang_suite suite)
     string(REPLACE ";" "\\;" _hl "${S_HOST_LABELS}")
     set(_host_props PROPERTIES LABELS "${_hl}")
   endif()
-  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Host*" ${_host_props}
+  set(_host_filter "Host*")
+  if(S_HOST_FILTER)
+    set(_host_filter "${S_HOST_FILTER}")
+  endif()
+  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "${_host_filter}" ${_host_props}
     DISCOVERY_MODE PRE_TEST)
   if(CMAKE_CUDA_COMPILER)
     mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*")
@@ -186,6 +210,13 @@ function(mytriton_lang_suite suite)
   mytriton_lang_emu(${suite} ${ARGN})
 
   if(NOT S_NO_LOWERING)
+    foreach(_entry IN LISTS S_CASES)
+      _mytriton_lang_case("${_entry}" "")
+      if(_keys)
+        message(FATAL_ERROR "mytriton_lang_suite(${suite}): the lowering tests take no case with "
+          "keywords (${_case}: ${_keys}); NO_LOWERING")
+      endif()
+    endforeach()
     mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
       LABELS ${suite} mlir CASES ${S_CASES})
   endif()
@@ -220,6 +251,10 @@ function(mytriton_lang_emu suite)
   set(_header "")
   foreach(_entry IN LISTS S_CASES)
     _mytriton_lang_case("${_entry}" "${_default_grid}")
+    if(_keys)
+      message(FATAL_ERROR "mytriton_lang_suite(${suite}): EMU_PREFIX takes no case with keywords "
+        "(${_case}: ${_keys})")
+    endif()
     set(_dargs "")
     foreach(_d IN LISTS _defs)
       list(APPEND _dargs -D ${_d})
