@@ -1,18 +1,20 @@
-# mytriton_lang_suite(<suite> DEFINE <D> SOURCE <kernels.py> TEST <test.cpp>
+# mytriton_lang_suite(<suite> DEFINE <D> [SOURCE <kernels.py>] TEST <test.cpp>
 #                     CASES <case>...
 #                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
 #                     [HOST_FILTER <gtest filter>]
 #                     [TEST_OPTIONS <compile option>...] [TEST_LIBRARIES <lib>...]
-#                     [TEST_DEFINITIONS <def>...]
+#                     [TEST_DEFINITIONS <def>...] [TEST_PROPERTIES <prop> <value>...]
 #                     [O2_SOURCE <more.py> O2_CASES <case>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
 #                     [HOST_C] [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
-#                     [NO_LOWERING])
+#                     [NO_LOWERING | LOWERING_CASES <name>...])
 #
 # One language-area suite (test/lang_*): each case
-# "name|kernel|signature|constexprs[|grid[|keywords]]" (constexprs: NAME=VALUE
+# "name|kernel|signature|constexprs[|grid[|keywords]]" (kernel: a function of
+# SOURCE, or <file.py>:<function>, the file relative to the current source
+# directory as SOURCE; constexprs: NAME=VALUE
 # items separated by spaces, a value may hold spaces as in COEFS=(1.0, 2.0):
 # an item starts at NAME=; grid default "1"; with NO_DEFAULT_GRID an absent
 # or empty grid passes none: the launcher takes it; keywords: more KERNEL
@@ -36,7 +38,9 @@
 #                    then wherever CUDA is, the test program skipping them
 #                    when built without <D>_MLIR)
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
-#                    by mlir-opt and assembled by ptxas (label mlir)
+#                    by mlir-opt and assembled by ptxas (label mlir; the cases
+#                    LOWERING_CASES names, default all)
+# TEST_PROPERTIES: test properties of the Host, Cuda and Mlir tests (TIMEOUT 120).
 # DIRECTORY_LABELS label every test of the directory.
 # NO_MLIR: no MLIR library (nor <suite>.Mlir.*); MLIR_CASES: the names of
 #   the cases of the MLIR library (default: all); NO_LOWERING: no
@@ -54,12 +58,26 @@ set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR 
 set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME
   HOST_FILTER)
 set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
-  TEST_DEFINITIONS MLIR_CASES EMU_LABELS EMU_DEFINITIONS)
+  TEST_DEFINITIONS TEST_PROPERTIES MLIR_CASES LOWERING_CASES EMU_LABELS EMU_DEFINITIONS)
 
-function(_mytriton_lang_case entry default_grid)
+function(_mytriton_lang_case entry default_grid source)
   string(REPLACE "|" ";" _f "${entry}")
   list(GET _f 0 _c)
   list(GET _f 1 _k)
+  string(FIND "${_k}" ":" _colon REVERSE)
+  if(NOT _colon EQUAL -1)
+    string(SUBSTRING "${_k}" 0 ${_colon} source)
+    math(EXPR _colon "${_colon} + 1")
+    string(SUBSTRING "${_k}" ${_colon} -1 _k)
+  endif()
+  if(source STREQUAL "")
+    message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: no SOURCE and no <file.py>: in its "
+      "kernel '${_k}'")
+  elseif(IS_ABSOLUTE "${source}")
+    set(_a "${source}")
+  else()
+    set(_a "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
+  endif()
   list(GET _f 2 _s)
   list(GET _f 3 _d)
   set(_g "${default_grid}")
@@ -83,16 +101,13 @@ function(_mytriton_lang_case entry default_grid)
   set(_defs "${_d}" PARENT_SCOPE)
   set(_grid "${_g}" PARENT_SCOPE)
   set(_keys "${_w}" PARENT_SCOPE)
+  set(_src "${source}" PARENT_SCOPE)
+  set(_src_path "${_a}" PARENT_SCOPE)
 endfunction()
 
 function(mytriton_lang_suite suite)
   cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
     "${_MYTRITON_LANG_MULTI}")
-  if(IS_ABSOLUTE "${S_SOURCE}")
-    set(_source "${S_SOURCE}")
-  else()
-    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
-  endif()
   set(_p "")
   if(S_PREFIX)
     set(_p "${S_PREFIX}_")
@@ -114,15 +129,15 @@ function(mytriton_lang_suite suite)
       set(_args "")
     endif()
     foreach(_entry IN LISTS S_CASES)
-      _mytriton_lang_case("${_entry}" "${_default_grid}")
+      _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
       set(_g "")
       if(NOT _grid STREQUAL "")
         set(_g GRID "${_grid}")
       endif()
-      list(APPEND _args KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_o${_level}
+      list(APPEND _args KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_o${_level}
         SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_keys})
       if(_level EQUAL 1 AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
-        list(APPEND _margs KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_m
+        list(APPEND _margs KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_m
           SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
       endif()
       if(S_PER_LEVEL)
@@ -136,8 +151,8 @@ function(mytriton_lang_suite suite)
     endif()
   endforeach()
   foreach(_entry IN LISTS S_O2_CASES)
-    _mytriton_lang_case("${_entry}" "1")
-    list(APPEND _args KERNEL ${_kernel} SOURCE ${S_O2_SOURCE} NAME ${_p}${_case}_o2
+    _mytriton_lang_case("${_entry}" "1" "${S_O2_SOURCE}")
+    list(APPEND _args KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_o2
       SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "${_grid}")
   endforeach()
   if(NOT S_PER_LEVEL)
@@ -190,9 +205,17 @@ function(mytriton_lang_suite suite)
     set_property(DIRECTORY PROPERTY LABELS ${S_DIRECTORY_LABELS})
   endif()
   set(_host_props "")
+  if(S_HOST_LABELS OR S_TEST_PROPERTIES)
+    set(_host_props PROPERTIES)
+  endif()
   if(S_HOST_LABELS)
     string(REPLACE ";" "\\;" _hl "${S_HOST_LABELS}")
-    set(_host_props PROPERTIES LABELS "${_hl}")
+    list(APPEND _host_props LABELS "${_hl}")
+  endif()
+  list(APPEND _host_props ${S_TEST_PROPERTIES})
+  set(_gpu_props "")
+  if(S_TEST_PROPERTIES)
+    set(_gpu_props PROPERTIES ${S_TEST_PROPERTIES})
   endif()
   set(_host_filter "Host*")
   if(S_HOST_FILTER)
@@ -201,9 +224,9 @@ function(mytriton_lang_suite suite)
   gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "${_host_filter}" ${_host_props}
     DISCOVERY_MODE PRE_TEST)
   if(CMAKE_CUDA_COMPILER)
-    mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*")
+    mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*" ${_gpu_props})
     if(_mlir OR S_ALWAYS_MLIR_TESTS)
-      mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Mlir*")
+      mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Mlir*" ${_gpu_props})
     endif()
   endif()
 
@@ -211,14 +234,18 @@ function(mytriton_lang_suite suite)
 
   if(NOT S_NO_LOWERING)
     foreach(_entry IN LISTS S_CASES)
-      _mytriton_lang_case("${_entry}" "")
+      _mytriton_lang_case("${_entry}" "" "${S_SOURCE}")
+      if(S_LOWERING_CASES AND NOT _case IN_LIST S_LOWERING_CASES)
+        continue()
+      endif()
       if(_keys)
         message(FATAL_ERROR "mytriton_lang_suite(${suite}): the lowering tests take no case with "
-          "keywords (${_case}: ${_keys}); NO_LOWERING")
+          "keywords (${_case}: ${_keys}); NO_LOWERING or LOWERING_CASES")
       endif()
+      list(JOIN _defs " " _d)
+      mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_src_path} MLIR_OPT "${_mlir_opt}"
+        LABELS ${suite} mlir CASES "${_case}|${_kernel}|${_sig}|${_d}")
     endforeach()
-    mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
-      LABELS ${suite} mlir CASES ${S_CASES})
   endif()
 endfunction()
 
@@ -228,11 +255,6 @@ function(mytriton_lang_emu suite)
     "${_MYTRITON_LANG_MULTI}")
   if(NOT S_EMU_PREFIX)
     return()
-  endif()
-  if(IS_ABSOLUTE "${S_SOURCE}")
-    set(_source "${S_SOURCE}")
-  else()
-    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
   endif()
   if(DEFINED S_EMU_NAME)
     set(_p "${S_EMU_NAME}")
@@ -250,7 +272,7 @@ function(mytriton_lang_emu suite)
   set(_incs "")
   set(_header "")
   foreach(_entry IN LISTS S_CASES)
-    _mytriton_lang_case("${_entry}" "${_default_grid}")
+    _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
     if(_keys)
       message(FATAL_ERROR "mytriton_lang_suite(${suite}): EMU_PREFIX takes no case with keywords "
         "(${_case}: ${_keys})")
@@ -269,9 +291,9 @@ function(mytriton_lang_emu suite)
       add_custom_command(
         OUTPUT "${_dir}/${_name}.cu" "${_dir}/${_name}.h"
         COMMAND ${CMAKE_COMMAND} -E make_directory "${_dir}"
-        COMMAND mytritonc "${_source}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
+        COMMAND mytritonc "${_src_path}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
                 --name ${_name} -O${_level} --python "${MYTRITON_TEST_PYTHON}" -o "${_dir}"
-        DEPENDS "${_source}" mytritonc "${MYTRITON_SHIM}"
+        DEPENDS "${_src_path}" mytritonc "${MYTRITON_SHIM}"
         COMMENT "mytritonc ${_name} (-O${_level}, emulated CUDA)" VERBATIM)
       add_custom_command(
         OUTPUT "${_dir}/${_name}_emu.cpp"
