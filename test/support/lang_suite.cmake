@@ -1,35 +1,43 @@
 # mytriton_lang_suite(<suite> DEFINE <D> [SOURCE <kernels.py>] TEST <test.cpp>
 #                     CASES <case>...
-#                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
+#                     [PREFIX <p>] [LIBRARY <name>] [PER_LEVEL] [NO_DEFAULT_GRID]
+#                     [NO_WARNINGS] [TEST_OPTIONS <compile option>...]
+#                     [TEST_DEFINITIONS <def>...] [TEST_LIBRARIES <lib>...]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
-#                     [HOST_FILTER <gtest filter>]
-#                     [TEST_OPTIONS <compile option>...] [TEST_LIBRARIES <lib>...]
-#                     [TEST_DEFINITIONS <def>...] [TEST_PROPERTIES <prop> <value>...]
+#                     [HOST_FILTER <gtest filter>] [TEST_PROPERTIES <prop> <value>...]
 #                     [O2_SOURCE <more.py> O2_CASES <case>...]
+#                     [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
+#                     [NO_LOWERING | LOWERING_CASES <name>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
-#                     [HOST_C] [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
-#                     [NO_LOWERING | LOWERING_CASES <name>...])
+#                     [HOST_C])
 #
-# One language-area suite (test/lang_*): each case
-# "name|kernel|signature|constexprs[|grid[|keywords]]" (kernel: a function of
-# SOURCE, or <file.py>:<function>, the file relative to the current source
-# directory as SOURCE; constexprs: NAME=VALUE
-# items separated by spaces, a value may hold spaces as in COEFS=(1.0, 2.0):
-# an item starts at NAME=; grid default "1"; with NO_DEFAULT_GRID an absent
-# or empty grid passes none: the launcher takes it; keywords: more KERNEL
-# keywords of mytriton_add_kernels() and their values, space-separated, as
-# "DEBUG ON", for the libraries, not taken by EMU_PREFIX nor by the
-# lowering tests, whose constexpr values have no spaces) compiled at -O1 and -O2 for the host (and, with a CUDA compiler, the
-# CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
-# without PREFIX), in the library mytriton_<suite>_kernels (PER_LEVEL: one
-# library per level, mytriton_<suite>_o1 / _o2), and at -O1 for the MLIR
-# backend (with mlir-opt of MLIR 19) as launch_<n>_m_mlir in
-# mytriton_<suite>_mlir; the test program mytriton_<suite>_test built from
-# <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1), TEST_DEFINITIONS and
-# TEST_OPTIONS (and the project's warnings unless NO_WARNINGS), linked with
-# the suite's libraries and TEST_LIBRARIES; O2_CASES, from O2_SOURCE, at -O2
-# alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
+# One language-area suite (test/lang_*). Each case is
+#   "name|kernel|signature|constexprs[|grid[|keywords]]"
+#   kernel      a function of SOURCE, or <file.py>:<function> (the file
+#               relative to the current source directory, as SOURCE)
+#   constexprs  NAME=VALUE items separated by spaces; a value may hold spaces
+#               (COEFS=(1.0, 2.0)): an item starts where NAME= does
+#   grid        default "1"; with NO_DEFAULT_GRID an absent or empty grid
+#               passes none (the launcher takes it)
+#   keywords    more KERNEL keywords of mytriton_add_kernels() with their
+#               values, space-separated ("DEBUG ON", "NUM_WARPS 4 GRID_PARAMS
+#               B"); with OPT_LEVEL <l> among them the case is a single-level
+#               one (below)
+# and is compiled at -O1 and -O2 for the host (and, with a CUDA compiler,
+# the CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
+# without PREFIX), in the library mytriton_<suite>_kernels (or LIBRARY;
+# PER_LEVEL: one library per level, mytriton_<suite>_o1 / _o2), and at -O1
+# for the MLIR backend (with a CUDA compiler and mlir-opt of MLIR 19) as
+# launch_<n>_m_mlir in mytriton_<suite>_mlir (MLIR_CASES: those cases alone;
+# NO_MLIR: no such library). A single-level case is compiled at -O<l> alone
+# as launch_<n> (no _o<l>), for the host and CUDA backends alone; O2_CASES,
+# from O2_SOURCE, at -O2 alone as launch_<n>_o2 (no MLIR either). Single-level
+# cases come after the others in their library, in their order.
+# The test program mytriton_<suite>_test is built from <test.cpp> with
+# <D>_CUDA and <D>_MLIR (0 or 1), TEST_DEFINITIONS and TEST_OPTIONS (and the
+# project's warnings unless NO_WARNINGS), linked with the suite's libraries
+# and TEST_LIBRARIES, and run as
 #   <suite>.Host.*   always (labels HOST_LABELS; HOST_FILTER: the gtest filter
 #                    of these tests instead of Host*)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
@@ -37,26 +45,27 @@
 #                    where the MLIR library is built, unless ALWAYS_MLIR_TESTS:
 #                    then wherever CUDA is, the test program skipping them
 #                    when built without <D>_MLIR)
+# (TEST_PROPERTIES: more test properties of those three, as TIMEOUT 120);
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
-#                    by mlir-opt and assembled by ptxas (label mlir; the cases
-#                    LOWERING_CASES names, default all)
-# TEST_PROPERTIES: test properties of the Host, Cuda and Mlir tests (TIMEOUT 120).
+#                    by mlir-opt and assembled by ptxas (label mlir; with
+#                    mlir-opt of MLIR 19; LOWERING_CASES: those cases alone,
+#                    NO_LOWERING: none; not the single-level cases; no case
+#                    with keywords, nor constexpr values with spaces).
 # DIRECTORY_LABELS label every test of the directory.
-# NO_MLIR: no MLIR library (nor <suite>.Mlir.*); MLIR_CASES: the names of
-#   the cases of the MLIR library (default: all); NO_LOWERING: no
-#   <suite>.mlir.* (for a suite that lowers its kernels in a way of its own).
 # EMU_PREFIX: each case's generated CUDA at -O1 and -O2 (<EMU_NAME><name>_o<l>,
 #   in emu/<that>/, EMU_NAME default <p>_) compiled as C++ against test/emu's
 #   CPU emulation of CUDA into mytriton_<suite>_emu_test (<test.cpp> with
 #   <D>_EMU=1 and EMU_DEFINITIONS; emu/<EMU_HEADER> includes every unit's
-#   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300).
+#   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300); not
+#   the single-level cases; no case with keywords.
 # HOST_C: every generated NAME_host.c compiled by gcc and clang as strict
 #   C11, warnings as errors (<suite>.host_c.gcc / .clang; PER_LEVEL only).
+
 # The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
 set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
   NO_LOWERING)
-set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST O2_SOURCE EMU_PREFIX EMU_HEADER EMU_NAME
-  HOST_FILTER)
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY O2_SOURCE EMU_PREFIX EMU_HEADER
+  EMU_NAME HOST_FILTER)
 set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
   TEST_DEFINITIONS TEST_PROPERTIES MLIR_CASES LOWERING_CASES EMU_LABELS EMU_DEFINITIONS)
 
@@ -89,9 +98,16 @@ function(_mytriton_lang_case entry default_grid source)
       set(_g "${_g4}")
     endif()
   endif()
+  set(_l "")
   if(_n GREATER 5)
     list(GET _f 5 _w)
     string(REPLACE " " ";" _w "${_w}")
+    list(FIND _w OPT_LEVEL _i)
+    if(NOT _i EQUAL -1)
+      list(REMOVE_AT _w ${_i})
+      list(GET _w ${_i} _l)
+      list(REMOVE_AT _w ${_i})
+    endif()
   endif()
   string(STRIP "${_d}" _d)
   string(REGEX REPLACE " +([A-Za-z_][A-Za-z0-9_]*=)" ";\\1" _d "${_d}")
@@ -101,6 +117,7 @@ function(_mytriton_lang_case entry default_grid source)
   set(_defs "${_d}" PARENT_SCOPE)
   set(_grid "${_g}" PARENT_SCOPE)
   set(_keys "${_w}" PARENT_SCOPE)
+  set(_only "${_l}" PARENT_SCOPE)
   set(_src "${source}" PARENT_SCOPE)
   set(_src_path "${_a}" PARENT_SCOPE)
 endfunction()
@@ -120,44 +137,62 @@ function(mytriton_lang_suite suite)
   if(CMAKE_CUDA_COMPILER)
     set(_backends cuda host)
   endif()
+  # The two-level cases at -O1, then at -O2, then the single-level ones (an
+  # OPT_LEVEL among their keywords) in their order.
   set(_margs "")
-  set(_libs "")
   set(_host_sources "")
   set(_args "")
-  foreach(_level 1 2)
-    if(S_PER_LEVEL)
-      set(_args "")
-    endif()
+  set(_args_1 "")
+  set(_args_2 "")
+  foreach(_pass 1 2 single)
     foreach(_entry IN LISTS S_CASES)
       _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
+      if(_pass STREQUAL "single")
+        if(_only STREQUAL "")
+          continue()
+        endif()
+        set(_level ${_only})
+        set(_name ${_p}${_case})
+      else()
+        if(NOT _only STREQUAL "")
+          continue()
+        endif()
+        set(_level ${_pass})
+        set(_name ${_p}${_case}_o${_level})
+      endif()
       set(_g "")
       if(NOT _grid STREQUAL "")
         set(_g GRID "${_grid}")
       endif()
-      list(APPEND _args KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_o${_level}
+      set(_into _args)
+      if(S_PER_LEVEL)
+        set(_into _args_${_level})
+        set(_lib mytriton_${suite}_o${_level})
+        list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_name}_host.c")
+      endif()
+      list(APPEND ${_into} KERNEL ${_kernel} SOURCE ${_src} NAME ${_name}
         SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_keys})
-      if(_level EQUAL 1 AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
+      if(_pass STREQUAL "1" AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
         list(APPEND _margs KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_m
           SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
       endif()
-      if(S_PER_LEVEL)
-        set(_lib mytriton_${suite}_o${_level})
-        list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_p}${_case}_o${_level}_host.c")
-      endif()
     endforeach()
-    if(S_PER_LEVEL)
-      list(APPEND _libs mytriton_${suite}_o${_level})
-      mytriton_add_kernels(mytriton_${suite}_o${_level} ${_args} BACKENDS ${_backends})
-    endif()
   endforeach()
   foreach(_entry IN LISTS S_O2_CASES)
     _mytriton_lang_case("${_entry}" "1" "${S_O2_SOURCE}")
     list(APPEND _args KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_o2
       SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "${_grid}")
   endforeach()
-  if(NOT S_PER_LEVEL)
-    list(APPEND _libs mytriton_${suite}_kernels)
-    mytriton_add_kernels(mytriton_${suite}_kernels ${_args} BACKENDS ${_backends})
+  if(S_PER_LEVEL)
+    set(_libs mytriton_${suite}_o1 mytriton_${suite}_o2)
+    mytriton_add_kernels(mytriton_${suite}_o1 ${_args_1} BACKENDS ${_backends})
+    mytriton_add_kernels(mytriton_${suite}_o2 ${_args_2} BACKENDS ${_backends})
+  else()
+    set(_libs mytriton_${suite}_kernels)
+    if(S_LIBRARY)
+      set(_libs ${S_LIBRARY})
+    endif()
+    mytriton_add_kernels(${_libs} ${_args} BACKENDS ${_backends})
   endif()
   foreach(_lib IN LISTS _libs)
     set_target_properties(${_lib} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
@@ -235,7 +270,7 @@ function(mytriton_lang_suite suite)
   if(NOT S_NO_LOWERING)
     foreach(_entry IN LISTS S_CASES)
       _mytriton_lang_case("${_entry}" "" "${S_SOURCE}")
-      if(S_LOWERING_CASES AND NOT _case IN_LIST S_LOWERING_CASES)
+      if(NOT _only STREQUAL "" OR (S_LOWERING_CASES AND NOT _case IN_LIST S_LOWERING_CASES))
         continue()
       endif()
       if(_keys)
@@ -273,6 +308,9 @@ function(mytriton_lang_emu suite)
   set(_header "")
   foreach(_entry IN LISTS S_CASES)
     _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
+    if(NOT _only STREQUAL "")
+      continue()
+    endif()
     if(_keys)
       message(FATAL_ERROR "mytriton_lang_suite(${suite}): EMU_PREFIX takes no case with keywords "
         "(${_case}: ${_keys})")
