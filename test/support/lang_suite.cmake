@@ -5,7 +5,6 @@
 #                     [TEST_DEFINITIONS <def>...] [TEST_LIBRARIES <lib>...]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
 #                     [HOST_FILTER <gtest filter>] [TEST_PROPERTIES <prop> <value>...]
-#                     [O2_SOURCE <more.py> O2_CASES <case>...]
 #                     [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
 #                     [NO_LOWERING | LOWERING_CASES <name>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
@@ -31,9 +30,8 @@
 # for the MLIR backend (with a CUDA compiler and mlir-opt of MLIR 19) as
 # launch_<n>_m_mlir in mytriton_<suite>_mlir (MLIR_CASES: those cases alone;
 # NO_MLIR: no such library). A single-level case is compiled at -O<l> alone
-# as launch_<n> (no _o<l>), for the host and CUDA backends alone; O2_CASES,
-# from O2_SOURCE, at -O2 alone as launch_<n>_o2 (no MLIR either). Single-level
-# cases come after the others in their library, in their order.
+# as launch_<n> (no _o<l>), for the host and CUDA backends alone, after the
+# other cases in its library (single-level cases in their order).
 # The test program mytriton_<suite>_test is built from <test.cpp> with
 # <D>_CUDA and <D>_MLIR (0 or 1), TEST_DEFINITIONS and TEST_OPTIONS (and the
 # project's warnings unless NO_WARNINGS), linked with the suite's libraries
@@ -64,9 +62,9 @@
 # The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
 set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
   NO_LOWERING)
-set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY O2_SOURCE EMU_PREFIX EMU_HEADER
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY EMU_PREFIX EMU_HEADER
   EMU_NAME HOST_FILTER)
-set(_MYTRITON_LANG_MULTI CASES O2_CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
+set(_MYTRITON_LANG_MULTI CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
   TEST_DEFINITIONS TEST_PROPERTIES MLIR_CASES LOWERING_CASES EMU_LABELS EMU_DEFINITIONS)
 
 function(_mytriton_lang_case entry default_grid source)
@@ -177,11 +175,6 @@ function(mytriton_lang_suite suite)
           SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
       endif()
     endforeach()
-  endforeach()
-  foreach(_entry IN LISTS S_O2_CASES)
-    _mytriton_lang_case("${_entry}" "1" "${S_O2_SOURCE}")
-    list(APPEND _args KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_o2
-      SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "${_grid}")
   endforeach()
   if(S_PER_LEVEL)
     set(_libs mytriton_${suite}_o1 mytriton_${suite}_o2)
