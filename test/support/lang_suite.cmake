@@ -62,11 +62,15 @@
 # The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
 set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
   NO_LOWERING)
-set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY EMU_PREFIX EMU_HEADER
-  EMU_NAME HOST_FILTER)
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY HOST_FILTER EMU_PREFIX EMU_HEADER
+  EMU_NAME)
 set(_MYTRITON_LANG_MULTI CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
   TEST_DEFINITIONS TEST_PROPERTIES MLIR_CASES LOWERING_CASES EMU_LABELS EMU_DEFINITIONS)
 
+# One case of CASES: _case, _kernel, _src (its file as given, SOURCE when
+# the kernel names none) and _src_path (absolute), _sig, _defs (a list),
+# _grid, _keys (a list, without OPT_LEVEL) and _only (the level of a
+# single-level case, else "").
 function(_mytriton_lang_case entry default_grid source)
   string(REPLACE "|" ";" _f "${entry}")
   list(GET _f 0 _c)
@@ -78,8 +82,8 @@ function(_mytriton_lang_case entry default_grid source)
     string(SUBSTRING "${_k}" ${_colon} -1 _k)
   endif()
   if(source STREQUAL "")
-    message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: no SOURCE and no <file.py>: in its "
-      "kernel '${_k}'")
+    message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: no SOURCE, and its kernel '${_k}' "
+      "names no file (<file.py>:<function>)")
   elseif(IS_ABSOLUTE "${source}")
     set(_a "${source}")
   else()
@@ -103,6 +107,10 @@ function(_mytriton_lang_case entry default_grid source)
     list(FIND _w OPT_LEVEL _i)
     if(NOT _i EQUAL -1)
       list(REMOVE_AT _w ${_i})
+      list(LENGTH _w _nw)
+      if(NOT _i LESS _nw)
+        message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: OPT_LEVEL without a level")
+      endif()
       list(GET _w ${_i} _l)
       list(REMOVE_AT _w ${_i})
     endif()
@@ -123,6 +131,10 @@ endfunction()
 function(mytriton_lang_suite suite)
   cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
     "${_MYTRITON_LANG_MULTI}")
+  if(S_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mytriton_lang_suite(${suite}): unexpected arguments: "
+      "${S_UNPARSED_ARGUMENTS}")
+  endif()
   set(_p "")
   if(S_PREFIX)
     set(_p "${S_PREFIX}_")
