@@ -1,45 +1,98 @@
-# mytriton_lang_suite(<suite> DEFINE <D> SOURCE <kernels.py> TEST <test.cpp>
+# mytriton_lang_suite(<suite> DEFINE <D> [SOURCE <kernels.py>] TEST <test.cpp>
 #                     CASES <case>...
-#                     [PREFIX <p>] [PER_LEVEL] [NO_DEFAULT_GRID] [NO_WARNINGS]
+#                     [PREFIX <p>] [LIBRARY <name>] [PER_LEVEL] [NO_DEFAULT_GRID]
+#                     [NO_WARNINGS] [TEST_OPTIONS <compile option>...]
+#                     [TEST_DEFINITIONS <def>...] [TEST_LIBRARIES <lib>...]
 #                     [DIRECTORY_LABELS <label>...] [HOST_LABELS <label>...]
-#                     [TEST_OPTIONS <compile option>...]
-#                     [O2_SOURCE <more.py> O2_CASES <case>...]
+#                     [HOST_FILTER <gtest filter>] [TEST_PROPERTIES <prop> <value>...]
+#                     [NO_MLIR | MLIR_CASES <name>...] [ALWAYS_MLIR_TESTS]
+#                     [NO_LOWERING | LOWERING_CASES <name>...]
 #                     [EMU_PREFIX <ctest prefix> EMU_HEADER <file> [EMU_NAME <p>]
 #                      [EMU_LABELS <label>...] [EMU_DEFINITIONS <def>...]]
 #                     [HOST_C])
 #
-# One language-area suite (test/lang_*): each case
-# "name|kernel|signature|constexprs[|grid]" (grid default "1"; with
-# NO_DEFAULT_GRID an absent or empty grid passes none: the launcher takes
-# it) compiled at -O1 and -O2 for the host (and, with a CUDA compiler, the
-# CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
-# without PREFIX), in the library mytriton_<suite>_kernels (PER_LEVEL: one
-# library per level, mytriton_<suite>_o1 / _o2), and at -O1 for the MLIR
-# backend (with mlir-opt of MLIR 19) as launch_<n>_m_mlir in
-# mytriton_<suite>_mlir; the test program mytriton_<suite>_test built from
-# <test.cpp> with <D>_CUDA and <D>_MLIR (0 or 1) and TEST_OPTIONS (and the
-# project's warnings unless NO_WARNINGS); O2_CASES, from O2_SOURCE, at -O2
-# alone (launch_<n>_o2, in the same library and tests; no MLIR); run as
-#   <suite>.Host.*   always (labels HOST_LABELS)
+# One language-area suite (test/lang_*). Each case is
+#   "name|kernel|signature|constexprs[|grid[|keywords]]"
+#   kernel      a function of SOURCE, or <file.py>:<function> (the file
+#               relative to the current source directory, as SOURCE)
+#   constexprs  NAME=VALUE items separated by spaces; a value may hold spaces
+#               (COEFS=(1.0, 2.0)): an item starts where NAME= does
+#   grid        default "1"; with NO_DEFAULT_GRID an absent or empty grid
+#               passes none (the launcher takes it)
+#   keywords    more KERNEL keywords of mytriton_add_kernels() with their
+#               values, space-separated ("DEBUG ON", "NUM_WARPS 4 GRID_PARAMS
+#               B"); with OPT_LEVEL <l> among them the case is a single-level
+#               one (below)
+# and is compiled at -O1 and -O2 for the host (and, with a CUDA compiler,
+# the CUDA) backend as launch_<n>_o1 / _o2, <n> being <p>_<name> (<name>
+# without PREFIX), in the library mytriton_<suite>_kernels (or LIBRARY;
+# PER_LEVEL: one library per level, mytriton_<suite>_o1 / _o2), and at -O1
+# for the MLIR backend (with a CUDA compiler and mlir-opt of MLIR 19) as
+# launch_<n>_m_mlir in mytriton_<suite>_mlir (MLIR_CASES: those cases alone;
+# NO_MLIR: no such library). A single-level case is compiled at -O<l> alone
+# as launch_<n> (no _o<l>), for the host and CUDA backends alone, after the
+# other cases in its library (single-level cases in their order).
+# The test program mytriton_<suite>_test is built from <test.cpp> with
+# <D>_CUDA and <D>_MLIR (0 or 1), TEST_DEFINITIONS and TEST_OPTIONS (and the
+# project's warnings unless NO_WARNINGS), linked with the suite's libraries
+# and TEST_LIBRARIES, and run as
+#   <suite>.Host.*   always (labels HOST_LABELS; HOST_FILTER: the gtest filter
+#                    of these tests instead of Host*)
 #   <suite>.Cuda.*   CUDA -O1 and -O2 (labels gpu; skipped without a GPU)
-#   <suite>.Mlir.*   the MLIR backend (skipped without a GPU)
+#   <suite>.Mlir.*   the MLIR backend (skipped without a GPU; registered only
+#                    where the MLIR library is built, unless ALWAYS_MLIR_TESTS:
+#                    then wherever CUDA is, the test program skipping them
+#                    when built without <D>_MLIR)
+# (TEST_PROPERTIES: more test properties of those three, as TIMEOUT 120);
 #   <suite>.mlir.<name>_o1 / _o2   each kernel's MLIR module lowered to PTX
-#                    by mlir-opt and assembled by ptxas (label mlir)
+#                    by mlir-opt and assembled by ptxas (label mlir; with
+#                    mlir-opt of MLIR 19; LOWERING_CASES: those cases alone,
+#                    NO_LOWERING: none; not the single-level cases; no case
+#                    with keywords, nor constexpr values with spaces).
 # DIRECTORY_LABELS label every test of the directory.
 # EMU_PREFIX: each case's generated CUDA at -O1 and -O2 (<EMU_NAME><name>_o<l>,
 #   in emu/<that>/, EMU_NAME default <p>_) compiled as C++ against test/emu's
 #   CPU emulation of CUDA into mytriton_<suite>_emu_test (<test.cpp> with
 #   <D>_EMU=1 and EMU_DEFINITIONS; emu/<EMU_HEADER> includes every unit's
-#   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300).
+#   header), its tests <EMU_PREFIX>* (labels EMU_LABELS, timeout 300); not
+#   the single-level cases; no case with keywords.
 # HOST_C: every generated NAME_host.c compiled by gcc and clang as strict
 #   C11, warnings as errors (<suite>.host_c.gcc / .clang; PER_LEVEL only).
-function(_mytriton_lang_case entry default_grid)
+
+# The keywords of mytriton_lang_suite() (and of mytriton_lang_emu()).
+set(_MYTRITON_LANG_OPTIONS PER_LEVEL NO_DEFAULT_GRID NO_WARNINGS HOST_C NO_MLIR ALWAYS_MLIR_TESTS
+  NO_LOWERING)
+set(_MYTRITON_LANG_ONE PREFIX DEFINE SOURCE TEST LIBRARY HOST_FILTER EMU_PREFIX EMU_HEADER
+  EMU_NAME)
+set(_MYTRITON_LANG_MULTI CASES DIRECTORY_LABELS HOST_LABELS TEST_OPTIONS TEST_LIBRARIES
+  TEST_DEFINITIONS TEST_PROPERTIES MLIR_CASES LOWERING_CASES EMU_LABELS EMU_DEFINITIONS)
+
+# One case of CASES: _case, _kernel, _src (its file as given, SOURCE when
+# the kernel names none) and _src_path (absolute), _sig, _defs (a list),
+# _grid, _keys (a list, without OPT_LEVEL) and _only (the level of a
+# single-level case, else "").
+function(_mytriton_lang_case entry default_grid source)
   string(REPLACE "|" ";" _f "${entry}")
   list(GET _f 0 _c)
   list(GET _f 1 _k)
+  string(FIND "${_k}" ":" _colon REVERSE)
+  if(NOT _colon EQUAL -1)
+    string(SUBSTRING "${_k}" 0 ${_colon} source)
+    math(EXPR _colon "${_colon} + 1")
+    string(SUBSTRING "${_k}" ${_colon} -1 _k)
+  endif()
+  if(source STREQUAL "")
+    message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: no SOURCE, and its kernel '${_k}' "
+      "names no file (<file.py>:<function>)")
+  elseif(IS_ABSOLUTE "${source}")
+    set(_a "${source}")
+  else()
+    set(_a "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
+  endif()
   list(GET _f 2 _s)
   list(GET _f 3 _d)
   set(_g "${default_grid}")
+  set(_w "")
   list(LENGTH _f _n)
   if(_n GREATER 4)
     list(GET _f 4 _g4)
@@ -47,22 +100,40 @@ function(_mytriton_lang_case entry default_grid)
       set(_g "${_g4}")
     endif()
   endif()
-  string(REPLACE " " ";" _d "${_d}")
+  set(_l "")
+  if(_n GREATER 5)
+    list(GET _f 5 _w)
+    string(REPLACE " " ";" _w "${_w}")
+    list(FIND _w OPT_LEVEL _i)
+    if(NOT _i EQUAL -1)
+      list(REMOVE_AT _w ${_i})
+      list(LENGTH _w _nw)
+      if(NOT _i LESS _nw)
+        message(FATAL_ERROR "mytriton_lang_suite(): case ${_c}: OPT_LEVEL without a level")
+      endif()
+      list(GET _w ${_i} _l)
+      list(REMOVE_AT _w ${_i})
+    endif()
+  endif()
+  string(STRIP "${_d}" _d)
+  string(REGEX REPLACE " +([A-Za-z_][A-Za-z0-9_]*=)" ";\\1" _d "${_d}")
   set(_case "${_c}" PARENT_SCOPE)
   set(_kernel "${_k}" PARENT_SCOPE)
   set(_sig "${_s}" PARENT_SCOPE)
   set(_defs "${_d}" PARENT_SCOPE)
   set(_grid "${_g}" PARENT_SCOPE)
+  set(_keys "${_w}" PARENT_SCOPE)
+  set(_only "${_l}" PARENT_SCOPE)
+  set(_src "${source}" PARENT_SCOPE)
+  set(_src_path "${_a}" PARENT_SCOPE)
 endfunction()
 
 function(mytriton_lang_suite suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
-    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
-    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
-  if(IS_ABSOLUTE "${S_SOURCE}")
-    set(_source "${S_SOURCE}")
-  else()
-    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
+  cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
+    "${_MYTRITON_LANG_MULTI}")
+  if(S_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mytriton_lang_suite(${suite}): unexpected arguments: "
+      "${S_UNPARSED_ARGUMENTS}")
   endif()
   set(_p "")
   if(S_PREFIX)
@@ -76,44 +147,57 @@ function(mytriton_lang_suite suite)
   if(CMAKE_CUDA_COMPILER)
     set(_backends cuda host)
   endif()
+  # The two-level cases at -O1, then at -O2, then the single-level ones (an
+  # OPT_LEVEL among their keywords) in their order.
   set(_margs "")
-  set(_libs "")
   set(_host_sources "")
   set(_args "")
-  foreach(_level 1 2)
-    if(S_PER_LEVEL)
-      set(_args "")
-    endif()
+  set(_args_1 "")
+  set(_args_2 "")
+  foreach(_pass 1 2 single)
     foreach(_entry IN LISTS S_CASES)
-      _mytriton_lang_case("${_entry}" "${_default_grid}")
+      _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
+      if(_pass STREQUAL "single")
+        if(_only STREQUAL "")
+          continue()
+        endif()
+        set(_level ${_only})
+        set(_name ${_p}${_case})
+      else()
+        if(NOT _only STREQUAL "")
+          continue()
+        endif()
+        set(_level ${_pass})
+        set(_name ${_p}${_case}_o${_level})
+      endif()
       set(_g "")
       if(NOT _grid STREQUAL "")
         set(_g GRID "${_grid}")
       endif()
-      list(APPEND _args KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_o${_level}
-        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g})
-      if(_level EQUAL 1)
-        list(APPEND _margs KERNEL ${_kernel} SOURCE ${S_SOURCE} NAME ${_p}${_case}_m
-          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g})
-      endif()
+      set(_into _args)
       if(S_PER_LEVEL)
+        set(_into _args_${_level})
         set(_lib mytriton_${suite}_o${_level})
-        list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_p}${_case}_o${_level}_host.c")
+        list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_name}_host.c")
+      endif()
+      list(APPEND ${_into} KERNEL ${_kernel} SOURCE ${_src} NAME ${_name}
+        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_keys})
+      if(_pass STREQUAL "1" AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
+        list(APPEND _margs KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_m
+          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
       endif()
     endforeach()
-    if(S_PER_LEVEL)
-      list(APPEND _libs mytriton_${suite}_o${_level})
-      mytriton_add_kernels(mytriton_${suite}_o${_level} ${_args} BACKENDS ${_backends})
+  endforeach()
+  if(S_PER_LEVEL)
+    set(_libs mytriton_${suite}_o1 mytriton_${suite}_o2)
+    mytriton_add_kernels(mytriton_${suite}_o1 ${_args_1} BACKENDS ${_backends})
+    mytriton_add_kernels(mytriton_${suite}_o2 ${_args_2} BACKENDS ${_backends})
+  else()
+    set(_libs mytriton_${suite}_kernels)
+    if(S_LIBRARY)
+      set(_libs ${S_LIBRARY})
     endif()
-  endforeach()
-  foreach(_entry IN LISTS S_O2_CASES)
-    _mytriton_lang_case("${_entry}" "1")
-    list(APPEND _args KERNEL ${_kernel} SOURCE ${S_O2_SOURCE} NAME ${_p}${_case}_o2
-      SIGNATURE "${_sig}" OPT_LEVEL 2 CONSTEXPR ${_defs} GRID "${_grid}")
-  endforeach()
-  if(NOT S_PER_LEVEL)
-    list(APPEND _libs mytriton_${suite}_kernels)
-    mytriton_add_kernels(mytriton_${suite}_kernels ${_args} BACKENDS ${_backends})
+    mytriton_add_kernels(${_libs} ${_args} BACKENDS ${_backends})
   endif()
   foreach(_lib IN LISTS _libs)
     set_target_properties(${_lib} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
@@ -128,14 +212,14 @@ function(mytriton_lang_suite suite)
 
   set(_mlir OFF)
   mytriton_find_mlir_opt(_mlir_opt)
-  if(CMAKE_CUDA_COMPILER AND _mlir_opt)
+  if(CMAKE_CUDA_COMPILER AND _mlir_opt AND NOT S_NO_MLIR)
     set(_mlir ON)
     mytriton_add_kernels(mytriton_${suite}_mlir ${_margs} BACKENDS mlir)
   endif()
 
   set(_test mytriton_${suite}_test)
   add_executable(${_test} ${S_TEST})
-  target_link_libraries(${_test} PRIVATE ${_libs} GTest::gtest_main)
+  target_link_libraries(${_test} PRIVATE ${_libs} ${S_TEST_LIBRARIES} GTest::gtest_main)
   target_compile_features(${_test} PRIVATE cxx_std_17)
   if(CMAKE_CUDA_COMPILER)
     target_compile_definitions(${_test} PRIVATE ${S_DEFINE}_CUDA=1)
@@ -150,6 +234,9 @@ function(mytriton_lang_suite suite)
   if(NOT S_NO_WARNINGS)
     mytriton_target_warnings(${_test})
   endif()
+  if(S_TEST_DEFINITIONS)
+    target_compile_definitions(${_test} PRIVATE ${S_TEST_DEFINITIONS})
+  endif()
   if(S_TEST_OPTIONS)
     target_compile_options(${_test} PRIVATE ${S_TEST_OPTIONS})
   endif()
@@ -158,37 +245,56 @@ function(mytriton_lang_suite suite)
     set_property(DIRECTORY PROPERTY LABELS ${S_DIRECTORY_LABELS})
   endif()
   set(_host_props "")
+  if(S_HOST_LABELS OR S_TEST_PROPERTIES)
+    set(_host_props PROPERTIES)
+  endif()
   if(S_HOST_LABELS)
     string(REPLACE ";" "\\;" _hl "${S_HOST_LABELS}")
-    set(_host_props PROPERTIES LABELS "${_hl}")
+    list(APPEND _host_props LABELS "${_hl}")
   endif()
-  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Host*" ${_host_props}
+  list(APPEND _host_props ${S_TEST_PROPERTIES})
+  set(_gpu_props "")
+  if(S_TEST_PROPERTIES)
+    set(_gpu_props PROPERTIES ${S_TEST_PROPERTIES})
+  endif()
+  set(_host_filter "Host*")
+  if(S_HOST_FILTER)
+    set(_host_filter "${S_HOST_FILTER}")
+  endif()
+  gtest_discover_tests(${_test} TEST_PREFIX "${suite}." TEST_FILTER "${_host_filter}" ${_host_props}
     DISCOVERY_MODE PRE_TEST)
   if(CMAKE_CUDA_COMPILER)
-    mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*")
-    if(_mlir)
-      mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Mlir*")
+    mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Cuda*" ${_gpu_props})
+    if(_mlir OR S_ALWAYS_MLIR_TESTS)
+      mytriton_add_gpu_test(${_test} TEST_PREFIX "${suite}." TEST_FILTER "Mlir*" ${_gpu_props})
     endif()
   endif()
 
   mytriton_lang_emu(${suite} ${ARGN})
 
-  mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_source} MLIR_OPT "${_mlir_opt}"
-    LABELS ${suite} mlir CASES ${S_CASES})
+  if(NOT S_NO_LOWERING)
+    foreach(_entry IN LISTS S_CASES)
+      _mytriton_lang_case("${_entry}" "" "${S_SOURCE}")
+      if(NOT _only STREQUAL "" OR (S_LOWERING_CASES AND NOT _case IN_LIST S_LOWERING_CASES))
+        continue()
+      endif()
+      if(_keys)
+        message(FATAL_ERROR "mytriton_lang_suite(${suite}): the lowering tests take no case with "
+          "keywords (${_case}: ${_keys}); NO_LOWERING or LOWERING_CASES")
+      endif()
+      list(JOIN _defs " " _d)
+      mytriton_mlir_lowering_tests(PREFIX ${suite} SOURCE ${_src_path} MLIR_OPT "${_mlir_opt}"
+        LABELS ${suite} mlir CASES "${_case}|${_kernel}|${_sig}|${_d}")
+    endforeach()
+  endif()
 endfunction()
 
 # The EMU_* part of mytriton_lang_suite() (the same arguments).
 function(mytriton_lang_emu suite)
-  cmake_parse_arguments(PARSE_ARGV 1 S "PER_LEVEL;NO_DEFAULT_GRID;NO_WARNINGS;HOST_C"
-    "PREFIX;DEFINE;SOURCE;TEST;O2_SOURCE;EMU_PREFIX;EMU_HEADER;EMU_NAME"
-    "CASES;O2_CASES;DIRECTORY_LABELS;HOST_LABELS;TEST_OPTIONS;EMU_LABELS;EMU_DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 S "${_MYTRITON_LANG_OPTIONS}" "${_MYTRITON_LANG_ONE}"
+    "${_MYTRITON_LANG_MULTI}")
   if(NOT S_EMU_PREFIX)
     return()
-  endif()
-  if(IS_ABSOLUTE "${S_SOURCE}")
-    set(_source "${S_SOURCE}")
-  else()
-    set(_source "${CMAKE_CURRENT_SOURCE_DIR}/${S_SOURCE}")
   endif()
   if(DEFINED S_EMU_NAME)
     set(_p "${S_EMU_NAME}")
@@ -206,7 +312,14 @@ function(mytriton_lang_emu suite)
   set(_incs "")
   set(_header "")
   foreach(_entry IN LISTS S_CASES)
-    _mytriton_lang_case("${_entry}" "${_default_grid}")
+    _mytriton_lang_case("${_entry}" "${_default_grid}" "${S_SOURCE}")
+    if(NOT _only STREQUAL "")
+      continue()
+    endif()
+    if(_keys)
+      message(FATAL_ERROR "mytriton_lang_suite(${suite}): EMU_PREFIX takes no case with keywords "
+        "(${_case}: ${_keys})")
+    endif()
     set(_dargs "")
     foreach(_d IN LISTS _defs)
       list(APPEND _dargs -D ${_d})
@@ -221,9 +334,9 @@ function(mytriton_lang_emu suite)
       add_custom_command(
         OUTPUT "${_dir}/${_name}.cu" "${_dir}/${_name}.h"
         COMMAND ${CMAKE_COMMAND} -E make_directory "${_dir}"
-        COMMAND mytritonc "${_source}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
+        COMMAND mytritonc "${_src_path}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
                 --name ${_name} -O${_level} --python "${MYTRITON_TEST_PYTHON}" -o "${_dir}"
-        DEPENDS "${_source}" mytritonc "${MYTRITON_SHIM}"
+        DEPENDS "${_src_path}" mytritonc "${MYTRITON_SHIM}"
         COMMENT "mytritonc ${_name} (-O${_level}, emulated CUDA)" VERBATIM)
       add_custom_command(
         OUTPUT "${_dir}/${_name}_emu.cpp"
