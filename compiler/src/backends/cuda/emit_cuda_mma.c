@@ -2057,7 +2057,7 @@ static void mma_head(Mma *M, int ffma, int perm) {
 
 /* The shared-memory ring and mt_copy, the copy of iteration mt_t's
  * operand blocks into stage mt_st; the architecture test opens here. */
-static void mma_ring(Mma *M, const char *mt, int stage_elems) {
+static void mma_stage_ring(Mma *M, const char *mt, int stage_elems) {
     const MmaPlan *P = M->P;
     Arena *a = M->a;
     long long step = P->loop->loop->step.c.i;
@@ -2154,7 +2154,7 @@ static void mma_tail(Mma *M) {
 }
 
 /* The unit: the helpers the code calls, the kernel's signature and body. */
-static const char *mma_assemble(Mma *M, const StrBuf *body) {
+static const char *mma_assemble(Mma *M, StrBuf *body) {
     const MmaPlan *P = M->P;
     const Function *f = M->f;
     Arena *a = M->a;
@@ -2196,7 +2196,7 @@ const char *emit_cuda_mma(Arena *a, const Function *f, const MmaPlan *plan, cons
     /* TF32, int8 and ieee also run in test/emu's CPU emulation (mma_helpers_perm) */
     int ffma = P.shape->cuda_core, perm = !P.shape->ldsm_b && !ffma && !P.bt;
     mma_head(&M, ffma, perm);
-    mma_ring(&M, mt, stage_elems);
+    mma_stage_ring(&M, mt, stage_elems);
     mma_pipeline(&M, mt, stage_elems, ffma, perm);
     mma_tail(&M);
     return mma_assemble(&M, &body);
