@@ -150,18 +150,21 @@ def function_free_names(fn):
     return out
 
 
-def static_value(expr, assume):
-    """True/False for a module-level condition when it can be known, else None."""
+def static_value(expr, assume, consts=None):
+    """True/False for a module-level condition when it can be known, else None
+    (consts: the module's names bound so far to conditions known so)."""
     text = ast.unparse(expr)
     if text in assume:
         return bool(assume[text])
     if isinstance(expr, ast.Constant):
         return bool(expr.value)
+    if isinstance(expr, ast.Name) and consts is not None and expr.id in consts:
+        return consts[expr.id]
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
-        v = static_value(expr.operand, assume)
+        v = static_value(expr.operand, assume, consts)
         return None if v is None else not v
     if isinstance(expr, ast.BoolOp):
-        vals = [static_value(v, assume) for v in expr.values]
+        vals = [static_value(v, assume, consts) for v in expr.values]
         if isinstance(expr.op, ast.And):
             if any(v is False for v in vals):
                 return False
@@ -206,40 +209,52 @@ class Module:
         except SyntaxError as e:
             raise ExtractError("%s: %s" % (path, e))
         self.bindings = {}
-        self.notes = []
+        self.notes = {}  # name -> the undecided conditions its binding sits under
+        self.consts = {}  # name -> True/False: module-level flags known here
         self._bind(self.tree.body, assume)
 
-    def _bind(self, body, assume):
+    def _bind(self, body, assume, notes=()):
         for st in body:
             if isinstance(st, ast.If):
-                v = static_value(st.test, assume)
+                v = static_value(st.test, assume, self.consts)
                 if v is None:
                     # unknown condition: every branch binds, the first wins
-                    # (as mytriton reads it); say so in the header
-                    self.notes.append("line %d: `if %s` unknown here: its first branch binds first"
-                                      % (st.lineno, ast.unparse(st.test)[:80]))
-                    self._bind(st.body, assume)
-                    self._bind(st.orelse, assume)
+                    # (as mytriton reads it); the header says so where it matters
+                    note = "line %d: `if %s` unknown here: its first branch binds first" % (
+                        st.lineno, ast.unparse(st.test)[:80])
+                    self._bind(st.body, assume, notes + (note,))
+                    self._bind(st.orelse, assume, notes + (note,))
                 else:
-                    self._bind(st.body if v else st.orelse, assume)
+                    self._bind(st.body if v else st.orelse, assume, notes)
             elif isinstance(st, ast.Try):
-                self._bind(st.body, assume)
+                self._bind(st.body, assume, notes)
                 for h in st.handlers:
-                    self._bind(h.body, assume)
-                self._bind(st.orelse, assume)
+                    self._bind(h.body, assume, notes)
+                self._bind(st.orelse, assume, notes)
             elif isinstance(st, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
-                self.bindings.setdefault(st.name, st)
+                self._set(st.name, st, notes)
             elif isinstance(st, (ast.Assign, ast.AnnAssign)):
                 targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+                flag = isinstance(st.value, (ast.Compare, ast.BoolOp, ast.UnaryOp)) or (
+                    isinstance(st.value, ast.Constant) and isinstance(st.value.value, bool))
+                if len(targets) == 1 and isinstance(targets[0], ast.Name) and flag and not notes:
+                    v = static_value(st.value, assume, self.consts)
+                    if v is not None:  # TRITON3 = version.parse(triton.__version__) >= ...
+                        self.consts[targets[0].id] = v
                 for t in targets:
                     for n in ast.walk(t):
                         if isinstance(n, ast.Name):
-                            self.bindings.setdefault(n.id, st)
+                            self._set(n.id, st, notes)
             elif isinstance(st, (ast.Import, ast.ImportFrom)):
                 for a in st.names:
                     name = a.asname or a.name.split(".")[0]
                     if name != "*":
-                        self.bindings.setdefault(name, (st, a))
+                        self._set(name, (st, a), notes)
+
+    def _set(self, name, binding, notes):
+        if name not in self.bindings:
+            self.bindings[name] = binding
+            self.notes[name] = notes
 
     def source(self, node):
         seg = ast.get_source_segment(self.text, node)
@@ -275,10 +290,7 @@ class Extraction:
 
     def module(self, path):
         if path not in self.modules:
-            m = Module(self.snap, path, self.assume)
-            self.modules[path] = m
-            for n in m.notes:
-                self.notes.append("%s %s" % (path, n))
+            self.modules[path] = Module(self.snap, path, self.assume)
         return self.modules[path]
 
     def resolve_module(self, from_path, level, modname):
@@ -314,6 +326,10 @@ class Extraction:
             return False  # a builtin, or a name the code binds elsewhere
         b = mod.bindings[name]
         key = (mod.path, name)
+        for n in mod.notes[name]:
+            n = "%s %s" % (mod.path, n)
+            if n not in self.notes:
+                self.notes.append(n)
         if isinstance(b, tuple):  # an import
             st, a = b
             if isinstance(st, ast.Import):
@@ -384,10 +400,9 @@ class Extraction:
         lines = mod.text.splitlines(keepends=True)
         start = fn.lineno - 1  # the def line (decorators are above it)
         end = fn.end_lineno
-        body = "".join(lines[start:end])
-        indent = len(lines[start]) - len(lines[start].lstrip())
-        if indent:
-            raise ExtractError("%s:%d: %s is not at module level" % (mod.path, fn.lineno, fn.name))
+        prefix = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
+        # a function defined inside a module-level if/try: its lines dedented
+        body = "".join(ln[len(prefix):] if ln.startswith(prefix) else ln for ln in lines[start:end])
         decos = []
         for d in jit:
             if isinstance(d, ast.Call):

@@ -819,18 +819,33 @@ def run_host_case(opts):
     return 0
 
 
-def spawn(args, result, timeout):
+def spawn(args, result, timeout, env=None, key="result"):
     """A case in its own process; its JSON result, or what happened to it."""
     try:
         p = subprocess.run([sys.executable, os.path.abspath(__file__)] + args + ["--result", result],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return {"result": "timeout after %d s" % timeout, "timeout": True}
+        return {key: "timeout after %d s" % timeout, "timeout": True}
     if os.path.exists(result):
         with open(result) as f:
             return json.load(f)
-    tail = " ".join(p.stdout.strip().splitlines()[-2:])[:300]
-    return {"result": "process died (exit %d): %s" % (p.returncode, tail), "died": True}
+    lines = p.stdout.strip().splitlines()
+    asan = [ln.strip() for ln in lines if "ERROR: AddressSanitizer" in ln or re.match(r"\s*#[0-3] ", ln)]
+    tail = " ".join((asan[:3] if asan else lines[-2:]))[:400]
+    return {key: "process died (exit %d): %s" % (p.returncode, tail), "died": True}
+
+
+def asan_lib():
+    """libasan's path (the python process loads it first, for the ASan-built kernels)."""
+    for cc in ("gcc", "cc"):
+        try:
+            p = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True, text=True)
+        except OSError:
+            continue
+        path = p.stdout.strip()
+        if p.returncode == 0 and os.path.isabs(path) and os.path.exists(path):
+            return os.path.realpath(path)
+    raise SystemExit("--asan: no libasan.so found (gcc -print-file-name=libasan.so)")
 
 
 # ---- the table ---------------------------------------------------------------------
@@ -893,6 +908,9 @@ def main():
                     help="one CMake project through find_package(mytriton) + mytriton_add_kernels() (the GPU mode's "
                          "default), or mytritonc + nvcc (cc) per kernel (the host mode's default)")
     ap.add_argument("--no-host-check", action="store_true", help="GPU mode: skip the host backend's run")
+    ap.add_argument("--asan", action="store_true",
+                    help="--host: the kernels built with AddressSanitizer, so that an access outside the manifest's "
+                         "tensors stops the case (checks the manifest's shapes and strides at the reduced sizes)")
     ap.add_argument("--work", help="work directory (default: a fresh temporary one)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel compiles")
     ap.add_argument("--case-jobs", type=int, default=4,
@@ -988,6 +1006,13 @@ def main():
         built = None
         results_build = "direct"
         how = opts.build or ("direct" if opts.host else "cmake")
+        if opts.asan and opts.host:
+            how = "direct"
+            wrapper = os.path.join(work, "asan-cc")
+            with open(wrapper, "w") as f:
+                f.write('#!/bin/sh\nexec %s -fsanitize=address -fno-omit-frame-pointer "$@"\n' % shlex.quote(opts.cc))
+            os.chmod(wrapper, 0o755)
+            opts.cc = wrapper
         runtime_objs = mtlib.build_runtime(work, opts.cc) if how == "direct" else []
         if how == "cmake":
             try:
@@ -1015,7 +1040,11 @@ def main():
             if opts.host:
                 if not b["host"]:
                     return n, {"host": "not built: " + b["error"], "status": "build failed"}
-                return n, spawn(base + ["--host-case", n, "--host-lib", b["host"]], res_file, opts.timeout)
+                env = None
+                if opts.asan:
+                    env = dict(os.environ, LD_PRELOAD=asan_lib(), ASAN_OPTIONS="detect_leaks=0")
+                return n, spawn(base + ["--host-case", n, "--host-lib", b["host"]], res_file, opts.timeout, env,
+                                key="host")
             if not b["cuda"]:
                 return n, {"result": "not built: " + b["error"], "status": "build failed"}
             args = base + ["--case", n, "--lib", b["cuda"], "--lock", lock, "--rounds", str(opts.rounds),
