@@ -50,7 +50,7 @@ OUT = os.path.join(ROOT, "bench", "real", "src")
 
 # modules an extracted file may import as the upstream code does (everything
 # else must be followed into the repository or left out)
-KEEP_MODULES = ("triton", "math", "typing", "functools", "operator", "enum")
+KEEP_MODULES = ("triton", "math", "typing", "functools", "operator", "enum", "importlib")
 TRITON_VERSION = (3, 6, 0)
 
 
@@ -277,9 +277,21 @@ def is_constexpr_function(d):
 # ---- the closure of one kernel -----------------------------------------------
 
 
+def attribute_uses(node):
+    """name -> the attributes read of it (`tle.program_id` -> tle: [program_id])."""
+    out = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            out.setdefault(n.value.id, [])
+            if n.attr not in out[n.value.id]:
+                out[n.value.id].append(n.attr)
+    return out
+
+
 class Extraction:
-    def __init__(self, snap, assume):
-        self.snap, self.assume = snap, assume
+    def __init__(self, snap, assume, prefix):
+        self.snap, self.assume, self.prefix = snap, assume, prefix
+        self.children = {}  # module path -> Extraction of the attributes used of it
         self.modules = {}
         self.emitted = []  # (key, text) in dependency order
         self.keys = set()
@@ -319,8 +331,9 @@ class Extraction:
         if line not in self.imports:
             self.imports.append(line)
 
-    def need(self, mod, name, alias=None, where=""):
-        """Make `alias` (default name) of the output mean `name` of module mod."""
+    def need(self, mod, name, alias=None, where="", attrs=()):
+        """Make `alias` (default name) of the output mean `name` of module mod
+        (attrs: the attributes the code reads of it, where it is a module)."""
         alias = alias or name
         if name not in mod.bindings:
             return False  # a builtin, or a name the code binds elsewhere
@@ -337,8 +350,11 @@ class Extraction:
                 if top in KEEP_MODULES:
                     self.add_import_line("import %s%s" % (a.name, " as " + a.asname if a.asname else ""))
                     return True
-                raise ExtractError("%s: `%s` (%s) imports module %s, which the extracted file cannot"
-                                   % (mod.path, alias, where, a.name))
+                target = self.resolve_module(mod.path, 0, a.name)
+                if target is None or not a.asname:
+                    raise ExtractError("%s: `%s` (%s) imports module %s, which the extracted file cannot"
+                                       % (mod.path, alias, where, a.name))
+                return self.module_alias(target, alias, attrs, where)
             modname = st.module or ""
             top = modname.split(".")[0]
             if st.level == 0 and top in KEEP_MODULES:
@@ -352,13 +368,12 @@ class Extraction:
             if a.name not in tmod.bindings:
                 # `from pkg import mod`: the module itself
                 sub = self.resolve_module(target, 1, a.name) if target.endswith("__init__.py") else None
-                raise ExtractError("%s:%d: `%s` of %s is %s" % (
-                    mod.path, st.lineno, a.name, target,
-                    "a module (attribute access to in-repository modules is not extracted)" if sub
-                    else "not defined there"))
-            if not self.need(tmod, a.name, a.name, where):
+                if sub is None:
+                    raise ExtractError("%s:%d: `%s` is not defined in %s" % (mod.path, st.lineno, a.name, target))
+                return self.module_alias(sub, alias, attrs, where)
+            if not self.need(tmod, a.name, a.name, where, attrs):
                 raise ExtractError("%s: %s of %s binds nothing extractable" % (mod.path, a.name, target))
-            if alias != a.name:
+            if alias != a.name and (tmod.path, a.name) in self.keys:
                 self.emit(key + ("alias",), "%s = %s\n" % (alias, a.name), alias, mod.path)
             return True
         if key in self.keys:
@@ -368,8 +383,9 @@ class Extraction:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             jit = [d for d in st.decorator_list if is_jit_decorator(d)]
             cfn = [d for d in st.decorator_list if is_constexpr_function(d)]
+            uses = attribute_uses(st)
             for n in function_free_names(st):
-                self.need(mod, n, where=name)
+                self.need(mod, n, where=name, attrs=uses.get(n, ()))
             for d in jit + cfn:
                 for n in names_loaded(d):
                     self.need(mod, n, where=name)
@@ -385,13 +401,31 @@ class Extraction:
             value = st.value
             if value is None:
                 raise ExtractError("%s:%d: %s is annotated but not assigned" % (mod.path, st.lineno, name))
+            uses = attribute_uses(value)
             for n in names_loaded(value):
-                self.need(mod, n, where=name)
+                self.need(mod, n, where=name, attrs=uses.get(n, ()))
             if isinstance(st, ast.AnnAssign):
                 for n in names_loaded(st.annotation):
                     self.need(mod, n, where=name)
             text = mod.source(st) + "\n"
         self.emit(key, text, alias, mod.path)
+        return True
+
+    def module_alias(self, target, alias, attrs, where):
+        """`alias.attr` of a module of the repository: the attributes used are
+        extracted into a module of their own, written beside the kernel's
+        file (<prefix>__<alias>.py), which the output imports as alias."""
+        if not attrs:
+            raise ExtractError("module %s (%s, in %s) is used other than as alias.attr" % (target, alias, where))
+        child = self.children.get(target)
+        if child is None:
+            child = Extraction(self.snap, self.assume, "%s__%s" % (self.prefix, alias))
+            self.children[target] = child
+        tmod = child.module(target)
+        for at in attrs:
+            if not child.need(tmod, at, where="%s.%s" % (alias, at)):
+                raise ExtractError("%s.%s: %s has no %s" % (alias, at, target, at))
+        self.add_import_line("import %s as %s" % (child.prefix, alias))
         return True
 
     def function_text(self, mod, fn, jit, cfn):
@@ -449,32 +483,18 @@ def do_not_specialize(fn):
     return []
 
 
-def extract_entry(entry, repo_info, snaps, opts):
+def render(ex, entry, repo_info, what):
+    """The text of one output file of an Extraction."""
     repo, commit = entry["repo"], entry["commit"]
-    key = (repo, commit)
-    if key not in snaps:
-        snaps[key] = Snapshot(repo, commit, opts.mirrors, opts.snapshots)
-    snap = snaps[key]
-    assume = dict(repo_info.get("assume", {}))
-    assume.update(entry.get("assume", {}))
-    ex = Extraction(snap, assume)
-    mod = ex.module(entry["path"])
-    fn = mod.bindings.get(entry["function"])
-    if not isinstance(fn, ast.FunctionDef):
-        raise ExtractError("%s has no function %s" % (entry["path"], entry["function"]))
-    if not any(is_jit_decorator(d) for d in fn.decorator_list):
-        raise ExtractError("%s.%s is not a @triton.jit function" % (entry["path"], entry["function"]))
-    ex.need(mod, entry["function"])
-    ex.helpers.remove(entry["function"])
-    lic_name, lic_text = snap.license_text()
+    lic_name, _ = ex.snap.license_text()
     lic = repo_info.get("license", "see the repository")
     head = [
         "# Extracted by scripts/real_extract.py for mytriton's bench/real suite: not part of mytriton,",
         "# not to be committed (bench/real/src/ is ignored).",
         "#   repository: https://github.com/%s" % repo,
         "#   commit:     %s" % commit,
-        "#   path:       %s" % entry["path"],
-        "#   function:   %s%s" % (entry["function"], (" (helpers: %s)" % ", ".join(ex.helpers)) if ex.helpers else ""),
+        "#   path:       %s" % what[0],
+        "#   %s%s" % (what[1], (" (helpers: %s)" % ", ".join(ex.helpers)) if ex.helpers else ""),
         "#   license:    %s%s" % (lic, (" (its text: LICENSES/%s.%s)" % (repo.replace("/", "+"), lic_name))
                                   if lic_name else ""),
         "# The code below is the upstream code, unchanged but for decorators other than",
@@ -486,11 +506,42 @@ def extract_entry(entry, repo_info, snaps, opts):
     imports = ["import triton", "import triton.language as tl"]
     imports += [x for x in ex.imports if x not in imports]
     body = "\n\n".join(text.rstrip("\n") + "\n" for _, text in ex.emitted)
-    text = "\n".join(head) + "\n" + "\n".join(imports) + "\n\n\n" + body
+    return "\n".join(head) + "\n" + "\n".join(imports) + "\n\n\n" + body
+
+
+def files_of(ex, entry, repo_info, what):
+    """[(file name, text)] of an Extraction and of the modules it imports."""
+    out = [(ex.prefix + ".py", render(ex, entry, repo_info, what))]
+    for path, child in ex.children.items():
+        out += files_of(child, entry, repo_info, (path, "module:     the names %s's kernel reads of it" % entry["name"]))
+    return out
+
+
+def extract_entry(entry, repo_info, snaps, opts):
+    repo, commit = entry["repo"], entry["commit"]
+    key = (repo, commit)
+    if key not in snaps:
+        snaps[key] = Snapshot(repo, commit, opts.mirrors, opts.snapshots)
+    snap = snaps[key]
+    assume = dict(repo_info.get("assume", {}))
+    assume.update(entry.get("assume", {}))
+    ex = Extraction(snap, assume, entry["name"])
+    mod = ex.module(entry["path"])
+    fn = mod.bindings.get(entry["function"])
+    if not isinstance(fn, ast.FunctionDef):
+        raise ExtractError("%s has no function %s" % (entry["path"], entry["function"]))
+    if not any(is_jit_decorator(d) for d in fn.decorator_list):
+        raise ExtractError("%s.%s is not a @triton.jit function" % (entry["path"], entry["function"]))
+    ex.need(mod, entry["function"])
+    ex.helpers.remove(entry["function"])
+    files = files_of(ex, entry, repo_info, (entry["path"], "function:   " + entry["function"]))
+    helpers = list(ex.helpers)
+    for child in ex.children.values():
+        helpers += [c for c in child.helpers if c not in helpers]
     meta = {"repo": repo, "commit": commit, "path": entry["path"], "function": entry["function"],
-            "params": kernel_params(fn), "do_not_specialize": do_not_specialize(fn), "helpers": ex.helpers,
-            "files": sorted(ex.modules)}
-    return text, meta, (lic_name, lic_text)
+            "params": kernel_params(fn), "do_not_specialize": do_not_specialize(fn), "helpers": helpers,
+            "files": [f for f, _ in files], "upstream_files": sorted(ex.modules)}
+    return files, meta, snap.license_text()
 
 
 def main():
@@ -512,7 +563,7 @@ def main():
         old_index = json.load(open(idx_path)).get("entries", {})
     for e in entries:
         try:
-            text, meta, lic = extract_entry(e, man["repos"].get(e["repo"], {}), snaps, opts)
+            files, meta, lic = extract_entry(e, man["repos"].get(e["repo"], {}), snaps, opts)
         except ExtractError as ex:
             failed += 1
             print("FAIL  %-34s %s" % (e["name"], ex), flush=True)
@@ -522,11 +573,13 @@ def main():
             licenses[e["repo"]] = lic
         if not opts.check:
             os.makedirs(opts.out, exist_ok=True)
-            with open(os.path.join(opts.out, e["name"] + ".py"), "w") as f:
-                f.write(text)
-        print("ok    %-34s %s %s:%s (%d lines%s)" % (
-            e["name"], e["repo"], e["path"], e["function"], text.count("\n"),
-            (", helpers " + ", ".join(meta["helpers"])) if meta["helpers"] else ""), flush=True)
+            for fname, text in files:
+                with open(os.path.join(opts.out, fname), "w") as f:
+                    f.write(text)
+        print("ok    %-34s %s %s:%s (%d lines%s%s)" % (
+            e["name"], e["repo"], e["path"], e["function"], sum(t.count("\n") for _, t in files),
+            (", helpers " + ", ".join(meta["helpers"])) if meta["helpers"] else "",
+            (", modules " + ", ".join(f for f, _ in files[1:])) if len(files) > 1 else ""), flush=True)
     if not opts.check:
         os.makedirs(os.path.join(opts.out, "LICENSES"), exist_ok=True)
         for repo, (name, text) in licenses.items():

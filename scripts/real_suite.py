@@ -321,6 +321,10 @@ def make_torch_tensor(torch, entry, name, dt, spec, gen, device, fill_out):
     elif init == "arange":
         n = math.prod(shape)
         t = torch.arange(n, device=device, dtype=torch.int64) % evaluate(spec.get("mod", n), entry.env)
+        return (t * evaluate(spec.get("step", 1), entry.env)).reshape(shape).to(tdt)
+    elif init == "perm":  # distinct indices below high, in random order
+        n = math.prod(shape)
+        t = torch.randperm(evaluate(spec["high"], entry.env), generator=gen, device=device)[:n]
         return t.reshape(shape).to(tdt)
     elif init == "expr":
         t = eval(spec["expr"], {"__builtins__": EVAL_BUILTINS}, env)
@@ -424,8 +428,10 @@ class PyTensor:
         elif init in ("zeros", "ones", "full"):
             vals = [{"zeros": 0, "ones": 1}.get(init) if init != "full" else evaluate(spec["value"], entry.env)] * n
         elif init == "arange":
-            mod = evaluate(spec.get("mod", n), entry.env)
-            vals = [i % mod for i in range(n)]
+            mod, step = evaluate(spec.get("mod", n), entry.env), evaluate(spec.get("step", 1), entry.env)
+            vals = [(i % mod) * step for i in range(n)]
+        elif init == "perm":
+            vals = rng.sample(range(evaluate(spec["high"], entry.env)), n)
         else:
             raise EntryError("init %r needs torch" % init)
         data = b"".join(encode(dt, v) for v in vals) if len(set(vals)) > 1 or not vals else encode(dt, vals[0]) * n
@@ -455,7 +461,8 @@ def accept_one(entry, src, mytritonc, work, timeout, backend="cuda"):
     if p.returncode == 0:
         return {"accepted": True, "reason": "", "crash": False, "out": out}
     if p.returncode == 1:
-        return {"accepted": False, "reason": first_error_line(p.stdout), "crash": False, "log": p.stdout[-4000:]}
+        reason = first_error_line(p.stdout).replace(os.path.dirname(src) + os.sep, "")
+        return {"accepted": False, "reason": reason, "crash": False, "log": p.stdout[-4000:]}
     return {"accepted": False, "reason": "mytritonc exit %d: %s" % (p.returncode, first_error_line(p.stdout)),
             "crash": True, "log": p.stdout[-4000:]}
 
@@ -616,6 +623,9 @@ class GpuLock:
 
 
 def load_module(path, name):
+    # the modules an extracted kernel imports (<entry>__<alias>.py) lie beside it
+    if os.path.dirname(path) not in sys.path:
+        sys.path.insert(0, os.path.dirname(path))
     spec = importlib.util.spec_from_file_location("real_" + re.sub(r"\W", "_", name), path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
