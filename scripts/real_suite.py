@@ -93,6 +93,10 @@ class EntryError(Exception):
     pass
 
 
+class NeedsTorch(Exception):
+    """An input maker (init: expr) that only torch can run: the torch-less host run skips the entry."""
+
+
 class Entry:
     """One manifest entry at its full sizes (host=False) or reduced ones."""
 
@@ -297,12 +301,10 @@ def make_torch_tensor(torch, entry, name, dt, spec, gen, device, fill_out):
     shape = entry.shapes[name]
     tdt = getattr(torch, mtlib.TORCH_DTYPES[dt])
     if spec.get("out"):
-        t = torch.empty(shape, dtype=tdt, device=device)
-        if fill_out == "nan" and t.is_floating_point():
-            t.fill_(float("nan"))
-        else:
-            t.fill_(sentinel(dt))
-        return t
+        v = float("nan") if fill_out == "nan" and dt in FLOAT_DTS else sentinel(dt)
+        if dt in ("fp8e4nv", "fp8e5"):  # filled through fp32: fill_ may lack the fp8 types
+            return torch.full(shape, v, dtype=torch.float32, device=device).to(tdt)
+        return torch.full(shape, v, dtype=tdt, device=device)
     init = spec.get("init", "randn")
     env = dict(entry.env, torch=torch, gen=gen, device=device, shape_=shape, dtype_=tdt)
     if init == "randn":
@@ -344,8 +346,14 @@ def sentinel(dt):
 def mismatch(torch, got, want, atol, rtol, max_bad):
     """'' when got matches want within atol + rtol * |want| (NaN matching NaN;
     at most max_bad elements off), else a short text."""
-    g = got.detach().to("cpu").double() if got.dtype != torch.bool else got.to("cpu").double()
-    w = want.detach().to("cpu").double().reshape(g.shape)
+    def as_double(t):  # on got's device (the GPU compares GPU tensors)
+        t = t.detach().to(got.device)
+        if t.is_floating_point() and t.element_size() == 1:  # fp8: through fp32
+            t = t.float()
+        return t.double()
+
+    g = as_double(got)
+    w = as_double(want).reshape(g.shape)
     close = (g - w).abs() <= atol + rtol * w.abs()
     close |= (torch.isnan(g) & torch.isnan(w)) | (g == w)
     bad = int((~close).sum())
@@ -433,7 +441,7 @@ class PyTensor:
         elif init == "perm":
             vals = rng.sample(range(evaluate(spec["high"], entry.env)), n)
         else:
-            raise EntryError("init %r needs torch" % init)
+            raise NeedsTorch("input %s (init %r) needs torch" % (name, init))
         data = b"".join(encode(dt, v) for v in vals) if len(set(vals)) > 1 or not vals else encode(dt, vals[0]) * n
         self.buf = ctypes.create_string_buffer(data, max(1, n * esize))
         self.nbytes = n * esize
@@ -701,6 +709,7 @@ def gpu_part(torch, triton, tl, testing, kernel, full, small, opts):
     dev = "cuda"
     mine = make_inputs(torch, full, dev, "nan")
     theirs = {k: v.clone() for k, v in mine.items()}
+    initial = {k: v.clone() for k, v in mine.items()} if full.raw.get("ref") else {}
     launcher = mtlib.Launcher(opts.lib, full.c_name, full.signature, len(full.grid))
     bound = launcher.bind(call_values(full, mine, lambda t: t.data_ptr()) + list(full.grid))
     tr_args = call_values(full, theirs, lambda t: t)
@@ -726,13 +735,33 @@ def gpu_part(torch, triton, tl, testing, kernel, full, small, opts):
         return r
     problems = compare_all(torch, full, mine, theirs, "")
     r["result"] = "ok" if not problems else "MISMATCH " + "; ".join(problems)[:600]
+    # the manifest's torch references (used by --host where Triton cannot run),
+    # checked here against Triton's output: a disagreement is the manifest's to fix
+    refs = full.raw.get("ref", {})
+    if refs:
+        env = dict(full.env, torch=torch, F=torch.nn.functional, math=math)
+        env.update(initial)
+        bad = []
+        for name, expr in refs.items():
+            try:
+                want = eval(expr, {"__builtins__": EVAL_BUILTINS}, env)
+                atol, rtol, max_bad = full.tolerance(name, full.dtype_of(name))
+                rt = full.raw.get("ref_tol", {})
+                m = mismatch(torch, theirs[name], want, max(atol, rt.get("atol", 0)), max(rtol, rt.get("rtol", 0)),
+                             max_bad)
+            except Exception as ex:
+                m = "%s: %s" % (type(ex).__name__, " ".join(str(ex).splitlines()[-1:])[:120])
+            if m:
+                bad.append("%s: %s" % (name, m))
+        r["ref"] = "ok" if not bad else "; ".join(bad)[:300]
+        del env
     mt_times, tr_times = [], []
     for _ in range(opts.rounds):
         mt_times.append(testing.do_bench(mt, warmup=opts.warmup, rep=opts.rep, return_mode="median"))
         tr_times.append(testing.do_bench(tr, warmup=opts.warmup, rep=opts.rep, return_mode="median"))
     r["mt_ms"], r["tr_ms"] = statistics.median(mt_times), statistics.median(tr_times)
     r["round_ratios"] = [round(a / b, 4) for a, b in zip(mt_times, tr_times)]
-    del mine, theirs
+    del mine, theirs, initial
     if small is not None:
         # Triton's output at the reduced shape, on the GPU, from CPU inputs
         inputs = make_inputs(torch, small, "cpu", "nan")
@@ -748,6 +777,8 @@ def gpu_part(torch, triton, tl, testing, kernel, full, small, opts):
 
 
 def host_part(torch, small, opts, inputs, want):
+    # a few threads: the case that holds the GPU meanwhile keeps its CPU
+    os.environ.setdefault("MYTRITON_HOST_THREADS", "4")
     launcher = mtlib.Launcher(opts.host_lib, small.c_name + "_hs", small.signature, len(small.grid), host=True)
     bound = launcher.bind(call_values(small, inputs, lambda t: t.data_ptr()) + list(small.grid))
     t0 = time.time()
@@ -822,6 +853,8 @@ def run_host_case(opts):
                 checked.append(name + " finite")
             res["host"] = "ok" if not problems else "FAIL " + "; ".join(problems)[:400]
             res["host_checked"] = ", ".join(checked)
+    except NeedsTorch as ex:
+        res["host"] = "skipped: %s" % ex
     except Exception as ex:
         res["host"] = "error: %s: %s" % (type(ex).__name__, " ".join(str(ex).strip().splitlines()[-1:]))
     with open(opts.result, "w") as f:
@@ -911,6 +944,9 @@ def main():
     ap.add_argument("--only", help="a regular expression on entry names (or repositories)")
     ap.add_argument("--accept-only", action="store_true", help="mytritonc on every entry, nothing built or run")
     ap.add_argument("--host", action="store_true", help="the host backend on the CPU at the reduced shapes")
+    ap.add_argument("--build-only", action="store_true",
+                    help="accept, then build every accepted kernel (CUDA at the full shapes, host at the reduced ones) "
+                         "as the GPU mode does, running nothing (nvcc, no GPU, no torch)")
     ap.add_argument("--mytritonc", help="the compiler (default build-h200/bin/mytritonc, then build/bin/mytritonc)")
     ap.add_argument("--build-dir", help="mytriton's build dir (its mytritonc, and the package installed from it)")
     ap.add_argument("--prefix", help="an installed mytriton for find_package (default: installed from the build dir)")
@@ -958,7 +994,7 @@ def main():
         print("real_suite: SKIP: the extracted sources are absent (%s has no index.json or no entry's .py): the "
               "upstream snapshots were not fetched and extracted here (scripts/real_extract.py)" % opts.src)
         return SKIP
-    mode = "accept-only" if opts.accept_only else ("host" if opts.host else "gpu")
+    mode = "accept-only" if opts.accept_only else ("host" if opts.host else ("build-only" if opts.build_only else "gpu"))
     banner = "mytriton -O2 vs Triton"
     torch = None
     if mode == "gpu":
@@ -987,7 +1023,7 @@ def main():
             small = None
             if opts.host:
                 small = full
-            elif mode == "gpu" and not opts.no_host_check:
+            elif mode in ("gpu", "build-only") and not opts.no_host_check:
                 small = Entry(e, index[e["name"]], host=True)
             entries[e["name"]] = (full, small)
         except (EntryError, KeyError, TypeError, ValueError, NameError, SyntaxError) as ex:
@@ -1038,6 +1074,16 @@ def main():
                 len(todo), "cc" if opts.host else "nvcc", time.time() - t1), flush=True)
         banner += "; built through %s" % ("find_package(mytriton) + mytriton_add_kernels()"
                                           if results_build == "cmake" else "mytritonc + nvcc directly")
+        if mode == "build-only":
+            for n in accepted:
+                b = built[n]
+                ok = bool(b["cuda"]) and (bool(b["host"]) or opts.no_host_check)
+                results[n]["built"] = ok
+                results[n]["result"] = "built" if ok else "not built: " + b["error"]
+                print("%-8s %-34s %s" % ("built" if ok else "FAIL", n, "" if ok else b["error"]), flush=True)
+            accepted_to_run = []
+        else:
+            accepted_to_run = accepted
         lock = os.path.join(work, "gpu.lock")
         os.makedirs(os.path.join(work, "results"), exist_ok=True)
 
@@ -1067,7 +1113,7 @@ def main():
             return n, r
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, 1 if opts.host else opts.case_jobs)) as pool:
-            for n, r in pool.map(case, accepted):
+            for n, r in pool.map(case, accepted_to_run):
                 r.pop("name", None)
                 results[n].update(r)
                 rr = results[n]
@@ -1097,6 +1143,11 @@ def main():
             g = geomean([x for _, x in ratios])
             lines.append("geometric mean of mytriton / Triton over the %d correct kernels: %.3fx (below 1: faster)"
                          % (len(ratios), g))
+        badref = [n for n in accepted if results[n].get("ref") not in (None, "ok")]
+        nref = [n for n in accepted if results[n].get("ref")]
+        if nref:
+            lines.append("the manifest's torch references vs Triton's output: %d of %d agree%s" % (
+                len(nref) - len(badref), len(nref), (" (disagree: %s)" % ", ".join(badref)) if badref else ""))
         hosts = [n for n in accepted if results[n].get("host")]
         hok = [n for n in hosts if results[n]["host"] == "ok"]
         if hosts:
@@ -1107,14 +1158,22 @@ def main():
             lines.append("accepted but not correct, grouped:")
             for k, names in fails:
                 lines.append("  %2d  %s: %s" % (len(names), short(k, 120), ", ".join(names)))
+    if mode == "build-only":
+        okb = [n for n in accepted if results[n].get("built")]
+        lines.append("built %d of %d accepted (%s)" % (len(okb), n_acc, banner.split("; built through ")[-1]))
+        for k, names in grouped_reasons({n: r for n, r in results.items() if r.get("accepted") and not r.get("built")},
+                                        "result"):
+            lines.append("  %2d  %s: %s" % (len(names), short(k, 120), ", ".join(names)))
     if mode == "host":
         hok = [n for n in accepted if results[n].get("host") == "ok"]
+        skipped = [n for n in accepted if str(results[n].get("host", "")).startswith("skipped")]
         try:
             import torch as _t  # noqa: F401
             how = "against the manifest's torch references where given, else written and finite"
         except ImportError:
             how = "torch is not importable here: outputs checked to be written and finite only (no reference)"
-        lines.append("host backend at the reduced shapes: %d of %d accepted ok (%s)" % (len(hok), n_acc, how))
+        lines.append("host backend at the reduced shapes: %d of %d accepted ok%s (%s)" % (
+            len(hok), n_acc, (", %d skipped" % len(skipped)) if skipped else "", how))
         fails = grouped_reasons({n: r for n, r in results.items() if r.get("accepted") and r.get("host") != "ok"},
                                 "host")
         for k, names in fails:
@@ -1122,7 +1181,7 @@ def main():
 
     header = ["kernel", "code base", "accepted", "result", "mytriton ms", "Triton ms", "ratio", "mytriton", "Triton"]
     if mode != "gpu":
-        header = ["kernel", "code base", "accepted", "host" if mode == "host" else "reason"]
+        header = ["kernel", "code base", "accepted", {"host": "host", "build-only": "build"}.get(mode, "reason")]
     rows = []
     for e in raw:
         n = e["name"]
@@ -1138,6 +1197,8 @@ def main():
                          "%.2fx" % (mt / tr) if mt and tr else "-", rate(ent, mt), rate(ent, tr)])
         elif mode == "host":
             rows.append([n, e["repo"], acc, short(r.get("host") or r.get("reason"), 100)])
+        elif mode == "build-only":
+            rows.append([n, e["repo"], acc, short(r.get("result") or r.get("reason"), 100)])
         else:
             rows.append([n, e["repo"], acc, short(r.get("reason"), 110)])
     if ratios:
@@ -1175,10 +1236,16 @@ def main():
         status = 1
     if mode == "gpu" and any(results[n].get("result") != "ok" for n in accepted):
         status = 1
-    if opts.expect and os.path.exists(opts.expect):
+    if mode == "build-only" and any(not results[n].get("built") for n in accepted):
+        status = 1
+    bad = [n for n, r in results.items() if r.get("status") == "bad entry"]
+    if bad:
+        print("manifest entries that do not resolve: " + ", ".join(bad))
+        status = 1
+    if opts.expect and os.path.exists(opts.expect) and mode != "build-only":
         exp = json.load(open(opts.expect))
         key = {"accept-only": "accept", "host": "host", "gpu": "gpu"}[mode]
-        want = [n for n in exp.get(key, []) if n in results]
+        want = [n for n in exp.get(key, []) if n in results and results[n].get("status") != "absent"]
         if mode == "accept-only":
             lost = [n for n in want if not results[n].get("accepted")]
             gained = [n for n in accepted if n not in exp.get(key, [])]
@@ -1192,7 +1259,7 @@ def main():
         if gained:
             print("newly %s (update %s with --write-expected): %s" % (
                 "accepted" if key == "accept" else "passing", os.path.relpath(opts.expect, ROOT), ", ".join(gained)))
-    if opts.write_expected:
+    if opts.write_expected and mode != "build-only":
         exp = json.load(open(opts.write_expected)) if os.path.exists(opts.write_expected) else {}
         key = {"accept-only": "accept", "host": "host", "gpu": "gpu"}[mode]
         if mode == "accept-only":
