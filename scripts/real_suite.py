@@ -962,6 +962,9 @@ def main():
     ap.add_argument("--case-jobs", type=int, default=4,
                     help="case processes preparing at once (the GPU is taken by one at a time)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per mytritonc and per case")
+    ap.add_argument("--deadline", type=int,
+                    help="seconds from the start after which no further case starts (the rest are reported "
+                         "'not run (deadline)'; the table is written all the same)")
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--nvcc", default=mtlib.find_nvcc())
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
@@ -1088,6 +1091,8 @@ def main():
         os.makedirs(os.path.join(work, "results"), exist_ok=True)
 
         def case(n):
+            if opts.deadline and time.time() - t0 > opts.deadline:
+                return n, {("host" if opts.host else "result"): "not run (deadline %d s)" % opts.deadline}
             b = built[n]
             res_file = os.path.join(work, "results", n + ".json")
             if os.path.exists(res_file):
