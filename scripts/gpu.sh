@@ -20,6 +20,10 @@
 #   mlir       the MLIR-built test programs carried in .carry-mlir (built where mlir-opt is)
 #   bench      scripts/bench_suite.py against Triton (BENCH_ARGS, e.g. "--only matmul";
 #              the table in bench_suite.md; BASE: the base compiler's too)
+#   real       scripts/real_suite.py: the real library kernels of bench/real against Triton
+#              (needs bench/real/src, made here by scripts/real_extract.py and carried;
+#              REAL_ARGS, e.g. "--only liger_"; the table in real_suite.md, every result
+#              in real_suite.json; REAL_TIMEOUT, default 540 s)
 #   ptxas      ptxas -v of the benchmark suite's units (BENCH_ARGS picks them)
 #   benchgpu   mytriton_bench_gpu, mytriton_bench_compile, mytriton_bench_autotune and
 #              bench/triton_bench.py on the conformance kernels (needs build)
@@ -165,6 +169,24 @@ step_bench() {
       ${BENCH_ARGS:-} --markdown "$OUT/bench_suite_base.md" > "$OUT/bench_suite_base.log" 2>&1
     echo "== bench_suite (base $BASE) exit $? after $(el)"; tail -40 "$OUT/bench_suite_base.log"
   fi
+}
+
+step_real() {
+  if [ ! -f bench/real/src/index.json ]; then
+    echo "== real: no bench/real/src/index.json: extract the kernels first (python3 scripts/real_extract.py)"
+    echo "   and carry bench/real/src"; fail; return
+  fi
+  build_targets mytritonc mytriton_shim mytriton_runtime > "$OUT/real-build.log" 2>&1 ||
+    { grep -E "error|FAILED" "$OUT/real-build.log" | head -20; fail; return; }
+  local rc=0
+  # no case starts in the last 120 s (a case's own limit), so the table is written
+  # shellcheck disable=SC2086
+  timeout "${REAL_TIMEOUT:-540}" python3 scripts/real_suite.py --build-dir "$BUILD" --jobs "$JOBS" \
+    --work /tmp/real-work --deadline $(( ${REAL_TIMEOUT:-540} - 120 )) ${REAL_ARGS:-} \
+    --markdown "$OUT/real_suite.md" --json "$OUT/real_suite.json" > "$OUT/real_suite.log" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || fail
+  echo "== real_suite ${REAL_ARGS:-}exit $rc after $(el)"
+  sed -n '/^kernel  /,$p' "$OUT/real_suite.log" | head -150
 }
 
 step_ptxas() {
