@@ -9,6 +9,11 @@
 #   cpack          cpack's .tar.gz and .deb (the .deb part is skipped without
 #                  dpkg-deb): each unpacked, example_project configured against
 #                  it with find_package(mytriton), built and run
+#   features       generated code of every feature family (projects/features)
+#                  built against the installed package alone, its host
+#                  launchers run; CUDA compiled by nvcc when there is one (not
+#                  run); and every mytriton/ header that the compiler's
+#                  generators name is in the package
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(_work "${MYTRITON_WORK}/package-${MYTRITON_CASE}")
@@ -148,6 +153,47 @@ elseif(MYTRITON_CASE STREQUAL "cpack")
     get_filename_component(_cmakedir "${_configs}" DIRECTORY)
     _example_against("${_cmakedir}" deb)
   endif()
+elseif(MYTRITON_CASE STREQUAL "features")
+  # The headers the generators write #include lines for, from their source:
+  # "#include \"mytriton/atomic.h\"" in a C string literal.
+  file(GLOB_RECURSE _generators "${MYTRITON_SOURCE_DIR}/compiler/src/*.c")
+  set(_headers "")
+  foreach(_file IN LISTS _generators)
+    file(STRINGS "${_file}" _lines REGEX "#include [<\\\\\"]+mytriton/")
+    foreach(_line IN LISTS _lines)
+      string(REGEX MATCHALL "#include (<|\\\\\")mytriton/[A-Za-z0-9_]+\\.h" _found "${_line}")
+      foreach(_inc IN LISTS _found)
+        string(REGEX REPLACE "^.*(mytriton/[A-Za-z0-9_]+\\.h)$" "\\1" _inc "${_inc}")
+        list(APPEND _headers "${_inc}")
+      endforeach()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES _headers)
+  list(LENGTH _headers _n)
+  if(_n LESS 4)
+    message(FATAL_ERROR "found only ${_n} generated #include lines (${_headers}): the pattern is stale")
+  endif()
+  foreach(_inc IN LISTS _headers)
+    if(NOT EXISTS "${MYTRITON_PREFIX}/include/${_inc}")
+      message(FATAL_ERROR "generated code includes ${_inc}, which is not installed in ${MYTRITON_PREFIX}/include")
+    endif()
+    message(STATUS "    installed: ${_inc} (included by generated code)")
+  endforeach()
+  set(_bin "${_work}/build")
+  mytriton_configure("configure projects/features against the installed package"
+    "${MYTRITON_TEST_SOURCE}/projects/features" "${_bin}")
+  mytriton_step("build it" COMMAND "${CMAKE_COMMAND}" --build "${_bin}")
+  # the runtime's headers came from the package, not from the source tree
+  file(GLOB_RECURSE _ninja_files "${_bin}/*.ninja")
+  foreach(_file IN LISTS _ninja_files)
+    file(READ "${_file}" _text)
+    string(FIND "${_text}" "${MYTRITON_SOURCE_DIR}/runtime" _at)
+    if(NOT _at EQUAL -1)
+      message(FATAL_ERROR "${_file} refers to ${MYTRITON_SOURCE_DIR}/runtime: the project did not build against the package alone")
+    endif()
+  endforeach()
+  mytriton_step("run its host launchers" OUTPUT _out COMMAND "${_bin}/features_main")
+  message(STATUS "    ${_out}")
 else()
   message(FATAL_ERROR "unknown case ${MYTRITON_CASE}")
 endif()
