@@ -574,6 +574,16 @@ endmacro()
 function(mytriton_add_kernels target)
   _mytriton_keywords()
   set(_where "mytriton_add_kernels(${target})")
+  if(NOT TARGET mytriton::compiler)
+    if(TARGET mytriton::runtime)
+      message(FATAL_ERROR "${_where}: the mytriton package was found without its compiler "
+        "component (mytriton::compiler), which mytriton_add_kernels() needs: ask for it "
+        "(find_package(mytriton REQUIRED), or COMPONENTS compiler runtime) and install it "
+        "(cmake --install <build> --component compiler)")
+    endif()
+    message(FATAL_ERROR "${_where}: no mytriton::compiler target; "
+      "call find_package(mytriton REQUIRED) first")
+  endif()
   string(REPLACE ";" " " _known_text "${_keywords}")
   set(_empty "__mytriton_empty_value__")   # stands for "" through cmake_parse_arguments
 
@@ -925,10 +935,6 @@ function(mytriton_add_kernels target)
   endforeach()
 
   # ---- What the build needs: compiler, shim, Python, languages, CUDA.
-  if(NOT TARGET mytriton::compiler)
-    message(FATAL_ERROR "${_where}: no mytriton::compiler target; "
-      "call find_package(mytriton REQUIRED) first")
-  endif()
   get_target_property(_aliased mytriton::compiler ALIASED_TARGET)
   if(_aliased)
     set(_compiler_dep "${_aliased}")               # target- and file-level dependency

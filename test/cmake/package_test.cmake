@@ -1,8 +1,10 @@
 # cmake.package.<case>: packaging by CMake's conventions.
 #   components     `cmake --install --component runtime` alone: find_package
 #                  with COMPONENTS runtime finds it and links it; COMPONENTS
-#                  compiler fails with a message naming the component; an
-#                  unknown component is named too
+#                  compiler, or no COMPONENTS (both required), fails with a
+#                  message naming the component; mytriton_add_kernels() says
+#                  the compiler component is missing; an unknown component is
+#                  named too
 #   subdirectory   add_subdirectory(mytriton) in a consumer: mytritonc is
 #                  built in mytriton's own binary dir, and the consumer's
 #                  install has no mytriton rules unless MYTRITON_INSTALL is on
@@ -54,10 +56,23 @@ if(MYTRITON_CASE STREQUAL "components")
   string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
   mytriton_expect("${_out}" MATCHES "lacks the component\\(s\\) asked for: compiler \\(not installed in [^)]*--component compiler\\)"
     "a message naming the missing component")
+  # no COMPONENTS: both are required, and the message says which is missing
+  mytriton_configure("find_package(mytriton REQUIRED) must fail" "${_src}" "${_work}/default" EXPECT_FAIL
+    OUTPUT _out ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=)
+  string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
+  mytriton_expect("${_out}" MATCHES "lacks the component\\(s\\) asked for: compiler \\(not installed in [^)]*: cmake --install <build> --component compiler\\)"
+    "a message naming the missing compiler, without a stray '; '")
+  string(REGEX MATCH "lacks the component.*--component compiler\\)" _msg "${_out}")
+  mytriton_expect("${_msg}" NOT_MATCHES "; " "no list separator in the message")
+  # COMPONENTS runtime, then mytriton_add_kernels(): the compiler component is named
+  mytriton_configure("mytriton_add_kernels() without the compiler component must fail" "${_src}"
+    "${_work}/kernels" EXPECT_FAIL OUTPUT _out ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=runtime -DKERNELS=ON)
+  string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
+  mytriton_expect("${_out}" MATCHES "found without its compiler component" "a message naming the compiler component")
   mytriton_configure("COMPONENTS gpu must fail" "${_src}" "${_work}/gpu" EXPECT_FAIL OUTPUT _out
     ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=gpu)
   string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
-  mytriton_expect("${_out}" MATCHES "gpu \\(no such component; mytriton has: compiler, runtime\\)" "a message naming the unknown component")
+  mytriton_expect("${_out}" MATCHES "gpu \\(no such component: mytriton has compiler and runtime\\)" "a message naming the unknown component")
   # the full package has both
   file(GLOB_RECURSE _configs "${MYTRITON_PREFIX}/*/mytritonConfig.cmake")
   get_filename_component(_cmakedir "${_configs}" DIRECTORY)
