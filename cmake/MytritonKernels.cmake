@@ -52,12 +52,18 @@
 #
 # Arguments are parsed with cmake_parse_arguments, per KERNEL block; the
 # keywords are listed once, in _mytriton_keywords() below. Mistakes are
-# configure errors naming the keyword and its CMakeLists line: unknown or
-# repeated keywords, missing values, and what can be checked against the
-# kernel's parameters (read with Python's ast module, see
-# _mytriton_kernel_params): SIGNATURE arity and names, CONSTEXPR names,
-# GRID names. The compiler runs with --option-spelling cmake, so its own
-# messages about options say CONSTEXPR/GRID/SIGNATURE/NAME.
+# configure errors naming the keyword and its CMakeLists line: the call's own
+# (unknown or repeated keywords, missing values, duplicate launcher names,
+# ON/OFF values) here, and what the kernel's parameters say about the
+# arguments (SIGNATURE types, arity and names, CONSTEXPR and MODULE_VALUES
+# names and values, GRID and GRID_PARAMS, CONFIGS, WHEN, KEY, RESTORE,
+# NUM_WARPS) by the compiler: one `mytritonc --check` per call, with every
+# kernel of the call, at configure time when mytriton::compiler is an
+# installed compiler (find_package). In mytriton's own build tree, and
+# under add_subdirectory(), mytritonc does not exist before the build: the
+# same checks fail the kernel's compile command then. The compiler runs
+# with --option-spelling cmake, so its messages say CONSTEXPR/GRID/
+# SIGNATURE/NAME.
 #
 # <target> is a library of the generated sources. Linking it gives the
 # folder of the library's header <target>.h (the kernels' own headers are
@@ -240,6 +246,11 @@ function(_mytriton_error target kernel keyword)
     if(_calls EQUAL 1)   # the call is spelled out once in the file: find the keyword in it
       string(FIND "${_f}" "${_m}" _pos)
       string(SUBSTRING "${_f}" ${_pos} -1 _rest)
+      # the call ends before the next line that starts a command
+      string(LENGTH "${_m}" _len)
+      string(SUBSTRING "${_rest}" ${_len} -1 _after)
+      string(REGEX REPLACE "\n[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\\(.*$" "" _after "${_after}")
+      set(_rest "${_m}${_after}")
       set(_ws "[ \t\r\n]")
       if(NOT kernel STREQUAL "")
         string(REGEX MATCH "${_ws}KERNEL${_ws}+${kernel}${_ws}" _km "${_rest}")
@@ -247,6 +258,11 @@ function(_mytriton_error target kernel keyword)
           string(FIND "${_rest}" "${_km}" _kpos)
           math(EXPR _pos "${_pos} + ${_kpos} + 1")
           string(SUBSTRING "${_rest}" ${_kpos} -1 _rest)
+          # and its block before the next KERNEL
+          string(LENGTH "${_km}" _len)
+          string(SUBSTRING "${_rest}" ${_len} -1 _after)
+          string(REGEX REPLACE "${_ws}KERNEL${_ws}.*$" "" _after "${_after}")
+          set(_rest "${_km}${_after}")
         endif()
       endif()
       if(NOT keyword STREQUAL "" AND NOT keyword STREQUAL "KERNEL")
@@ -270,208 +286,31 @@ function(_mytriton_error target kernel keyword)
   message(FATAL_ERROR "${_loc}mytriton_add_kernels(${target}): ${_text}")
 endfunction()
 
-# _mytriton_kernel_params(<out var> <file.py> <function>): the parameters of a
-# function of a kernel file as NAME:KIND entries, KIND r (runtime), c
-# (tl.constexpr) or cd (tl.constexpr with a default), after the function's
-# line: "12;x:r;y:r;n:r;BLOCK:cd". "" when the function is not in the file;
-# "?" when the file cannot be parsed here (the build reports why). Python's
-# ast module parses the file (never runs it), once per file and configure.
-function(_mytriton_kernel_params out file fn python)
-set(_script [=[
-import ast, sys
-path = sys.argv[1]
-with open(path, 'rb') as f:
-    tree = ast.parse(f.read(), path)
-def constexpr(a):
-    if isinstance(a, ast.Attribute): return a.attr == 'constexpr'
-    if isinstance(a, ast.Name): return a.id == 'constexpr'
-    if isinstance(a, ast.Constant) and isinstance(a.value, str): return a.value in ('tl.constexpr', 'constexpr')
-    return False
-for fn in tree.body:
-    if isinstance(fn, ast.FunctionDef):
-        ps = fn.args.posonlyargs + fn.args.args
-        first_default = len(ps) - len(fn.args.defaults)
-        kinds = ['%s:%s' % (p.arg, ('cd' if i >= first_default else 'c') if constexpr(p.annotation) else 'r')
-                 for i, p in enumerate(ps)]
-        print('%s=%d;%s' % (fn.name, fn.lineno, ';'.join(kinds)))
-]=])
-  string(MD5 _key "${file}")
-  get_property(_known GLOBAL PROPERTY MYTRITON_PARAMS_${_key} SET)
-  if(NOT _known)
-    execute_process(COMMAND "${python}" -I -c "${_script}" "${file}"
-      OUTPUT_VARIABLE _out ERROR_QUIET RESULT_VARIABLE _rc)
-    if(NOT _rc EQUAL 0)
-      set(_out "?")
-    endif()
-    set_property(GLOBAL PROPERTY MYTRITON_PARAMS_${_key} "${_out}")
+# _mytriton_diagnostic_keyword(<out var> <diagnostics>): the keyword of
+# mytriton_add_kernels() that the compiler's first error names (it runs with
+# --option-spelling cmake), or "" (then the KERNEL line is the place).
+function(_mytriton_diagnostic_keyword out text)
+  set(${out} "" PARENT_SCOPE)
+  string(REGEX MATCH "error: [^\n]*" _first "${text}")
+  set(_k "SIGNATURE|CONSTEXPR|MODULE_VALUES|GRID_PARAMS|GRID|NAME|CONFIGS|WHEN|KEY|RESTORE")
+  string(REGEX MATCH "(^|[^A-Za-z_-])(${_k}|--num-warps|num_warps|--num-stages)([^A-Za-z_]|$)"
+    _m "${_first}")
+  set(_kw "${CMAKE_MATCH_2}")
+  if(_kw STREQUAL "WHEN")
+    set(_kw CONFIGS)          # a WHEN is written inside a config
+  elseif(_kw MATCHES "num.warps")
+    set(_kw NUM_WARPS)
+  elseif(_kw STREQUAL "--num-stages")
+    set(_kw NUM_STAGES)
   endif()
-  get_property(_out GLOBAL PROPERTY MYTRITON_PARAMS_${_key})
-  if(_out STREQUAL "?")
-    set(${out} "?" PARENT_SCOPE)
-    return()
-  endif()
-  set(_params "")
-  if(_out MATCHES "(^|\n)${fn}=([^\n]*)")
-    set(_params "${CMAKE_MATCH_2}")
-  endif()
-  set(${out} "${_params}" PARENT_SCOPE)
-endfunction()
-
-# _mytriton_check_kernel(<target> <fn> <file.py> <source as written> <python>
-#                        <signature> <grid or ""> <constexpr list> <grid params>)
-# What CMake can see of one KERNEL block against the kernel's parameters:
-# the function exists, SIGNATURE has one entry per runtime parameter (names
-# match where given), CONSTEXPR names tl.constexpr parameters and gives the
-# ones without a default, GRID uses integer runtime parameters, constexprs
-# and its GRID_PARAMS.
-function(_mytriton_check_kernel target fn file source python signature grid constexprs grid_params)
-  foreach(_gp IN LISTS grid_params)
-    if(NOT _gp MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn}: '${_gp}' is not an identifier")
-    endif()
-  endforeach()
-  if(NOT grid_params STREQUAL "" AND grid STREQUAL "")
-    _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS of KERNEL ${fn} needs a GRID that uses them")
-  endif()
-  _mytriton_kernel_params(_params "${file}" "${fn}" "${python}")
-  foreach(_gp IN LISTS grid_params)
-    if(_params MATCHES "(^|;)${_gp}:")
-      _mytriton_error(${target} "${fn}" GRID_PARAMS "GRID_PARAMS ${_gp}: ${fn} already has a parameter "
-        "'${_gp}'; use it in the GRID directly")
-    endif()
-  endforeach()
-  if(_params STREQUAL "?")
-    return()   # a syntax error: the build reports it with its position
-  endif()
-  if(_params STREQUAL "")
-    _mytriton_error(${target} "${fn}" KERNEL "KERNEL ${fn}: ${source} has no function '${fn}'")
-  endif()
-  list(POP_FRONT _params _def_line)
-  set(_runtime "")
-  set(_constexpr "")
-  set(_needs_value "")
-  foreach(_p IN LISTS _params)
-    string(REPLACE ":" ";" _p "${_p}")
-    list(GET _p 0 _pname)
-    list(GET _p 1 _kind)
-    if(_kind STREQUAL "r")
-      list(APPEND _runtime "${_pname}")
-    else()
-      list(APPEND _constexpr "${_pname}")
-      if(_kind STREQUAL "c")
-        list(APPEND _needs_value "${_pname}")
-      endif()
-    endif()
-  endforeach()
-  set(_where "${source}:${_def_line}")
-  list(JOIN _runtime ", " _runtime_text)
-  list(LENGTH _runtime _nruntime)
-
-  # SIGNATURE: one type per runtime parameter, in order
-  set(_types "")
-  string(STRIP "${signature}" _sig)
-  if(NOT _sig STREQUAL "")
-    string(REPLACE "," ";" _entries "${_sig}")
-    set(_i 0)
-    foreach(_e IN LISTS _entries)
-      string(STRIP "${_e}" _e)
-      set(_type "${_e}")
-      # "name: type" (a colon before a digit is a hint: "i32:16", "i32:1")
-      if(_e MATCHES "^([A-Za-z_][A-Za-z0-9_]*)[ \t]*:[ \t]*([^0-9 \t].*)$")
-        set(_given "${CMAKE_MATCH_1}")
-        set(_type "${CMAKE_MATCH_2}")
-        list(LENGTH _runtime _nr)
-        if(_i LESS _nr)
-          list(GET _runtime ${_i} _expected)
-          if(NOT _given STREQUAL _expected)
-            math(EXPR _pos "${_i} + 1")
-            _mytriton_error(${target} "${fn}" SIGNATURE "SIGNATURE entry ${_pos} ('${_e}') names "
-              "'${_given}', but runtime parameter ${_pos} of ${fn} (${_where}) is '${_expected}'")
-          endif()
-        endif()
-      endif()
-      list(APPEND _types "${_type}")
-      math(EXPR _i "${_i} + 1")
-    endforeach()
-  endif()
-  list(LENGTH _types _ntypes)
-  if(NOT _ntypes EQUAL _nruntime)
-    _mytriton_error(${target} "${fn}" SIGNATURE "SIGNATURE \"${signature}\" has ${_ntypes} "
-      "entries, but ${fn} (${_where}) has ${_nruntime} runtime parameters (${_runtime_text}); "
-      "give one type per runtime parameter, in order (tl.constexpr parameters take CONSTEXPR values)")
-  endif()
-
-  # CONSTEXPR: tl.constexpr parameters only, each at most once, every one
-  # without a default given
-  set(_given "")
-  foreach(_def IN LISTS constexprs)
-    string(REGEX REPLACE "=.*" "" _cname "${_def}")
-    if(_cname IN_LIST _given)
-      _mytriton_error(${target} "${fn}" CONSTEXPR "CONSTEXPR ${_cname} is given twice for KERNEL ${fn}")
-    endif()
-    list(APPEND _given "${_cname}")
-    if(_cname IN_LIST _runtime)
-      _mytriton_error(${target} "${fn}" CONSTEXPR "CONSTEXPR ${_def}: '${_cname}' is a runtime "
-        "parameter of ${fn} (${_where}); annotate it '${_cname}: tl.constexpr' in the kernel to "
-        "fix it at build time, or drop the CONSTEXPR value")
-    elseif(NOT _cname IN_LIST _constexpr)
-      list(JOIN _constexpr ", " _ctext)
-      if(_ctext STREQUAL "")
-        set(_ctext "none")
-      endif()
-      _mytriton_error(${target} "${fn}" CONSTEXPR "CONSTEXPR ${_def}: ${fn} (${_where}) has no "
-        "parameter '${_cname}' (its tl.constexpr parameters: ${_ctext})")
-    endif()
-  endforeach()
-  foreach(_cname IN LISTS _needs_value)
-    if(NOT _cname IN_LIST _given)
-      _mytriton_error(${target} "${fn}" KERNEL "KERNEL ${fn}: the tl.constexpr parameter "
-        "'${_cname}' (${_where}) has no default; give it a value: CONSTEXPR ${_cname}=<value>")
-    endif()
-  endforeach()
-
-  # GRID: names of integer runtime parameters and constexprs
-  if(NOT grid STREQUAL "")
-    string(REGEX MATCHALL "[A-Za-z_][A-Za-z0-9_]*" _names "${grid}")
-    set(_ints "")
-    set(_i 0)
-    foreach(_pname IN LISTS _runtime)
-      list(GET _types ${_i} _type)
-      if(_type MATCHES "^(u?int[0-9]+|[iu][0-9]+)$")
-        list(APPEND _ints "${_pname}")
-      endif()
-      math(EXPR _i "${_i} + 1")
-    endforeach()
-    foreach(_gname IN LISTS _names)
-      if(_gname STREQUAL "cdiv" OR _gname IN_LIST _ints OR _gname IN_LIST _constexpr
-         OR _gname IN_LIST grid_params)
-        continue()
-      endif()
-      list(JOIN _ints ", " _itext)
-      list(JOIN _constexpr ", " _ctext)
-      foreach(_v _itext _ctext)
-        if(${_v} STREQUAL "")
-          set(${_v} "none")
-        endif()
-      endforeach()
-      if(_gname IN_LIST _runtime)
-        list(FIND _runtime "${_gname}" _i)
-        list(GET _types ${_i} _type)
-        set(_why "'${_gname}' is a ${_type} parameter; a grid can only use integer scalars")
-      else()
-        set(_why "unknown name '${_gname}'")
-      endif()
-      _mytriton_error(${target} "${fn}" GRID "GRID \"${grid}\" of KERNEL ${fn}: ${_why} "
-        "(the grid can use ${fn}'s integer runtime parameters: ${_itext}; its tl.constexpr "
-        "parameters: ${_ctext}; launcher-only integers declared with GRID_PARAMS; cdiv and + - * // %)")
-    endforeach()
-  endif()
+  set(${out} "${_kw}" PARENT_SCOPE)
 endfunction()
 
 # ---- Autotuned kernels (CONFIGS) ------------------------------------------------
 # A config is "NAME=VALUE ... [NUM_WARPS=n] [NUM_STAGES=n] [WHEN <condition>]":
-# constexpr values, Triton's num_warps and num_stages (a hint the backends do
-# not use yet), and an optional condition over the KEY parameters. Sets
+# constexpr values, Triton's num_warps and num_stages, and an optional
+# condition over the KEY parameters; split here (the empty parts that a
+# command line cannot carry are errors), checked by the compiler. Sets
 # <prefix>_defs (NAME=VALUE list), <prefix>_warps, <prefix>_stages,
 # <prefix>_text (without WHEN) and <prefix>_when.
 function(_mytriton_parse_config target fn cfg prefix)
@@ -493,31 +332,15 @@ function(_mytriton_parse_config target fn cfg prefix)
   if(_tokens STREQUAL "")
     _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: an empty config in CONFIGS")
   endif()
+  # (the compiler checks the tokens: --config of the dispatcher)
   set(_defs "")
   set(_warps "")
   set(_stages "")
-  set(_seen "")
   foreach(_tok IN LISTS _tokens)
-    if(NOT _tok MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
-      _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': '${_tok}' is not NAME=VALUE "
-        "(a config is \"NAME=VALUE ... [NUM_WARPS=n] [NUM_STAGES=n] [WHEN condition]\")")
-    endif()
-    set(_k "${CMAKE_MATCH_1}")
-    set(_v "${CMAKE_MATCH_2}")
-    if(_k IN_LIST _seen)
-      _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': ${_k} given twice")
-    endif()
-    list(APPEND _seen "${_k}")
-    if(_k STREQUAL "NUM_WARPS")
-      if(NOT _v MATCHES "^(1|2|4|8|16|32)$")
-        _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': NUM_WARPS must be 1, 2, 4, 8, 16 or 32")
-      endif()
-      set(_warps "${_v}")
-    elseif(_k STREQUAL "NUM_STAGES")
-      if(NOT _v MATCHES "^([1-9]|1[0-6])$")
-        _mytriton_error(${target} "${fn}" CONFIGS "KERNEL ${fn}: config '${cfg}': NUM_STAGES must be 1 to 16")
-      endif()
-      set(_stages "${_v}")
+    if(_tok MATCHES "^NUM_WARPS=(.*)$")
+      set(_warps "${CMAKE_MATCH_1}")
+    elseif(_tok MATCHES "^NUM_STAGES=(.*)$")
+      set(_stages "${CMAKE_MATCH_1}")
     else()
       list(APPEND _defs "${_tok}")
     endif()
@@ -574,6 +397,16 @@ endmacro()
 function(mytriton_add_kernels target)
   _mytriton_keywords()
   set(_where "mytriton_add_kernels(${target})")
+  if(NOT TARGET mytriton::compiler)
+    if(TARGET mytriton::runtime)
+      message(FATAL_ERROR "${_where}: the mytriton package was found without its compiler "
+        "component (mytriton::compiler), which mytriton_add_kernels() needs: ask for it "
+        "(find_package(mytriton REQUIRED), or COMPONENTS compiler runtime) and install it "
+        "(cmake --install <build> --component compiler)")
+    endif()
+    message(FATAL_ERROR "${_where}: no mytriton::compiler target; "
+      "call find_package(mytriton REQUIRED) first")
+  endif()
   string(REPLACE ";" " " _known_text "${_keywords}")
   set(_empty "__mytriton_empty_value__")   # stands for "" through cmake_parse_arguments
 
@@ -735,7 +568,8 @@ function(mytriton_add_kernels target)
     _mytriton_error(${target} "" HEADER "HEADER must be a plain file name, got '${_header}'")
   endif()
 
-  # ---- Validate each specialization.
+  # ---- The call's own rules (what the kernel's parameters say about the
+  # arguments is the compiler's: mytritonc --check below).
   mytriton_python(_python)
   if(NOT _python)
     message(FATAL_ERROR "${_where}: the kernel compiler needs a Python 3 interpreter "
@@ -813,10 +647,6 @@ function(mytriton_add_kernels target)
       _mytriton_error(${target} "${_fn}" DEBUG "DEBUG of KERNEL ${_fn} must be ON or OFF, "
         "got '${_g${_g}_DEBUG}'")
     endif()
-    if(_g${_g}_has_NUM_WARPS AND NOT _g${_g}_NUM_WARPS MATCHES "^(1|2|4|8|16|32)$")
-      _mytriton_error(${target} "${_fn}" NUM_WARPS "NUM_WARPS of KERNEL ${_fn} must be 1, 2, 4, "
-        "8, 16 or 32, got '${_g${_g}_NUM_WARPS}'")
-    endif()
     get_filename_component(_src "${_g${_g}_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${_src}" OR IS_DIRECTORY "${_src}")
       _mytriton_error(${target} "${_fn}" SOURCE "SOURCE of KERNEL ${_fn} not found: ${_src}")
@@ -833,9 +663,6 @@ function(mytriton_add_kernels target)
       if(_g${_g}_CONFIGS STREQUAL "")
         _mytriton_error(${target} "${_fn}" CONFIGS "CONFIGS of KERNEL ${_fn} needs at least one config")
       endif()
-      if("mlir" IN_LIST _backends)
-        _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: CONFIGS work with the cuda and host backends, not mlir")
-      endif()
       if(NOT _g${_g}_has_SPECIALIZE)
         set(_g${_g}_SPECIALIZE ON)
       elseif(NOT _g${_g}_SPECIALIZE MATCHES "^(ON|OFF)$")
@@ -845,42 +672,9 @@ function(mytriton_add_kernels target)
       set(_i 0)
       foreach(_cfg IN LISTS _g${_g}_CONFIGS)
         _mytriton_parse_config(${target} "${_fn}" "${_cfg}" _g${_g}_cfg${_i})
-        foreach(_def IN LISTS _g${_g}_cfg${_i}_defs)
-          string(REGEX REPLACE "=.*$" "" _k "${_def}")
-          foreach(_fixed IN LISTS _g${_g}_CONSTEXPR)
-            if(_fixed MATCHES "^${_k}=")
-              _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: ${_k} is in both CONSTEXPR and config '${_cfg}'")
-            endif()
-          endforeach()
-        endforeach()
-        if(NOT _g${_g}_cfg${_i}_when STREQUAL "" AND NOT _g${_g}_has_KEY)
-          _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: WHEN conditions are over the KEY parameters; give KEY")
-        endif()
-        string(REGEX MATCHALL "[A-Za-z_][A-Za-z0-9_]*" _when_names "${_g${_g}_cfg${_i}_when}")
-        foreach(_wn IN LISTS _when_names)
-          if(NOT _wn MATCHES "^(and|or|not)$" AND NOT _wn IN_LIST _g${_g}_KEY)
-            string(REPLACE ";" " " _key_text "${_g${_g}_KEY}")
-            _mytriton_error(${target} "${_fn}" CONFIGS "KERNEL ${_fn}: config '${_cfg}': WHEN uses '${_wn}', "
-              "which is not a KEY parameter (KEY ${_key_text})")
-          endif()
-        endforeach()
         math(EXPR _i "${_i} + 1")
       endforeach()
       set(_g${_g}_nconfigs ${_i})
-      foreach(_key IN LISTS _g${_g}_KEY)
-        if(NOT _key MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-          _mytriton_error(${target} "${_fn}" KEY "KEY of KERNEL ${_fn}: '${_key}' is not a parameter name")
-        endif()
-      endforeach()
-      foreach(_r IN LISTS _g${_g}_RESTORE)
-        if(NOT _r MATCHES "^[A-Za-z_][A-Za-z0-9_]*(=.+)?$")
-          _mytriton_error(${target} "${_fn}" RESTORE "RESTORE of KERNEL ${_fn}: '${_r}' is not NAME or NAME=<extent in elements>")
-        endif()
-        if("host" IN_LIST _backends AND NOT _r MATCHES "=")
-          _mytriton_error(${target} "${_fn}" RESTORE "RESTORE ${_r} of KERNEL ${_fn}: the host backend needs the buffer's "
-            "extent in elements (RESTORE ${_r}=<expression>, e.g. ${_r}=M*N)")
-        endif()
-      endforeach()
       if(_i GREATER 1 OR _g${_g}_SPECIALIZE)
         math(EXPR _last_cfg "${_i} - 1")
         foreach(_c RANGE 0 ${_last_cfg})
@@ -910,25 +704,9 @@ function(mytriton_add_kernels target)
         endif()
       endforeach()
     endif()
-    if(_g${_g}_has_CONFIGS)
-      # every config against the kernel's parameters, with CONSTEXPR
-      foreach(_c RANGE 1 ${_g${_g}_nconfigs})
-        math(EXPR _c "${_c} - 1")
-        set(_cx ${_g${_g}_CONSTEXPR} ${_g${_g}_cfg${_c}_defs})
-        _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-          "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_cx}" "${_g${_g}_GRID_PARAMS}")
-      endforeach()
-    else()
-      _mytriton_check_kernel(${target} "${_fn}" "${_src}" "${_g${_g}_SOURCE}" "${_python}"
-        "${_g${_g}_SIGNATURE}" "${_g${_g}_GRID}" "${_g${_g}_CONSTEXPR}" "${_g${_g}_GRID_PARAMS}")
-    endif()
   endforeach()
 
   # ---- What the build needs: compiler, shim, Python, languages, CUDA.
-  if(NOT TARGET mytriton::compiler)
-    message(FATAL_ERROR "${_where}: no mytriton::compiler target; "
-      "call find_package(mytriton REQUIRED) first")
-  endif()
   get_target_property(_aliased mytriton::compiler ALIASED_TARGET)
   if(_aliased)
     set(_compiler_dep "${_aliased}")               # target- and file-level dependency
@@ -976,6 +754,7 @@ function(mytriton_add_kernels target)
   set(_includes "")
   set(_registers "")
   set(_summary "")
+  set(_check "")   # mytritonc --check's arguments: one kernel's after each --next
   foreach(_g RANGE 1 ${_n})
     set(_fn "${_g${_g}_KERNEL}")
     set(_name "${_g${_g}_NAME}")
@@ -1058,8 +837,18 @@ function(mytriton_add_kernels target)
         list(APPEND _dargs --specialize off)
       endif()
       _mytriton_compile_command("${_name}" _dargs "the dispatching launch_${_name} over ${_g${_g}_nconfigs} config(s)")
+      set(_checked ${_dargs})
     else()
       _mytriton_compile_command("${_name}" _args "kernel ${_fn} (${_src_rel}) into launch_${_name}")
+      set(_checked ${_args})
+    endif()
+    # the kernel file as the call names it (the diagnostics quote it so),
+    # read from the current source dir
+    list(POP_FRONT _checked)
+    list(APPEND _check --next "${_g${_g}_SOURCE}" ${_checked} --option-spelling cmake
+      --python "${_python}")
+    if(NOT _shim MATCHES "\\$<")
+      list(APPEND _check --shim "${_shim}")
     endif()
     if("mlir" IN_LIST _backends)
       # NAME.mlir -> mlir-opt -> NAME.gpu.mlir -> NAME_mlir.c
@@ -1082,6 +871,28 @@ function(mytriton_add_kernels target)
     string(APPEND _includes "#include \"${target}/${_name}.h\" /* ${_fn} from ${_src_rel}: launch_${_name} */\n")
     list(APPEND _summary "${_name}")
   endforeach()
+
+  # ---- The arguments against the kernels' parameters, at configure time:
+  # one `mytritonc --check` for the call, when the compiler is an installed
+  # one (find_package). In mytriton's own build tree (and under
+  # add_subdirectory) mytritonc is built by the build, so the same checks
+  # run there, in the kernels' compile commands.
+  if(NOT _aliased)
+    get_target_property(_compiler mytriton::compiler LOCATION)
+    execute_process(COMMAND "${_compiler}" --check ${_check}
+      WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+      RESULT_VARIABLE _rc OUTPUT_VARIABLE _failed ERROR_VARIABLE _diagnostics)
+    if(NOT _rc EQUAL 0)
+      string(STRIP "${_failed}" _failed)
+      string(STRIP "${_diagnostics}" _diagnostics)
+      if(_failed MATCHES "^[0-9]+$" AND _failed GREATER 0 AND NOT _failed GREATER _n)
+        set(_fn "${_g${_failed}_KERNEL}")
+        _mytriton_diagnostic_keyword(_kw "${_diagnostics}")
+        _mytriton_error(${target} "${_fn}" "${_kw}" "KERNEL ${_fn}:\n${_diagnostics}")
+      endif()
+      _mytriton_error(${target} "" "" "${_compiler} --check failed (${_rc}):\n${_diagnostics}")
+    endif()
+  endif()
 
   # ---- The library's header and its registration function (configure
   # time, rewritten only when the content changes).

@@ -115,7 +115,7 @@ Run run_cuda(const Problem &p) {
     const size_t na = p.a.size(), nb = p.b.size(), nc = size_t(s.M) * s.N;
     float *da = nullptr, *db = nullptr, *dc = nullptr;
     auto fail = [&](const char *what, cudaError_t e) {
-        r.failure = std::string(what) + ": " + cudaGetErrorString(e);
+        r.failure = std::string(what) + ": " + mytriton_cuda_error_text(e, cudaGetErrorString(e));
         if (e == cudaErrorInvalidValue && mytriton_last_error()[0] != '\0')
             r.failure += std::string(" (") + mytriton_last_error() + ")";
         cudaFree(da);
@@ -192,7 +192,9 @@ int main(int argc, char **argv) {
     int devices = 0;
     cudaError_t de = cudaGetDeviceCount(&devices);
     gpu = de == cudaSuccess && devices > 0;
-    no_gpu_reason = de != cudaSuccess ? std::string("cudaGetDeviceCount: ") + cudaGetErrorString(de)
+    // (without a driver CUDA says "driver version is insufficient": the
+    // runtime's text says that no NVIDIA driver was found)
+    no_gpu_reason = de != cudaSuccess ? mytriton_cuda_error_text(de, cudaGetErrorString(de))
                                       : "cudaGetDeviceCount found 0 devices";
     if (gpu) {
         cudaDeviceProp prop;

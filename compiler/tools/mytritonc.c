@@ -3,6 +3,7 @@
  *   mytritonc FILE.py --kernel NAME --signature SIG [-D NAME=VALUE]...
  *             [--grid EXPR] [--name NAME] [-O0|-O1|-O2] [--emit=STAGE]...
  *             [--backends LIST] [--mlir-binary FILE] [-o DIR]
+ *   mytritonc --check ARGS [--next ARGS]...   (the arguments checked only)
  *
  * Exit status: 0 success, 1 a diagnostic, 2 a usage error. */
 #define _POSIX_C_SOURCE 200809L
@@ -18,59 +19,74 @@
 
 static const char usage[] =
     "usage: mytritonc FILE.py --kernel NAME --signature SIG [options]\n"
+    "       mytritonc --check FILE.py --kernel NAME --signature SIG [options]\n"
+    "                 [--next FILE.py --kernel NAME --signature SIG [options]]...\n"
     "\n"
     "Compiles one @triton.jit kernel of FILE.py ahead of time.\n"
     "\n"
     "  --kernel NAME        the kernel function\n"
-    "  --signature SIG      runtime parameter types in order, e.g. \"*fp32, *fp32, i32\"\n"
-    "                       (types: *fp32 *i32 i32 fp32; \"name: type\" and \"*fp32:16\" "
-    "accepted)\n"
-    "  -D NAME=VALUE        a constexpr parameter (an int, a float, True or False)\n"
+    "  --signature SIG      the runtime parameters' types in order, e.g. \"*fp32, *fp16, i32\":\n"
+    "                       i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64 fp8e4nv\n"
+    "                       fp8e5, * before one for a pointer, \"name: type\" to name the\n"
+    "                       parameter; hints :16 (\"*fp32:16\" 16-byte aligned, \"i32:16\"\n"
+    "                       divisible by 16; any power of two up to 1024) and :1 (\"i32:1\":\n"
+    "                       the value is 1); tensordesc<fp16[64, 64]> for a host tensor\n"
+    "                       descriptor (its base, shape and strides); \"\" for none\n"
+    "  -D NAME=VALUE        a tl.constexpr parameter's value (repeatable), a Python literal:\n"
+    "                       an int, a float, True, False, None, a string ('text' or a bare\n"
+    "                       word: -D ACT=relu), a tuple \"(1, 2)\", a dtype (tl.float16)\n"
     "  --module-value NAME=VALUE  (repeatable) a module-level name that Python computes\n"
     "                       at import time (IS_BLACKWELL = torch...), fixed for this build\n"
     "                       in every module read: module-level if conditions and kernels\n"
-    "                       see VALUE (written as for -D)\n"
-    "  --grid EXPR          launch grid over runtime i32 parameters and constexprs,\n"
-    "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\"; without it launchers take a grid\n"
+    "                       see VALUE (written as for -D, or a module of triton.language)\n"
+    "  --grid EXPR          launch grid over the i32 runtime parameters and the constexprs,\n"
+    "                       e.g. \"cdiv(M, BM), cdiv(N, BN)\" (+ - * // %, cdiv); without it\n"
+    "                       launchers take a mytriton_grid\n"
     "  --grid-param NAME    a launcher-only int32_t parameter NAME (after the kernel's) that\n"
     "                       the grid may use, e.g. --grid \"rows\" --grid-param rows (repeatable)\n"
     "  --name NAME          name of the outputs and of launch_NAME (default: the kernel\n"
     "                       name without a _kernel suffix)\n"
     "  -O0 | -O1 | -O2      optimization level (default -O2)\n"
-    "  --num-warps N        -O2: warps per program (threads per block = 32 N), as Triton's\n"
-    "                       num_warps; default: chosen from the kernel's shape\n"
-    "  --emit=STAGE         print a stage: ast, expr, ssa, layout, cuda, header, host, mlir,\n"
-    "                       mlir-launcher (repeatable)\n"
+    "  --num-warps N        -O2: warps per program (threads per block = 32 N), a power of two\n"
+    "                       from 1 to 32, as Triton's num_warps; default: from the kernel's shape\n"
     "  --num-stages N       Triton's num_stages (1-16), recorded in NAME.h: the depth of the\n"
     "                       copy ring of -O2's tensor-core matmul and attention kernels\n"
     "                       (other kernels do not use it)\n"
-    "  --divisibility-16    Triton's specialization: every pointer 16-byte aligned, every i32\n"
-    "                       divisible by 16 (as :16 on each of them in the signature)\n"
+    "  --divisibility-16    Triton's specialization: every pointer 16-byte aligned, every\n"
+    "                       integer divisible by 16 (as :16 on each of them in the signature)\n"
+    "  --debug              compile tl.device_assert in (as Triton's debug=True or\n"
+    "                       TRITON_DEBUG=1); without it device_assert is no code\n"
+    "  --emit=STAGE         print a stage: ast, expr, ssa, layout, cuda, header, host, mlir,\n"
+    "                       mlir-launcher (repeatable; default without -o: cuda)\n"
+    "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
+    "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
+    "                       DIR/NAME.mlir for mlir); an unchanged file is not rewritten\n"
     "  --config TEXT        (repeatable) a dispatching launcher: -o writes NAME.h, NAME.cu and\n"
     "                       NAME_host.c with launch_NAME over the variants NAME_cfg<i>\n"
     "                       (compiled separately, one per config \"BM=64 NUM_WARPS=4 ...\")\n"
-    "  --when COND          the previous --config only runs when COND (over the key) holds\n"
+    "  --when COND          the previous --config only runs when COND (over the key) holds:\n"
+    "                       integers, + - * // %, comparisons, and, or, not\n"
     "  --key NAMES          integer parameters the configs are tuned for, e.g. \"M,N,K\"\n"
     "  --restore NAME[=EXT] (repeatable) a buffer the kernel writes, tuned on a scratch copy\n"
     "                       (EXT: its size in elements; CUDA default: to the allocation's end)\n"
     "  --specialize on|off  the configs also exist as NAME_cfg<i>_d16 (default on)\n"
-    "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
-    "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
-    "                       DIR/NAME.mlir for mlir)\n"
-    "  --debug              compile tl.device_assert in (as Triton's debug=True or\n"
-    "                       TRITON_DEBUG=1); without it device_assert is no code\n"
     "  --depfile FILE       also write FILE, a Make-style depfile: DIR/NAME.h depends on\n"
     "                       the kernel file and every module it imports (build systems\n"
     "                       rerun mytritonc when one changes)\n"
     "  --mlir-binary FILE   mlir-opt's output for NAME.mlir (a gpu.binary holding PTX): the\n"
     "                       mlir-launcher stage embeds it, and -o then writes DIR/NAME_mlir.c\n"
     "                       alone (launch_NAME_mlir)\n"
+    "  --check              check the arguments against the kernel's parameters (signature,\n"
+    "                       -D and module values, grid, configs, --when, --key, --restore)\n"
+    "                       without compiling the body or writing anything; --next starts\n"
+    "                       another kernel's arguments. At the first kernel with an error,\n"
+    "                       its number (from 1) goes to stdout and the checking stops\n"
     "  --python PATH        Python 3 interpreter for the parser shim (default python3,\n"
     "                       or $MYTRITON_PYTHON)\n"
     "  --shim PATH          the parser shim (default: mytriton_parse.py beside mytritonc,\n"
-    "                       or $MYTRITON_SHIM)\n"
+    "                       else ../libexec/mytriton/ from it, or $MYTRITON_SHIM)\n"
     "  --option-spelling cmake  diagnostics name options as mytriton_add_kernels() does\n"
-    "                       (CONSTEXPR, GRID, SIGNATURE, NAME); default cli (-D, --grid, ...)\n"
+    "                       (CONSTEXPR, GRID, SIGNATURE, NAME, ...); default cli (-D, --grid)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 on success, 1 when the kernel has an error, 2 on a usage error.\n";
@@ -265,16 +281,18 @@ typedef struct DispatchArgs {
     int nmvals;
 } DispatchArgs;
 
-static int compile_main(int argc, char **argv, DispatchArgs *da);
+static int compile_main(int argc, char **argv, DispatchArgs *da, int check);
 
-int main(int argc, char **argv) {
+/* One command line (argv[0] the program): a compilation, or with check a
+ * mt_check of one kernel's arguments. */
+static int run_one(int argc, char **argv, int check) {
     DispatchArgs da = {0};
     int rc = 2;
     da.configs = calloc((size_t)argc + 1, sizeof *da.configs);
     da.keys = calloc((size_t)argc + 1, sizeof *da.keys);
     da.restore = calloc((size_t)argc + 1, sizeof *da.restore);
     da.mvals = calloc((size_t)argc + 1, sizeof *da.mvals);
-    if (da.configs && da.keys && da.restore && da.mvals) rc = compile_main(argc, argv, &da);
+    if (da.configs && da.keys && da.restore && da.mvals) rc = compile_main(argc, argv, &da, check);
     free_defines(da.mvals, da.nmvals);
     free(da.configs);
     free(da.keys);
@@ -283,7 +301,41 @@ int main(int argc, char **argv) {
     return rc;
 }
 
-static int compile_main(int argc, char **argv, DispatchArgs *da) {
+/* --check: the arguments of one kernel, or of several separated by --next,
+ * checked in order; at the first kernel with an error its number (1-based)
+ * goes to stdout, its diagnostics to stderr, and the checking stops. */
+static int check_main(int argc, char **argv) {
+    char **seg = calloc((size_t)argc + 1, sizeof *seg);
+    if (!seg) return 2;
+    seg[0] = argv[0];
+    int n = 1, index = 1, rc = 0;
+    for (int i = 1; i <= argc && rc == 0; i++) {
+        if (i < argc && strcmp(argv[i], "--check") == 0) continue;
+        if (i < argc && strcmp(argv[i], "--next") != 0) {
+            seg[n++] = argv[i];
+            continue;
+        }
+        /* the end of one kernel's arguments (an empty one is no kernel) */
+        if (n == 1) continue;
+        rc = run_one(n, seg, 1);
+        if (rc != 0) printf("%d\n", index);
+        index++;
+        n = 1;
+    }
+    free(seg);
+    if (fflush(stdout) != 0 && rc == 0) rc = 1;
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) break;
+        if (strcmp(argv[i], "--check") == 0) return check_main(argc, argv);
+    }
+    return run_one(argc, argv, 0);
+}
+
+static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
     mt_options o = {0};
     const char *grid_params[64];
     o.grid_params = grid_params;
@@ -452,6 +504,8 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
                    "--signature SIG is required (\"\" for a kernel without runtime parameters)%s",
                    "");
     if (!o.backends) o.backends = MT_BACKEND_CUDA;
+    if (check) /* (nothing is written or printed) */
+        nstages = 0, outdir = NULL, mlir_binary = NULL, depfile = NULL;
     int wants_launcher = 0;
     for (int k = 0; k < nstages; k++) wants_launcher |= stages[k] == MT_EMIT_MLIR_LAUNCHER;
     char *binary_text = NULL;
@@ -472,7 +526,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
         free_defines(defs, o.ndefines);
         return usage_error("--key and --restore need --config%s", "");
     }
-    if (!nstages && !outdir) stages[nstages++] = MT_EMIT_CUDA;
+    if (!nstages && !outdir && !check) stages[nstages++] = MT_EMIT_CUDA;
     char *own_shim = NULL;
     if (!shim) shim = getenv("MYTRITON_SHIM");
     if (!shim) shim = own_shim = shim_beside_exe(argv[0]);
@@ -481,7 +535,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da) {
     o.python = python;
     o.defines = defs;
 
-    mt_compilation *c = mt_compile(&o);
+    mt_compilation *c = check ? mt_check(&o) : mt_compile(&o);
     int rc = 0;
     const char *texts[64];
     for (int k = 0; k < nstages && mt_ok(c); k++) texts[k] = mt_emit(c, stages[k]);

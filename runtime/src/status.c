@@ -156,13 +156,38 @@ static const struct {
 static _Thread_local int status_text_code;
 static _Thread_local char status_text[STATUS_TEXT_SIZE];
 
+/* What is missing when CUDA returns these codes (a machine without an
+ * NVIDIA driver, with the toolkit's stub driver, or without a GPU). */
+static const struct {
+    int code;
+    const char *missing;
+} cuda_missing[] = {
+    {34, "no NVIDIA driver was found (the CUDA driver library is the toolkit's stub)"},
+    {35, "no NVIDIA driver was found, or it is older than this program's CUDA runtime"},
+    {100, "no NVIDIA GPU was found"},
+};
+
+static _Thread_local char cuda_text_buf[STATUS_TEXT_SIZE];
+
+const char *mytriton_cuda_error_text(int code, const char *cuda_text) {
+    if (cuda_text == NULL) cuda_text = mytriton_status_string(code);
+    if (cuda_text == cuda_text_buf) return cuda_text; /* (already this text) */
+    for (size_t i = 0; i < sizeof cuda_missing / sizeof cuda_missing[0]; i++)
+        if (cuda_missing[i].code == code) {
+            snprintf(cuda_text_buf, sizeof cuda_text_buf, "%s (CUDA: %s)", cuda_missing[i].missing,
+                     cuda_text);
+            return cuda_text_buf;
+        }
+    return cuda_text;
+}
+
 void mytriton_set_status_text(int status, const char *text) {
     status_text_code = status;
     if (text == NULL || status == 0) {
         status_text[0] = '\0';
         return;
     }
-    snprintf(status_text, sizeof status_text, "%s", text);
+    snprintf(status_text, sizeof status_text, "%s", mytriton_cuda_error_text(status, text));
 }
 
 const char *mytriton_status_string(int status) {

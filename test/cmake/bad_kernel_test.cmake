@@ -1,7 +1,7 @@
 # cmake.bad_kernel: a kernel the compiler rejects fails the build, the
 # compiler's diagnostic (file:line:col: error: ..., the source line, a caret)
-# is in the build output, and no output file of that kernel is left; the
-# compiler's messages about options name the CMake keywords.
+# is in the build output, and no output file of that kernel is left. (The
+# arguments' mistakes are configure errors: cmake.configure.*.)
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 mytriton_fresh_copy(bad_kernel _dir)
@@ -19,14 +19,3 @@ if(_left)
   message(FATAL_ERROR "a failed compile left files: ${_left}")
 endif()
 message(STATUS "    ok: no output file of the bad kernel")
-
-# A value of CONSTEXPR the compiler rejects: its message says CONSTEXPR, as
-# the CMakeLists does, not -D (mytriton_add_kernels passes
-# --option-spelling cmake).
-set(_bin2 "${_dir}/build-value")
-mytriton_configure("configure with CONSTEXPR BLOCK=1+2" "${_dir}/src" "${_bin2}" ARGS -DCASE=bad_value)
-mytriton_step("build: must fail" EXPECT_FAIL OUTPUT _log COMMAND "${CMAKE_COMMAND}" --build "${_bin2}")
-message(STATUS "    build output:\n${_log}")
-mytriton_expect("${_log}" MATCHES "error: CONSTEXPR BLOCK=1\\+2: "
-  "the compiler's message naming CONSTEXPR")
-mytriton_expect("${_log}" NOT_MATCHES "error: -D" "a message naming the command line's -D")

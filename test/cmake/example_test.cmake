@@ -14,7 +14,14 @@ mytriton_step("build example_project" ECHO
 file(READ "${_bin}/matmul_kernels/matmul_kernels/matmul_runtime_k.h" _header)
 message(STATUS "==> the generated launcher header, ${_bin}/matmul_kernels/matmul_kernels/matmul_runtime_k.h:\n${_header}")
 
-mytriton_step("run the example" ECHO COMMAND "${_bin}/matmul_example")
+mytriton_step("run the example" ECHO OUTPUT _run COMMAND "${_bin}/matmul_example")
+# without a driver CUDA says "driver version is insufficient"; the example
+# says what is missing first
+if(_run MATCHES "No GPU available")
+  mytriton_expect("${_run}" MATCHES
+    "No GPU available \\((no NVIDIA (driver|GPU) was found|cudaGetDeviceCount found 0 devices|this build has no cuda backend)"
+    "what is missing, in plain words")
+endif()
 
 message(STATUS "")
 message(STATUS "mytriton is installed in ${MYTRITON_PREFIX}")

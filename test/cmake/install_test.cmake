@@ -2,7 +2,11 @@
 # fixture of the other scratch-project tests) and checks the package layout.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
-file(REMOVE_RECURSE "${MYTRITON_PREFIX}")
+# A fixture prefix is made afresh; a lasting one (MYTRITON_KEEP_PREFIX: the
+# example preset's install/) is installed over.
+if(NOT MYTRITON_KEEP_PREFIX)
+  file(REMOVE_RECURSE "${MYTRITON_PREFIX}")
+endif()
 set(_config "")
 if(MYTRITON_CONFIG)
   set(_config --config "${MYTRITON_CONFIG}")

@@ -1,14 +1,21 @@
 # cmake.package.<case>: packaging by CMake's conventions.
 #   components     `cmake --install --component runtime` alone: find_package
 #                  with COMPONENTS runtime finds it and links it; COMPONENTS
-#                  compiler fails with a message naming the component; an
-#                  unknown component is named too
+#                  compiler, or no COMPONENTS (both required), fails with a
+#                  message naming the component; mytriton_add_kernels() says
+#                  the compiler component is missing; an unknown component is
+#                  named too
 #   subdirectory   add_subdirectory(mytriton) in a consumer: mytritonc is
 #                  built in mytriton's own binary dir, and the consumer's
 #                  install has no mytriton rules unless MYTRITON_INSTALL is on
 #   cpack          cpack's .tar.gz and .deb (the .deb part is skipped without
 #                  dpkg-deb): each unpacked, example_project configured against
 #                  it with find_package(mytriton), built and run
+#   features       generated code of every feature family (projects/features)
+#                  built against the installed package alone, its host
+#                  launchers run; CUDA compiled by nvcc when there is one (not
+#                  run); and every mytriton/ header that the compiler's
+#                  generators name is in the package
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(_work "${MYTRITON_WORK}/package-${MYTRITON_CASE}")
@@ -49,10 +56,23 @@ if(MYTRITON_CASE STREQUAL "components")
   string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
   mytriton_expect("${_out}" MATCHES "lacks the component\\(s\\) asked for: compiler \\(not installed in [^)]*--component compiler\\)"
     "a message naming the missing component")
+  # no COMPONENTS: both are required, and the message says which is missing
+  mytriton_configure("find_package(mytriton REQUIRED) must fail" "${_src}" "${_work}/default" EXPECT_FAIL
+    OUTPUT _out ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=)
+  string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
+  mytriton_expect("${_out}" MATCHES "lacks the component\\(s\\) asked for: compiler \\(not installed in [^)]*: cmake --install <build> --component compiler\\)"
+    "a message naming the missing compiler, without a stray '; '")
+  string(REGEX MATCH "lacks the component.*--component compiler\\)" _msg "${_out}")
+  mytriton_expect("${_msg}" NOT_MATCHES "; " "no list separator in the message")
+  # COMPONENTS runtime, then mytriton_add_kernels(): the compiler component is named
+  mytriton_configure("mytriton_add_kernels() without the compiler component must fail" "${_src}"
+    "${_work}/kernels" EXPECT_FAIL OUTPUT _out ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=runtime -DKERNELS=ON)
+  string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
+  mytriton_expect("${_out}" MATCHES "found without its compiler component" "a message naming the compiler component")
   mytriton_configure("COMPONENTS gpu must fail" "${_src}" "${_work}/gpu" EXPECT_FAIL OUTPUT _out
     ARGS "-Dmytriton_DIR=${_cmakedir}" -DWANT=gpu)
   string(REGEX REPLACE "[ \t\r\n]+" " " _out "${_out}")
-  mytriton_expect("${_out}" MATCHES "gpu \\(no such component; mytriton has: compiler, runtime\\)" "a message naming the unknown component")
+  mytriton_expect("${_out}" MATCHES "gpu \\(no such component: mytriton has compiler and runtime\\)" "a message naming the unknown component")
   # the full package has both
   file(GLOB_RECURSE _configs "${MYTRITON_PREFIX}/*/mytritonConfig.cmake")
   get_filename_component(_cmakedir "${_configs}" DIRECTORY)
@@ -148,6 +168,47 @@ elseif(MYTRITON_CASE STREQUAL "cpack")
     get_filename_component(_cmakedir "${_configs}" DIRECTORY)
     _example_against("${_cmakedir}" deb)
   endif()
+elseif(MYTRITON_CASE STREQUAL "features")
+  # The headers the generators write #include lines for, from their source:
+  # "#include \"mytriton/atomic.h\"" in a C string literal.
+  file(GLOB_RECURSE _generators "${MYTRITON_SOURCE_DIR}/compiler/src/*.c")
+  set(_headers "")
+  foreach(_file IN LISTS _generators)
+    file(STRINGS "${_file}" _lines REGEX "#include [<\\\\\"]+mytriton/")
+    foreach(_line IN LISTS _lines)
+      string(REGEX MATCHALL "#include (<|\\\\\")mytriton/[A-Za-z0-9_]+\\.h" _found "${_line}")
+      foreach(_inc IN LISTS _found)
+        string(REGEX REPLACE "^.*(mytriton/[A-Za-z0-9_]+\\.h)$" "\\1" _inc "${_inc}")
+        list(APPEND _headers "${_inc}")
+      endforeach()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES _headers)
+  list(LENGTH _headers _n)
+  if(_n LESS 4)
+    message(FATAL_ERROR "found only ${_n} generated #include lines (${_headers}): the pattern is stale")
+  endif()
+  foreach(_inc IN LISTS _headers)
+    if(NOT EXISTS "${MYTRITON_PREFIX}/include/${_inc}")
+      message(FATAL_ERROR "generated code includes ${_inc}, which is not installed in ${MYTRITON_PREFIX}/include")
+    endif()
+    message(STATUS "    installed: ${_inc} (included by generated code)")
+  endforeach()
+  set(_bin "${_work}/build")
+  mytriton_configure("configure projects/features against the installed package"
+    "${MYTRITON_TEST_SOURCE}/projects/features" "${_bin}")
+  mytriton_step("build it" COMMAND "${CMAKE_COMMAND}" --build "${_bin}")
+  # the runtime's headers came from the package, not from the source tree
+  file(GLOB_RECURSE _ninja_files "${_bin}/*.ninja")
+  foreach(_file IN LISTS _ninja_files)
+    file(READ "${_file}" _text)
+    string(FIND "${_text}" "${MYTRITON_SOURCE_DIR}/runtime" _at)
+    if(NOT _at EQUAL -1)
+      message(FATAL_ERROR "${_file} refers to ${MYTRITON_SOURCE_DIR}/runtime: the project did not build against the package alone")
+    endif()
+  endforeach()
+  mytriton_step("run its host launchers" OUTPUT _out COMMAND "${_bin}/features_main")
+  message(STATUS "    ${_out}")
 else()
   message(FATAL_ERROR "unknown case ${MYTRITON_CASE}")
 endif()

@@ -69,6 +69,36 @@ TEST(Status, CudaLaunchersSetTheText) {
     EXPECT_STREQ(mytriton_status_string(9), "cudaErrorInvalidConfiguration");
 }
 
+// Without an NVIDIA driver CUDA says "driver version is insufficient": the
+// runtime's text says what is missing, CUDA's text after it.
+TEST(Status, NoDriverIsSaidPlainly) {
+    const char *cuda = "CUDA driver version is insufficient for CUDA runtime version";
+    EXPECT_STREQ(mytriton_cuda_error_text(35, cuda),
+                 "no NVIDIA driver was found, or it is older than this program's CUDA runtime "
+                 "(CUDA: CUDA driver version is insufficient for CUDA runtime version)");
+    EXPECT_STREQ(mytriton_cuda_error_text(100, "no CUDA-capable device is detected"),
+                 "no NVIDIA GPU was found (CUDA: no CUDA-capable device is detected)");
+    EXPECT_NE(std::string(mytriton_cuda_error_text(34, "stub")).find("no NVIDIA driver was found"),
+              std::string::npos);
+    EXPECT_STREQ(mytriton_cuda_error_text(700, "an illegal memory access was encountered"),
+                 "an illegal memory access was encountered");  // other codes as they are
+    EXPECT_STREQ(mytriton_cuda_error_text(9, nullptr), "cudaErrorInvalidConfiguration");
+    // a CUDA launcher's failure: mytriton_status_string() says it too
+    mytriton_set_status_text(35, cuda);
+    EXPECT_NE(std::string(mytriton_status_string(35)).find("no NVIDIA driver was found"),
+              std::string::npos);
+    mytriton_set_status_text(0, nullptr);
+#if MT_TEST_CUDART
+    int devices = 0;
+    cudaError_t e = cudaGetDeviceCount(&devices);
+    if (e == cudaErrorInsufficientDriver) {  // this machine has no driver
+        EXPECT_NE(std::string(mytriton_cuda_error_text(e, cudaGetErrorString(e)))
+                      .find("no NVIDIA driver was found"),
+                  std::string::npos);
+    }
+#endif
+}
+
 TEST(Status, ValuesMatchCuda) {
     // cudaSuccess, cudaErrorInvalidValue, cudaErrorMemoryAllocation,
     // cudaErrorNoDevice, cudaErrorNotFound, cudaErrorLaunchFailure.

@@ -271,15 +271,15 @@ const std::vector<Case> &cases() {
          "k.py: error: -D DT=tl.float17: 'float17' is not a dtype of triton.language\n",
          {{"DT", "tl.float17"}}},
         {"SignatureCountMismatch", "x, n", "*fp32", "    tl.store(x, 1.0)\n",
-         "k.py:6:1: error: the signature has 1 entry but the kernel 'k' has 2 runtime parameters (x, n)\n"
+         "k.py:6:1: error: --signature has 1 entry but the kernel 'k' has 2 runtime parameters (x, n)\n"
          "    def k(x, n):\n"
          "    ^\n"},
         {"SignatureNameMismatch", "x, n", "x: *fp32, m: i32", "    tl.store(x, 1.0)\n",
-         "k.py:6:10: error: signature entry 2 is named 'm' but the parameter is 'n'\n"
+         "k.py:6:10: error: --signature entry 2 is named 'm' but the parameter is 'n'\n"
          "    def k(x, n):\n"
          "             ^\n"},
         {"EqualToOneOnAPointer", "x, n", "*fp32:1, i32", "    tl.store(x, 1.0)\n",
-         "k.py:6:7: error: signature entry 1 ('x'): the hint :1 says the value is 1, which only an integer "
+         "k.py:6:7: error: --signature entry 1 ('x'): the hint :1 says the value is 1, which only an integer "
          "parameter can be\n"
          "    def k(x, n):\n"
          "          ^\n"},

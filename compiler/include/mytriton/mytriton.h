@@ -107,6 +107,15 @@ typedef enum mt_stage {
 typedef struct mt_compilation mt_compilation;
 
 mt_compilation *mt_compile(const mt_options *options);
+/* The options checked against the kernel's parameters, its body not
+ * compiled (mytritonc --check; mytriton_add_kernels() at configure time):
+ * the name, the signature's types and its entries against the runtime
+ * parameters, the constexpr and module values (every config's), the grid
+ * and its parameters, the configs, their WHEN conditions, KEY and RESTORE.
+ * mt_ok() and mt_diagnostics() give the result; errors of the kernel's
+ * body are left to mt_compile(), and mt_emit() gives only the ast and
+ * expr stages. */
+mt_compilation *mt_check(const mt_options *options);
 /* 1 while no error has been reported. */
 int mt_ok(const mt_compilation *c);
 /* The text of a stage, computed on first request; NULL after an error

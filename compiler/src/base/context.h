@@ -45,7 +45,8 @@ typedef enum MtOption {
     MT_OPT_GRID,
     MT_OPT_GRID_PARAM,
     MT_OPT_NAME,
-    MT_OPT_MODULE_VALUE
+    MT_OPT_MODULE_VALUE,
+    MT_OPT_CONFIG
 } MtOption;
 const char *mt_option_name(const MtContext *ctx, MtOption opt);
 

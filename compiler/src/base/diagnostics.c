@@ -22,6 +22,7 @@ const char *mt_option_name(const MtContext *ctx, MtOption opt) {
         [MT_OPT_GRID_PARAM] = {"--grid-param", "GRID_PARAMS"},
         [MT_OPT_NAME] = {"--name", "NAME"},
         [MT_OPT_MODULE_VALUE] = {"--module-value", "MODULE_VALUES"},
+        [MT_OPT_CONFIG] = {"--config", "CONFIGS"},
     };
     return names[opt][ctx->cmake_spelling ? 1 : 0];
 }

@@ -377,12 +377,18 @@ static int c_vector_type(const char *name) {
 int c_name_reserved(const char *name) {
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
         if (strcmp(reserved[i], name) == 0) return 1;
-    /* generated locals: v<digits>..., t<digits>, reduce_smem_*, stride_*,
-     * mt_*, g<digit>, double underscores */
+    /* generated locals: v<digits>..., t<digits>, reduce_smem_*,
+     * stride_<digits> (the reductions' loops; Triton's stride_am stays the
+     * kernel's name), mt_*, g<digit>, double underscores */
     if (name[0] == 'v' && isdigit((unsigned char)name[1])) return 1;
-    if (strncmp(name, "reduce_", 7) == 0 || strncmp(name, "stride_", 7) == 0 ||
-        strncmp(name, "mt_", 3) == 0 || strncmp(name, "mytriton", 8) == 0 ||
-        strncmp(name, "cuda", 4) == 0 || strncmp(name, "__", 2) == 0)
+    if (strncmp(name, "stride_", 7) == 0 && name[7]) {
+        const char *d = name + 7;
+        while (isdigit((unsigned char)*d)) d++;
+        if (!*d) return 1;
+    }
+    if (strncmp(name, "reduce_", 7) == 0 || strncmp(name, "mt_", 3) == 0 ||
+        strncmp(name, "mytriton", 8) == 0 || strncmp(name, "cuda", 4) == 0 ||
+        strncmp(name, "__", 2) == 0)
         return 1;
     /* mm_* (the -O2 matmul lowering), launch_* (launchers), make_*, CUDA's
      * and the driver API's CU..., MYTRITON_*, pthread_*, RTLD_*; X_al16 is

@@ -338,10 +338,54 @@ static void fill_spec(mt_compilation *c, const mt_options *o, const Signature *s
     s->num_stages = c->opts.num_stages;
 }
 
+/* num_warps is a -O2 option (at -O0 and -O1 the CUDA backend runs one
+ * thread per element); 0 (reported) when given below -O2. */
+static int check_warps_level(MtContext *ctx, int opt_level, int num_warps) {
+    if (num_warps > 0 && opt_level < 2) {
+        mt_error(ctx, srcpos(0, 0),
+                 "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per "
+                 "element)");
+        return 0;
+    }
+    return 1;
+}
+
+/* mt_check's part past the options: every config's constexprs (with the
+ * options' defines and module values in defs[0..ndefs)) against the
+ * kernel's parameters, and the dispatch's KEY, WHEN and RESTORE. */
+static void check_configs(mt_compilation *c, const mt_options *o, const Signature *sig,
+                          const Define *defs, int ndefs) {
+    MtContext *ctx = c->ctx;
+    Arena *a = ctx->arena;
+    for (int k = 1; k < o->dispatch->nconfigs; k++) {
+        const char *text = o->dispatch->configs[k].text ? o->dispatch->configs[k].text : "";
+        mt_define *cd = ARENA_ARRAY(a, mt_define, o->ndefines + strlen(text) / 2 + 2);
+        int ncd = o->ndefines, nw = 0, ns = 0;
+        for (int i = 0; i < o->ndefines; i++) cd[i] = o->defines[i];
+        if (!dispatch_config_parse(ctx, text, cd, &ncd, &nw, &ns)) return;
+        if (!check_warps_level(ctx, o->opt_level, nw)) return;
+        Define *d = ARENA_ARRAY(a, Define, ncd + ndefs + 1);
+        int nd = 0;
+        for (int i = 0; i < ncd; i++) d[nd].name = cd[i].name, d[nd++].value = cd[i].value;
+        for (int i = 0; i < ndefs; i++)
+            if (defs[i].module_value) d[nd++] = defs[i];
+        if (!frontend_params(ctx, c->module, o->kernel, sig, d, nd)) {
+            mt_note(ctx, srcpos(0, 0), "with the constexprs of config %d of %s ('%s')", k,
+                    mt_option_name(ctx, MT_OPT_CONFIG), text);
+            return;
+        }
+    }
+    /* the launcher's parameters (the body is not compiled: whether the
+     * kernel writes a RESTORE buffer is left to the compilation) */
+    c->spec.written = NULL;
+    dispatch_check(ctx, &c->spec, o->dispatch);
+}
+
 /* given: the shim's output, or NULL to run the shim on o->path; rw: a
- * rewrite of the SSA, or NULL. */
-static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given,
-                                    const Rewrite *rw) {
+ * rewrite of the SSA, or NULL; check: mt_check (the kernel's parameters
+ * only, not its body). */
+static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given, const Rewrite *rw,
+                                    int check) {
     MtContext *ctx = mt_context_new(o->path);
     mt_compilation *c = ARENA_NEW(ctx->arena, mt_compilation);
     Arena *a = ctx->arena;
@@ -366,6 +410,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     const mt_define *defines = o->defines;
     int ndefines = o->ndefines;
     if (o->dispatch && !dispatch_defines(c, o, &defines, &ndefines)) return c;
+    if (!check_warps_level(ctx, o->opt_level, c->opts.num_warps)) return c;
     c->param_div = ARENA_ARRAY(a, int, sig->n + 1);
     for (int i = 0; i < sig->n; i++) c->param_div[i] = sig->entries[i].divisibility;
     c->module =
@@ -384,7 +429,8 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     ctx->python = o->python;
     ctx->debug = o->debug;
     ctx->shim = o->shim;
-    c->kernel = frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
+    c->kernel = check ? frontend_params(ctx, c->module, o->kernel, sig, defs, ndefines)
+                      : frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);
     if (!c->kernel) return c;
     if (o->ngrid_params && !o->grid) {
         mt_error(ctx, srcpos(0, 0), "%s needs %s: the launcher-only parameters only size the grid",
@@ -406,6 +452,13 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     }
     const char *symbol = arena_printf(a, "%s_kernel", c->name);
     c->f = lower_kernel(ctx, c->kernel, symbol);
+    if (check) {
+        /* (the function of the parameters alone: the body is empty) */
+        fill_spec(c, o, sig, symbol);
+        if (o->dispatch) check_configs(c, o, sig, defs, ndefines);
+        c->f = NULL; /* nothing to emit */
+        return c;
+    }
     if (!passes_run(ctx, c->f, o->opt_level, NULL)) {
         c->f = NULL;
         return c;
@@ -423,18 +476,20 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     return c;
 }
 
-mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL, NULL); }
+mt_compilation *mt_compile(const mt_options *o) { return compile_from(o, NULL, NULL, 0); }
+
+mt_compilation *mt_check(const mt_options *o) { return compile_from(o, NULL, NULL, 1); }
 
 mt_compilation *mt_compile_rewrite(const mt_options *o, MtRewriteFn fn, void *user) {
     Rewrite rw = {fn, user};
-    return compile_from(o, NULL, &rw);
+    return compile_from(o, NULL, &rw, 0);
 }
 
 mt_compilation *mt_compile_shim_output(const mt_options *o, int status, const char *out,
                                        size_t out_len, const char *err, size_t err_len,
                                        const char *source, size_t source_len) {
     ShimOutput g = {status, out, err, source, out_len, err_len, source_len};
-    return compile_from(o, &g, NULL);
+    return compile_from(o, &g, NULL, 0);
 }
 
 int mt_ok(const mt_compilation *c) { return c->ctx->errors == 0; }
@@ -516,12 +571,6 @@ static int need_tile(mt_compilation *c) {
         c->tile.block_threads_sm90 = tc_tile.block_threads_sm90;
         c->tile.dyn_smem = tc_tile.dyn_smem;
         c->tile.dyn_smem_sm90 = tc_tile.dyn_smem_sm90;
-    } else if (c->opts.num_warps > 0 && c->opts.opt_level < 2) {
-        mt_error(c->ctx, srcpos(0, 0),
-                 "num_warps applies to -O2 (at -O0 and -O1 the CUDA backend runs one thread per "
-                 "element)");
-        c->tile_failed = 1;
-        return 0;
     }
     if (blocked || c->box_blocked) {
         c->path = "-O2 blocked emitter, emit_cuda_blocked.c";

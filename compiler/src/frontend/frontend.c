@@ -667,27 +667,26 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
         sb_init(&names, I->a);
         for (int i = 0; i < k->nruntime; i++)
             sb_printf(&names, "%s%s", i ? ", " : "", k->runtime[i]->name);
-        fe_fail(I, fn->pos,
-                "the signature has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)",
-                ntop, ntop == 1 ? "y" : "ies", k->name, k->nruntime, k->nruntime == 1 ? "" : "s",
-                k->nruntime ? sb_str(&names) : "none");
+        fe_fail(I, fn->pos, "%s has %d entr%s but the kernel '%s' has %d runtime parameter%s (%s)",
+                mt_option_name(I->ctx, MT_OPT_SIGNATURE), ntop, ntop == 1 ? "y" : "ies", k->name,
+                k->nruntime, k->nruntime == 1 ? "" : "s", k->nruntime ? sb_str(&names) : "none");
     }
     expand_descriptors(I, k, sig);
     for (int i = 0; i < k->nruntime; i++) {
         KernelParam *p = k->runtime[i];
         const SigEntry *se = &sig->entries[i];
         if (se->name && strcmp(se->name, p->name) != 0)
-            fe_fail(I, p->pos, "signature entry %d is named '%s' but the parameter is '%s'", i + 1,
-                    se->name, p->name);
+            fe_fail(I, p->pos, "%s entry %d is named '%s' but the parameter is '%s'",
+                    mt_option_name(I->ctx, MT_OPT_SIGNATURE), i + 1, se->name, p->name);
         p->type = se->type;
         if (se->divisibility == 1) {
             /* `i32:1` (Triton's equal_to_1): the value is 1, a constexpr in
              * the body; the launcher keeps the parameter and checks it */
             if (p->type.ptr || !dtype_is_int((DType)p->type.dtype) || p->type.dtype == DT_BOOL)
                 fe_fail(I, p->pos,
-                        "signature entry %d ('%s'): the hint :1 says the value is 1, which only an "
+                        "%s entry %d ('%s'): the hint :1 says the value is 1, which only an "
                         "integer parameter can be",
-                        i + 1, p->name);
+                        mt_option_name(I->ctx, MT_OPT_SIGNATURE), i + 1, p->name);
             fe_env_set(I->a, I->env, p->name, fe_vint(1), p->pos);
             continue;
         }
@@ -716,8 +715,9 @@ void fe_setup_params(Interp *I, const PyNode *fn, const Signature *sig, const De
     }
 }
 
-Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_name,
-                       const Signature *sig, const Define *defines, int ndefines) {
+/* frontend_build (body 1) and frontend_params (body 0). */
+static Kernel *build(MtContext *ctx, const PyNode *module, const char *kernel_name,
+                     const Signature *sig, const Define *defines, int ndefines, int body) {
     Interp *I = ARENA_NEW(ctx->arena, Interp);
     I->ctx = ctx;
     I->a = ctx->arena;
@@ -751,6 +751,16 @@ Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_
     const PyNode *fn = fe_find_kernel(I, module, kernel_name);
     k->pos = fn->pos;
     fe_setup_params(I, fn, sig, defines, ndefines);
-    fe_visit_body_marked(I, pyast_list(fn, "body"), CONT_ROOT);
+    if (body) fe_visit_body_marked(I, pyast_list(fn, "body"), CONT_ROOT);
     return k;
+}
+
+Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_name,
+                       const Signature *sig, const Define *defines, int ndefines) {
+    return build(ctx, module, kernel_name, sig, defines, ndefines, 1);
+}
+
+Kernel *frontend_params(MtContext *ctx, const PyNode *module, const char *kernel_name,
+                        const Signature *sig, const Define *defines, int ndefines) {
+    return build(ctx, module, kernel_name, sig, defines, ndefines, 0);
 }

@@ -17,6 +17,12 @@ typedef struct Define {
 /* NULL after a diagnostic. */
 Kernel *frontend_build(MtContext *ctx, const PyNode *module, const char *kernel_name,
                        const Signature *sig, const Define *defines, int ndefines);
+/* frontend_build without the body (mt_check): the module's imports and
+ * functions, the kernel found, its parameters bound to the signature and
+ * the defines (every check of the options against the parameters); the
+ * kernel's body is empty. NULL after a diagnostic. */
+Kernel *frontend_params(MtContext *ctx, const PyNode *module, const char *kernel_name,
+                        const Signature *sig, const Define *defines, int ndefines);
 
 /* Parses a -D value as Python would read the literal: 0 if it is none of
  * int, float, True, False. */

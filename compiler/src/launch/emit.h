@@ -93,6 +93,10 @@ const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatc
                                  const char *hash);
 const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d,
                                const char *hash, int cuda);
+/* The checks of emit_dispatch_* alone (mt_check): KEY, WHEN and RESTORE
+ * against the parameters (s->written NULL: not whether the kernel stores
+ * through a RESTORE buffer); 0 after a diagnostic. */
+int dispatch_check(MtContext *ctx, const Spec *s, const mt_dispatch *d);
 /* The kernel hash of the persistent tuning cache: compiler version, kernel
  * source, kernel, signature, grid, level, constexprs and configs. */
 const char *dispatch_hash(MtContext *ctx, const mt_options *o);

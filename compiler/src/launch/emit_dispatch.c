@@ -272,7 +272,7 @@ static int prepare(Dispatch *D) {
                      s->kernel);
             return 0;
         }
-        if (!s->written[p]) {
+        if (s->written && !s->written[p]) {
             mt_error(ctx, srcpos(0, 0),
                      "RESTORE: %s never stores through '%s' (only written buffers need restoring)",
                      s->kernel, name);
@@ -645,6 +645,10 @@ static Dispatch *dispatch_new(MtContext *ctx, const Spec *s, const mt_dispatch *
     return prepare(D) ? D : NULL;
 }
 
+int dispatch_check(MtContext *ctx, const Spec *s, const mt_dispatch *d) {
+    return dispatch_new(ctx, s, d, "") != NULL;
+}
+
 const char *emit_dispatch_unit(MtContext *ctx, const Spec *s, const mt_dispatch *d,
                                const char *hash, int cuda) {
     Dispatch *D = dispatch_new(ctx, s, d, hash);
@@ -779,7 +783,8 @@ int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int
         for (const char *q = tok; ident && q < eq; q++)
             ident = isalnum((unsigned char)*q) || *q == '_';
         if (!ident || !eq[1]) {
-            mt_error(ctx, srcpos(0, 0), "config '%s': '%s' is not NAME=VALUE", text, tok);
+            mt_error(ctx, srcpos(0, 0), "%s: config '%s': '%s' is not NAME=VALUE",
+                     mt_option_name(ctx, MT_OPT_CONFIG), text, tok);
             return 0;
         }
         const char *name = arena_strndup(a, tok, (size_t)(eq - tok));
@@ -789,7 +794,8 @@ int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int
             int warps = name[4] == 'W';
             if (*end || (warps && (v < 1 || v > 32 || (v & (v - 1)))) ||
                 (!warps && (v < 1 || v > 16))) {
-                mt_error(ctx, srcpos(0, 0), "config '%s': %s must be %s (got '%s')", text, name,
+                mt_error(ctx, srcpos(0, 0), "%s: config '%s': %s must be %s (got '%s')",
+                         mt_option_name(ctx, MT_OPT_CONFIG), text, name,
                          warps ? "a power of two from 1 to 32" : "from 1 to 16", eq + 1);
                 return 0;
             }
@@ -797,8 +803,9 @@ int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int
         } else {
             for (int i = 0; i < *ndefs; i++)
                 if (strcmp(defs[i].name, name) == 0) {
-                    mt_error(ctx, srcpos(0, 0),
-                             "config '%s': %s given twice (or also in CONSTEXPR)", text, name);
+                    mt_error(ctx, srcpos(0, 0), "%s: config '%s': %s given twice (or also in %s)",
+                             mt_option_name(ctx, MT_OPT_CONFIG), text, name,
+                             mt_option_name(ctx, MT_OPT_DEFINE));
                     return 0;
                 }
             defs[*ndefs].name = name;
@@ -808,7 +815,7 @@ int dispatch_config_parse(MtContext *ctx, const char *text, mt_define *defs, int
         any = 1;
     }
     if (!any) {
-        mt_error(ctx, srcpos(0, 0), "an empty config");
+        mt_error(ctx, srcpos(0, 0), "%s: an empty config", mt_option_name(ctx, MT_OPT_CONFIG));
         return 0;
     }
     return 1;

@@ -165,10 +165,14 @@ void emit_generic(StrBuf *sb, Arena *a, const Spec *s, const char *launcher, con
 }
 
 /* Whether the block (or a loop in it) has an instruction of `op`. */
+/* Whether `op` occurs in b or in a region below it (loops, ifs, whiles). */
 static int has_op(const Block *b, Op op) {
     for (int i = 0; i < b->items.len; i++) {
         const Inst *in = b->items.items[i];
-        if (in->op == op || (in->op == OP_FOR && has_op(&in->loop->body, op))) return 1;
+        if (in->op == op) return 1;
+        if (in->loop && (has_op(&in->loop->body, op) || has_op(&in->loop->before, op) ||
+                         has_op(&in->loop->orelse, op)))
+            return 1;
     }
     return 0;
 }

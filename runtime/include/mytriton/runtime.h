@@ -64,8 +64,17 @@ typedef enum mytriton_status {
  * ("cudaErrorInvalidConfiguration"), else "unknown status". */
 const char *mytriton_status_string(int status);
 /* Remembers, for this thread, the text of a status code the runtime cannot
- * know (CUDA launchers pass cudaGetErrorString(err)); 255 bytes at most. */
+ * know (CUDA launchers pass cudaGetErrorString(err)); 255 bytes at most.
+ * For the codes of mytriton_cuda_error_text() it keeps that text. */
 void mytriton_set_status_text(int status, const char *text);
+/* A CUDA error for people: for the codes CUDA reports on a machine without
+ * an NVIDIA driver or GPU, what is missing, CUDA's own text after it
+ * ("no NVIDIA driver was found (CUDA: CUDA driver version is insufficient
+ * for CUDA runtime version)") for cudaErrorInsufficientDriver (35),
+ * cudaErrorStubLibrary (34) and cudaErrorNoDevice (100); any other code's
+ * cuda_text as it is (its name when cuda_text is NULL). The text is this
+ * thread's until the next call. */
+const char *mytriton_cuda_error_text(int code, const char *cuda_text);
 
 /* The message of the last failed launch on this thread ("" if none). */
 const char *mytriton_last_error(void);
