@@ -274,8 +274,14 @@ endfunction()
 # function of a kernel file as NAME:KIND entries, KIND r (runtime), c
 # (tl.constexpr) or cd (tl.constexpr with a default), after the function's
 # line: "12;x:r;y:r;n:r;BLOCK:cd". "" when the function is not in the file;
-# "?" when the file cannot be parsed here (the build reports why). Python's
-# ast module parses the file (never runs it), once per file and configure.
+# "?" when the file cannot be parsed here (the build reports why), or when
+# which definition counts depends on a module-level `if` (the compiler may
+# know its condition) and the definitions' parameters differ. Python's ast
+# module parses the file (never runs it), once per file and configure. The
+# definition that counts is the one mytritonc compiles: the last one bound at
+# module level, definitions inside module-level `if` and `try` statements
+# included, walked as mytritonc walks them (an `if`'s else before its body, a
+# `try`'s handlers last to first, then its body, else and finally).
 function(_mytriton_kernel_params out file fn python)
 set(_script [=[
 import ast, sys
@@ -287,13 +293,31 @@ def constexpr(a):
     if isinstance(a, ast.Name): return a.id == 'constexpr'
     if isinstance(a, ast.Constant) and isinstance(a.value, str): return a.value in ('tl.constexpr', 'constexpr')
     return False
-for fn in tree.body:
-    if isinstance(fn, ast.FunctionDef):
-        ps = fn.args.posonlyargs + fn.args.args
-        first_default = len(ps) - len(fn.args.defaults)
-        kinds = ['%s:%s' % (p.arg, ('cd' if i >= first_default else 'c') if constexpr(p.annotation) else 'r')
-                 for i, p in enumerate(ps)]
-        print('%s=%d;%s' % (fn.name, fn.lineno, ';'.join(kinds)))
+defs = {}
+def walk(stmts, in_if):
+    for s in stmts:
+        if isinstance(s, ast.If):
+            walk(s.orelse, True)
+            walk(s.body, True)
+        elif isinstance(s, (ast.Try, getattr(ast, 'TryStar', ast.Try))):
+            for h in reversed(s.handlers):
+                walk(h.body, in_if)
+            walk(s.body, in_if)
+            walk(s.orelse, in_if)
+            walk(s.finalbody, in_if)
+        elif isinstance(s, ast.FunctionDef):
+            ps = s.args.posonlyargs + s.args.args
+            first_default = len(ps) - len(s.args.defaults)
+            kinds = ['%s:%s' % (p.arg, ('cd' if i >= first_default else 'c') if constexpr(p.annotation) else 'r')
+                     for i, p in enumerate(ps)]
+            defs.setdefault(s.name, []).append((in_if, s.lineno, kinds))
+walk(tree.body, False)
+for name, found in defs.items():
+    in_if, line, kinds = found[-1]
+    if any(d[0] for d in found) and any(d[2] != kinds for d in found):
+        print('%s=?' % name)
+    else:
+        print('%s=%d;%s' % (name, line, ';'.join(kinds)))
 ]=])
   string(MD5 _key "${file}")
   get_property(_known GLOBAL PROPERTY MYTRITON_PARAMS_${_key} SET)
