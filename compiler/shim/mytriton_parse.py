@@ -25,6 +25,7 @@ module; -1 where a node has none. On failure it prints instead
 """
 
 import gc
+import posix
 import sys
 
 # The compiled-in _ast module, not the ast package: importing ast pulls in
@@ -32,6 +33,11 @@ import sys
 import _ast
 
 VERSION = 1
+
+# The largest file the shim reads (mytritonc's frontend/shim.c reads no
+# larger): Python's parser and the AST take about 230 times a file's size
+# in memory and seconds per megabyte.
+MAX_SOURCE_BYTES = 2 << 20
 
 
 def emit_text(out, tag, data):
@@ -154,6 +160,33 @@ def byte_column(source, line, char_offset):
     return len(prefix.encode("utf-8", "surrogatepass"))
 
 
+def read_source(path):
+    """The file's bytes: a regular file (a FIFO or a device would block or
+    never end) of at most MAX_SOURCE_BYTES."""
+    try:
+        fd = posix.open(path, posix.O_RDONLY | posix.O_NONBLOCK | getattr(posix, "O_CLOEXEC", 0))
+    except OSError as error:
+        fail(0, 0, "cannot read file: %s" % (error.strerror or error))
+    try:
+        mode = posix.fstat(fd).st_mode
+        if mode & 0o170000 != 0o100000:
+            fail(0, 0, "cannot read file: it is not a regular file")
+        chunks, size = [], 0
+        while size <= MAX_SOURCE_BYTES:
+            chunk = posix.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        fail(0, 0, "cannot read file: %s" % (error.strerror or error))
+    finally:
+        posix.close(fd)
+    if size > MAX_SOURCE_BYTES:
+        fail(0, 0, "the file is larger than %d MiB, the most mytritonc reads" % (MAX_SOURCE_BYTES >> 20))
+    return b"".join(chunks)
+
+
 def main(argv):
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
@@ -166,11 +199,7 @@ def main(argv):
     if len(argv) != 2:
         fail(0, 0, "usage: mytriton_parse.py FILE.py")
     path = argv[1]
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as error:
-        fail(0, 0, "cannot read file: %s" % (error.strerror or error))
+    raw = read_source(path)
     try:
         source = raw.decode("utf-8")
     except UnicodeDecodeError as error:

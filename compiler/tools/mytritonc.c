@@ -143,9 +143,7 @@ static int same_content(const char *path, const char *text) {
     return same;
 }
 
-/* Writes `text` to DIR/NAME atomically (a temporary, then rename), unless
- * the file already holds it: an unchanged output keeps its time, so the
- * build system (Ninja's restat) recompiles nothing that depends on it. */
+/* A path's characters in a Make rule: spaces, '#' and '$' escaped. */
 static void put_make_text(FILE *f, const char *p) {
     for (; *p; p++) {
         if (*p == ' ' || *p == '#' || *p == '\\') fputc('\\', f);
@@ -161,19 +159,21 @@ static void put_make_path(FILE *f, const char *path) {
     put_make_text(f, path);
 }
 
-/* --depfile: "DIR/NAME.h: kernel.py imported.py ..." */
-static int write_depfile(const char *file, const char *outdir, const mt_compilation *c) {
-    FILE *f = fopen(file, "w");
+/* --depfile: "DIR/NAME.h: kernel.py imported.py ..." (malloc'ed; NULL
+ * after a message). */
+static char *depfile_text(const char *outdir, const mt_compilation *c) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
     if (!f) {
-        fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", file, strerror(errno));
-        return 0;
+        fprintf(stderr, "mytritonc: error: out of memory\n");
+        return NULL;
     }
     size_t len = strlen(outdir) + strlen(mt_output_name(c)) + 8;
     char *target = malloc(len);
     if (target) {
         snprintf(target, len, "%s/%s.h", outdir, mt_output_name(c));
         put_make_path(f, target);
-        free(target);
     }
     fputc(':', f);
     for (int i = 0; mt_dependency(c, i); i++) {
@@ -181,37 +181,102 @@ static int write_depfile(const char *file, const char *outdir, const mt_compilat
         put_make_path(f, mt_dependency(c, i));
     }
     fputc('\n', f);
-    int ok = fclose(f) == 0;
-    if (!ok) fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", file, strerror(errno));
+    int ok = fclose(f) == 0 && target;
+    free(target);
+    if (!ok) {
+        fprintf(stderr, "mytritonc: error: out of memory\n");
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The outputs of one compilation, written together or not at all: each
+ * changed one to a temporary file beside it, then every temporary renamed
+ * over its output. An output whose file already holds its text is not
+ * written (it keeps its time: Ninja's restat recompiles nothing that
+ * depends on it). */
+typedef struct Output {
+    char *path;       /* malloc'ed */
+    const char *text; /* NULL: not written */
+    char *tmp;        /* the temporary holding text, or NULL */
+} Output;
+
+enum { MAX_OUTPUTS = 8 };
+
+/* The temporary of out->path, written and closed; 0 after a message. */
+static int write_temporary(Output *out) {
+    const char *slash = strrchr(out->path, '/');
+    size_t dirlen = slash ? (size_t)(slash - out->path) + 1 : 0;
+    size_t len = strlen(out->path) + 16;
+    out->tmp = malloc(len);
+    if (!out->tmp) {
+        fprintf(stderr, "mytritonc: error: out of memory\n");
+        return 0;
+    }
+    snprintf(out->tmp, len, "%.*s.%s.XXXXXX", (int)dirlen, out->path, out->path + dirlen);
+    int fd = mkstemp(out->tmp);
+    if (fd < 0) {
+        fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", out->path, strerror(errno));
+        free(out->tmp);
+        out->tmp = NULL;
+        return 0;
+    }
+    int ok = 1, why = 0;
+    size_t n = strlen(out->text);
+    const char *p = out->text;
+    while (ok && n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) ok = 0, why = w < 0 ? errno : ENOSPC;
+        else p += w, n -= (size_t)w;
+    }
+    if (ok && fchmod(fd, 0644) != 0) ok = 0, why = errno;
+    if (close(fd) != 0 && ok) ok = 0, why = errno;
+    if (!ok) fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", out->path, strerror(why));
     return ok;
 }
 
-static int write_file(const char *dir, const char *name, const char *text) {
-    size_t len = strlen(dir) + strlen(name) + 32;
-    char *path = malloc(len), *tmp = malloc(len);
-    if (!path || !tmp) return free(path), free(tmp), 0;
-    snprintf(path, len, "%s/%s", dir, name);
-    if (same_content(path, text)) return free(path), free(tmp), 1;
-    snprintf(tmp, len, "%s/.%s.XXXXXX", dir, name);
-    int fd = mkstemp(tmp);
-    int ok = fd >= 0;
-    if (ok) {
-        size_t n = strlen(text);
-        const char *p = text;
-        while (ok && n > 0) {
-            ssize_t w = write(fd, p, n);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) ok = 0;
-            else p += w, n -= (size_t)w;
+/* Writes every output that changed, all or none; 0 after a message. When
+ * a temporary cannot be written (or an output's path is not a regular
+ * file) nothing is renamed and the previous outputs stay as they were;
+ * should a rename fail after others succeeded, every output is removed,
+ * so that no mix of old and new files remains and the build system runs
+ * the compiler again. The temporaries never outlive the call. */
+static int write_outputs(Output *outs, int n) {
+    int ok = 1;
+    for (int i = 0; ok && i < n; i++) {
+        struct stat st;
+        if (stat(outs[i].path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "mytritonc: error: cannot write %s: it is not a regular file\n",
+                    outs[i].path);
+            ok = 0;
+        } else if (same_content(outs[i].path, outs[i].text)) {
+            outs[i].text = NULL;
+        } else {
+            ok = write_temporary(&outs[i]);
         }
-        fchmod(fd, 0644);
-        if (close(fd) != 0) ok = 0;
-        if (ok && rename(tmp, path) != 0) ok = 0;
-        if (!ok) unlink(tmp);
     }
-    if (!ok) fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", path, strerror(errno));
-    free(path);
-    free(tmp);
+    int renamed = 0;
+    for (int i = 0; ok && i < n; i++) {
+        if (!outs[i].tmp) continue;
+        if (rename(outs[i].tmp, outs[i].path) != 0) {
+            fprintf(stderr, "mytritonc: error: cannot write %s: %s\n", outs[i].path,
+                    strerror(errno));
+            ok = 0;
+            break;
+        }
+        free(outs[i].tmp);
+        outs[i].tmp = NULL;
+        renamed++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (outs[i].tmp) unlink(outs[i].tmp);
+        free(outs[i].tmp);
+        outs[i].tmp = NULL;
+    }
+    if (!ok && renamed)
+        for (int i = 0; i < n; i++) unlink(outs[i].path);
     return ok;
 }
 
@@ -583,17 +648,26 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
         if (outdir) {
             mkdir(outdir, 0755);
             const char *name = mt_output_name(c);
-            size_t len = strlen(name) + 16;
-            char *fn = malloc(len);
-            int ok = fn != NULL;
-            if (ok && cu) snprintf(fn, len, "%s.cu", name), ok = write_file(outdir, fn, cu);
-            if (ok && h) snprintf(fn, len, "%s.h", name), ok = write_file(outdir, fn, h);
-            if (ok && host) snprintf(fn, len, "%s_host.c", name), ok = write_file(outdir, fn, host);
-            if (ok && mlir) snprintf(fn, len, "%s.mlir", name), ok = write_file(outdir, fn, mlir);
-            if (ok && mlir_launcher)
-                snprintf(fn, len, "%s_mlir.c", name), ok = write_file(outdir, fn, mlir_launcher);
-            if (ok && depfile) ok = write_depfile(depfile, outdir, c);
-            free(fn);
+            static const char *const suffix[] = {".cu", ".h", "_host.c", ".mlir", "_mlir.c"};
+            const char *text[] = {cu, h, host, mlir, mlir_launcher};
+            Output outs[MAX_OUTPUTS] = {{0}};
+            int nout = 0, ok = 1;
+            for (int k = 0; k < 5; k++) {
+                if (!text[k]) continue;
+                size_t len = strlen(outdir) + strlen(name) + 16;
+                outs[nout].path = malloc(len);
+                if (outs[nout].path)
+                    snprintf(outs[nout].path, len, "%s/%s%s", outdir, name, suffix[k]);
+                outs[nout++].text = text[k];
+            }
+            char *dep = depfile ? depfile_text(outdir, c) : NULL;
+            if (depfile && !dep) ok = 0;
+            if (dep) outs[nout].path = strdup(depfile), outs[nout++].text = dep;
+            for (int k = 0; ok && k < nout; k++) ok = outs[k].path != NULL;
+            if (ok) ok = write_outputs(outs, nout);
+            else if (!depfile || dep) fprintf(stderr, "mytritonc: error: out of memory\n");
+            for (int k = 0; k < nout; k++) free(outs[k].path);
+            free(dep);
             if (!ok) rc = 1;
         }
     }

@@ -10,14 +10,18 @@
 #include "mytriton/autotune.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CACHE_MAGIC "mytriton-autotune 1"
+/* A cache line's most bytes (longer ones are skipped and reported). */
+#define MAX_LINE 4096
 
 typedef struct slot {
     int used;
@@ -41,10 +45,23 @@ typedef struct record {
     char *config_text;
 } record;
 
+/* A key being timed now, on its tuning thread's stack: other threads
+ * launching it wait for the choice (one timing per key). */
+typedef struct tuning {
+    const mytriton_tuner *tuner;
+    int device;
+    const int64_t *key;
+    struct tuning *next;
+} tuning;
+
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
-static tuner_state *states; /* every tuner's state, for reset */
+static pthread_cond_t tune_done = PTHREAD_COND_INITIALIZER; /* a tuning ended */
+static tuner_state *states;                                 /* every tuner's state, for reset */
 static record *records;
 static int record_count, record_capacity;
+/* records by key (hash_record): open addressing, -1 empty, load <= 1/2 */
+static int *record_index, index_capacity;
+static tuning *tunings;
 static int env_loaded;
 static mytriton_autotune_stats stats;
 
@@ -178,17 +195,77 @@ static int record_matches(const record *r, const char *name, const char *backend
     return 1;
 }
 
-/* Adds (or replaces) a record; takes ownership of r's strings. Call with
- * the lock held. */
-static int add_record(record *r) {
+#define FNV_PRIME 1099511628211ull
+
+static uint64_t hash_text(uint64_t h, const char *s) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * FNV_PRIME;
+    return (h ^ 0xffu) * FNV_PRIME; /* the end of the string */
+}
+
+static uint64_t hash_record(const char *name, const char *backend, const char *hash,
+                            const char *device, int cc, int nkeys, const int64_t *key) {
+    uint64_t h = 1469598103934665603ull;
     int i;
+    h = hash_text(hash_text(hash_text(hash_text(h, name), backend), hash), device);
+    h = (h ^ (uint64_t)(unsigned)cc) * FNV_PRIME;
+    h = (h ^ (uint64_t)(unsigned)nkeys) * FNV_PRIME;
+    for (i = 0; i < nkeys; i++) {
+        h = (h ^ (uint64_t)key[i]) * FNV_PRIME;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* The slot of record_index holding the record of this key, or the empty
+ * slot where it goes (record_index has room: call with the lock held). */
+static int *index_slot(const char *name, const char *backend, const char *hash, const char *device,
+                       int cc, int nkeys, const int64_t *key) {
+    uint64_t mask = (uint64_t)index_capacity - 1, i;
+    for (i = hash_record(name, backend, hash, device, cc, nkeys, key) & mask;; i = (i + 1) & mask) {
+        int *at = &record_index[i];
+        if (*at < 0 || record_matches(&records[*at], name, backend, hash, device, cc, nkeys, key))
+            return at;
+    }
+}
+
+/* The index of the record of this key, or -1. Lock held. */
+static int find_record(const char *name, const char *backend, const char *hash, const char *device,
+                       int cc, int nkeys, const int64_t *key) {
+    return index_capacity ? *index_slot(name, backend, hash, device, cc, nkeys, key) : -1;
+}
+
+/* Room in record_index for one more record (its load at most 1/2). */
+static int grow_index(void) {
+    int capacity, i, *fresh;
+    if ((record_count + 1) * 2 <= index_capacity) return 1;
+    capacity = index_capacity ? index_capacity * 2 : 64;
+    fresh = malloc((size_t)capacity * sizeof *fresh);
+    if (fresh == NULL) return 0;
+    for (i = 0; i < capacity; i++) fresh[i] = -1;
+    free(record_index);
+    record_index = fresh;
+    index_capacity = capacity;
     for (i = 0; i < record_count; i++) {
-        if (record_matches(&records[i], r->name, r->backend, r->hash, r->device, r->cc, r->nkeys,
-                           r->key)) {
-            free_record(&records[i]);
-            records[i] = *r;
-            return MYTRITON_SUCCESS;
-        }
+        const record *r = &records[i];
+        *index_slot(r->name, r->backend, r->hash, r->device, r->cc, r->nkeys, r->key) = i;
+    }
+    return 1;
+}
+
+/* Adds (or replaces) a record; takes ownership of r's strings. Call with
+ * the lock held. Constant time (a hash of the keys): loading n lines is
+ * linear. */
+static int add_record(record *r) {
+    int *at;
+    if (!grow_index()) {
+        free_record(r);
+        return MYTRITON_OUT_OF_MEMORY;
+    }
+    at = index_slot(r->name, r->backend, r->hash, r->device, r->cc, r->nkeys, r->key);
+    if (*at >= 0) {
+        free_record(&records[*at]);
+        records[*at] = *r;
+        return MYTRITON_SUCCESS;
     }
     if (record_count == record_capacity) {
         int capacity = record_capacity ? record_capacity * 2 : 16;
@@ -200,6 +277,7 @@ static int add_record(record *r) {
         records = items;
         record_capacity = capacity;
     }
+    *at = record_count;
     records[record_count++] = *r;
     return MYTRITON_SUCCESS;
 }
@@ -265,93 +343,240 @@ static int parse_record(char *line, record *r) {
     return 1;
 }
 
-/* Loads `path` with the lock held. */
-static int load_locked(const char *path) {
-    FILE *fp = fopen(path, "r");
-    char line[4096];
-    int lineno = 0, bad = 0, status = MYTRITON_SUCCESS;
-    if (fp == NULL) {
-        mytriton_set_last_error("mytriton_autotune_load: cannot open %s: %s", path,
-                                strerror(errno));
-        return MYTRITON_NOT_FOUND;
+/* Opens `path` for reading without blocking (a FIFO without a writer)
+ * and without following a final symbolic link when `nofollow`; *st is
+ * its status. -1 with errno when it cannot be opened. */
+static int open_cache(const char *path, int nofollow, struct stat *st) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (fd >= 0 && fstat(fd, st) != 0) {
+        int why = errno;
+        close(fd);
+        errno = why;
+        return -1;
     }
-    while (fgets(line, sizeof line, fp) != NULL) {
-        size_t len = strlen(line);
+    return fd;
+}
+
+static void too_large(const char *fn, const char *path) {
+    mytriton_set_last_error(
+        "%s: %s is larger than %d bytes, more than a mytriton autotune cache "
+        "holds",
+        fn, path, MYTRITON_AUTOTUNE_MAX_CACHE_BYTES);
+}
+
+/* Reads a regular file of at most MYTRITON_AUTOTUNE_MAX_CACHE_BYTES into
+ * *text (malloc'ed, NUL-terminated; *len bytes). `fn` names the caller in
+ * the last error. */
+static int read_cache(const char *fn, const char *path, char **text, size_t *len) {
+    struct stat st;
+    int fd = open_cache(path, 0, &st);
+    size_t cap, n = 0;
+    char *buf;
+    if (fd < 0) {
+        mytriton_set_last_error("%s: cannot open %s: %s", fn, path, strerror(errno));
+        return errno == ENOENT ? MYTRITON_NOT_FOUND : MYTRITON_INVALID_VALUE;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > MYTRITON_AUTOTUNE_MAX_CACHE_BYTES) {
+        if (S_ISREG(st.st_mode)) too_large(fn, path);
+        else mytriton_set_last_error("%s: %s is not a regular file", fn, path);
+        close(fd);
+        return MYTRITON_INVALID_VALUE;
+    }
+    cap = (size_t)st.st_size + 1;
+    buf = malloc(cap + 1);
+    if (buf == NULL) {
+        close(fd);
+        return MYTRITON_OUT_OF_MEMORY;
+    }
+    for (;;) { /* (up to one byte more than fstat said: a file that grew past the bound) */
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            mytriton_set_last_error("%s: error reading %s: %s", fn, path, strerror(errno));
+            close(fd);
+            free(buf);
+            return MYTRITON_INVALID_VALUE;
+        }
+        if (got == 0) break;
+        n += (size_t)got;
+        if (n == cap) {
+            char *bigger;
+            if (cap > (size_t)MYTRITON_AUTOTUNE_MAX_CACHE_BYTES) break;
+            bigger = realloc(buf, cap * 2 + 1);
+            if (bigger == NULL) {
+                close(fd);
+                free(buf);
+                return MYTRITON_OUT_OF_MEMORY;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    close(fd);
+    if (n > (size_t)MYTRITON_AUTOTUNE_MAX_CACHE_BYTES) {
+        too_large(fn, path);
+        free(buf);
+        return MYTRITON_INVALID_VALUE;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return MYTRITON_SUCCESS;
+}
+
+/* Whether the first line of text[0, len) is exactly the header (a NUL in
+ * it, or a longer line, is not). */
+static int is_header(const char *text, size_t len) {
+    size_t n = strlen(CACHE_MAGIC);
+    if (len < n || memcmp(text, CACHE_MAGIC, n) != 0) return 0;
+    return len == n || text[n] == '\n' ||
+           (text[n] == '\r' && (len == n + 1 || text[n + 1] == '\n'));
+}
+
+/* Loads `path` with the lock held: linear in its size. */
+static int load_locked(const char *path) {
+    char *text = NULL, *line, *end;
+    size_t len = 0;
+    int lineno = 0, bad = 0, status = read_cache("mytriton_autotune_load", path, &text, &len);
+    if (status != MYTRITON_SUCCESS) return status;
+    if (len > 0 && !is_header(text, len)) { /* (an empty file: an empty cache) */
+        mytriton_set_last_error(
+            "mytriton_autotune_load: %s is not a mytriton autotune cache "
+            "(its first line is not '" CACHE_MAGIC "')",
+            path);
+        free(text);
+        return MYTRITON_INVALID_VALUE;
+    }
+    end = text + len;
+    for (line = text; line < end && status == MYTRITON_SUCCESS;) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = (size_t)((nl != NULL ? nl : end) - line);
+        const char *why = NULL;
         record r;
         lineno++;
-        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-        else if (!feof(fp)) { /* longer than the buffer: skip the rest */ int c;
-            while ((c = fgetc(fp)) != EOF && c != '\n') {}
-            if (!bad)
-                mytriton_set_last_error("mytriton_autotune_load: %s:%d: line too long", path,
-                                        lineno);
-            bad++;
-            continue;
+        line[n] = '\0'; /* (the newline, or the terminator at the end) */
+        if (n > 0 && line[n - 1] == '\r') line[--n] = '\0';
+        if (lineno == 1 || n == 0 || line[0] == '#') {
+            /* the header; an empty line; a comment */
+        } else if (n >= MAX_LINE) {
+            why = "line too long";
+        } else if (strlen(line) != n) {
+            why = "a NUL byte in the line";
+        } else if (!parse_record(line, &r)) {
+            why =
+                "malformed line (expected 8 tab-separated fields: launcher, backend, hash, "
+                "device, capability, key, config index, config)";
+        } else {
+            status = add_record(&r);
         }
-        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
-        if (lineno == 1) {
-            if (strcmp(line, CACHE_MAGIC) != 0) {
-                mytriton_set_last_error(
-                    "mytriton_autotune_load: %s is not a mytriton autotune cache "
-                    "(its first line is not '" CACHE_MAGIC "')",
-                    path);
-                fclose(fp);
-                return MYTRITON_INVALID_VALUE;
-            }
-            continue;
-        }
-        if (len == 0 || line[0] == '#') continue;
-        if (!parse_record(line, &r)) {
-            if (!bad)
-                mytriton_set_last_error(
-                    "mytriton_autotune_load: %s:%d: malformed line (expected 8 "
-                    "tab-separated fields: launcher, backend, hash, device, "
-                    "capability, key, config index, config)",
-                    path, lineno);
-            bad++;
-            continue;
-        }
-        status = add_record(&r);
-        if (status != MYTRITON_SUCCESS) break;
+        if (why != NULL && !bad++)
+            mytriton_set_last_error("mytriton_autotune_load: %s:%d: %s", path, lineno, why);
+        if (nl == NULL) break;
+        line = nl + 1;
     }
-    if (ferror(fp) && status == MYTRITON_SUCCESS) {
-        mytriton_set_last_error("mytriton_autotune_load: error reading %s", path);
-        status = MYTRITON_INVALID_VALUE;
-    }
-    fclose(fp);
+    free(text);
     if (status == MYTRITON_SUCCESS && bad) status = MYTRITON_INVALID_VALUE;
     return status;
 }
 
+/* Whether `path` may be replaced: it does not exist, or it is a regular
+ * file (not a symbolic link) that is empty or begins with the cache's
+ * header: anything else is some other file, never overwritten. 0 after
+ * a last error. */
+static int replaceable(const char *path) {
+    struct stat st;
+    char head[sizeof CACHE_MAGIC + 1];
+    size_t n = 0;
+    int fd = open_cache(path, 1, &st);
+    if (fd < 0) {
+        if (errno == ENOENT) return 1;
+        if (errno == ELOOP)
+            mytriton_set_last_error(
+                "mytriton_autotune_save: %s is a symbolic link: not overwritten", path);
+        else
+            mytriton_set_last_error("mytriton_autotune_save: cannot open %s: %s", path,
+                                    strerror(errno));
+        return 0;
+    }
+    if (S_ISREG(st.st_mode)) {
+        while (n < sizeof head) {
+            ssize_t got = read(fd, head + n, sizeof head - n);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break;
+            n += (size_t)got;
+        }
+    }
+    close(fd);
+    if (S_ISREG(st.st_mode) && (st.st_size == 0 || is_header(head, n))) return 1;
+    mytriton_set_last_error(
+        "mytriton_autotune_save: %s is not a mytriton autotune cache (%s): "
+        "not overwritten",
+        path,
+        S_ISREG(st.st_mode) ? "its first line is not '" CACHE_MAGIC "'" : "not a regular file");
+    return 0;
+}
+
+/* A new file beside `path` (its name unique: the process, a counter and
+ * the clock), created exclusively and never through a symbolic link; its
+ * name in tmp (len bytes). -1 after a last error. */
+static int create_temporary(const char *path, char *tmp, size_t len) {
+    static unsigned long counter;
+    int attempt;
+    for (attempt = 0; attempt < 100; attempt++) {
+        struct timespec ts;
+        uint64_t x;
+        int fd;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        x = ((uint64_t)ts.tv_sec << 30) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)++counter << 48) ^
+            (uint64_t)(uintptr_t)&ts;
+        x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15ull; /* (a mix of the bits) */
+        snprintf(tmp, len, "%s.tmp.%ld.%016llx", path, (long)getpid(),
+                 (unsigned long long)(x ^ (x >> 29)));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) return fd;
+        if (errno != EEXIST) break;
+    }
+    mytriton_set_last_error("mytriton_autotune_save: cannot create a file beside %s: %s", path,
+                            strerror(errno));
+    return -1;
+}
+
+/* Writes every record to a new file beside `path`, then renames it over
+ * `path` (readers see the old file or the new one, never a part). */
 static int save_locked(const char *path) {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
+    size_t len = strlen(path) + 64;
+    char *tmp;
     FILE *fp;
-    int i, j, ok = 1;
+    int i, j, ok = 1, fd;
+    if (!replaceable(path)) return MYTRITON_INVALID_VALUE;
+    tmp = malloc(len);
     if (tmp == NULL) return MYTRITON_OUT_OF_MEMORY;
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-    fp = fopen(tmp, "w");
-    if (fp == NULL) {
-        mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", tmp,
-                                strerror(errno));
+    fd = create_temporary(path, tmp, len);
+    if (fd < 0) {
         free(tmp);
         return MYTRITON_INVALID_VALUE;
     }
-    ok = fprintf(fp, CACHE_MAGIC "\n") > 0;
-    for (i = 0; i < record_count && ok; i++) {
-        const record *r = &records[i];
-        ok =
-            fprintf(fp, "%s\t%s\t%s\t%s\t%d\t", r->name, r->backend, r->hash, r->device, r->cc) > 0;
-        for (j = 0; j < r->nkeys && ok; j++)
-            ok = fprintf(fp, "%s%lld", j ? "," : "", (long long)r->key[j]) > 0;
-        if (ok) ok = fprintf(fp, "\t%d\t%s\n", r->config, r->config_text) > 0;
+    fp = fdopen(fd, "w");
+    if (fp == NULL) {
+        close(fd);
+        ok = 0;
+    } else {
+        ok = fprintf(fp, CACHE_MAGIC "\n") > 0;
+        for (i = 0; i < record_count && ok; i++) {
+            const record *r = &records[i];
+            ok = fprintf(fp, "%s\t%s\t%s\t%s\t%d\t", r->name, r->backend, r->hash, r->device,
+                         r->cc) > 0;
+            for (j = 0; j < r->nkeys && ok; j++)
+                ok = fprintf(fp, "%s%lld", j ? "," : "", (long long)r->key[j]) > 0;
+            if (ok) ok = fprintf(fp, "\t%d\t%s\n", r->config, r->config_text) > 0;
+        }
+        if (fclose(fp) != 0) ok = 0;
     }
-    if (fclose(fp) != 0) ok = 0;
     if (ok && rename(tmp, path) != 0) ok = 0;
     if (!ok) {
         mytriton_set_last_error("mytriton_autotune_save: cannot write %s: %s", path,
                                 strerror(errno));
-        remove(tmp);
+        unlink(tmp);
     }
     free(tmp);
     return ok ? MYTRITON_SUCCESS : MYTRITON_INVALID_VALUE;
@@ -400,6 +625,9 @@ void mytriton_autotune_reset(void) {
     free(records);
     records = NULL;
     record_count = record_capacity = 0;
+    free(record_index);
+    record_index = NULL;
+    index_capacity = 0;
     env_loaded = 0;
     memset(&stats, 0, sizeof stats);
     pthread_mutex_unlock(&tune_lock);
@@ -416,52 +644,42 @@ void mytriton_autotune_get_stats(mytriton_autotune_stats *out) {
 /* The config of a loaded record for this key, or -1. Lock held. */
 static int from_records(const mytriton_tuner *t, const mytriton_device_id *dev,
                         const int64_t *key) {
-    int i;
-    for (i = 0; i < record_count; i++) {
-        const record *r = &records[i];
-        if (!record_matches(r, t->name, t->backend, t->hash, dev->name, dev->cc, t->nkeys, key))
-            continue;
-        if (r->config < t->nconfigs && strcmp(r->config_text, t->configs[r->config]) == 0 &&
-            (t->allowed == NULL || t->allowed(r->config, key)))
-            return r->config;
-    }
+    int i = find_record(t->name, t->backend, t->hash, dev->name, dev->cc, t->nkeys, key);
+    const record *r = i >= 0 ? &records[i] : NULL;
+    if (r != NULL && r->config < t->nconfigs &&
+        strcmp(r->config_text, t->configs[r->config]) == 0 &&
+        (t->allowed == NULL || t->allowed(r->config, key)))
+        return r->config;
     return -1;
 }
 
-int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, const int64_t *key,
-                           mytriton_autotune_time_fn time, void *ctx, int *config) {
-    const char *cache = env_cache();
+/* Whether another thread is timing this key now. Lock held. */
+static int being_tuned(const mytriton_tuner *t, int device, const int64_t *key) {
+    const tuning *g;
+    int i;
+    for (g = tunings; g != NULL; g = g->next) {
+        if (g->tuner != t || g->device != device) continue;
+        for (i = 0; i < t->nkeys && g->key[i] == key[i]; i++) {}
+        if (i == t->nkeys) return 1;
+    }
+    return 0;
+}
+
+/* Ends this thread's tuning of a key and wakes the threads waiting for
+ * it. Lock held. */
+static void end_tuning(const tuning *mine) {
+    tuning **p = &tunings;
+    while (*p != mine) p = &(*p)->next;
+    *p = mine->next;
+    pthread_cond_broadcast(&tune_done);
+}
+
+/* Times every allowed config of the key; the fastest in *config, or the
+ * first failure. Without the lock. */
+static int time_configs(const mytriton_tuner *t, const int64_t *key, mytriton_autotune_time_fn time,
+                        void *ctx, int *config) {
     double best = 0.0;
     int c, chosen = -1, first_error = MYTRITON_SUCCESS, status;
-    slot *s;
-    record r;
-
-    if (t->nkeys < 0 || t->nkeys > MYTRITON_AUTOTUNE_MAX_KEY || t->nconfigs < 1) {
-        mytriton_set_last_error("launch_%s: malformed tuner", t->name);
-        return MYTRITON_INVALID_VALUE;
-    }
-    pthread_mutex_lock(&tune_lock);
-    s = probe((tuner_state *)t->state, t->nkeys, dev->ordinal, key);
-    if (s != NULL && s->used) { /* another thread tuned it meanwhile */
-        *config = s->config;
-        pthread_mutex_unlock(&tune_lock);
-        return MYTRITON_SUCCESS;
-    }
-    if (cache != NULL && !env_loaded) {
-        env_loaded = 1;
-        (void)load_locked(cache); /* a missing or partly bad file: tune what it lacks */
-        mytriton_clear_last_error();
-    }
-    chosen = from_records(t, dev, key);
-    if (chosen >= 0) {
-        status = put_choice(t, dev->ordinal, key, chosen);
-        if (status == MYTRITON_SUCCESS) stats.cache_hits++;
-        pthread_mutex_unlock(&tune_lock);
-        *config = chosen;
-        return status;
-    }
-    pthread_mutex_unlock(&tune_lock);
-
     for (c = 0; c < t->nconfigs; c++) {
         double ms = 0.0;
         if (t->allowed != NULL && !t->allowed(c, key)) continue;
@@ -486,8 +704,16 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
         }
         return first_error;
     }
-    mytriton_clear_last_error();
+    *config = chosen;
+    return MYTRITON_SUCCESS;
+}
 
+/* Records the timed choice of a key and saves the cache. Lock held. */
+static int keep_choice(mytriton_tuner *t, const mytriton_device_id *dev, const int64_t *key,
+                       int chosen, const char *cache) {
+    record r;
+    int c, status = put_choice(t, dev->ordinal, key, chosen);
+    stats.tunings++;
     memset(&r, 0, sizeof r);
     r.name = dup_str(t->name);
     r.backend = dup_str(t->backend);
@@ -498,18 +724,70 @@ int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, con
     r.nkeys = t->nkeys;
     r.config = chosen;
     for (c = 0; c < t->nkeys; c++) r.key[c] = key[c];
-    pthread_mutex_lock(&tune_lock);
-    status = put_choice(t, dev->ordinal, key, chosen);
-    stats.tunings++;
     if (r.name && r.backend && r.hash && r.device && r.config_text) {
         if (add_record(&r) == MYTRITON_SUCCESS && cache != NULL)
             (void)save_locked(cache); /* a cache that cannot be written does not fail the launch */
     } else {
         free_record(&r);
     }
+    return status;
+}
+
+int mytriton_autotune_tune(mytriton_tuner *t, const mytriton_device_id *dev, const int64_t *key,
+                           mytriton_autotune_time_fn time, void *ctx, int *config) {
+    const char *cache = env_cache();
+    int chosen = -1, status;
+    slot *s;
+    tuning mine;
+
+    if (t->nkeys < 0 || t->nkeys > MYTRITON_AUTOTUNE_MAX_KEY || t->nconfigs < 1) {
+        mytriton_set_last_error("launch_%s: malformed tuner", t->name);
+        return MYTRITON_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&tune_lock);
+    for (;;) {
+        s = probe((tuner_state *)t->state, t->nkeys, dev->ordinal, key);
+        if (s != NULL && s->used) { /* another thread tuned it meanwhile */
+            *config = s->config;
+            pthread_mutex_unlock(&tune_lock);
+            return MYTRITON_SUCCESS;
+        }
+        if (!being_tuned(t, dev->ordinal, key)) break;
+        /* another thread is timing this key: its choice is this one's (if
+         * its timing fails, this thread times it) */
+        pthread_cond_wait(&tune_done, &tune_lock);
+    }
+    if (cache != NULL && !env_loaded) {
+        env_loaded = 1;
+        (void)load_locked(cache); /* a missing or partly bad file: tune what it lacks */
+        mytriton_clear_last_error();
+    }
+    chosen = from_records(t, dev, key);
+    if (chosen >= 0) {
+        status = put_choice(t, dev->ordinal, key, chosen);
+        if (status == MYTRITON_SUCCESS) stats.cache_hits++;
+        pthread_mutex_unlock(&tune_lock);
+        *config = chosen;
+        return status;
+    }
+    mine.tuner = t;
+    mine.device = dev->ordinal;
+    mine.key = key;
+    mine.next = tunings;
+    tunings = &mine;
     pthread_mutex_unlock(&tune_lock);
-    mytriton_clear_last_error();
-    *config = chosen;
+
+    status = time_configs(t, key, time, ctx, &chosen);
+
+    pthread_mutex_lock(&tune_lock);
+    if (status == MYTRITON_SUCCESS) {
+        mytriton_clear_last_error();
+        status = keep_choice(t, dev, key, chosen, cache);
+        mytriton_clear_last_error();
+    }
+    end_tuning(&mine);
+    pthread_mutex_unlock(&tune_lock);
+    if (status == MYTRITON_SUCCESS) *config = chosen;
     return status;
 }
 
@@ -622,6 +900,11 @@ int mytriton_autotune_pretune(const char *name, const char *backend, void *strea
         return MYTRITON_INVALID_VALUE;
     }
     for (i = 0; i < count; i++) {
+        if (arg_sets[i] == NULL) {
+            mytriton_set_last_error("mytriton_autotune_pretune: launch_%s: argument set %d is NULL",
+                                    t->name, i);
+            return MYTRITON_INVALID_VALUE;
+        }
         status = t->pretune(stream, arg_sets[i], grid);
         if (status != MYTRITON_SUCCESS) return status;
     }

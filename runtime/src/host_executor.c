@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define HOST_THREADS_MAX 1024
@@ -45,24 +46,29 @@ static void *range_thread(void *arg) {
     return NULL;
 }
 
-/* A positive decimal integer, or 0. */
-static int parse_positive(const char *text) {
+/* MYTRITON_HOST_THREADS: unset or empty, the processors; a positive
+ * decimal integer (at most HOST_THREADS_MAX: larger counts are capped);
+ * anything else is an error (0 and the last error), not a silent
+ * fallback. */
+int mytriton_host_threads(void) {
+    const char *text = getenv("MYTRITON_HOST_THREADS");
     char *end;
     long value;
-    if (text == NULL || *text == '\0') return 0;
+    if (text == NULL || *text == '\0') {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        return cpus < 1 ? 1 : cpus > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)cpus;
+    }
     errno = 0;
     value = strtol(text, &end, 10);
-    if (errno != 0 || *end != '\0' || value <= 0) return 0;
-    return value > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)value;
-}
-
-int mytriton_host_threads(void) {
-    int threads = parse_positive(getenv("MYTRITON_HOST_THREADS"));
-    if (threads == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus < 1 ? 1 : cpus > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)cpus;
+    if (errno == ERANGE && value > 0 && *end == '\0') return HOST_THREADS_MAX;
+    if (errno != 0 || *end != '\0' || end == text || value <= 0) {
+        mytriton_set_last_error(
+            "MYTRITON_HOST_THREADS='%.64s%s' is not a positive integer (the host backend's thread "
+            "count; unset it to use every processor)",
+            text, strlen(text) > 64 ? "..." : "");
+        return 0;
     }
-    return threads;
+    return value > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)value;
 }
 
 int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, const void *ctx) {
@@ -104,9 +110,9 @@ int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, 
                                 dims[0], dims[1], dims[2]);
         return MYTRITON_INVALID_VALUE;
     }
-    if (total == 0) return MYTRITON_SUCCESS;
-
     n = mytriton_host_threads();
+    if (n == 0) return MYTRITON_INVALID_VALUE; /* (the last error says why) */
+    if (total == 0) return MYTRITON_SUCCESS;
     if ((int64_t)n > total) n = (int)total;
     chunk = total / n;
     extra = total % n;

@@ -100,6 +100,7 @@ const mytriton_kernel_info *mytriton_kernel_at(int index) {
 int mytriton_launch(const char *name, const char *backend, void *stream, void *const *args,
                     const mytriton_grid *grid) {
     const mytriton_kernel_info *info = mytriton_find_kernel(name, backend);
+    int i;
 
     if (info == NULL) {
         mytriton_set_last_error("mytriton_launch: no kernel named '%s'%s%s%s registered",
@@ -117,6 +118,14 @@ int mytriton_launch(const char *name, const char *backend, void *stream, void *c
     if (info->num_args > 0 && args == NULL) {
         mytriton_set_last_error("mytriton_launch: kernel '%s' takes %d arguments, none given",
                                 info->name, info->num_args);
+        return MYTRITON_INVALID_VALUE;
+    }
+    for (i = 0; i < info->num_args; i++) {
+        if (args[i] != NULL) continue;
+        mytriton_set_last_error(
+            "mytriton_launch: kernel '%s': args[%d] (argument '%s') is NULL; it must point at "
+            "the argument's value",
+            info->name, i, info->arg_names != NULL ? info->arg_names[i] : "?");
         return MYTRITON_INVALID_VALUE;
     }
     if (info->grid == NULL && grid == NULL) {

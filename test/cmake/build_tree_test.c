@@ -105,6 +105,47 @@ int main(void) {
     expect_int("launch of an unknown kernel", mytriton_launch("nope", "host", NULL, args, NULL),
                MYTRITON_NOT_FOUND);
 
+    /* NULL buffers (issue 50): an error naming the buffer, not a crash;
+     * an empty grid reads none and still succeeds. A NULL entry of the
+     * argument array is refused by mytriton_launch. */
+    for (i = 0; i < N; i++) out[i] = -1.0f;
+    mytriton_clear_last_error();
+    expect_int("launch with x = NULL", launch_build_tree_add_host(NULL, y, out, N),
+               MYTRITON_INVALID_VALUE);
+    if (strstr(mytriton_last_error(), "launch_build_tree_add_host: the buffer x is NULL") == NULL) {
+        printf("FAIL: x = NULL: \"%s\"\n", mytriton_last_error());
+        failures++;
+    }
+    expect_int("launch with out = NULL", launch_build_tree_add_host(x, y, NULL, N),
+               MYTRITON_INVALID_VALUE);
+    expect_int("launch with NULL buffers and n = 0",
+               launch_build_tree_add_host(NULL, NULL, NULL, 0), MYTRITON_SUCCESS);
+    {
+        const float *null_x = NULL;
+        void *null_buffer[4], *null_entry[4];
+        memcpy(null_buffer, args, sizeof args);
+        memcpy(null_entry, args, sizeof args);
+        null_buffer[0] = (void *)&null_x;
+        null_entry[2] = NULL;
+        expect_int("mytriton_launch with x = NULL",
+                   mytriton_launch("build_tree_add", "host", NULL, null_buffer, NULL),
+                   MYTRITON_INVALID_VALUE);
+        mytriton_clear_last_error();
+        expect_int("mytriton_launch with args[2] = NULL",
+                   mytriton_launch("build_tree_add", "host", NULL, null_entry, NULL),
+                   MYTRITON_INVALID_VALUE);
+        if (strstr(mytriton_last_error(), "args[2] (argument 'out') is NULL") == NULL) {
+            printf("FAIL: args[2] = NULL: \"%s\"\n", mytriton_last_error());
+            failures++;
+        }
+    }
+    for (i = 0; i < N; i++)
+        if (out[i] != -1.0f) {
+            printf("FAIL: a refused launch wrote out[%d]\n", i);
+            failures++;
+            break;
+        }
+
     /* GRID "blocks" GRID_PARAMS blocks: the launcher takes the number of
      * programs after the kernel's parameters; 2 programs of 64 write 128. */
     for (i = 0; i < N; i++) out[i] = -1.0f;

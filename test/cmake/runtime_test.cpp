@@ -417,6 +417,28 @@ TEST(Registry, LaunchByName) {
     EXPECT_EQ(mytriton_launch("reg_launch", "cuda", nullptr, args, nullptr), MYTRITON_NOT_FOUND);
 }
 
+// A NULL entry of the argument array is an error naming it (the generic
+// launcher dereferenced it: a segfault), issue 50.
+TEST(Registry, LaunchRefusesANullArgument) {
+    static const mytriton_kernel_info info = make_info("reg_launch_null", "host", "cdiv(n, BLOCK)");
+    ASSERT_EQ(mytriton_register_kernel(&info), MYTRITON_SUCCESS);
+    float *x = nullptr;
+    int32_t n = 10;
+    void *first_null[] = {nullptr, &n}, *second_null[] = {&x, nullptr};
+    recorded = Recorded();
+    EXPECT_EQ(mytriton_launch("reg_launch_null", "host", nullptr, first_null, nullptr),
+              MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("args[0] (argument 'x') is NULL"),
+              std::string::npos)
+        << mytriton_last_error();
+    EXPECT_EQ(mytriton_launch("reg_launch_null", "host", nullptr, second_null, nullptr),
+              MYTRITON_INVALID_VALUE);
+    EXPECT_NE(std::string(mytriton_last_error()).find("args[1] (argument 'n') is NULL"),
+              std::string::npos)
+        << mytriton_last_error();
+    EXPECT_EQ(recorded.calls, 0);
+}
+
 // ---- host executor ----------------------------------------------------------
 
 class HostExecutor : public ::testing::Test {
@@ -453,11 +475,11 @@ void count_program(const void *ctx, int32_t x, int32_t y, int32_t z) {
 TEST_F(HostExecutor, ThreadCount) {
     SetThreads("3");
     EXPECT_EQ(mytriton_host_threads(), 3);
-    SetThreads("0");
-    EXPECT_GE(mytriton_host_threads(), 1);  // invalid: falls back to the processors
-    SetThreads("abc");
-    EXPECT_GE(mytriton_host_threads(), 1);
+    SetThreads("5000");
+    EXPECT_EQ(mytriton_host_threads(), 1024);  // capped
     SetThreads(nullptr);
+    EXPECT_GE(mytriton_host_threads(), 1);  // unset or empty: the processors
+    SetThreads("");
     EXPECT_GE(mytriton_host_threads(), 1);
 }
 
@@ -561,6 +583,34 @@ TEST_F(HostExecutor, InvalidGridsAreRefused) {
     mytriton_grid ok = {1, 1, 1};
     EXPECT_EQ(mytriton_host_run(&ok, nullptr, nullptr), MYTRITON_INVALID_VALUE);
     EXPECT_EQ(mytriton_host_run(nullptr, must_not_run, nullptr), MYTRITON_INVALID_VALUE);
+}
+
+// An invalid MYTRITON_HOST_THREADS is an error naming it, no longer a
+// silent fallback to the processors (issue 50).
+TEST_F(HostExecutor, InvalidThreadCountIsAnError) {
+    for (const char *bad : {"0", "-3", "abc", "4x", " ", "99999999999999999999999"}) {
+        SCOPED_TRACE(bad);
+        SetThreads(bad);
+        mytriton_clear_last_error();
+        if (std::string(bad) == "99999999999999999999999") {
+            EXPECT_EQ(mytriton_host_threads(), 1024);  // a huge count is capped, not an error
+            continue;
+        }
+        EXPECT_EQ(mytriton_host_threads(), 0);
+        std::string msg = mytriton_last_error();
+        EXPECT_NE(msg.find("MYTRITON_HOST_THREADS='" + std::string(bad) + "'"), std::string::npos)
+            << msg;
+        EXPECT_NE(msg.find("is not a positive integer"), std::string::npos) << msg;
+        mytriton_grid g = {4, 1, 1};
+        mytriton_clear_last_error();
+        EXPECT_EQ(mytriton_host_run(&g, must_not_run, nullptr), MYTRITON_INVALID_VALUE);
+        EXPECT_NE(std::string(mytriton_last_error()).find("MYTRITON_HOST_THREADS"),
+                  std::string::npos);
+    }
+    SetThreads(std::string(300, '7').append("z").c_str());
+    EXPECT_EQ(mytriton_host_threads(), 0);
+    EXPECT_NE(std::string(mytriton_last_error()).find("...'"), std::string::npos)
+        << mytriton_last_error();  // a long value is shortened in the message
 }
 
 }  // namespace

@@ -183,3 +183,32 @@ void sb_quote(StrBuf *sb, const char *s) {
     }
     sb_putc(sb, '"');
 }
+
+void sb_c_string(StrBuf *sb, const char *s, int format) {
+    sb_putc(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') sb_printf(sb, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7f) sb_printf(sb, "\\%03o", *p);
+        else if (*p == '?' && p[1] == '?') sb_puts(sb, "?\\");
+        else if (*p == '%' && format) sb_puts(sb, "%%");
+        else sb_putc(sb, (char)*p);
+    }
+    sb_putc(sb, '"');
+}
+
+/* The characters that make a trigraph after "??". */
+static int trigraph_char(char c) { return c && strchr("=/'()!<>-", c) != NULL; }
+
+const char *c_comment_text(Arena *a, const char *s) {
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f) sb_putc(&sb, '?');
+        else if (c == '*' && p[1] == '/') sb_puts(&sb, "*?"), p++;
+        else if (c == '/' && p[1] == '*') sb_puts(&sb, "/?"), p++;
+        else if (c == '?' && p[1] == '?' && trigraph_char(p[2])) sb_puts(&sb, "? ?"), p++;
+        else sb_putc(&sb, (char)c);
+    }
+    return sb_str(&sb);
+}

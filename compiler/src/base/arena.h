@@ -43,6 +43,15 @@ void sb_puts(StrBuf *sb, const char *s);
 /* `s` as a C string literal: quotes, backslash escapes for quotes,
  * backslashes and control characters, "?" split so no trigraph forms. */
 void sb_quote(StrBuf *sb, const char *s);
+/* `s` as a C string literal: backslash escapes for quotes and
+ * backslashes, octal ones for control characters and bytes above 0x7e,
+ * \? after a question mark (no trigraph forms); with `format`, '%' is
+ * doubled (the literal is a printf format: text never becomes a
+ * conversion). */
+void sb_c_string(StrBuf *sb, const char *s, int format);
+/* `s` to print inside a C comment: control characters as '?', and neither
+ * a comment's delimiter nor a trigraph forms ("*?", "/?", "? ?"). */
+const char *c_comment_text(Arena *a, const char *s);
 void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);

@@ -49,6 +49,17 @@ const char *c_param_type(Arena *a, Type t) {
     return c_type((DType)t.dtype);
 }
 
+long long c_param_bytes(const Function *f) {
+    long long bytes = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i].type;
+        int bits = dtype_info(dtype_info((DType)t.dtype)->compute)->bits;
+        long long size = t.ptr ? 8 : bits < 8 ? 1 : bits / 8; /* bool: one byte */
+        bytes = (bytes + size - 1) / size * size + size;
+    }
+    return bytes;
+}
+
 const char *c_launcher_type(Arena *a, Type t, int is_const) {
     const char *h = dtype_info((DType)t.dtype)->header;
     if (t.ptr) return arena_printf(a, "%s%s*", is_const ? "const " : "", h);

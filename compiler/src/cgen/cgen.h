@@ -23,6 +23,10 @@ const char *c_param_type(Arena *a,
                          Type t); /* a CUDA kernel parameter: "float*", "__half*", "int" */
 const char *c_launcher_type(Arena *a, Type t,
                             int is_const); /* "const float*", "int32_t", "mytriton_fp16" */
+/* The bytes of a CUDA kernel's parameter space as c_param_type declares
+ * the parameters: each aligned to its own size, in order (a pointer 8
+ * bytes, a scalar its register type's size). */
+long long c_param_bytes(const Function *f);
 /* A constant as a C expression of its own type. */
 const char *c_const(Arena *a, ConstVal c, CDialect d);
 const char *c_zero(DType dt); /* "0.0f", "0", "false" */

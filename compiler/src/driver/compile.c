@@ -22,8 +22,9 @@
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
 enum { STAGE_COUNT = 13, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
-/* The shared memory a CUDA block may have (sm_90: 227 KiB). */
-enum { MAX_SMEM = 227 * 1024 };
+/* The shared memory a CUDA block may have (sm_90: 227 KiB); the bytes of
+ * a CUDA kernel's parameters (CUDA 12.1 and later on Volta and newer). */
+enum { MAX_SMEM = 227 * 1024, MAX_PARAM_BYTES = 32764 };
 
 struct mt_compilation {
     MtContext *ctx;
@@ -299,11 +300,9 @@ static void fill_spec(mt_compilation *c, const mt_options *o, const Signature *s
     s->symbol = symbol;
     s->kernel = o->kernel;
     /* the file name goes into comments of the generated files: a control
-     * character (a newline ending a // comment) prints as '?' */
-    char *source = arena_strdup(a, basename_of(o->path));
-    for (char *p = source; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-    s->source = source;
+     * character (a newline ending a // comment) prints as '?', and no
+     * trigraph forms (c_comment_text) */
+    s->source = c_comment_text(a, basename_of(o->path));
     s->signature = sig->normalized;
     StrBuf cx;
     sb_init(&cx, a);
@@ -312,14 +311,7 @@ static void fill_spec(mt_compilation *c, const mt_options *o, const Signature *s
         if (p->is_constexpr)
             sb_printf(&cx, "%s%s=%s", cx.len ? ", " : "", p->name, p->constexpr_text);
     }
-    /* constexprs print in a comment: control characters and a star
-     * followed by a slash (in a string constexpr) must not end it */
-    char *cxs = arena_strdup(a, sb_str(&cx));
-    for (char *p = cxs; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-        if (p[0] == '*' && p[1] == '/') p[1] = '?';
-    }
-    s->constexprs = cxs;
+    s->constexprs = sb_str(&cx); /* (comments print it through c_comment_text) */
     s->grid = c->grid;
     s->f = c->f;
     /* the launcher's parameters: the kernel's, then the grid's own */
@@ -617,6 +609,19 @@ static int need_layout(mt_compilation *c) {
     return 1;
 }
 
+/* The CUDA kernel's parameters fit CUDA's parameter space (nvcc rejects
+ * the generated file otherwise); 0 after a diagnostic. */
+static int check_param_bytes(mt_compilation *c) {
+    long long bytes = c_param_bytes(c->f);
+    if (bytes <= MAX_PARAM_BYTES) return 1;
+    mt_error(c->ctx, c->kernel->pos,
+             "the kernel's %d runtime parameters take %lld bytes as CUDA kernel parameters, more "
+             "than CUDA's limit of %d bytes (pass fewer or smaller parameters: a pointer is 8 "
+             "bytes, a scalar 4 or 8)",
+             c->f->nparams, bytes, MAX_PARAM_BYTES);
+    return 0;
+}
+
 static const char *produce(mt_compilation *c, mt_stage stage) {
     Arena *a = c->ctx->arena;
     StrBuf sb;
@@ -638,7 +643,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         if (!need_layout(c)) return NULL;
         return layout_print(a, c->f, c->layout);
     case MT_EMIT_CUDA:
-        if (!need_layout(c)) return NULL;
+        if (!need_layout(c) || !check_param_bytes(c)) return NULL;
         if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked) {
             const char *k = emit_cuda_blocked(a, c->f, c->layout, c->spec.symbol, c->param_div);
             if (!c->tile.group_m) return k;

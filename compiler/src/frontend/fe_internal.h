@@ -342,11 +342,12 @@ typedef struct Interp {
     int eval_depth;
     FeModule *mod; /* the file whose code runs now */
     FeModule *kernel_mod;
-    PtrVec modules;   /* FeModule *: the files imported so far */
-    CallFrame *frame; /* the innermost helper call; NULL in the kernel */
-    int ncalls;       /* helper calls so far (a bound on unrolled calls) */
-    int returned;     /* a `return` ran: the rest of the body is skipped */
-    Val ret;          /* its value */
+    PtrVec modules;              /* FeModule *: the files imported so far */
+    CallFrame *frame;            /* the innermost helper call; NULL in the kernel */
+    int ncalls;                  /* helper calls so far (a bound on unrolled calls) */
+    int returned;                /* a `return` ran: the rest of the body is skipped */
+    Val ret;                     /* its value */
+    struct KernelSearch *search; /* fe_find_kernel's walk of the module */
 } Interp;
 
 /* Arguments bound to a builtin's parameters. */

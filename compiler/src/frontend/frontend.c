@@ -536,40 +536,62 @@ static void import_stmt(Interp *I, const PyNode *s) {
 
 void fe_module_imports(Interp *I, const PyVal *stmts) { fe_module_walk(I, stmts, import_stmt); }
 
+/* fe_find_kernel's walk: the kernel's definition Python would bind, and
+ * the kernels defined, for the message when there is none. */
+typedef struct KernelSearch {
+    const char *name;
+    const PyNode *def; /* the last `def name` walked */
+    StrBuf found;      /* the @triton.jit functions' names, each once */
+} KernelSearch;
+
+static int jit_decorated(Interp *I, const PyNode *def) {
+    const PyVal *decos = pyast_list(def, "decorator_list");
+    int jit = 0;
+    for (int d = 0; decos && d < decos->len; d++)
+        jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
+    return jit;
+}
+
+static void search_stmt(Interp *I, const PyNode *s) {
+    KernelSearch *K = I->search;
+    if (!(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) return;
+    const char *fname = pyast_str(s, "name");
+    if (!fname) return;
+    if (strcmp(fname, K->name) == 0) K->def = s;
+    if (!jit_decorated(I, s)) return;
+    /* (listed once: a name defined twice, or in two branches) */
+    const char *list = sb_str(&K->found);
+    size_t n = strlen(fname);
+    for (const char *p = strstr(list, fname); p; p = strstr(p + 1, fname))
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return;
+    sb_printf(&K->found, "%s%s", K->found.len ? ", " : "", fname);
+}
+
+/* The kernel's definition: the one Python binds at module level, walked
+ * as the definitions are (fe_module_walk: module-level `if` and `try`
+ * statements count), the last of several. */
 const PyNode *fe_find_kernel(Interp *I, const PyNode *module, const char *name) {
     const PyVal *body = pyast_list(module, "body");
-    StrBuf found;
-    sb_init(&found, I->a);
-    const PyNode *match = NULL;
+    KernelSearch K = {name, NULL, {0}};
+    sb_init(&K.found, I->a);
     fe_module_imports(I, body);
     fe_define_functions(I, module);
-    for (int i = 0; body && i < body->len; i++) {
-        const PyNode *s = fe_list_node(body, i);
-        if (!s || !(pyast_isk(s, PK_FunctionDef) || pyast_isk(s, PK_AsyncFunctionDef))) continue;
-        const char *fname = pyast_str(s, "name");
-        if (!fname) continue;
-        int jit = 0;
-        const PyVal *decos = pyast_list(s, "decorator_list");
-        for (int d = 0; decos && d < decos->len; d++)
-            jit |= fe_is_jit_decorator(I, fe_list_node(decos, d));
-        if (jit) sb_printf(&found, "%s%s", found.len ? ", " : "", fname);
-        if (strcmp(fname, name) == 0) {
-            if (pyast_isk(s, PK_AsyncFunctionDef))
-                fe_fail(I, s->pos, "the kernel '%s' cannot be 'async'", name);
-            if (!jit)
-                fe_fail(I, s->pos, "'%s' is not a kernel: it is not decorated with @triton.jit",
-                        name);
-            match = s;
-        }
-    }
+    I->search = &K;
+    fe_module_walk(I, body, search_stmt);
+    I->search = NULL;
     I->mod->globals = I->globals;
+    const PyNode *match = K.def;
     if (!match) {
-        if (found.len)
+        if (K.found.len)
             fe_fail(I, srcpos(0, 0), "no kernel named '%s' (kernels in this file: %s)", name,
-                    sb_str(&found));
+                    sb_str(&K.found));
         fe_fail(I, srcpos(0, 0), "no kernel named '%s' (this file has no @triton.jit functions)",
                 name);
     }
+    if (pyast_isk(match, PK_AsyncFunctionDef))
+        fe_fail(I, match->pos, "the kernel '%s' cannot be 'async'", name);
+    if (!jit_decorated(I, match))
+        fe_fail(I, match->pos, "'%s' is not a kernel: it is not decorated with @triton.jit", name);
     return match;
 }
 

@@ -13,36 +13,60 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
-enum { SHIM_TIMEOUT_MS = 60000, MAX_SOURCE = 64 << 20, MAX_OUTPUT = 512 << 20 };
+/* MAX_SOURCE: the largest kernel or module file read (the shim's
+ * MAX_SOURCE_BYTES): Python's parser and its AST take about 230 times a
+ * file's size in memory and seconds per megabyte. */
+enum { SHIM_TIMEOUT_MS = 60000, MAX_SOURCE = 2 << 20, MAX_OUTPUT = 512 << 20 };
 
+/* ctx->filename's text, read into ctx->source: a regular file (a FIFO, a
+ * device or a socket would block or never end: opened without blocking and
+ * refused) of at most MAX_SOURCE bytes; 0 after a diagnostic. */
 static int read_source(MtContext *ctx) {
-    FILE *f = fopen(ctx->filename, "rb");
-    if (!f) {
+    int fd = open(ctx->filename, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         mt_error(ctx, srcpos(0, 0), "cannot read the kernel file: %s", strerror(errno));
+        if (fd >= 0) close(fd);
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (S_ISDIR(st.st_mode))
+            mt_error(ctx, srcpos(0, 0), "cannot read the kernel file: %s", strerror(EISDIR));
+        else
+            mt_error(ctx, srcpos(0, 0),
+                     "cannot read the kernel file: it is not a regular file (a FIFO, a device or "
+                     "a socket)");
         return 0;
     }
     StrBuf sb;
     sb_init(&sb, ctx->arena);
     char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        sb_putn(&sb, buf, n);
-        if (sb.len > MAX_SOURCE) break;
+    int why = 0;
+    while (st.st_size <= MAX_SOURCE && sb.len <= MAX_SOURCE) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) why = errno;
+        if (n <= 0) break;
+        sb_putn(&sb, buf, (size_t)n);
     }
-    int err = ferror(f), why = errno;
-    fclose(f);
-    if (err) {
+    close(fd);
+    if (why) {
         mt_error(ctx, srcpos(0, 0), "cannot read the kernel file: %s", strerror(why));
         return 0;
     }
-    if (sb.len > MAX_SOURCE) {
-        mt_error(ctx, srcpos(0, 0), "the kernel file is larger than 64 MiB");
+    if (st.st_size > MAX_SOURCE || sb.len > MAX_SOURCE) {
+        mt_error(ctx, srcpos(0, 0),
+                 "the file is larger than %d MiB, the most mytritonc reads (Python's parser "
+                 "needs about 230 times a file's size in memory)",
+                 MAX_SOURCE >> 20);
         return 0;
     }
     ctx->source = sb_str(&sb);

@@ -196,14 +196,7 @@ static int param_index(const Spec *s, const char *name) {
 static const char *c_string_lit(Arena *a, const char *s) {
     StrBuf sb;
     sb_init(&sb, a);
-    sb_putc(&sb, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') sb_printf(&sb, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f) sb_printf(&sb, "\\%03o", c);
-        else sb_putc(&sb, (char)c);
-    }
-    sb_putc(&sb, '"');
+    sb_c_string(&sb, s, 0);
     return sb_str(&sb);
 }
 
@@ -354,7 +347,8 @@ static void emit_run(StrBuf *sb, Dispatch *D, int cuda) {
     if (d->specialize) sb_printf(sb, "    int d16 = mt_d16_%s(p);\n", n);
     sb_puts(sb, "    switch (config) {\n");
     for (int c = 0; c < d->nconfigs; c++) {
-        sb_printf(sb, "    case %d: /* %s */\n        return ", c, d->configs[c].text);
+        sb_printf(sb, "    case %d: /* %s */\n        return ", c,
+                  c_comment_text(a, d->configs[c].text));
         if (d->specialize) {
             sb_printf(sb, "d16 ? launch_%s_cfg%d_d16%s(", n, c, sfx);
             call_args(sb, s, cuda);
@@ -409,7 +403,7 @@ static void emit_tuner(StrBuf *sb, Dispatch *D, int cuda) {
         for (int c = 0; c < d->nconfigs; c++) {
             if (!D->when_c[c]) continue;
             sb_printf(sb, "    case %d: /* %s */\n        v = %s;\n        break;\n", c,
-                      d->configs[c].when, D->when_c[c]);
+                      c_comment_text(a, d->configs[c].when), D->when_c[c]);
         }
         sb_puts(
             sb,
@@ -697,7 +691,7 @@ const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatc
     sb_printf(&sb, "/* %s: kernel %s from %s, dispatching over its variants\n", s->name, s->kernel,
               s->source);
     sb_printf(&sb, " *   signature: %s\n", s->signature);
-    if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->text);
+    if (s->grid) sb_printf(&sb, " *   grid: %s\n", c_comment_text(a, s->grid->text));
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
     if (d->nconfigs > 1) {
         sb_puts(&sb, " *   autotuned on the key (");
@@ -708,12 +702,14 @@ const char *emit_dispatch_header(MtContext *ctx, const Spec *s, const mt_dispatc
     }
     if (d->nrestore) {
         sb_puts(&sb, " *   tuned on scratch copies of:");
-        for (int r = 0; r < d->nrestore; r++) sb_printf(&sb, " %s", d->restore[r]);
+        for (int r = 0; r < d->nrestore; r++)
+            sb_printf(&sb, " %s", c_comment_text(a, d->restore[r]));
         sb_puts(&sb, "\n");
     }
     for (int c = 0; c < d->nconfigs; c++) {
-        sb_printf(&sb, " *   config %d: %s (launch_%s_cfg%d)", c, d->configs[c].text, s->name, c);
-        if (d->configs[c].when) sb_printf(&sb, " WHEN %s", d->configs[c].when);
+        sb_printf(&sb, " *   config %d: %s (launch_%s_cfg%d)", c,
+                  c_comment_text(a, d->configs[c].text), s->name, c);
+        if (d->configs[c].when) sb_printf(&sb, " WHEN %s", c_comment_text(a, d->configs[c].when));
         sb_puts(&sb, "\n");
     }
     if (d->specialize)

@@ -45,14 +45,7 @@ static const char *arg_kind(Arena *a, Type t) {
 static const char *c_string(Arena *a, const char *s) {
     StrBuf sb;
     sb_init(&sb, a);
-    sb_putc(&sb, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') sb_printf(&sb, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f) sb_printf(&sb, "\\%03o", c);
-        else sb_putc(&sb, (char)c);
-    }
-    sb_putc(&sb, '"');
+    sb_c_string(&sb, s, 0);
     return sb_str(&sb);
 }
 
@@ -89,11 +82,14 @@ void emit_grid_prologue(StrBuf *sb, Arena *a, const Spec *s, const char *launche
             const char *v = d < s->grid->ndims ? grid_c_expr(a, s->grid->dims[d], s->pnames) : "1";
             sb_printf(sb, "    grid.%c = %s;\n", "xyz"[d], v);
         }
-        sb_puts(sb, "    if (!ok) {\n");
-        sb_printf(sb,
-                  "        mytriton_set_last_error(\"%s: the grid (%s) overflows or divides by a "
-                  "non-positive value\");\n",
-                  launcher, s->grid->resolved);
+        sb_puts(sb, "    if (!ok) {\n        mytriton_set_last_error(");
+        /* the grid's text is part of the format: its '%' doubled */
+        sb_c_string(
+            sb,
+            arena_printf(a, "%s: the grid (%s) overflows or divides by a non-positive value",
+                         launcher, s->grid->resolved),
+            1);
+        sb_puts(sb, ");\n");
         sb_printf(sb, "        return %s;\n    }\n", fail_value);
     }
     sb_puts(sb, "    int empty = 0;\n");
@@ -382,7 +378,10 @@ const char *emit_header(Arena *a, const Spec *s) {
             "#include \"mytriton/runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     sb_printf(&sb, "/* %s: kernel %s from %s\n", s->name, s->kernel, s->source);
     sb_printf(&sb, " *   signature: %s\n", s->signature);
-    sb_printf(&sb, " *   constexprs: %s\n", *s->constexprs ? s->constexprs : "(none)");
+    /* a string constexpr's text must not end the comment, open another or
+     * form a trigraph */
+    sb_printf(&sb, " *   constexprs: %s\n",
+              *s->constexprs ? c_comment_text(a, s->constexprs) : "(none)");
     if (s->grid) sb_printf(&sb, " *   grid: %s\n", s->grid->resolved);
     else sb_puts(&sb, " *   grid: given by the caller (mytriton_grid)\n");
     for (int j = 0; j < s->nextra; j++)

@@ -124,6 +124,7 @@ static void c_string_body(StrBuf *sb, const char *s, size_t n) {
         else if (c == '\n') sb_puts(sb, "\\n");
         else if (c == '\t') sb_puts(sb, "\\t");
         else if (c < 0x20 || c >= 0x7f) sb_printf(sb, "\\%03o", c);
+        else if (c == '?' && i + 1 < n && s[i + 1] == '?') sb_puts(sb, "?\\"); /* no trigraph */
         else sb_putc(sb, (char)c);
     }
 }

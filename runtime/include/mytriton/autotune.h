@@ -12,8 +12,16 @@
  *
  * Persistent cache: MYTRITON_AUTOTUNE_CACHE=<file> loads the file on the
  * first tuning of the process and rewrites it after every new tuning;
- * mytriton_autotune_load()/save() do the same explicitly. The format is
- * text, one header line then one line per choice, tab-separated:
+ * mytriton_autotune_load()/save() do the same explicitly. Only a regular
+ * file of at most MYTRITON_AUTOTUNE_MAX_CACHE_BYTES is read (a FIFO or a
+ * device is refused, never waited on), in time linear in its size. Saving
+ * writes a new file beside the cache (created exclusively, its name
+ * unique, never through a symbolic link) and renames it over the cache,
+ * and only replaces a file that is a cache (its first line the header) or
+ * empty: another file at the path is never overwritten. Concurrent first
+ * launches of one key time it once: the others wait for its choice. The
+ * format is text, one header line then one line per choice,
+ * tab-separated:
  *
  *   mytriton-autotune 1
  *   <launcher>\t<backend>\t<kernel hash>\t<device name>\t<compute capability>\t<key values,
@@ -44,6 +52,8 @@ extern "C" {
 
 #define MYTRITON_AUTOTUNE_MAX_KEY 8
 #define MYTRITON_AUTOTUNE_DEVICE_NAME 128
+/* The largest cache file read (larger ones are not caches). */
+#define MYTRITON_AUTOTUNE_MAX_CACHE_BYTES (64 << 20)
 
 /* Timings of one tuning: warm-up launches, then this many rounds of
  * repeated launches between two timestamps; the fastest round counts. */
@@ -133,9 +143,13 @@ int mytriton_autotune_pretune(const char *name, const char *backend, void *strea
                               void *const *const *arg_sets, int count, const mytriton_grid *grid);
 /* Loads a cache file (merging with what is known); lines that do not parse
  * are skipped and reported (MYTRITON_INVALID_VALUE, the last error names
- * the first). A missing file is MYTRITON_NOT_FOUND. */
+ * the first). A missing file is MYTRITON_NOT_FOUND; a file that is not
+ * regular, is too large or whose first line is not the header is
+ * MYTRITON_INVALID_VALUE (nothing loaded). */
 int mytriton_autotune_load(const char *path);
-/* Writes every loaded and tuned choice to `path` (atomically). */
+/* Writes every loaded and tuned choice to `path` (atomically);
+ * MYTRITON_INVALID_VALUE, writing nothing, when `path` is something other
+ * than a cache (see above) or a symbolic link. */
 int mytriton_autotune_save(const char *path);
 /* Forgets every choice and loaded line (and re-reads
  * MYTRITON_AUTOTUNE_CACHE at the next tuning). */

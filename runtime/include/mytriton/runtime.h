@@ -266,7 +266,8 @@ const mytriton_kernel_info *mytriton_find_kernel(const char *name, const char *b
 /* Registered kernels in registration order. */
 int mytriton_kernel_count(void);
 const mytriton_kernel_info *mytriton_kernel_at(int index);
-/* Generic launch by name: MYTRITON_NOT_FOUND (and a last error) if absent. */
+/* Generic launch by name: MYTRITON_NOT_FOUND (and a last error) if absent;
+ * MYTRITON_INVALID_VALUE when args (or one of its num_args entries) is NULL. */
 int mytriton_launch(const char *name, const char *backend, void *stream, void *const *args,
                     const mytriton_grid *grid);
 
@@ -277,7 +278,9 @@ int mytriton_launch(const char *name, const char *backend, void *stream, void *c
 typedef void (*mytriton_host_program)(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z);
 int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, const void *ctx);
 /* Threads the host executor uses (MYTRITON_HOST_THREADS, else the number of
- * processors). */
+ * processors; at most 1024). 0, and a last error, when MYTRITON_HOST_THREADS
+ * is set but is not a positive integer: host launches then fail with
+ * MYTRITON_INVALID_VALUE rather than ignore it. */
 int mytriton_host_threads(void);
 
 #ifdef __cplusplus

@@ -2613,7 +2613,7 @@ const char *emit_mlir_module(MtContext *ctx, const Spec *s) {
               s->source, s->kernel);
     sb_printf(&out, "// %s: tile %s, %d thread%s per block (one per element)", s->name,
               tile_str(M.a, s->tile), s->tile->threads, s->tile->threads == 1 ? "" : "s");
-    if (*s->constexprs) sb_printf(&out, ", constexprs %s", s->constexprs);
+    if (*s->constexprs) sb_printf(&out, ", constexprs %s", c_comment_text(M.a, s->constexprs));
     sb_puts(&out, ".\n");
     sb_puts(&out, "module attributes {gpu.container_module} {\n");
     sb_printf(&out, "  gpu.module @%s {\n", s->name);
