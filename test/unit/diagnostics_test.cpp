@@ -384,6 +384,25 @@ const std::vector<Case> &cases() {
          "pointer as an index from one base)\n"
          "        for i in range(n):\n"
          "        ^\n"},
+        // blocks of pointers the CUDA and host backends cannot hold (issue 51;
+        // passes/ptrshape.c): a base chosen per element, a loop's block reshaped
+        {"WherePointersOfTwoBasesPerElement", "x, y", "*fp32, *fp32",
+         "    o = tl.arange(0, 8)\n    tl.store(tl.where(o < 4, x, y) + o, 1.0)\n",
+         "k.py:8:14: error: tl.where between pointers of different bases with a block condition (a "
+         "base chosen per element) is not supported by the CUDA and host backends: they hold a "
+         "block of pointers as indexes from one base (tl.where the loaded values, or choose the "
+         "pointer with a scalar condition)\n"
+         "        tl.store(tl.where(o < 4, x, y) + o, 1.0)\n"
+         "                 ^\n"},
+        {"ExpandDimsOfALoopCarriedPointerBlock", "x, n", "*fp32, i32",
+         "    p = x + tl.arange(0, 8)\n    for i in range(n):\n"
+         "        tl.store(p[:, None] + tl.arange(0, 4)[None, :], 1.0)\n        p += 8\n",
+         "k.py:9:23: error: expand_dims of a block of pointers that is not an address computed "
+         "from one base (a loop-carried or branch-merged block, or a choice of bases) is not "
+         "supported by the CUDA and host backends: they hold a block of pointers as indexes from "
+         "one base (apply it to the offsets before adding them to the pointer)\n"
+         "            tl.store(p[:, None] + tl.arange(0, 4)[None, :], 1.0)\n"
+         "                          ^\n"},
         {"BlockOfAddresses", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8).to(tl.int64)\n    p = o.to(tl.pointer_type(tl.float32))\n",
          "k.py:8:9: error: '.to': casts between pointers and integers take a scalar here (got vector<8 x "
