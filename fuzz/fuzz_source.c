@@ -179,7 +179,7 @@ static int shim_via_server(const uint8_t *source, size_t size, int *status, char
     unsigned char st[4], len[8];
     if (!read_all(from_server, st, 4)) return 0;
     *status = (int)((uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 |
-                    (uint32_t)st[3] * << 24);
+                    (uint32_t)st[3] << 24);
     char **bufs[2] = {out, err};
     size_t *lens[2] = {out_len, err_len};
     for (int k = 0; k < 2; k++) {
