@@ -125,21 +125,6 @@ const std::vector<Case> &cases() {
          "k.py:7:26: error: range() arg 3 must not be zero\n"
          "        for i in range(0, n, 0):\n"
          "                             ^\n"},
-        {"AssignToInductionVariable", "x, n", "*fp32, i32",
-         "    for i in range(n):\n        i = i + 1\n",
-         "k.py:8:9: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
-         "            i = i + 1\n"
-         "            ^\n"},
-        {"AugmentedAssignToInductionVariable", "x, n", "*fp32, i32",
-         "    for i in range(n):\n        i += 2\n",
-         "k.py:8:9: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
-         "            i += 2\n"
-         "            ^\n"},
-        {"AssignToInductionVariableFromNestedLoop", "x, n", "*fp32, i32",
-         "    for i in range(n):\n        for j in range(n):\n            i = j\n",
-         "k.py:9:13: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
-         "                i = j\n"
-         "                ^\n"},
         {"NestedLoopReusesInductionVariable", "x, n", "*fp32, i32",
          "    for i in range(n):\n        for i in range(n):\n            tl.store(x + i, 1.0)\n",
          "k.py:8:13: error: cannot assign to 'i', the induction variable of the runtime loop at line 7\n"
