@@ -388,6 +388,11 @@ const std::vector<Case> &cases() {
          "one base (apply it to the offsets before adding them to the pointer)\n"
          "            tl.store(p[:, None] + tl.arange(0, 4)[None, :], 1.0)\n"
          "                          ^\n"},
+        {"AssumeOfABlock", "x, n", "*fp32, i32", "    tl.assume(tl.arange(0, 8) > 0)\n",
+         "k.py:7:15: error: tl.assume needs a bool scalar condition, as Triton's (got vector<8 x "
+         "bool>)\n"
+         "        tl.assume(tl.arange(0, 8) > 0)\n"
+         "                  ^\n"},
         {"BlockOfAddresses", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8).to(tl.int64)\n    p = o.to(tl.pointer_type(tl.float32))\n",
          "k.py:8:9: error: '.to': casts between pointers and integers take a scalar here (got vector<8 x "
