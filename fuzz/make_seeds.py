@@ -6,8 +6,12 @@ OUT_DIR/source/<case>.py: the kernel file of each conformance case
 (test/conformance/manifest.json) and of each execution-test case
 (test/exec/CMakeLists.txt) with the options comment on its first line
 (fuzz/fuzz_pipeline.h); OUT_DIR/reader/<case>.txt: the options line and
-the parser shim's output for the file, plus a few shim failures. Written
-only when the content changes, so the corpora keep their timestamps.
+the parser shim's output for the file, plus a few shim failures; and each
+source regression (test/fuzz_regressions/source/<name>.py, its options
+line first) as source/regress_<name>.py and, where the shim reads it,
+reader/regress_<name>.txt, so
+that the fuzzers start from the forms that once failed too. Written only
+when the content changes, so the corpora keep their timestamps.
 """
 
 import json
@@ -68,6 +72,23 @@ def main(argv):
         write(os.path.join(out, "source", name + ".py"), line + source)
         ast = subprocess.run([sys.executable, "-I", "-S", shim, path], stdout=subprocess.PIPE, check=True).stdout
         write(os.path.join(out, "reader", name + ".txt"), line + ast)
+    regressions = os.path.join(root, "test/fuzz_regressions/source")
+    for entry in sorted(os.listdir(regressions)) if os.path.isdir(regressions) else []:
+        if not entry.endswith(".py"):
+            continue
+        path = os.path.join(regressions, entry)
+        with open(path, "rb") as f:
+            source = f.read()
+        line = source.split(b"\n", 1)[0] + b"\n"
+        if not line.startswith(b"#mt|"):
+            continue
+        name = "regress_" + entry[:-3]
+        write(os.path.join(out, "source", name + ".py"), source)
+        # (a regression the shim rejects seeds the source harness alone)
+        r = subprocess.run([sys.executable, "-I", "-S", shim, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+        if r.returncode == 0:
+            write(os.path.join(out, "reader", name + ".txt"), line + r.stdout)
     # the shim's failures, as the reader sees them
     failures = {
         "shim_syntax_error": (1, b"mytriton-ast-error 5 12 26 Python syntax error: bad\n"),

@@ -9,6 +9,7 @@
 
 #include "../lang_shape/box_ref.h"
 #include "../lang_shape/gather_ref.h"
+#include "../lang_shape/ptr_ref.h"
 #include "../lang_shape/sort_ref.h"
 
 #include "shbcast_o1.h"
@@ -29,6 +30,12 @@
 #include "shloop_o2.h"
 #include "shpairs_o1.h"
 #include "shpairs_o2.h"
+#include "shptrs_o1.h"
+#include "shptrs_o2.h"
+#include "shptrt_o1.h"
+#include "shptrt_o2.h"
+#include "shptrw_o1.h"
+#include "shptrw_o2.h"
 #include "shreshape_o1.h"
 #include "shreshape_o2.h"
 #include "shsplit_o1.h"
@@ -240,6 +247,40 @@ TEST(EmuShape, BroadcastTo) {
         for (int i = 0; i < R; i++)
             for (int j = 0; j < C; j++) ASSERT_EQ(y[i * C + j], x[j] + (float)(i * 100) + 3.0f);
     }
+}
+
+// Blocks of pointers through shape ops and tl.where (issue 51).
+TEST(EmuShape, PointerShapes) {
+    const int R = 16, C = 16;
+    for (Un f : {launch_shptrs_o1, launch_shptrs_o2}) {
+        auto x = iota_f(R * C, 0.5f, -31.0f);
+        std::vector<float> y(7 * R * C, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        EXPECT_EQ(y, ptr_ref::ptr_shape(x, R, C));
+    }
+    const int M = 8, N = 32;
+    for (Un f : {launch_shptrt_o1, launch_shptrt_o2}) {
+        auto x = iota_f(M * N, 0.25f, -9.0f);
+        std::vector<float> y(N * M, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        EXPECT_EQ(y, ptr_ref::ptr_trans(x, M, N));
+    }
+}
+
+TEST(EmuShape, PointerWhere) {
+    // (X and Y not const: their addresses are chosen, and the kernel writes
+    // through a chosen pointer)
+    using Where = cudaError_t (*)(cudaStream_t, float *, float *, float *, float *, int32_t);
+    const int N = 32;
+    for (Where f : {launch_shptrw_o1, launch_shptrw_o2})
+        for (int flag : {1, 0, -3}) {
+            auto x = iota_f(2 * N, 1.0f, 0.5f), y = iota_f(2 * N, -1.0f, -0.25f);
+            std::vector<float> z(6 * N, -1.0f), w(N, -1.0f), wz = z, ww = w;
+            ASSERT_EQ(f(0, x.data(), y.data(), z.data(), w.data(), flag), cudaSuccess);
+            ptr_ref::ptr_where(x, y, flag, N, &wz, &ww);
+            EXPECT_EQ(z, wz) << "flag " << flag;
+            EXPECT_EQ(w, ww) << "flag " << flag;
+        }
 }
 
 TEST(EmuShape, InRuntimeLoops) {

@@ -367,6 +367,49 @@ CF_CASE(range_i64) {
     }
 }
 
+// The induction variable rebound in the body (issue 51).
+CF_CASE(rebind_index) {
+    const int B = 32;
+    for (int n : {0, 5, 32, 100}) {
+        SCOPED_TRACE("n " + std::to_string(n));
+        std::vector<float> x = ramp((size_t)n + 1, 0.5f, -3.0f), y(B, -1.0f), want(B);
+        int count = 0;
+        for (int k = 0; k < n; k += B) count += k / B;
+        count += (0 + 1 + 2) * 10;
+        for (int j = 0; j < B; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < n; k += B) acc += k + j < n ? x[(size_t)(k + j)] : 0.0f;
+            want[j] = acc + (float)count;
+        }
+        Buffers b(t);
+        float *dy = b(y);
+        b.finish(CF_LAUNCH(t, rebind_index, b(x), dy, n));
+        EXPECT_EQ(y, want);
+    }
+}
+
+CF_CASE(rebind_nested) {
+    const int B = 16;
+    for (int n : {0, 1, 4}) {
+        for (int m : {0, 2, 3}) {
+            SCOPED_TRACE("n " + std::to_string(n) + " m " + std::to_string(m));
+            int32_t acc = 0;
+            for (int i0 = 0; i0 < n; i0++) {
+                int i = i0;
+                for (int j = 0; j < m; j++) i = i * 2 + j;
+                if (i > 10) i -= 10;
+                acc += i;
+            }
+            std::vector<int32_t> y(B, -1), want(B);
+            for (int j = 0; j < B; j++) want[j] = acc + j;
+            Buffers b(t);
+            int32_t *dy = b(y);
+            b.finish(CF_LAUNCH(t, rebind_nested, dy, n, m));
+            EXPECT_EQ(y, want);
+        }
+    }
+}
+
 CF_CASE(carried_ptrs) {
     const int stride = 2;
     for (int K : {0, 5, 64, 150}) {

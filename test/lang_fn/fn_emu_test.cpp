@@ -13,6 +13,8 @@
 #include "cuda_runtime.h"
 #include "emu_fn_assert_o1.h"
 #include "emu_fn_assert_o2.h"
+#include "emu_fn_forms_o1.h"
+#include "emu_fn_forms_o2.h"
 #include "emu_fn_print2d_o1.h"
 #include "emu_fn_print2d_o2.h"
 #include "emu_fn_print_o1.h"
@@ -110,6 +112,31 @@ TEST(Emu, DeviceAssert) {
     x[37] = -3.0f;
     EXPECT_DEATH(launch_emu_fn_assert_o1(nullptr, x.data(), out.data(), n), "negative input");
     EXPECT_DEATH(launch_emu_fn_assert_o2(nullptr, x.data(), out.data(), n), "negative input");
+}
+
+// tl.assume, a runtime block given to a parameter annotated tl.constexpr and
+// the dtype of a name assigned a number (issue 51), at -O1 and -O2.
+TEST(Emu, TritonForms) {
+    const int B = 16;
+    using Fn = cudaError_t (*)(cudaStream_t, const float *, float *, int32_t *, int32_t);
+    for (Fn f : {launch_emu_fn_forms_o1, launch_emu_fn_forms_o2})
+        for (int n : {1, 7, 16}) {
+            std::vector<float> x(B * B), out(B * B, -1.0f), want(B * B);
+            for (int e = 0; e < B * B; e++) x[e] = (float)((e * 7) % 23 - 11) * 0.25f;
+            std::vector<int32_t> rows(B, -1), want_rows(B);
+            for (int i = 0; i < B; i++) {
+                float sum = 0.0f;
+                for (int j = 0; j < B; j++) {
+                    float a = i >= j && j < n ? x[i * B + j] : 0.0f;
+                    sum += a;
+                    want[i * B + j] = a * 2.5f;
+                }
+                want_rows[i] = sum > 0.0f ? 1 : 0;
+            }
+            EXPECT_EQ(f(nullptr, x.data(), out.data(), rows.data(), n), 0);
+            EXPECT_EQ(out, want) << "n " << n;
+            EXPECT_EQ(rows, want_rows) << "n " << n;
+        }
 }
 
 }  // namespace

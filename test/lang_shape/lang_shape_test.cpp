@@ -15,6 +15,7 @@
 #include "mytriton/runtime.h"
 #include "box_ref.h"
 #include "gather_ref.h"
+#include "ptr_ref.h"
 #include "sort_ref.h"
 #include "mytriton_lang_shape_kernels.h"
 #if MT_SHAPE_MLIR
@@ -306,6 +307,38 @@ void broadcast_ptr(Backend b, int opt) {
     expect_equal(y.h, want, "broadcast_ptr");
 }
 
+// Blocks of pointers through shape ops and tl.where (issue 51).
+void ptr_shape(Backend b, int opt) {
+    const int R = 16, C = 16;
+    Buf<float> x(iota_f(R * C, 0.5f, -31.0f)), y(std::vector<float>(7 * R * C, -1.0f));
+    RUN(b, opt, ptr_shape, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    expect_equal(y.h, ptr_ref::ptr_shape(x.h, R, C), "ptr_shape");
+}
+
+void ptr_trans(Backend b, int opt) {
+    const int M = 8, N = 32;
+    Buf<float> x(iota_f(M * N, 0.25f, -9.0f)), y(std::vector<float>(N * M, -1.0f));
+    RUN(b, opt, ptr_trans, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    expect_equal(y.h, ptr_ref::ptr_trans(x.h, M, N), "ptr_trans");
+}
+
+void ptr_where(Backend b, int opt) {
+    const int N = 32;
+    for (int flag : {1, 0, -3}) {
+        Buf<float> x(iota_f(2 * N, 1.0f, 0.5f)), y(iota_f(2 * N, -1.0f, -0.25f)),
+            z(std::vector<float>(6 * N, -1.0f)), w(std::vector<float>(N, -1.0f));
+        RUN(b, opt, ptr_where, x.ptr(b), y.ptr(b), z.ptr(b), w.ptr(b), flag);
+        z.fetch(b);
+        w.fetch(b);
+        std::vector<float> wz(6 * N, -1.0f), ww(N, -1.0f);
+        ptr_ref::ptr_where(x.h, y.h, flag, N, &wz, &ww);
+        expect_equal(z.h, wz, flag > 0 ? "ptr_where Z (flag 1)" : "ptr_where Z (flag <= 0)");
+        expect_equal(w.h, ww, flag > 0 ? "ptr_where W (flag 1)" : "ptr_where W (flag <= 0)");
+    }
+}
+
 void loop(Backend b, int opt) {
     const int B = 8, n = 3;
     Buf<float> x(iota_f((size_t)n * B * B, 1.0f, -50.0f)), y(std::vector<float>(2 * B * B, -1.0f));
@@ -498,6 +531,9 @@ SHAPE_CASE(cat)
 SHAPE_CASE(swizzle)
 SHAPE_CASE(broadcast)
 SHAPE_CASE(broadcast_ptr)
+SHAPE_CASE(ptr_shape)
+SHAPE_CASE(ptr_trans)
+SHAPE_CASE(ptr_where)
 SHAPE_CASE(loop)
 SHAPE_CASE(loop_pairs)
 SHAPE_CASE(sort)

@@ -279,21 +279,6 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:9: error: a conditional expression with a runtime condition must give numbers or blocks, not a block pointer\n"
          "        q = p if n > 0 else tl.advance(p, (16, 0))\n"
          "            ^\n"},
-        {"ConstexprParameter",
-         "x, n",
-         "*fp32, i32",
-         "    p = tl.make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
-         "    tl.store(f(p), 1.0)\n",
-         "k.py:8:16: error: 'q' is a tl.constexpr parameter of 'f': it needs a compile-time value, not a block pointer\n"
-         "        tl.store(f(p), 1.0)\n"
-         "                   ^\n",
-         {},
-         nullptr,
-         "\n"
-         "\n"
-         "@triton.jit\n"
-         "def f(q: tl.constexpr):\n"
-         "    return q\n"},
         // tensor descriptors (tl.make_tensor_descriptor)
         {"DescLastStrideNotOne", "x, n", "*fp32, i32",
          "    d = tl.make_tensor_descriptor(x, [n, n], [n, 2], [16, 16])\n",

@@ -183,10 +183,11 @@ const std::vector<DiagnosticCase> &cases() {
          "k.py:8:23: error: tl.reshape: blocks have at most 4 dimensions (the shape has 5)\n"
          "        v = tl.reshape(o, (2, 2, 2, 2, 2))\n"
          "                          ^\n"},
-        {"ReshapePointers", "x, n", "*fp32, i32",
-         "    o = tl.arange(0, 8)\n    v = tl.reshape(x + o, (2, 4))\n",
-         "k.py:8:9: error: tl.reshape of a pointer block is not supported (reshape the offsets instead)\n"
-         "        v = tl.reshape(x + o, (2, 4))\n"
+        {"ReshapePointersToRank3", "x, n", "*fp32, i32",
+         "    o = tl.arange(0, 8)\n    v = tl.reshape(x + o, (2, 2, 2))\n",
+         "k.py:8:9: error: tl.reshape of a block of pointers of rank 3 or more is not supported "
+         "(reshape the offsets instead)\n"
+         "        v = tl.reshape(x + o, (2, 2, 2))\n"
          "            ^\n"},
         {"BroadcastPointersToAnotherRank", "x, n", "*fp32, i32",
          "    o = tl.arange(0, 8)\n    v = tl.broadcast_to(x + o, (4, 8))\n",

@@ -15,6 +15,7 @@
 #include "mytriton/mytriton.h"
 #include "passes/passes.h"
 #include "passes/ptrbase.h"
+#include "passes/ptrshape.h"
 #include "frontend/pyast.h"
 #include "passes/remat.h"
 #include "ir/verify.h"
@@ -47,6 +48,7 @@ struct mt_compilation {
                          * emitter's (its axis analysis), 1 one thread per
                          * element */
     int layout_failed;
+    int pointers_checked; /* ptrshape_check: 1 passed, -1 failed, 0 not run */
     Spec spec;
     int *param_div; /* the signature's :N hints */
     const char *text[STAGE_COUNT];
@@ -498,6 +500,12 @@ void mt_free(mt_compilation *c) {
     if (c) mt_context_free(c->ctx);
 }
 
+/* The CUDA and host backends' check of the pointers (ptrshape.h), once. */
+static int need_index_pointers(mt_compilation *c) {
+    if (!c->pointers_checked) c->pointers_checked = ptrshape_check(c->ctx, c->f) ? 1 : -1;
+    return c->pointers_checked > 0;
+}
+
 static int need_tile(mt_compilation *c) {
     if (c->have_tile) return 1;
     if (c->tile_failed || !c->f) return 0;
@@ -587,7 +595,7 @@ static int need_layout(mt_compilation *c) {
     Arena *a = c->ctx->arena;
     /* (the host backend checks its own; the MLIR backend's pointers are
      * addresses) */
-    if (!ssa_check_pointer_lanes(c->ctx, a, c->f)) {
+    if (!need_index_pointers(c) || !ssa_check_pointer_lanes(c->ctx, a, c->f)) {
         c->layout_failed = 1;
         return 0;
     }
@@ -677,7 +685,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
         return k ? emit_cuda_unit(a, &c->spec, k) : NULL;
     }
     case MT_EMIT_HOST:
-        if (!need_tile(c)) return NULL;
+        if (!need_tile(c) || !need_index_pointers(c)) return NULL;
         return emit_host_unit(c->ctx, &c->spec);
     case MT_EMIT_MLIR:
         if (!need_tile(c)) return NULL;

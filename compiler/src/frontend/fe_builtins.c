@@ -96,6 +96,7 @@ static const struct {
     {"atomic_xchg", V_FUNC, B_ATOMIC_XCHG},
     {"atomic_cas", V_FUNC, B_ATOMIC_CAS},
     {"debug_barrier", V_FUNC, B_DEBUG_BARRIER},
+    {"assume", V_FUNC, B_ASSUME},
     {"philox", V_FUNC, B_PHILOX},
     {"randint", V_FUNC, B_RANDINT},
     {"randint4x", V_FUNC, B_RANDINT4X},
@@ -529,10 +530,15 @@ Val fe_eval_attribute(Interp *I, const PyNode *n) {
     if (strcmp(attr, "value") == 0 && base.kind != V_EXPR && base.kind != V_BLOCKPTR &&
         base.kind != V_MODULE && base.kind != V_LAZY)
         return base;
-    /* i.to(tl.int64) of a number: the index of a range() that mytriton
-     * unrolled (a compile-time range) is a scalar tensor in Triton */
-    if (fe_is_number(base) && strcmp(attr, "to") == 0)
-        return bound_method(I, attr, fe_vexpr(fe_to_expr(I, base, n->pos, "a number")));
+    /* the attributes of a block on a number: Triton's assignment makes a
+     * tensor of a number (`x = 0` is an i32 scalar: `y.to(x.dtype)`), and the
+     * index of a range() that mytriton unrolled is a scalar tensor in
+     * Triton (`i.to(tl.int64)`) */
+    Val m = fe_tl_member(attr, 0);
+    if (fe_is_number(base) &&
+        (strcmp(attr, "dtype") == 0 || strcmp(attr, "type") == 0 || strcmp(attr, "to") == 0 ||
+         m.kind == V_OPFN || (m.kind == V_FUNC && is_tensor_member((Builtin)m.i))))
+        return block_attribute(I, n, fe_vexpr(fe_to_expr(I, base, n->pos, "a number")), attr);
     fe_fail(I, n->pos, "%s has no attribute '%s'", fe_kind_name(base), attr);
 }
 
@@ -1483,6 +1489,20 @@ static Val bi_debug_barrier(Interp *I, const BuiltinCall *bc) {
     return fe_debug_barrier(I, pos);
 }
 
+/* B_ASSUME: Triton 3.6's tl.assume(cond), a fact for LLVM (llvm.assume of
+ * an i1 scalar). The condition is evaluated (and checked) and nothing is
+ * emitted: the backends draw their facts from hints and the signature. */
+static Val bi_assume(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    Val c = A->v[0];
+    if (c.kind == V_BOOL || c.kind == V_INT) return vnone(); /* a compile-time fact */
+    Expr *e = fe_to_expr(I, c, A->pos[0], bc->fn);
+    if (e->type.rank != 0 || e->type.ptr || e->type.dtype != DT_BOOL)
+        fe_fail(I, A->pos[0], "%s needs a bool scalar condition, as Triton's (got %s)", bc->fn,
+                type_str(I->a, e->type));
+    return vnone();
+}
+
 /* The atomics: `arg` is the AtomicRmw (-1: atomic_cas). */
 static Val bi_atomic(Interp *I, const BuiltinCall *bc) {
     return fe_call_atomic(I, &bc->A, bc->arg, bc->fn, bc->pos);
@@ -1677,6 +1697,7 @@ static const BuiltinDef builtins[B_COUNT] = {
                       -1,
                       BF_TENSOR},
     [B_DEBUG_BARRIER] = {{"tl.debug_barrier", {0}, 0, 8, 0}, bi_debug_barrier, 0},
+    [B_ASSUME] = {{"tl.assume", {"cond"}, 1, 8, 0}, bi_assume, 0},
     [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
                   bi_random,
                   RNG_PHILOX},

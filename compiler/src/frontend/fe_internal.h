@@ -201,6 +201,7 @@ typedef enum Builtin {
     B_ATOMIC_XCHG,
     B_ATOMIC_CAS,
     B_DEBUG_BARRIER,
+    B_ASSUME,
     B_PHILOX,
     B_RANDINT,
     B_RANDINT4X,

@@ -33,15 +33,11 @@ void fe_store_stmt(Interp *I, const char *fn, SrcPos pos, Expr *ptr, Expr *value
     fe_effect_stmt(I, fe_mk_op(I, OP_STORE, fn, pos, 3, ptr, value, mask, NULL), pos);
 }
 
+/* (a loop's induction variable may be rebound in its body, as Triton's
+ * `start_n = tl.multiple_of(start_n, BLOCK_N)`: the name changes for the
+ * rest of the iteration, the loop still counts by its own index, and the
+ * name is never carried) */
 void fe_bind_name(Interp *I, const char *name, Val v, SrcPos pos) {
-    for (int d = I->frame ? I->frame->base_depth : 0; d < I->depth; d++)
-        if (I->loops[d]->index_name && strcmp(I->loops[d]->index_name, name) == 0)
-            fe_fail(I, pos,
-                    "cannot assign to '%s', the induction variable of the runtime loop at line %d",
-                    name, I->loops[d]->pos.line);
-    if (v.kind == V_MODULE || v.kind == V_FUNC || v.kind == V_USERFUNC) {
-        /* aliases of functions are fine: they are compile-time values */
-    }
     fe_env_set(I->a, I->env, name, v, pos);
 }
 

@@ -2,6 +2,7 @@
 #include "passes/passes.h"
 
 #include "passes/outer.h"
+#include "passes/ptrshape.h"
 #include "passes/rank.h"
 #include "ir/verify.h"
 
@@ -47,6 +48,9 @@ int passes_run(MtContext *ctx, Function *f, int opt_level, PassStats *st) {
         if (!verify_after(&P, "the rank lowering")) return 0;
         MT_ASSERT(!rank_needs_lowering(f));
     }
+    /* (every level: the CUDA and host backends need it) */
+    if (pass_pointer_shapes(ctx->arena, f) && !verify_after(&P, "the pointer shape rewrite"))
+        return 0;
     if (opt_level <= 0) return 1;
     if (opt_level == 1) {
         if (ssa_has_loops(f)) return 1; /* the seed's conservative rule */

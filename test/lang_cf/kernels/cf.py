@@ -331,3 +331,37 @@ def range_i64_kernel(x_ptr, y_ptr, n_rows, rows_per_program, BLOCK: tl.constexpr
     for j in range(row_end - 1, row_start - 1, -2):
         back = back * 3 + j
     tl.store(y_ptr + pid * BLOCK + cols, acc + back.to(tl.float32))
+
+
+@triton.jit
+def rebind_index_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # the induction variable rebound in the body (issue 51), as
+    # flash-attention loops write it: a hint, then the block's number; the
+    # loop still counts by its own index, and an i64 row loop the same
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    count = 0
+    for start_n in range(0, n, BLOCK):
+        start_n = tl.multiple_of(start_n, BLOCK)
+        acc += tl.load(x_ptr + start_n + offs, mask=start_n + offs < n, other=0.0)
+        start_n = start_n // BLOCK
+        count += start_n
+    for row in range(tl.program_id(0).to(tl.int64), 3):
+        row = (row * 10).to(tl.int32)
+        count += row
+    tl.store(y_ptr + offs, acc + count)
+
+
+@triton.jit
+def rebind_nested_kernel(y_ptr, n, m, BLOCK: tl.constexpr):
+    # an outer index rebound in an inner loop (which carries it) and in a
+    # runtime if (a result): both for the rest of the outer iteration only
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.int32)
+    for i in range(n):
+        for j in range(m):
+            i = i * 2 + j
+        if i > 10:
+            i = i - 10
+        acc += i
+    tl.store(y_ptr + offs, acc + offs)

@@ -158,3 +158,34 @@ def print2d_kernel(x_ptr, BM: tl.constexpr, BN: tl.constexpr):
     tl.device_print("c", c[None, :].to(tl.int8), hex=True)
     # a block of rank 3 prints its three indices
     tl.device_print("u", tl.reshape(t, (2, BM // 2, BN)))
+
+
+@triton.jit
+def _masked_tile(acc, x_ptr, offs_m: tl.constexpr, offs_n: tl.constexpr, n,
+                 BLOCK: tl.constexpr):
+    # tutorial 06's helper form (issue 51): offs_m and offs_n are annotated
+    # tl.constexpr and given runtime blocks; Triton 3.6 ignores the
+    # annotation for a non-constexpr argument
+    mask = (offs_m[:, None] >= offs_n[None, :]) & (offs_n[None, :] < n)
+    x = tl.load(x_ptr + offs_m[:, None] * BLOCK + offs_n[None, :])
+    return acc + tl.where(mask, x, 0.0)
+
+
+@triton.jit
+def forms_kernel(x_ptr, out_ptr, rows_ptr, n, BLOCK: tl.constexpr):
+    # constructs real kernel libraries use (issue 51): tl.assume (a runtime
+    # and a compile-time fact), the helper above, and the dtype of a name
+    # assigned a number (Triton makes `flag = 0` an int32 tensor)
+    pid = tl.program_id(0)
+    tl.assume(pid >= 0)
+    tl.assume(n > 0)
+    tl.assume(BLOCK > 0)
+    offs_m = pid * BLOCK + tl.arange(0, BLOCK)
+    offs_n = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    acc = _masked_tile(acc, x_ptr, offs_m, offs_n, n, BLOCK)
+    flag = 0
+    scale = 2.5
+    rows = (tl.sum(acc, axis=1) > 0).to(flag.dtype)
+    tl.store(out_ptr + offs_m[:, None] * BLOCK + offs_n[None, :], acc * scale.to(tl.float32))
+    tl.store(rows_ptr + offs_m, rows + flag)

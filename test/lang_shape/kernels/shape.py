@@ -207,3 +207,58 @@ def gather_kernel(X, I, J, K, OUT_ROWS, OUT_COLS, OUT_ONE, OUT_VEC,
     v = tl.load(X + tl.arange(0, C))
     k = tl.load(K + tl.arange(0, R2))
     tl.store(OUT_VEC + tl.arange(0, R2), tl.gather(v, k, 0) + 1.0)
+
+
+@triton.jit
+def ptr_shape_kernel(X, Y, R: tl.constexpr, C: tl.constexpr):
+    # blocks of pointers through the shape ops (issue 51): a rank-1 block
+    # of row starts indexed [:, None] (flash-attention's `ptrs[:, None]`),
+    # tl.expand_dims of column pointers with a hint on the way,
+    # tl.broadcast_to, a transpose and back, tl.reshape and tl.view of a
+    # flat block, and tl.permute; each reads X[i * C + j] into slice k of Y
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    out = Y + r[:, None] * C + c[None, :]
+    rows = X + r * C
+    tl.store(out, tl.load(rows[:, None] + c[None, :]))
+    cols = tl.max_contiguous(tl.multiple_of(X + c, C), C)
+    tl.store(out + R * C, tl.load(tl.expand_dims(cols, 0) + (r * C)[:, None]))
+    wide = tl.broadcast_to(rows[:, None], (R, C)) + c[None, :]
+    tl.store(out + 2 * R * C, tl.load(wide))
+    t = tl.trans(X + r[:, None] * C + c[None, :])
+    tl.store(out + 3 * R * C, tl.load(tl.trans(t)))
+    flat = X + tl.arange(0, R * C)
+    tl.store(out + 4 * R * C, tl.load(tl.reshape(flat, (R, C))))
+    tl.store(out + 5 * R * C, tl.load(flat.view(R, C)) + 1.0)
+    p = tl.permute(X + c[:, None] + r[None, :] * C, (1, 0))
+    tl.store(out + 6 * R * C, tl.load(p) * 2.0)
+
+
+@triton.jit
+def ptr_where_kernel(X, Y, Z, W, flag, N: tl.constexpr):
+    # tl.where between pointers (issue 51): a scalar condition between two
+    # parameters then offset, a block condition over one base, a scalar
+    # condition between two offset blocks of different bases, a choice
+    # indexed [:, None] and a store through a chosen pointer
+    o = tl.arange(0, N)
+    p = tl.where(flag > 0, X, Y)
+    a = tl.load(p + o)
+    tl.store(Z + o, a)
+    q = tl.where(o < N // 2, X + o, X + (N - 1 - o))
+    tl.store(Z + N + o, tl.load(q))
+    s = tl.where(flag > 0, X + o, Y + 2 * o)
+    tl.store(Z + 2 * N + o, tl.load(s))
+    w = tl.where(o < N // 4, X + o, X + 2 * o)
+    two = tl.arange(0, 2)
+    tl.store(Z + 3 * N + o[:, None] * 2 + two[None, :], tl.load(w[:, None] + two[None, :]))
+    tl.store(tl.where(flag > 0, Z + 5 * N, W) + o, a + 1.0)
+
+
+@triton.jit
+def ptr_trans_kernel(X, Y, M: tl.constexpr, N: tl.constexpr):
+    # a rectangular transpose of a block of pointers (issue 51): Y (N, M)
+    # is X (M, N) transposed, read through the transposed pointers
+    r = tl.arange(0, M)
+    c = tl.arange(0, N)
+    t = tl.trans(X + r[:, None] * N + c[None, :])
+    tl.store(Y + c[:, None] * M + r[None, :], tl.load(t))
