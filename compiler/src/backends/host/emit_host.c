@@ -1349,17 +1349,6 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     /* the launcher */
     sb_printf(&sb, "mytriton_status %s(%s) {\n", launcher, launcher_params(a, s, 0));
     emit_grid_prologue(&sb, a, s, launcher, "MYTRITON_INVALID_VALUE", "MYTRITON_SUCCESS");
-    /* a NULL buffer the programs read or write is an error, not a crash of
-     * the calling process (an empty grid, above, touches none) */
-    for (int i = 0; i < f->nparams; i++) {
-        if (!f->params[i].type.ptr || !H.param_used[i]) continue;
-        sb_printf(&sb, "    if (%s == NULL) {\n        mytriton_set_last_error(", s->pnames[i]);
-        sb_c_string(&sb,
-                    arena_printf(a, "%s: the buffer %s is NULL (the kernel reads or writes it)",
-                                 launcher, s->pyname[i]),
-                    1);
-        sb_puts(&sb, ");\n        return MYTRITON_INVALID_VALUE;\n    }\n");
-    }
     sb_printf(&sb, "    struct %s_args args;\n", name);
     for (int i = 0; i < f->nparams; i++)
         sb_printf(&sb, "    args.%s = %s;\n", s->pnames[i], s->pnames[i]);
