@@ -112,14 +112,16 @@ int main(void) {
                launch_build_tree_add_host(NULL, NULL, NULL, 0), MYTRITON_SUCCESS);
     {
         const float *null_x = NULL;
+        int32_t zero = 0;
         void *null_buffer[4], *null_entry[4];
         memcpy(null_buffer, args, sizeof args);
         memcpy(null_entry, args, sizeof args);
         null_buffer[0] = (void *)&null_x;
+        null_buffer[3] = (void *)&zero;
         null_entry[2] = NULL;
-        expect_int("mytriton_launch with x = NULL",
+        expect_int("mytriton_launch with x = NULL and n = 0",
                    mytriton_launch("build_tree_add", "host", NULL, null_buffer, NULL),
-                   MYTRITON_INVALID_VALUE);
+                   MYTRITON_SUCCESS);
         mytriton_clear_last_error();
         expect_int("mytriton_launch with args[2] = NULL",
                    mytriton_launch("build_tree_add", "host", NULL, null_entry, NULL),
