@@ -426,7 +426,40 @@ RED_CASE(AssociativeScanWithCombiners) {
             float acc = X(t0 + BM - 1, j);
             for (int k = t0 + BM - 2; k >= i; k--) acc = X(k, j) + acc;
             EXPECT_EQ(a[(size_t)i * BN + j], mx) << i << "," << j;
-            EXPECT_EQ(s[(size_t)i * BN + j], acc) << i << "," << j;
+            // the order of the additions is the combiner's to choose (a tree)
+            EXPECT_NEAR(s[(size_t)i * BN + j], acc, 1e-5f) << i << "," << j;
+        }
+    }
+}
+
+RED_CASE(AssociativeScanKeepsTheCombinersOrder) {
+    const int BM = 4, BN = 32;
+    size_t n = (size_t)M * BN;
+    auto a = rand_i(n, 17, -3, 3), c = rand_i(n, 18, -50, 50);
+    std::vector<int32_t> sa(n, 7), sb(n, 7), ra(n, 7), rb(n, 7), pa(M, 7), pb(M, 7);
+    Runner run(b);
+    LAUNCH(run, opt, affine_fn, run.buf(a), run.buf(c), run.buf(sa), run.buf(sb), run.buf(ra),
+           run.buf(rb), run.buf(pa), run.buf(pb), M);
+    // (a1, b1) then (a2, b2) is (a1 a2, a2 b1 + b2), in 32-bit wrapping arithmetic
+    auto comb = [](uint32_t &x1, uint32_t &y1, uint32_t x2, uint32_t y2) {
+        y1 = x2 * y1 + y2;
+        x1 = x1 * x2;
+    };
+    for (int i = 0; i < M; i++) {
+        const int32_t *A = &a[(size_t)i * BN], *B = &c[(size_t)i * BN];
+        uint32_t fx = (uint32_t)A[0], fy = (uint32_t)B[0];
+        for (int j = 0; j < BN; j++) {
+            if (j > 0) comb(fx, fy, (uint32_t)A[j], (uint32_t)B[j]);
+            EXPECT_EQ((uint32_t)sa[(size_t)i * BN + j], fx) << i << "," << j;
+            EXPECT_EQ((uint32_t)sb[(size_t)i * BN + j], fy) << i << "," << j;
+        }
+        EXPECT_EQ((uint32_t)pa[i], fx) << i;
+        EXPECT_EQ((uint32_t)pb[i], fy) << i;
+        for (int j = 0; j < BN; j++) {
+            uint32_t x = (uint32_t)A[j], y = (uint32_t)B[j];
+            for (int k = j + 1; k < BN; k++) comb(x, y, (uint32_t)A[k], (uint32_t)B[k]);
+            EXPECT_EQ((uint32_t)ra[(size_t)i * BN + j], x) << i << "," << j;
+            EXPECT_EQ((uint32_t)rb[(size_t)i * BN + j], y) << i << "," << j;
         }
     }
 }

@@ -29,6 +29,9 @@ typedef struct MtContext {
     int cmake_spelling;        /* options named as mytriton_add_kernels() keywords */
     int triton_nan;            /* tl.maximum/tl.minimum ignore NaN by default, as
                            * Triton's (-O2); 0: NaN propagates, as the seed (-O1) */
+    int unroll_limit;          /* the most iterations of a range() with compile-time
+                                * bounds that the frontend unrolls; a longer one stays
+                                * a loop, as Triton's (-O2: 8); 0: every one (-O1) */
     const char *python, *shim; /* to parse imported modules (NULL: no imports) */
     PtrVec deps;               /* const char *: the imported files, in order */
     int debug;                 /* tl.device_assert compiled in (--debug, Triton's debug=True) */

@@ -420,6 +420,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
         d->module_value = 1;
     }
     ctx->triton_nan = o->opt_level >= 2;
+    ctx->unroll_limit = o->opt_level >= 2 ? 8 : 0;
     ctx->python = o->python;
     ctx->debug = o->debug;
     ctx->shim = o->shim;

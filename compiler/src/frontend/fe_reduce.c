@@ -349,16 +349,50 @@ static Val result(Interp *I, int n, Expr **r) {
     return v;
 }
 
-/* Reduces along `axis`: combine_fn folded left to right over the elements. */
+/* The stride of dimension `axis` of x in the row-major order. */
+static int row_stride(const Expr *x, int axis) {
+    int stride = 1;
+    for (int k = axis + 1; k < x->type.rank; k++) stride *= x->type.dims[k];
+    return stride;
+}
+
+/* Bit `bit` of each element's position along `axis` (of a block of rank
+ * `rank` and length len there), as a bool block. */
+static Expr *position_bit(Interp *I, int len, int rank, int axis, int bit, SrcPos pos) {
+    Val cv = fe_vexpr(axis_index(I, len, rank, axis, pos));
+    if (bit) cv = ival(I, PK_RShift, cv, bit, pos);
+    Val b = ival(I, PK_BitAnd, cv, 1, pos);
+    return fe_compare(I, PK_NotEq, b, fe_vint(0), pos).e;
+}
+
+static Expr *select(Interp *I, const char *fn, SrcPos pos, Expr *c, Expr *x, Expr *y) {
+    return fe_mk_op(I, OP_SELECT, fn, pos, 3, c, x, y, NULL);
+}
+
+/* Reduces along `axis` as a tree (combine_fn is associative, as Triton
+ * requires; its operands stay in order): at step i, each element is
+ * combined with the one whose position differs in bit i (xor_shuffle),
+ * the left one first; after log2(len) steps every element holds the
+ * whole combination, and element 0 is taken. */
 static void fold(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Expr **xs, int axis,
                  int keep, Expr **acc) {
-    int len = xs[0]->type.dims[axis];
-    Expr *x[8];
-    for (int k = 0; k < n; k++) acc[k] = take(I, fn, pos, xs[k], axis, 0);
-    for (int t = 1; t < len; t++) {
-        for (int k = 0; k < n; k++) x[k] = take(I, fn, pos, xs[k], axis, t);
-        combine(I, A, fn, pos, n, acc, x, 1);
+    int len = xs[0]->type.dims[axis], rank = xs[0]->type.rank;
+    int stride = row_stride(xs[0], axis);
+    Expr *x[8], *lo[8], *hi[8];
+    for (int k = 0; k < n; k++) x[k] = xs[k];
+    for (int i = 0; (1 << i) < len; i++) {
+        Expr *right = position_bit(I, len, rank, axis, i, pos);
+        for (int k = 0; k < n; k++) {
+            Attrs at = {0};
+            at.axis = (1 << i) * stride;
+            Expr *y = fe_mk_op(I, OP_XOR_SHUFFLE, fn, pos, 1, x[k], NULL, NULL, &at);
+            lo[k] = select(I, fn, pos, right, y, x[k]);
+            hi[k] = select(I, fn, pos, right, x[k], y);
+        }
+        combine(I, A, fn, pos, n, lo, hi, 1);
+        for (int k = 0; k < n; k++) x[k] = lo[k];
     }
+    for (int k = 0; k < n; k++) acc[k] = take(I, fn, pos, x[k], axis, 0);
     if (keep)
         for (int k = 0; k < n; k++) {
             if (acc[k]->type.rank == 0)
@@ -367,6 +401,43 @@ static void fold(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Ex
             at.axis = axis;
             acc[k] = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, acc[k], NULL, NULL, &at);
         }
+}
+
+/* tl.associative_scan along `axis` on the hypercube: each element keeps
+ * its prefix p and the total t of its group of 2^i elements; at step i
+ * the partner group's total t' (xor_shuffle) joins. The new total is
+ * combine(left group's, right group's); the prefix takes t' where the
+ * partner is on the side the scan comes from (the left where bit i is
+ * set; reverse: the right where it is clear): p = combine(t', p), or
+ * combine(p, t') reversed. combine_fn's operands stay in position order. */
+static void scan(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Expr **xs, int axis,
+                 int rev, Expr **res) {
+    int len = xs[0]->type.dims[axis], rank = xs[0]->type.rank;
+    int stride = row_stride(xs[0], axis);
+    Expr *p[8], *t[8], *tp[8], *l[8], *r[8], *pl[8], *pr[8];
+    for (int k = 0; k < n; k++) p[k] = t[k] = xs[k];
+    for (int i = 0; (1 << i) < len; i++) {
+        Expr *bit = position_bit(I, len, rank, axis, i, pos);
+        for (int k = 0; k < n; k++) {
+            Attrs at = {0};
+            at.axis = (1 << i) * stride;
+            tp[k] = fe_mk_op(I, OP_XOR_SHUFFLE, fn, pos, 1, t[k], NULL, NULL, &at);
+            l[k] = select(I, fn, pos, bit, tp[k], t[k]);
+            r[k] = select(I, fn, pos, bit, t[k], tp[k]);
+            pl[k] = rev ? p[k] : tp[k];
+            pr[k] = rev ? tp[k] : p[k];
+        }
+        combine(I, A, fn, pos, n, l, r, 1);
+        combine(I, A, fn, pos, n, pl, pr, 1);
+        for (int k = 0; k < n; k++) {
+            if (l[k]->type.dtype != xs[k]->type.dtype || pl[k]->type.dtype != xs[k]->type.dtype)
+                fe_fail(I, pos, "%s: combine_fn changes the dtype (%s to %s)", fn,
+                        dtype_name(xs[k]->type.dtype), dtype_name(l[k]->type.dtype));
+            t[k] = l[k];
+            p[k] = rev ? select(I, fn, pos, bit, p[k], pl[k]) : select(I, fn, pos, bit, pl[k], p[k]);
+        }
+    }
+    for (int k = 0; k < n; k++) res[k] = p[k];
 }
 
 Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos) {
@@ -391,33 +462,7 @@ Val fe_reduce_fn(Interp *I, Builtin b, const Args *A, const char *fn, SrcPos pos
     /* associative_scan: input, axis, combine_fn, reverse */
     int axis = red_axis(I, A, 1, fn, rank, 0);
     int rev = red_flag(I, A, 3, "reverse must be a compile-time bool");
-    int len = xs[0]->type.dims[axis];
-    Expr *idx = axis_index(I, len, rank, axis, pos);
-    Expr *res[8], *x[8];
-    for (int s = 0; s < len; s++) {
-        int t = rev ? len - 1 - s : s;
-        for (int k = 0; k < n; k++) x[k] = take(I, fn, pos, xs[k], axis, t);
-        if (s == 0)
-            for (int k = 0; k < n; k++) acc[k] = x[k];
-        else combine(I, A, fn, pos, n, acc, x, !rev);
-        Expr *is_t = fe_compare(I, PK_Eq, fe_vexpr(idx), fe_vint(t), pos).e;
-        for (int k = 0; k < n; k++) {
-            Expr *v = acc[k];
-            if (rank >= 2) {
-                Attrs at = {0};
-                at.axis = axis;
-                v = fe_mk_op(I, OP_EXPAND_DIMS, "expand_dims", pos, 1, v, NULL, NULL, &at);
-            }
-            if (s == 0) {
-                /* the first element's value, broadcast to the input's shape */
-                res[k] = fe_mk_op(I, OP_SELECT, fn, pos, 3, is_t, v, v, NULL);
-                continue;
-            }
-            if (v->type.dtype != res[k]->type.dtype)
-                fe_fail(I, pos, "%s: combine_fn changes the dtype (%s to %s)", fn,
-                        dtype_name(res[k]->type.dtype), dtype_name(v->type.dtype));
-            res[k] = fe_mk_op(I, OP_SELECT, fn, pos, 3, is_t, v, res[k], NULL);
-        }
-    }
+    Expr *res[8];
+    scan(I, A, fn, pos, n, xs, axis, rev, res);
     return result(I, n, res);
 }

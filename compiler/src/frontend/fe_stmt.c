@@ -1154,11 +1154,19 @@ void fe_visit_for(Interp *I, const PyNode *node) {
         if (A.given[7] && fe_is_intlike(A.v[7])) rp.warp_specialize = A.v[7].i != 0;
     }
     int all_int = rp.v[0].kind == V_INT && rp.v[1].kind == V_INT && rp.v[2].kind == V_INT;
+    int64_t count = 0;
     if (all_int && !is_tl_range) {
         int64_t start = rp.v[0].i, stop = rp.v[1].i, step = rp.v[2].i;
         if (step == 0) fe_fail(I, rp.pos[2], "%s() arg 3 must not be zero", fn);
-        int64_t count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                                 : (start > stop ? (start - stop - step - 1) / -step : 0);
+        count = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                         : (start > stop ? (start - stop - step - 1) / -step : 0);
+    }
+    /* A plain range() of compile-time bounds is a loop in Triton, its index
+     * a tensor: at -O2 a long one stays a loop (unrolled, its body would be
+     * repeated count times); the seed's rule (-O1) unrolls every one. */
+    if (all_int && !is_tl_range &&
+        (is_static || I->ctx->unroll_limit == 0 || count <= I->ctx->unroll_limit)) {
+        int64_t start = rp.v[0].i, step = rp.v[2].i;
         if (count > MAX_UNROLL)
             fe_fail(I, iter->pos, "%s unrolls %lld iterations, more than %d", fn, (long long)count,
                     MAX_UNROLL);

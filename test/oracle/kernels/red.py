@@ -179,6 +179,34 @@ def scan_fn_kernel(x_ptr, a_ptr, b_ptr, M, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def _affine(a1, b1, a2, b2):
+    # x -> a1 x + b1, then x -> a2 x + b2: not commutative
+    return a1 * a2, a2 * b1 + b2
+
+
+@triton.jit
+def affine_fn_kernel(a_ptr, b_ptr, sa_ptr, sb_ptr, ra_ptr, rb_ptr, pa_ptr, pb_ptr, M,
+                     BM: tl.constexpr, BN: tl.constexpr):
+    # a tuple combiner whose operands' order matters (a linear recurrence):
+    # scans along the rows both ways, and the whole row's composition
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    offs = rm[:, None] * BN + rn[None, :]
+    mask = rm[:, None] < M
+    a = tl.load(a_ptr + offs, mask=mask, other=1)
+    b = tl.load(b_ptr + offs, mask=mask, other=0)
+    sa, sb = tl.associative_scan((a, b), 1, _affine)
+    tl.store(sa_ptr + offs, sa, mask=mask)
+    tl.store(sb_ptr + offs, sb, mask=mask)
+    ra, rb = tl.associative_scan((a, b), 1, _affine, reverse=True)
+    tl.store(ra_ptr + offs, ra, mask=mask)
+    tl.store(rb_ptr + offs, rb, mask=mask)
+    pa, pb = tl.reduce((a, b), 1, _affine)
+    tl.store(pa_ptr + rm, pa, mask=rm < M)
+    tl.store(pb_ptr + rm, pb, mask=rm < M)
+
+
+@triton.jit
 def xor_sum_kernel(x_ptr, r_ptr, c_ptr, a_ptr, b_ptr, v_ptr, M, BM: tl.constexpr, BN: tl.constexpr):
     # tl.xor_sum along the rows, down the columns (kept as a (1, BN) row),
     # over the whole tile, and over a rank-1 block of u8 (the dtype kept)
