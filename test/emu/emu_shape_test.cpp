@@ -16,6 +16,8 @@
 #include "shbcast_o2.h"
 #include "shboth_o1.h"
 #include "shboth_o2.h"
+#include "shshared_o1.h"
+#include "shshared_o2.h"
 #include "shjoin_o1.h"
 #include "shjoin_o2.h"
 #include "shjoinw_o2.h"
@@ -138,6 +140,20 @@ TEST(EmuShape, IndexBlockBothWays) {
         for (int i = 0; i < N; i++)
             for (int j = 0; j < N; j++)
                 ASSERT_EQ(y[j * N + i], x[i * N + j] * 2.0f + (float)(j + 1)) << i << " " << j;
+    }
+}
+
+// Index blocks of the rows and of the columns that share a subexpression
+// (an arange cast to int64): the rows' chain is copied whole.
+TEST(EmuShape, IndexBlocksSharingASubexpression) {
+    const int N = 16;
+    for (Un f : {launch_shshared_o1, launch_shshared_o2}) {
+        auto x = iota_f(N * N, 0.5f, -3.0f);
+        std::vector<float> y(N * N, -1.0f);
+        ASSERT_EQ(f(0, x.data(), y.data()), cudaSuccess);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                ASSERT_EQ(y[j * N + i], x[i * N + j] * 2.0f + (float)j) << i << " " << j;
     }
 }
 

@@ -132,6 +132,17 @@ void both_ways(Backend b, int opt) {
     expect_equal(y.h, want, "both_ways");
 }
 
+void shared_index(Backend b, int opt) {
+    const int N = 16;
+    Buf<float> x(iota_f(N * N, 0.5f, -3.0f)), y(std::vector<float>(N * N, -1.0f));
+    RUN(b, opt, shared_index, x.ptr(b), y.ptr(b));
+    y.fetch(b);
+    std::vector<float> want(N * N);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) want[j * N + i] = x.h[i * N + j] * 2.0f + (float)j;
+    expect_equal(y.h, want, "shared_index");
+}
+
 void reshape(Backend b, int opt) {
     const int R = 4, C = 8;
     Buf<int32_t> y(std::vector<int32_t>(2 * R * C, -5));
@@ -521,6 +532,7 @@ SHAPE_CASE(gather)
 SHAPE_CASE(trans_expr)
 SHAPE_CASE(trans_rect)
 SHAPE_CASE(both_ways)
+SHAPE_CASE(shared_index)
 SHAPE_CASE(reshape)
 SHAPE_CASE(join)
 SHAPE_CASE(split)

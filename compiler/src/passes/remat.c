@@ -55,6 +55,43 @@ static void note_uses(Remat *R, const Block *b) {
     }
 }
 
+/* The orientations of a use reach the rank-1 operands of the chain behind
+ * it: `rm = base + idx` as the rows and `rn = other + idx` as the columns
+ * use the shared `idx` both ways (a cast of an arange that two index
+ * blocks share, say). */
+static void propagate(Remat *R) {
+    const Function *f = R->f;
+    for (int changed = 1, round = 0; changed && round < MAX_CHAIN; round++) {
+        changed = 0;
+        for (int v = R->n - 1; v >= 0; v--) {
+            const Inst *d = f->defs[v];
+            if ((!R->rows[v] && !R->cols[v]) || !d || f->types[v].rank != 1 ||
+                !elementwise(d->op))
+                continue;
+            for (int k = 0; k < d->nargs; k++) {
+                Operand o = d->args[k];
+                if (o.kind != OPD_VALUE || o.id >= R->n || f->types[o.id].rank != 1) continue;
+                if (R->rows[v] && !R->rows[o.id]) R->rows[o.id] = 1, changed = 1;
+                if (R->cols[v] && !R->cols[o.id]) R->cols[o.id] = 1, changed = 1;
+            }
+        }
+    }
+}
+
+/* Whether v or a value of its chain is used both ways. */
+static int chain_both(const Remat *R, int v, int depth) {
+    const Inst *d = R->f->defs[v];
+    if (v >= R->n || depth > MAX_CHAIN) return 0;
+    if (R->rows[v] && R->cols[v]) return 1;
+    if (!d || d->op == OP_ARANGE) return 0;
+    for (int k = 0; k < d->nargs; k++) {
+        Operand o = d->args[k];
+        if (o.kind == OPD_VALUE && R->f->types[o.id].rank == 1 && chain_both(R, o.id, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
 /* A copy of v's chain inserted into b before item *at (which moves on);
  * the copy's value number. Aranges are copied too (each is rendered at its
  * uses anyway). */
@@ -82,7 +119,7 @@ static void rewrite(Remat *R, Block *b) {
             continue;
         int v = in->args[0].id;
         /* the columns keep the original; each row use gets its copy */
-        if (v >= R->n || !R->rows[v] || !R->cols[v] || in->attrs.axis != 1) continue;
+        if (v >= R->n || in->attrs.axis != 1 || !chain_both(R, v, 0)) continue;
         if (!chain_size(R->f, v, 0)) continue;
         in->args[0] = opd_value(copy_chain(R, b, &i, v));
         R->copied++;
@@ -95,6 +132,7 @@ int remat_index_blocks(Arena *a, Function *f) {
     R.rows = ARENA_ARRAY(a, unsigned char, n + 1);
     R.cols = ARENA_ARRAY(a, unsigned char, n + 1);
     note_uses(&R, &f->body);
+    propagate(&R);
     rewrite(&R, &f->body);
     return R.copied;
 }

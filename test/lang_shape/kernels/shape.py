@@ -160,6 +160,18 @@ def both_ways_kernel(X, Y, N: tl.constexpr):
 
 
 @triton.jit
+def shared_index_kernel(X, Y, N: tl.constexpr):
+    # two index blocks, one used as the rows and one as the columns, that
+    # share a subexpression (an arange cast to int64, as a library's i64
+    # program id makes it): a transposed copy plus the column index
+    idx = tl.arange(0, N).to(tl.int64)
+    rm = tl.program_id(0).to(tl.int64) * N + idx
+    rn = idx % N
+    x = tl.load(X + rm[:, None] * N + rn[None, :])
+    tl.store(Y + rn[None, :] * N + rm[:, None], x * 2.0 + rn[None, :])
+
+
+@triton.jit
 def sort_kernel(X, A, D, F, G, R: tl.constexpr, C: tl.constexpr):
     # tl.sort along the rows of an (R, C) tile, ascending and descending
     # (Triton's bitonic network: NaN and -0.0 as Triton), and tl.flip
