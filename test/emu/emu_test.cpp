@@ -83,6 +83,7 @@
 #include "softmax_w8_o2.h"
 #include "mm64_w2_o2.h"
 #include "madd_w1_o2.h"
+#include "madd_row_w8_o2.h"
 #include "transpose_o1.h"
 #include "transpose_o2.h"
 #include "transpose_big_o2.h"
@@ -285,7 +286,8 @@ TEST(Emu, RowSum) {
 TEST(Emu, MatrixAdd2D) {
     using F =
         cudaError_t (*)(cudaStream_t, const float *, const float *, float *, int32_t, int32_t);
-    for (F f : {launch_madd_o1, launch_madd_o2, launch_madd_big_o2, launch_madd_w1_o2}) {
+    for (F f : {launch_madd_o1, launch_madd_o2, launch_madd_big_o2, launch_madd_w1_o2,
+                launch_madd_row_w8_o2}) {
         for (auto mn :
              std::vector<std::pair<int, int>>{{33, 70}, {16, 32}, {1, 1}, {0, 5}, {130, 257}}) {
             int M = mn.first, N = mn.second;

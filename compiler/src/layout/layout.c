@@ -104,6 +104,10 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     int g = layout_access_group(f);
     int tn = 1, most = g > 8 ? g : 8;
     while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
+    /* a tile of few rows (a (1, 8192) row block over 256 threads): the
+     * rest of a thread's elements along the columns too */
+    while (!divides(ept / tn, t->rows) && divides(tn * 2, t->cols) && ept % (tn * 2) == 0)
+        tn *= 2;
     int tm = ept / tn;
     if (!divides(tm, t->rows) || !divides(tn, t->cols))
         return arena_printf(a, "the tile %s cannot be spread evenly over %d threads",
