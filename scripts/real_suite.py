@@ -965,6 +965,24 @@ def grouped_reasons(results, key):
 # ---- main ------------------------------------------------------------------------------
 
 
+def mytriton_commit():
+    """The commit of the mytriton tree measured, for the table's header: the
+    caller's MYTRITON_COMMIT (scripts/gpu.sh passes it on: the GPU machine's
+    copy of the tree may carry a stale .git, or none), else git's HEAD of this
+    tree, said to be so, else unknown, said why."""
+    c = os.environ.get("MYTRITON_COMMIT", "").strip()
+    if c:
+        return c
+    try:
+        p = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        head = p.stdout.strip() if p.returncode == 0 else ""
+    except OSError:
+        head = ""
+    if head:
+        return "%s (git HEAD of the tree it ran in: MYTRITON_COMMIT not set)" % head
+    return "unknown (MYTRITON_COMMIT not set, and no git HEAD in the tree it ran in)"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--manifest", default=os.path.join(REAL, "manifest.json"))
@@ -1243,7 +1261,7 @@ def main():
     for ln in lines:
         print(ln)
     code_bases = sorted({e["repo"] for e in raw})
-    commit = mtlib.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])[1].strip()
+    commit = mytriton_commit()
     if opts.markdown:
         head = ("%s, mytriton %s, %s: `%s`. %d kernels from %d code bases. ratio = mytriton / Triton (below 1: "
                 "faster); medians of triton.testing.do_bench, %d interleaved rounds.\n\n" % (
