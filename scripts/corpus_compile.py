@@ -13,7 +13,8 @@ i32 when it feeds an address (an offset, a stride or size multiplied in,
 through assignments), else a float when its name says so (eps, scale, ...),
 else an i32. A constexpr without a default compared with a string gets that
 string (ACTIVATION == "gelu"), one compared with a dtype or used as one
-(x.to(DTYPE), dtype=DTYPE) a dtype, else False when its name is a flag
+(x.to(DTYPE), dtype=DTYPE) a dtype, one compared equal with an integer
+(MODE == 0, not a block size) that integer, else False when its name is a flag
 (HAS_, IS_, USE_, ...), else 64. Some failures are still the guess's, not
 the compiler's: read the messages (--names-only: the guess from names
 alone, as before the uses were read).
@@ -173,7 +174,8 @@ DTYPES = ("float16", "bfloat16", "float32", "float64", "float8e4nv", "float8e5",
 def constexpr_values(fn, names):
     """A constexpr's value read from its uses: a string it is compared with
     (ACTIVATION == "gelu"), a dtype it is compared with or used as
-    (DTYPE == tl.float16, x.to(DTYPE), dtype=DTYPE)."""
+    (DTYPE == tl.float16, x.to(DTYPE), dtype=DTYPE), an integer it is
+    compared equal with (MODE == 0; not block sizes)."""
     out = {}
 
     def dtype_text(e):
@@ -194,6 +196,9 @@ def constexpr_values(fn, names):
                     out[a.id] = repr(b.elts[0].value)
                 elif dtype_text(b):
                     out[a.id] = dtype_text(b)
+                elif isinstance(b, ast.Constant) and type(b.value) is int and isinstance(n.ops[0], ast.Eq) \
+                        and not re.search(r"BLOCK|SIZE", a.id, re.I):
+                    out[a.id] = str(b.value)  # a mode chosen by number (p_loss == 0): its first
         elif isinstance(n, ast.Call):
             f = ast.unparse(n.func)
             cands = [k.value for k in n.keywords if k.arg == "dtype"]
