@@ -6,11 +6,18 @@ with @triton.jit in the given files (helpers that return a value are
 skipped: they are not kernels), the signature is guessed from the code:
 a parameter is a pointer when it reaches the first argument of a tl.load /
 tl.store / atomic / make_block_ptr call through + and - (or its name says
-ptr), an i32 pointer when its name says it holds indexes (ids, idx,
-offsets, counts, ...), a float when its name says so (eps, scale, ...),
-an i32 otherwise; a constexpr without a default gets False when its name
-is a flag (HAS_, IS_, USE_, ...), else 64. So some failures are the
-guess's, not the compiler's: read the messages.
+ptr); a pointer is an i32 pointer when its loads feed offsets (an index
+table: idx = tl.load(p + i); tl.load(x + idx * stride)) or its name says it
+holds indexes (ids, idx, offsets, counts, ...), else fp32; a scalar is an
+i32 when it feeds an address (an offset, a stride or size multiplied in,
+through assignments), else a float when its name says so (eps, scale, ...),
+else an i32. A constexpr without a default compared with a string gets that
+string (ACTIVATION == "gelu"), one compared with a dtype or used as one
+(x.to(DTYPE), dtype=DTYPE) a dtype, one compared equal with an integer
+(MODE == 0, not a block size) that integer, else False when its name is a flag
+(HAS_, IS_, USE_, ...), else 64. Some failures are still the guess's, not
+the compiler's: read the messages (--names-only: the guess from names
+alone, as before the uses were read).
 
   python3 scripts/corpus_compile.py --compiler build/bin/mytritonc \\
       $(grep -l triton.jit -r path/to/package/ops)
@@ -80,6 +87,129 @@ def pointer_names(fn):
     return ptrs
 
 
+def names_in(e, out):
+    """Every name an expression reads."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+
+
+def assignments(fn):
+    """[(target names, value)] of the function's plain and augmented assignments."""
+    out = []
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            names = set()
+            for t in targets:
+                names_in(t, names)
+            out.append((names, n.value))
+    return out
+
+
+def address_args(fn):
+    """The address operands of the loads, stores, atomics and block pointers."""
+    out = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Call) and POINTER_USES.search(ast.unparse(n.func)):
+            a = n.args[0] if n.args else next(
+                (k.value for k in n.keywords if k.arg in ("pointer", "ptr", "base")), None)
+            if a is not None:
+                out.append((n, a))
+    return out
+
+
+def offset_names(fn, ptrs):
+    """Names that feed addresses other than as the pointer itself: the offsets
+    (indexes, strides, sizes multiplied in), through assignments. They are
+    integers whatever their names say."""
+    offs = set()
+    for _, a in address_args(fn):
+        names_in(a, offs)
+    offs -= ptrs
+    asg = assignments(fn)
+    for _ in range(6):
+        n0 = len(offs)
+        for names, value in asg:
+            if names & offs:
+                got = set()
+                names_in(value, got)
+                offs |= got - ptrs
+        if len(offs) == n0:
+            break
+    return offs
+
+
+def loaded_from(fn, ptrs):
+    """name -> the pointers whose tl.load gives its value (v = tl.load(p + i), directly)."""
+    out = {}
+    for names, value in assignments(fn):
+        for n in ast.walk(value):
+            if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("load") and n.args:
+                src = set()
+                leaves(n.args[0], src)
+                for t in names:
+                    out.setdefault(t, set()).update(src & ptrs)
+    return out
+
+
+def integer_pointers(fn, ptrs, offs):
+    """Pointers whose loads feed offsets (indexes, lengths): integer pointers.
+    A load inside an address counts as well."""
+    ints = set()
+    for name, srcs in loaded_from(fn, ptrs).items():
+        if name in offs:
+            ints |= srcs
+    for call, a in address_args(fn):
+        for n in ast.walk(a):
+            if n is not a and isinstance(n, ast.Call) and ast.unparse(n.func).endswith("load") and n.args:
+                leaves(n.args[0], ints)
+    return ints & ptrs
+
+
+DTYPES = ("float16", "bfloat16", "float32", "float64", "float8e4nv", "float8e5", "int8", "int16", "int32",
+          "int64", "uint8", "uint32", "int1")
+
+
+def constexpr_values(fn, names):
+    """A constexpr's value read from its uses: a string it is compared with
+    (ACTIVATION == "gelu"), a dtype it is compared with or used as
+    (DTYPE == tl.float16, x.to(DTYPE), dtype=DTYPE), an integer it is
+    compared equal with (MODE == 0; not block sizes)."""
+    out = {}
+
+    def dtype_text(e):
+        t = ast.unparse(e)
+        last = t.split(".")[-1]
+        return ("tl." + last) if last in DTYPES and t.startswith(("tl.", "triton.language.")) else None
+
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq, ast.In)):
+            sides = [n.left, n.comparators[0]]
+            for a, b in (sides, sides[::-1]):
+                if not (isinstance(a, ast.Name) and a.id in names) or a.id in out:
+                    continue
+                if isinstance(b, ast.Constant) and isinstance(b.value, str):
+                    out[a.id] = repr(b.value)
+                elif isinstance(b, (ast.Tuple, ast.List)) and b.elts and isinstance(b.elts[0], ast.Constant) \
+                        and isinstance(b.elts[0].value, str):
+                    out[a.id] = repr(b.elts[0].value)
+                elif dtype_text(b):
+                    out[a.id] = dtype_text(b)
+                elif isinstance(b, ast.Constant) and type(b.value) is int and isinstance(n.ops[0], ast.Eq) \
+                        and not re.search(r"BLOCK|SIZE", a.id, re.I):
+                    out[a.id] = str(b.value)  # a mode chosen by number (p_loss == 0): its first
+        elif isinstance(n, ast.Call):
+            f = ast.unparse(n.func)
+            cands = [k.value for k in n.keywords if k.arg == "dtype"]
+            if f.endswith(".to") and n.args:
+                cands.append(n.args[0])
+            for c in cands:
+                if isinstance(c, ast.Name) and c.id in names and c.id not in out:
+                    out[c.id] = "tl.float32"
+    return out
+
+
 def guess_constexpr(name):
     n = name.upper()
     if n.startswith(FLAGS):
@@ -93,20 +223,27 @@ def guess_constexpr(name):
     return "64"
 
 
-def command(compiler, path, fn, module_values=()):
+def command(compiler, path, fn, module_values=(), uses=True):
     sig, defs = [], []
-    ptrs = pointer_names(fn)
     args = fn.args.args
+    ptrs = pointer_names(fn)
+    ptrs |= {a.arg for a in args if "ptr" in a.arg.lower() and "stride" not in a.arg.lower()}
+    if uses:
+        offs = offset_names(fn, ptrs)
+        int_ptrs = integer_pointers(fn, ptrs, offs)
+        values = constexpr_values(fn, {a.arg for a in args})
+    else:
+        offs, int_ptrs, values = set(), set(), {}
     first_default = len(args) - len(fn.args.defaults)
     for i, a in enumerate(args):
         ann = ast.unparse(a.annotation) if a.annotation else ""
         if "constexpr" in ann:
             if i < first_default:
-                defs += ["-D", f"{a.arg}={guess_constexpr(a.arg)}"]
-        elif a.arg in ptrs or ("ptr" in a.arg.lower() and "stride" not in a.arg.lower()):
-            sig.append("*i32" if INDEXES.search(a.arg) else "*fp32")
+                defs += ["-D", f"{a.arg}={values.get(a.arg) or guess_constexpr(a.arg)}"]
+        elif a.arg in ptrs:
+            sig.append("*i32" if a.arg in int_ptrs or INDEXES.search(a.arg) else "*fp32")
         else:
-            sig.append("fp32" if FLOATS.search(a.arg) else "i32")
+            sig.append("fp32" if FLOATS.search(a.arg) and a.arg not in offs else "i32")
     mv = [f"--module-value={v}" for v in module_values]
     return [compiler, path, "--kernel", fn.name, "--signature", ", ".join(sig)] + defs + mv + ["--emit=ssa", "-O2"]
 
@@ -120,6 +257,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--module-value", action="append", default=[], metavar="NAME=VALUE",
                     help="passed to mytritonc (module-level names Python computes: IS_NVIDIA_BLACKWELL=False)")
+    ap.add_argument("--names-only", action="store_true",
+                    help="the guess from names alone (no typing from uses), for comparison")
     o = ap.parse_args()
     results = []
     for path in o.files:
@@ -132,7 +271,7 @@ def main():
                 continue
             if returns_value(fn):
                 continue
-            cmd = command(o.compiler, path, fn, o.module_value)
+            cmd = command(o.compiler, path, fn, o.module_value, not o.names_only)
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=o.timeout)
                 status, err = r.returncode, r.stderr

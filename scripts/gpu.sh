@@ -47,6 +47,11 @@
 #              BUDGET seconds allow; prints the next FIRST
 #   sanitizer  compute-sanitizer (memcheck, racecheck, synccheck) over the CUDA
 #              execution tests, the MLIR ones and SEEDS random kernels of mytriton_difftest
+# MYTRITON_COMMIT=<commit>: the commit of the tree sent, which the caller knows
+# (the copy here may carry a stale .git, or none): the real step's table names
+# it; unset, the tables name git's HEAD here and say so. The caller writes the
+# value out, e.g. `MYTRITON_COMMIT=1a2b3c4 bash scripts/gpu.sh real`, its
+# $(git rev-parse --short HEAD) taken on its own machine.
 # BASE=<a `git archive` tarball>: its compiler built on the CPUs in the
 # background (in /tmp/base), timed by the bench and dot steps beside this one.
 # Examples:
@@ -68,6 +73,13 @@ el() { echo "$(( $(date +%s) - t0 )) s"; }
 status=0
 fail() { status=1; }
 exec > >(tee "$OUT/summary.log") 2>&1
+if [ -n "${MYTRITON_COMMIT:-}" ]; then
+  echo "== mytriton $MYTRITON_COMMIT (MYTRITON_COMMIT, from the caller)"
+  export MYTRITON_COMMIT
+else
+  echo "== MYTRITON_COMMIT not set: tables name this tree's git HEAD" \
+    "($(git rev-parse --short HEAD 2>/dev/null || echo none)), which may be stale here"
+fi
 
 configure() { [ -f "$BUILD/build.ninja" ] || cmake --preset h200 || return 1; }
 build_targets() { configure && cmake --build "$BUILD" -j "$JOBS" --target "$@"; }

@@ -10,7 +10,11 @@ imported from other files of the same repository (`from .utils import f`,
 `from pkg.ops.utils import f`) are followed into those files and written
 into the same output. Decorators other than @triton.jit (autotune,
 heuristics, the libraries' own wrappers) are dropped: the manifest gives the
-configuration. Module-level `if` statements take the branch the manifest's
+configuration. A module-level name the manifest's `replace` names (per
+entry or per repository: name -> one import of triton or one assignment) is
+bound by that statement instead of upstream's (a value Python computes at
+import time, `rsqrt = libdevice_find("rsqrt")`); the header notes it.
+Module-level `if` statements take the branch the manifest's
 `assume` (per entry or per repository: the condition's source text -> true
 or false) or a static evaluation (literals, triton.__version__ taken as
 3.6.0) picks, else their first branch; `try` statements their body.
@@ -289,8 +293,9 @@ def attribute_uses(node):
 
 
 class Extraction:
-    def __init__(self, snap, assume, prefix):
+    def __init__(self, snap, assume, prefix, replace=None):
         self.snap, self.assume, self.prefix = snap, assume, prefix
+        self.replace = replace or {}  # module-level name -> the statement that binds it instead
         self.children = {}  # module path -> Extraction of the attributes used of it
         self.modules = {}
         self.emitted = []  # (key, text) in dependency order
@@ -339,6 +344,8 @@ class Extraction:
             return False  # a builtin, or a name the code binds elsewhere
         b = mod.bindings[name]
         key = (mod.path, name)
+        if name in self.replace:
+            return self.need_replaced(mod, name, alias, b)
         for n in mod.notes[name]:
             n = "%s %s" % (mod.path, n)
             if n not in self.notes:
@@ -411,6 +418,48 @@ class Extraction:
         self.emit(key, text, alias, mod.path)
         return True
 
+    def need_replaced(self, mod, name, alias, b):
+        """A module-level name the manifest's `replace` binds by a statement of
+        its own (an import of triton, or an assignment) in place of upstream's:
+        a value Python computes at import time that neither mytritonc nor the
+        extraction can (`rsqrt = libdevice_find("rsqrt")`, an importlib search)."""
+        key = (mod.path, name)
+        if key in self.keys:
+            return True
+        self.keys.add(key)
+        text = self.replace[name]
+        try:
+            body = ast.parse(text).body
+        except SyntaxError as e:
+            raise ExtractError("replace[%s]: %s" % (name, e))
+        st = body[0] if len(body) == 1 else None
+        if isinstance(st, (ast.Import, ast.ImportFrom)):
+            names = [a.asname or a.name.split(".")[0] for a in st.names]
+            top = (st.module if isinstance(st, ast.ImportFrom) else st.names[0].name) or ""
+            if getattr(st, "level", 0) or top.split(".")[0] not in KEEP_MODULES:
+                raise ExtractError("replace[%s]: `%s` imports other than %s" % (name, text, ", ".join(KEEP_MODULES)))
+        elif isinstance(st, ast.Assign):
+            names = [n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        else:
+            raise ExtractError("replace[%s]: `%s` is not one import or assignment" % (name, text))
+        if names != [name]:
+            raise ExtractError("replace[%s]: `%s` binds %s, not %s alone" % (name, text, ", ".join(names), name))
+        upstream = b[0] if isinstance(b, tuple) else b
+        note = "%s:%d: `%s` replaced (the manifest's `replace`) by `%s`" % (
+            mod.path, upstream.lineno, ast.unparse(upstream).split("\n")[0][:80], text)
+        if note not in self.notes:
+            self.notes.append(note)
+        if isinstance(st, ast.Assign):
+            uses = attribute_uses(st.value)
+            for n in names_loaded(st.value):
+                self.need(mod, n, where=name, attrs=uses.get(n, ()))
+            self.emit(key, text + "\n", name, mod.path)
+        else:
+            self.add_import_line(text)
+        if alias != name:
+            self.emit(key + ("alias",), "%s = %s\n" % (alias, name), alias, mod.path)
+        return True
+
     def module_alias(self, target, alias, attrs, where):
         """`alias.attr` of a module of the repository: the attributes used are
         extracted into a module of their own, written beside the kernel's
@@ -419,7 +468,7 @@ class Extraction:
             raise ExtractError("module %s (%s, in %s) is used other than as alias.attr" % (target, alias, where))
         child = self.children.get(target)
         if child is None:
-            child = Extraction(self.snap, self.assume, "%s__%s" % (self.prefix, alias))
+            child = Extraction(self.snap, self.assume, "%s__%s" % (self.prefix, alias), self.replace)
             self.children[target] = child
         tmod = child.module(target)
         for at in attrs:
@@ -501,6 +550,8 @@ def render(ex, entry, repo_info, what):
         "# @triton.jit (autotuning, heuristics, wrappers), which are left out, and the",
         "# module-level code the kernel does not use.",
     ]
+    if any("the manifest's `replace`" in n for n in ex.notes):
+        head.append("# Module-level bindings that a note below names are the manifest's `replace`.")
     for n in ex.notes:
         head.append("# note: " + n)
     imports = ["import triton", "import triton.language as tl"]
@@ -525,7 +576,9 @@ def extract_entry(entry, repo_info, snaps, opts):
     snap = snaps[key]
     assume = dict(repo_info.get("assume", {}))
     assume.update(entry.get("assume", {}))
-    ex = Extraction(snap, assume, entry["name"])
+    replace = dict(repo_info.get("replace", {}))
+    replace.update(entry.get("replace", {}))
+    ex = Extraction(snap, assume, entry["name"], replace)
     mod = ex.module(entry["path"])
     fn = mod.bindings.get(entry["function"])
     if not isinstance(fn, ast.FunctionDef):

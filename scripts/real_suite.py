@@ -640,6 +640,11 @@ def load_module(path, name):
     return mod
 
 
+# keywords that Triton's kernel[grid](...) takes for itself (JITFunction.run, launch options)
+TRITON_LAUNCH_KEYWORDS = {"grid", "warmup", "num_warps", "num_stages", "num_ctas", "maxnreg", "debug",
+                          "enable_fp_fusion", "launch_cooperative_grid", "stream"}
+
+
 def triton_kwargs(tl, entry):
     kw = {k: (getattr(tl, v[3:]) if is_dtype_name(v) else v) for k, v in entry.constexprs.items()}
     if entry.num_warps:
@@ -660,7 +665,30 @@ def make_inputs(torch, entry, device, fill_out):
 
 
 def call_values(entry, tensors, ptr):
+    """The runtime parameters' values in order (the generated launcher's arguments)."""
     return [ptr(tensors[n]) if p else entry.scalars[n] for n, p, _, _, _ in entry.params]
+
+
+def triton_call(tl, entry, tensors):
+    """(args, kwargs) of Triton's call: the same values as call_values, each
+    parameter once. The runtime parameters before the first constexpr go by
+    position, every later one by keyword with the constexprs (a constexpr
+    between runtime parameters, as in unsloth's _rms_layernorm_forward, would
+    otherwise shift the positional ones onto it: 'got multiple values')."""
+    values = dict(zip((p[0] for p in entry.params), call_values(entry, tensors, lambda t: t)))
+    args, kw, by_name = [], {}, False
+    for p in entry.meta["params"]:
+        by_name = by_name or p["constexpr"]
+        if not p["constexpr"]:
+            if by_name:
+                kw[p["name"]] = values[p["name"]]
+            else:
+                args.append(values[p["name"]])
+    clash = sorted(set(kw) & TRITON_LAUNCH_KEYWORDS)
+    if clash:
+        raise EntryError("parameter %s, after a constexpr, is also a keyword of Triton's launch" % ", ".join(clash))
+    kw.update(triton_kwargs(tl, entry))
+    return args, kw
 
 
 def compare_all(torch, entry, mine, theirs, label):
@@ -712,8 +740,7 @@ def gpu_part(torch, triton, tl, testing, kernel, full, small, opts):
     initial = {k: v.clone() for k, v in mine.items()} if full.raw.get("ref") else {}
     launcher = mtlib.Launcher(opts.lib, full.c_name, full.signature, len(full.grid))
     bound = launcher.bind(call_values(full, mine, lambda t: t.data_ptr()) + list(full.grid))
-    tr_args = call_values(full, theirs, lambda t: t)
-    kw = triton_kwargs(tl, full)
+    tr_args, kw = triton_call(tl, full, theirs)
     grid = full.grid
 
     def mt():
@@ -767,7 +794,8 @@ def gpu_part(torch, triton, tl, testing, kernel, full, small, opts):
         inputs = make_inputs(torch, small, "cpu", "nan")
         gpu = {k: v.to(dev) for k, v in inputs.items()}
         try:
-            kernel[small.grid](*call_values(small, gpu, lambda t: t), **triton_kwargs(tl, small))
+            s_args, s_kw = triton_call(tl, small, gpu)
+            kernel[small.grid](*s_args, **s_kw)
             torch.cuda.synchronize()
             r["host_inputs"] = inputs
             r["host_triton"] = {k: v.cpu() for k, v in gpu.items()}
@@ -935,6 +963,24 @@ def grouped_reasons(results, key):
 
 
 # ---- main ------------------------------------------------------------------------------
+
+
+def mytriton_commit():
+    """The commit of the mytriton tree measured, for the table's header: the
+    caller's MYTRITON_COMMIT (scripts/gpu.sh passes it on: the GPU machine's
+    copy of the tree may carry a stale .git, or none), else git's HEAD of this
+    tree, said to be so, else unknown, said why."""
+    c = os.environ.get("MYTRITON_COMMIT", "").strip()
+    if c:
+        return c
+    try:
+        p = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        head = p.stdout.strip() if p.returncode == 0 else ""
+    except OSError:
+        head = ""
+    if head:
+        return "%s (git HEAD of the tree it ran in: MYTRITON_COMMIT not set)" % head
+    return "unknown (MYTRITON_COMMIT not set, and no git HEAD in the tree it ran in)"
 
 
 def main():
@@ -1215,7 +1261,7 @@ def main():
     for ln in lines:
         print(ln)
     code_bases = sorted({e["repo"] for e in raw})
-    commit = mtlib.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])[1].strip()
+    commit = mytriton_commit()
     if opts.markdown:
         head = ("%s, mytriton %s, %s: `%s`. %d kernels from %d code bases. ratio = mytriton / Triton (below 1: "
                 "faster); medians of triton.testing.do_bench, %d interleaved rounds.\n\n" % (
