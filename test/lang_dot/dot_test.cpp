@@ -239,7 +239,6 @@ TILE_CASE(tile_f16_box_o2, mytriton_fp16, float, 64, 64, 32, 61, 57, false)
 TILE_CASE(tile_bf16_box_o2, mytriton_bf16, float, 64, 128, 64, 64, 100, false)
 TILE_CASE(tile_tf32_box_o2, float, float, 64, 64, 32, 64, 50, true)
 TILE_CASE(tile_i8_box_o2, int8_t, int32_t, 64, 64, 64, 61, 57, false)
-TILE_CASE(tile_e4m3_box_o2, mytriton_fp8e4nv, float, 64, 64, 64, 33, 64, false)
 TEST(Host, UnitStrideOtherThanOneIsRefused) {
     std::vector<mytriton_fp16> a(64), b(64), c(64);
     int status =
@@ -274,7 +273,6 @@ DOT_TEST(TileF16TensorCoresBoxO2, tile_f16_box_o2)
 DOT_TEST(TileBf16TensorCoresBoxWarps8O2, tile_bf16_box_o2)
 DOT_TEST(TileTf32TensorCoresBoxO2, tile_tf32_box_o2)
 DOT_TEST(TileI8TensorCoresBoxO2, tile_i8_box_o2)
-DOT_TEST(TileE4m3TensorCoresBoxO2, tile_e4m3_box_o2)
 
 // -O2's tensor-core path of large tiles (emit_cuda_mma.c; CUDA only):
 // masked K tails, M and N not multiples of the tile, rows not 16-byte
