@@ -225,6 +225,20 @@ void tile_ieee_box_o2(Backend be) {
                                             : MT_CUDA_CALL(tile_ieee_box_o2, x, y, c, z, m, n);
                             }));
 }
+// ... in the dtypes of mma.sync: the blocked emitter's dot on tensor cores
+#define TILE_CASE(name, TA, TC, ...)                                                          \
+    void name(Backend be) {                                                                   \
+        check_dot_tile<Buffers>(be, TileCase{__VA_ARGS__},                                    \
+                                TileLaunch<TA, TC>([](bool host, const TA *x, const TA *y,    \
+                                                      const TC *c, TC *z, int m, int n) {     \
+                                    return host ? (int)launch_##name##_host(x, y, c, z, m, n) \
+                                                : MT_CUDA_CALL(name, x, y, c, z, m, n);       \
+                                }));                                                          \
+    }
+TILE_CASE(tile_f16_box_o2, mytriton_fp16, float, 64, 64, 32, 61, 57, false)
+TILE_CASE(tile_bf16_box_o2, mytriton_bf16, float, 64, 128, 64, 64, 100, false)
+TILE_CASE(tile_tf32_box_o2, float, float, 64, 64, 32, 64, 50, true)
+TILE_CASE(tile_i8_box_o2, int8_t, int32_t, 64, 64, 64, 61, 57, false)
 TEST(Host, UnitStrideOtherThanOneIsRefused) {
     std::vector<mytriton_fp16> a(64), b(64), c(64);
     int status =
@@ -255,6 +269,10 @@ DOT_TEST(MatmulI8PlusEq, mm_i8_plus)
 DOT_TEST(MatmulFp8E4xE5, mm_fp8)
 DOT_TEST(MatmulF64BoxO2, mm_f64_box_o2)
 DOT_TEST(TileF32IeeeBoxO2, tile_ieee_box_o2)
+DOT_TEST(TileF16TensorCoresBoxO2, tile_f16_box_o2)
+DOT_TEST(TileBf16TensorCoresBoxWarps8O2, tile_bf16_box_o2)
+DOT_TEST(TileTf32TensorCoresBoxO2, tile_tf32_box_o2)
+DOT_TEST(TileI8TensorCoresBoxO2, tile_i8_box_o2)
 
 // -O2's tensor-core path of large tiles (emit_cuda_mma.c; CUDA only):
 // masked K tails, M and N not multiples of the tile, rows not 16-byte

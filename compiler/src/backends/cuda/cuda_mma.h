@@ -157,6 +157,10 @@ void mma_epilogue(Mma *M); /* the ops after the loop per fragment element pair *
 /* emit_cuda_wgmma.c */
 void wgmma_plan(MmaPlan *P, int stages); /* P->wg (P->wg.on = 0: no sm_90a branch) */
 const char *wgmma_helpers(Arena *a, const MmaPlan *P);
+/* The mma.sync helpers of sm_80 (cp.async, ldmatrix, m16n8k16 f16/bf16;
+ * MT_MMA_TILE_SM80), once per translation unit: before
+ * cuda_mma_perm_helpers. */
+const char *cuda_mma_helpers(void);
 void emit_wgmma(Mma *M); /* the kernel body under #if MT_WGMMA_SM90 */
 
 #endif

@@ -32,6 +32,7 @@
 #include "cgen/walk.h"
 #include "backends/cuda/cuda_atomic.h"
 #include "backends/cuda/cuda_blocked.h"
+#include "backends/cuda/cuda_dot_tc.h"
 #include "layout/axis.h"
 #include "layout/layout.h"
 #include "cgen/reduce_gen.h"
@@ -1378,6 +1379,8 @@ static int box_smem_block(const Function *f, const TileInfo *t, const Block *b) 
         if (in->op == OP_DOT) {
             Type yt = operand_type(f, in->args[1]);
             bytes = dot_b_offset(f, in) + (int)type_numel(yt) * mem_bytes((DType)yt.dtype);
+            DotTc P; /* (tensor cores, emit_cuda_dot_tc.c: their staging, if larger) */
+            if (cuda_dot_tc_plan(f, in, &P) && P.bytes > bytes) bytes = P.bytes;
         } else if (shape_moves_elements(in->op)) {
             bytes = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1) *
                     reg_bytes((DType)in->type.dtype);
@@ -1395,10 +1398,11 @@ int cuda_box_smem(const Function *f, const TileInfo *t) {
 }
 
 /* Writes each element of operand k once at its row-major position (times
- * scale, plus add) in its own shape; mem: the buffer's dtype in memory
- * (DT_NONE: the register type). */
-static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add,
-                           DType mem) {
+ * scale, plus add) in its own shape, or where rs > 0 (a rank-2 operand
+ * held in LAYOUT_TILE) element (r, c) at r * rs + c * cs; mem: the
+ * buffer's dtype in memory (DT_NONE: the register type). */
+static void exchange_write_at(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add,
+                              DType mem, int rs, int cs) {
     Layout l = value_layout(C, in, k);
     Type t = operand_type(C->f, in->args[k]);
     const char *guard;
@@ -1406,11 +1410,18 @@ static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int
     const char *pos = held_pos(C, l, t, &guard);
     if (l != LAYOUT_UNIFORM) guard = both(C, guard, box_guard(C, t, l, "i", "j"));
     if (scale != 1 || add != 0) pos = arena_printf(C->a, "(%s) * %d + %d", pos, scale, add);
+    if (rs > 0 && l == LAYOUT_TILE)
+        pos = arena_printf(C->a, "(%s) * %d + (%s) * %d", cb_row(C, "i"), rs, cb_col(C, "j"), cs);
     const char *x = cb_elem(C, in->args[k], l, "i", "j");
     if (mem != DT_NONE) x = c_store(C->a, mem, C_CUDA, x);
     if (guard) cb_line(C, "if (%s) %s[%s] = %s;", guard, buf, pos, x);
     else cb_line(C, "%s[%s] = %s;", buf, pos, x);
     cb_close(C, n);
+}
+
+static void exchange_write(CudaB *C, const Inst *in, int k, const char *buf, int scale, int add,
+                           DType mem) {
+    exchange_write_at(C, in, k, buf, scale, add, mem, 0, 0);
 }
 
 /* Element s of a thread's elements of layout l as (i, j) text. */
@@ -1635,6 +1646,43 @@ static void dot_k_loop(CudaB *C, const char *dst, const char *step, const char *
     cb_line(C, "}");
 }
 
+void cb_dot_stage(CudaB *C, const Inst *in, int k, const char *buf, int rs, int cs) {
+    DType mem = (DType)operand_type(C->f, in->args[k]).dtype;
+    exchange_write_at(C, in, k, buf, 1, 0, mem, rs, cs);
+}
+
+void cb_dot_tile_io(CudaB *C, const Inst *in, const char *buf, int ld, int write) {
+    int id = in->result;
+    DType ot = (DType)in->type.dtype;
+    Layout l = cb_layout(C, id);
+    int n = cb_open(C, l);
+    const char *inside = box_guard(C, in->type, l, "i", "j");
+    const char *pos = arena_printf(C->a, "(%s) * %d + (%s)", cb_row(C, "i"), ld, cb_col(C, "j"));
+    if (write) {
+        const char *acc = cb_elem(C, in->args[2], use_of(C, in, 2, l), "i", "j");
+        const char *T = ot == DT_I32 ? "int" : "float";
+        if (inside) cb_line(C, "if (%s) %s[%s] = (%s)(%s);", inside, buf, pos, T, acc);
+        else cb_line(C, "%s[%s] = (%s)(%s);", buf, pos, T, acc);
+    } else {
+        if (inside) pos = arena_printf(C->a, "((%s) ? %s : 0)", inside, pos);
+        const char *x = arena_printf(C->a, "%s[%s]", buf, pos);
+        if (ot != DT_I32 && dtype_info(ot)->compute != ot) x = c_round(C->a, ot, C_CUDA, x);
+        cb_line(C, "v%d%s = %s;", id, subscript(C, l, "i", "j"), x);
+    }
+    cb_close(C, n);
+}
+
+/* Opens the tensor-core path of dot `in` (emit_cuda_dot_tc.c) where its
+ * dtypes, shapes and layouts allow: 1 when the CUDA-core loop that
+ * follows is its #else. */
+static int dot_tensor_cores(CudaB *C, const Inst *in) {
+    DotTc P;
+    if (!cuda_dot_tc_plan(C->f, in, &P) || cb_layout(C, in->result) != LAYOUT_TILE ||
+        value_layout(C, in, 0) != LAYOUT_TILE || value_layout(C, in, 1) != LAYOUT_TILE)
+        return 0;
+    return cuda_dot_tc_open(C, in, &P);
+}
+
 static void emit_dot(CudaB *C, const Inst *in) {
     const Function *f = C->f;
     const TileInfo *t = C->tile;
@@ -1645,9 +1693,20 @@ static void emit_dot(CudaB *C, const Inst *in) {
     DType ot = (DType)in->type.dtype, it = (DType)xt.dtype, jt = (DType)yt.dtype;
     const char *abuf = arena_printf(C->a, "dot_a_%d", id);
     const char *bbuf = arena_printf(C->a, "dot_b_%d", id);
-    smem_buffer(C, c_mem_type(it, C_CUDA), abuf, M * K, 0, 1);
-    smem_buffer(C, c_mem_type(jt, C_CUDA), bbuf, KB * N, dot_b_offset(f, in), 1);
+    const char *TA = c_mem_type(it, C_CUDA), *TB = c_mem_type(jt, C_CUDA);
+    declare(C, id, ot);
+    if (!C->tile->smem_pool) {
+        smem_buffer(C, TA, abuf, M * K, 0, 1);
+        smem_buffer(C, TB, bbuf, KB * N, dot_b_offset(f, in), 1);
+    }
     pool_barrier(C);
+    int tc = dot_tensor_cores(C, in); /* (then this loop is its #else) */
+    if (C->tile->smem_pool) {         /* (the pool's views where they are used) */
+        cb_line(C, "{");
+        C->indent++;
+        cb_line(C, "%s *const %s = (%s *)(mt_smem + 0);", TA, abuf, TA);
+        cb_line(C, "%s *const %s = (%s *)(mt_smem + %d);", TB, bbuf, TB, dot_b_offset(f, in));
+    }
     exchange_write(C, in, 0, abuf, 1, 0, it);
     exchange_write(C, in, 1, bbuf, 1, 0, jt);
     cb_line(C, "__syncthreads();");
@@ -1656,7 +1715,6 @@ static void emit_dot(CudaB *C, const Inst *in) {
     int tn = l == LAYOUT_TILE || l == LAYOUT_COLS ? t->tn : 1;
     int prec = it == DT_F32 ? in->attrs.flag : DOT_IEEE;
     const char *TS = ot == DT_I32 ? "unsigned" : ot == DT_F64 ? "double" : "float";
-    declare(C, id, ot);
     cb_line(C, "{");
     C->indent++;
     /* the thread's rows and columns of the result (0 outside it) */
@@ -1703,6 +1761,11 @@ static void emit_dot(CudaB *C, const Inst *in) {
     cb_close(C, n);
     C->indent--;
     cb_line(C, "}");
+    if (C->tile->smem_pool) {
+        C->indent--;
+        cb_line(C, "}");
+    }
+    if (tc) cb_line(C, "#endif");
     cb_line(C, "__syncthreads();"); /* (the buffers may be written again) */
 }
 
@@ -2336,6 +2399,7 @@ static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *pl
     sb_puts(&out, load_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_version_helpers(a, sb_str(&body)));
     if (strstr(sb_str(&body), "mt_tf32_")) sb_puts(&out, cuda_tf32_helpers()); /* (emit_dot) */
+    sb_puts(&out, cuda_dot_tc_helpers(a, sb_str(&body)));
     sb_puts(&out, cuda_atomic_helpers(a, sb_str(&body)));
     sb_printf(&out, "extern \"C\" __global__ __launch_bounds__(%d)\nvoid %s(",
               tile->block_threads * progs, symbol);

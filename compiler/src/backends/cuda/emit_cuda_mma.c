@@ -932,7 +932,7 @@ static const char *mask_corner(Mma *M, Operand o, int rows, int cols, int axis, 
 
 /* ---- The kernel ------------------------------------------------------------- */
 
-static const char *mma_helpers(void) {
+const char *cuda_mma_helpers(void) {
     return "#ifndef MT_MMA_TILE_HELPERS\n#define MT_MMA_TILE_HELPERS\n"
            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
            "#define MT_MMA_TILE_SM80 1\n"
@@ -2161,7 +2161,7 @@ static const char *mma_assemble(Mma *M, StrBuf *body) {
     int T = 32 * P->warps;
     StrBuf out;
     sb_init(&out, a);
-    sb_puts(&out, mma_helpers());
+    sb_puts(&out, cuda_mma_helpers());
     if (!P->shape->ldsm_b) sb_puts(&out, cuda_mma_perm_helpers(a));
     if (P->wg.on) sb_puts(&out, wgmma_helpers(a, P));
     /* (the loop over tiles renders scalars of kernel entry: first) */
