@@ -129,9 +129,12 @@ void compile_cuda(const std::string &dir, const std::string &name, const std::st
 ProcessResult run_host_program(const std::string &dir, const std::string &name,
                                const std::string &main_c) {
     mt_test::write_file(dir + "/main.c", main_c);
-    auto ld = run_process({MT_ROBUST_CC, "-std=c11", "-Wall", "-Werror", dir + "/main.c",
-                           dir + "/" + name + "_host.o", "-I", dir, "-I", MT_ROBUST_RUNTIME_INCLUDE,
-                           MT_ROBUST_RUNTIME_LIB, "-lpthread", "-lm", "-o", dir + "/main"});
+    std::vector<std::string> argv = {MT_ROBUST_CC, "-std=c11", "-Wall", "-Werror"};
+    argv.insert(argv.end(), {dir + "/main.c", dir + "/" + name + "_host.o", "-I", dir, "-I",
+                             MT_ROBUST_RUNTIME_INCLUDE, MT_ROBUST_RUNTIME_LIB, "-lpthread", "-lm"});
+    argv.insert(argv.end(), {"-o", dir + "/main"});
+    if (MT_ROBUST_SANITIZE) argv.push_back("-fsanitize=address,undefined");  // the runtime's
+    auto ld = run_process(argv);
     EXPECT_EQ(ld.status, 0) << describe(ld);
     if (ld.status != 0) return ld;
     return run_process({"timeout", "60", dir + "/main"});
