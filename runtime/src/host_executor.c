@@ -8,7 +8,6 @@
  * range too: every program still runs exactly once. */
 #include "mytriton/runtime.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -46,26 +45,27 @@ static void *range_thread(void *arg) {
     return NULL;
 }
 
-/* MYTRITON_HOST_THREADS: unset or empty, the processors; a positive
- * decimal integer (at most HOST_THREADS_MAX: larger counts are capped);
- * anything else is an error (0 and the last error), not a silent
- * fallback. */
+/* MYTRITON_HOST_THREADS: unset or empty, the processors; decimal digits
+ * only, at least 1 (counts above HOST_THREADS_MAX, however many digits,
+ * are capped); anything else (0, a sign, spaces, other characters) is an
+ * error, 0 and the last error, not a silent fallback: host launches fail
+ * with MYTRITON_INVALID_VALUE. Read at every launch (no cached state). */
 int mytriton_host_threads(void) {
     const char *text = getenv("MYTRITON_HOST_THREADS");
-    char *end;
-    long value;
+    size_t i, len;
+    long value = 0;
     if (text == NULL || *text == '\0') {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         return cpus < 1 ? 1 : cpus > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)cpus;
     }
-    errno = 0;
-    value = strtol(text, &end, 10);
-    if (errno == ERANGE && value > 0 && *end == '\0') return HOST_THREADS_MAX;
-    if (errno != 0 || *end != '\0' || end == text || value <= 0) {
+    len = strlen(text);
+    for (i = 0; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+        if (value <= HOST_THREADS_MAX) value = value * 10 + (text[i] - '0');
+    if (i < len || value == 0) {
         mytriton_set_last_error(
             "MYTRITON_HOST_THREADS='%.64s%s' is not a positive integer (the host backend's thread "
             "count; unset it to use every processor)",
-            text, strlen(text) > 64 ? "..." : "");
+            text, len > 64 ? "..." : "");
         return 0;
     }
     return value > HOST_THREADS_MAX ? HOST_THREADS_MAX : (int)value;

@@ -6,6 +6,7 @@
 #include "../support/random.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <vector>
 
 #include "mytriton/autotune.h"
@@ -299,6 +301,66 @@ TEST_F(Host, GenericLaunchGoesThroughTheDispatcher) {
     int config = -1;
     ASSERT_EQ(mytriton_autotune_choice("at_tagged", "host", 0, key, 1, &config), MYTRITON_SUCCESS);
     for (int i = 0; i < n; i++) ASSERT_EQ(out[i], x[i] + (float)(config + 1));
+}
+
+// Concurrent first launches of one key through the generated launcher (and
+// mytriton_launch) tune it once: one thread times its configs, the others
+// wait for that choice and launch it (issue 50: each timed every config).
+TEST_F(Host, ConcurrentFirstLaunchesOfOneKeyTuneItOnce) {
+    const int n = 3000, threads = 8;  // n < 4096: configs 0 and 1 are timed
+    std::vector<std::vector<float>> xs, outs;
+    for (int t = 0; t < threads; t++) {
+        xs.push_back(random_floats(n, 20 + t));
+        outs.emplace_back(n, 0.0f);
+    }
+    std::atomic<int> ready{0}, failed{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; t++)
+        pool.emplace_back([&, t]() {
+            float *xp = xs[t].data(), *op = outs[t].data();
+            int nn = n;
+            void *args[] = {&xp, &op, &nn};
+            ready++;
+            while (ready.load() < threads) std::this_thread::yield();  // all at once
+            int status = t % 2 ? mytriton_launch("at_tagged", "host", nullptr, args, nullptr)
+                               : launch_at_tagged_host(xp, op, nn);
+            if (status != MYTRITON_SUCCESS) failed++;
+        });
+    for (auto &th : pool) th.join();
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_EQ(stats().tunings, 1);
+    EXPECT_EQ(stats().timed_configs, 2);
+    int64_t key[1] = {n};
+    int config = -1;
+    ASSERT_EQ(mytriton_autotune_choice("at_tagged", "host", 0, key, 1, &config), MYTRITON_SUCCESS);
+    for (int t = 0; t < threads; t++)
+        for (int i = 0; i < n; i++)
+            ASSERT_EQ(outs[t][i], xs[t][i] + (float)(config + 1)) << "thread " << t << " " << i;
+}
+
+// An invalid MYTRITON_HOST_THREADS fails a dispatching launch with its
+// message (it fell back silently to the processors): the key stays untuned.
+TEST_F(Host, InvalidThreadCountFailsTheLaunch) {
+    const char *old = std::getenv("MYTRITON_HOST_THREADS");
+    std::string saved = old ? old : "";
+    const int n = 200;
+    std::vector<float> x = random_floats(n, 30), out(n, 0.0f);
+    setenv("MYTRITON_HOST_THREADS", "4x", 1);
+    mytriton_clear_last_error();
+    int status = launch_at_tagged_host(x.data(), out.data(), n);
+    std::string msg = mytriton_last_error();
+    int64_t key[1] = {n};
+    int config = -1;
+    int choice = mytriton_autotune_choice("at_tagged", "host", 0, key, 1, &config);
+    if (old) setenv("MYTRITON_HOST_THREADS", saved.c_str(), 1);
+    else unsetenv("MYTRITON_HOST_THREADS");
+    EXPECT_EQ(status, MYTRITON_INVALID_VALUE);
+    EXPECT_NE(msg.find("MYTRITON_HOST_THREADS='4x' is not a positive integer"), std::string::npos)
+        << msg;
+    EXPECT_EQ(choice, MYTRITON_NOT_FOUND);
+    EXPECT_EQ(stats().tunings, 0);
+    ASSERT_EQ(launch_at_tagged_host(x.data(), out.data(), n), MYTRITON_SUCCESS)
+        << mytriton_last_error();
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 //   HostileInput.OutputsTogetherOrNone          a failed write leaves no partial set
 //   HostileInput.ShimReadsBoundedRegularFiles   FIFOs, devices and oversized files as
 //                                               the kernel file or an imported module
+//   HostileInput.HugeSourceFileIsRefusedInBoundedMemory  a 20 MiB kernel file or
+//                                               module: the diagnostic, in bounded memory
 //   HostileInput.KernelDefinitionsAsPythonBinds module-level if/try, two definitions
 //   HostileInput.FuzzRegressionsCompileWarningFree  test/fuzz_regressions/source/hostile_*:
 //                                               the generated code compiles with
@@ -26,11 +28,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <dirent.h>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "process.h"
@@ -125,9 +129,12 @@ void compile_cuda(const std::string &dir, const std::string &name, const std::st
 ProcessResult run_host_program(const std::string &dir, const std::string &name,
                                const std::string &main_c) {
     mt_test::write_file(dir + "/main.c", main_c);
-    auto ld = run_process({MT_ROBUST_CC, "-std=c11", "-Wall", "-Werror", dir + "/main.c",
-                           dir + "/" + name + "_host.o", "-I", dir, "-I", MT_ROBUST_RUNTIME_INCLUDE,
-                           MT_ROBUST_RUNTIME_LIB, "-lpthread", "-lm", "-o", dir + "/main"});
+    std::vector<std::string> argv = {MT_ROBUST_CC, "-std=c11", "-Wall", "-Werror"};
+    argv.insert(argv.end(), {dir + "/main.c", dir + "/" + name + "_host.o", "-I", dir, "-I",
+                             MT_ROBUST_RUNTIME_INCLUDE, MT_ROBUST_RUNTIME_LIB, "-lpthread", "-lm"});
+    argv.insert(argv.end(), {"-o", dir + "/main"});
+    if (MT_ROBUST_SANITIZE) argv.push_back("-fsanitize=address,undefined");  // the runtime's
+    auto ld = run_process(argv);
     EXPECT_EQ(ld.status, 0) << describe(ld);
     if (ld.status != 0) return ld;
     return run_process({"timeout", "60", dir + "/main"});
@@ -429,6 +436,45 @@ TEST(HostileInput, ShimReadsBoundedRegularFiles) {
                   std::string::npos)
             << s.out;
     }
+}
+
+// A huge kernel file or imported module (20 MiB: the shim needed about 4 GB,
+// then the timeout): the size diagnostic, quickly and in bounded memory (the
+// largest process of mytritonc's tree, measured by a Python parent that runs
+// nothing else).
+TEST(HostileInput, HugeSourceFileIsRefusedInBoundedMemory) {
+    std::string dir = mt_test::make_temp_dir("hostile_huge");
+    std::string text = kernel_file("k(x, n, BLOCK: tl.constexpr)", kStoreBody);
+    std::string line = std::string(99, '#') + "\n";
+    while (text.size() < (20u << 20)) text += line;
+    mt_test::write_file(dir + "/huge.py", text);
+    mt_test::write_file(dir + "/helpers.py", text);
+    mt_test::write_file(dir + "/imports.py",
+                        "import triton\nimport triton.language as tl\nfrom helpers import k as h\n"
+                        "\n\n@triton.jit\ndef k(x, n, BLOCK: tl.constexpr):\n    h(x, n, BLOCK)\n");
+    const char *measure =
+        "import resource, subprocess, sys\n"
+        "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "sys.exit(r.returncode)\n";
+    // each file, and the file the diagnostic names
+    for (auto [file, named] : {std::pair{"huge.py", "huge.py"}, {"imports.py", "helpers.py"}}) {
+        SCOPED_TRACE(file);
+        std::string path = dir + "/" + file;
+        auto r = run_process({MT_TEST_PYTHON, "-c", measure, "timeout", "60", MT_TEST_COMPILER,
+                              path, "--kernel", "k", "--signature", "*fp32, i32", "-D", "BLOCK=64",
+                              "--python", MT_TEST_PYTHON, "-o", dir + "/out"});
+        EXPECT_EQ(r.status, 1) << describe(r);
+        EXPECT_NE(r.err.find(dir + "/" + named +
+                             ": error: the file is larger than 2 MiB, the most mytritonc reads"),
+                  std::string::npos)
+            << r.err;
+        long max_kib = std::atol(r.out.c_str());
+        std::printf("    %s: largest process %ld KiB\n", file, max_kib);
+        EXPECT_GT(max_kib, 0) << r.out;
+        EXPECT_LT(max_kib, 256L << 10) << "KiB";  // the whole file in Python's parser: gigabytes
+    }
+    EXPECT_TRUE(files_in(dir + "/out").empty()) << joined(files_in(dir + "/out"));
 }
 
 // ---- which definition is the kernel ------------------------------------------------

@@ -278,9 +278,10 @@ int mytriton_launch(const char *name, const char *backend, void *stream, void *c
 typedef void (*mytriton_host_program)(const void *ctx, int32_t pid_x, int32_t pid_y, int32_t pid_z);
 int mytriton_host_run(const mytriton_grid *grid, mytriton_host_program program, const void *ctx);
 /* Threads the host executor uses (MYTRITON_HOST_THREADS, else the number of
- * processors; at most 1024). 0, and a last error, when MYTRITON_HOST_THREADS
- * is set but is not a positive integer: host launches then fail with
- * MYTRITON_INVALID_VALUE rather than ignore it. */
+ * processors; at most 1024, larger counts capped). 0, and a last error, when
+ * MYTRITON_HOST_THREADS is set but is not decimal digits of a positive
+ * integer (a sign, spaces, 0): host launches then fail with
+ * MYTRITON_INVALID_VALUE rather than ignore it (docs/host-backend.md). */
 int mytriton_host_threads(void);
 
 #ifdef __cplusplus
