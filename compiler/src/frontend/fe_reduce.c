@@ -434,7 +434,8 @@ static void scan(Interp *I, const Args *A, const char *fn, SrcPos pos, int n, Ex
                 fe_fail(I, pos, "%s: combine_fn changes the dtype (%s to %s)", fn,
                         dtype_name(xs[k]->type.dtype), dtype_name(l[k]->type.dtype));
             t[k] = l[k];
-            p[k] = rev ? select(I, fn, pos, bit, p[k], pl[k]) : select(I, fn, pos, bit, pl[k], p[k]);
+            p[k] =
+                rev ? select(I, fn, pos, bit, p[k], pl[k]) : select(I, fn, pos, bit, pl[k], p[k]);
         }
     }
     for (int k = 0; k < n; k++) res[k] = p[k];

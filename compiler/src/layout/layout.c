@@ -106,8 +106,7 @@ static const char *layout_for_threads(Arena *a, const Function *f, TileInfo *t, 
     while (tn * 2 <= most && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
     /* a tile of few rows (a (1, 8192) row block over 256 threads): the
      * rest of a thread's elements along the columns too */
-    while (!divides(ept / tn, t->rows) && divides(tn * 2, t->cols) && ept % (tn * 2) == 0)
-        tn *= 2;
+    while (!divides(ept / tn, t->rows) && divides(tn * 2, t->cols) && ept % (tn * 2) == 0) tn *= 2;
     int tm = ept / tn;
     if (!divides(tm, t->rows) || !divides(tn, t->cols))
         return arena_printf(a, "the tile %s cannot be spread evenly over %d threads",

@@ -65,8 +65,7 @@ static void propagate(Remat *R) {
         changed = 0;
         for (int v = R->n - 1; v >= 0; v--) {
             const Inst *d = f->defs[v];
-            if ((!R->rows[v] && !R->cols[v]) || !d || f->types[v].rank != 1 ||
-                !elementwise(d->op))
+            if ((!R->rows[v] && !R->cols[v]) || !d || f->types[v].rank != 1 || !elementwise(d->op))
                 continue;
             for (int k = 0; k < d->nargs; k++) {
                 Operand o = d->args[k];
