@@ -607,10 +607,10 @@ const std::vector<Case> &cases() {
          "        for i in range(0, 8, 0):\n"
          "                             ^\n"},
         {"UnrollTooFar", "x, n", "*fp32, i32",
-         "    for i in range(2000000):\n"
+         "    for i in tl.static_range(2000000):\n"
          "        pass\n",
-         "k.py:7:14: error: range unrolls 2000000 iterations, more than 1048576\n"
-         "        for i in range(2000000):\n"
+         "k.py:7:14: error: tl.static_range unrolls 2000000 iterations, more than 1048576\n"
+         "        for i in tl.static_range(2000000):\n"
          "                 ^\n"},
         {"IterateOverRuntimeValue", "x, n", "*fp32, i32",
          "    for i in n:\n"
