@@ -121,6 +121,15 @@ static const struct {
     {"_is_power_of_two", V_FUNC, B_STD_IS_POW2},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
     {"extra", V_MODULE, MOD_TL_EXTRA},
+    /* classes, for isinstance (Triton evaluates it on the traced values) */
+    {"tensor", V_FUNC, B_CLS_TENSOR},
+    {"tensor_descriptor", V_FUNC, B_CLS_DESC},
+    {"tensor_descriptor_base", V_FUNC, B_CLS_DESC},
+    {"dtype", V_FUNC, B_CLS_DTYPE},
+    /* module-level constexprs of core.py (and random.py's round count) */
+    {"CONSTEXPR_0", V_INT, 0},
+    {"TRITON_MAX_TENSOR_NUMEL", V_INT, 1048576},
+    {"N_ROUNDS_DEFAULT", V_INT, 10},
 };
 
 /* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
@@ -1483,6 +1492,59 @@ static Val bi_len(Interp *I, const BuiltinCall *bc) {
     fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A->v[0]));
 }
 
+/* B_ISINSTANCE: Python's isinstance as Triton 3.6 calls it, on the traced
+ * values with constexprs unwrapped (code_generator's builtin_namespace):
+ * a compile-time int is an int, never a tl.constexpr; a runtime value (a
+ * number assigned to a name is one: Triton makes it a tensor) is a
+ * tl.tensor, as a block pointer is; a descriptor is a tensor_descriptor. */
+static int weak_number(Val v) {
+    return (v.kind == V_INT || v.kind == V_BOOL || v.kind == V_FLOAT) && !v.strong;
+}
+static int cls_int(Val v) { return weak_number(v) && v.kind != V_FLOAT; } /* bool is an int */
+static int cls_float(Val v) { return weak_number(v) && v.kind == V_FLOAT; }
+static int cls_bool(Val v) { return weak_number(v) && v.kind == V_BOOL; }
+static int cls_constexpr(Val v) { return (void)v, 0; } /* unwrapped: nothing is one */
+static int cls_tensor(Val v) {
+    return v.kind == V_EXPR || (v.kind == V_BLOCKPTR && !v.bp->desc) ||
+           (fe_is_number(v) && v.strong);
+}
+static int cls_desc(Val v) { return v.kind == V_BLOCKPTR && v.bp->desc; }
+static int cls_dtype(Val v) { return v.kind == V_DTYPE; }
+static int cls_pointer(Val v) { return v.kind == V_DTYPE && v.ptr && !v.n; }
+
+static const struct {
+    Builtin cls;
+    int (*test)(Val v);
+} classes[] = {{B_INT, cls_int},           {B_FLOAT, cls_float},
+               {B_BOOL, cls_bool},         {B_CONSTEXPR, cls_constexpr},
+               {B_CLS_TENSOR, cls_tensor}, {B_CLS_DESC, cls_desc},
+               {B_CLS_DTYPE, cls_dtype},   {B_POINTER_TYPE, cls_pointer}};
+
+static Val bi_isinstance(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    Val c = A->v[1];
+    int n = c.kind == V_TUPLE ? c.n : 1, hit = 0;
+    for (int k = 0; k < n; k++) {
+        Val one = c.kind == V_TUPLE ? c.items[k] : c;
+        size_t j = 0;
+        while (j < sizeof classes / sizeof classes[0] &&
+               (one.kind != V_FUNC || one.i != classes[j].cls))
+            j++;
+        if (j == sizeof classes / sizeof classes[0])
+            fe_fail(I, A->pos[1],
+                    "isinstance's classes are int, float, bool, tl.tensor, tl.tensor_descriptor, "
+                    "tl.dtype, tl.pointer_type, tl.constexpr or a tuple of them (got %s)",
+                    fe_kind_name(one));
+        hit |= classes[j].test(A->v[0]);
+    }
+    return fe_vbool(hit);
+}
+
+/* B_CLS_*: a class of triton.language, only for isinstance here. */
+static Val bi_class(Interp *I, const BuiltinCall *bc) {
+    fe_fail(I, bc->pos, "%s is a class: mytriton takes it in isinstance() only", bc->fn);
+}
+
 /* B_DEBUG_BARRIER */
 static Val bi_debug_barrier(Interp *I, const BuiltinCall *bc) {
     SrcPos pos = bc->pos;
@@ -1698,6 +1760,10 @@ static const BuiltinDef builtins[B_COUNT] = {
                       BF_TENSOR},
     [B_DEBUG_BARRIER] = {{"tl.debug_barrier", {0}, 0, 8, 0}, bi_debug_barrier, 0},
     [B_ASSUME] = {{"tl.assume", {"cond"}, 1, 8, 0}, bi_assume, 0},
+    [B_ISINSTANCE] = {{"isinstance", {"obj", "classinfo"}, 2, 8, 0}, bi_isinstance, 0, BF_PYTHON},
+    [B_CLS_TENSOR] = {{"tl.tensor", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CLS_DESC] = {{"tl.tensor_descriptor", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CLS_DTYPE] = {{"tl.dtype", {0}, 0, 8, 1}, bi_class, 0},
     [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
                   bi_random,
                   RNG_PHILOX},

@@ -227,6 +227,10 @@ typedef enum Builtin {
     B_GATHER,
     B_NEXT_POW2,
     B_SOFTMAX,
+    B_ISINSTANCE, /* Python's isinstance over the classes below, int, float, bool */
+    B_CLS_TENSOR, /* classes of triton.language, for isinstance: tl.tensor */
+    B_CLS_DESC,   /* tl.tensor_descriptor (and tensor_descriptor_base) */
+    B_CLS_DTYPE,  /* tl.dtype */
     B_COUNT
 } Builtin;
 
