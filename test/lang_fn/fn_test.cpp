@@ -378,6 +378,26 @@ FN_CASE(CoreConstexprsAndIsinstance) {
     EXPECT_EQ(m.get_i32(dflags, programs), std::vector<int32_t>(programs, 949));
 }
 
+// ---- timer_kernel: tl.extra.cuda.globaltimer, smid, num_warps, num_threads
+// (issue 51): facts of the values, which differ per run
+
+FN_CASE(CudaSpecialRegisters) {
+    const int n = 200, BLOCK = 64, programs = (n + BLOCK - 1) / BLOCK;
+    auto x = inputs(n, 3, -2.0f, 2.0f);
+    Mem m(b);
+    float *dx = m.in(x), *dout = m.out(n);
+    int32_t *dfacts = m.out_i32(4 * programs);
+    ASSERT_EQ(FN_LAUNCH(b, opt, timer, dx, dout, dfacts, n), 0);
+    sync(b);
+    std::vector<float> want(n);
+    for (int i = 0; i < n; i++) want[i] = x[i] * 2.0f;
+    EXPECT_EQ(m.get(dout, n), want);
+    // t1 >= t0 and t0 > 0; smid >= 0; Triton's num_warps (4) and num_threads
+    std::vector<int32_t> facts;
+    for (int p = 0; p < programs; p++) facts.insert(facts.end(), {3, 1, 4, 128});
+    EXPECT_EQ(m.get_i32(dfacts, 4 * programs), facts);
+}
+
 // ---- print_kernel: tl.device_print and print() -------------------------------
 
 std::vector<std::string> sorted_lines(const std::string &text) {

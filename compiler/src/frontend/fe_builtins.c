@@ -132,6 +132,15 @@ static const struct {
     {"N_ROUNDS_DEFAULT", V_INT, 10},
 };
 
+/* Functions of triton.language.extra.cuda (utils.py) besides libdevice. */
+static const struct {
+    const char *name;
+    Builtin b;
+} extra_members[] = {{"globaltimer", B_CUDA_SREG},
+                     {"smid", B_CUDA_SMID},
+                     {"num_warps", B_CUDA_WARPS},
+                     {"num_threads", B_CUDA_THREADS}};
+
 /* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
 static const struct {
     const char *name;
@@ -307,6 +316,8 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
             if (attr[0] == 'l') v.i = MOD_LIBDEVICE;
             v.s = arena_printf(I->a, "%s.%s", base.s, attr);
         }
+        for (size_t k = 0; k < sizeof extra_members / sizeof extra_members[0]; k++)
+            if (strcmp(attr, extra_members[k].name) == 0) v.kind = V_FUNC, v.i = extra_members[k].b;
         return v;
     case MOD_LIBDEVICE: return fe_libdevice_member(attr);
     case MOD_PROPAGATE_NAN:
@@ -408,8 +419,10 @@ static Val module_attribute(Interp *I, const PyNode *n, Val base, const char *at
                 math ? "tl.math" : "tl", attr);
     }
     if (base.i == MOD_TL_EXTRA)
-        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)", base.s,
-                attr);
+        fe_fail(I, n->pos,
+                "'%s.%s' is not supported by mytriton (of tl.extra: libdevice, globaltimer, smid, "
+                "num_warps, num_threads)",
+                base.s, attr);
     if (base.i == MOD_LIBDEVICE)
         fe_fail(I, n->pos,
                 "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
@@ -1104,6 +1117,38 @@ static Val bi_inline_asm(Interp *I, const BuiltinCall *bc) {
     return inline_asm(I, A, fn, pos);
 }
 
+/* B_CUDA_SREG, B_CUDA_SMID: Triton 3.6's tl.extra.cuda.globaltimer() and
+ * smid(), an inline asm reading a special register (`arg`: its row); the
+ * host backend reads a clock for %globaltimer and gives 0 for %smid. */
+static const struct {
+    const char *asm, *constraints;
+    DType dtype;
+    int pure;
+} cuda_sregs[] = {{"mov.u64 $0, %globaltimer;", "=l", DT_I64, 0},
+                  {"mov.u32 $0, %smid;", "=r", DT_I32, 1}};
+
+static Val bi_cuda_sreg(Interp *I, const BuiltinCall *bc) {
+    Args A;
+    memset(&A, 0, sizeof A);
+    for (int k = 0; k < 6; k++) A.pos[k] = bc->pos, A.given[k] = 1;
+    A.v[0].kind = A.v[1].kind = V_STR;
+    A.v[0].s = cuda_sregs[bc->arg].asm;
+    A.v[1].s = cuda_sregs[bc->arg].constraints;
+    A.v[2].kind = V_TUPLE;
+    A.v[3].kind = V_DTYPE;
+    A.v[3].i = cuda_sregs[bc->arg].dtype;
+    A.v[4] = fe_vbool(cuda_sregs[bc->arg].pure);
+    A.v[5] = fe_vint(1);
+    return inline_asm(I, &A, bc->fn, bc->pos);
+}
+
+/* B_CUDA_WARPS, B_CUDA_THREADS: Triton's options.num_warps (4 unless
+ * --num-warps gives it), times `arg` threads a warp: compile-time ints. */
+static Val bi_cuda_warps(Interp *I, const BuiltinCall *bc) {
+    int warps = I->ctx->num_warps > 0 ? I->ctx->num_warps : 4;
+    return fe_vint((int64_t)warps * bc->arg);
+}
+
 /* B_GATHER */
 static Val bi_gather(Interp *I, const BuiltinCall *bc) {
     const Args *A = &bc->A;
@@ -1764,6 +1809,10 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_CLS_TENSOR] = {{"tl.tensor", {0}, 0, 8, 1}, bi_class, 0},
     [B_CLS_DESC] = {{"tl.tensor_descriptor", {0}, 0, 8, 1}, bi_class, 0},
     [B_CLS_DTYPE] = {{"tl.dtype", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CUDA_SREG] = {{"tl.extra.cuda.globaltimer", {0}, 0, 8, 0}, bi_cuda_sreg, 0},
+    [B_CUDA_SMID] = {{"tl.extra.cuda.smid", {0}, 0, 8, 0}, bi_cuda_sreg, 1},
+    [B_CUDA_WARPS] = {{"tl.extra.cuda.num_warps", {0}, 0, 8, 0}, bi_cuda_warps, 1},
+    [B_CUDA_THREADS] = {{"tl.extra.cuda.num_threads", {0}, 0, 8, 0}, bi_cuda_warps, 32},
     [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
                   bi_random,
                   RNG_PHILOX},

@@ -231,6 +231,10 @@ typedef enum Builtin {
     B_CLS_TENSOR, /* classes of triton.language, for isinstance: tl.tensor */
     B_CLS_DESC,   /* tl.tensor_descriptor (and tensor_descriptor_base) */
     B_CLS_DTYPE,  /* tl.dtype */
+    B_CUDA_SREG,  /* tl.extra.cuda's globaltimer and smid (`arg`: the register's row) */
+    B_CUDA_WARPS, /* tl.extra.cuda's num_warps and num_threads (`arg`: 1, 32 per warp) */
+    B_CUDA_THREADS,
+    B_CUDA_SMID,
     B_COUNT
 } Builtin;
 

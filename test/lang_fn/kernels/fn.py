@@ -220,3 +220,20 @@ def classes_kernel(x_ptr, out_ptr, flags_ptr, M, N, BM: tl.constexpr, BN: tl.con
     mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
     tl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], tile + zero, mask=mask)
     tl.store(flags_ptr + pid, flags)
+
+
+@triton.jit
+def timer_kernel(x_ptr, out_ptr, facts_ptr, n, BLOCK: tl.constexpr):
+    # tl.extra.cuda's special registers and launch constants (issue 51): the
+    # clock read before and after the work, in source order
+    t0 = tl.extra.cuda.globaltimer()
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, x * 2.0, mask=offs < n)
+    t1 = tl.extra.cuda.globaltimer()
+    sm = tl.extra.cuda.smid()
+    facts = facts_ptr + tl.program_id(0) * 4
+    tl.store(facts, (t1 - t0 >= 0).to(tl.int32) + (t0 > 0).to(tl.int32) * 2)
+    tl.store(facts + 1, (sm >= 0).to(tl.int32))
+    tl.store(facts + 2, tl.extra.cuda.num_warps())
+    tl.store(facts + 3, tl.extra.cuda.num_threads())
