@@ -826,7 +826,7 @@ static void no_block_ptr_args(Interp *I, const Args *A, int k, int p, const char
 
 /* tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
  * the arguments broadcast to one shape (Triton's binary_op_type_checking
- * without promotion), one result dtype, up to three arguments (asm.h). */
+ * without promotion), one result dtype, up to ASM_MAX_ARGS arguments (asm_plan.h). */
 static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const char *what[2] = {"asm", "constraints"};
     for (int k = 0; k < 2; k++)
@@ -835,7 +835,9 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Val args = A->v[2];
     if (args.kind != V_LIST && args.kind != V_TUPLE)
         fe_fail(I, A->pos[2], "%s: args must be a list of values", fn);
-    if (args.n > 3) fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
+    if (args.n > ASM_MAX_ARGS)
+        fe_fail(I, A->pos[2], "%s: mytriton takes up to %d args (got %d)", fn, ASM_MAX_ARGS,
+                args.n);
     /* one dtype, or a tuple of them: a result each (a tuple of blocks) */
     Val dt = A->v[3];
     int several = dt.kind == V_TUPLE || dt.kind == V_LIST;
@@ -858,8 +860,8 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     int64_t pack = fe_need_int(I, A->v[5], A->pos[5], "pack");
     if (pack < 1 || pack > 16)
         fe_fail(I, A->pos[5], "%s: pack must be 1 to 16 (got %lld)", fn, (long long)pack);
-    Expr *e[3] = {NULL, NULL, NULL};
-    DType dts[3];
+    Expr *e[ASM_MAX_ARGS] = {NULL};
+    DType dts[ASM_MAX_ARGS];
     for (int k = 0; k < args.n; k++) {
         e[k] = fe_to_expr(I, args.items[k], A->pos[2], fn);
         if (e[k]->type.ptr || e[k]->type.dtype == DT_BOOL)
@@ -888,8 +890,8 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
             at.axis = r;
             for (int q = 0; q < nres; q++) at.results[q] = rts[q];
         }
-        Expr *x = fe_mk_op(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e[0],
-                           e[1], e[2], &at);
+        Expr *x =
+            fe_mk_opv(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e, &at);
         /* is_pure=False: runs where written, used or not (as a load keeps its place) */
         if (!pure) ptrvec_push(I->a, &I->list->pending, x);
         out.items[r] = fe_vexpr(x);

@@ -438,6 +438,9 @@ Expr *fe_new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t);
 Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos);
 Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1,
                Expr *a2, const Attrs *at);
+/* fe_mk_op of n (up to MT_MAX_OPERANDS) operands args[0..n). */
+Expr *fe_mk_opv(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *const *args,
+                const Attrs *at);
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
 Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
 Val fe_scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn);

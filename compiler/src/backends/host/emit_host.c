@@ -1031,7 +1031,7 @@ static void on_compute(void *be, const Inst *in) {
         return;
     }
     Iter it = iter_for(H, in, in->type);
-    const char *ops[3] = {NULL, NULL, NULL};
+    const char *ops[MT_MAX_OPERANDS] = {NULL, NULL, NULL};
     for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
     const char *e = elementwise(H, in, ops);
     if (!e) {
