@@ -927,6 +927,32 @@ void inline_asm_case(Target t) {
         ASSERT_EQ(h2f(hout[n + i]), -2.0f * h2f(h[i])) << "neg.f16x2 (pack=2), element " << i;
     }
 }
+
+// More than three asm operands (issue 51): x * x + x / 2 + (y & 255) / 4 in
+// two fma.rn, and the xor of y's low byte shifted 0 to 3 (pack=4).
+void inline_asm_many_case(Target t) {
+    const int n = 1000;
+    std::vector<float> x(n), out(n, -1.0f);
+    std::vector<int32_t> y(n), iout(n, -1);
+    for (int i = 0; i < n; i++) {
+        x[i] = (float)(i - 500) * 0.03f;
+        y[i] = (int32_t)(0x9E3779B9u * (uint32_t)(i + 1));
+    }
+    {
+        Buffers buf(t);
+        float *od = buf(out);
+        int32_t *id = buf(iout);
+        auto launch = t.opt == 1 ? launch_asm_many_o1 : launch_asm_many_o2;
+        buf.finish((int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), od, id,
+                               n));
+    }
+    for (int i = 0; i < n; i++) {
+        float f = std::fma(x[i], x[i], x[i] * 0.5f);
+        ASSERT_EQ(out[i], std::fma((float)(y[i] & 255), 0.25f, f)) << "element " << i;
+        uint32_t b = (uint32_t)y[i] & 255u;
+        ASSERT_EQ(iout[i], (int32_t)(b ^ (b >> 1) ^ (b >> 2) ^ (b >> 3))) << "element " << i;
+    }
+}
 #endif
 
 }  // namespace
@@ -959,6 +985,14 @@ TEST(CudaO1, inline_asm) {
 TEST(CudaO2, inline_asm) {
     MT_SKIP_WITHOUT_GPU();
     inline_asm_case(Target{false, 2});
+}
+TEST(CudaO1, inline_asm_many) {
+    MT_SKIP_WITHOUT_GPU();
+    inline_asm_many_case(Target{false, 1});
+}
+TEST(CudaO2, inline_asm_many) {
+    MT_SKIP_WITHOUT_GPU();
+    inline_asm_many_case(Target{false, 2});
 }
 #endif
 APPS_TESTS(grouped_gemm, grouped_gemm_case)

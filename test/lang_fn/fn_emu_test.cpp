@@ -13,6 +13,8 @@
 #include "cuda_runtime.h"
 #include "emu_fn_assert_o1.h"
 #include "emu_fn_assert_o2.h"
+#include "emu_fn_classes_o1.h"
+#include "emu_fn_classes_o2.h"
 #include "emu_fn_forms_o1.h"
 #include "emu_fn_forms_o2.h"
 #include "emu_fn_print2d_o1.h"
@@ -137,6 +139,21 @@ TEST(Emu, TritonForms) {
             EXPECT_EQ(out, want) << "n " << n;
             EXPECT_EQ(rows, want_rows) << "n " << n;
         }
+}
+
+// triton.language.core's constexprs and isinstance (issue 51): the
+// descriptor made once, the tile copied, the flags Triton's isinstance gives.
+TEST(Emu, CoreConstexprsAndIsinstance) {
+    const int M = 40, N = 16, programs = 3;
+    using Fn = cudaError_t (*)(cudaStream_t, const float *, float *, int32_t *, int32_t, int32_t);
+    for (Fn f : {launch_emu_fn_classes_o1, launch_emu_fn_classes_o2}) {
+        std::vector<float> x(M * N), out(M * N, -1.0f);
+        for (int e = 0; e < M * N; e++) x[e] = (float)((e * 5) % 17 - 8) * 0.5f;
+        std::vector<int32_t> flags(programs, -1);
+        EXPECT_EQ(f(nullptr, x.data(), out.data(), flags.data(), M, N), 0);
+        EXPECT_EQ(out, x);
+        EXPECT_EQ(flags, std::vector<int32_t>(programs, 949));
+    }
 }
 
 }  // namespace

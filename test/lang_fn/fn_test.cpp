@@ -360,6 +360,44 @@ FN_CASE(TritonForms) {
     }
 }
 
+// ---- classes_kernel: triton.language.core's CONSTEXPR_0 and
+// TRITON_MAX_TENSOR_NUMEL, isinstance as Triton 3.6 evaluates it (issue 51)
+
+FN_CASE(CoreConstexprsAndIsinstance) {
+    const int M = 40, N = 16, BM = 16, programs = (M + BM - 1) / BM;
+    std::vector<float> x(M * N);
+    for (int e = 0; e < M * N; e++) x[e] = (float)((e * 5) % 17 - 8) * 0.5f;
+    Mem m(b);
+    float *dx = m.in(x), *dout = m.out(M * N);
+    int32_t *dflags = m.out_i32(programs);
+    ASSERT_EQ(FN_LAUNCH(b, opt, classes, dx, dout, dflags, M, N), 0);
+    sync(b);
+    EXPECT_EQ(m.get(dout, M * N), x);
+    // int, tensor (a name assigned 0), tensor, dtype, tensor (a pointer
+    // parameter), float, int (True): 1 + 4 + 16 + 32 + 128 + 256 + 512
+    EXPECT_EQ(m.get_i32(dflags, programs), std::vector<int32_t>(programs, 949));
+}
+
+// ---- timer_kernel: tl.extra.cuda.globaltimer, smid, num_warps, num_threads
+// (issue 51): facts of the values, which differ per run
+
+FN_CASE(CudaSpecialRegisters) {
+    const int n = 200, BLOCK = 64, programs = (n + BLOCK - 1) / BLOCK;
+    auto x = inputs(n, 3, -2.0f, 2.0f);
+    Mem m(b);
+    float *dx = m.in(x), *dout = m.out(n);
+    int32_t *dfacts = m.out_i32(4 * programs);
+    ASSERT_EQ(FN_LAUNCH(b, opt, timer, dx, dout, dfacts, n), 0);
+    sync(b);
+    std::vector<float> want(n);
+    for (int i = 0; i < n; i++) want[i] = x[i] * 2.0f;
+    EXPECT_EQ(m.get(dout, n), want);
+    // t1 >= t0 and t0 > 0; smid >= 0; Triton's num_warps (4) and num_threads
+    std::vector<int32_t> facts;
+    for (int p = 0; p < programs; p++) facts.insert(facts.end(), {3, 1, 4, 128});
+    EXPECT_EQ(m.get_i32(dfacts, 4 * programs), facts);
+}
+
 // ---- print_kernel: tl.device_print and print() -------------------------------
 
 std::vector<std::string> sorted_lines(const std::string &text) {
@@ -719,6 +757,43 @@ TEST(Diagnostics, InlineAsm) {
                             "backend cannot run"),
               std::string::npos)
         << host.err;
+}
+
+// triton.language.core's module-level constexprs by every spelling, and
+// isinstance's classes (issue 51).
+TEST(Diagnostics, CoreConstexprsAndIsinstance) {
+    const std::string k =
+        std::string(kHeader) +
+        "import triton.language.core as tlc\n"
+        "from triton.language.core import CONSTEXPR_0\n"
+        "\n\n@triton.jit\ndef k(p, N: tl.constexpr):\n"
+        "    tl.static_assert(CONSTEXPR_0 == 0 and tlc.CONSTEXPR_0 == 0)\n"
+        "    tl.static_assert(tl.TRITON_MAX_TENSOR_NUMEL == 1048576)\n"
+        "    tl.static_assert(isinstance(N, int) and not isinstance(N, tl.constexpr))\n"
+        "    tl.static_assert(isinstance(tl.float16, tl.dtype))\n"
+        "    tl.static_assert(isinstance(p.dtype, tl.pointer_type))\n"
+        "    tl.static_assert(not isinstance(p, (tl.tensor_descriptor, int, float, bool)))\n"
+        "    o = tl.arange(0, N)\n"
+        "    tl.store(p + o, tl.load(p + o))\n";
+    auto d = compile_files("core_isinstance", {{"k.py", k}}, "*fp32", {"N=16"});
+    EXPECT_EQ(d.status, 0) << d.err;
+    auto body = [](const std::string &line) {
+        return std::string(kHeader) + "\n\n@triton.jit\ndef k(p):\n" + line +
+               "    tl.store(p, 1.0)\n";
+    };
+    auto cls = compile_files("isinstance_class",
+                             {{"k.py", body("    tl.static_assert(isinstance(p, tl.float32))\n")}},
+                             "*fp32");
+    EXPECT_EQ(cls.status, 1);
+    EXPECT_NE(cls.err.find("k.py:7:36: error: isinstance's classes are int, float, bool, "
+                           "tl.tensor"),
+              std::string::npos)
+        << cls.err;
+    auto call = compile_files("class_call", {{"k.py", body("    x = tl.tensor(p)\n")}}, "*fp32");
+    EXPECT_NE(call.err.find("k.py:7:9: error: tl.tensor is a class: mytriton takes it in "
+                            "isinstance() only"),
+              std::string::npos)
+        << call.err;
 }
 
 // triton.next_power_of_2, a Python function kernels call on compile-time

@@ -35,6 +35,7 @@ typedef struct MtContext {
     const char *python, *shim; /* to parse imported modules (NULL: no imports) */
     PtrVec deps;               /* const char *: the imported files, in order */
     int debug;                 /* tl.device_assert compiled in (--debug, Triton's debug=True) */
+    int num_warps;             /* --num-warps (0: not given), tl.extra.cuda.num_warps() */
     PtrVec files;              /* MtFile *: imported modules, by SrcPos.file - 1 */
     int parse_file;            /* the SrcPos.file of the nodes the AST reader makes */
 } MtContext;

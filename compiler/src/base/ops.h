@@ -3,6 +3,9 @@
 #ifndef MT_OPS_H
 #define MT_OPS_H
 
+/* The most operands an op takes: inline asm's arguments (ops.def's 8). */
+enum { MT_MAX_OPERANDS = 8 };
+
 enum {
     OPF_PURE = 1 << 0,        /* no side effect, no memory read: CSE, LICM, DCE */
     OPF_READS = 1 << 1,       /* reads memory: removable when unused, not merged */

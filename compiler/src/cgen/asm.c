@@ -19,9 +19,10 @@ const char *asm_helper_name(Arena *a, const Function *f, const Inst *in) {
         }
     int tail[11] = {
         in->attrs.pack, in->op, in->type.dtype, -1, -1, -1, in->attrs.axis, -1, -1, -1, -1};
-    for (int i = 0; i < in->nargs; i++) tail[3 + i] = asm_arg_dtype(f, in, i);
+    for (int i = 0; i < in->nargs && i < 3; i++) tail[3 + i] = asm_arg_dtype(f, in, i);
     for (int r = 0; r < in->attrs.nresults && r < 4; r++) tail[7 + r] = in->attrs.results[r];
     for (int k = 0; k < 11; k++) h = (h ^ (uint32_t)tail[k]) * 16777619u;
+    for (int i = 3; i < in->nargs; i++) h = (h ^ (uint32_t)asm_arg_dtype(f, in, i)) * 16777619u;
     return arena_printf(a, "mt_asm_%08x", (unsigned)h);
 }
 

@@ -423,6 +423,7 @@ static mt_compilation *compile_from(const mt_options *o, const ShimOutput *given
     ctx->unroll_limit = o->opt_level >= 2 ? 8 : 0;
     ctx->python = o->python;
     ctx->debug = o->debug;
+    ctx->num_warps = c->opts.num_warps;
     ctx->shim = o->shim;
     c->kernel = check ? frontend_params(ctx, c->module, o->kernel, sig, defs, ndefines)
                       : frontend_build(ctx, c->module, o->kernel, sig, defs, ndefines);

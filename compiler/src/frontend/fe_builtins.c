@@ -121,7 +121,25 @@ static const struct {
     {"_is_power_of_two", V_FUNC, B_STD_IS_POW2},
     {"PropagateNan", V_MODULE, MOD_PROPAGATE_NAN},
     {"extra", V_MODULE, MOD_TL_EXTRA},
+    /* classes, for isinstance (Triton evaluates it on the traced values) */
+    {"tensor", V_FUNC, B_CLS_TENSOR},
+    {"tensor_descriptor", V_FUNC, B_CLS_DESC},
+    {"tensor_descriptor_base", V_FUNC, B_CLS_DESC},
+    {"dtype", V_FUNC, B_CLS_DTYPE},
+    /* module-level constexprs of core.py (and random.py's round count) */
+    {"CONSTEXPR_0", V_INT, 0},
+    {"TRITON_MAX_TENSOR_NUMEL", V_INT, 1048576},
+    {"N_ROUNDS_DEFAULT", V_INT, 10},
 };
+
+/* Functions of triton.language.extra.cuda (utils.py) besides libdevice. */
+static const struct {
+    const char *name;
+    Builtin b;
+} extra_members[] = {{"globaltimer", B_CUDA_SREG},
+                     {"smid", B_CUDA_SMID},
+                     {"num_warps", B_CUDA_WARPS},
+                     {"num_threads", B_CUDA_THREADS}};
 
 /* Members of tl.math (besides the ops of ops.def marked OPF_CALL). */
 static const struct {
@@ -298,6 +316,8 @@ Val fe_module_member(Interp *I, Val base, const char *attr) {
             if (attr[0] == 'l') v.i = MOD_LIBDEVICE;
             v.s = arena_printf(I->a, "%s.%s", base.s, attr);
         }
+        for (size_t k = 0; k < sizeof extra_members / sizeof extra_members[0]; k++)
+            if (strcmp(attr, extra_members[k].name) == 0) v.kind = V_FUNC, v.i = extra_members[k].b;
         return v;
     case MOD_LIBDEVICE: return fe_libdevice_member(attr);
     case MOD_PROPAGATE_NAN:
@@ -399,8 +419,10 @@ static Val module_attribute(Interp *I, const PyNode *n, Val base, const char *at
                 math ? "tl.math" : "tl", attr);
     }
     if (base.i == MOD_TL_EXTRA)
-        fe_fail(I, n->pos, "'%s.%s' is not supported by mytriton (of tl.extra: libdevice)", base.s,
-                attr);
+        fe_fail(I, n->pos,
+                "'%s.%s' is not supported by mytriton (of tl.extra: libdevice, globaltimer, smid, "
+                "num_warps, num_threads)",
+                base.s, attr);
     if (base.i == MOD_LIBDEVICE)
         fe_fail(I, n->pos,
                 "'libdevice.%s' is not supported by mytriton (docs/language.md lists the libdevice "
@@ -804,7 +826,7 @@ static void no_block_ptr_args(Interp *I, const Args *A, int k, int p, const char
 
 /* tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
  * the arguments broadcast to one shape (Triton's binary_op_type_checking
- * without promotion), one result dtype, up to three arguments (asm.h). */
+ * without promotion), one result dtype, up to ASM_MAX_ARGS arguments (asm_plan.h). */
 static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     const char *what[2] = {"asm", "constraints"};
     for (int k = 0; k < 2; k++)
@@ -813,7 +835,9 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     Val args = A->v[2];
     if (args.kind != V_LIST && args.kind != V_TUPLE)
         fe_fail(I, A->pos[2], "%s: args must be a list of values", fn);
-    if (args.n > 3) fe_fail(I, A->pos[2], "%s: mytriton takes up to 3 args (got %d)", fn, args.n);
+    if (args.n > ASM_MAX_ARGS)
+        fe_fail(I, A->pos[2], "%s: mytriton takes up to %d args (got %d)", fn, ASM_MAX_ARGS,
+                args.n);
     /* one dtype, or a tuple of them: a result each (a tuple of blocks) */
     Val dt = A->v[3];
     int several = dt.kind == V_TUPLE || dt.kind == V_LIST;
@@ -836,8 +860,8 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
     int64_t pack = fe_need_int(I, A->v[5], A->pos[5], "pack");
     if (pack < 1 || pack > 16)
         fe_fail(I, A->pos[5], "%s: pack must be 1 to 16 (got %lld)", fn, (long long)pack);
-    Expr *e[3] = {NULL, NULL, NULL};
-    DType dts[3];
+    Expr *e[ASM_MAX_ARGS] = {NULL};
+    DType dts[ASM_MAX_ARGS];
     for (int k = 0; k < args.n; k++) {
         e[k] = fe_to_expr(I, args.items[k], A->pos[2], fn);
         if (e[k]->type.ptr || e[k]->type.dtype == DT_BOOL)
@@ -866,8 +890,8 @@ static Val inline_asm(Interp *I, const Args *A, const char *fn, SrcPos pos) {
             at.axis = r;
             for (int q = 0; q < nres; q++) at.results[q] = rts[q];
         }
-        Expr *x = fe_mk_op(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e[0],
-                           e[1], e[2], &at);
+        Expr *x =
+            fe_mk_opv(I, pure ? OP_INLINE_ASM : OP_INLINE_ASM_VOLATILE, fn, pos, args.n, e, &at);
         /* is_pure=False: runs where written, used or not (as a load keeps its place) */
         if (!pure) ptrvec_push(I->a, &I->list->pending, x);
         out.items[r] = fe_vexpr(x);
@@ -1093,6 +1117,38 @@ static Val bi_inline_asm(Interp *I, const BuiltinCall *bc) {
     const char *fn = bc->fn;
     SrcPos pos = bc->pos;
     return inline_asm(I, A, fn, pos);
+}
+
+/* B_CUDA_SREG, B_CUDA_SMID: Triton 3.6's tl.extra.cuda.globaltimer() and
+ * smid(), an inline asm reading a special register (`arg`: its row); the
+ * host backend reads a clock for %globaltimer and gives 0 for %smid. */
+static const struct {
+    const char *asm, *constraints;
+    DType dtype;
+    int pure;
+} cuda_sregs[] = {{"mov.u64 $0, %globaltimer;", "=l", DT_I64, 0},
+                  {"mov.u32 $0, %smid;", "=r", DT_I32, 1}};
+
+static Val bi_cuda_sreg(Interp *I, const BuiltinCall *bc) {
+    Args A;
+    memset(&A, 0, sizeof A);
+    for (int k = 0; k < 6; k++) A.pos[k] = bc->pos, A.given[k] = 1;
+    A.v[0].kind = A.v[1].kind = V_STR;
+    A.v[0].s = cuda_sregs[bc->arg].asm;
+    A.v[1].s = cuda_sregs[bc->arg].constraints;
+    A.v[2].kind = V_TUPLE;
+    A.v[3].kind = V_DTYPE;
+    A.v[3].i = cuda_sregs[bc->arg].dtype;
+    A.v[4] = fe_vbool(cuda_sregs[bc->arg].pure);
+    A.v[5] = fe_vint(1);
+    return inline_asm(I, &A, bc->fn, bc->pos);
+}
+
+/* B_CUDA_WARPS, B_CUDA_THREADS: Triton's options.num_warps (4 unless
+ * --num-warps gives it), times `arg` threads a warp: compile-time ints. */
+static Val bi_cuda_warps(Interp *I, const BuiltinCall *bc) {
+    int warps = I->ctx->num_warps > 0 ? I->ctx->num_warps : 4;
+    return fe_vint((int64_t)warps * bc->arg);
 }
 
 /* B_GATHER */
@@ -1483,6 +1539,59 @@ static Val bi_len(Interp *I, const BuiltinCall *bc) {
     fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A->v[0]));
 }
 
+/* B_ISINSTANCE: Python's isinstance as Triton 3.6 calls it, on the traced
+ * values with constexprs unwrapped (code_generator's builtin_namespace):
+ * a compile-time int is an int, never a tl.constexpr; a runtime value (a
+ * number assigned to a name is one: Triton makes it a tensor) is a
+ * tl.tensor, as a block pointer is; a descriptor is a tensor_descriptor. */
+static int weak_number(Val v) {
+    return (v.kind == V_INT || v.kind == V_BOOL || v.kind == V_FLOAT) && !v.strong;
+}
+static int cls_int(Val v) { return weak_number(v) && v.kind != V_FLOAT; } /* bool is an int */
+static int cls_float(Val v) { return weak_number(v) && v.kind == V_FLOAT; }
+static int cls_bool(Val v) { return weak_number(v) && v.kind == V_BOOL; }
+static int cls_constexpr(Val v) { return (void)v, 0; } /* unwrapped: nothing is one */
+static int cls_tensor(Val v) {
+    return v.kind == V_EXPR || (v.kind == V_BLOCKPTR && !v.bp->desc) ||
+           (fe_is_number(v) && v.strong);
+}
+static int cls_desc(Val v) { return v.kind == V_BLOCKPTR && v.bp->desc; }
+static int cls_dtype(Val v) { return v.kind == V_DTYPE; }
+static int cls_pointer(Val v) { return v.kind == V_DTYPE && v.ptr && !v.n; }
+
+static const struct {
+    Builtin cls;
+    int (*test)(Val v);
+} classes[] = {{B_INT, cls_int},           {B_FLOAT, cls_float},
+               {B_BOOL, cls_bool},         {B_CONSTEXPR, cls_constexpr},
+               {B_CLS_TENSOR, cls_tensor}, {B_CLS_DESC, cls_desc},
+               {B_CLS_DTYPE, cls_dtype},   {B_POINTER_TYPE, cls_pointer}};
+
+static Val bi_isinstance(Interp *I, const BuiltinCall *bc) {
+    const Args *A = &bc->A;
+    Val c = A->v[1];
+    int n = c.kind == V_TUPLE ? c.n : 1, hit = 0;
+    for (int k = 0; k < n; k++) {
+        Val one = c.kind == V_TUPLE ? c.items[k] : c;
+        size_t j = 0;
+        while (j < sizeof classes / sizeof classes[0] &&
+               (one.kind != V_FUNC || one.i != classes[j].cls))
+            j++;
+        if (j == sizeof classes / sizeof classes[0])
+            fe_fail(I, A->pos[1],
+                    "isinstance's classes are int, float, bool, tl.tensor, tl.tensor_descriptor, "
+                    "tl.dtype, tl.pointer_type, tl.constexpr or a tuple of them (got %s)",
+                    fe_kind_name(one));
+        hit |= classes[j].test(A->v[0]);
+    }
+    return fe_vbool(hit);
+}
+
+/* B_CLS_*: a class of triton.language, only for isinstance here. */
+static Val bi_class(Interp *I, const BuiltinCall *bc) {
+    fe_fail(I, bc->pos, "%s is a class: mytriton takes it in isinstance() only", bc->fn);
+}
+
 /* B_DEBUG_BARRIER */
 static Val bi_debug_barrier(Interp *I, const BuiltinCall *bc) {
     SrcPos pos = bc->pos;
@@ -1698,6 +1807,14 @@ static const BuiltinDef builtins[B_COUNT] = {
                       BF_TENSOR},
     [B_DEBUG_BARRIER] = {{"tl.debug_barrier", {0}, 0, 8, 0}, bi_debug_barrier, 0},
     [B_ASSUME] = {{"tl.assume", {"cond"}, 1, 8, 0}, bi_assume, 0},
+    [B_ISINSTANCE] = {{"isinstance", {"obj", "classinfo"}, 2, 8, 0}, bi_isinstance, 0, BF_PYTHON},
+    [B_CLS_TENSOR] = {{"tl.tensor", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CLS_DESC] = {{"tl.tensor_descriptor", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CLS_DTYPE] = {{"tl.dtype", {0}, 0, 8, 1}, bi_class, 0},
+    [B_CUDA_SREG] = {{"tl.extra.cuda.globaltimer", {0}, 0, 8, 0}, bi_cuda_sreg, 0},
+    [B_CUDA_SMID] = {{"tl.extra.cuda.smid", {0}, 0, 8, 0}, bi_cuda_sreg, 1},
+    [B_CUDA_WARPS] = {{"tl.extra.cuda.num_warps", {0}, 0, 8, 0}, bi_cuda_warps, 1},
+    [B_CUDA_THREADS] = {{"tl.extra.cuda.num_threads", {0}, 0, 8, 0}, bi_cuda_warps, 32},
     [B_PHILOX] = {{"tl.philox", {"seed", "c0", "c1", "c2", "c3", "n_rounds"}, 5, 8, 0},
                   bi_random,
                   RNG_PHILOX},

@@ -227,6 +227,14 @@ typedef enum Builtin {
     B_GATHER,
     B_NEXT_POW2,
     B_SOFTMAX,
+    B_ISINSTANCE, /* Python's isinstance over the classes below, int, float, bool */
+    B_CLS_TENSOR, /* classes of triton.language, for isinstance: tl.tensor */
+    B_CLS_DESC,   /* tl.tensor_descriptor (and tensor_descriptor_base) */
+    B_CLS_DTYPE,  /* tl.dtype */
+    B_CUDA_SREG,  /* tl.extra.cuda's globaltimer and smid (`arg`: the register's row) */
+    B_CUDA_WARPS, /* tl.extra.cuda's num_warps and num_threads (`arg`: 1, 32 per warp) */
+    B_CUDA_THREADS,
+    B_CUDA_SMID,
     B_COUNT
 } Builtin;
 
@@ -430,6 +438,9 @@ Expr *fe_new_expr(Interp *I, ExprKind kind, SrcPos pos, Type t);
 Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos);
 Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1,
                Expr *a2, const Attrs *at);
+/* fe_mk_op of n (up to MT_MAX_OPERANDS) operands args[0..n). */
+Expr *fe_mk_opv(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *const *args,
+                const Attrs *at);
 Expr *fe_to_expr(Interp *I, Val v, SrcPos pos, const char *what);
 Expr *fe_cast_to(Interp *I, Expr *e, DType dt, SrcPos pos);
 Val fe_scalar_fill(Interp *I, Val v, DType dt, SrcPos pos, const char *fn);

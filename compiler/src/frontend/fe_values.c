@@ -111,8 +111,13 @@ Expr *fe_mk_const(Interp *I, ConstVal c, SrcPos pos) {
 Expr *fe_mk_op(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *a0, Expr *a1,
                Expr *a2, const Attrs *at) {
     Expr *args[3] = {a0, a1, a2};
-    Type types[3] = {{0}};
-    uint8_t flags[3] = {0};
+    return fe_mk_opv(I, op, display, pos, n, args, at);
+}
+
+Expr *fe_mk_opv(Interp *I, Op op, const char *display, SrcPos pos, int n, Expr *const *args,
+                const Attrs *at) {
+    Type types[MT_MAX_OPERANDS] = {{0}};
+    uint8_t flags[MT_MAX_OPERANDS] = {0};
     for (int i = 0; i < n; i++) {
         if (args[i])
             types[i] = args[i]->type,

@@ -179,6 +179,8 @@ static void import_alias(Interp *I, const PyNode *s, const PyNode *alias) {
             Val v = fe_module_val(MOD_OTHER, arena_printf(I->a, "%s.%s", module, name));
             if (strcmp(name, "libdevice") == 0) v.i = MOD_LIBDEVICE;
             else if (strcmp(name, "cuda") == 0) v.i = MOD_TL_EXTRA;
+            else if (fe_module_member(I, fe_module_val(MOD_TL_EXTRA, module), name).kind == V_FUNC)
+                v = fe_module_member(I, fe_module_val(MOD_TL_EXTRA, module), name); /* smid */
             fe_env_set(I->a, &I->globals, bind, v, alias->pos);
             return;
         }

@@ -46,7 +46,8 @@ const char *asm_plan(Arena *a, const char *constraints, int pack, const DType *r
                      const DType *in, int nargs, AsmPlan *p) {
     memset(p, 0, sizeof *p);
     if (pack < 1 || pack > 16) return arena_printf(a, "pack must be 1 to 16 (got %d)", pack);
-    if (nres < 1 || nres > ASM_MAX_RESULTS || nargs < 0 || nargs > 3) return "too many operands";
+    if (nres < 1 || nres > ASM_MAX_RESULTS || nargs < 0 || nargs > ASM_MAX_ARGS)
+        return "too many operands";
     p->nres = nres;
     p->nargs = nargs;
     for (int g = 0; g < nres + nargs; g++) {
@@ -122,8 +123,8 @@ DType asm_arg_dtype(const Function *f, const Inst *in, int i) {
 }
 
 void asm_plan_of(Arena *a, const Function *f, const Inst *in, AsmPlan *p) {
-    DType args[3], res[ASM_MAX_RESULTS];
-    for (int i = 0; i < in->nargs && i < 3; i++) args[i] = asm_arg_dtype(f, in, i);
+    DType args[ASM_MAX_ARGS], res[ASM_MAX_RESULTS];
+    for (int i = 0; i < in->nargs && i < ASM_MAX_ARGS; i++) args[i] = asm_arg_dtype(f, in, i);
     int nres = in->attrs.nresults > 1 ? in->attrs.nresults : 1;
     for (int r = 0; r < nres && r < ASM_MAX_RESULTS; r++)
         res[r] = nres > 1 ? (DType)in->attrs.results[r] : (DType)in->type.dtype;

@@ -18,7 +18,8 @@
 enum {
     ASM_MAX_REGS = 64,
     ASM_MAX_RESULTS = 4,
-    ASM_MAX_GROUPS = ASM_MAX_RESULTS + 3,
+    ASM_MAX_ARGS = MT_MAX_OPERANDS, /* Triton takes any number; the SSA op up to 8 */
+    ASM_MAX_GROUPS = ASM_MAX_RESULTS + ASM_MAX_ARGS,
     ASM_NCLASSES = 5
 };
 

@@ -25,7 +25,7 @@ typedef struct Expr {
     Type type;
     SrcPos pos;
     int nargs;
-    struct Expr *args[3]; /* EX_OP operands; NULL for an absent mask/other */
+    struct Expr *args[MT_MAX_OPERANDS]; /* EX_OP operands; NULL for an absent mask/other */
     Attrs attrs;
     ConstVal c;     /* EX_CONST */
     int strong;     /* EX_CONST: a value Triton holds as a tensor (a

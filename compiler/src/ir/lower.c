@@ -191,6 +191,22 @@ static void lower_waiting(Lowerer *L, PtrVec *waiting, int idx) {
     waiting->len = 0;
 }
 
+/* The waiting ops with side effects of their own (inline asm with
+ * is_pure=False: a clock read) run in source order: each but the last is
+ * lowered before the statement's operands, which may use them in any
+ * order (`t1 - t0`); the last one follows them wherever it is lowered. */
+static void lower_effects_in_order(Lowerer *L, PtrVec *waiting) {
+    int last = -1;
+    for (int i = 0; i < waiting->len; i++) {
+        Waiting *w = waiting->items[i];
+        if (!w->e->lowered && op_has(w->e->op, OPF_WRITES)) last = i;
+    }
+    for (int i = 0; i < last; i++) {
+        Waiting *w = waiting->items[i];
+        if (!w->e->lowered && op_has(w->e->op, OPF_WRITES)) lower_expr(L, w->e);
+    }
+}
+
 /* Drops the memo entries made since `mark` (a region closes). */
 static void unmemo(Lowerer *L, int mark) {
     for (int i = mark; i < L->undo.len; i++) {
@@ -322,6 +338,7 @@ static void lower_stmts(Lowerer *L, PtrVec *stmts, Expr **tail, int ntail) {
     for (int i = 0; i < n; i++) {
         Stmt *s = stmts->items[i];
         for (int k = 0; k < s->pre_loads.len; k++) ptrvec_push(L->a, &waiting, &pre[i][k]);
+        lower_effects_in_order(L, &waiting);
         if (s->kind == STMT_STORE) lower_store(L, s->store, &waiting, i);
         else lower_loop(L, s->loop, s->pos, &waiting, i, stmt_writes(s));
     }

@@ -61,7 +61,7 @@ typedef struct Inst {
     int result; /* value number, -1 if none (store, for) */
     Type type;
     int nargs;
-    Operand args[3];
+    Operand args[MT_MAX_OPERANDS];
     Attrs attrs;
     SrcPos pos;
     Loop *loop; /* OP_FOR, OP_WHILE, OP_IF */

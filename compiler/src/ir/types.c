@@ -473,7 +473,7 @@ int op_result_type(Arena *a, Op op, const Type *args, const int *present, const 
 
 int op_result_type_named(Arena *a, Op op, const char *display, const Type *args, const int *present,
                          const Attrs *at, Type *out, const char **err) {
-    uint8_t flags[3];
+    uint8_t flags[MT_MAX_OPERANDS] = {0};
     for (int i = 0; i < 3; i++) flags[i] = (!present || present[i]) ? ARG_PRESENT : 0;
     return op_result_type_ex(a, op, display, args, flags, at, out, err);
 }
@@ -1160,7 +1160,7 @@ static int class_asm(const Query *q, Type *out, const char **err) {
     const Attrs *at = q->at;
     const Type *args = q->args;
     Type first = type_scalar(DT_NONE);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < MT_MAX_OPERANDS; i++) {
         if (!(q->flags[i] & ARG_PRESENT)) continue;
         if (args[i].ptr || args[i].dtype == DT_BOOL)
             FAIL("%s takes numbers, not %s (pass a pointer's address as an integer)", name,
@@ -1193,7 +1193,9 @@ static const RuleFn class_fns[] = {
 
 int op_result_type_ex(Arena *a, Op op, const char *display, const Type *args, const uint8_t *flags,
                       const Attrs *at, Type *out, const char **err) {
-    static const uint8_t all[3] = {ARG_PRESENT, ARG_PRESENT, ARG_PRESENT};
+    static const uint8_t all[MT_MAX_OPERANDS] = {ARG_PRESENT, ARG_PRESENT, ARG_PRESENT,
+                                                 ARG_PRESENT, ARG_PRESENT, ARG_PRESENT,
+                                                 ARG_PRESENT, ARG_PRESENT};
     const OpInfo *info = op_info(op);
     Query q = {a, op, display ? display : info->name, args, flags ? flags : all, at};
     int nargs = info->nargs < 0 ? 0 : info->nargs;

@@ -255,8 +255,8 @@ static int verify_inst(Verifier *V, const Inst *in) {
     if (op_has(in->op, OPF_VARIADIC) ? in->nargs < 0 || in->nargs > info->nargs
                                      : in->nargs != info->nargs)
         BAD("%s has %d operands (it takes %d)", where, in->nargs, info->nargs);
-    Type types[3];
-    uint8_t flags[3] = {0};
+    Type types[MT_MAX_OPERANDS];
+    uint8_t flags[MT_MAX_OPERANDS] = {0};
     for (int i = 0; i < in->nargs; i++) {
         if (!check_operand(V, in->args[i], where)) return 0;
         int optional = (in->op == OP_LOAD && i >= 1) ||

@@ -493,7 +493,7 @@ static Operand through(Rank *R, int v, const View *w, SrcPos pos) {
     default: break;
     }
     if (elementwise(d->op)) {
-        Operand args[3];
+        Operand args[MT_MAX_OPERANDS];
         Type shape = type_scalar(DT_NONE);
         for (int k = 0; k < d->nargs; k++) {
             Operand o = d->args[k];

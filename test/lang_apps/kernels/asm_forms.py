@@ -61,3 +61,24 @@ def asm_kernel(x_ptr, y_ptr, h_ptr, out_ptr, iout_ptr, hout_ptr, n, BLOCK: tl.co
                                      is_pure=True, pack=2)
     tl.store(hout_ptr + offs, neg, mask=mask)
     tl.store(hout_ptr + n + offs, neg2, mask=mask)
+
+
+@triton.jit
+def asm_many_kernel(x_ptr, y_ptr, out_ptr, iout_ptr, n, BLOCK: tl.constexpr):
+    # more than three operands, as Triton allows any number (issue 51): five
+    # of three dtypes (one a Python float), and four u8 operands packed four
+    # to a register (pack=4)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    y = tl.load(y_ptr + offs, mask=mask, other=0)
+    r = tl.inline_asm_elementwise(
+        "{ .reg .f32 t; cvt.rn.f32.s32 t, $4; fma.rn.f32 $0, $1, $2, $3; "
+        "fma.rn.f32 $0, t, $5, $0; }", "=f,f,f,f,r,f", [x, x, x * 0.5, y & 255, 0.25],
+        dtype=tl.float32, is_pure=True, pack=1)
+    b = y.to(tl.uint8)
+    m = tl.inline_asm_elementwise("xor.b32 $0, $1, $2; xor.b32 $0, $0, $3; xor.b32 $0, $0, $4;",
+                                  "=r,r,r,r,r", [b, b >> 1, b >> 2, (b >> 3).to(tl.uint8)],
+                                  dtype=tl.uint8, is_pure=True, pack=4)
+    tl.store(out_ptr + offs, r, mask=mask)
+    tl.store(iout_ptr + offs, m.to(tl.int32), mask=mask)

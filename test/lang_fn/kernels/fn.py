@@ -189,3 +189,51 @@ def forms_kernel(x_ptr, out_ptr, rows_ptr, n, BLOCK: tl.constexpr):
     rows = (tl.sum(acc, axis=1) > 0).to(flag.dtype)
     tl.store(out_ptr + offs_m[:, None] * BLOCK + offs_n[None, :], acc * scale.to(tl.float32))
     tl.store(rows_ptr + offs_m, rows + flag)
+
+
+@triton.jit
+def _maybe_desc(desc_or_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # the tutorials' _maybe_make_tensor_desc: isinstance on a traced value
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, [M, N], [N, 1], [BM, BN])
+
+
+@triton.jit
+def classes_kernel(x_ptr, out_ptr, flags_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # module-level constexprs of triton.language.core, and isinstance as
+    # Triton 3.6 evaluates it: on the traced values, constexprs unwrapped
+    # (issue 51)
+    tl.static_assert(BM * BN <= triton.language.core.TRITON_MAX_TENSOR_NUMEL)
+    pid = tl.program_id(0)
+    desc = _maybe_desc(_maybe_desc(x_ptr, M, N, BM, BN), M, N, BM, BN)
+    tile = desc.load([pid * BM, triton.language.core.CONSTEXPR_0])
+    zero = 0
+    flags = (isinstance(BM, int) * 1 + isinstance(BM, tl.constexpr) * 2 +
+             isinstance(zero, tl.tensor) * 4 + isinstance(zero, (int, float)) * 8 +
+             isinstance(tile, tl.tensor) * 16 + isinstance(tile.dtype, tl.dtype) * 32 +
+             isinstance(desc, tl.tensor) * 64 + isinstance(x_ptr, tl.tensor) * 128 +
+             isinstance(1.5, float) * 256 + isinstance(True, int) * 512)
+    offs_m = pid * BM + tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    tl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], tile + zero, mask=mask)
+    tl.store(flags_ptr + pid, flags)
+
+
+@triton.jit
+def timer_kernel(x_ptr, out_ptr, facts_ptr, n, BLOCK: tl.constexpr):
+    # tl.extra.cuda's special registers and launch constants (issue 51): the
+    # clock read before and after the work, in source order
+    t0 = tl.extra.cuda.globaltimer()
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, x * 2.0, mask=offs < n)
+    t1 = tl.extra.cuda.globaltimer()
+    sm = tl.extra.cuda.smid()
+    facts = facts_ptr + tl.program_id(0) * 4
+    tl.store(facts, (t1 - t0 >= 0).to(tl.int32) + (t0 > 0).to(tl.int32) * 2)
+    tl.store(facts + 1, (sm >= 0).to(tl.int32))
+    tl.store(facts + 2, tl.extra.cuda.num_warps())
+    tl.store(facts + 3, tl.extra.cuda.num_threads())

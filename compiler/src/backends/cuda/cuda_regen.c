@@ -47,10 +47,11 @@ const char *cuda_regen_op(CudaB *cb, const Inst *d, const char *row, const char 
     }
     default: break;
     }
-    const char *x[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < d->nargs && k < 3; k++)
+    const char *x[MT_MAX_OPERANDS] = {NULL, NULL, NULL};
+    for (int k = 0; k < d->nargs; k++)
         x[k] = d->args[k].kind == OPD_CONST ? cb_const_operand(cb, d, k)
                                             : render(emitter, d->args[k], row, col, axis);
+    if (op_class(d->op) == OC_ASM) return c_op_expr(cb->a, C_CUDA, cb->f, d, x);
     return cb_op_expr(cb, d, x[0], x[1], x[2]);
 }
 

@@ -828,7 +828,7 @@ static void on_shape(void *be, const Inst *in) {
 
 static void on_compute(void *be, const Inst *in) {
     Cuda *C = be;
-    const char *ops[3] = {NULL, NULL, NULL};
+    const char *ops[MT_MAX_OPERANDS] = {NULL, NULL, NULL};
     for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(C, in, k);
     line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result,
          c_op_expr(C->a, C_CUDA, C->f, in, ops));

@@ -557,6 +557,12 @@ static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
         if (in->op == OP_SUB && k == 1) a = arena_printf(C->a, "-(%s)", a);
         return hfma(C, rt, a, b, c);
     }
+    if (op_class(in->op) == OC_ASM) {
+        /* any number of operands: the helper's call */
+        const char *x[MT_MAX_OPERANDS] = {NULL};
+        for (int k = 0; k < in->nargs; k++) x[k] = E(C, in, k, l);
+        return c_op_expr(C->a, C_CUDA, C->f, in, x);
+    }
     return cb_op_expr(C, in, E(C, in, 0, l), in->nargs > 1 ? E(C, in, 1, l) : NULL,
                       in->nargs > 2 ? E(C, in, 2, l) : NULL);
 }
@@ -875,6 +881,7 @@ static const char *elem_at(CudaB *C, Operand o, Layout use, const char *row, con
         op_has(def->op, OPF_REGION) || def->op == OP_HINT || fused_mul(C, def, 0) ||
         fused_mul(C, def, 1))
         return NULL;
+    if (def->nargs > 3) return NULL; /* (an asm of more operands: not deferred) */
     const char *x[3] = {NULL, NULL, NULL};
     for (int k = 0; k < def->nargs && k < 3; k++) {
         if (def->args[k].kind == OPD_CONST) x[k] = cb_const_operand(C, def, k);

@@ -94,8 +94,9 @@ enum {
     N_SHR = 1 << 4   /* mt_shr_<dt>: '>>' */
 };
 enum {
-    NA_ODD = 1 << 0, /* mt_odd_double: a 64-bit integer as a double, rounded to odd */
-    NA_TF32 = 1 << 1 /* mt_tf32_trunc / mt_tf32_rna: f32 to TF32 (tl.dot) */
+    NA_ODD = 1 << 0,  /* mt_odd_double: a 64-bit integer as a double, rounded to odd */
+    NA_TF32 = 1 << 1, /* mt_tf32_trunc / mt_tf32_rna: f32 to TF32 (tl.dot) */
+    NA_TIMER = 1 << 2 /* mt_globaltimer: %globaltimer's nanoseconds (<time.h>) */
 };
 
 /* The elements an op loops over. */
@@ -989,8 +990,30 @@ static void on_shape(void *be, const Inst *in) {
     }
 }
 
+/* The inline asm the host can run: reads of PTX's special registers, as
+ * tl.extra.cuda's globaltimer() and smid() write them (a clock; the one
+ * "SM" of the host). */
+static const struct {
+    const char *asm, *constraints, *expr;
+    unsigned need;
+} host_sregs[] = {{"mov.u64 $0, %globaltimer;", "=l", "mt_globaltimer()", NA_TIMER},
+                  {"mov.u32 $0, %smid;", "=r", "0", 0}};
+
+static int host_sreg(Host *H, const Inst *in) {
+    for (size_t k = 0; k < sizeof host_sregs / sizeof host_sregs[0]; k++)
+        if (in->nargs == 0 && strcmp(in->attrs.text, host_sregs[k].asm) == 0 &&
+            strcmp(in->attrs.constraints, host_sregs[k].constraints) == 0) {
+            Iter it = iter_for(H, in, in->type);
+            H->need_any |= host_sregs[k].need;
+            define(H, in, &it, host_sregs[k].expr);
+            return 1;
+        }
+    return 0;
+}
+
 static void on_compute(void *be, const Inst *in) {
     Host *H = be;
+    if (op_class(in->op) == OC_ASM && host_sreg(H, in)) return;
     if (op_class(in->op) == OC_ASM) {
         /* PTX: nothing on a CPU runs it */
         mt_error(H->ctx, in->pos,
@@ -1008,7 +1031,7 @@ static void on_compute(void *be, const Inst *in) {
         return;
     }
     Iter it = iter_for(H, in, in->type);
-    const char *ops[3] = {NULL, NULL, NULL};
+    const char *ops[MT_MAX_OPERANDS] = {NULL, NULL, NULL};
     for (int k = 0; k < in->nargs; k++) ops[k] = opd_for(H, in, k, &it);
     const char *e = elementwise(H, in, ops);
     if (!e) {
@@ -1241,6 +1264,17 @@ static void emit_helpers(StrBuf *sb, const Host *H) {
                 "    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;\n"
                 "    v.u = (v.u + 0x1000u) & 0xffffe000u;\n"
                 "    return v.f;\n}\n");
+    if (H->need_any & NA_TIMER)
+        sb_puts(sb,
+                "/* %globaltimer: nanoseconds of a clock, monotonic where C has one. */\n"
+                "static inline int64_t mt_globaltimer(void) {\n"
+                "    struct timespec ts;\n"
+                "#ifdef TIME_MONOTONIC\n"
+                "    timespec_get(&ts, TIME_MONOTONIC);\n"
+                "#else\n"
+                "    timespec_get(&ts, TIME_UTC);\n"
+                "#endif\n"
+                "    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;\n}\n");
     sb_putc(sb, '\n');
 }
 
@@ -1293,6 +1327,7 @@ const char *emit_host_unit(MtContext *ctx, const Spec *s) {
     sb_puts(&sb, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n");
     if (H.stdio) sb_puts(&sb, "#include <stdio.h>\n");
     if (arena_needed || H.aborts) sb_puts(&sb, "#include <stdlib.h>\n");
+    if (H.need_any & NA_TIMER) sb_puts(&sb, "#include <time.h>\n");
     sb_putc(&sb, '\n');
     sb_puts(&sb, "#include \"mytriton/runtime.h\"\n");
     if (H.atomics) sb_puts(&sb, "#include \"mytriton/atomic.h\"\n");
