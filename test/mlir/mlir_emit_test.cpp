@@ -356,23 +356,25 @@ TEST(MlirEmit, ScansForwardAndReverseRoundNarrowFloatsAfterEachStep) {
     EXPECT_EQ(lower("emit_scan", e.text), "");
 }
 
-TEST(MlirEmit, CombinerReductionsShareOneBufferPerIteration) {
+TEST(MlirEmit, CombinerReductionsAreTreesOfShuffles) {
     auto e = emit_mlir(axis_kernels(), "combine_kernel", "*fp32, *fp32, i32", {{"BLOCK", "16"}});
     ASSERT_TRUE(e.ok) << e.diagnostics;
-    // tl.reduce / tl.associative_scan read their elements (take) from one buffer
+    // tl.reduce / tl.associative_scan: log2(16) = 4 steps, each element meeting
+    // the one whose position differs in bit i, through one shuffle buffer per
+    // dtype and size; the reduction then takes element 0 from one buffer
     size_t wg = e.text.find(" workgroup(");
     ASSERT_NE(wg, std::string::npos) << e.text;
     std::string attrs = e.text.substr(wg, e.text.find(") kernel", wg) - wg);
+    EXPECT_EQ(attrs.find("%smem_shuffle_f32_16 "), attrs.rfind("%smem_shuffle_f32_16 ")) << attrs;
     EXPECT_EQ(attrs.find("%red_smem_"), attrs.rfind("%red_smem_")) << attrs;
-    // in the loop: a barrier before the buffer is written again
+    for (const char *mask : {"%c1_i32", "%c2_i32", "%c4_i32", "%c8_i32"})
+        EXPECT_HAS(e.text, std::string("_src = arith.xori %tid, ") + mask + " : i32\n");
+    // a barrier between a shuffle buffer's write and its partner's read
     size_t store = e.text.find("memref.store ");
     ASSERT_NE(store, std::string::npos) << e.text;
-    EXPECT_EQ(e.text.find("memref.store ", store + 1), std::string::npos) << "stored once:\n"
-                                                                          << e.text;
-    EXPECT_HAS(e.text.substr(0, store), "        gpu.barrier\n        %v");
-    // element 3 of the axis: a constant position in the buffer
+    EXPECT_HAS(e.text.substr(store), "\n        gpu.barrier\n        %v");
     EXPECT_HAS(e.text, "_taken = memref.load %red_smem_");
-    EXPECT_HAS(e.text, "[%c3] : memref<16xf32, #gpu.address_space<workgroup>>\n");
+    EXPECT_HAS(e.text, "[%c0] : memref<16xf32, #gpu.address_space<workgroup>>\n");
     EXPECT_EQ(lower("emit_combine", e.text), "");
 }
 
