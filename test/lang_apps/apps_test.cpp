@@ -943,8 +943,8 @@ void inline_asm_many_case(Target t) {
         float *od = buf(out);
         int32_t *id = buf(iout);
         auto launch = t.opt == 1 ? launch_asm_many_o1 : launch_asm_many_o2;
-        buf.finish((int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), od, id,
-                               n));
+        buf.finish(
+            (int)launch(nullptr, mytriton_grid_1d((n + 255) / 256), buf(x), buf(y), od, id, n));
     }
     for (int i = 0; i < n; i++) {
         float f = std::fma(x[i], x[i], x[i] * 0.5f);
