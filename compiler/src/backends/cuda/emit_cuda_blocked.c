@@ -529,10 +529,13 @@ const char *cb_op_expr(CudaB *C, const Inst *in, const char *a, const char *b, c
 }
 
 /* Triton's LLVM fuses a product into the sum or difference that uses it
- * (fp-contract fast; NVPTX fuses aggressively, the left operand first):
- * a * b + c, a * b - c and c - a * b of 16-bit floats are one fma.rn.f16
- * (.bf16), a single rounding. The product of operand k of `in` when it is
- * fused so (nvcc contracts f32 itself). */
+ * (fp-contract fast): a * b + c, c + a * b, a * b - c and c - a * b of
+ * 16-bit floats are one fma.rn.f16 (.bf16), a single rounding. Where both
+ * operands are products, one is fused and the other rounded: Triton 3.6's
+ * PTX on sm_90 fuses the right product of a sum (a * b + c * d is
+ * fma(c, d, a * b)) and the left one of a difference (a * b - c * d is
+ * fma(a, b, -(c * d))). The product of operand k of `in` when it is fused
+ * so (nvcc contracts f32 itself). */
 static const Inst *fused_mul(const CudaB *C, const Inst *in, int k) {
     DType rt = (DType)in->type.dtype;
     if ((in->op != OP_ADD && in->op != OP_SUB) || (rt != DT_F16 && rt != DT_BF16)) return NULL;
@@ -542,8 +545,8 @@ static const Inst *fused_mul(const CudaB *C, const Inst *in, int k) {
         const Inst *d = o.kind == OPD_VALUE ? C->f->defs[o.id] : NULL;
         if (d && d->op == OP_MUL && d->type.dtype == rt) m[q] = d;
     }
-    if (k == 0) return m[0];
-    return m[0] ? NULL : m[1];
+    int first = in->op == OP_ADD && m[1] ? 1 : 0; /* the product fused */
+    return k == first ? m[k] : (m[first] ? NULL : m[k]);
 }
 
 static const char *binary_expr(CudaB *C, const Inst *in, Layout l) {
