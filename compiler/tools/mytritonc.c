@@ -56,8 +56,10 @@ static const char usage[] =
     "                       integer divisible by 16 (as :16 on each of them in the signature)\n"
     "  --debug              compile tl.device_assert in (as Triton's debug=True or\n"
     "                       TRITON_DEBUG=1); without it device_assert is no code\n"
-    "  --emit=STAGE         print a stage: ast, expr, ssa, layout, cuda, header, host, mlir,\n"
-    "                       mlir-launcher (repeatable; default without -o: cuda)\n"
+    "  --emit=STAGE         print a stage: ast, expr, ssa, layout, explain, cuda, header, host,\n"
+    "                       mlir, mlir-launcher (repeatable; default without -o: cuda)\n"
+    "  --explain            also print on stderr, as notes, the path each tl.dot takes on the\n"
+    "                       CUDA backend: tensor cores and how, or CUDA cores and why\n"
     "  --backends LIST      comma-separated: cuda, host, mlir (default cuda); what -o writes\n"
     "  -o DIR               write DIR/NAME.cu and DIR/NAME.h (and DIR/NAME_host.c for host,\n"
     "                       DIR/NAME.mlir for mlir); an unchanged file is not rewritten\n"
@@ -407,7 +409,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
     o.opt_level = 2;
     mt_define *defs = calloc((size_t)argc + 1, sizeof *defs);
     mt_stage stages[64];
-    int nstages = 0;
+    int nstages = 0, explain = 0;
     const char *outdir = NULL, *shim = NULL, *python = NULL, *mlir_binary = NULL, *depfile = NULL;
     mt_dispatch_config *configs = da->configs;
     const char **keys = da->keys, **restore = da->restore;
@@ -459,6 +461,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
             o.num_stages = (int)v;
         } else if (strcmp(arg, "--divisibility-16") == 0) o.divisibility16 = 1;
         else if (strcmp(arg, "--debug") == 0) o.debug = 1;
+        else if (strcmp(arg, "--explain") == 0) explain = 1;
         else if (OPTION("--config")) configs[dispatch.nconfigs++].text = val;
         else if (OPTION("--when")) {
             if (!dispatch.nconfigs) {
@@ -514,22 +517,18 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
             static const struct {
                 const char *name;
                 mt_stage stage;
-            } names[] = {{"ast", MT_EMIT_AST},
-                         {"expr", MT_EMIT_EXPR},
-                         {"ssa", MT_EMIT_SSA},
-                         {"layout", MT_EMIT_LAYOUT},
-                         {"cuda", MT_EMIT_CUDA},
-                         {"header", MT_EMIT_HEADER},
-                         {"host", MT_EMIT_HOST},
-                         {"mlir", MT_EMIT_MLIR},
-                         {"mlir-launcher", MT_EMIT_MLIR_LAUNCHER}};
+            } names[] = {{"ast", MT_EMIT_AST},         {"expr", MT_EMIT_EXPR},
+                         {"ssa", MT_EMIT_SSA},         {"layout", MT_EMIT_LAYOUT},
+                         {"explain", MT_EMIT_EXPLAIN}, {"cuda", MT_EMIT_CUDA},
+                         {"header", MT_EMIT_HEADER},   {"host", MT_EMIT_HOST},
+                         {"mlir", MT_EMIT_MLIR},       {"mlir-launcher", MT_EMIT_MLIR_LAUNCHER}};
             int found = -1;
             for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
                 if (strcmp(val, names[k].name) == 0) found = (int)names[k].stage;
             if (found < 0) {
                 free_defines(defs, o.ndefines);
                 return usage_error(
-                    "unknown stage '%s' (stages: ast, expr, ssa, layout, cuda, "
+                    "unknown stage '%s' (stages: ast, expr, ssa, layout, explain, cuda, "
                     "header, host, mlir, mlir-launcher)",
                     val);
             }
@@ -618,6 +617,8 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
         if (o.backends & MT_BACKEND_HOST) host = mt_emit(c, MT_EMIT_HOST);
         if (o.backends & MT_BACKEND_MLIR) mlir = mt_emit(c, MT_EMIT_MLIR);
     }
+    const char *explained =
+        explain && mt_ok(c) && (o.backends & MT_BACKEND_CUDA) ? mt_emit(c, MT_EMIT_EXPLAIN) : NULL;
     if (!mt_ok(c)) {
         fputs(mt_diagnostics(c), stderr);
         rc = 1;
@@ -644,6 +645,7 @@ static int compile_main(int argc, char **argv, DispatchArgs *da, int check) {
         }
     } else {
         fputs(mt_diagnostics(c), stderr);
+        if (explained) fputs(explained, stderr);
         for (int k = 0; k < nstages; k++) fputs(texts[k], stdout);
         if (outdir) {
             mkdir(outdir, 0755);

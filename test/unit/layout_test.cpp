@@ -329,6 +329,67 @@ struct RowSums {
     }
 };
 
+// --emit=explain: each tl.dot's path on the CUDA backend, as notes at
+// the dot's line: the per-dot tensor cores of the blocked emitter and how
+// its warps tile the result, or the CUDA cores and why.
+Compiled explain_dot(const std::string &tag, const std::string &dt, int m, int n, int k,
+                     const std::string &precision, int opt, int num_warps = 0) {
+    std::string body =
+        "    rm = tl.arange(0, M)\n"
+        "    rn = tl.arange(0, N)\n"
+        "    rk = tl.arange(0, K)\n"
+        "    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])\n"
+        "    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])\n"
+        "    c = tl.dot(a, b, input_precision=P)\n"
+        "    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)\n";
+    CompileArgs a;
+    a.path = write_kernel(tag, "k.py",
+                          kernel_text("a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, "
+                                      "K: tl.constexpr, P: tl.constexpr",
+                                      body));
+    a.signature = "*" + dt + ", *" + dt + ", *fp32";
+    a.defines = {{"M", std::to_string(m)},
+                 {"N", std::to_string(n)},
+                 {"K", std::to_string(k)},
+                 {"P", precision}};
+    a.opt_level = opt;
+    a.num_warps = num_warps;
+    a.explain = true;
+    return compile(a);
+}
+
+TEST(Explain, EachDotSaysItsPath) {
+    Compiled r = explain_dot("explain_tc", "bf16", 64, 64, 64, "tf32", 2, 4);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.explain,
+                    "k.py:12:9: note: tl.dot (64 x 64) @ (64 x 64) bf16 -> f32: tensor cores: "
+                    "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32, 2 x 2 warps of 32 x 32, "
+                    "operands staged in shared memory\n"))
+        << r.explain;
+    EXPECT_TRUE(has(r.cuda, "/* tl.dot on tensor cores: ")) << "the note and the kernel agree";
+
+    r = explain_dot("explain_ieee", "fp32", 64, 64, 64, "ieee", 2, 4);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.explain,
+                    "tl.dot (64 x 64) @ (64 x 64) f32 (ieee) -> f32: CUDA cores: "
+                    "input_precision=\"ieee\""))
+        << r.explain;
+    EXPECT_FALSE(has(r.cuda, "/* tl.dot on tensor cores: "));
+
+    r = explain_dot("explain_x3", "fp32", 64, 64, 64, "tf32x3", 2, 4);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.explain, "f32 (tf32x3) -> f32: CUDA cores: input_precision=\"tf32x3\""))
+        << r.explain;
+
+    r = explain_dot("explain_small", "fp16", 16, 16, 16, "tf32", 2);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.explain, "-> f32: tensor cores: mma.sync by warps")) << r.explain;
+
+    r = explain_dot("explain_o1", "fp16", 16, 16, 16, "tf32", 1);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.explain, "CUDA cores: -O1 keeps the seed's K loop")) << r.explain;
+}
+
 TEST(LayoutVerify, AcceptsThePlanOfAnalyzedTiles) {
     RowSums k;
     EXPECT_VALID(k.s);

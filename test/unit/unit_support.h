@@ -219,6 +219,7 @@ struct Compiled {
     bool ok = false;
     std::string diagnostics;
     std::string ssa, cuda, layout;
+    std::string explain;  // --emit=explain, when CompileArgs.explain asks
 };
 
 struct CompileArgs {
@@ -230,6 +231,7 @@ struct CompileArgs {
     int opt_level = 2;
     int num_warps = 0;
     const char *python = MT_TEST_PYTHON;
+    bool explain = false;
 };
 
 // Compiles with the library; ssa/cuda are filled when they succeed.
@@ -256,6 +258,8 @@ inline Compiled compile(const CompileArgs &args) {
         if (cu) r.cuda = cu;
         const char *l = mt_emit(c, MT_EMIT_LAYOUT);
         if (l) r.layout = l;
+        const char *e = args.explain ? mt_emit(c, MT_EMIT_EXPLAIN) : nullptr;
+        if (e) r.explain = e;
     }
     r.ok = mt_ok(c) != 0;
     r.diagnostics = mt_diagnostics(c);

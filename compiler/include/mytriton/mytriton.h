@@ -100,8 +100,10 @@ typedef enum mt_stage {
     MT_EMIT_DISPATCH_HEADER, /* options.dispatch: NAME.h of the dispatcher */
     MT_EMIT_DISPATCH_CUDA,   /* NAME.cu: launch_NAME over the variants */
     MT_EMIT_DISPATCH_HOST,   /* NAME_host.c: launch_NAME_host over them */
-    MT_EMIT_LAYOUT           /* the SSA with each value's layout over the
+    MT_EMIT_LAYOUT,          /* the SSA with each value's layout over the
                             * threads of a CUDA block (DESIGN 8b) */
+    MT_EMIT_EXPLAIN          /* each tl.dot's path on the CUDA backend, as notes:
+                            * tensor cores and how, or CUDA cores and why */
 } mt_stage;
 
 typedef struct mt_compilation mt_compilation;

@@ -8,6 +8,7 @@
 #include "driver/compile.h"
 #include "backends/cuda/cuda_attn.h"
 #include "backends/cuda/cuda_blocked.h"
+#include "backends/cuda/cuda_dot_tc.h"
 #include "launch/emit.h"
 #include "frontend/frontend.h"
 #include "layout/layout.h"
@@ -22,7 +23,7 @@
 
 /* The largest tile: one thread per element at -O1, up to 64 elements per
  * thread of a 1024-thread block at -O2. */
-enum { STAGE_COUNT = 13, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
+enum { STAGE_COUNT = 14, MAX_TILE_O1 = 1024, MAX_TILE_O2 = 65536 };
 /* The shared memory a CUDA block may have (sm_90: 227 KiB); the bytes of
  * a CUDA kernel's parameters (CUDA 12.1 and later on Volta and newer). */
 enum { MAX_SMEM = 227 * 1024, MAX_PARAM_BYTES = 32764 };
@@ -632,6 +633,80 @@ static int check_param_bytes(mt_compilation *c) {
     return 0;
 }
 
+/* The dots of block b and the blocks under it, in order. */
+static void dots_of(Arena *a, const Block *b, PtrVec *out) {
+    for (int i = 0; i < b->items.len; i++) {
+        Inst *in = b->items.items[i];
+        if (in->op == OP_DOT) ptrvec_push(a, out, in);
+        Block *sub[2];
+        int n = in->loop ? ssa_blocks(in, sub) : 0;
+        for (int k = 0; k < n; k++) dots_of(a, sub[k], out);
+    }
+}
+
+/* Lines of `text` each once, in the order of their first occurrence, with
+ * " (N copies: an unrolled loop)" where one occurs N > 1 times. */
+static const char *unique_lines(Arena *a, const char *text) {
+    PtrVec lines = {0};
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        ptrvec_push(a, &lines, arena_strndup(a, p, n));
+        p += n + (nl != NULL);
+    }
+    StrBuf sb;
+    sb_init(&sb, a);
+    for (int i = 0; i < lines.len; i++) {
+        int copies = 0, first = 1;
+        for (int k = 0; k < lines.len; k++) {
+            if (strcmp(lines.items[k], lines.items[i]) != 0) continue;
+            if (k < i) first = 0;
+            copies++;
+        }
+        if (!first) continue;
+        sb_puts(&sb, lines.items[i]);
+        if (copies > 1) sb_printf(&sb, " (%d copies: an unrolled loop)", copies);
+        sb_puts(&sb, "\n");
+    }
+    return sb_str(&sb);
+}
+
+/* --emit=explain: the path of each tl.dot on the CUDA backend, as notes
+ * "FILE:LINE:COL: note: tl.dot ...: tensor cores: how" or "...: CUDA
+ * cores: why" (docs/dot.md). The blocked emitter reports its own
+ * decisions (emit_cuda_blocked_explain). */
+static const char *explain(mt_compilation *c) {
+    if (!need_layout(c)) return NULL;
+    Arena *a = c->ctx->arena;
+    const char *file = c->ctx->filename;
+    StrBuf sb;
+    sb_init(&sb, a);
+    if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked) {
+        const char *notes = emit_cuda_blocked_explain(a, c->f, c->layout, c->param_div);
+        for (const char *p = notes; *p;) {
+            const char *nl = strchr(p, '\n'), *text = strstr(p, ": ");
+            int head = (int)(text - p);
+            sb_printf(&sb, "%s:%.*s: note: %.*s\n", file, head, p, (int)(nl - text - 2), text + 2);
+            p = nl + 1;
+        }
+        return unique_lines(a, sb_str(&sb));
+    }
+    PtrVec dots = {0};
+    dots_of(a, &c->f->body, &dots);
+    for (int i = 0; i < dots.len; i++) {
+        const Inst *in = dots.items[i];
+        const char *path =
+            c->attn  ? "tensor cores: the attention plan (emit_cuda_attn.c: both dots of each "
+                       "iteration on mma.sync, wgmma on sm_90a)"
+            : c->mma ? "tensor cores: the matmul plan (emit_cuda_mma.c: mma.sync, wgmma on "
+                       "sm_90a, the K loop's copies in a ring of num_stages)"
+                     : emit_cuda_dot_path(a, c->f, in, c->opts.opt_level >= 2);
+        sb_printf(&sb, "%s:%d:%d: note: %s: %s\n", file, in->pos.line, in->pos.col,
+                  cuda_dot_describe(a, c->f, in), path);
+    }
+    return unique_lines(a, sb_str(&sb));
+}
+
 static const char *produce(mt_compilation *c, mt_stage stage) {
     Arena *a = c->ctx->arena;
     StrBuf sb;
@@ -652,6 +727,7 @@ static const char *produce(mt_compilation *c, mt_stage stage) {
     case MT_EMIT_LAYOUT:
         if (!need_layout(c)) return NULL;
         return layout_print(a, c->f, c->layout);
+    case MT_EMIT_EXPLAIN: return explain(c);
     case MT_EMIT_CUDA:
         if (!need_layout(c) || !check_param_bytes(c)) return NULL;
         if ((c->opts.opt_level >= 2 && !c->tile.dot_box) || c->box_blocked) {

@@ -36,6 +36,9 @@ const char *emit_cuda_kernel(Arena *a, const Function *f, const TileInfo *tile, 
 /* The same; tensor_cores: tl.dot through mma.sync on sm_80+ (-O2). */
 const char *emit_cuda_kernel_ex(Arena *a, const Function *f, const TileInfo *tile,
                                 const char *symbol, int tensor_cores);
+/* --emit=explain: the path emit_cuda_kernel_ex takes for dot `in`,
+ * "tensor cores: ..." or "CUDA cores: why". */
+const char *emit_cuda_dot_path(Arena *a, const Function *f, const Inst *in, int tensor_cores);
 /* The definitions of mt_tf32_trunc and mt_tf32_rna (tl.dot's TF32 on CUDA
  * cores), once per translation unit. */
 const char *cuda_tf32_helpers(void);

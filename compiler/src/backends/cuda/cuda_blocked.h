@@ -42,6 +42,7 @@ typedef struct CudaB {
     const char *tid;          /* the thread's index in its program: threadIdx.x, or mt_lane
                                * in a block of several programs (TileInfo.group_m) */
     int progs;                /* programs per block (group_m * group_n; 1: one) */
+    StrBuf *notes;            /* --emit=explain: each dot's path, "line:col: ..." lines */
 } CudaB;
 
 void cb_line(CudaB *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -84,6 +85,11 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
  * signature's divisibility hints (or NULL). */
 const char *emit_cuda_blocked(Arena *a, const Function *f, const struct LayoutPlan *plan,
                               const char *symbol, const int *param_div);
+/* --emit=explain: the path of each tl.dot of that kernel, one
+ * "line:col: tl.dot ...: tensor cores: ..." (or "CUDA cores: why") line
+ * each, in the order they are emitted. */
+const char *emit_cuda_blocked_explain(Arena *a, const Function *f, const struct LayoutPlan *plan,
+                                      const int *param_div);
 /* The same kernel running tile->group_m x tile->group_n programs per block
  * (symbol: tile_group_symbol's), for grids whose x and y they divide. */
 const char *emit_cuda_blocked_grouped(Arena *a, const Function *f, const struct LayoutPlan *plan,

@@ -29,6 +29,16 @@ typedef struct DotTc {
  * are the caller's to check), filling P. */
 int cuda_dot_tc_plan(const Function *f, const Inst *in, DotTc *P);
 
+/* The same, with the reason it declines (NULL: taken; for --emit=explain). */
+const char *cuda_dot_tc_why(Arena *a, const Function *f, const Inst *in, DotTc *P);
+
+/* Why the program's block cannot run planned dot P (NULL: it can): its
+ * warps must tile the result; and the path taken, in words. */
+const char *cuda_dot_tc_fit(Arena *a, const DotTc *P, const TileInfo *t, int progs);
+const char *cuda_dot_tc_taken(Arena *a, const DotTc *P, const TileInfo *t);
+/* "tl.dot (M x K) @ (K x N) bf16 -> fp32": the dot in words. */
+const char *cuda_dot_describe(Arena *a, const Function *f, const Inst *in);
+
 /* Opens the path for dot `in` (result declared, pool barrier done):
  * `#if` the architecture has the instruction, the path's block, `#else`;
  * the caller emits the CUDA-core fallback and `#endif`. 0 (nothing

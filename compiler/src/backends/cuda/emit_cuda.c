@@ -433,14 +433,31 @@ static const char *tf32(Cuda *C, const char *x, int rna) {
  * CUDA-core path). */
 typedef enum MmaKind { MMA_NONE, MMA_F16, MMA_BF16, MMA_TF32, MMA_S8 } MmaKind;
 
-static MmaKind mma_kind(const Cuda *C, const Inst *in) {
-    if (!C->tensor_cores || in->attrs.axis > 1) return MMA_NONE; /* (batched: CUDA cores) */
-    DType it = (DType)operand_type(C->f, in->args[0]).dtype;
+static MmaKind kind_of(const Function *f, const Inst *in, int tensor_cores) {
+    if (!tensor_cores || in->attrs.axis > 1) return MMA_NONE; /* (batched: CUDA cores) */
+    DType it = (DType)operand_type(f, in->args[0]).dtype;
     if (it == DT_F16) return MMA_F16;
     if (it == DT_BF16) return MMA_BF16;
     if (it == DT_F32) return in->attrs.flag == DOT_TF32 ? MMA_TF32 : MMA_NONE;
     if (it == DT_I8) return MMA_S8;
     return MMA_NONE;
+}
+
+static MmaKind mma_kind(const Cuda *C, const Inst *in) {
+    return kind_of(C->f, in, C->tensor_cores);
+}
+
+const char *emit_cuda_dot_path(Arena *a, const Function *f, const Inst *in, int tensor_cores) {
+    DType it = (DType)operand_type(f, in->args[0]).dtype;
+    if (kind_of(f, in, tensor_cores) != MMA_NONE)
+        return "tensor cores: mma.sync by warps over the tile's operands in shared memory "
+               "(one thread per element of a tile of at most 1024)";
+    if (!tensor_cores) return "CUDA cores: -O1 keeps the seed's K loop per thread (-O2 does not)";
+    if (in->attrs.axis > 1) return "CUDA cores: a batched (rank-3) dot";
+    if (it == DT_F32)
+        return in->attrs.flag == DOT_IEEE ? "CUDA cores: input_precision=\"ieee\""
+                                          : "CUDA cores: input_precision=\"tf32x3\"";
+    return arena_printf(a, "CUDA cores: %s operands", dtype_name(it));
 }
 
 /* The CUDA-core K loop of thread (tile_i, tile_j): fused multiply-adds in

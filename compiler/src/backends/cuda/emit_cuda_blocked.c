@@ -1687,10 +1687,17 @@ void cb_dot_tile_io(CudaB *C, const Inst *in, const char *buf, int ld, int write
  * follows is its #else. */
 static int dot_tensor_cores(CudaB *C, const Inst *in) {
     DotTc P;
-    if (!cuda_dot_tc_plan(C->f, in, &P) || cb_layout(C, in->result) != LAYOUT_TILE ||
-        value_layout(C, in, 0) != LAYOUT_TILE || value_layout(C, in, 1) != LAYOUT_TILE)
-        return 0;
-    return cuda_dot_tc_open(C, in, &P);
+    Arena *a = C->notes ? C->a : NULL; /* (reasons in words for --emit=explain) */
+    const char *why = cuda_dot_tc_why(a, C->f, in, &P);
+    if (!why && (cb_layout(C, in->result) != LAYOUT_TILE || value_layout(C, in, 0) != LAYOUT_TILE ||
+                 value_layout(C, in, 1) != LAYOUT_TILE))
+        why = "an operand or the result is not held in the tile's layout";
+    if (!why) why = cuda_dot_tc_fit(a, &P, C->tile, C->progs);
+    if (C->notes)
+        sb_printf(C->notes, "%d:%d: %s: %s%s\n", in->pos.line, in->pos.col,
+                  cuda_dot_describe(C->a, C->f, in), why ? "CUDA cores: " : "tensor cores: ",
+                  why ? why : cuda_dot_tc_taken(C->a, &P, C->tile));
+    return why ? 0 : cuda_dot_tc_open(C, in, &P);
 }
 
 static void emit_dot(CudaB *C, const Inst *in) {
@@ -2387,10 +2394,12 @@ int cuda_blocked_group(Arena *a, const Function *f, const TileInfo *tile, const 
 }
 
 static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *plan,
-                               const char *symbol, const int *param_div, int grouped) {
+                               const char *symbol, const int *param_div, int grouped,
+                               StrBuf *notes) {
     const TileInfo *tile = plan->tile;
     CudaB C = {0};
     cb_init(&C, a, f, tile, param_div);
+    C.notes = notes;
     int progs = grouped ? tile->group_m * tile->group_n : 1;
     if (progs > 1) C.tid = "mt_lane", C.progs = progs;
     C.plan = plan;
@@ -2451,10 +2460,18 @@ static const char *emit_kernel(Arena *a, const Function *f, const LayoutPlan *pl
 
 const char *emit_cuda_blocked(Arena *a, const Function *f, const LayoutPlan *plan,
                               const char *symbol, const int *param_div) {
-    return emit_kernel(a, f, plan, symbol, param_div, 0);
+    return emit_kernel(a, f, plan, symbol, param_div, 0, NULL);
+}
+
+const char *emit_cuda_blocked_explain(Arena *a, const Function *f, const LayoutPlan *plan,
+                                      const int *param_div) {
+    StrBuf notes;
+    sb_init(&notes, a);
+    emit_kernel(a, f, plan, "mt_explain", param_div, 0, &notes);
+    return sb_str(&notes);
 }
 
 const char *emit_cuda_blocked_grouped(Arena *a, const Function *f, const LayoutPlan *plan,
                                       const char *symbol, const int *param_div) {
-    return emit_kernel(a, f, plan, tile_group_symbol(a, symbol, plan->tile), param_div, 1);
+    return emit_kernel(a, f, plan, tile_group_symbol(a, symbol, plan->tile), param_div, 1, NULL);
 }

@@ -37,28 +37,59 @@ static int zero_block(const Function *f, Operand o) {
            d->args[0].c.f == 0;
 }
 
-int cuda_dot_tc_plan(const Function *f, const Inst *in, DotTc *P) {
+/* A reason, in arena a (without one: "", as cuda_dot_tc_plan asks only
+ * whether). */
+#define WHY(...) (a ? arena_printf(a, __VA_ARGS__) : "")
+
+/* Why dot `in` does not take the path (NULL: it does, P filled). */
+static const char *plan_why(Arena *a, const Function *f, const Inst *in, DotTc *P) {
     memset(P, 0, sizeof *P);
-    if (in->op != OP_DOT || in->nargs < 3 || in->attrs.axis > 1) return 0; /* (batched) */
+    if (in->attrs.axis > 1) return "a batched (rank-3) dot";
     Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
-    if (xt.rank != 2 || yt.rank != 2 || in->type.rank != 2 || xt.dtype != yt.dtype) return 0;
+    if (in->nargs < 3 || xt.rank != 2 || yt.rank != 2 || in->type.rank != 2)
+        return "operands of rank other than 2";
     DType it = (DType)xt.dtype, ot = (DType)in->type.dtype;
+    if (xt.dtype != yt.dtype)
+        return WHY("mixed operand dtypes (%s by %s)", dtype_name(it), dtype_name((DType)yt.dtype));
     DType acc = it == DT_I8 ? DT_I32 : DT_F32;
     const MmaShape *S = cuda_mma_shape(it, acc, in->attrs.flag);
-    if (!S || !S->ptx || S->split) return 0; /* ieee, tf32x3: the CUDA cores */
-    if (acc == DT_I32 ? ot != DT_I32 : ot != DT_F32 && ot != DT_F16 && ot != DT_BF16) return 0;
+    if (it == DT_F32 && in->attrs.flag == DOT_IEEE)
+        return "input_precision=\"ieee\" (f32 products, as Triton computes them too)";
+    if (it == DT_F32 && in->attrs.flag == DOT_TF32X3)
+        return "input_precision=\"tf32x3\" (three products per element, not yet on this path)";
+    if (!S || !S->ptx || S->split)
+        return WHY("%s operands have no tensor-core instruction", dtype_name(it));
+    if (acc == DT_I32 ? ot != DT_I32 : ot != DT_F32 && ot != DT_F16 && ot != DT_BF16)
+        return WHY("a %s accumulator", dtype_name(ot));
     int M = xt.dims[0], K = xt.dims[1], N = yt.dims[1];
-    if (yt.dims[0] != K || M % 16 || N % 8 || K % S->k) return 0;
+    if (yt.dims[0] != K || M % 16 || N % 8 || K % S->k)
+        return WHY(
+            "its shape (M %d, N %d, K %d): %s needs M a multiple of 16, N of "
+            "8 and K of %d",
+            M, N, K, S->ptx, S->k);
     P->shape = S;
     P->M = M, P->N = N, P->K = K;
     P->ldw = K * (dtype_info(it)->bits / 8) / 4 + DOT_TC_PAD_WORDS;
     P->ldc = N + DOT_TC_PAD_WORDS;
     P->zero = zero_block(f, in->args[2]);
-    int a = M * P->ldw * 4, b = N * P->ldw * 4, c = M * P->ldc * 4;
-    P->b_off = a;
-    P->c_off = P->zero ? 0 : a + b; /* (a zero accumulator's buffer: after the K loop) */
-    P->bytes = P->zero ? (a + b > c ? a + b : c) : a + b + c;
-    return P->bytes <= MMA_MAX_SMEM;
+    int ab = M * P->ldw * 4, bb = N * P->ldw * 4, cb = M * P->ldc * 4;
+    P->b_off = ab;
+    P->c_off = P->zero ? 0 : ab + bb; /* (a zero accumulator's buffer: after the K loop) */
+    P->bytes = P->zero ? (ab + bb > cb ? ab + bb : cb) : ab + bb + cb;
+    if (P->bytes > MMA_MAX_SMEM)
+        return WHY(
+            "its operands and accumulator need %d bytes of shared memory, "
+            "more than the %d of a block",
+            P->bytes, MMA_MAX_SMEM);
+    return NULL;
+}
+
+int cuda_dot_tc_plan(const Function *f, const Inst *in, DotTc *P) {
+    return plan_why(NULL, f, in, P) == NULL;
+}
+
+const char *cuda_dot_tc_why(Arena *a, const Function *f, const Inst *in, DotTc *P) {
+    return plan_why(a, f, in, P);
 }
 
 /* The wm x wn warp grid over mt x nt tiles of 16 x 8 (wm | mt, wn | nt):
@@ -167,11 +198,48 @@ static void warps_part(CudaB *C, const DotTc *P, int wm, int wn) {
     cb_line(C, "__syncthreads();");
 }
 
+const char *cuda_dot_tc_fit(Arena *a, const DotTc *P, const TileInfo *t, int progs) {
+    int threads = t->block_threads, wm = 0, wn = 0;
+    if (progs > 1) return "the block holds several programs";
+    if (threads % 32) return WHY("the block's %d threads are not whole warps", threads);
+    if (!t->smem_pool) return "the kernel stages no shared pool";
+    if (!warp_grid(P->M / 16, P->N / 8, threads / 32, &wm, &wn))
+        return WHY("no grid of its %d warps divides its %d x %d tiles of 16 x 8", threads / 32,
+                   P->M / 16, P->N / 8);
+    return NULL;
+}
+
+const char *cuda_dot_describe(Arena *a, const Function *f, const Inst *in) {
+    Type xt = operand_type(f, in->args[0]), yt = operand_type(f, in->args[1]);
+    const char *prec = "";
+    if (xt.dtype == DT_F32)
+        prec = in->attrs.flag == DOT_IEEE     ? " (ieee)"
+               : in->attrs.flag == DOT_TF32X3 ? " (tf32x3)"
+                                              : " (tf32)";
+    if (in->attrs.axis > 1)
+        return arena_printf(a, "tl.dot of %d batches (%d x %d) @ (%d x %d) %s%s -> %s",
+                            in->attrs.axis, xt.dims[0] / in->attrs.axis, xt.dims[1],
+                            yt.dims[0] / in->attrs.axis, yt.dims[1], dtype_name((DType)xt.dtype),
+                            prec, dtype_name((DType)in->type.dtype));
+    return arena_printf(a, "tl.dot (%d x %d) @ (%d x %d) %s%s%s%s -> %s", xt.dims[0], xt.dims[1],
+                        yt.dims[0], yt.dims[1], dtype_name((DType)xt.dtype),
+                        yt.dtype != xt.dtype ? " by " : "",
+                        yt.dtype != xt.dtype ? dtype_name((DType)yt.dtype) : "", prec,
+                        dtype_name((DType)in->type.dtype));
+}
+
+const char *cuda_dot_tc_taken(Arena *a, const DotTc *P, const TileInfo *t) {
+    int wm = 0, wn = 0;
+    warp_grid(P->M / 16, P->N / 8, t->block_threads / 32, &wm, &wn);
+    return arena_printf(a, "%s, %d x %d warps of %d x %d, operands staged in shared memory",
+                        P->shape->ptx, wm, wn, P->M / wm, P->N / wn);
+}
+
 int cuda_dot_tc_open(CudaB *C, const Inst *in, const DotTc *P) {
     const MmaShape *S = P->shape;
     int threads = C->tile->block_threads, wm = 0, wn = 0;
-    if (C->progs > 1 || threads % 32 || !C->tile->smem_pool) return 0;
-    if (!warp_grid(P->M / 16, P->N / 8, threads / 32, &wm, &wn)) return 0;
+    if (cuda_dot_tc_fit(C->a, P, C->tile, C->progs)) return 0;
+    warp_grid(P->M / 16, P->N / 8, threads / 32, &wm, &wn);
     int epw = 32 / dtype_info(S->in)->bits; /* elements per word */
     if (S->sm > 80)
         cb_line(C, "#if (MT_MMA_TILE_SM80 && __CUDA_ARCH__ >= %d) || MT_MMA_TILE_EMULATED",
