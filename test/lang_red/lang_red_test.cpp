@@ -276,13 +276,10 @@ RED_CASE(ArgmaxTiesFirstIndex) {
     }
 }
 
-RED_CASE(ScansBothAxes) {
-    const int BM = 4, BN = 8;
-    auto x = rand_i((size_t)M * BN, 7, -3, 3);
-    size_t n = (size_t)M * BN;
-    std::vector<int32_t> a(n, -1), bb(n, -1), c(n, -1), d(n, -1);
-    Runner r(b);
-    LAUNCH(r, opt, scans, r.buf(x), r.buf(a), r.buf(bb), r.buf(c), r.buf(d), M);
+// The scans of scans_kernel over tiles of BM x BN (rows of M), exact.
+void check_scans(int BM, int BN, const std::vector<int32_t> &x, const std::vector<int32_t> &a,
+                 const std::vector<int32_t> &bb, const std::vector<int32_t> &c,
+                 const std::vector<int32_t> &d) {
     auto X = [&](int i, int j) { return i < M ? x[(size_t)i * BN + j] : 0; };
     for (int i = 0; i < M; i++) {
         int t0 = i / BM * BM;
@@ -299,6 +296,28 @@ RED_CASE(ScansBothAxes) {
             EXPECT_EQ(d[e], ed) << i << "," << j;
         }
     }
+}
+
+RED_CASE(ScansBothAxes) {
+    const int BM = 4, BN = 8;
+    auto x = rand_i((size_t)M * BN, 7, -3, 3);
+    size_t n = (size_t)M * BN;
+    std::vector<int32_t> a(n, -1), bb(n, -1), c(n, -1), d(n, -1);
+    Runner r(b);
+    LAUNCH(r, opt, scans, r.buf(x), r.buf(a), r.buf(bb), r.buf(c), r.buf(d), M);
+    check_scans(BM, BN, x, a, bb, c, d);
+}
+
+// Axes of 16 and 64 elements: at -O2 the CUDA backends scan them in shared
+// memory by doubling steps, forward and reversed (products of -1, 0, 1).
+RED_CASE(ScansInSteps) {
+    const int BM = 16, BN = 64;
+    auto x = rand_i((size_t)M * BN, 11, -1, 1);
+    size_t n = (size_t)M * BN;
+    std::vector<int32_t> a(n, -1), bb(n, -1), c(n, -1), d(n, -1);
+    Runner r(b);
+    LAUNCH(r, opt, scans_wide, r.buf(x), r.buf(a), r.buf(bb), r.buf(c), r.buf(d), M);
+    check_scans(BM, BN, x, a, bb, c, d);
 }
 
 RED_CASE(ReduceAllAndKeepDims) {

@@ -1373,6 +1373,42 @@ static int dot_b_offset(const Function *f, const Inst *in) {
     return (a + 15) / 16 * 16;
 }
 
+/* ---- Scans in doubling steps -----------------------------------------------
+ *
+ * tl.cumsum and tl.cumprod along an axis of count >= SCAN_STEPS_MIN
+ * elements: the operand goes to shared memory (one writer per element) and
+ * the block's threads, taking the elements in turn, scan it in log2(count)
+ * rounds (Hillis and Steele): in the round of distance d each element
+ * combines the one d places before it along the axis (after it, reversed)
+ * with itself, from one buffer into the other. The sequential fold of the
+ * generic axis path costs O(count) reads per element; this O(log count).
+ * The second buffer doubles the shared memory, so operands over 8 KiB
+ * keep the generic path (static __shared__ arrays share 48 KiB). */
+enum { SCAN_STEPS_MIN = 16, SCAN_STEPS_MAX_BYTES = 8192 };
+
+/* The elements along the scanned axis, and the stride between them. */
+static int scan_axis(const Function *f, const Inst *in, int *stride) {
+    Type xt = operand_type(f, in->args[0]);
+    int axis = (in->attrs.flag & RED_AXIS) ? in->attrs.axis : 0;
+    if (xt.rank == 1) return *stride = 1, (int)xt.dims[0];
+    if (xt.rank != 2) return *stride = 0, 0;
+    *stride = axis == 1 ? 1 : (int)xt.dims[1];
+    return (int)xt.dims[axis == 1 ? 1 : 0];
+}
+
+static int scan_steps(const Function *f, const Inst *in) {
+    int stride;
+    if (!op_has(in->op, OPF_SCAN) || scan_axis(f, in, &stride) < SCAN_STEPS_MIN) return 0;
+    Type xt = operand_type(f, in->args[0]);
+    return type_numel(xt) * reg_bytes((DType)xt.dtype) <= SCAN_STEPS_MAX_BYTES;
+}
+
+/* Byte offset of the second buffer of a scan in steps (16-byte aligned). */
+static int scan_tmp_offset(const Function *f, const Inst *in) {
+    Type xt = operand_type(f, in->args[0]);
+    return ((int)type_numel(xt) * reg_bytes((DType)xt.dtype) + 15) / 16 * 16;
+}
+
 static int box_smem_block(const Function *f, const TileInfo *t, const Block *b) {
     int most = 0;
     for (int i = 0; i < b->items.len; i++) {
@@ -1397,6 +1433,7 @@ static int box_smem_block(const Function *f, const TileInfo *t, const Block *b) 
         } else if ((op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) &&
                    !shape_reduce_flat(t, f, in)) {
             bytes = (int)type_numel(xt) * reg_bytes((DType)xt.dtype);
+            if (scan_steps(f, in)) bytes = scan_tmp_offset(f, in) * 2; /* (two buffers) */
         }
         if (bytes > most) most = bytes;
     }
@@ -1552,6 +1589,64 @@ static void emit_exchange(CudaB *C, const Inst *in) {
 }
 static void emit_axis_result(CudaB *C, const Inst *in, const char *buf);
 
+/* reduce_gen's step, integer max and min guarded (cb_int_minmax). */
+static const char *axis_step(void *user, Op op, DType dt, const char *acc, const char *x);
+
+/* A scan in doubling steps (above): the operand into the buffer `src`,
+ * the rounds between it and a second one; each thread then reads its
+ * result elements from where the last round wrote them. */
+static void emit_scan_steps(CudaB *C, const Inst *in) {
+    int id = in->result, stride;
+    Type xt = operand_type(C->f, in->args[0]);
+    DType xdt = (DType)xt.dtype;
+    const char *T = c_type(xdt);
+    int count = scan_axis(C->f, in, &stride), numel = (int)type_numel(xt);
+    int reverse = (in->attrs.flag & RED_REVERSE) != 0;
+    const char *b0 = arena_printf(C->a, "scan_smem_%d", id);
+    const char *b1 = arena_printf(C->a, "scan_tmp_%d", id);
+    smem_buffer(C, T, b0, numel, 0, 0);
+    smem_buffer(C, T, b1, numel, scan_tmp_offset(C->f, in), 0);
+    if (C->tile->smem_pool) pool_barrier(C);
+    else if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    exchange_write(C, in, 0, b0, 1, 0, DT_NONE);
+    cb_line(C, "__syncthreads();");
+    const char *src = arena_printf(C->a, "mt_scan_%d", id);
+    cb_line(C, "%s *%s = %s, *%s_to = %s;", T, src, b0, src, b1);
+    cb_line(C, "for (int mt_sd = 1; mt_sd < %d; mt_sd *= 2) {", count);
+    C->indent++;
+    cb_line(C, "for (int mt_se = %s; mt_se < %d; mt_se += %d) {", C->tid, numel,
+            C->tile->block_threads);
+    C->indent++;
+    const char *k = stride == 1
+                        ? (count == numel ? "mt_se" : arena_printf(C->a, "mt_se %% %d", count))
+                        : arena_printf(C->a, "mt_se / %d", stride);
+    const char *other = stride == 1 ? "mt_sd" : arena_printf(C->a, "mt_sd * %d", stride);
+    const char *x = arena_printf(C->a, "%s[mt_se]", src);
+    const char *near = arena_printf(C->a, "%s[mt_se %s %s]", src, reverse ? "+" : "-", other);
+    /* (the earlier elements' part first: near, the element d before, or
+     * reversed d after, as the generic path's fold) */
+    const char *step = axis_step(C, in->op, xdt, near, x);
+    cb_line(C, "%s_to[mt_se] = %s ? %s : %s;", src,
+            reverse ? arena_printf(C->a, "(%s) + mt_sd < %d", k, count)
+                    : arena_printf(C->a, "(%s) >= mt_sd", k),
+            step, x);
+    C->indent--;
+    cb_line(C, "}");
+    cb_line(C, "__syncthreads();");
+    cb_line(C, "%s *const mt_swap = %s;", T, src);
+    cb_line(C, "%s = %s_to;", src, src);
+    cb_line(C, "%s_to = mt_swap;", src);
+    C->indent--;
+    cb_line(C, "}");
+    Layout lr = cb_layout(C, id);
+    declare(C, id, (DType)in->type.dtype);
+    int n = cb_open(C, lr);
+    const char *at = read_pos(C, lr, in->type);
+    cb_line(C, "v%d%s = %s[%s];", id, subscript(C, lr, "i", "j"), src, at);
+    cb_close(C, n);
+    if (C->loop_depth > 0) cb_line(C, "__syncthreads();");
+}
+
 /* The generic axis path of a reduction or scan (reduce_gen.h): the operand
  * into shared memory (one writer per element), then each thread computes
  * the result elements it holds by combining along the axis in order. */
@@ -1559,6 +1654,10 @@ static void emit_axis_reduce(CudaB *C, const Inst *in) {
     int id = in->result;
     Type xt = operand_type(C->f, in->args[0]);
     DType xdt = (DType)xt.dtype;
+    if (scan_steps(C->f, in) && C->progs == 1) {
+        emit_scan_steps(C, in);
+        return;
+    }
     /* an operand already in shared memory (written earlier in this block:
      * several reductions of one value, tl.reduce's elements) is read there */
     int v0 = in->args[0].kind == OPD_VALUE ? in->args[0].id : -1;
