@@ -14,7 +14,7 @@ plugin and stand-in `triton` package of test/triton_suite/.
 Per test function it prints passed / failed / not applicable, then the
 failure causes (mytritonc's diagnostic, the C compiler's, the launch's, a
 wrong result, a harness limitation) and the not-applicable reasons, each with
-its number of cases. --ci runs the first --per-function cases (default 2) of
+its number of cases. --ci runs the first --per-function cases (default 3) of
 every test function, the deterministic subset the ctest test triton_suite.ci
 runs, and compares the failures with test/triton_suite/known_failures.txt: a
 failure not listed fails the run, and so does a listed case that ran and did
@@ -147,7 +147,7 @@ def main():
     ap.add_argument("--all-causes", action="store_true", help="list every cause, not the first 40")
     ap.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
     opts = ap.parse_args()
-    per = opts.per_function if opts.per_function is not None else (2 if opts.ci else 0)
+    per = opts.per_function if opts.per_function is not None else (3 if opts.ci else 0)
     check = opts.ci or opts.check
 
     if not os.path.exists(os.path.join(opts.src, "test_core.py")):

@@ -99,9 +99,13 @@ MytritoncRejection = _rejection_class()
 
 
 def first_error(text):
-    for ln in text.splitlines():
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):
         if "error:" in ln:
-            return ln.split("error:", 1)[1].strip()
+            msg = ln.split("error:", 1)[1].strip()
+            if msg.startswith("static assertion failed") and i + 1 < len(lines):
+                msg += " (at `%s`)" % lines[i + 1].strip()[:120]
+            return msg
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return lines[0].strip() if lines else "(no diagnostic)"
 
@@ -212,6 +216,17 @@ class Source:
             self.funcs.append("@tl.constexpr_function\n" + src.rstrip() + "\n")
             if obj.__name__ != name:
                 self.lines.append("%s = %s" % (name, obj.__name__))
+            return
+        if isinstance(obj, tl._Placeholder):
+            qual = obj._qual
+            if qual.startswith("tl."):
+                self.lines.append("%s = %s" % (name, qual))
+            elif qual.startswith("libdevice."):
+                self.imports.append("from triton.language.extra import libdevice")
+                self.lines.append("%s = %s" % (name, qual))
+            return
+        if isinstance(obj, types.FunctionType) and (obj.__module__ or "").startswith("triton."):
+            self.imports.append("from %s import %s as %s" % (obj.__module__, obj.__name__, name))
             return
         if isinstance(obj, types.ModuleType):
             mod = obj.__name__
@@ -396,7 +411,7 @@ def build(kernel_name, source_text, signature, defines, options):
     STATS["compile_s"] += time.time() - t0
     result = None
     if rc != 0:
-        kind = "rejected" if rc == 1 else ("timeout" if rc == -1000 else
+        kind = "rejected" if rc in (1, 2) else ("timeout" if rc == -1000 else
                                              "crash" if rc < 0 else "usage")
         result = {"kind": kind, "rc": rc, "text": out.replace(tmp, d)}
     else:
@@ -428,7 +443,7 @@ def build(kernel_name, source_text, signature, defines, options):
 
 
 def _raise(e, path):
-    if e["kind"] == "rejected":
+    if e["kind"] == "rejected" or (e["kind"] == "usage" and e["rc"] == 2):
         raise MytritoncRejection(e["text"].strip(), first_error(e["text"]), path)
     if e["kind"] == "cc":
         raise HostBuildError("the C compiler rejected mytritonc's host C (%s): %s" % (path, first_error(e["text"])))
@@ -436,7 +451,7 @@ def _raise(e, path):
         raise HostBuildError("mytritonc crashed (signal %d) on %s: %s" % (-e["rc"], path, e["text"][-500:]))
     if e["kind"] == "timeout":
         raise HostBuildError("mytritonc timed out on %s" % path)
-    raise HarnessLimitation("mytritonc usage error (exit %d) on %s: %s" % (e["rc"], path, first_error(e["text"])))
+    raise HarnessLimitation("mytritonc exit %d on %s: %s" % (e["rc"], path, first_error(e["text"])))
 
 
 def launch(so, name, sig_entries, values, grid):

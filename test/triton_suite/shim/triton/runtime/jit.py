@@ -120,8 +120,15 @@ class KernelParam:
 class CompiledKernel:
     """What a launch returns: Triton's compiled kernel; its IR is Triton's own."""
 
-    def __init__(self, so, name, source_path, signature):
-        self.so, self.name, self.source_path, self.signature = so, name, source_path, signature
+    def __init__(self, so, name, source_path, signature, repr_hook=None):
+        self.so, self._name, self.source_path, self.signature = so, name, source_path, signature
+        self.repr_hook = repr_hook
+
+    @property
+    def name(self):
+        if self.repr_hook is not None:
+            mt.not_applicable("ir", "names the compiled kernel through Triton's repr= hook (its specialization)")
+        return self._name
 
     class _Asm:
 
@@ -159,6 +166,7 @@ class JITFunction:
         self.__module__ = fn.__module__
         self.debug = debug
         self.noinline = noinline
+        self.repr = repr
         self.signature = inspect.signature(fn)
         self.arg_names = [p.name for p in self.signature.parameters.values()]
         dns = do_not_specialize or []
@@ -247,7 +255,7 @@ class JITFunction:
         src = mt.edit_params(self.src, edits)
         source = mt.Source(self, src, fn_bindings).text()
         so, name = mt.build(self.__name__, source, ", ".join(sig), defines, options)
-        ck = CompiledKernel(so, name, os.path.join(os.path.dirname(so), "kernel.py"), sig)
+        ck = CompiledKernel(so, name, os.path.join(os.path.dirname(so), "kernel.py"), sig, self.repr)
         if warmup:
             return ck
         if 0 in grid:
@@ -301,6 +309,8 @@ class JITFunction:
             return ("rt", False, "i1", None, bool(v))
         if isinstance(v, (int, np.integer)):
             v = int(v)
+            if not -2**63 <= v < 2**64:
+                raise OverflowError("integer %d is out of range for a kernel argument (Triton's specialization)" % v)
             if ann is not None and ann.is_int():
                 dt = mt.TL_SIG[ann.name]
             elif -2**31 <= v < 2**31:
