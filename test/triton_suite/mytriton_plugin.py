@@ -249,7 +249,8 @@ def classify_exception(excinfo, nodeid=""):
     m = re.search(r"module 'torch' has no attribute '(\w+)'", chain)
     if m:
         return "na", "torch-1.13", "torch 1.13 has no torch.%s" % m.group(1)
-    if "not compiled with CUDA" in chain or "no NVIDIA driver" in chain or "CUDA driver" in chain:
+    if "not compiled with CUDA" in chain or "no NVIDIA driver" in chain or "CUDA driver" in chain or \
+            "requires CUDA" in chain:
         return "na", "gpu", "needs a CUDA device (torch: %s)" % str(e).splitlines()[0][:100]
     m = re.search(r'"(\w+)" not implemented for \'(Half|BFloat16)\'', chain)
     if m and not isinstance(e, mt.MytritoncRejection):
