@@ -172,6 +172,7 @@ def main():
     if not os.path.exists(exe):
         print("error: no mytritonc at %s (build it, or pass --mytritonc)" % exe)
         return 1
+    opts.work = os.path.abspath(opts.work)  # pytest runs in the tests' folder
     os.makedirs(opts.work, exist_ok=True)
     cache = os.path.join(opts.work, "cache")
     if opts.fresh_cache and os.path.isdir(cache):
