@@ -89,6 +89,8 @@ def _rejection_class():
         def __init__(self, text, first, path):
             super().__init__(text)
             self.diagnostic = text
+            self.error_message = text  # Triton's CompilationError attribute
+            self.src = None
             self.first_error = first
             self.path = path
 
