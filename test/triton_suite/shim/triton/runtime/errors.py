@@ -1,0 +1,13 @@
+from ..compiler.errors import TritonError
+
+
+class InterpreterError(TritonError):
+    pass
+
+
+class OutOfResources(TritonError):
+    pass
+
+
+class PTXASError(TritonError):
+    pass
