@@ -335,10 +335,23 @@ def cdiv(a, b):
     return (_unwrap(a) + _unwrap(b) - 1) // _unwrap(b)
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return _Placeholder("tl." + name)
+def _placeholders(prefix):
+    """A module's __getattr__: each name it lacks is the placeholder prefix + name."""
+
+    def module_getattr(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Placeholder(prefix + name)
+
+    return module_getattr
+
+
+def _constexpr_type(v):
+    """core.constexpr_type (the submodules' constexpr_type)."""
+    return type(v)
+
+
+__getattr__ = _placeholders("tl.")
 
 
 from . import core, math, standard, random, extra  # noqa: E402,F401

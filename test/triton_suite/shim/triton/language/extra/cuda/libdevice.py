@@ -1,8 +1,4 @@
 """Stand-in for triton.language.extra.libdevice."""
-from triton.language import _Placeholder
+from triton.language import _placeholders
 
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    return _Placeholder("libdevice." + name)
+__getattr__ = _placeholders("libdevice.")
