@@ -243,7 +243,7 @@ struct Fibers {
     ucontext_t main_ctx;
     void *main_jmp[5];
     std::vector<ucontext_t> ctx;
-    std::vector<std::array<void *, 5>> jmp;
+    std::vector<std::array<void *, 5> > jmp;
     std::vector<unsigned char> started, done;
     unsigned running = 0;
     unsigned long long arrivals = 0;  // at barriers: a round without any is a deadlock
@@ -417,8 +417,8 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
     f.jmp.resize(T);
     f.started.assign(T, 0);
     f.done.assign(T, 0);
-    std::vector<std::unique_ptr<char[]>> stacks(T);
-    std::vector<std::function<void()>> bodies(T);
+    std::vector<std::unique_ptr<char[]> > stacks(T);
+    std::vector<std::function<void()> > bodies(T);
     for (unsigned t = 0; t < T; t++) {
         stacks[t].reset(new char[stack]);  // not written: its pages stay unused until touched
         bodies[t] = [&thread, t]() { thread(t); };
@@ -427,7 +427,7 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
         f.ctx[t].uc_stack.ss_size = stack;
         f.ctx[t].uc_link = nullptr;
         const uintptr_t p = (uintptr_t)&bodies[t];
-        makecontext(&f.ctx[t], (void (*)())fiber_entry<std::function<void()>>, 2,
+        makecontext(&f.ctx[t], (void (*)())fiber_entry<std::function<void()> >, 2,
                     (unsigned)(p & 0xffffffffu), (unsigned)(p >> 32));
     }
     Fibers *outer = fibers();
@@ -441,8 +441,9 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
             if (f.done[t]) left--;
         }
         if (left == before && f.arrivals == arrivals) {
-            std::fprintf(stderr, "mt_emu: the threads of a block wait at barriers that no "
-                                 "thread reaches (a deadlock)\n");
+            std::fprintf(stderr,
+                         "mt_emu: the threads of a block wait at barriers that no "
+                         "thread reaches (a deadlock)\n");
             std::abort();
         }
     }
