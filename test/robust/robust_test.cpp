@@ -265,11 +265,18 @@ std::string emu_source(const std::string &cu) {
 
 enum class Part { Portable, Nvcc };
 
+// A generated NAME.cu waiting for nvcc: its folder and NAME.
+struct CudaUnit {
+    std::string dir, name;
+};
+
 // Compiles the translation units generated for `kernel_text`: Portable,
 // NAME_host.c, NAME.cu against the CPU emulation and NAME_mlir.c; Nvcc,
-// NAME.cu with nvcc. A failure names the compiler's output.
+// NAME.cu with nvcc, or, given `later`, adds it there for one nvcc run of
+// several units (compile_units_with_nvcc). A failure names the compiler's
+// output.
 void compile_generated(const std::string &tag, const std::string &kernel_text, const Hostile &h,
-                       int level, Part part) {
+                       int level, Part part, std::vector<CudaUnit> *later = nullptr) {
     std::string dir = mt_test::make_temp_dir(tag);
     std::string path = dir + "/k.py";
     mt_test::write_file(path, kernel_text);
@@ -285,6 +292,10 @@ void compile_generated(const std::string &tag, const std::string &kernel_text, c
         if (f.first.size() > 3 && f.first.compare(f.first.size() - 3, 3, ".cu") == 0)
             name = f.first.substr(0, f.first.size() - 3);
     ASSERT_FALSE(name.empty()) << "no NAME.cu in " << dir << "/cuda";
+    if (part == Part::Nvcc && later) {
+        later->push_back({dir + "/cuda", name});
+        return;
+    }
     if (part == Part::Nvcc) {
         auto nvcc =
             run_process({MT_ROBUST_NVCC, "-arch=sm_90", "-c", dir + "/cuda/" + name + ".cu", "-I",
@@ -361,7 +372,36 @@ const char *const kKernelNames[] = {
     "launch",        "dim3", "mytriton_grid", "_Bool",    "NULL",   "ty",    "cudaStream_t",
     "__global__",    "auto", "template",      "tx_kernel"};
 
+// The units of `units` compiled by one nvcc -arch=sm_90 -c run, as one
+// translation unit that includes every NAME.cu (as CMAKE_UNITY_BUILD puts
+// the generated units of a kernel library together): nvcc's fixed cost,
+// the CUDA headers, once. They share no file-scope name, and each includes
+// what it uses (the same headers, first in every unit). When that run
+// fails, each unit is compiled alone, to name the one nvcc rejects.
+void compile_units_with_nvcc(const std::string &tag, const std::vector<CudaUnit> &units) {
+    std::string dir = mt_test::make_temp_dir(tag);
+    std::string all;
+    std::vector<std::string> args = {MT_ROBUST_NVCC, "-arch=sm_90", "-c", dir + "/all.cu"};
+    for (const CudaUnit &u : units) {
+        all += "#include \"" + u.dir + "/" + u.name + ".cu\"\n";
+        args.insert(args.end(), {"-I", u.dir});
+    }
+    mt_test::write_file(dir + "/all.cu", all);
+    args.insert(args.end(), {"-I", MT_ROBUST_RUNTIME_INCLUDE, "-o", dir + "/all.o"});
+    auto nvcc = run_process(args);
+    if (nvcc.status == 0) return;
+    ADD_FAILURE() << units.size() << " units in one translation unit (" << dir << "/all.cu):\n"
+                  << describe(nvcc);
+    for (const CudaUnit &u : units) {
+        auto one = run_process({MT_ROBUST_NVCC, "-arch=sm_90", "-c", u.dir + "/" + u.name + ".cu",
+                                "-I", u.dir, "-I", MT_ROBUST_RUNTIME_INCLUDE, "-o",
+                                u.dir + "/" + u.name + ".o"});
+        EXPECT_EQ(one.status, 0) << u.name << ".cu:\n" << describe(one);
+    }
+}
+
 void compile_kernel_names(Part part) {
+    std::vector<CudaUnit> units;
     int index = 0;
     for (const char *kernel : kKernelNames) {
         int level = 1 + index++ % 2;
@@ -377,12 +417,14 @@ void compile_kernel_names(Part part) {
         SCOPED_TRACE(std::string(kernel) + " at -O" + std::to_string(level));
         compile_generated(
             std::string(part == Part::Nvcc ? "robust_kname_nvcc_" : "robust_kname_") + kernel,
-            kernel_file(kernel, h.params, h.body), h, level, part);
+            kernel_file(kernel, h.params, h.body), h, level, part, &units);
     }
+    if (part == Part::Nvcc) compile_units_with_nvcc("robust_kname_nvcc_all", units);
 }
 
 TEST(HostileNames, KernelNamesPortableUnits) { compile_kernel_names(Part::Portable); }
 
+// The 18 NAME.cu in one nvcc run (compile_units_with_nvcc).
 TEST(HostileNames, KernelNamesNvcc) {
     if (!have(MT_ROBUST_NVCC)) GTEST_SKIP() << "no nvcc";
     compile_kernel_names(Part::Nvcc);

@@ -1,18 +1,24 @@
 // A CPU emulation of the small part of CUDA that mytriton's generated code
 // uses, so that the generated kernels and launchers run and are checked on
 // machines without a GPU (test/emu). Each launch runs the blocks of the
-// grid one after another; the threads of a block are real threads, with
+// grid one after another; the threads of a block are fibers (below), with
 // __syncthreads() a barrier and warp shuffles exchanged through memory.
 // `__shared__` locals become function statics: one copy, shared by the
 // threads of the block that runs. Not a general CUDA implementation.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <pthread.h>
+#include <ucontext.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -192,11 +198,92 @@ inline float __bfloat162float(__nv_bfloat16 b) {
 inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.x; }
 inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short x) { return __nv_bfloat16{x}; }
 
+extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+// The threads of a block run as fibers (ucontext) on the launching thread,
+// each until it waits at a barrier, one after another in the order of
+// threadIdx: no system threads, no locks, the same schedule on every run.
+// A thread that reads what another writes without a barrier between them
+// reads it stale whenever the writer comes later in that order. Under
+// AddressSanitizer or ThreadSanitizer (whose shadow stacks do not follow
+// swapcontext cheaply), or with MT_EMU_THREADS defined, they are real
+// threads and the barriers pthread barriers.
+#if !defined(MT_EMU_THREADS)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MT_EMU_THREADS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MT_EMU_THREADS 1
+#endif
+#endif
+#endif
+
 namespace mt_emu {
 
+#if defined(MT_EMU_THREADS)
+typedef pthread_barrier_t Barrier;
+inline void barrier_init(Barrier *b, unsigned n) { pthread_barrier_init(b, nullptr, n); }
+inline void barrier_destroy(Barrier *b) { pthread_barrier_destroy(b); }
+inline void barrier_wait(Barrier *b) { pthread_barrier_wait(b); }
+#else
+// A barrier of `count` fibers: the last to arrive releases the others.
+struct Barrier {
+    unsigned count, arrived, generation;
+};
+inline void barrier_init(Barrier *b, unsigned n) { *b = Barrier{n, 0, 0}; }
+inline void barrier_destroy(Barrier *) {}
+
+// The fibers of the block that runs and the launching thread's context.
+// A fiber starts through makecontext and swapcontext; after that, with GCC,
+// fibers and the launching thread switch with __builtin_setjmp and
+// __builtin_longjmp (stack and frame pointers and a label: no system call,
+// no signal mask; Clang's do not survive the switch of stacks), elsewhere
+// with swapcontext.
+struct Fibers {
+    ucontext_t main_ctx;
+    void *main_jmp[5];
+    std::vector<ucontext_t> ctx;
+    std::vector<std::array<void *, 5> > jmp;
+    std::vector<unsigned char> started, done;
+    unsigned running = 0;
+    unsigned long long arrivals = 0;  // at barriers: a round without any is a deadlock
+};
+inline Fibers *&fibers() {
+    static Fibers *f = nullptr;
+    return f;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline)) inline void jump_to(void **buf) { __builtin_longjmp(buf, 1); }
+#endif
+// Back to the launching thread, which resumes the next fiber; this one's
+// threadIdx and blockIdx (globals of that thread) are its own again after.
+__attribute__((noinline)) inline void yield() {
+    Fibers *f = fibers();
+    const dim3 t = threadIdx, b = blockIdx;
+#if defined(__GNUC__) && !defined(__clang__)
+    if (__builtin_setjmp(f->jmp[f->running].data()) == 0) jump_to(f->main_jmp);
+#else
+    swapcontext(&f->ctx[f->running], &f->main_ctx);
+#endif
+    threadIdx = t;
+    blockIdx = b;
+}
+inline void barrier_wait(Barrier *b) {
+    const unsigned generation = b->generation;
+    fibers()->arrivals++;
+    if (++b->arrived == b->count) {
+        b->arrived = 0;
+        b->generation++;
+        return;
+    }
+    do yield();
+    while (b->generation == generation);
+}
+#endif
+
 struct Block {
-    pthread_barrier_t block;
-    std::vector<pthread_barrier_t> warps;
+    Barrier block;
+    std::vector<Barrier> warps;
     unsigned threads = 0;
     std::atomic<bool> vote_failed{false};  // __syncthreads_and
     alignas(16) unsigned char exchange[1024][16];
@@ -209,18 +296,16 @@ inline Block *&current() {
 
 }  // namespace mt_emu
 
-extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
-
-inline void __syncthreads() { pthread_barrier_wait(&mt_emu::current()->block); }
+inline void __syncthreads() { mt_emu::barrier_wait(&mt_emu::current()->block); }
 
 // A barrier whose result is whether `pred` holds on every thread of the block.
 inline int __syncthreads_and(int pred) {
     mt_emu::Block *b = mt_emu::current();
-    pthread_barrier_wait(&b->block);  // the previous result is read
+    mt_emu::barrier_wait(&b->block);  // the previous result is read
     if (!pred) b->vote_failed.store(true);
-    pthread_barrier_wait(&b->block);
+    mt_emu::barrier_wait(&b->block);
     const bool failed = b->vote_failed.load();
-    pthread_barrier_wait(&b->block);
+    mt_emu::barrier_wait(&b->block);
     if (threadIdx.x == 0) b->vote_failed.store(false);
     return failed ? 0 : 1;
 }
@@ -232,10 +317,10 @@ T __shfl_xor_sync(unsigned mask, T v, int lane_mask) {
     unsigned tid = threadIdx.x, warp = tid / 32;
     static_assert(sizeof(T) <= 16, "shuffle of a large type");
     std::memcpy(b->exchange[tid], &v, sizeof v);
-    pthread_barrier_wait(&b->warps[warp]);
+    mt_emu::barrier_wait(&b->warps[warp]);
     T r;
     std::memcpy(&r, b->exchange[tid ^ (unsigned)lane_mask], sizeof r);
-    pthread_barrier_wait(&b->warps[warp]);
+    mt_emu::barrier_wait(&b->warps[warp]);
     return r;
 }
 
@@ -246,16 +331,47 @@ T __shfl_sync(unsigned mask, T v, int src_lane) {
     unsigned tid = threadIdx.x, warp = tid / 32;
     static_assert(sizeof(T) <= 16, "shuffle of a large type");
     std::memcpy(b->exchange[tid], &v, sizeof v);
-    pthread_barrier_wait(&b->warps[warp]);
+    mt_emu::barrier_wait(&b->warps[warp]);
     T r;
     std::memcpy(&r, b->exchange[warp * 32 + ((unsigned)src_lane & 31u)], sizeof r);
-    pthread_barrier_wait(&b->warps[warp]);
+    mt_emu::barrier_wait(&b->warps[warp]);
     return r;
 }
 
 inline float fmaf_emulated(float a, float b, float c) { return std::fma(a, b, c); }
 
 namespace mt_emu {
+
+#if !defined(MT_EMU_THREADS)
+// What a fiber runs: `body` (a std::function-free call through a pointer
+// split into two ints, as makecontext passes ints).
+template <class F>
+void fiber_entry(unsigned lo, unsigned hi) {
+    F *body = reinterpret_cast<F *>(((uintptr_t)hi << 32) | (uintptr_t)lo);
+    (*body)();
+    Fibers *f = fibers();
+    f->done[f->running] = 1;
+#if defined(__GNUC__) && !defined(__clang__)
+    jump_to(f->main_jmp);
+#else
+    swapcontext(&f->ctx[f->running], &f->main_ctx);
+#endif
+}
+
+// Resumes fiber `t` until it yields or ends.
+__attribute__((noinline)) inline void resume(Fibers *f, unsigned t) {
+    f->running = t;
+#if defined(__GNUC__) && !defined(__clang__)
+    if (__builtin_setjmp(f->main_jmp) == 0) {
+        if (f->started[t]) jump_to(f->jmp[t].data());
+        f->started[t] = 1;
+        swapcontext(&f->main_ctx, &f->ctx[t]);
+    }
+#else
+    swapcontext(&f->main_ctx, &f->ctx[t]);
+#endif
+}
+#endif
 
 // Runs `kernel(args...)` on every thread of every block of the grid.
 template <class... P, class... A>
@@ -267,33 +383,79 @@ void run(void (*kernel)(P...), dim3 grid, dim3 block, A... args) {
     }
     Block *b = new Block();
     b->threads = T;
-    pthread_barrier_init(&b->block, nullptr, T);
+    barrier_init(&b->block, T);
     unsigned nwarps = (T + 31) / 32;
     b->warps.resize(nwarps);
     for (unsigned w = 0; w < nwarps; w++) {
         unsigned n = (w + 1) * 32 <= T ? 32 : T - w * 32;
-        pthread_barrier_init(&b->warps[w], nullptr, n);
+        barrier_init(&b->warps[w], n);
     }
     current() = b;
+    auto thread = [=](unsigned t) {
+        threadIdx = dim3(t, 0, 0);
+        blockDim = block;
+        gridDim = grid;
+        for (unsigned z = 0; z < grid.z; z++)
+            for (unsigned y = 0; y < grid.y; y++)
+                for (unsigned x = 0; x < grid.x; x++) {
+                    blockIdx = dim3(x, y, z);
+                    kernel(static_cast<P>(args)...);
+                    barrier_wait(&b->block);  // the next block reuses __shared__
+                }
+    };
+#if defined(MT_EMU_THREADS)
     std::vector<std::thread> threads;
-    for (unsigned t = 0; t < T; t++) {
-        threads.emplace_back([=]() {
-            threadIdx = dim3(t, 0, 0);
-            blockDim = block;
-            gridDim = grid;
-            for (unsigned z = 0; z < grid.z; z++)
-                for (unsigned y = 0; y < grid.y; y++)
-                    for (unsigned x = 0; x < grid.x; x++) {
-                        blockIdx = dim3(x, y, z);
-                        kernel(static_cast<P>(args)...);
-                        pthread_barrier_wait(&b->block);  // the next block reuses __shared__
-                    }
-        });
-    }
+    for (unsigned t = 0; t < T; t++) threads.emplace_back(thread, t);
     for (auto &th : threads) th.join();
+#else
+    // the stacks of system threads (8 MiB: the generated code keeps whole
+    // tiles in locals)
+    const size_t stack = 8u << 20;
+    const dim3 saved_t = threadIdx, saved_b = blockIdx, saved_bd = blockDim, saved_g = gridDim;
+    Fibers f;
+    f.ctx.resize(T);
+    f.jmp.resize(T);
+    f.started.assign(T, 0);
+    f.done.assign(T, 0);
+    std::vector<std::unique_ptr<char[]> > stacks(T);
+    std::vector<std::function<void()> > bodies(T);
+    for (unsigned t = 0; t < T; t++) {
+        stacks[t].reset(new char[stack]);  // not written: its pages stay unused until touched
+        bodies[t] = [&thread, t]() { thread(t); };
+        getcontext(&f.ctx[t]);
+        f.ctx[t].uc_stack.ss_sp = stacks[t].get();
+        f.ctx[t].uc_stack.ss_size = stack;
+        f.ctx[t].uc_link = nullptr;
+        const uintptr_t p = (uintptr_t)&bodies[t];
+        makecontext(&f.ctx[t], (void (*)())fiber_entry<std::function<void()> >, 2,
+                    (unsigned)(p & 0xffffffffu), (unsigned)(p >> 32));
+    }
+    Fibers *outer = fibers();
+    fibers() = &f;
+    for (unsigned left = T; left > 0;) {
+        const unsigned long long arrivals = f.arrivals;
+        const unsigned before = left;
+        for (unsigned t = 0; t < T; t++) {
+            if (f.done[t]) continue;
+            resume(&f, t);
+            if (f.done[t]) left--;
+        }
+        if (left == before && f.arrivals == arrivals) {
+            std::fprintf(stderr,
+                         "mt_emu: the threads of a block wait at barriers that no "
+                         "thread reaches (a deadlock)\n");
+            std::abort();
+        }
+    }
+    fibers() = outer;
+    threadIdx = saved_t;
+    blockIdx = saved_b;
+    blockDim = saved_bd;
+    gridDim = saved_g;
+#endif
     current() = nullptr;
-    pthread_barrier_destroy(&b->block);
-    for (auto &w : b->warps) pthread_barrier_destroy(&w);
+    barrier_destroy(&b->block);
+    for (auto &w : b->warps) barrier_destroy(&w);
     delete b;
 }
 
