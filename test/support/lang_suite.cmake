@@ -180,11 +180,15 @@ function(mytriton_lang_suite suite)
         set(_lib mytriton_${suite}_o${_level})
         list(APPEND _host_sources "${CMAKE_CURRENT_BINARY_DIR}/${_lib}/${_lib}/${_name}_host.c")
       endif()
+      set(_lk "${_keys}")
+      if(NOT _level STREQUAL "2")
+        _mytriton_lang_num_warps(_lk _unused) # (-O2's alone)
+      endif()
       list(APPEND ${_into} KERNEL ${_kernel} SOURCE ${_src} NAME ${_name}
-        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_keys})
+        SIGNATURE "${_sig}" OPT_LEVEL ${_level} CONSTEXPR ${_defs} ${_g} ${_lk})
       if(_pass STREQUAL "1" AND (NOT S_MLIR_CASES OR _case IN_LIST S_MLIR_CASES))
         list(APPEND _margs KERNEL ${_kernel} SOURCE ${_src} NAME ${_p}${_case}_m
-          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_keys})
+          SIGNATURE "${_sig}" OPT_LEVEL 1 CONSTEXPR ${_defs} ${_g} ${_lk})
       endif()
     endforeach()
   endforeach()
@@ -278,6 +282,7 @@ function(mytriton_lang_suite suite)
       if(NOT _only STREQUAL "" OR (S_LOWERING_CASES AND NOT _case IN_LIST S_LOWERING_CASES))
         continue()
       endif()
+      _mytriton_lang_num_warps(_keys _unused)
       if(_keys)
         message(FATAL_ERROR "mytriton_lang_suite(${suite}): the lowering tests take no case with "
           "keywords (${_case}: ${_keys}); NO_LOWERING or LOWERING_CASES")
@@ -287,6 +292,23 @@ function(mytriton_lang_suite suite)
         LABELS ${suite} mlir CASES "${_case}|${_kernel}|${_sig}|${_d}")
     endforeach()
   endif()
+endfunction()
+
+# A case's NUM_WARPS N taken out of the keyword list `keys_var` into
+# `args_var` as mytritonc's --num-warps N (empty without it): -O2's
+# emulated CUDA takes it; -O1 and the MLIR lowering tests go without.
+function(_mytriton_lang_num_warps keys_var args_var)
+  set(_k "${${keys_var}}")
+  set(_a "")
+  list(FIND _k NUM_WARPS _i)
+  if(NOT _i EQUAL -1)
+    math(EXPR _v "${_i} + 1")
+    list(GET _k ${_v} _n)
+    set(_a --num-warps ${_n})
+    list(REMOVE_AT _k ${_v} ${_i})
+  endif()
+  set(${keys_var} "${_k}" PARENT_SCOPE)
+  set(${args_var} "${_a}" PARENT_SCOPE)
 endfunction()
 
 # The EMU_* part of mytriton_lang_suite() (the same arguments).
@@ -316,9 +338,10 @@ function(mytriton_lang_emu suite)
     if(NOT _only STREQUAL "")
       continue()
     endif()
+    _mytriton_lang_num_warps(_keys _wargs)
     if(_keys)
       message(FATAL_ERROR "mytriton_lang_suite(${suite}): EMU_PREFIX takes no case with keywords "
-        "(${_case}: ${_keys})")
+        "other than NUM_WARPS (${_case}: ${_keys})")
     endif()
     set(_dargs "")
     foreach(_d IN LISTS _defs)
@@ -331,11 +354,15 @@ function(mytriton_lang_emu suite)
     foreach(_level 1 2)
       set(_name ${_p}${_case}_o${_level})
       set(_dir "${_gen}/${_name}")
+      set(_lw "")
+      if(_level STREQUAL "2")
+        set(_lw ${_wargs})
+      endif()
       add_custom_command(
         OUTPUT "${_dir}/${_name}.cu" "${_dir}/${_name}.h"
         COMMAND ${CMAKE_COMMAND} -E make_directory "${_dir}"
         COMMAND mytritonc "${_src_path}" --kernel ${_kernel} --signature "${_sig}" ${_dargs} ${_gargs}
-                --name ${_name} -O${_level} --python "${MYTRITON_TEST_PYTHON}" -o "${_dir}"
+                ${_lw} --name ${_name} -O${_level} --python "${MYTRITON_TEST_PYTHON}" -o "${_dir}"
         DEPENDS "${_src_path}" mytritonc "${MYTRITON_SHIM}"
         COMMENT "mytritonc ${_name} (-O${_level}, emulated CUDA)" VERBATIM)
       add_custom_command(

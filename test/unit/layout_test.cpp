@@ -94,8 +94,10 @@ TEST(Layout, FlatTiles) {
     EXPECT_TRUE(has(r.cuda, "__launch_bounds__(128)")) << r.cuda;
 }
 
-// Reductions: along an axis through shared memory (the row result a
-// slice), the flat block-wide one through warp shuffles.
+// Reductions: along an axis of the tile where the elements are (each
+// thread's, then warp shuffles; the row result a slice), a scan along an
+// axis through shared memory, the flat block-wide one through warp
+// shuffles.
 TEST(Layout, ReductionConversions) {
     Compiled r = emit_snippet("layout_rows", "x, y", "*fp32, *fp32",
                               "    r = tl.arange(0, 32)\n"
@@ -104,8 +106,17 @@ TEST(Layout, ReductionConversions) {
                               "    tl.store(y + r, tl.sum(v, axis=1))\n");
     ASSERT_TRUE(r.ok) << r.diagnostics;
     EXPECT_TRUE(has(r.layout,
-                    "{axis=1} : vector<32 x f32>  // #rows <- convert_layout through "
-                    "#shared (along the axis)"))
+                    "sum %7 {axis=1} : vector<32 x f32>  // #rows <- warp shuffles, then "
+                    "#shared across warps"))
+        << r.layout;
+    EXPECT_TRUE(has(r.cuda, "__shfl_xor_sync")) << r.cuda;
+    r = emit_snippet("layout_scan", "x, y", "*fp32, *fp32",
+                     "    r = tl.arange(0, 32)\n"
+                     "    c = tl.arange(0, 8)\n"
+                     "    v = tl.load(x + r[:, None] * 8 + c[None, :])\n"
+                     "    tl.store(y + r[:, None] * 8 + c[None, :], tl.cumsum(v, axis=1))\n");
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(has(r.layout, "#blocked <- convert_layout through #shared (along the axis)"))
         << r.layout;
     r = emit_snippet("layout_flatsum", "x, y", "*fp32, *fp32",
                      "    v = tl.load(x + tl.arange(0, 1024))\n"
@@ -398,8 +409,10 @@ TEST(LayoutVerify, AcceptsThePlanOfAnalyzedTiles) {
     LayoutPlan *plan = layout_plan(k.s.a, k.s.f, &p.t, 4, 1, "test");
     EXPECT_TRUE(layout_verify(p.ctx, k.s.f, plan)) << sb_str(&p.ctx->diagnostics);
     EXPECT_EQ(p.t.layout[k.sum2.id], LAYOUT_ROWS);
-    EXPECT_EQ(plan->conv[k.sum.id], CONV_AXIS);
-    EXPECT_EQ(plan->nconv[CONV_AXIS], 1);
+    /* (a sum along the tile's rows: where the elements are) */
+    EXPECT_EQ(plan->conv[k.sum.id], CONV_SHUFFLE);
+    EXPECT_EQ(plan->nconv[CONV_SHUFFLE], 1);
+    EXPECT_EQ(plan->nconv[CONV_AXIS], 0);
 }
 
 TEST(LayoutVerify, RejectsASliceReadAsTheOtherSlice) {

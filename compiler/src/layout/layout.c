@@ -254,9 +254,26 @@ static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 static int is_arange(const Function *f, int v) { return f->defs[v] && f->defs[v]->op == OP_ARANGE; }
 
 /* How op `in` moves elements between threads (layout.h's Conv). */
+int layout_reduce_shuffles(const Function *f, const TileInfo *t, const Inst *in) {
+    static const Op ops[] = {OP_SUM, OP_MAX, OP_MIN, OP_XOR_SUM, OP_ARGMAX, OP_ARGMIN};
+    int known = 0;
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) known |= in->op == ops[k];
+    if (!known) return 0;
+    if (!(in->attrs.flag & RED_AXIS) || t->rank != 2 || t->group_m * t->group_n > 1) return 0;
+    if (in->args[0].kind != OPD_VALUE || in->result < 0) return 0;
+    Type x = operand_type(f, in->args[0]);
+    int axis = in->attrs.axis, tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    if (x.rank != 2 || x.dims[0] != t->rows || x.dims[1] != t->cols || (axis != 0 && axis != 1))
+        return 0;
+    if (!pow2(t->rows / tm) || !pow2(t->cols / tn) || t->rows % tm || t->cols % tn) return 0;
+    Layout r = t->layout[in->result];
+    return r == LAYOUT_UNIFORM || r == (axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS);
+}
+
 static Conv conv_of(const Function *f, const TileInfo *t, const Inst *in) {
     if (shape_moves_elements(in->op)) return CONV_EXCHANGE;
     if (op_has(in->op, OPF_REDUCE) && shape_reduce_flat(t, f, in)) return CONV_SHUFFLE;
+    if (layout_reduce_shuffles(f, t, in)) return CONV_SHUFFLE;
     if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) return CONV_AXIS;
     if (in->op == OP_DOT) return CONV_DOT;
     if (in->op == OP_FOR && t->tm * t->tn > 1 && layout_outer_loop(f, t, in)) return CONV_STAGE;

@@ -140,6 +140,18 @@ int layout_access_group(const Function *f);
  * (0). */
 int layout_streaming_body(const Block *b);
 
+/* Whether the reduction `in` along an axis of a value of the whole tile is
+ * combined where the elements are (CONV_SHUFFLE): each thread folds its
+ * own elements along the axis in order, the threads sharing a row (a
+ * column) then combine theirs by warp shuffles (xor, the largest distance
+ * first) and, where the axis spans several warps, the warps' partials
+ * through a small shared buffer, in a tree of the same order: Triton's
+ * reduction of a blocked layout. Sum, max, min, xor_sum, argmax and argmin
+ * (an index with each partial), the result
+ * held as the tile's rows (columns) or uniformly; the thread counts along
+ * both axes powers of two. */
+int layout_reduce_shuffles(const Function *f, const TileInfo *t, const Inst *in);
+
 /* The plan of a kernel whose tile is chosen; group: the column axis's
  * group as the emitter's axis analysis settles it (1: elements one by one
  * over the threads). regs: exchanges whose elements stay in each thread

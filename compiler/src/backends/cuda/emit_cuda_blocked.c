@@ -1288,6 +1288,140 @@ static void emit_reduce(CudaB *C, const Inst *in) {
     cb_line(C, "}");
 }
 
+/* A reduction along an axis of the tile combined where its elements are
+ * (layout.h layout_reduce_shuffles): per result element, the thread's own
+ * elements along the axis in order, then the threads sharing the slice by
+ * xor shuffles (the largest distance first), then, where the axis spans
+ * several warps, the warps' partials through shared memory in a tree of
+ * the same order (every lane of a butterfly ends with the same value). */
+static const char *axis_step(void *user, Op op, DType dt, const char *acc, const char *x);
+static void smem_buffer(CudaB *C, const char *T, const char *name, long long n, int offset,
+                        int align16);
+static void pool_barrier(CudaB *C);
+static int reg_bytes(DType dt);
+
+/* acc (its index acc_i) combined with x (x_i), as a statement: argmax and
+ * argmin by Triton's combine with ties to the left (the element of the
+ * smaller index stays), the others by axis_step. */
+static const char *shuffle_combine(CudaB *C, const Inst *in, DType xdt, const char *acc,
+                                   const char *acc_i, const char *x, const char *x_i) {
+    if (in->op != OP_ARGMAX && in->op != OP_ARGMIN)
+        return arena_printf(C->a, "%s = %s;", acc, axis_step(C, in->op, xdt, acc, x));
+    const char *gt = in->op == OP_ARGMAX ? ">" : "<";
+    return arena_printf(C->a, "if (!(%s %s %s || (%s == %s && %s < %s))) { %s = %s; %s = %s; }",
+                        acc, gt, x, acc, x, acc_i, x_i, acc, x, acc_i, x_i);
+}
+
+static void emit_axis_shuffle(CudaB *C, const Inst *in) {
+    const TileInfo *t = C->tile;
+    int id = in->result, axis = in->attrs.axis;
+    int argx = in->op == OP_ARGMAX || in->op == OP_ARGMIN;
+    DType dt = (DType)in->type.dtype, xdt = (DType)operand_type(C->f, in->args[0]).dtype;
+    const char *T = c_type(dt), *TX = c_type(xdt);
+    int tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+    int TR = t->rows / tm, TC = t->cols / tn, bt = t->block_threads;
+    /* along the axis: the thread's elements, the threads and their distance in tid */
+    int per = axis == 1 ? tn : tm, nres = axis == 1 ? tm : tn;
+    int along = axis == 1 ? TC : TR, dist = axis == 1 ? 1 : TC;
+    int inwarp = along * dist <= 32 ? along : dist >= 32 ? 1 : 32 / dist;
+    int warps = along / inwarp, extent = axis == 1 ? t->rows : t->cols;
+    const char *res = axis == 1 ? "i" : "j", *fold = axis == 1 ? "j" : "i";
+    const char *mask = bt >= 32 ? "0xffffffffu" : arena_printf(C->a, "0x%xu", (1u << bt) - 1);
+    Layout lr = cb_layout(C, id);
+    const char *dst = arena_printf(C->a, "v%d%s", id, subscript(C, lr, "i", "j"));
+    const char *slice = extent == 1 ? "0" : axis == 1 ? cb_row(C, "i") : cb_col(C, "j");
+    /* the index of the thread's element k along the axis */
+    const char *at = axis == 1 ? cb_col(C, "j") : cb_row(C, "i");
+    const char *buf = NULL, *ibuf = NULL;
+    if (warps > 1) {
+        int vbytes = extent * warps * reg_bytes(xdt);
+        buf = arena_printf(C->a, "red_smem_%d", id);
+        smem_buffer(C, TX, buf, (long long)extent * warps, 0, 0);
+        if (argx) {
+            ibuf = arena_printf(C->a, "red_idx_%d", id);
+            smem_buffer(C, "int", ibuf, (long long)extent * warps, (vbytes + 15) / 16 * 16, 0);
+        }
+        if (C->tile->smem_pool) pool_barrier(C);
+        else if (C->loop_depth > 0) cb_line(C, "__syncthreads();"); /* last iteration's readers */
+    }
+    if (cb_count(C, lr) == 1) cb_line(C, "%s v%d;", T, id);
+    else declare(C, id, dt);
+    cb_line(C, "{");
+    C->indent++;
+    if (nres > 1) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int %s = 0; %s < %d; %s++) {", res, res, nres, res);
+        C->indent++;
+    }
+    const char *first = axis == 1 ? cb_elem(C, in->args[0], LAYOUT_TILE, "i", "0")
+                                  : cb_elem(C, in->args[0], LAYOUT_TILE, "0", "j");
+    cb_line(C, "%s r = %s;", TX, first);
+    if (argx) cb_line(C, "int ri = %s;", axis == 1 ? cb_col(C, "0") : cb_row(C, "0"));
+    if (per > 1) {
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int %s = 1; %s < %d; %s++) {", fold, fold, per, fold);
+        cb_line(C, "    %s",
+                shuffle_combine(C, in, xdt, "r", "ri",
+                                cb_elem(C, in->args[0], LAYOUT_TILE, "i", "j"), at));
+        cb_line(C, "}");
+    }
+    if (inwarp > 1) {
+        cb_line(C, "for (int off = %d; off >= %d; off >>= 1) {", inwarp / 2 * dist, dist);
+        cb_line(C, "    %s mt_o = %s;", TX, shuffled(C, xdt, mask));
+        if (argx) cb_line(C, "    int mt_oi = __shfl_xor_sync(%s, ri, off);", mask);
+        cb_line(C, "    %s", shuffle_combine(C, in, xdt, "r", "ri", "mt_o", "mt_oi"));
+        cb_line(C, "}");
+    }
+    if (warps > 1) {
+        /* the first thread along the axis of each warp writes its warp's partial */
+        const char *pos = axis == 1 ? "tx" : "ty";
+        if (axis == 1) C->uses_tx = 1;
+        else C->uses_ty = 1;
+        const char *w = inwarp > 1 ? arena_printf(C->a, "%s / %d", pos, inwarp) : pos;
+        const char *idx = arena_printf(C->a, "(%s) * %d + %s", slice, warps, w);
+        const char *put =
+            argx ? arena_printf(C->a, "{ %s[%s] = r; %s[%s] = ri; }", buf, idx, ibuf, idx)
+                 : arena_printf(C->a, "%s[%s] = r;", buf, idx);
+        if (inwarp > 1) cb_line(C, "if ((%s & %d) == 0) %s", pos, inwarp - 1, put);
+        else cb_line(C, "%s", put);
+    } else {
+        cb_line(C, "%s = %s;", dst, argx ? "ri" : "r");
+    }
+    if (nres > 1) {
+        C->indent--;
+        cb_line(C, "}");
+    }
+    if (warps > 1) {
+        cb_line(C, "__syncthreads();");
+        if (nres > 1) {
+            cb_line(C, "#pragma unroll");
+            cb_line(C, "for (int %s = 0; %s < %d; %s++) {", res, res, nres, res);
+            C->indent++;
+        }
+        cb_line(C, "%s p[%d];", TX, warps);
+        if (argx) cb_line(C, "int pi[%d];", warps);
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int w = 0; w < %d; w++) {", warps);
+        cb_line(C, "    p[w] = %s[(%s) * %d + w];", buf, slice, warps);
+        if (argx) cb_line(C, "    pi[w] = %s[(%s) * %d + w];", ibuf, slice, warps);
+        cb_line(C, "}");
+        cb_line(C, "#pragma unroll");
+        cb_line(C, "for (int s = %d; s > 0; s >>= 1) {", warps / 2);
+        cb_line(C, "    #pragma unroll");
+        cb_line(C, "    for (int k = 0; k < s; k++) %s",
+                shuffle_combine(C, in, xdt, "p[k]", "pi[k]", "p[k + s]", "pi[k + s]"));
+        cb_line(C, "}");
+        cb_line(C, "%s = %s;", dst, argx ? "pi[0]" : "p[0]");
+        if (nres > 1) {
+            C->indent--;
+            cb_line(C, "}");
+        }
+        if (C->loop_depth > 0 && !C->tile->smem_pool) cb_line(C, "__syncthreads();");
+    }
+    C->indent--;
+    cb_line(C, "}");
+}
+
 /* ---- Shape ops ------------------------------------------------------------- */
 
 /* Reshape, trans, remap, join and split move elements between threads, and so
@@ -1430,6 +1564,11 @@ static int box_smem_block(const Function *f, const TileInfo *t, const Block *b) 
         } else if (shape_moves_elements(in->op)) {
             bytes = (int)type_numel(xt) * (in->op == OP_JOIN ? 2 : 1) *
                     reg_bytes((DType)in->type.dtype);
+        } else if (layout_reduce_shuffles(f, t, in)) {
+            /* (at most a partial per thread along the axis, and its index) */
+            int axis = in->attrs.axis, tm = t->tm > 0 ? t->tm : 1, tn = t->tn > 0 ? t->tn : 1;
+            int np = (axis == 1 ? t->rows : t->cols) * (axis == 1 ? t->cols / tn : t->rows / tm);
+            bytes = (np * reg_bytes((DType)xt.dtype) + 15) / 16 * 16 + np * 4;
         } else if ((op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) &&
                    !shape_reduce_flat(t, f, in)) {
             bytes = (int)type_numel(xt) * reg_bytes((DType)xt.dtype);
@@ -2327,7 +2466,15 @@ static void on_debug(void *be, const Inst *in) {
 static void on_reduce(void *be, const Inst *in) {
     CudaB *C = be;
     int flat_op = in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN;
-    if (flat_op && shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
+    Type xt = operand_type(C->f, in->args[0]);
+    int one = op_has(in->op, OPF_REDUCE) && in->op != OP_TAKE && type_numel(xt) == 1;
+    if (one && (cb_layout(C, in->result) == LAYOUT_UNIFORM || in->type.rank == 0)) {
+        /* of one element: the element (its index: 0) */
+        int argx = in->op == OP_ARGMAX || in->op == OP_ARGMIN;
+        cb_line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result,
+                argx ? "0" : cb_elem(C, in->args[0], LAYOUT_UNIFORM, "0", "0"));
+    } else if (flat_op && shape_reduce_flat(C->tile, C->f, in)) emit_reduce(C, in);
+    else if (C->progs == 1 && layout_reduce_shuffles(C->f, C->tile, in)) emit_axis_shuffle(C, in);
     else emit_axis_reduce(C, in);
 }
 
