@@ -64,6 +64,19 @@ const std::vector<Case> &cases() {
          "k.py:11:9: error: '**': 2 ** 64 does not fit in 64 bits\n"
          "        y = 2 ** 64\n"
          "            ^\n"},
+        // a shape equals the list or tuple of its sizes (Triton's tl.tuple
+        // compares normalized), sequences repeat, getattr / hasattr look
+        // attributes up by name
+        {"SequencesAndAttributesByName", "x, n", "*fp32, i32",
+         "    v = tl.zeros([2, 4], tl.float32)\n"
+         "    tl.static_assert(v.shape == [2, 4] and v.shape == (2, 4) and v.shape != [4, 2])\n"
+         "    tl.static_assert([2] * 3 == [2, 2, 2] and 2 * (1, 4) == (1, 4, 1, 4) and [1] * -1 == [])\n"
+         "    tl.static_assert(getattr(tl, 'float32') == tl.float32 and getattr(n, 'nope', 3) == 3)\n"
+         "    tl.static_assert(hasattr(n, 'dtype') and not hasattr(n, 'nope'))\n"
+         "    y = getattr(n, 'nope')\n",
+         "k.py:12:9: error: the attribute 'nope' of a block is not supported\n"
+         "        y = getattr(n, 'nope')\n"
+         "            ^\n"},
         {"UnknownLanguageFunction", "x, n", "*fp32, i32", "    y = tl.foo(n)\n",
          "k.py:7:9: error: 'tl.foo' is not supported by mytriton (docs/language.md lists what is)\n"
          "        y = tl.foo(n)\n"

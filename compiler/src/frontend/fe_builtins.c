@@ -539,10 +539,17 @@ static Val dtype_attribute(Interp *I, const PyNode *n, Val base, const char *att
     fe_fail(I, n->pos, "the dtype %s has no attribute '%s'", d->triton, attr);
 }
 
+static Val attribute_of(Interp *I, const PyNode *n, Val base, const char *attr);
+
 Val fe_eval_attribute(Interp *I, const PyNode *n) {
     const char *attr = pyast_str(n, "attr");
     Val base = fe_eval(I, pyast_node(n, "value"));
     if (!attr) fe_fail(I, n->pos, "malformed attribute");
+    return attribute_of(I, n, base, attr);
+}
+
+/* base.attr, n the node diagnostics point at. */
+static Val attribute_of(Interp *I, const PyNode *n, Val base, const char *attr) {
     if (base.kind == V_MODULE) return module_attribute(I, n, base, attr);
     if (base.kind == V_EXPR) return block_attribute(I, n, base, attr);
     if (base.kind == V_BLOCKPTR) return blockptr_attribute(I, n, base, attr);
@@ -1539,6 +1546,45 @@ static Val bi_len(Interp *I, const BuiltinCall *bc) {
     fe_fail(I, pos, "len() needs a tuple, a list or a string, not %s", fe_kind_name(A->v[0]));
 }
 
+/* B_GETATTR and B_HASATTR: Python's getattr(obj, name[, default]) and
+ * hasattr(obj, name) on a compile-time name, as the attribute syntax
+ * (hasattr: whether that lookup succeeds; its diagnostic is dropped). */
+static int lookup_attribute(Interp *I, const BuiltinCall *bc, Val *out) {
+    const Args *A = &bc->A;
+    if (A->v[1].kind != V_STR)
+        fe_fail(I, A->pos[1], "%s()'s attribute name must be a compile-time string, not %s", bc->fn,
+                fe_kind_name(A->v[1]));
+    if (bc->b == B_GETATTR && !A->given[2]) {
+        *out = attribute_of(I, bc->call, A->v[0], A->v[1].s);
+        return 1;
+    }
+    /* a failing lookup returns here, its diagnostic taken back */
+    jmp_buf saved;
+    memcpy(saved, I->fail, sizeof saved);
+    size_t len = I->ctx->diagnostics.len;
+    int errors = I->ctx->errors, found = 0;
+    if (setjmp(I->fail) == 0) {
+        *out = attribute_of(I, bc->call, A->v[0], A->v[1].s);
+        found = 1;
+    } else {
+        I->ctx->diagnostics.len = len;
+        if (I->ctx->diagnostics.data) I->ctx->diagnostics.data[len] = 0;
+        I->ctx->errors = errors;
+    }
+    memcpy(I->fail, saved, sizeof saved);
+    return found;
+}
+
+static Val bi_getattr(Interp *I, const BuiltinCall *bc) {
+    Val v;
+    return lookup_attribute(I, bc, &v) ? v : bc->A.v[2];
+}
+
+static Val bi_hasattr(Interp *I, const BuiltinCall *bc) {
+    Val v;
+    return fe_vbool(lookup_attribute(I, bc, &v));
+}
+
 /* B_ISINSTANCE: Python's isinstance as Triton 3.6 calls it, on the traced
  * values with constexprs unwrapped (code_generator's builtin_namespace):
  * a compile-time int is an int, never a tl.constexpr; a runtime value (a
@@ -1682,7 +1728,7 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_STD_IS_POW2] = {{"_is_power_of_two", {"i"}, 1, 1, 0}, bi_std_log2_pow2, 0},
     [B_FULL] = {{"tl.full", {"shape", "value", "dtype"}, 3, 8, 0}, bi_full, 0},
     [B_EMPTY] = {{"tl.empty", {"shape", "dtype"}, 2, 8, 0}, bi_zeros_empty, 0},
-    [B_STATIC_RANGE] = {{"tl.static_range", {"arg1", "arg2", "arg3"}, 1, 8, 0}, bi_range, 0},
+    [B_STATIC_RANGE] = {{"tl.static_range", {"arg1", "arg2", "step"}, 1, 8, 0}, bi_range, 0},
     [B_CDIV] = {{"tl.cdiv", {"x", "div"}, 2, 8, 0}, bi_cdiv, 0, BF_TRITON},
     [B_SWIZZLE2D] = {{"tl.swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5, 8, 0},
                      bi_swizzle2d,
@@ -1705,6 +1751,8 @@ static const BuiltinDef builtins[B_COUNT] = {
     [B_PY_MAX] = {{"max", {0}, 1, 8, 1}, bi_py_min_max, 0, BF_PYTHON},
     [B_ABS] = {{"abs", {"x"}, 1, 8, 0}, bi_abs, 0, BF_PYTHON},
     [B_LEN] = {{"len", {"obj"}, 1, 8, 0}, bi_len, 0, BF_PYTHON},
+    [B_GETATTR] = {{"getattr", {"obj", "name", "default"}, 2, 8, 0}, bi_getattr, 0, BF_PYTHON},
+    [B_HASATTR] = {{"hasattr", {"obj", "name"}, 2, 8, 0}, bi_hasattr, 0, BF_PYTHON},
     [B_NUM_PROGRAMS] = {{"tl.num_programs", {"axis"}, 1, 8, 0}, bi_num_programs, 0},
     [B_CAST] = {{"tl.cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, 8, 0},
                 bi_cast_to,

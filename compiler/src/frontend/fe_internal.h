@@ -151,6 +151,8 @@ typedef enum Builtin {
     B_PY_MAX,
     B_ABS,
     B_LEN,
+    B_GETATTR,
+    B_HASATTR,
     B_NUM_PROGRAMS,
     B_CAST,
     B_TO,

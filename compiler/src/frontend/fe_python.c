@@ -46,7 +46,11 @@ int fe_values_equal(Val a, Val b) {
         if (a.kind == V_FLOAT || b.kind == V_FLOAT) return fe_as_double(a) == fe_as_double(b);
         return a.i == b.i;
     }
-    if (a.kind != b.kind) return 0;
+    /* a tuple equals a list of the same elements: Triton's tuples (a
+     * block's shape among them) compare normalized (tl.tuple.__eq__) */
+    int seq_a = a.kind == V_TUPLE || a.kind == V_LIST,
+        seq_b = b.kind == V_TUPLE || b.kind == V_LIST;
+    if (a.kind != b.kind && !(seq_a && seq_b)) return 0;
     switch (a.kind) {
     case V_NONE: return 1;
     case V_STR: return strcmp(a.s, b.s) == 0;
@@ -94,6 +98,23 @@ Val fe_ct_binop(Interp *I, PyKind op, Val a, Val b, SrcPos pos) {
         r.items = ARENA_ARRAY(I->a, Val, r.n + 1);
         for (int i = 0; i < a.n; i++) r.items[i] = a.items[i];
         for (int i = 0; i < b.n; i++) r.items[a.n + i] = b.items[i];
+        return r;
+    }
+    int a_seq = a.kind == V_TUPLE || a.kind == V_LIST,
+        b_seq = b.kind == V_TUPLE || b.kind == V_LIST;
+    if (op == PK_Mult && a_seq != b_seq) {
+        /* a sequence repeated: [0] * 3, 2 * (1, 2) */
+        Val seq = a_seq ? a : b, k = a_seq ? b : a;
+        if (k.kind != V_INT && k.kind != V_BOOL)
+            fe_fail(I, pos, "can't multiply a sequence by %s (an integer repeats it)",
+                    fe_kind_name(k));
+        int64_t times = k.i < 0 ? 0 : k.i;
+        if (seq.n > 0 && times > (int64_t)(1 << 20) / seq.n)
+            fe_fail(I, pos, "a sequence repeated to more than %d elements", 1 << 20);
+        Val r = seq;
+        r.n = seq.n * (int)times;
+        r.items = ARENA_ARRAY(I->a, Val, r.n + 1);
+        for (int i = 0; i < r.n; i++) r.items[i] = seq.items[i % seq.n];
         return r;
     }
     if (!fe_is_number(a) || !fe_is_number(b))
