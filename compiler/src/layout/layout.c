@@ -253,7 +253,11 @@ static int pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 static int is_arange(const Function *f, int v) { return f->defs[v] && f->defs[v]->op == OP_ARANGE; }
 
-/* How op `in` moves elements between threads (layout.h's Conv). */
+int layout_reduce_one(const Function *f, const Inst *in) {
+    return op_has(in->op, OPF_REDUCE) && in->op != OP_TAKE && in->nargs > 0 &&
+           type_numel(operand_type(f, in->args[0])) == 1;
+}
+
 int layout_reduce_shuffles(const Function *f, const TileInfo *t, const Inst *in) {
     static const Op ops[] = {OP_SUM, OP_MAX, OP_MIN, OP_XOR_SUM, OP_ARGMAX, OP_ARGMIN};
     int known = 0;
@@ -270,8 +274,10 @@ int layout_reduce_shuffles(const Function *f, const TileInfo *t, const Inst *in)
     return r == LAYOUT_UNIFORM || r == (axis == 1 ? LAYOUT_ROWS : LAYOUT_COLS);
 }
 
+/* How op `in` moves elements between threads (layout.h's Conv). */
 static Conv conv_of(const Function *f, const TileInfo *t, const Inst *in) {
     if (shape_moves_elements(in->op)) return CONV_EXCHANGE;
+    if (layout_reduce_one(f, in)) return CONV_NONE;
     if (op_has(in->op, OPF_REDUCE) && shape_reduce_flat(t, f, in)) return CONV_SHUFFLE;
     if (layout_reduce_shuffles(f, t, in)) return CONV_SHUFFLE;
     if (op_has(in->op, OPF_REDUCE) || op_has(in->op, OPF_SCAN)) return CONV_AXIS;

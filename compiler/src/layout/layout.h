@@ -146,11 +146,14 @@ int layout_streaming_body(const Block *b);
  * column) then combine theirs by warp shuffles (xor, the largest distance
  * first) and, where the axis spans several warps, the warps' partials
  * through a small shared buffer, in a tree of the same order: Triton's
- * reduction of a blocked layout. Sum, max, min, xor_sum, argmax and argmin
- * (an index with each partial), the result
- * held as the tile's rows (columns) or uniformly; the thread counts along
- * both axes powers of two. */
+ * reduction of a blocked layout. Sum, max, min, xor_sum, argmax and
+ * argmin (an index with each partial), the result held as the tile's rows
+ * (columns) or uniformly; the thread counts along both axes powers of
+ * two. */
 int layout_reduce_shuffles(const Function *f, const TileInfo *t, const Inst *in);
+/* Whether `in` reduces a value of one element (its result is that
+ * element, an index 0): no conversion. */
+int layout_reduce_one(const Function *f, const Inst *in);
 
 /* The plan of a kernel whose tile is chosen; group: the column axis's
  * group as the emitter's axis analysis settles it (1: elements one by one

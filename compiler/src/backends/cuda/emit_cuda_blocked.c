@@ -2466,9 +2466,7 @@ static void on_debug(void *be, const Inst *in) {
 static void on_reduce(void *be, const Inst *in) {
     CudaB *C = be;
     int flat_op = in->op == OP_SUM || in->op == OP_MAX || in->op == OP_MIN;
-    Type xt = operand_type(C->f, in->args[0]);
-    int one = op_has(in->op, OPF_REDUCE) && in->op != OP_TAKE && type_numel(xt) == 1;
-    if (one && (cb_layout(C, in->result) == LAYOUT_UNIFORM || in->type.rank == 0)) {
+    if (layout_reduce_one(C->f, in) && cb_count(C, cb_layout(C, in->result)) == 1) {
         /* of one element: the element (its index: 0) */
         int argx = in->op == OP_ARGMAX || in->op == OP_ARGMIN;
         cb_line(C, "%s v%d = %s;", c_type((DType)in->type.dtype), in->result,
